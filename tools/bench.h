@@ -1,0 +1,22 @@
+/* Benchmarks: `smcr-sim bench NAME`. Each prints its figures; none is a pass/fail test. */
+#ifndef SMCR_BENCH_H
+#define SMCR_BENCH_H
+
+#include <stdint.h>
+
+typedef int (*bench_fn)(int argc, char **argv);
+
+typedef struct bench_entry {
+	const char *name;
+	const char *summary;
+	bench_fn run;
+} bench_entry;
+
+/* Wall-clock helpers for benchmarks only (the simulated path never reads a clock). */
+double bench_wall_seconds(void);
+/* Peak resident set size of this process in bytes (getrusage). */
+uint64_t bench_peak_rss(void);
+
+int bench_scheduler(int argc, char **argv);
+
+#endif

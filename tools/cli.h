@@ -1,0 +1,25 @@
+/* The smcr-sim command line: one binary, one file per subcommand (tools/cmd_*.c). */
+#ifndef SMCR_CLI_H
+#define SMCR_CLI_H
+
+#define SMCR_SIM_VERSION "0.1.0"
+
+/* A subcommand gets argv with argv[0] = "smcr-sim SUBCOMMAND" and returns the exit code:
+ * 0 success, 1 the run ran but failed (expectation, check), 2 usage or input error. */
+typedef int (*cli_main_fn)(int argc, char **argv);
+
+typedef struct cli_command {
+	const char *name;
+	const char *summary;
+	cli_main_fn main;
+} cli_command;
+
+int cmd_bench(int argc, char **argv);
+
+/* Parse a duration like "10s", "250ms", "3us", "42ns", "1.5s" or a bare ns count.
+ * Returns 0 and sets *ns, or -1 with a message in err (size errlen). */
+int cli_parse_duration(const char *text, unsigned long long *ns, char *err, unsigned long errlen);
+/* Parse an unsigned integer (decimal or 0x hex); -1 on junk or overflow. */
+int cli_parse_u64(const char *text, unsigned long long *out);
+
+#endif

@@ -1,0 +1,60 @@
+/* `smcr-sim bench NAME [OPTION…]`: run one benchmark and print its figures. */
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "tools/bench.h"
+#include "tools/cli.h"
+
+static const bench_entry benches[] = {
+	{ "scheduler", "event engine, ns-3 bench-scheduler shape (100k pending, 1M events)", bench_scheduler },
+};
+
+double bench_wall_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+uint64_t bench_peak_rss(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0;
+	return (uint64_t)ru.ru_maxrss * 1024u;
+}
+
+static void list(FILE *out)
+{
+	fprintf(out, "Usage: smcr-sim bench NAME [OPTION…]\n\nBenchmarks:\n");
+	for (size_t i = 0; i < G_N_ELEMENTS(benches); i++)
+		fprintf(out, "  %-10s %s\n", benches[i].name, benches[i].summary);
+	fprintf(out, "\nRun 'smcr-sim bench NAME --help' for its options.\n");
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	if (argc < 2) {
+		list(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		list(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(benches); i++) {
+		if (strcmp(argv[1], benches[i].name))
+			continue;
+		char *prog = g_strdup_printf("smcr-sim bench %s", argv[1]);
+		argv[1] = prog;
+		int rc = benches[i].run(argc - 1, argv + 1);
+		g_free(prog);
+		return rc;
+	}
+	fprintf(stderr, "smcr-sim bench: unknown benchmark '%s'\n", argv[1]);
+	list(stderr);
+	return 2;
+}

@@ -1,0 +1,49 @@
+/* smcr-sim: dispatch to a subcommand. Each subcommand parses its own options with a
+ * GOptionContext and has its own --help. */
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/cli.h"
+
+static const cli_command commands[] = {
+	{ "bench", "measure the simulator's speed (scheduler, fabric, protocol, replay)", cmd_bench },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: smcr-sim COMMAND [OPTION…]\n\n"
+	             "A deterministic simulator of SMC-R (RFC 7609) fabrics.\n\nCommands:\n");
+	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nOptions:\n  -h, --help     show this help\n  --version      print the version\n"
+	             "\nRun 'smcr-sim COMMAND --help' for a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		printf("smcr-sim %s\n", SMCR_SIM_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
+		if (strcmp(name, commands[i].name))
+			continue;
+		char *prog = g_strdup_printf("smcr-sim %s", name);
+		argv[1] = prog;
+		int rc = commands[i].main(argc - 1, argv + 1);
+		g_free(prog);
+		return rc;
+	}
+	fprintf(stderr, "smcr-sim: unknown command '%s' (try 'smcr-sim --help')\n", name);
+	return 2;
+}
