@@ -73,7 +73,8 @@ void bytering_drop(bytering *r, size_t n)
 {
 	assert(n <= r->len);
 	r->len -= n;
-	r->head = r->len ? (r->head + n) % r->cap : 0;
+	if (n) /* the tail stays put: data written ahead of it keeps its place */
+		r->head = (r->head + n) % r->cap;
 }
 
 size_t bytering_read(bytering *r, void *dst, size_t n)

@@ -38,7 +38,11 @@ static uint16_t window_field(tcp_pcb *pcb)
 	if (space >= cur + wnd_step(pcb) || space == pcb->rcvbuf.cap)
 		wnd = space;
 	unsigned ws = pcb->rcv_wscale == TCP_NO_WSCALE ? 0 : pcb->rcv_wscale;
-	uint32_t field = min_u32(wnd >> ws, 65535);
+	/* Round up when the buffer has room for it, so the edge does not creep left by
+	 * the scaling granularity on every ACK. */
+	uint32_t up = (uint32_t)(((uint64_t)wnd + (1u << ws) - 1) >> ws);
+	uint32_t field = ((uint64_t)up << ws) <= space ? up : wnd >> ws;
+	field = min_u32(field, 65535);
 	pcb->rcv_adv = pcb->rcv_nxt + (field << ws);
 	return (uint16_t)field;
 }
