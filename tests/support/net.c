@@ -45,7 +45,9 @@ stack *test_net_add_stack(test_net *t, const char *name, stack_personality p, ui
 
 void test_net_run(test_net *t, sim_time until)
 {
-	sim_engine_run(t->eng, until, 0);
+	/* An idle engine leaves the clock at its last event: move it on to `until`. */
+	if (sim_engine_run(t->eng, until, 0) == SIM_RUN_IDLE && sim_now(t->eng) < until)
+		sim_engine_advance(t->eng, until);
 }
 
 void test_net_free(test_net *t)

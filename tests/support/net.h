@@ -29,7 +29,7 @@ stack *test_net_add_stack(test_net *t, const char *name, stack_personality p, ui
 /* Another interface on stack st, attached to wire w. */
 netif *test_net_add_netif(test_net *t, stack *st, test_wire *w, const char *ifname, uint32_t ip,
                           uint8_t plen, uint16_t vlan);
-/* Run the engine until `until` (absolute) or idle. */
+/* Run the engine until `until` (absolute); the clock ends at `until`. */
 void test_net_run(test_net *t, sim_time until);
 void test_net_free(test_net *t);
 
