@@ -571,7 +571,12 @@ void sock_release(sock *s, bool abort)
 		else
 			tcp_close(pcb);
 	}
-	if (s->app_held && s->phase != SOCK_DONE)
-		app_close(s, -ECONNABORTED);
+	int err = s->tcp_err ? s->tcp_err : -ECONNABORTED;
+	if (s->app_held && s->phase == SOCK_SMC) { /* a client still waiting for its connect */
+		s->phase = SOCK_DONE;
+		app_connect(s, err);
+	} else if (s->app_held && s->phase != SOCK_DONE) {
+		app_close(s, err);
+	}
 	leave(s);
 }

@@ -141,8 +141,10 @@ int sock_smc_fallback(sock *s, uint32_t reason);
 void sock_notify_readable(sock *s);
 void sock_notify_writable(sock *s);
 void sock_notify_closed(sock *s, int err);
-/* The layer is done with a socket the application closed (or never saw): close the TCP
- * connection (abort: with a RST) and free the socket. */
+/* The layer is done with the socket: close the TCP connection (abort: with a RST). If
+ * the application still holds it, it is told (on_connect with an error for a client
+ * still in the handshake, else on_close) and keeps the handle until sock_close;
+ * otherwise the socket is freed. */
 void sock_release(sock *s, bool abort);
 
 #endif
