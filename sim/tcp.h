@@ -70,6 +70,7 @@ typedef struct tcp_counters {
 	uint64_t zero_window_probes, keepalive_probes;
 	uint64_t rst_out, rst_in;
 	uint64_t bad_checksum, malformed, no_pcb, out_of_window;
+	uint64_t out_errors;         /* segments IPv4 refused (no route, larger than the MTU) */
 	uint64_t ooo_segments;       /* data segments queued out of order */
 	uint64_t active_opens, passive_opens, listen_drops;
 	uint64_t conn_reset, conn_timeout, conn_refused;

@@ -67,10 +67,24 @@ static void fill_syn_opts(const tcp_pcb *pcb, bool syn_ack, tcp_opts *o)
 	}
 }
 
+static unsigned sack_blocks(const tcp_pcb *pcb)
+{
+	unsigned max = pcb->ts_ok ? 3 : 4;
+	return pcb->sack_ok && pcb->n_ooo ? (pcb->n_ooo < max ? pcb->n_ooo : max) : 0;
+}
+
+uint32_t tcp_send_room(const tcp_pcb *pcb)
+{
+	/* pcb->mss already leaves room for timestamps; SACK blocks take payload room too. */
+	unsigned n = sack_blocks(pcb);
+	uint32_t opt = n ? 4 + 8 * n : 0;
+	return pcb->mss > opt ? pcb->mss - opt : 1;
+}
+
 /* SACK blocks: the range touched last first (RFC 2018), then the others in order. */
 static void fill_sack(const tcp_pcb *pcb, tcp_opts *o)
 {
-	unsigned max = o->has_ts ? 3 : 4;
+	unsigned max = sack_blocks(pcb);
 	for (uint32_t i = 0; i < pcb->n_ooo && o->n_sack < max; i++) {
 		if (pcb->ooo[i].start == pcb->ooo_latest) {
 			o->sack[o->n_sack++] = (tcp_sack_block){ pcb->ooo[i].start, pcb->ooo[i].end };
@@ -129,6 +143,11 @@ int tcp_emit(tcp_pcb *pcb, uint32_t seq, uint8_t flags, uint32_t len)
 
 	if (syn && o.smc)
 		pcb->smc_sent = true;
+	int rc = ipv4_output(tl->st, pcb->lip, pcb->rip, IP_PROTO_TCP, &p);
+	if (rc) {
+		tl->ctr.out_errors++;
+		return rc;
+	}
 	tl->ctr.segs_out++;
 	tl->ctr.bytes_out += len;
 	if (flags & TCP_RST)
@@ -138,7 +157,7 @@ int tcp_emit(tcp_pcb *pcb, uint32_t seq, uint8_t flags, uint32_t len)
 		pcb->unacked_segs = 0;
 		sim_event_cancel(tl->st->eng, &pcb->delack_ev);
 	}
-	return ipv4_output(tl->st, pcb->lip, pcb->rip, IP_PROTO_TCP, &p);
+	return 0;
 }
 
 void tcp_arm_rto(tcp_pcb *pcb)
@@ -173,7 +192,7 @@ static uint32_t buf_end(const tcp_pcb *pcb)
 void tcp_retransmit_first(tcp_pcb *pcb)
 {
 	uint32_t end = buf_end(pcb);
-	uint32_t len = SEQ_LT(pcb->snd_una, end) ? min_u32(end - pcb->snd_una, pcb->mss) : 0;
+	uint32_t len = SEQ_LT(pcb->snd_una, end) ? min_u32(end - pcb->snd_una, tcp_send_room(pcb)) : 0;
 	uint8_t flags = TCP_ACK;
 	if (pcb->fin_queued && pcb->snd_una + len == pcb->fin_seq && SEQ_GT(pcb->snd_max, pcb->fin_seq))
 		flags |= TCP_FIN;
@@ -211,6 +230,7 @@ void tcp_output(tcp_pcb *pcb)
 	if (!can_send_data(pcb->state))
 		return;
 	uint32_t end = buf_end(pcb);
+	uint32_t room = tcp_send_room(pcb);
 	for (;;) {
 		uint32_t left = SEQ_LT(pcb->snd_nxt, end) ? end - pcb->snd_nxt : 0;
 		bool fin_due = pcb->fin_queued && SEQ_LEQ(pcb->snd_nxt, pcb->fin_seq);
@@ -219,12 +239,12 @@ void tcp_output(tcp_pcb *pcb)
 		uint32_t wnd = min_u32(pcb->snd_wnd, pcb->cwnd);
 		int32_t usable = (int32_t)(pcb->snd_una + wnd - pcb->snd_nxt);
 		bool in_flight = pcb->snd_nxt != pcb->snd_una;
-		uint32_t len = usable > 0 ? min_u32(min_u32(left, pcb->mss), (uint32_t)usable) : 0;
+		uint32_t len = usable > 0 ? min_u32(min_u32(left, room), (uint32_t)usable) : 0;
 		if (left && !len)
 			break; /* window closed */
-		if (len < left && len < pcb->mss && in_flight)
+		if (len < left && len < room && in_flight)
 			break; /* a runt cut by the window: wait for the ACKs to open it */
-		if (!pcb->nodelay && len < pcb->mss && in_flight && !fin_due)
+		if (!pcb->nodelay && len < room && in_flight && !fin_due)
 			break; /* Nagle */
 		bool fin = pcb->fin_queued && pcb->snd_nxt + len == pcb->fin_seq;
 		uint8_t flags = TCP_ACK;

@@ -167,6 +167,7 @@ void tcp_send_rst_reply(tcp_layer *tl, const ipv4_rx *rx, uint32_t seq, uint32_t
 void tcp_maybe_window_update(tcp_pcb *pcb);
 void tcp_arm_rto(tcp_pcb *pcb);
 uint32_t tcp_rcv_space(const tcp_pcb *pcb);
+uint32_t tcp_send_room(const tcp_pcb *pcb); /* payload bytes that fit in one segment now */
 
 /* tcp_timer.c */
 void tcp_timers_init(tcp_pcb *pcb);

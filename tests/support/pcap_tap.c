@@ -3,6 +3,7 @@
 
 #include <pcap/pcap.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/engine.h"
 
@@ -20,6 +21,8 @@ struct pcap_tap {
 	tap_slot slots[PCAP_TAP_MAX];
 	int n;
 	unsigned long frames;
+	long corrupt_index;        /* frame to damage in the file, -1: none */
+	size_t corrupt_off;
 };
 
 static void on_frame(void *ctx, const netif *nif, netif_dir dir, const uint8_t *frame, size_t len)
@@ -34,7 +37,14 @@ static void on_frame(void *ctx, const netif *nif, netif_dir dir, const uint8_t *
 	h.ts.tv_sec = (time_t)(now / SIM_S);
 	h.ts.tv_usec = (suseconds_t)((now % SIM_S) / SIM_US);
 	h.caplen = h.len = (bpf_u_int32)len;
-	pcap_dump((u_char *)t->d, &h, frame);
+	if ((long)t->frames == t->corrupt_index && t->corrupt_off < len && len <= 65536) {
+		uint8_t copy[65536];
+		memcpy(copy, frame, len);
+		copy[t->corrupt_off] ^= 0xff;
+		pcap_dump((u_char *)t->d, &h, copy);
+	} else {
+		pcap_dump((u_char *)t->d, &h, frame);
+	}
 	t->frames++;
 }
 
@@ -44,6 +54,7 @@ pcap_tap *pcap_tap_open(const char *path, sim_engine *eng)
 	if (!t)
 		return NULL;
 	t->eng = eng;
+	t->corrupt_index = -1;
 	t->p = pcap_open_dead(DLT_EN10MB, 65535);
 	if (!t->p || !(t->d = pcap_dump_open(t->p, path))) {
 		if (t->p)
@@ -63,6 +74,12 @@ void pcap_tap_attach(pcap_tap *t, netif *nif, bool tx, bool rx)
 	s->tx = tx;
 	s->rx = rx;
 	netif_set_tap(nif, on_frame, s);
+}
+
+void pcap_tap_corrupt(pcap_tap *t, unsigned long index, size_t offset)
+{
+	t->corrupt_index = (long)index;
+	t->corrupt_off = offset;
 }
 
 unsigned long pcap_tap_frames(const pcap_tap *t)
