@@ -719,3 +719,54 @@ Test(tcp, rto_backs_off_exponentially_and_retransmits_are_not_timed)
 	tcp_close(l);
 	two_free(&t);
 }
+
+/* ---- both directions at once, under loss: data segments carry SACK blocks ---- */
+
+Test(tcp, data_segments_with_sack_blocks_still_fit_the_mtu)
+{
+	two t;
+	two_init(&t, 50, (sim_ratio){ 5, 100 }, STACK_LINUX, STACK_LINUX);
+	peer cli = { 0 }, srv = { 0 };
+	cli.read_enabled = srv.read_enabled = true;
+	tcp_pcb *l = tcp_new(t.b);
+	tcp_set_callbacks(l, &peer_cbs, &srv);
+	tcp_bind(l, 0, PORT);
+	tcp_listen(l, 0);
+	tcp_pcb *c = tcp_new(t.a);
+	tcp_set_callbacks(c, &peer_cbs, &cli);
+	tcp_connect(c, B_IP, PORT);
+	cli.pcb = c;
+	test_net_run(&t.net, 60 * SIM_S);
+	cr_assert(cli.connected && srv.accepted);
+	size_t total = 400000;
+	cli.tx = pattern_buf(total, 1);
+	srv.tx = pattern_buf(total, 2);
+	cli.tx_len = srv.tx_len = total;
+	p_pump(&cli);
+	p_pump(&srv);
+	test_net_run(&t.net, sim_now(t.net.eng) + 600 * SIM_S);
+	cr_assert_eq(srv.rx_len, total);
+	cr_assert_eq(cli.rx_len, total);
+	cr_assert_arr_eq(srv.rx, cli.tx, total);
+	cr_assert_arr_eq(cli.rx, srv.tx, total);
+	cr_assert_eq(tcp_get_counters(t.a)->out_errors, 0);
+	cr_assert_eq(tcp_get_counters(t.b)->out_errors, 0);
+	size_t with_sack = 0;
+	for (size_t i = 0; i < t.cap_a.n; i++) {
+		cap_tcp s;
+		if (t.cap_a.f[i].dir != NETIF_TX || !cap_parse_tcp(&t.cap_a.f[i], &s) || !s.payload_len)
+			continue;
+		cr_assert_leq(t.cap_a.f[i].len, 1514);
+		tcp_opts o;
+		tcp_opts_parse(s.opt, s.opt_len, false, &o);
+		if (o.n_sack)
+			with_sack++;
+	}
+	cr_assert_gt(with_sack, 0, "some data segments carried SACK blocks");
+	free(cli.tx);
+	free(srv.tx);
+	tcp_close(c);
+	tcp_close(srv.pcb);
+	tcp_close(l);
+	two_free(&t);
+}
