@@ -392,13 +392,11 @@ int tcp_listen(tcp_pcb *pcb, uint32_t backlog)
 	return 0;
 }
 
-static bool alloc_buffers(tcp_pcb *pcb)
+/* The buffers get their size now; storage comes when bytes do. */
+static void size_buffers(tcp_pcb *pcb)
 {
-	if (!pcb->sndbuf.buf && !bytering_init(&pcb->sndbuf, pcb->sndbuf_size))
-		return false;
-	if (!pcb->rcvbuf.buf && !bytering_init(&pcb->rcvbuf, pcb->rcvbuf_size))
-		return false;
-	return true;
+	bytering_init(&pcb->sndbuf, pcb->sndbuf_size);
+	bytering_init(&pcb->rcvbuf, pcb->rcvbuf_size);
 }
 
 /* MSS we announce: the interface MTU towards the peer less the IPv4 and TCP headers. */
@@ -425,8 +423,7 @@ int tcp_connect(tcp_pcb *pcb, uint32_t ip, uint16_t port)
 		if (rc)
 			return rc;
 	}
-	if (!alloc_buffers(pcb))
-		return -ENOMEM;
+	size_buffers(pcb);
 	pcb->rip = ip;
 	pcb->rport = port;
 	set_adv_mss(pcb, nif);
@@ -466,10 +463,7 @@ tcp_pcb *tcp_child_new(tcp_pcb *l, uint32_t lip, uint32_t rip, uint16_t rport)
 	c->keep_intvl = l->keep_intvl;
 	c->sndbuf_size = l->sndbuf_size;
 	c->rcvbuf_size = l->rcvbuf_size;
-	if (!alloc_buffers(c)) {
-		pcb_free(c);
-		return NULL;
-	}
+	size_buffers(c);
 	set_adv_mss(c, nif);
 	c->iss = tcp_isn(l->tl);
 	c->ts_offset = sim_rng_u32(&l->tl->isn_rng);

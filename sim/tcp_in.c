@@ -245,8 +245,9 @@ static void rx_data(tcp_pcb *pcb, const tcp_seg *s)
 	if (!len && !fin)
 		return;
 	if (off == 0) {
+		if (len && !bytering_write_ahead(&pcb->rcvbuf, 0, d, len))
+			return; /* out of memory: as if lost */
 		if (len) {
-			bytering_write_ahead(&pcb->rcvbuf, 0, d, len);
 			bytering_commit(&pcb->rcvbuf, len);
 			pcb->rcv_nxt += len;
 			pcb->bytes_received += len;
@@ -267,8 +268,9 @@ static void rx_data(tcp_pcb *pcb, const tcp_seg *s)
 	}
 	if (len) {
 		pcb->tl->ctr.ooo_segments++;
-		if (ooo_insert(pcb, seq, seq + len))
-			bytering_write_ahead(&pcb->rcvbuf, off, d, len);
+		if (!bytering_write_ahead(&pcb->rcvbuf, off, d, len))
+			return;
+		ooo_insert(pcb, seq, seq + len); /* a full table drops it: it comes again */
 	}
 	if (fin) {
 		pcb->ooo_fin = true;
