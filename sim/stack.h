@@ -49,7 +49,8 @@ struct stack {
 /* A new stack with the personality's defaults, or with *cfg when cfg is not NULL.
  * The name must be unique in the run: it seeds the stack's random streams. */
 stack *stack_new(sim_engine *eng, const char *name, stack_personality p, const stack_config *cfg);
-/* Frees interfaces, connections, sockets; cancels every timer of the stack. */
+/* Frees interfaces and connections (dropped silently) and cancels every timer of the
+ * stack. Free the applications and their sockets first, and detach the links. */
 void stack_free(stack *st);
 
 /* Add an OSA-like Ethernet interface. mac NULL: derived from the stack name and index
