@@ -197,8 +197,10 @@ static void bucket_clear(sim_engine *eng, unsigned b)
 }
 
 /* The earliest live entry, without taking it. Only the candidate minimum is checked
- * for liveness (a slot-table lookup per entry would make the scan cache-bound); a stale
- * minimum is removed and the scan repeated. NULL when nothing is pending. */
+ * for liveness (a slot-table lookup per entry would make the scan cache-bound); when the
+ * minimum is stale, every stale entry of the bucket is dropped in one pass and the scan
+ * repeated (dropping them one rescan at a time is quadratic when thousands of timers
+ * were cancelled around the same time). NULL when nothing is pending. */
 static heap_entry *queue_peek(sim_engine *eng)
 {
 	for (;;) {
@@ -212,9 +214,13 @@ static heap_entry *queue_peek(sim_engine *eng)
 				min = &e[i];
 		if (entry_live(eng, min))
 			return min;
-		*min = e[--bk->len];
-		eng->stale--;
-		eng->queued--;
+		uint32_t kept = 0;
+		for (uint32_t i = 0; i < bk->len; i++)
+			if (entry_live(eng, &e[i]))
+				e[kept++] = e[i];
+		eng->stale -= bk->len - kept;
+		eng->queued -= bk->len - kept;
+		bk->len = kept;
 		if (bk->len == 0)
 			bucket_clear(eng, (unsigned)b);
 	}
