@@ -23,6 +23,11 @@ static void sender_pump(app_bulk_sender *a)
 	while (a->stats.bytes_sent < a->total) {
 		uint64_t left = a->total - a->stats.bytes_sent;
 		size_t n = left < sizeof buf ? (size_t)left : sizeof buf;
+		size_t space = sock_send_space(a->s); /* generate only what will be taken */
+		if (space < n)
+			n = space;
+		if (!n)
+			return;
 		pattern_fill(a->seed, a->stats.bytes_sent, buf, n);
 		ssize_t w = sock_send(a->s, buf, n);
 		if (w <= 0) {

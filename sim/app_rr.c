@@ -29,6 +29,11 @@ static void send_more(app_rr *r)
 	while (r->in_txn && r->req_sent < r->req_size) {
 		uint64_t left = r->req_size - r->req_sent;
 		size_t n = left < sizeof buf ? (size_t)left : sizeof buf;
+		size_t space = sock_send_space(r->s); /* generate only what will be taken */
+		if (space < n)
+			n = space;
+		if (!n)
+			return;
 		uint64_t off = r->stats.transactions * r->req_size + r->req_sent;
 		pattern_fill(r->seed, off, buf, n);
 		ssize_t w = sock_send(r->s, buf, n);

@@ -119,20 +119,30 @@ tcp_pcb *tcp_pcb_alloc(tcp_layer *tl)
 	return pcb;
 }
 
+/* Lazy timers are only stopped (their events fire once more and do nothing): a
+ * cancelled event leaves a stale queue entry, and thousands of connections closing
+ * together would leave thousands. They are cancelled for real when the pcb is freed. */
 void tcp_stop_timers(tcp_pcb *pcb)
 {
 	sim_engine *eng = pcb->tl->st->eng;
-	sim_event_cancel(eng, &pcb->rto_ev);
 	sim_event_cancel(eng, &pcb->persist_ev);
-	sim_event_cancel(eng, &pcb->delack_ev);
 	sim_event_cancel(eng, &pcb->keep_ev);
 	sim_event_cancel(eng, &pcb->wait_ev);
+	pcb->rto_due = pcb->delack_due = 0;
+}
+
+static void cancel_all_timers(tcp_pcb *pcb)
+{
+	sim_engine *eng = pcb->tl->st->eng;
+	tcp_stop_timers(pcb);
+	sim_event_cancel(eng, &pcb->rto_ev);
+	sim_event_cancel(eng, &pcb->delack_ev);
 }
 
 static void pcb_free(tcp_pcb *pcb)
 {
 	tcp_layer *tl = pcb->tl;
-	tcp_stop_timers(pcb);
+	cancel_all_timers(pcb);
 	if (pcb->listener)
 		pcb->listener->n_pending--;
 	for (tcp_pcb *p = tl->head; p; p = p->next)
@@ -239,7 +249,7 @@ void tcp_established(tcp_pcb *pcb)
 	pcb->ssthresh = UINT32_MAX;
 	pcb->nrexmit = 0;
 	pcb->last_rx = tcp_now(pcb);
-	sim_event_cancel(pcb->tl->st->eng, &pcb->rto_ev);
+	tcp_rto_stop(pcb);
 	if (pcb->smc_ok)
 		pcb->tl->ctr.smc_negotiated++;
 	tcp_keepalive_arm(pcb);

@@ -262,8 +262,8 @@ static void rx_data(tcp_pcb *pcb, const tcp_seg *s)
 			pcb->ack_now = true;
 		if (!tcp_cfg(pcb)->delack)
 			pcb->ack_now = true;
-		if (!pcb->ack_now && !sim_event_pending(&pcb->delack_ev))
-			sim_event_schedule_in(pcb->tl->st->eng, &pcb->delack_ev, tcp_cfg(pcb)->delack);
+		if (!pcb->ack_now)
+			tcp_delack_arm(pcb);
 		return;
 	}
 	if (len) {
@@ -308,7 +308,7 @@ static void new_ack(tcp_pcb *pcb, uint32_t ack)
 			pcb->cwnd = max_u32(min_u32(pcb->ssthresh, flight + mss), mss);
 		} else {
 			/* partial ACK: the next hole is lost too */
-			sim_event_cancel(pcb->tl->st->eng, &pcb->rto_ev);
+			tcp_rto_stop(pcb);
 			tcp_retransmit_first(pcb);
 			pcb->cwnd = (pcb->cwnd > acked ? pcb->cwnd - acked : 0) + mss;
 		}
@@ -319,9 +319,10 @@ static void new_ack(tcp_pcb *pcb, uint32_t ack)
 	}
 	if (pcb->cwnd > (1u << 30))
 		pcb->cwnd = 1u << 30;
-	sim_event_cancel(pcb->tl->st->eng, &pcb->rto_ev);
 	if (pcb->snd_una != pcb->snd_max)
-		tcp_arm_rto(pcb);
+		tcp_rto_restart(pcb);
+	else
+		tcp_rto_stop(pcb);
 }
 
 static void dup_ack(tcp_pcb *pcb)

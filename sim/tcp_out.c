@@ -155,15 +155,15 @@ int tcp_emit(tcp_pcb *pcb, uint32_t seq, uint8_t flags, uint32_t len)
 	if (flags & TCP_ACK) {
 		pcb->ack_now = false;
 		pcb->unacked_segs = 0;
-		sim_event_cancel(tl->st->eng, &pcb->delack_ev);
+		tcp_delack_stop(pcb);
 	}
 	return 0;
 }
 
 void tcp_arm_rto(tcp_pcb *pcb)
 {
-	if (!sim_event_pending(&pcb->rto_ev))
-		sim_event_schedule_in(pcb->tl->st->eng, &pcb->rto_ev, pcb->rto);
+	if (!pcb->rto_due)
+		tcp_rto_restart(pcb);
 }
 
 void tcp_send_syn(tcp_pcb *pcb)

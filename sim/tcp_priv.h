@@ -131,8 +131,12 @@ struct tcp_pcb {
 	sim_time last_rx;
 	uint32_t keep_probes;
 
-	/* timers */
+	/* timers. The retransmission and delayed-ACK timers are lazy: restarting or
+	 * stopping one only moves its deadline (0 = stopped); the event, when it fires
+	 * before the deadline, re-arms itself. An ACK per segment would otherwise
+	 * cancel and re-queue an engine event per segment. */
 	sim_event rto_ev, persist_ev, delack_ev, keep_ev, wait_ev;
+	sim_time rto_due, delack_due;
 
 	/* statistics */
 	uint64_t bytes_acked, bytes_received;
@@ -165,12 +169,16 @@ void tcp_retransmit_first(tcp_pcb *pcb);
 void tcp_send_rst_reply(tcp_layer *tl, const ipv4_rx *rx, uint32_t seq, uint32_t ack, uint8_t flags_in,
                         uint32_t seg_len);
 void tcp_maybe_window_update(tcp_pcb *pcb);
-void tcp_arm_rto(tcp_pcb *pcb);
+void tcp_arm_rto(tcp_pcb *pcb);      /* start the RTO unless it runs */
 uint32_t tcp_rcv_space(const tcp_pcb *pcb);
 uint32_t tcp_send_room(const tcp_pcb *pcb); /* payload bytes that fit in one segment now */
 
 /* tcp_timer.c */
 void tcp_timers_init(tcp_pcb *pcb);
+void tcp_rto_restart(tcp_pcb *pcb);
+void tcp_rto_stop(tcp_pcb *pcb);
+void tcp_delack_arm(tcp_pcb *pcb);    /* unless already due */
+void tcp_delack_stop(tcp_pcb *pcb);
 void tcp_rtt_sample(tcp_pcb *pcb, sim_time rtt);
 void tcp_keepalive_arm(tcp_pcb *pcb);
 

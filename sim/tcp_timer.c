@@ -168,8 +168,64 @@ static void wait_expired(tcp_pcb *pcb)
 
 static void delack_expired(tcp_pcb *pcb)
 {
+	pcb->delack_due = 0;
 	if (pcb->state != TCP_CLOSED && pcb->unacked_segs)
 		tcp_send_ack(pcb);
+}
+
+/* Lazy timers: the event fires at or before the deadline. */
+static void lazy_set(tcp_pcb *pcb, sim_event *ev, sim_time *due, sim_time at)
+{
+	*due = at;
+	if (!sim_event_pending(ev) || ev->at > at)
+		sim_event_schedule(pcb->tl->st->eng, ev, at);
+}
+
+/* true when the deadline has come; else re-armed for it (or stopped) */
+static bool lazy_due(tcp_pcb *pcb, sim_event *ev, const sim_time *due)
+{
+	if (!*due)
+		return false;
+	if (tcp_now(pcb) < *due) {
+		sim_event_schedule(pcb->tl->st->eng, ev, *due);
+		return false;
+	}
+	return true;
+}
+
+void tcp_rto_restart(tcp_pcb *pcb)
+{
+	lazy_set(pcb, &pcb->rto_ev, &pcb->rto_due, tcp_now(pcb) + pcb->rto);
+}
+
+void tcp_rto_stop(tcp_pcb *pcb)
+{
+	pcb->rto_due = 0;
+}
+
+void tcp_delack_arm(tcp_pcb *pcb)
+{
+	if (!pcb->delack_due)
+		lazy_set(pcb, &pcb->delack_ev, &pcb->delack_due, tcp_now(pcb) + tcp_cfg(pcb)->delack);
+}
+
+void tcp_delack_stop(tcp_pcb *pcb)
+{
+	pcb->delack_due = 0;
+}
+
+static void rto_fired(tcp_pcb *pcb)
+{
+	if (!lazy_due(pcb, &pcb->rto_ev, &pcb->rto_due))
+		return;
+	pcb->rto_due = 0;
+	rto_expired(pcb);
+}
+
+static void delack_fired(tcp_pcb *pcb)
+{
+	if (lazy_due(pcb, &pcb->delack_ev, &pcb->delack_due))
+		delack_expired(pcb);
 }
 
 /* Every timer runs inside enter/leave, and delivers the events it caused. */
@@ -184,9 +240,9 @@ static void delack_expired(tcp_pcb *pcb)
 		tcp_leave(pcb);                                \
 	}
 
-TCP_TIMER_HANDLER(on_rto, rto_expired)
+TCP_TIMER_HANDLER(on_rto, rto_fired)
 TCP_TIMER_HANDLER(on_persist, persist_expired)
-TCP_TIMER_HANDLER(on_delack, delack_expired)
+TCP_TIMER_HANDLER(on_delack, delack_fired)
 TCP_TIMER_HANDLER(on_keepalive, keepalive_expired)
 TCP_TIMER_HANDLER(on_wait, wait_expired)
 

@@ -10,6 +10,7 @@
 
 static const bench_entry benches[] = {
 	{ "scheduler", "event engine, ns-3 bench-scheduler shape (100k pending, 1M events)", bench_scheduler },
+	{ "stacks", "many TCP/IP stack pairs: request/response over TCP, checked", bench_stacks },
 };
 
 double bench_wall_seconds(void)
