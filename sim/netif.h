@@ -5,6 +5,8 @@
  *         netif has a VLAN) to its link: link_output(link_ctx, netif, frame, len);
  *   up:   the link delivers received frames with netif_input(netif, frame, len).
  * Frames are borrowed for the duration of the call; a link that delays delivery copies.
+ * A link must never call netif_input() from inside link_output(): stacks are not
+ * re-entrant, so delivery always goes through an engine event (even with zero latency).
  * An optional tap sees every frame in both directions (pcap capture hooks in there). */
 #ifndef SIM_NETIF_H
 #define SIM_NETIF_H

@@ -47,7 +47,8 @@ struct stack {
 };
 
 /* A new stack with the personality's defaults, or with *cfg when cfg is not NULL.
- * The name must be unique in the run: it seeds the stack's random streams. */
+ * The name (up to 31 characters) must be unique in the run: it seeds the stack's
+ * random streams and names its engine entities. */
 stack *stack_new(sim_engine *eng, const char *name, stack_personality p, const stack_config *cfg);
 /* Frees interfaces and connections (dropped silently) and cancels every timer of the
  * stack. Free the applications and their sockets first, and detach the links. */
