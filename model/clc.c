@@ -335,7 +335,7 @@ int smcr_clc_decode_proposal(smcr_clc_proposal *m, const uint8_t *buf, size_t le
 	if (h.version >= 2 && typev2 != SMCR_CLC_TYPE_NONE) {
 		const uint8_t *x = buf + v2ext;
 		m->n_eids = n_eids;
-		m->n_ism_gids = n_gids;
+		m->n_ism_gids = smcd_offered(typev2) ? n_gids : 0; /* meaningless otherwise */
 		m->release = (uint8_t)(x[3] >> 4);
 		m->seid_indicator = x[3] & 1;
 		memcpy(m->roce_v2_gid, x + 8, 16);
