@@ -4,7 +4,8 @@
  * ibv_modify_qp makes (smcr_qp_attr lists which fields each target state reads).
  * Requester: SENDs and RDMA WRITEs are cut into path-MTU packets (FIRST/MIDDLE/LAST/ONLY,
  * RETH on the first WRITE packet, SE on the last SEND packet when SOLICITED), numbered with
- * 24-bit PSNs, paced to the link, and kept until acknowledged. AckReq is set on the last
+ * 24-bit PSNs, paced to the link, and kept until acknowledged. While the port has no
+ * carrier the transmitter stalls (and resumes with the link) but the timer runs. AckReq is set on the last
  * packet of every message and on every ack_req_every-th packet sent. The local ACK timeout
  * (4.096 us * 2^timeout; 0 = never) retransmits from the oldest unacknowledged PSN, at most
  * retry_cnt times in a row; a PSN-sequence NAK retransmits from the PSN it names and counts
@@ -33,7 +34,7 @@ typedef struct rnic_vf rnic_vf;
 typedef struct rnic_qp rnic_qp;
 
 typedef struct rnic_qp_stats {
-	uint64_t tx_packets, tx_payload_bytes, tx_acks;
+	uint64_t tx_packets, tx_payload_bytes, tx_acks, acks_rx;
 	uint64_t retransmitted_packets, timeouts, seq_naks_rx, rnr_naks_rx;
 	uint64_t rx_packets, rx_payload_bytes;
 	uint64_t duplicates, seq_naks_tx, rnr_naks_tx;

@@ -150,6 +150,13 @@ void req_tx_event(sim_engine *eng, sim_event *ev)
 	rnic_qp *qp = ev->ctx;
 	if (qp->state != SMCR_QPS_RTS || qp->rnr_wait)
 		return;
+	if (!sim_endpoint_carrier(&qp->port->ep)) {
+		/* link down: the transmitter stalls (the adapter resumes when carrier returns),
+		 * but the transport timer runs, so a long outage ends in RETRY_EXC_ERR */
+		if (qp->tx_idx < qp->sq_count && qp->retry_deadline == SIM_TIME_NEVER)
+			arm_retry(qp);
+		return;
+	}
 	sim_time now = sim_now(eng), window = qp->r->cfg.tx_window;
 	while (qp->tx_idx < qp->sq_count) {
 		/* pace: keep at most `window` of wire time queued in front of the port */
@@ -224,6 +231,7 @@ void req_on_ack(rnic_qp *qp, const roce_pkt *pkt)
 	/* only PSNs we have sent can be acknowledged; older ones are stale duplicates */
 	if (roce_psn_diff(psn, qp->sent_end) >= 0)
 		return;
+	qp->st.acks_rx++;
 	if ((syn & ROCE_AETH_TYPE_MASK) == ROCE_AETH_ACK) {
 		if (roce_psn_diff(psn, qp->una) >= 0)
 			ack_through(qp, psn);
@@ -274,13 +282,12 @@ void req_on_ack(rnic_qp *qp, const roce_pkt *pkt)
 void req_retry_event(sim_engine *eng, sim_event *ev)
 {
 	rnic_qp *qp = ev->ctx;
-	if (qp->state != SMCR_QPS_RTS || !outstanding(qp) || qp->retry_deadline == SIM_TIME_NEVER)
+	if (qp->state != SMCR_QPS_RTS || qp->sq_count == 0 || qp->retry_deadline == SIM_TIME_NEVER)
 		return;
 	if (sim_now(eng) < qp->retry_deadline) {
 		sim_event_schedule(eng, &qp->retry_ev, qp->retry_deadline);
 		return;
 	}
-	qp->retry_deadline = SIM_TIME_NEVER;
 	qp->st.timeouts++;
 	if (qp->retry_left == 0) {
 		qp_to_error(qp, 0, SMCR_WC_RETRY_EXC_ERR, SMCR_WC_WR_FLUSH_ERR);
@@ -288,6 +295,7 @@ void req_retry_event(sim_engine *eng, sim_event *ev)
 	}
 	qp->retry_left--;
 	rewind_to(qp, qp->una);
+	arm_retry(qp); /* counts from this retry, sent or not (a stalled link) */
 	req_kick(qp, sim_now(eng));
 }
 

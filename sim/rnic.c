@@ -192,6 +192,12 @@ static void port_link(sim_endpoint *ep, bool carrier)
 	for (uint32_t i = 0; i < r->n_vf_slots; i++)
 		if (r->vfs[i])
 			rnic_vf_report_async(r->vfs[i], NULL, carrier ? SMCR_EV_PORT_ACTIVE : SMCR_EV_PORT_ERR, port->num, NULL);
+	if (!carrier)
+		return;
+	/* transmitters stalled by the outage resume, in QP number order */
+	for (size_t i = 0; i < r->n_qps; i++)
+		if (r->qps[i] && r->qps[i]->port == port)
+			req_kick(r->qps[i], sim_now(r->eng));
 }
 
 void rnic_port_send(rnic_port *port, sim_frame *f)
