@@ -173,8 +173,8 @@ static void port_rx(sim_endpoint *ep, sim_frame *f)
 		goto drop;
 	}
 	sim_engine_fold(r->eng, pkt.icrc);
-	uint32_t idx = pkt.bth.dest_qp - RNIC_QPN_BASE;
-	rnic_qp *qp = pkt.bth.dest_qp >= RNIC_QPN_BASE && idx < r->n_qps ? r->qps[idx] : NULL;
+	uint32_t idx = pkt.bth.dest_qp - r->qpn_base;
+	rnic_qp *qp = pkt.bth.dest_qp >= r->qpn_base && idx < r->n_qps ? r->qps[idx] : NULL;
 	if (!qp || qp->vf != vf || qp->port != port) {
 		r->st.rx_no_qp++;
 		goto drop;
@@ -220,6 +220,7 @@ rnic *rnic_new(sim_fabric *fab, const rnic_config *cfg)
 	r->eng = sim_fabric_engine(fab);
 	r->id = sim_fabric_new_id(fab);
 	r->cfg = *cfg;
+	r->qpn_base = RNIC_QPN_BASE + ((uint32_t)(cfg->pfid & 0x3FFu) << 12);
 	if (!r->cfg.ack_req_every)
 		r->cfg.ack_req_every = 1;
 	r->k_qp_tx = sim_kind("qp.tx");
@@ -291,12 +292,12 @@ uint32_t rnic_register_qp(rnic *r, rnic_qp *qp)
 			abort();
 	}
 	r->qps[r->n_qps] = qp;
-	return RNIC_QPN_BASE + (uint32_t)r->n_qps++;
+	return r->qpn_base + (uint32_t)r->n_qps++;
 }
 
 void rnic_unregister_qp(rnic *r, const rnic_qp *qp)
 {
-	uint32_t idx = qp->qpn - RNIC_QPN_BASE;
+	uint32_t idx = qp->qpn - r->qpn_base;
 	if (idx < r->n_qps && r->qps[idx] == qp)
 		r->qps[idx] = NULL;
 }

@@ -8,6 +8,8 @@
 #include "sim/rnic.h"
 #include "sim/roce.h"
 
+/* QPNs of an adapter start at 0x000100 + PFID (low 10 bits) << 12: distinct across the
+ * adapters of a capture, which makes traces easier to read; 0 and 1 are never used. */
 #define RNIC_QPN_BASE 0x000100u
 
 typedef struct rnic_port {
@@ -90,7 +92,8 @@ struct rnic {
 	rnic_vf *vfs[RNIC_MAX_VFS];
 	uint32_t n_vf_slots;
 	uint32_t vf_counter;
-	rnic_qp **qps;      /* by qpn - RNIC_QPN_BASE; NULL once destroyed */
+	uint32_t qpn_base;
+	rnic_qp **qps;      /* by qpn - qpn_base; NULL once destroyed */
 	size_t n_qps, cap_qps;
 	rnic_stats st;
 	uint32_t k_qp_tx, k_qp_retry, k_qp_rnr, k_vf_report;
