@@ -91,25 +91,34 @@ static void check_pfids(scn_parser *P)
 	}
 }
 
+/* Switches learn addresses per VLAN (independent VLAN learning), so a MAC must be unique
+ * per L2 segment and VLAN; adapter ports count as untagged. */
 typedef struct mac_owner {
 	uint8_t mac[6];
 	uint32_t segment;
+	uint16_t vlan;
+	bool derived;
 	char what[80];
 	scn_loc loc;
 } mac_owner;
 
-static void claim_mac(scn_parser *P, GArray *owners, const uint8_t mac[6], uint32_t segment, const char *what, scn_loc loc)
+/* `derived`: the MAC is the default one made from an address or PFID. Two derived MACs
+ * collide only if their addresses or PFIDs do, which is reported on its own. */
+static void claim_mac(scn_parser *P, GArray *owners, const uint8_t mac[6], bool derived, uint32_t segment, uint16_t vlan,
+                      const char *what, scn_loc loc)
 {
 	for (guint i = 0; i < owners->len; i++) {
 		mac_owner *o = &g_array_index(owners, mac_owner, i);
-		if (o->segment == segment && !memcmp(o->mac, mac, 6)) {
+		if (o->segment == segment && o->vlan == vlan && !memcmp(o->mac, mac, 6)) {
+			if (derived && o->derived)
+				return;
 			char m[SCN_FMT_LEN];
-			scn_error(P->d, loc, "MAC %s of %s is already used by %s (%u:%u) on the same L2 segment; expected a unique MAC",
+			scn_error(P->d, loc, "MAC %s of %s is already used by %s (%u:%u) on the same network; expected a unique MAC",
 			          scn_format_mac(mac, m, sizeof(m)), what, o->what, o->loc.line, o->loc.col);
 			return;
 		}
 	}
-	mac_owner o = { .segment = segment, .loc = loc };
+	mac_owner o = { .segment = segment, .vlan = vlan, .derived = derived, .loc = loc };
 	memcpy(o.mac, mac, 6);
 	g_strlcpy(o.what, what, sizeof(o.what));
 	g_array_append_val(owners, o);
@@ -126,7 +135,9 @@ static void check_macs(scn_parser *P)
 		for (uint8_t p = 0; p < ad->n_ports; p++) {
 			char what[80];
 			snprintf(what, sizeof(what), "adapter '%s' port %u", ad->name, p + 1);
-			claim_mac(P, owners, ad->port[p].mac, s->switches[ad->port[p].sw].segment, what, ad->loc);
+			const uint8_t derived[6] = { 0x02, 0x01, (uint8_t)(ad->pfid >> 8), (uint8_t)ad->pfid, 0, (uint8_t)(p + 1) };
+			claim_mac(P, owners, ad->port[p].mac, !memcmp(derived, ad->port[p].mac, 6),
+			          s->switches[ad->port[p].sw].segment, 0, what, ad->loc);
 		}
 	}
 	for (uint32_t si = 0; si < s->n_stacks; si++) {
@@ -136,7 +147,11 @@ static void check_macs(scn_parser *P)
 				continue;
 			char what[80];
 			snprintf(what, sizeof(what), "interface %s.%s", st->name, st->ifaces[i].name);
-			claim_mac(P, owners, st->ifaces[i].mac, s->switches[st->ifaces[i].sw].segment, what, st->ifaces[i].loc);
+			const scn_interface *ifc = &st->ifaces[i];
+			const uint8_t derived[6] = { 0x02, 0x00, (uint8_t)(ifc->ip >> 24), (uint8_t)(ifc->ip >> 16),
+			                             (uint8_t)(ifc->ip >> 8), (uint8_t)ifc->ip };
+			claim_mac(P, owners, ifc->mac, !memcmp(derived, ifc->mac, 6), s->switches[ifc->sw].segment, ifc->vlan, what,
+			          ifc->loc);
 		}
 	}
 	g_array_free(owners, TRUE);

@@ -655,6 +655,16 @@ static bool collect(scn_parser *P, const scn_stmt *st, size_t first, const attr_
 		}
 		a->tok[k] = t;
 	}
+	/* values in the order they are written, so the first error reported is the leftmost */
+	for (size_t i = first; i < st->n; i++) {
+		const scn_token *t = &st->tok[i];
+		for (size_t k = 0; k < nspec; k++)
+			if (a->tok[k] == t) {
+				val scratch;
+				if (!parse_value(P, t->key, t->value, t->vloc, &spec[k], &scratch))
+					return false;
+			}
+	}
 	for (size_t k = 0; k < nspec; k++)
 		if (spec[k].required && !a->tok[k]) {
 			scn_error(P->d, st->loc, "missing attribute '%s' for %s; expected %s", spec[k].key, what, spec[k].hint);
@@ -2124,7 +2134,11 @@ void scn_parse_text(scn_parser *P, const char *text, size_t len)
 	scn_lex_init(&lx, P->scn->file, text, len);
 	scn_stmt st;
 	bool in_block = false;
-	while (!scn_diag_full(P->d) && scn_lex_next(&lx, &st, P->d)) {
+	while (scn_lex_next(&lx, &st, P->d)) {
+		if (scn_diag_full(P->d)) {
+			scn_error(P->d, st.loc, "more"); /* not stored: marks the overflow */
+			break;
+		}
 		if (st.bad || st.n == 0)
 			continue;
 		const scn_token *kw = &st.tok[0];
