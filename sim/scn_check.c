@@ -224,6 +224,11 @@ static void check_stack(scn_parser *P, uint32_t si)
 			if (!scn_is_broken(P, SCN_BRK_ADAPTER, a) && s->adapters[a].pfid == p->pfid)
 				p->adapter = a;
 		if (p->adapter == SCN_NONE) {
+			bool any_broken = false;
+			for (uint32_t a = 0; a < s->n_adapters; a++)
+				any_broken |= scn_is_broken(P, SCN_BRK_ADAPTER, a);
+			if (any_broken)
+				continue; /* a broken adapter may have had this PFID: reported there */
 			GString *have = g_string_new(NULL);
 			for (uint32_t a = 0; a < s->n_adapters && a < 8; a++)
 				g_string_append_printf(have, "%s%04X (%s)", a ? ", " : "", s->adapters[a].pfid, s->adapters[a].name);
@@ -502,7 +507,8 @@ typedef struct fail_state {
 static void check_timeline(scn_parser *P)
 {
 	scn_scenario *s = P->scn;
-	qsort(s->events, s->n_events, sizeof(s->events[0]), by_time_then_order);
+	if (s->n_events > 1)
+		qsort(s->events, s->n_events, sizeof(s->events[0]), by_time_then_order);
 	GArray *states = g_array_new(FALSE, TRUE, sizeof(fail_state));
 	char t[SCN_FMT_LEN], name[96], written[96];
 	for (size_t i = 0; i < s->n_events; i++) {

@@ -133,4 +133,9 @@ void scn_print_defaults(FILE *out)
 		fprintf(out, "%-11s %-12s %-30s %-30s %s%s\n", d->scope, d->key, zos, lx,
 		        d->how == SCN_DEF_INFO ? "(not an attribute) " : "", d->note);
 	}
+	fprintf(out, "\nSources: [zos-gc] z/OS GLOBALCONFIG SMCR (PORTNUM 1, MTU 1024, FIXEDMEMORY 256);\n"
+	             "[zos-tc] z/OS TCPCONFIG (INTERVAL 120 min, TCPRCVBUFRSIZE/TCPSENDBFRSIZE 65536);\n"
+	             "[lx-smc] Linux net.smc sysctls (rmem/wmem 64 KiB, smcr_testlink_time 30 s,\n"
+	             "smcr_max_links_per_lgr 2, smcr_max_conns_per_lgr 255); [lx-tcp] net.ipv4.tcp_keepalive_time 7200 s;\n"
+	             "[digest] the team's SMC-R protocol digest (RMBE sizes, IB MTUs).\n");
 }

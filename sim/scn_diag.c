@@ -80,7 +80,8 @@ static int by_position(const void *a, const void *b)
 static void sort_messages(scn_diag *d)
 {
 	/* seq breaks ties, so qsort's instability cannot reorder equal positions */
-	qsort(d->msgs, d->n, sizeof(d->msgs[0]), by_position);
+	if (d->n > 1)
+		qsort(d->msgs, d->n, sizeof(d->msgs[0]), by_position);
 }
 
 const char *scn_diag_message(scn_diag *d, size_t i)

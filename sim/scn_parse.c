@@ -879,6 +879,8 @@ static void link_defaults_and_attrs(scn_parser *P, const attrs *a, const char *s
 {
 	val v;
 	bool have_mtu = false;
+	if (!*ok)
+		return; /* `a` may not have been collected */
 	for (size_t k = 0; k < a->n; k++)
 		if (!strcmp(a->spec[k].key, "mtu"))
 			have_mtu = true;
@@ -995,7 +997,7 @@ static void stmt_switch(scn_parser *P, const scn_stmt *st)
 		scn_error(P->d, st->tok[2].loc, "unexpected word '%s'; expected %s", st->tok[2].value, usage);
 		ok = false;
 	}
-	attrs a;
+	attrs a = { 0 };
 	val v;
 	if (ok)
 		ok = collect(P, st, np, switch_specs, N_SPECS(switch_specs), "switch", &a);
@@ -1029,7 +1031,7 @@ static void stmt_wire(scn_parser *P, const scn_stmt *st)
 			scn_error(P->d, st->tok[4].loc, "unexpected word '%s'; expected %s", st->tok[4].value, usage);
 		ok = false;
 	}
-	attrs a;
+	attrs a = { 0 };
 	val v;
 	if (ok)
 		ok = collect(P, st, np, wire_specs, N_SPECS(wire_specs), "wire", &a);
@@ -1085,7 +1087,7 @@ static void stmt_adapter(scn_parser *P, const scn_stmt *st)
 		scn_error(P->d, st->tok[2].loc, "unexpected word '%s'; expected %s", st->tok[2].value, usage);
 		ok = false;
 	}
-	attrs a;
+	attrs a = { 0 };
 	val v;
 	bool given;
 	if (ok)
@@ -1204,7 +1206,7 @@ static void stmt_stack(scn_parser *P, const scn_stmt *st)
 		scn_error(P->d, st->tok[2].loc, "unexpected word '%s'; expected %s", st->tok[2].value, usage);
 		ok = false;
 	}
-	attrs a;
+	attrs a = { 0 };
 	val v;
 	bool given;
 	if (ok)
@@ -1276,7 +1278,7 @@ static void stmt_interface(scn_parser *P, const scn_stmt *st)
 		scn_error(P->d, st->tok[2].loc, "unexpected word '%s'; expected %s", st->tok[2].value, usage);
 		ok = false;
 	}
-	attrs a;
+	attrs a = { 0 };
 	val v;
 	bool given;
 	scn_personality pers = s->personality;
@@ -1348,7 +1350,7 @@ static void stmt_route(scn_parser *P, const scn_stmt *st)
 		r.dest = v.addr;
 		r.prefix_len = v.len;
 	}
-	attrs a;
+	attrs a = { 0 };
 	val v;
 	if (!collect(P, st, np, route_specs, N_SPECS(route_specs), "route", &a))
 		return;
@@ -1401,7 +1403,7 @@ static void stmt_smcr(scn_parser *P, const scn_stmt *st)
 			activation = true;
 	scn_personality pers = block_personality(P);
 	scn_stack *s = P->block == SCN_NONE ? NULL : &P->scn->stacks[P->block];
-	attrs a;
+	attrs a = { 0 };
 	val v;
 	bool given;
 	if (activation) {
@@ -1555,7 +1557,7 @@ static void stmt_app(scn_parser *P, const scn_stmt *st)
 			          listen ? "app NAME STACK listen port=N kind=…" : "app NAME STACK connect ENDPOINT kind=…");
 		ok = false;
 	}
-	attrs a;
+	attrs a = { 0 };
 	val v;
 	bool given;
 	const char *kinds_scope = NULL;
@@ -1622,7 +1624,7 @@ static void stmt_app(scn_parser *P, const scn_stmt *st)
 
 static bool parse_report(scn_parser *P, const scn_stmt *st, size_t first, scn_report *r)
 {
-	attrs a;
+	attrs a = { 0 };
 	val v;
 	bool given;
 	*r = (scn_report){ .loc = st->loc, .stack = SCN_NONE };
@@ -1830,7 +1832,7 @@ static void parse_expect(scn_parser *P, const scn_stmt *st, size_t first, bool t
 		}
 		break;
 	}
-	attrs a;
+	attrs a = { 0 };
 	val v;
 	bool given;
 	if (!collect(P, st, np, reason_specs, m->reason ? 1 : 0, m->reason ? "this expectation" : "this expectation", &a))
@@ -1888,7 +1890,7 @@ static void stmt_at(scn_parser *P, const scn_stmt *st)
 		return;
 	}
 	scn_event ev = { .loc = st->loc, .at_ns = tv.u, .target = SCN_NONE, .stack = SCN_NONE, .expect = SCN_NONE };
-	attrs a;
+	attrs a = { 0 };
 	val v;
 	bool given;
 	if (word_is(verb, "report")) {
@@ -2066,7 +2068,7 @@ static void prescan(scn_parser *P, const char *text, size_t len)
 	uint32_t n_ifaces = 0; /* of the current stack */
 	while (scn_lex_next(&lx, &st, &quiet)) {
 		scn_diag_clear(&quiet);
-		if (st.bad || st.n == 0)
+		if (st.n == 0)
 			continue;
 		const struct stmt_def *def = find_stmt(&st.tok[0]);
 		if (in_block) {
@@ -2120,6 +2122,61 @@ static void prescan(scn_parser *P, const char *text, size_t len)
 	scn_diag_free(&quiet);
 }
 
+/* A definition whose statement had a lexical error: enter its name (as the pre-scan did)
+ * with an item marked broken, so that later references to it raise nothing. Only the
+ * keyword and the name are looked at; whatever the handler says about the rest is
+ * dropped, as the statement has been reported once already. */
+static void placeholder(scn_parser *P, const struct stmt_def *def, const scn_stmt *st)
+{
+	static const struct { const char *kw; unsigned brk; } defs[] = {
+		{ "switch", SCN_BRK_SWITCH }, { "wire", SCN_BRK_WIRE }, { "adapter", SCN_BRK_ADAPTER },
+		{ "stack", SCN_BRK_STACK }, { "app", SCN_BRK_APP }, { "interface", SCN_BRK_IFACE },
+	};
+	size_t k;
+	for (k = 0; k < N_SPECS(defs); k++)
+		if (!strcmp(def->kw, defs[k].kw))
+			break;
+	if (k == N_SPECS(defs))
+		return;
+	bool named = st->n >= 2 && name_token_ok(&st->tok[1]);
+	if (!named) {
+		if (!strcmp(def->kw, "stack")) { /* a block without a usable stack */
+			P->block = SCN_NONE;
+			P->block_loc = st->loc;
+		}
+		return;
+	}
+	scn_stmt head = *st;
+	head.n = 2;
+	head.bad = false;
+	scn_diag scratch, *real = P->d;
+	scn_diag_init(&scratch);
+	P->d = &scratch;
+	size_t before = 0, after = 0;
+	scn_stack *blk = P->block == SCN_NONE ? NULL : &P->scn->stacks[P->block];
+	switch (defs[k].brk) {
+	case SCN_BRK_SWITCH: before = P->scn->n_switches; break;
+	case SCN_BRK_WIRE: before = P->scn->n_wires; break;
+	case SCN_BRK_ADAPTER: before = P->scn->n_adapters; break;
+	case SCN_BRK_STACK: before = P->scn->n_stacks; break;
+	case SCN_BRK_APP: before = P->scn->n_apps; break;
+	default: before = blk ? blk->n_ifaces : 0; break;
+	}
+	def->fn(P, &head);
+	switch (defs[k].brk) {
+	case SCN_BRK_SWITCH: after = P->scn->n_switches; break;
+	case SCN_BRK_WIRE: after = P->scn->n_wires; break;
+	case SCN_BRK_ADAPTER: after = P->scn->n_adapters; break;
+	case SCN_BRK_STACK: after = P->scn->n_stacks; break;
+	case SCN_BRK_APP: after = P->scn->n_apps; break;
+	default: after = blk ? blk->n_ifaces : 0; break;
+	}
+	P->d = real;
+	scn_diag_free(&scratch);
+	if (after > before)
+		scn_mark_broken(P, defs[k].brk, defs[k].brk == SCN_BRK_IFACE ? ((uint64_t)P->block << 16) | before : before);
+}
+
 static void close_block(scn_parser *P)
 {
 	P->block = SCN_NONE;
@@ -2139,43 +2196,52 @@ void scn_parse_text(scn_parser *P, const char *text, size_t len)
 			scn_error(P->d, st.loc, "more"); /* not stored: marks the overflow */
 			break;
 		}
-		if (st.bad || st.n == 0)
+		if (st.n == 0)
 			continue;
+		/* a statement with a lexical error (st.bad) has been reported already: it takes
+		 * part in the block structure and keeps its name, but raises nothing more */
 		const scn_token *kw = &st.tok[0];
 		const struct stmt_def *def = find_stmt(kw);
 		if (in_block) {
 			if (word_is(kw, "end")) {
-				if (st.n > 1)
+				if (st.n > 1 && !st.bad)
 					scn_error(P->d, st.tok[1].loc, "'end' closing a stack block takes nothing after it; expected 'end' alone");
 				in_block = false;
 				close_block(P);
 				continue;
 			}
 			if (def && !def->in_stack) {
-				scn_error(P->d, kw->loc, "'%s' inside the block of stack '%s' (opened at %u:%u); expected 'end' to close the block first",
-				          kw->value, P->block == SCN_NONE ? "?" : P->scn->stacks[P->block].name, P->block_loc.line,
-				          P->block_loc.col);
+				if (!st.bad)
+					scn_error(P->d, kw->loc, "'%s' inside the block of stack '%s' (opened at %u:%u); expected 'end' to close the block first",
+					          kw->value, P->block == SCN_NONE ? "?" : P->scn->stacks[P->block].name,
+					          P->block_loc.line, P->block_loc.col);
 				in_block = false;
 				close_block(P);
 			}
 		} else if (def && def->in_stack) {
-			scn_error(P->d, kw->loc, "'%s' outside a stack block; expected it between 'stack NAME' and 'end'", kw->value);
+			if (!st.bad)
+				scn_error(P->d, kw->loc, "'%s' outside a stack block; expected it between 'stack NAME' and 'end'", kw->value);
 			continue;
 		}
 		if (!def) {
-			char *list = stmt_list(in_block);
-			if (kw->quoted)
-				scn_error(P->d, kw->loc, "a statement cannot start with a quoted string; expected one of %s", list);
-			else if (kw->key)
-				scn_error(P->d, kw->loc, "a statement cannot start with an attribute ('%s=…'); expected one of %s", kw->key,
-				          list);
-			else
-				scn_error(P->d, kw->loc, "unknown statement '%s'%s; expected one of %s", kw->value,
-				          in_block ? " in a stack block" : "", list);
-			g_free(list);
+			if (!st.bad) {
+				char *list = stmt_list(in_block);
+				if (kw->quoted)
+					scn_error(P->d, kw->loc, "a statement cannot start with a quoted string; expected one of %s", list);
+				else if (kw->key)
+					scn_error(P->d, kw->loc, "a statement cannot start with an attribute ('%s=…'); expected one of %s",
+					          kw->key, list);
+				else
+					scn_error(P->d, kw->loc, "unknown statement '%s'%s; expected one of %s", kw->value,
+					          in_block ? " in a stack block" : "", list);
+				g_free(list);
+			}
 			continue;
 		}
-		def->fn(P, &st);
+		if (st.bad)
+			placeholder(P, def, &st);
+		else
+			def->fn(P, &st);
 		if (!strcmp(def->kw, "stack"))
 			in_block = true;
 	}

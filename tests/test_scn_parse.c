@@ -638,6 +638,17 @@ Test(scn_parse, broken_items_do_not_cascade)
 	              "t.scn:14:21: bad value 'vms' for personality; expected zos or linux\n");
 }
 
+Test(scn_parse, lexically_broken_definitions_keep_their_names)
+{
+	/* the stack, the adapter and the block structure survive their broken statements */
+	EXPECT_ERRORS("switch S1\nstack A hostname=\"x\n  interface e0 switch=S1 ip=10.0.0.1/24\nend\n"
+	              "app s A listen port=1 kind=sink\nadapter R1 pfid=00\"18\" switch=S1\n"
+	              "stack B\n  interface e0 switch=S1 ip=10.0.0.2/24\n  smcr pfid=0018\nend\n"
+	              "app c B connect A:1 kind=bulk\nat 1s fail adapter R1\nat 2s fail interface A.e0\n",
+	              "t.scn:2:18: unterminated string; expected a closing '\"' on the same line\n"
+	              "t.scn:6:19: '\"' inside a word; expected quotes around a whole value\n");
+}
+
 Test(scn_parse, error_cap)
 {
 	GString *t = g_string_new(NULL);
@@ -895,4 +906,53 @@ Test(scn_parse, default_scenario_is_what_the_demo_promises)
 	cr_assert_gt(s->apps[bulk].conns, 1, "several connections reuse the link group");
 	scn_free(s);
 	scn_diag_free(&d);
+}
+
+/* ---- bad input never crashes ------------------------------------------------------------- */
+
+Test(scn_parse, mutated_scenarios_load_or_fail_cleanly)
+{
+	static const char *const files[] = { "scenarios/default.scn", "scenarios/v2-routed.scn",
+	                                     "scenarios/redundancy-failover.scn" };
+	static const char alphabet[] = "ab09 =:./\\\"#\n\t,%-x";
+	sim_rng rng;
+	sim_rng_seed(&rng, 2024);
+	int loaded = 0, refused = 0;
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		gchar *text;
+		gsize len;
+		cr_assert(g_file_get_contents(files[f], &text, &len, NULL));
+		for (int round = 0; round < 300; round++) {
+			GString *m = g_string_new_len(text, (gssize)len);
+			int edits = 1 + (int)sim_rng_below(&rng, 3);
+			for (int e = 0; e < edits && m->len; e++) {
+				size_t at = sim_rng_below(&rng, m->len);
+				switch (sim_rng_below(&rng, 4)) {
+				case 0: g_string_erase(m, (gssize)at, 1); break;
+				case 1: g_string_insert_c(m, (gssize)at, alphabet[sim_rng_below(&rng, sizeof(alphabet) - 1)]); break;
+				case 2: m->str[at] = alphabet[sim_rng_below(&rng, sizeof(alphabet) - 1)]; break;
+				default: g_string_truncate(m, at); break;
+				}
+			}
+			scn_diag d;
+			scn_diag_init(&d);
+			scn_scenario *s = scn_load_string("m.scn", m->str, m->len, &d);
+			if (s) {
+				cr_assert_eq(scn_diag_count(&d), 0);
+				loaded++;
+			} else {
+				cr_assert_gt(scn_diag_count(&d), 0, "refused without a message:\n%s", m->str);
+				for (size_t i = 0; i < scn_diag_count(&d); i++)
+					cr_assert(g_str_has_prefix(scn_diag_message(&d, i), "m.scn:"));
+				refused++;
+			}
+			scn_free(s);
+			scn_diag_free(&d);
+			g_string_free(m, TRUE);
+		}
+		g_free(text);
+	}
+	/* both outcomes happen: comment edits keep files valid, most others break them */
+	cr_assert_gt(loaded, 0);
+	cr_assert_gt(refused, 0);
 }
