@@ -100,6 +100,37 @@ typedef struct scn_instance_check {
 /* scn_parse.c: parse the whole text into P->scn (errors into P->d). */
 void scn_parse_text(scn_parser *P, const char *text, size_t len);
 void scn_parser_free_symbols(scn_parser *P);
+
+/* scn_names.c: the name tables, definitions and references. */
+void scn_symbols_init(scn_symbols *s);
+void scn_symbols_free(scn_symbols *s);
+scn_sym *scn_sym_get(const scn_symbols *s, scn_sym_kind k, const char *name);
+/* Enter a name; its index, or SCN_NONE if it was there already. */
+uint32_t scn_sym_add(scn_symbols *s, scn_sym_kind k, const char *name, scn_loc loc);
+/* The key of an interface in scn_symbols.ifaces (g_free it). */
+char *scn_iface_key(const char *stack, const char *iface);
+/* A positional, unquoted, valid name? */
+bool scn_name_token_ok(const scn_token *t);
+/* Check a defining name token in the main pass: valid, and the one the pre-scan entered
+ * here (else a duplicate). Its index, or SCN_NONE after reporting. */
+uint32_t scn_declare(scn_parser *P, scn_sym_kind k, const scn_token *t, uint32_t expected_index);
+/* A reference to a name of kind k written at loc; SCN_NONE after reporting. */
+uint32_t scn_resolve(scn_parser *P, scn_sym_kind k, const char *name, scn_loc loc);
+/* "STACK.IFACE" to stack and interface indices. */
+bool scn_resolve_iface(scn_parser *P, const char *text, scn_loc loc, uint32_t *stack, uint32_t *iface);
+/* "APP" or "APP.K"; the instance is checked once all apps are known. */
+bool scn_resolve_app_ref(scn_parser *P, const scn_token *t, scn_app_ref *ref);
+
+/* Statement handlers (scn_parse_stack.c, scn_parse_apps.c); scn_parse.c dispatches. */
+void scn_stmt_stack(scn_parser *P, const scn_stmt *st);
+void scn_stmt_interface(scn_parser *P, const scn_stmt *st);
+void scn_stmt_route(scn_parser *P, const scn_stmt *st);
+void scn_stmt_forwarding(scn_parser *P, const scn_stmt *st);
+void scn_stmt_smcr(scn_parser *P, const scn_stmt *st);
+void scn_stmt_app(scn_parser *P, const scn_stmt *st);
+void scn_stmt_report(scn_parser *P, const scn_stmt *st);
+void scn_stmt_expect(scn_parser *P, const scn_stmt *st);
+void scn_stmt_at(scn_parser *P, const scn_stmt *st);
 /* scn_check.c: cross-item checks and resolution; sorts the timeline. */
 void scn_check(scn_parser *P);
 

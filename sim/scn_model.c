@@ -111,6 +111,21 @@ void scn_free(scn_scenario *scn)
 	g_free(scn);
 }
 
+void *scn_array_push(void **array, size_t *n, size_t elem_size)
+{
+	size_t count = *n;
+	/* capacity is the next power of two: grow when count is 0 or a power of two */
+	if (count == 0 || (count & (count - 1)) == 0) {
+		size_t cap = count ? count * 2 : 4;
+		if (count == 0 || count >= 4)
+			*array = g_realloc(*array, cap * elem_size);
+	}
+	char *el = (char *)*array + count * elem_size;
+	memset(el, 0, elem_size);
+	(*n)++;
+	return el;
+}
+
 uint32_t scn_find_stack(const scn_scenario *scn, const char *name)
 {
 	for (size_t i = 0; i < scn->n_stacks; i++)
