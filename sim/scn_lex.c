@@ -130,6 +130,12 @@ static bool lex_quoted(scn_lexer *lx, size_t *pos, size_t *off, scn_diag *d)
 			p += 2;
 			continue;
 		}
+		if ((unsigned char)c < 0x20 && c != '\t') {
+			scn_error(d, here(lx, p), "control character 0x%02x in a string; expected printable text",
+			          (unsigned)(unsigned char)c);
+			*pos = p;
+			return false;
+		}
 		text_putc(lx, c);
 		p++;
 	}

@@ -26,11 +26,11 @@
 	"app cli A connect B:5000 kind=bulk\n"
 
 /* All error messages of loading `text`, one per line; asserts that nothing was returned. */
-static char *errors_of(const char *text)
+static char *errors_of_n(const char *text, size_t len)
 {
 	scn_diag d;
 	scn_diag_init(&d);
-	scn_scenario *s = scn_load_string("t.scn", text, strlen(text), &d);
+	scn_scenario *s = scn_load_string("t.scn", text, len, &d);
 	GString *out = g_string_new(NULL);
 	for (size_t i = 0; i < scn_diag_count(&d); i++)
 		g_string_append_printf(out, "%s\n", scn_diag_message(&d, i));
@@ -41,6 +41,11 @@ static char *errors_of(const char *text)
 	scn_free(s);
 	scn_diag_free(&d);
 	return g_string_free(out, FALSE);
+}
+
+static char *errors_of(const char *text)
+{
+	return errors_of_n(text, strlen(text));
 }
 
 #define EXPECT_ERRORS(text, expected)                                           \
@@ -106,7 +111,11 @@ Test(scn_parse, empty_value_after_equals)
 
 Test(scn_parse, control_character)
 {
-	EXPECT_ERRORS(FABRIC "seed 1\001\n", "t.scn:14:7: control character 0x01; expected printable text\n");
+	static const char text[] = FABRIC "seed 1\001\nscenario \"a\0b\"\n";
+	char *got = errors_of_n(text, sizeof(text) - 1);
+	cr_assert_str_eq(got, "t.scn:14:7: control character 0x01; expected printable text\n"
+	                      "t.scn:15:12: control character 0x00 in a string; expected printable text\n");
+	g_free(got);
 }
 
 /* ---- statements and blocks ----------------------------------------------------------- */
