@@ -1,11 +1,11 @@
-/* pcap tap over libpcap's dump API. */
+/* netif tap -> the project's pcap writer (sim/pcap_writer.h). */
 #include "tests/support/pcap_tap.h"
 
-#include <pcap/pcap.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/engine.h"
+#include "sim/pcap_writer.h"
 
 #define PCAP_TAP_MAX 8
 
@@ -15,8 +15,7 @@ typedef struct tap_slot {
 } tap_slot;
 
 struct pcap_tap {
-	pcap_t *p;
-	pcap_dumper_t *d;
+	sim_pcap_writer *w;
 	sim_engine *eng;
 	tap_slot slots[PCAP_TAP_MAX];
 	int n;
@@ -33,17 +32,13 @@ static void on_frame(void *ctx, const netif *nif, netif_dir dir, const uint8_t *
 		return;
 	pcap_tap *t = s->t;
 	sim_time now = sim_now(t->eng);
-	struct pcap_pkthdr h = { 0 };
-	h.ts.tv_sec = (time_t)(now / SIM_S);
-	h.ts.tv_usec = (suseconds_t)((now % SIM_S) / SIM_US);
-	h.caplen = h.len = (bpf_u_int32)len;
 	if ((long)t->frames == t->corrupt_index && t->corrupt_off < len && len <= 65536) {
 		uint8_t copy[65536];
 		memcpy(copy, frame, len);
 		copy[t->corrupt_off] ^= 0xff;
-		pcap_dump((u_char *)t->d, &h, copy);
+		sim_pcap_write(t->w, now, copy, (uint32_t)len);
 	} else {
-		pcap_dump((u_char *)t->d, &h, frame);
+		sim_pcap_write(t->w, now, frame, (uint32_t)len);
 	}
 	t->frames++;
 }
@@ -53,12 +48,10 @@ pcap_tap *pcap_tap_open(const char *path, sim_engine *eng)
 	pcap_tap *t = calloc(1, sizeof *t);
 	if (!t)
 		return NULL;
+	char err[256];
 	t->eng = eng;
 	t->corrupt_index = -1;
-	t->p = pcap_open_dead(DLT_EN10MB, 65535);
-	if (!t->p || !(t->d = pcap_dump_open(t->p, path))) {
-		if (t->p)
-			pcap_close(t->p);
+	if (!(t->w = sim_pcap_open(path, err, sizeof err))) {
 		free(t);
 		return NULL;
 	}
@@ -91,7 +84,6 @@ void pcap_tap_close(pcap_tap *t)
 {
 	if (!t)
 		return;
-	pcap_dump_close(t->d);
-	pcap_close(t->p);
+	sim_pcap_close(t->w);
 	free(t);
 }

@@ -1,5 +1,5 @@
-/* A frame tap that writes a classic pcap (Ethernet, microsecond timestamps from virtual
- * time) with libpcap. Minimal on purpose: the project's pcap writer lives elsewhere. */
+/* A netif frame tap that writes a pcap through the project's writer (sim/pcap_writer.h),
+ * with a way to damage one frame in the file for negative controls. */
 #ifndef TESTS_SUPPORT_PCAP_TAP_H
 #define TESTS_SUPPORT_PCAP_TAP_H
 
