@@ -239,20 +239,12 @@ static void decline_wait_expired(smcr_conn *conn)
 
 void smcr_hs_on_clc_timer(smcr_conn *conn)
 {
-	switch (conn->hs) {
-	case SMCR_HS_CLNT_WAIT_DECLINE:
-	case SMCR_HS_SRV_WAIT_DECLINE:
+	smcr_hs_state st = conn->hs;
+	if (st == SMCR_HS_CLNT_WAIT_DECLINE || st == SMCR_HS_SRV_WAIT_DECLINE)
 		decline_wait_expired(conn);
-		break;
-	case SMCR_HS_CLNT_WAIT_ACCEPT:
-	case SMCR_HS_SRV_WAIT_PROPOSAL:
-	case SMCR_HS_SRV_WAIT_CONFIRM:
-		/* smc_clc_wait_msg() timed out: -EAGAIN, a connection error */
-		smcr_hs_error(conn, SMCR_ERR_AGAIN);
-		break;
-	default:
-		break;
-	}
+	else if (st == SMCR_HS_CLNT_WAIT_ACCEPT || st == SMCR_HS_SRV_WAIT_PROPOSAL ||
+	         st == SMCR_HS_SRV_WAIT_CONFIRM)
+		smcr_hs_error(conn, SMCR_ERR_AGAIN); /* smc_clc_wait_msg() timed out: -EAGAIN */
 }
 
 void smcr_clc_process(smcr_conn *conn)

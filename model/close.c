@@ -133,21 +133,16 @@ int smcr_close_active(smcr_conn *conn)
 
 static void shutdown_write_step(smcr_conn *conn, bool flushed)
 {
-	switch (conn->state) {
-	case SMCR_ACTIVE:
+	if (conn->state == SMCR_ACTIVE) {
 		if (!flushed && flush_wait(conn, true))
 			return;
 		close_wr(conn);
 		smcr_conn_set_state(conn, SMCR_PEERCLOSEWAIT1);
-		break;
-	case SMCR_APPCLOSEWAIT1:
+	} else if (conn->state == SMCR_APPCLOSEWAIT1) {
 		if (!flushed && !rxed_any_close(conn) && flush_wait(conn, true))
 			return;
 		close_wr(conn);
 		smcr_conn_set_state(conn, SMCR_APPCLOSEWAIT2);
-		break;
-	default:
-		break;
 	}
 	smcr_conn_tcp(conn, SMCR_TCP_SHUTDOWN_WR);
 }
@@ -229,8 +224,8 @@ void smcr_close_passive(smcr_conn *conn)
 		case SMCR_PEERCLOSEWAIT1:
 			if (rx & SMCR_CDC_PEER_DONE_WRITING)
 				smcr_conn_set_state(conn, SMCR_PEERCLOSEWAIT2);
-			/* fall through: check for closing */
-		case SMCR_PEERCLOSEWAIT2:
+			/* fall through */
+		case SMCR_PEERCLOSEWAIT2: /* check for closing */
 			if (!rxed_any_close(conn))
 				break;
 			if (conn->sock_dead && sent_any_close(conn))
@@ -308,17 +303,10 @@ int smcr_conn_shutdown_write(smcr_conn *conn, uint64_t now)
 			smcr_conn_tcp(conn, SMCR_TCP_SHUTDOWN_WR);
 		return conn->mode == SMCR_MODE_FALLBACK ? 0 : SMCR_ERR_STATE;
 	}
-	switch (conn->state) {
-	case SMCR_ACTIVE:
-	case SMCR_PEERCLOSEWAIT1:
-	case SMCR_PEERCLOSEWAIT2:
-	case SMCR_APPCLOSEWAIT1:
-	case SMCR_APPCLOSEWAIT2:
-	case SMCR_APPFINCLOSEWAIT:
-		break;
-	default:
+	smcr_conn_state st = conn->state;
+	if (st != SMCR_ACTIVE && st != SMCR_PEERCLOSEWAIT1 && st != SMCR_PEERCLOSEWAIT2 &&
+	    st != SMCR_APPCLOSEWAIT1 && st != SMCR_APPCLOSEWAIT2 && st != SMCR_APPFINCLOSEWAIT)
 		return SMCR_ERR_STATE; /* ENOTCONN */
-	}
 	smcr_ctx_enter(conn->ctx, now);
 	conn->send_shutdown = true;
 	smcr_close_shutdown_write(conn);

@@ -319,8 +319,10 @@ static void start_waiter(smcr_lgr *lgr, smcr_flow_waiter *w)
 		smcr_llc_proc_del_rkey(lgr, SMCR_WAKE_START);
 		break;
 	case SMCR_FW_FIRST: {
+		smcr_conn *c = smcr_ctx_find_conn(lgr->ctx, w->conn_id);
 		smcr_llc_flow_start_local(lgr, SMCR_FLOW_ADD_LINK);
 		f->conn_id = w->conn_id;
+		f->link_id = c && c->lnk ? c->lnk->id : 0;
 		bool clnt = lgr->role == SMCR_ROLE_CLIENT;
 		f->proc = clnt ? SMCR_PROC_CLNT_FIRST : SMCR_PROC_SRV_FIRST;
 		(clnt ? smcr_llc_proc_clnt_first : smcr_llc_proc_srv_first)(lgr, SMCR_WAKE_START);
@@ -426,19 +428,7 @@ static void start_proc(smcr_lgr *lgr, smcr_llc_proc proc, smcr_llc_qentry *req)
 	f->proc = proc;
 	f->step = 0;
 	f->req = req;
-	switch (proc) {
-	case SMCR_PROC_SRV_ADD:
-		smcr_llc_proc_srv_add(lgr, SMCR_WAKE_START);
-		break;
-	case SMCR_PROC_CLNT_ADD:
-		smcr_llc_proc_clnt_add(lgr, SMCR_WAKE_START);
-		break;
-	case SMCR_PROC_SRV_DEL:
-		smcr_llc_proc_srv_del(lgr, SMCR_WAKE_START);
-		break;
-	default:
-		break;
-	}
+	smcr_llc_resume(lgr, SMCR_WAKE_START);
 }
 
 /* smc_llc_event_handler(): requests, in arrival order. */

@@ -102,8 +102,10 @@ static int send_add_link(smcr_link *link, const uint8_t mac[6], const uint8_t gi
 			mtu = link_new->peer_mtu;
 		m.u.add_link.mtu = mtu;
 	}
-	if (lgr->version == 2 && link_new)
+	if (lgr->version == 2 && link_new) {
+		m.u.add_link.v2_ext = true;
 		fill_rkeys_v2(lgr, &m, link, link_new);
+	}
 	return smcr_llc_send(link, &m);
 }
 
@@ -626,6 +628,7 @@ static void clnt_add_reject(smcr_lgr *lgr)
 			m.length = SMCR_LLC_LEN;
 			m.version = lgr->version == 2 ? 2 : 1;
 			m.u.add_link.n_rkeys = 0;
+			m.u.add_link.v2_ext = false;
 			smcr_llc_send(l, &m);
 		}
 	}
