@@ -284,9 +284,7 @@ void smcr_llc_add_waiter(smcr_lgr *lgr, smcr_flow_waiter_kind kind, uint64_t tim
 	w->link_id = link_id;
 	w->to_link_id = to_link_id;
 	smcr_list_add_tail(&lgr->flow_waiters, &w->node);
-	smcr_llc_kick_waiters(lgr);
-	if (smcr_list_linked(&w->node) || !smcr_list_empty(&lgr->flow_waiters))
-		arm_flow_timer(lgr);
+	smcr_llc_kick_waiters(lgr); /* may start (and free) it at once; arms the timer */
 }
 
 void smcr_llc_remove_waiters_conn(smcr_lgr *lgr, uint64_t conn_id)

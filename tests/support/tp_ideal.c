@@ -67,6 +67,12 @@ typedef struct qp_ent {
 	struct smcr_tp_qp handle;
 } qp_ent;
 
+typedef struct wc_ev {
+	struct wc_ev *prev, *next; /* outstanding, freed with the fabric */
+	smcr_tp_dev *dev;
+	smcr_wc wc;
+} wc_ev;
+
 struct tpi_fabric {
 	sim_engine *eng;
 	uint64_t latency, ns_per_kib, retry_time;
@@ -79,6 +85,7 @@ struct tpi_fabric {
 	int n_devs;
 	tpi_send_observer obs;
 	void *obs_arg;
+	struct wc_ev *wcs;
 	tpi_stats st;
 };
 
@@ -107,6 +114,11 @@ static void free_sq(qp_ent *q)
 
 void tpi_free(tpi_fabric *f)
 {
+	while (f->wcs) {
+		struct wc_ev *w = f->wcs;
+		f->wcs = w->next;
+		free(w);
+	}
 	for (int i = 0; i < f->n_qps; i++) {
 		free_sq(&f->qps[i]);
 		free(f->qps[i].rq);
@@ -135,23 +147,36 @@ smcr_tp_dev *tpi_dev_new(tpi_fabric *f, const char *name, tpi_wc_sink wc, tpi_as
 }
 
 /* Completions are delivered as their own engine events. */
-typedef struct wc_ev {
-	smcr_tp_dev *dev;
-	smcr_wc wc;
-} wc_ev;
+static void wc_unlink(tpi_fabric *f, wc_ev *w)
+{
+	if (w->prev)
+		w->prev->next = w->next;
+	else
+		f->wcs = w->next;
+	if (w->next)
+		w->next->prev = w->prev;
+}
 
 static void wc_fire(sim_engine *eng, sim_event *ev)
 {
 	(void)eng;
 	wc_ev *w = ev->ctx;
-	w->dev->wc(w->dev->owner, &w->wc);
+	tpi_fabric *f = w->dev->f;
+	wc_unlink(f, w);
+	smcr_wc wc = w->wc;
+	smcr_tp_dev *dev = w->dev;
 	free(w);
+	dev->wc(dev->owner, &wc);
 }
 
 static void post_wc(tpi_fabric *f, qp_ent *q, uint64_t wr_id, smcr_wc_status st, smcr_wc_opcode op,
                     uint32_t byte_len, uint64_t at)
 {
 	wc_ev *w = calloc(1, sizeof(*w));
+	w->next = f->wcs;
+	if (f->wcs)
+		f->wcs->prev = w;
+	f->wcs = w;
 	w->dev = q->dev;
 	w->wc.wr_id = wr_id;
 	w->wc.qp_ctx = q->qp_ctx;
