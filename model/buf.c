@@ -1,0 +1,338 @@
+/* Buffers of a link group (Linux smc_core.c __smc_buf_create and friends).
+ *
+ * Each connection gets a send buffer (never visible to the peer) and an RMB with one RMBE
+ * (RMBE index 1, the data ring starts at offset 0, no eyecatcher). Buffers stay with the
+ * link group when their connection ends and are reused by later connections of the same
+ * size; an RMB is registered as one memory region per link. The peer's RMBs are known as
+ * rtokens: (rkey, address) per peer RMB per link. */
+#include "model/smcr_int.h"
+
+uint32_t smcr_rmb_wnd_update_limit(uint32_t rmbe_size)
+{
+	/* smc_rmb_wnd_update_limit(): min(rmbe_size / 10, SOCK_MIN_SNDBUF / 2), where
+	 * SOCK_MIN_SNDBUF = 2 * (2048 + SKB_TRUESIZE overhead) is 4608 on x86-64. */
+	uint32_t a = rmbe_size / 10, b = 4608 / 2;
+	return a < b ? a : b;
+}
+
+static void stat_size(smcr_ctx *ctx, uint32_t size)
+{
+	/* SMC_STAT_RMB_SIZE buckets: 8K, 16K, ... 1024K, >1024K */
+	uint32_t idx = 0;
+	uint32_t v = (size - 1) >> 13;
+	while (v && idx < 8) {
+		v >>= 1;
+		idx++;
+	}
+	ctx->stats.rmb_size_hist[idx]++;
+}
+
+static smcr_buf *get_slot(smcr_list *head, uint8_t code)
+{
+	smcr_list *pos;
+	smcr_list_for_each(pos, head) {
+		smcr_buf *b = SMCR_CONTAINER_OF(pos, smcr_buf, node);
+		if (b->size_code == code && !b->used && !b->unusing) {
+			b->used = true;
+			return b;
+		}
+	}
+	return NULL;
+}
+
+static uint32_t reg_access(bool is_rmb)
+{
+	return is_rmb ? (SMCR_ACCESS_REMOTE_WRITE | SMCR_ACCESS_LOCAL_WRITE) : SMCR_ACCESS_LOCAL_WRITE;
+}
+
+int smcr_buf_map_link(smcr_lgr *lgr, smcr_buf *buf, smcr_link *lnk)
+{
+	smcr_ctx *ctx = lgr->ctx;
+	if (buf->mr[lnk->idx].mr)
+		return 0;
+	const smcr_port_desc *pd = &ctx->ports[lnk->port_index].d;
+	smcr_mr_info info;
+	smcr_tp_mr *mr = ctx->ops->reg_mr(ctx->tp, pd->dev, buf->cpu, buf->len, reg_access(buf->is_rmb), &info);
+	if (!mr) {
+		buf->is_reg_err = true;
+		return SMCR_ERR_TRANSPORT;
+	}
+	buf->mr[lnk->idx].mr = mr;
+	buf->mr[lnk->idx].info = info;
+	return 0;
+}
+
+static void unmap_one(smcr_ctx *ctx, smcr_buf *buf, int idx)
+{
+	if (!buf->mr[idx].mr)
+		return;
+	ctx->ops->dereg_mr(ctx->tp, buf->mr[idx].mr);
+	buf->mr[idx].mr = NULL;
+	memset(&buf->mr[idx].info, 0, sizeof(buf->mr[idx].info));
+}
+
+/* Map (register) the buffer on every usable link (smcr_buf_map_usable_links). */
+static int map_usable_links(smcr_lgr *lgr, smcr_buf *buf)
+{
+	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++) {
+		smcr_link *l = lgr->lnk[i];
+		if (!smcr_link_usable(l))
+			continue;
+		int rc = smcr_buf_map_link(lgr, buf, l);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static void buf_free(smcr_ctx *ctx, smcr_buf *buf)
+{
+	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++)
+		unmap_one(ctx, buf, i);
+	smcr_list_del(&buf->node);
+	smcr_free(ctx, buf->cpu);
+	smcr_free(ctx, buf);
+}
+
+static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
+{
+	smcr_lgr *lgr = conn->lgr;
+	smcr_ctx *ctx = conn->ctx;
+	smcr_list *head = is_rmb ? &lgr->rmbs : &lgr->sndbufs;
+	smcr_buf *buf = NULL;
+	bool downgraded = false;
+	int code = smcr_rmbe_size_code(want);
+	for (; code >= 0; code--) {
+		uint32_t size = smcr_rmbe_size_bytes((uint8_t)code);
+		buf = get_slot(head, (uint8_t)code);
+		if (buf) {
+			memset(buf->cpu, 0, buf->len);
+			if (is_rmb)
+				ctx->stats.rmb_reuse++;
+			else
+				ctx->stats.sndbuf_reuse++;
+			stat_size(ctx, size);
+			break;
+		}
+		buf = smcr_alloc(ctx, sizeof(*buf));
+		if (!buf)
+			return SMCR_ERR_NOMEM; /* descriptor: Linux -ENOMEM stops here */
+		buf->cpu = smcr_alloc(ctx, size);
+		if (!buf->cpu) {
+			/* buffer memory: Linux retries with the next smaller size */
+			smcr_free(ctx, buf);
+			buf = NULL;
+			if (!downgraded && is_rmb)
+				ctx->stats.rmb_downgrade++;
+			downgraded = true;
+			continue;
+		}
+		buf->len = size;
+		buf->size_code = (uint8_t)code;
+		buf->is_rmb = is_rmb;
+		buf->used = true;
+		smcr_list_add_tail(head, &buf->node);
+		if (is_rmb)
+			ctx->stats.rmb_alloc++;
+		else
+			ctx->stats.sndbuf_alloc++;
+		stat_size(ctx, size);
+		break;
+	}
+	if (!buf)
+		return SMCR_ERR_NOMEM;
+	if (map_usable_links(lgr, buf)) {
+		/* smcr_buf_unuse(): a buffer that failed registration is not reused */
+		buf_free(ctx, buf);
+		return SMCR_ERR_NOMEM;
+	}
+	if (is_rmb) {
+		conn->rmb = buf;
+		conn->rmbe_size = buf->len;
+		conn->rmbe_size_code = buf->size_code;
+		conn->rmbe_update_limit = smcr_rmb_wnd_update_limit(buf->len);
+		conn->bytes_to_rcv = 0;
+	} else {
+		conn->sndbuf = buf;
+		conn->sndbuf_space = buf->len;
+	}
+	return 0;
+}
+
+int smcr_buf_create(smcr_conn *conn)
+{
+	uint32_t snd = conn->tcp.sndbuf ? conn->tcp.sndbuf : conn->ctx->set.sndbuf_size;
+	uint32_t rcv = conn->tcp.rcvbuf ? conn->tcp.rcvbuf : conn->ctx->set.rmb_size;
+	int rc = buf_create_one(conn, false, snd);
+	if (rc)
+		return rc;
+	rc = buf_create_one(conn, true, rcv);
+	if (rc) {
+		conn->sndbuf->used = false;
+		conn->sndbuf = NULL;
+		return rc;
+	}
+	return 0;
+}
+
+int smcr_buf_map_lgr(smcr_link *lnk)
+{
+	smcr_lgr *lgr = lnk->lgr;
+	smcr_list *heads[2] = { &lgr->rmbs, &lgr->sndbufs };
+	for (int h = 0; h < 2; h++) {
+		smcr_list *pos;
+		smcr_list_for_each(pos, heads[h]) {
+			smcr_buf *b = SMCR_CONTAINER_OF(pos, smcr_buf, node);
+			if (!b->used)
+				continue;
+			int rc = smcr_buf_map_link(lgr, b, lnk);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+void smcr_buf_unmap_link(smcr_lgr *lgr, smcr_link *lnk)
+{
+	smcr_list *heads[2] = { &lgr->rmbs, &lgr->sndbufs };
+	for (int h = 0; h < 2; h++) {
+		smcr_list *pos;
+		smcr_list_for_each(pos, heads[h])
+			unmap_one(lgr->ctx, SMCR_CONTAINER_OF(pos, smcr_buf, node), lnk->idx);
+	}
+}
+
+void smcr_buf_unuse_done(smcr_lgr *lgr, smcr_buf *buf)
+{
+	buf->unusing = false;
+	if (buf->is_reg_err) {
+		buf_free(lgr->ctx, buf);
+		return;
+	}
+	buf->used = false;
+}
+
+void smcr_buf_unuse(smcr_conn *conn)
+{
+	smcr_lgr *lgr = conn->lgr;
+	if (conn->sndbuf) {
+		conn->sndbuf->used = false;
+		conn->sndbuf = NULL;
+	}
+	smcr_buf *rmb = conn->rmb;
+	conn->rmb = NULL;
+	if (!rmb)
+		return;
+	if (rmb->is_conf_rkey && lgr->listed && !lgr->terminating) {
+		/* unregister the RMB with the peer (DELETE_RKEY) before it can be reused */
+		rmb->unusing = true;
+		smcr_llc_add_waiter(lgr, SMCR_FW_DEL_RKEY, SMCR_LLC_FLOW_WAIT_TIME, 0, rmb, 0, 0);
+		return;
+	}
+	smcr_buf_unuse_done(lgr, rmb);
+}
+
+void smcr_buf_free_all(smcr_lgr *lgr)
+{
+	smcr_list *heads[2] = { &lgr->sndbufs, &lgr->rmbs };
+	for (int h = 0; h < 2; h++) {
+		while (!smcr_list_empty(heads[h]))
+			buf_free(lgr->ctx, SMCR_CONTAINER_OF(heads[h]->next, smcr_buf, node));
+	}
+}
+
+uint32_t smcr_buf_used_rmbs(const smcr_lgr *lgr)
+{
+	uint32_t n = 0;
+	const smcr_list *pos;
+	for (pos = lgr->rmbs.next; pos != &lgr->rmbs; pos = pos->next)
+		if (SMCR_CONTAINER_OF(pos, smcr_buf, node)->used)
+			n++;
+	return n;
+}
+
+smcr_buf *smcr_buf_next_used_rmb(const smcr_lgr *lgr, uint32_t *pos)
+{
+	uint32_t i = 0;
+	const smcr_list *p;
+	for (p = lgr->rmbs.next; p != &lgr->rmbs; p = p->next, i++) {
+		smcr_buf *b = SMCR_CONTAINER_OF(p, smcr_buf, node);
+		if (i < *pos || !b->used)
+			continue;
+		*pos = i + 1;
+		return b;
+	}
+	*pos = i;
+	return NULL;
+}
+
+/* rtokens ------------------------------------------------------------------------------- */
+
+static bool rt_used(const smcr_lgr *lgr, int i) { return lgr->rtokens_used[i / 8] & (1u << (i % 8)); }
+static void rt_mark(smcr_lgr *lgr, int i, bool on)
+{
+	if (on)
+		lgr->rtokens_used[i / 8] = (uint8_t)(lgr->rtokens_used[i / 8] | (1u << (i % 8)));
+	else
+		lgr->rtokens_used[i / 8] = (uint8_t)(lgr->rtokens_used[i / 8] & ~(1u << (i % 8)));
+}
+
+int smcr_rtoken_add(smcr_lgr *lgr, uint8_t link_idx, uint64_t vaddr, uint32_t rkey)
+{
+	for (int i = 0; i < SMCR_RMBS_PER_LGR_MAX; i++)
+		if (rt_used(lgr, i) && lgr->rtokens[i][link_idx].rkey == rkey &&
+		    lgr->rtokens[i][link_idx].vaddr == vaddr)
+			return i; /* already known (e.g. from CONFIRM_RKEY) */
+	for (int i = 0; i < SMCR_RMBS_PER_LGR_MAX; i++) {
+		if (rt_used(lgr, i))
+			continue;
+		rt_mark(lgr, i, true);
+		memset(lgr->rtokens[i], 0, sizeof(lgr->rtokens[i]));
+		lgr->rtokens[i][link_idx].rkey = rkey;
+		lgr->rtokens[i][link_idx].vaddr = vaddr;
+		return i;
+	}
+	return SMCR_ERR_LIMIT;
+}
+
+void smcr_rtoken_set(smcr_lgr *lgr, uint8_t link_idx, uint8_t link_idx_new, uint32_t rkey_known,
+                     uint64_t vaddr_new, uint32_t rkey_new)
+{
+	for (int i = 0; i < SMCR_RMBS_PER_LGR_MAX; i++) {
+		if (rt_used(lgr, i) && lgr->rtokens[i][link_idx].rkey == rkey_known) {
+			lgr->rtokens[i][link_idx_new].rkey = rkey_new;
+			lgr->rtokens[i][link_idx_new].vaddr = vaddr_new;
+			return;
+		}
+	}
+}
+
+void smcr_rtoken_set2(smcr_lgr *lgr, int rtok_idx, uint8_t link_id, uint64_t vaddr, uint32_t rkey)
+{
+	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++) {
+		if (lgr->lnk[i] && lgr->lnk[i]->link_id == link_id) {
+			lgr->rtokens[rtok_idx][i].rkey = rkey;
+			lgr->rtokens[rtok_idx][i].vaddr = vaddr;
+			return;
+		}
+	}
+}
+
+int smcr_rtoken_delete(smcr_lgr *lgr, uint8_t link_idx, uint32_t rkey)
+{
+	for (int i = 0; i < SMCR_RMBS_PER_LGR_MAX; i++) {
+		if (rt_used(lgr, i) && lgr->rtokens[i][link_idx].rkey == rkey) {
+			memset(lgr->rtokens[i], 0, sizeof(lgr->rtokens[i]));
+			rt_mark(lgr, i, false);
+			return 0;
+		}
+	}
+	return SMCR_ERR_NOTFOUND;
+}
+
+void smcr_rtoken_clear_link(smcr_lgr *lgr, uint8_t link_idx)
+{
+	for (int i = 0; i < SMCR_RMBS_PER_LGR_MAX; i++)
+		memset(&lgr->rtokens[i][link_idx], 0, sizeof(lgr->rtokens[i][link_idx]));
+}

@@ -1,0 +1,174 @@
+/* Failover (Linux smc_core.c smc_switch_conns/smc_switch_cursor, smc_cdc.c
+ * smcr_cdc_msg_send_validation).
+ *
+ * When a link fails and another active link of the group remains, every connection on the
+ * failed link moves over. Active connections rewind their send side to the last CDC whose
+ * send had completed (what the peer surely knows), skip what the peer has already
+ * consumed, send a CDC with failover validation (sequence number of the last completed CDC)
+ * and resend the rest by RDMA WRITE on the new link; rewritten bytes land at the same RMBE
+ * offsets with the same content, so nothing is lost or duplicated. Without another link
+ * the lgr is terminated and its connections are aborted. */
+#include "model/smcr_int.h"
+
+static void switch_link(smcr_conn *conn, smcr_link *to)
+{
+	if (conn->lnk == to)
+		return;
+	smcr_wr_unwait(conn);
+	if (conn->lnk && conn->lnk->conn_cnt)
+		conn->lnk->conn_cnt--;
+	conn->lnk = to;
+	to->conn_cnt++;
+}
+
+/* smcr_cdc_msg_send_validation() */
+static int send_validation(smcr_conn *conn, smcr_link *lnk, smcr_send_slot *s)
+{
+	s->kind = SMCR_SLOT_CDC;
+	s->conn_id = conn->id;
+	s->cursor = conn->tx_curs_sent;
+	s->p_cursor = conn->local_tx_ctrl.prod;
+	s->ctrl_seq = conn->tx_cdc_seq;
+	smcr_cdc_msg m;
+	memset(&m, 0, sizeof(m));
+	m.seqno = conn->tx_cdc_seq_fin; /* sequence number of the last completed CDC */
+	m.token = conn->local_tx_ctrl.token;
+	m.prod_flags = SMCR_CDC_FAILOVER_VALIDATION;
+	smcr_cdc_encode(s->buf, &m);
+	conn->cdc_pend_tx_wr++;
+	int rc = smcr_wr_send_slot(lnk, s, SMCR_CDC_LEN);
+	if (rc)
+		conn->cdc_pend_tx_wr--;
+	else
+		lnk->cdc_out++;
+	return rc;
+}
+
+/* smc_switch_cursor() */
+static int switch_cursor(smcr_conn *conn, smcr_send_slot *s)
+{
+	smcr_link *lnk = conn->lnk;
+	conn->tx_curs_sent = conn->tx_curs_fin;
+	smcr_cursor fin = conn->local_tx_ctrl_fin;
+	conn->local_tx_ctrl.prod = fin; /* rewind: tx_rdma_writes() resends from here */
+	smcr_cursor cons = conn->local_rx_ctrl.cons;
+	if (smcr_curs_comp(conn->peer_rmbe_size, &cons, &fin) > 0) {
+		/* the peer consumed beyond what we know was confirmed: skip that part */
+		uint32_t diff = smcr_curs_diff(conn->peer_rmbe_size, &fin, &cons);
+		smcr_curs_add(&conn->tx_curs_sent, conn->sndbuf->len, diff);
+		smcr_curs_add(&conn->tx_curs_fin, conn->sndbuf->len, diff);
+		conn->sndbuf_space += diff;
+		smcr_curs_add(&conn->local_tx_ctrl.prod, conn->peer_rmbe_size, diff);
+		smcr_curs_add(&conn->local_tx_ctrl_fin, conn->peer_rmbe_size, diff);
+	}
+	/* smc_write_space() */
+	conn->peer_rmbe_space = conn->peer_rmbe_size -
+	                        smcr_curs_diff(conn->peer_rmbe_size, &cons, &conn->local_tx_ctrl.prod);
+	if (conn->state == SMCR_INIT || conn->state == SMCR_CLOSED) {
+		smcr_wr_put_slot(lnk, s);
+		return 0;
+	}
+	int rc = send_validation(conn, lnk, s);
+	if (!rc) {
+		conn->tx_pending = false;
+		smcr_tx_sndbuf_nonempty(conn);
+		smcr_conn_wake(conn, true, false);
+	}
+	return rc;
+}
+
+static bool just_switch(smcr_conn_state st)
+{
+	switch (st) {
+	case SMCR_CLOSED:
+	case SMCR_PEERCLOSEWAIT1:
+	case SMCR_PEERCLOSEWAIT2:
+	case SMCR_APPFINCLOSEWAIT:
+	case SMCR_APPCLOSEWAIT1:
+	case SMCR_APPCLOSEWAIT2:
+	case SMCR_PEERFINCLOSEWAIT:
+	case SMCR_PEERABORTWAIT:
+	case SMCR_PROCESSABORT:
+		return true;
+	case SMCR_ACTIVE:
+	case SMCR_INIT:
+	case SMCR_LISTEN:
+		return false;
+	}
+	return false;
+}
+
+static void dismiss_on_link(smcr_conn *conn, smcr_link *from)
+{
+	/* CDCs in flight on the failed link will not complete for us */
+	if (from->slots)
+		for (uint32_t j = 0; j <= from->n_slots; j++)
+			if (from->slots[j].busy && from->slots[j].conn_id == conn->id)
+				from->slots[j].conn_id = 0;
+	conn->cdc_pend_tx_wr = 0;
+}
+
+smcr_link *smcr_switch_conns(smcr_lgr *lgr, smcr_link *from, bool is_dev_err)
+{
+	smcr_ctx *ctx = lgr->ctx;
+	smcr_link *to = NULL;
+	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++) {
+		smcr_link *l = lgr->lnk[i];
+		if (!smcr_link_active(l) || l == from)
+			continue;
+		if (is_dev_err && l->port_index == from->port_index)
+			continue;
+		to = l;
+		break;
+	}
+	if (!to) {
+		smcr_lgr_terminate(lgr, 0);
+		return NULL;
+	}
+	uint64_t to_id = to->id;
+	smcr_list *pos, *tmp;
+	smcr_list_for_each_safe(pos, tmp, &lgr->conns) {
+		smcr_conn *c = SMCR_CONTAINER_OF(pos, smcr_conn, lgr_node);
+		if (c->lnk != from || c->mode != SMCR_MODE_SMCR)
+			continue; /* handshake connections have no link yet in Linux's view */
+		dismiss_on_link(c, from);
+		if (just_switch(c->state)) {
+			switch_link(c, to);
+			continue;
+		}
+		ctx->stats.failovers++;
+		switch_link(c, to);
+		smcr_send_slot *s = smcr_wr_get_slot(to);
+		if (!s) {
+			c->failover_pending = true;
+			smcr_wr_wait_slot(to, c);
+			continue;
+		}
+		if (switch_cursor(c, s)) {
+			smcr_link *t = smcr_ctx_find_link(ctx, to_id);
+			if (t)
+				smcr_link_down(t, SMCR_LINKDOWN_WC_ERROR);
+			return NULL;
+		}
+		if (smcr_ctx_find_link(ctx, to_id) != to)
+			return NULL;
+	}
+	return to;
+}
+
+void smcr_failover_slot_available(smcr_conn *conn)
+{
+	smcr_link *lnk = conn->lnk;
+	if (!smcr_link_sendable(lnk)) {
+		conn->failover_pending = false;
+		return;
+	}
+	smcr_send_slot *s = smcr_wr_get_slot(lnk);
+	if (!s) {
+		smcr_wr_wait_slot(lnk, conn);
+		return;
+	}
+	conn->failover_pending = false;
+	if (switch_cursor(conn, s))
+		smcr_link_down(lnk, SMCR_LINKDOWN_WC_ERROR);
+}

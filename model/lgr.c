@@ -1,0 +1,403 @@
+/* Link groups (Linux smc_core.c): creation, the reuse match rules, connection
+ * registration with alert tokens and link balancing, types, idle linger and termination.
+ *
+ * An lgr is listed (matchable) from creation until it starts ending. Ending is either the
+ * idle linger running out (DELETE_LINK ALL + ORDERLY, reason 0x00030000) or termination
+ * (connections killed, DELETE_LINK ALL with the termination reason). Both wait for the send
+ * completion of that DELETE_LINK (at most 2 s, like smc_llc_send_message_wait) before the
+ * QPs are destroyed, so the message really leaves. */
+#include "model/smcr_int.h"
+
+static smcr_lgr *lgr_alloc(smcr_ctx *ctx)
+{
+	smcr_lgr *lgr = smcr_alloc(ctx, sizeof(*lgr));
+	if (!lgr)
+		return NULL;
+	if (smcr_timer_reserve(ctx, 4)) {
+		smcr_free(ctx, lgr);
+		return NULL;
+	}
+	lgr->ctx = ctx;
+	smcr_list_init(&lgr->node);
+	smcr_list_init(&lgr->conns);
+	smcr_list_init(&lgr->rmbs);
+	smcr_list_init(&lgr->sndbufs);
+	smcr_timer_init(&lgr->free_timer, SMCR_TMR_LGR_FREE, lgr);
+	smcr_timer_init(&lgr->llc_timer, SMCR_TMR_LGR_LLC, lgr);
+	smcr_timer_init(&lgr->flow_timer, SMCR_TMR_LGR_FLOW, lgr);
+	smcr_timer_init(&lgr->term_timer, SMCR_TMR_LGR_TERM, lgr);
+	smcr_llc_lgr_init(lgr);
+	return lgr;
+}
+
+int smcr_lgr_create(smcr_ctx *ctx, smcr_conn *conn, smcr_hs_ini *ini, smcr_lgr **out)
+{
+	int32_t port = ini->version == 2 ? ini->port_v2 : ini->port_v1;
+	if (port < 0)
+		return (int)SMCR_DECL_INTERR;
+	smcr_lgr *lgr = lgr_alloc(ctx);
+	if (!lgr)
+		return (int)SMCR_DECL_MEM;
+	lgr->id = ++ctx->next_lgr_id;
+	ctx->lgr_num += 256; /* SMC_LGR_NUM_INCR */
+	lgr->num = ctx->lgr_num;
+	lgr->role = conn->role;
+	lgr->version = ini->version;
+	lgr->vlan_id = ini->vlan_id;
+	memcpy(lgr->peer_system_id, ini->peer_system_id, 8);
+	memcpy(lgr->pnet_id, ctx->ports[port].d.pnet_id, 16);
+	lgr->type = SMCR_LGR_NONE;
+	lgr->max_conns = ctx->set.max_conns;
+	lgr->max_links = ctx->set.max_links;
+	if (ini->version == 2) {
+		memcpy(lgr->negotiated_eid, ini->negotiated_eid, SMCR_EID_LEN);
+		lgr->uses_gateway = ini->uses_gateway;
+		memcpy(lgr->nexthop_mac, ini->nexthop_mac, 6);
+		lgr->saddr = conn->tcp.local_ipv4;
+		if (ini->release >= 1) {
+			lgr->max_conns = ini->max_conns;
+			lgr->max_links = ini->max_links;
+		}
+	}
+	smcr_dev_pick dev;
+	memset(&dev, 0, sizeof(dev));
+	dev.port = port;
+	memcpy(dev.gid, ini->version == 2 ? ini->gid_v2 : ini->gid_v1, 16);
+	dev.sgid_index = ini->version == 2 ? ini->sgid_index_v2 : ini->sgid_index_v1;
+	smcr_link *lnk;
+	int rc = smcr_link_init(lgr, 0, &dev, &lnk);
+	if (rc) {
+		smcr_llc_lgr_clear(lgr);
+		smcr_timer_reserve(ctx, -4);
+		smcr_free(ctx, lgr);
+		return rc == SMCR_ERR_NOMEM ? (int)SMCR_DECL_MEM : (int)SMCR_DECL_INTERR;
+	}
+	smcr_list_add_tail(&ctx->lgrs, &lgr->node);
+	lgr->listed = true;
+	smcr_emit_simple(ctx, SMCR_EV_LGR_CREATED, lgr->id, conn->id, 0, NULL);
+	*out = lgr;
+	return 0;
+}
+
+smcr_lgr *smcr_lgr_match(smcr_ctx *ctx, smcr_role role, const smcr_hs_ini *ini)
+{
+	smcr_list *pos;
+	smcr_list_for_each(pos, &ctx->lgrs) {
+		smcr_lgr *lgr = SMCR_CONTAINER_OF(pos, smcr_lgr, node);
+		if (lgr->role != role || memcmp(lgr->peer_system_id, ini->peer_system_id, 8) ||
+		    lgr->sync_err || lgr->terminating || lgr->version != ini->version ||
+		    lgr->vlan_id != ini->vlan_id)
+			continue;
+		if (role == SMCR_ROLE_SERVER &&
+		    (lgr->conns_num >= lgr->max_conns || lgr->conns_num >= SMCR_RMBS_PER_LGR_MAX))
+			continue;
+		for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++) {
+			smcr_link *l = lgr->lnk[i];
+			if (!smcr_link_active(l))
+				continue;
+			if ((role == SMCR_ROLE_SERVER || l->peer_qpn == ini->ib_clcqpn) &&
+			    smcr_gid_eq(l->peer_gid, ini->peer_gid) &&
+			    (ini->version == 2 || smcr_mac_eq(l->peer_mac, ini->peer_mac)))
+				return lgr;
+		}
+	}
+	return NULL;
+}
+
+/* smcr_lgr_conn_assign_link(): the server balances (odd connection count -> the second
+ * usable link); the client takes any link for now, the Accept's QPN decides later. */
+static int assign_link(smcr_lgr *lgr, smcr_conn *conn, bool first)
+{
+	smcr_link_state expected = first ? SMCR_LNK_ACTIVATING : SMCR_LNK_ACTIVE;
+	conn->lnk = NULL;
+	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++) {
+		smcr_link *l = lgr->lnk[i];
+		if (!l || l->state != expected || l->asym)
+			continue;
+		if (lgr->role == SMCR_ROLE_CLIENT) {
+			conn->lnk = l;
+			break;
+		}
+		if (lgr->conns_num % 2) {
+			for (int j = i + 1; j < SMCR_LINKS_PER_LGR_MAX; j++) {
+				smcr_link *l2 = lgr->lnk[j];
+				if (l2 && l2->state == expected && !l2->asym) {
+					conn->lnk = l2;
+					break;
+				}
+			}
+		}
+		if (!conn->lnk)
+			conn->lnk = l;
+		break;
+	}
+	if (!conn->lnk)
+		return (int)SMCR_DECL_NOACTLINK;
+	conn->lnk->conn_cnt++;
+	return 0;
+}
+
+smcr_conn *smcr_lgr_find_conn(const smcr_lgr *lgr, uint32_t token)
+{
+	for (smcr_conn *c = lgr->token_hash[token % SMCR_TOKEN_BUCKETS]; c; c = c->token_next)
+		if (c->alert_token_local == token)
+			return c;
+	return NULL;
+}
+
+int smcr_lgr_register_conn(smcr_lgr *lgr, smcr_conn *conn, bool first)
+{
+	smcr_ctx *ctx = lgr->ctx;
+	int rc = assign_link(lgr, conn, first);
+	if (rc)
+		return rc;
+	conn->lgr = lgr;
+	/* a token not yet used in this lgr, from the context-wide counter (Linux: nexttoken) */
+	while (!conn->alert_token_local) {
+		uint32_t t = ++ctx->next_token;
+		if (t && !smcr_lgr_find_conn(lgr, t))
+			conn->alert_token_local = t;
+	}
+	uint32_t b = conn->alert_token_local % SMCR_TOKEN_BUCKETS;
+	conn->token_next = lgr->token_hash[b];
+	lgr->token_hash[b] = conn;
+	smcr_list_add_tail(&lgr->conns, &conn->lgr_node);
+	lgr->conns_num++;
+	conn->registered = true;
+	smcr_timer_cancel(ctx, &lgr->free_timer);
+	return 0;
+}
+
+void smcr_lgr_unregister_conn(smcr_conn *conn)
+{
+	smcr_lgr *lgr = conn->lgr;
+	if (!lgr || !conn->registered)
+		return;
+	smcr_conn **pp = &lgr->token_hash[conn->alert_token_local % SMCR_TOKEN_BUCKETS];
+	while (*pp && *pp != conn)
+		pp = &(*pp)->token_next;
+	if (*pp)
+		*pp = conn->token_next;
+	conn->token_next = NULL;
+	smcr_list_del(&conn->lgr_node);
+	if (conn->lnk && conn->lnk->conn_cnt)
+		conn->lnk->conn_cnt--;
+	lgr->conns_num--;
+	conn->alert_token_local = 0;
+	conn->registered = false;
+}
+
+static const char *type_name(smcr_lgr_type t)
+{
+	switch (t) {
+	case SMCR_LGR_NONE: return "NONE";
+	case SMCR_LGR_SINGLE: return "SINGLE";
+	case SMCR_LGR_SYMMETRIC: return "SYMMETRIC";
+	case SMCR_LGR_ASYMMETRIC_PEER: return "ASYMMETRIC_PEER";
+	case SMCR_LGR_ASYMMETRIC_LOCAL: return "ASYMMETRIC_LOCAL";
+	}
+	return "?";
+}
+
+void smcr_lgr_set_type(smcr_lgr *lgr, smcr_lgr_type t)
+{
+	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++)
+		if (smcr_link_usable(lgr->lnk[i]))
+			lgr->lnk[i]->asym = false;
+	if (lgr->type == t)
+		return;
+	lgr->type = t;
+	smcr_event ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SMCR_EV_LGR_TYPE;
+	ev.lgr_id = lgr->id;
+	ev.lgr_type = t;
+	ev.text = type_name(t);
+	smcr_emit(lgr->ctx, &ev);
+}
+
+void smcr_lgr_set_type_asym(smcr_lgr *lgr, smcr_lgr_type t, int asym_idx)
+{
+	smcr_lgr_set_type(lgr, t);
+	if (lgr->lnk[asym_idx])
+		lgr->lnk[asym_idx]->asym = true;
+}
+
+uint32_t smcr_lgr_active_links(const smcr_lgr *lgr)
+{
+	uint32_t n = 0;
+	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++)
+		if (smcr_link_active(lgr->lnk[i]))
+			n++;
+	return n;
+}
+
+smcr_link *smcr_lgr_usable_link(const smcr_lgr *lgr)
+{
+	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++)
+		if (smcr_link_active(lgr->lnk[i]))
+			return lgr->lnk[i];
+	return NULL;
+}
+
+void smcr_lgr_schedule_free(smcr_lgr *lgr)
+{
+	if (lgr->terminating || lgr->freeing || !lgr->listed)
+		return;
+	uint64_t delay = lgr->role == SMCR_ROLE_CLIENT ? SMCR_LGR_FREE_DELAY_CLNT : SMCR_LGR_FREE_DELAY_SERV;
+	smcr_timer_arm(lgr->ctx, &lgr->free_timer, lgr->ctx->now + delay);
+}
+
+static void delist(smcr_lgr *lgr)
+{
+	if (!lgr->listed)
+		return;
+	smcr_list_del(&lgr->node);
+	smcr_list_add_tail(&lgr->ctx->dying_lgrs, &lgr->node);
+	lgr->listed = false;
+}
+
+/* Send DELETE_LINK ALL on the first sendable link and wait for its send completion (or
+ * 2 s) before the links are cleared (smc_llc_send_link_delete_all + link deactivation). */
+static void lgr_end(smcr_lgr *lgr, bool orderly, uint32_t rsn)
+{
+	smcr_ctx *ctx = lgr->ctx;
+	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++) {
+		smcr_link *l = lgr->lnk[i];
+		if (!smcr_link_sendable(l) || l->state != SMCR_LNK_ACTIVE)
+			continue;
+		smcr_llc_msg m;
+		smcr_llc_init_msg(lgr, &m, SMCR_LLC_DELETE_LINK);
+		m.flags = SMCR_LLC_FLAG_DEL_LINK_ALL | (orderly ? SMCR_LLC_FLAG_DEL_LINK_ORDERLY : 0);
+		m.u.delete_link.reason = rsn;
+		if (smcr_llc_send_wait(l, &m) == 0) {
+			lgr->term_wait_link = l->id;
+			break;
+		}
+	}
+	/* smcr_lgr_link_deactivate_all() */
+	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++) {
+		smcr_link *l = lgr->lnk[i];
+		if (smcr_link_usable(l)) {
+			l->state = SMCR_LNK_INACTIVE;
+			smcr_llc_link_unusable(l);
+		}
+	}
+	if (lgr->term_wait_link)
+		smcr_timer_arm(ctx, &lgr->term_timer, ctx->now + SMCR_LLC_WAIT_TIME);
+	else
+		smcr_lgr_term_send_done(lgr);
+}
+
+void smcr_lgr_term_send_done(smcr_lgr *lgr)
+{
+	if (lgr->dead)
+		return;
+	lgr->term_wait_link = 0;
+	smcr_timer_cancel(lgr->ctx, &lgr->term_timer);
+	/* smc_lgr_free(): clear every link, free the buffers; memory goes when the call
+	 * that got here returns */
+	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++)
+		if (lgr->lnk[i])
+			smcr_link_clear(lgr->lnk[i], false);
+	smcr_llc_lgr_clear(lgr);
+	smcr_buf_free_all(lgr);
+	smcr_timer_cancel(lgr->ctx, &lgr->free_timer);
+	smcr_timer_cancel(lgr->ctx, &lgr->llc_timer);
+	smcr_timer_cancel(lgr->ctx, &lgr->flow_timer);
+	lgr->dead = true;
+	smcr_list_del(&lgr->node);
+	smcr_list_add_tail(&lgr->ctx->reap_lgrs, &lgr->node);
+	smcr_emit_simple(lgr->ctx, SMCR_EV_LGR_FREED, lgr->id, 0, 0, NULL);
+}
+
+void smcr_lgr_on_term_timer(smcr_lgr *lgr) { smcr_lgr_term_send_done(lgr); }
+
+void smcr_lgr_on_free_timer(smcr_lgr *lgr)
+{
+	/* smc_lgr_free_work() */
+	if (lgr->freeing || lgr->terminating || lgr->conns_num)
+		return;
+	delist(lgr);
+	lgr->freeing = true;
+	smcr_llc_lgr_clear(lgr);
+	lgr_end(lgr, true, SMCR_LLC_DEL_PROG_INIT_TERM);
+}
+
+void smcr_lgr_terminate(smcr_lgr *lgr, uint32_t rsn)
+{
+	/* smc_lgr_terminate_sched() + __smc_lgr_terminate() */
+	if (lgr->terminating || lgr->dead)
+		return;
+	if (rsn && !lgr->termination_rsn)
+		lgr->termination_rsn = rsn;
+	lgr->terminating = true;
+	lgr->freeing = true;
+	delist(lgr);
+	smcr_timer_cancel(lgr->ctx, &lgr->free_timer);
+	lgr->ctx->stats.lgr_terminated_cnt++;
+	smcr_emit_simple(lgr->ctx, SMCR_EV_LGR_TERMINATED, lgr->id, 0, lgr->termination_rsn, NULL);
+	/* kill the connections (smc_conn_kill) */
+	while (!smcr_list_empty(&lgr->conns)) {
+		smcr_conn *c = SMCR_CONTAINER_OF(lgr->conns.next, smcr_conn, lgr_node);
+		smcr_conn_kill(c);
+	}
+	/* the LLC machinery stops: waiting flows and initiators fail */
+	smcr_llc_lgr_clear(lgr);
+	uint32_t r = lgr->termination_rsn ? lgr->termination_rsn : SMCR_LLC_DEL_PROG_INIT_TERM;
+	lgr_end(lgr, false, r);
+}
+
+void smcr_lgr_cleanup_early(smcr_lgr *lgr)
+{
+	if (lgr)
+		smcr_lgr_terminate(lgr, 0);
+}
+
+void smcr_lgr_free_now(smcr_lgr *lgr)
+{
+	smcr_ctx *ctx = lgr->ctx;
+	if (!lgr->dead) {
+		for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++)
+			if (lgr->lnk[i])
+				smcr_link_clear(lgr->lnk[i], false);
+		smcr_llc_lgr_clear(lgr);
+		smcr_buf_free_all(lgr);
+		smcr_timer_cancel(ctx, &lgr->free_timer);
+		smcr_timer_cancel(ctx, &lgr->llc_timer);
+		smcr_timer_cancel(ctx, &lgr->flow_timer);
+		smcr_timer_cancel(ctx, &lgr->term_timer);
+	}
+	smcr_timer_reserve(ctx, -4);
+	smcr_free(ctx, lgr);
+}
+
+void smcr_lgr_fill_info(const smcr_lgr *lgr, smcr_lgr_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->id = lgr->id;
+	out->lgr_num = lgr->num;
+	out->role = lgr->role;
+	out->type = lgr->type;
+	out->version = lgr->version;
+	memcpy(out->peer_system_id, lgr->peer_system_id, 8);
+	out->vlan_id = lgr->vlan_id;
+	memcpy(out->pnet_id, lgr->pnet_id, sizeof(out->pnet_id));
+	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++)
+		if (lgr->lnk[i])
+			out->link_ids[out->n_links++] = lgr->lnk[i]->id;
+	out->conns_num = lgr->conns_num;
+	const smcr_list *pos;
+	for (pos = lgr->sndbufs.next; pos != &lgr->sndbufs; pos = pos->next)
+		out->sndbuf_bytes += SMCR_CONTAINER_OF(pos, smcr_buf, node)->len;
+	for (pos = lgr->rmbs.next; pos != &lgr->rmbs; pos = pos->next)
+		out->rmb_bytes += SMCR_CONTAINER_OF(pos, smcr_buf, node)->len;
+	out->terminating = lgr->terminating || lgr->freeing;
+	out->max_conns = lgr->max_conns;
+	out->max_links = lgr->max_links;
+	out->peer_release = lgr->peer_release;
+	out->peer_os = lgr->peer_os;
+	memcpy(out->negotiated_eid, lgr->negotiated_eid, SMCR_EID_LEN);
+	memcpy(out->peer_hostname, lgr->peer_hostname, SMCR_HOSTNAME_LEN);
+	out->v2_direct = !lgr->uses_gateway;
+}

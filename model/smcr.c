@@ -1,0 +1,539 @@
+/* The context: one TCP/IP stack's SMC-R world (Linux: one network namespace). Settings,
+ * ports and system id, the timer and completion entry points, the registry of live links
+ * for completion routing, events and counters.
+ *
+ * Every public entry point brackets its work with smcr_ctx_enter()/_leave(): objects that
+ * end during a call are unlinked at once but freed only when the outermost call returns,
+ * so callbacks may call back into the core without pulling memory from under a caller. */
+#include <stdio.h>
+
+#include "model/smcr_int.h"
+
+void smcr_settings_default(smcr_settings *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->rmb_size = 65536;
+	s->sndbuf_size = 65536;
+	s->testlink_time = SMCR_TESTLINK_DEFAULT_TIME;
+	s->max_links = 2;
+	s->max_conns = 255;
+	s->send_wr = 16;
+	s->recv_wr = 48;
+	s->v1 = true;
+	s->v2 = true;
+	s->release = 1;
+	s->llc_v2_order = SMCR_LLC_V2_LE;
+	memset(s->hostname, ' ', sizeof(s->hostname));
+	memcpy(s->hostname, "smcr-sim", 8);
+}
+
+static int check_settings(const smcr_settings *s)
+{
+	if (s->max_links < 1 || s->max_links > 2)
+		return SMCR_ERR_INVAL;
+	if (s->max_conns < 16)
+		return SMCR_ERR_INVAL;
+	if (s->send_wr < 2 || s->send_wr > 2048 || s->recv_wr < 2 || s->recv_wr > 2048)
+		return SMCR_ERR_INVAL;
+	if (s->n_ueids > SMCR_MAX_UEIDS || s->release > 1)
+		return SMCR_ERR_INVAL;
+	return 0;
+}
+
+int smcr_ctx_new(smcr_ctx **out, const smcr_settings *settings, const smcr_callbacks *cb,
+                 void *user, const smcr_transport_ops *ops, void *tp, const smcr_mem *mem,
+                 uint64_t now)
+{
+	if (!out || !settings || !cb || !cb->rand || !cb->clc_send || !ops)
+		return SMCR_ERR_INVAL;
+	int rc = check_settings(settings);
+	if (rc)
+		return rc;
+	if (!mem)
+		mem = smcr_mem_default();
+	smcr_ctx boot;
+	memset(&boot, 0, sizeof(boot));
+	boot.mem = *mem;
+	smcr_ctx *ctx = smcr_alloc(&boot, sizeof(*ctx));
+	if (!ctx)
+		return SMCR_ERR_NOMEM;
+	ctx->mem = *mem;
+	ctx->mem_bytes = boot.mem_bytes;
+	ctx->cb = *cb;
+	ctx->user = user;
+	ctx->ops = ops;
+	ctx->tp = tp;
+	ctx->set = *settings;
+	ctx->now = now;
+	smcr_list_init(&ctx->lgrs);
+	smcr_list_init(&ctx->dying_lgrs);
+	smcr_list_init(&ctx->conns);
+	smcr_list_init(&ctx->reap_conns);
+	smcr_list_init(&ctx->reap_lgrs);
+	smcr_list_init(&ctx->reap_links);
+	smcr_list_init(&ctx->srv_lock_waiters);
+	smcr_list_init(&ctx->clnt_lock_waiters);
+	/* Linux draws the system id's 2 random bytes once; alert tokens count up from a
+	 * start value (Linux: from boot, here a random one so hosts differ). */
+	ctx->cb.rand(ctx->user, ctx->system_id_rnd, sizeof(ctx->system_id_rnd));
+	uint8_t t[4];
+	ctx->cb.rand(ctx->user, t, sizeof(t));
+	ctx->next_token = ((uint32_t)t[0] << 24 | (uint32_t)t[1] << 16 | (uint32_t)t[2] << 8 | t[3]) & 0x00ffffffu;
+	*out = ctx;
+	return 0;
+}
+
+static void free_lgr_list(smcr_ctx *ctx, smcr_list *head)
+{
+	smcr_list *pos, *tmp;
+	smcr_list_for_each_safe(pos, tmp, head) {
+		smcr_lgr *lgr = SMCR_CONTAINER_OF(pos, smcr_lgr, node);
+		smcr_list_del(&lgr->node);
+		smcr_lgr_free_now(lgr);
+		(void)ctx;
+	}
+}
+
+void smcr_ctx_free(smcr_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	ctx->depth++;
+	ctx->freeing = true;
+	smcr_list *pos, *tmp;
+	smcr_list_for_each_safe(pos, tmp, &ctx->conns) {
+		smcr_conn *c = SMCR_CONTAINER_OF(pos, smcr_conn, node);
+		c->dead = true;
+		smcr_conn_reap(c);
+	}
+	smcr_list_for_each_safe(pos, tmp, &ctx->reap_conns) {
+		smcr_conn *c = SMCR_CONTAINER_OF(pos, smcr_conn, node);
+		smcr_conn_reap(c);
+	}
+	free_lgr_list(ctx, &ctx->lgrs);
+	free_lgr_list(ctx, &ctx->dying_lgrs);
+	free_lgr_list(ctx, &ctx->reap_lgrs);
+	while (!smcr_list_empty(&ctx->reap_links)) {
+		smcr_link *l = SMCR_CONTAINER_OF(ctx->reap_links.next, smcr_link, reap_node);
+		smcr_list_del(&l->reap_node);
+		smcr_free(ctx, l);
+	}
+	smcr_free(ctx, ctx->heap);
+	smcr_free(ctx, ctx->links);
+	smcr_mem mem = ctx->mem;
+	smcr_ctx boot;
+	memset(&boot, 0, sizeof(boot));
+	boot.mem = mem;
+	smcr_free(&boot, ctx);
+}
+
+void *smcr_ctx_user(const smcr_ctx *ctx) { return ctx->user; }
+const smcr_settings *smcr_ctx_settings(const smcr_ctx *ctx) { return &ctx->set; }
+
+void smcr_ctx_enter(smcr_ctx *ctx, uint64_t now)
+{
+	if (now > ctx->now)
+		ctx->now = now;
+	ctx->depth++;
+}
+
+void smcr_ctx_leave(smcr_ctx *ctx)
+{
+	if (--ctx->depth > 0)
+		return;
+	ctx->depth++; /* reaping may call back into the core */
+	while (!smcr_list_empty(&ctx->reap_conns)) {
+		smcr_conn *c = SMCR_CONTAINER_OF(ctx->reap_conns.next, smcr_conn, node);
+		smcr_conn_reap(c);
+	}
+	while (!smcr_list_empty(&ctx->reap_lgrs)) {
+		smcr_lgr *lgr = SMCR_CONTAINER_OF(ctx->reap_lgrs.next, smcr_lgr, node);
+		smcr_list_del(&lgr->node);
+		smcr_lgr_free_now(lgr);
+	}
+	while (!smcr_list_empty(&ctx->reap_links)) {
+		smcr_link *l = SMCR_CONTAINER_OF(ctx->reap_links.next, smcr_link, reap_node);
+		smcr_list_del(&l->reap_node);
+		smcr_timer_reserve(ctx, -2);
+		smcr_free(ctx, l);
+	}
+	ctx->depth--;
+}
+
+void smcr_rand(smcr_ctx *ctx, void *dst, size_t len) { ctx->cb.rand(ctx->user, dst, len); }
+
+void smcr_emit(smcr_ctx *ctx, const smcr_event *ev)
+{
+	if (ctx->cb.event)
+		ctx->cb.event(ctx->user, ev);
+}
+
+void smcr_emit_simple(smcr_ctx *ctx, smcr_event_type type, uint64_t lgr_id, uint64_t conn_id,
+                      uint32_t reason, const char *text)
+{
+	smcr_event ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = type;
+	ev.lgr_id = lgr_id;
+	ev.conn_id = conn_id;
+	ev.reason = reason;
+	ev.text = text;
+	smcr_emit(ctx, &ev);
+}
+
+const char *smcr_linkdown_reason_text(smcr_linkdown_reason r)
+{
+	switch (r) {
+	case SMCR_LINKDOWN_NONE: return "none";
+	case SMCR_LINKDOWN_WC_ERROR: return "work completion error";
+	case SMCR_LINKDOWN_QP_FATAL: return "QP fatal error";
+	case SMCR_LINKDOWN_PORT_ERROR: return "port error";
+	case SMCR_LINKDOWN_TESTLINK: return "TEST_LINK timeout";
+	case SMCR_LINKDOWN_SLOT_TIMEOUT: return "send slot timeout";
+	case SMCR_LINKDOWN_PEER_DELETE: return "deleted by peer";
+	case SMCR_LINKDOWN_ADD_FAILED: return "link setup failed";
+	case SMCR_LINKDOWN_LGR_END: return "link group ended";
+	case SMCR_LINKDOWN_LOCAL: return "local request";
+	case SMCR_LINKDOWN_ASYM_UNNEEDED: return "asymmetric link no longer needed";
+	}
+	return "unknown";
+}
+
+/* Ports -------------------------------------------------------------------------------- */
+
+static void set_system_id(smcr_ctx *ctx)
+{
+	/* Linux smc_ib_define_local_systemid(): 2 random bytes + the MAC of the first
+	 * device port with a valid MAC. */
+	if (ctx->system_id_valid)
+		return;
+	for (uint32_t i = 0; i < ctx->n_ports; i++) {
+		const smcr_port_desc *d = &ctx->ports[i].d;
+		static const uint8_t zero[6];
+		if (!memcmp(d->mac, zero, 6))
+			continue;
+		memcpy(ctx->system_id, ctx->system_id_rnd, 2);
+		memcpy(ctx->system_id + 2, d->mac, 6);
+		ctx->system_id_valid = true;
+		return;
+	}
+}
+
+int smcr_ctx_add_port(smcr_ctx *ctx, const smcr_port_desc *desc, uint64_t now)
+{
+	if (!desc || desc->n_gids > SMCR_MAX_GIDS || desc->port < 1)
+		return SMCR_ERR_INVAL;
+	if (ctx->n_ports >= SMCR_MAX_PORTS)
+		return SMCR_ERR_LIMIT;
+	smcr_ctx_enter(ctx, now);
+	uint32_t i = ctx->n_ports++;
+	ctx->ports[i].d = *desc;
+	ctx->ports[i].d.pnet_id[sizeof(desc->pnet_id) - 1] = 0;
+	ctx->ports[i].d.name[sizeof(desc->name) - 1] = 0;
+	ctx->ports[i].index = i;
+	set_system_id(ctx);
+	smcr_ctx_leave(ctx);
+	return (int)i;
+}
+
+const smcr_port_desc *smcr_ctx_port(const smcr_ctx *ctx, uint32_t port_index)
+{
+	return port_index < ctx->n_ports ? &ctx->ports[port_index].d : NULL;
+}
+
+const uint8_t *smcr_ctx_system_id(const smcr_ctx *ctx) { return ctx->system_id; }
+
+/* Live links by id --------------------------------------------------------------------- */
+
+static int64_t link_slot(const smcr_ctx *ctx, uint64_t id)
+{
+	uint32_t lo = 0, hi = ctx->n_links;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (ctx->links[mid]->id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ctx->n_links && ctx->links[lo]->id == id ? (int64_t)lo : -1 - (int64_t)lo;
+}
+
+smcr_link *smcr_ctx_find_link(const smcr_ctx *ctx, uint64_t id)
+{
+	if (!id)
+		return NULL;
+	int64_t s = link_slot(ctx, id);
+	return s >= 0 ? ctx->links[s] : NULL;
+}
+
+int smcr_ctx_register_link(smcr_ctx *ctx, smcr_link *lnk)
+{
+	if (ctx->n_links == ctx->links_cap) {
+		uint32_t cap = ctx->links_cap ? ctx->links_cap * 2 : 16;
+		smcr_link **v = smcr_alloc(ctx, cap * sizeof(*v));
+		if (!v)
+			return SMCR_ERR_NOMEM;
+		if (ctx->n_links)
+			memcpy(v, ctx->links, ctx->n_links * sizeof(*v));
+		smcr_free(ctx, ctx->links);
+		ctx->links = v;
+		ctx->links_cap = cap;
+	}
+	/* ids grow, so appending keeps the vector sorted */
+	ctx->links[ctx->n_links++] = lnk;
+	return 0;
+}
+
+void smcr_ctx_unregister_link(smcr_ctx *ctx, smcr_link *lnk)
+{
+	int64_t s = link_slot(ctx, lnk->id);
+	if (s < 0)
+		return;
+	memmove(&ctx->links[s], &ctx->links[s + 1], (ctx->n_links - (uint32_t)s - 1) * sizeof(*ctx->links));
+	ctx->n_links--;
+}
+
+smcr_conn *smcr_ctx_find_conn(const smcr_ctx *ctx, uint64_t id)
+{
+	if (!id)
+		return NULL;
+	smcr_list *pos;
+	smcr_list_for_each(pos, &ctx->conns) {
+		smcr_conn *c = SMCR_CONTAINER_OF(pos, smcr_conn, node);
+		if (c->id == id)
+			return c->dead ? NULL : c;
+	}
+	return NULL;
+}
+
+/* Timers ------------------------------------------------------------------------------- */
+
+uint64_t smcr_ctx_next_expiry(const smcr_ctx *ctx) { return smcr_timer_next(ctx); }
+
+static void dispatch_timer(smcr_ctx *ctx, smcr_timer *t)
+{
+	(void)ctx;
+	switch ((smcr_timer_kind)t->kind) {
+	case SMCR_TMR_CONN_CLC:
+		smcr_hs_on_clc_timer(t->obj);
+		break;
+	case SMCR_TMR_CONN_CLOSE:
+		smcr_close_on_timer(t->obj);
+		break;
+	case SMCR_TMR_LGR_FREE:
+		smcr_lgr_on_free_timer(t->obj);
+		break;
+	case SMCR_TMR_LGR_LLC:
+		smcr_llc_on_timer(t->obj);
+		break;
+	case SMCR_TMR_LGR_FLOW:
+		smcr_llc_on_flow_timer(t->obj);
+		break;
+	case SMCR_TMR_LGR_TERM:
+		smcr_lgr_on_term_timer(t->obj);
+		break;
+	case SMCR_TMR_LINK_TESTLINK:
+		smcr_link_on_testlink_timer(t->obj);
+		break;
+	case SMCR_TMR_LINK_SLOT:
+		smcr_wr_on_slot_timer(t->obj);
+		break;
+	}
+}
+
+int smcr_ctx_handle_expiry(smcr_ctx *ctx, uint64_t now)
+{
+	smcr_ctx_enter(ctx, now);
+	smcr_timer *t;
+	while ((t = smcr_timer_pop_due(ctx, now)) != NULL)
+		dispatch_timer(ctx, t);
+	smcr_ctx_leave(ctx);
+	return 0;
+}
+
+/* Transport input ---------------------------------------------------------------------- */
+
+int smcr_ctx_on_completion(smcr_ctx *ctx, const smcr_wc *wc, uint64_t now)
+{
+	if (!wc)
+		return SMCR_ERR_INVAL;
+	smcr_ctx_enter(ctx, now);
+	int rc = smcr_wr_on_completion(ctx, wc);
+	smcr_ctx_leave(ctx);
+	return rc;
+}
+
+static void port_links_down(smcr_ctx *ctx, uint32_t port)
+{
+	/* smcr_port_err(): every usable link on the port goes down. Collect ids first:
+	 * link down can free links. */
+	uint64_t ids[64];
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < ctx->n_links && n < 64; i++)
+		if (ctx->links[i]->port_index == port && smcr_link_usable(ctx->links[i]))
+			ids[n++] = ctx->links[i]->id;
+	for (uint32_t i = 0; i < n; i++) {
+		smcr_link *l = smcr_ctx_find_link(ctx, ids[i]);
+		if (l)
+			smcr_link_down(l, SMCR_LINKDOWN_PORT_ERROR);
+	}
+}
+
+static void port_active(smcr_ctx *ctx, uint32_t port)
+{
+	/* smcr_port_add(): lgrs with this PNET id that are not symmetric try to add a link. */
+	const char *pnet = ctx->ports[port].d.pnet_id;
+	smcr_list *pos;
+	smcr_list_for_each(pos, &ctx->lgrs) {
+		smcr_lgr *lgr = SMCR_CONTAINER_OF(pos, smcr_lgr, node);
+		if (!pnet[0] || strncmp(pnet, lgr->pnet_id, 16) || lgr->type == SMCR_LGR_SYMMETRIC ||
+		    lgr->type == SMCR_LGR_ASYMMETRIC_PEER || lgr->terminating)
+			continue;
+		smcr_link *l = smcr_lgr_usable_link(lgr);
+		if (l)
+			smcr_llc_add_link_local(l);
+	}
+}
+
+int smcr_ctx_on_async_event(smcr_ctx *ctx, smcr_async_event ev, uint32_t port_index,
+                            void *qp_ctx, uint64_t now)
+{
+	smcr_ctx_enter(ctx, now);
+	int rc = 0;
+	switch (ev) {
+	case SMCR_EV_QP_FATAL: {
+		smcr_link *lnk = NULL;
+		for (uint32_t i = 0; i < ctx->n_links; i++)
+			if ((void *)ctx->links[i] == qp_ctx)
+				lnk = ctx->links[i];
+		if (lnk)
+			smcr_link_down(lnk, SMCR_LINKDOWN_QP_FATAL);
+		else
+			rc = SMCR_ERR_NOTFOUND;
+		break;
+	}
+	case SMCR_EV_PORT_ERR:
+	case SMCR_EV_GID_CHANGE:
+		if (port_index >= ctx->n_ports) {
+			rc = SMCR_ERR_NOTFOUND;
+			break;
+		}
+		if (ev == SMCR_EV_PORT_ERR)
+			ctx->ports[port_index].d.state = SMCR_PORT_DOWN;
+		port_links_down(ctx, port_index);
+		break;
+	case SMCR_EV_PORT_ACTIVE:
+		if (port_index >= ctx->n_ports) {
+			rc = SMCR_ERR_NOTFOUND;
+			break;
+		}
+		ctx->ports[port_index].d.state = SMCR_PORT_ACTIVE;
+		set_system_id(ctx);
+		port_active(ctx, port_index);
+		break;
+	default:
+		rc = SMCR_ERR_INVAL;
+	}
+	smcr_ctx_leave(ctx);
+	return rc;
+}
+
+int smcr_ctx_link_fail(smcr_ctx *ctx, uint64_t link_id, uint64_t now)
+{
+	smcr_ctx_enter(ctx, now);
+	smcr_link *lnk = smcr_ctx_find_link(ctx, link_id);
+	int rc = SMCR_ERR_NOTFOUND;
+	if (lnk) {
+		smcr_link_down(lnk, SMCR_LINKDOWN_LOCAL);
+		rc = 0;
+	}
+	smcr_ctx_leave(ctx);
+	return rc;
+}
+
+/* Introspection ------------------------------------------------------------------------ */
+
+static void each_lgr(const smcr_ctx *ctx, const smcr_list *head,
+                     void (*fn)(void *arg, const smcr_lgr_info *), void *arg)
+{
+	const smcr_list *pos;
+	for (pos = head->next; pos != head; pos = pos->next) {
+		const smcr_lgr *lgr = SMCR_CONTAINER_OF(pos, smcr_lgr, node);
+		smcr_lgr_info info;
+		smcr_lgr_fill_info(lgr, &info);
+		fn(arg, &info);
+	}
+	(void)ctx;
+}
+
+void smcr_ctx_foreach_lgr(const smcr_ctx *ctx, void (*fn)(void *arg, const smcr_lgr_info *),
+                          void *arg)
+{
+	each_lgr(ctx, &ctx->lgrs, fn, arg);
+	each_lgr(ctx, &ctx->dying_lgrs, fn, arg);
+}
+
+void smcr_ctx_foreach_link(const smcr_ctx *ctx, void (*fn)(void *arg, const smcr_link_info *),
+                           void *arg)
+{
+	for (uint32_t i = 0; i < ctx->n_links; i++) {
+		smcr_link_info info;
+		smcr_link_fill_info(ctx->links[i], &info);
+		fn(arg, &info);
+	}
+}
+
+void smcr_ctx_foreach_conn(const smcr_ctx *ctx, void (*fn)(void *arg, const smcr_conn_info *),
+                           void *arg)
+{
+	const smcr_list *pos;
+	for (pos = ctx->conns.next; pos != &ctx->conns; pos = pos->next) {
+		const smcr_conn *c = SMCR_CONTAINER_OF(pos, smcr_conn, node);
+		if (c->dead)
+			continue;
+		smcr_conn_info info;
+		smcr_conn_fill_info(c, &info);
+		fn(arg, &info);
+	}
+}
+
+int smcr_ctx_link_info(const smcr_ctx *ctx, uint64_t link_id, smcr_link_info *out)
+{
+	smcr_link *l = smcr_ctx_find_link(ctx, link_id);
+	if (!l)
+		return SMCR_ERR_NOTFOUND;
+	smcr_link_fill_info(l, out);
+	return 0;
+}
+
+static void fback_count(smcr_fback_count *arr, uint32_t code)
+{
+	for (int i = 0; i < SMCR_MAX_FBACK_RSN; i++) {
+		if (arr[i].code == code) {
+			arr[i].count++;
+			return;
+		}
+		if (!arr[i].code) {
+			arr[i].code = code;
+			arr[i].count = 1;
+			return;
+		}
+	}
+}
+
+void smcr_stat_fallback(smcr_ctx *ctx, smcr_role role, uint32_t reason)
+{
+	if (role == SMCR_ROLE_SERVER) {
+		ctx->stats.srv_fback++;
+		fback_count(ctx->stats.srv_fback_rsn, reason);
+	} else {
+		ctx->stats.clnt_fback++;
+		fback_count(ctx->stats.clnt_fback_rsn, reason);
+	}
+}
+
+void smcr_ctx_get_stats(const smcr_ctx *ctx, smcr_stats *out)
+{
+	*out = ctx->stats;
+	out->mem_bytes = ctx->mem_bytes;
+}

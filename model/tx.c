@@ -1,0 +1,309 @@
+/* The send side of a connection (Linux smc_tx.c, smc_cdc.c send half).
+ *
+ * Application data goes into the send buffer ring (tx_curs_prep). When the peer's RMBE has
+ * room, up to two RDMA WRITEs (two when the destination wraps, each gathering up to two
+ * pieces of the send ring) place it at the peer (tx_curs_sent, producer cursor), then one
+ * CDC announces the new producer cursor. Send buffer space comes back when that CDC's send
+ * completes (tx_curs_fin). While CDCs are in flight small writes are corked (Linux
+ * autocorking, min(sndbuf/2, 64 KiB)) and pushed when the last CDC completes. Every CDC
+ * carries the current consumer cursor; a CDC just for the consumer cursor follows the
+ * Linux policy of smc_tx_consumer_update(). */
+#include "model/smcr_int.h"
+
+#define SMCR_AUTOCORKING_SIZE (64 * 1024)
+
+uint32_t smcr_tx_prepared_sends(const smcr_conn *conn)
+{
+	if (!conn->sndbuf)
+		return 0;
+	return smcr_curs_diff(conn->sndbuf->len, &conn->tx_curs_sent, &conn->tx_curs_prep);
+}
+
+static bool rxed_any_close(const smcr_conn *conn)
+{
+	return conn->local_rx_ctrl.conn_flags & (SMCR_CDC_PEER_CONN_CLOSED | SMCR_CDC_PEER_CONN_ABORT);
+}
+
+/* smc_tx_rdma_writes(): as much as the peer RMBE takes, in at most two WRITEs. */
+static int rdma_writes(smcr_conn *conn, smcr_link *lnk)
+{
+	smcr_ctx *ctx = conn->ctx;
+	smcr_buf *sb = conn->sndbuf;
+	smcr_lgr *lgr = conn->lgr;
+	uint32_t sndlen = sb->len;
+	smcr_cursor sent = conn->tx_curs_sent;
+	smcr_cursor prep = conn->tx_curs_prep;
+	uint32_t to_send = smcr_curs_diff(sndlen, &sent, &prep);
+	if (!to_send)
+		return 0;
+	uint32_t space = conn->peer_rmbe_space;
+	if (!space) {
+		ctx->stats.tx_peer_full++;
+		return 0;
+	}
+	smcr_cursor prod = conn->local_tx_ctrl.prod;
+	smcr_cursor cons = conn->local_rx_ctrl.cons;
+	/* if the usable window closes, ask the peer to report once it opens again */
+	if (to_send >= space)
+		conn->local_tx_ctrl.prod_flags |= SMCR_CDC_WRITE_BLOCKED;
+	else
+		conn->local_tx_ctrl.prod_flags &= (uint8_t)~SMCR_CDC_WRITE_BLOCKED;
+	uint32_t len = to_send < space ? to_send : space;
+	uint32_t dst_off = prod.count, dst_len;
+	if (prod.wrap == cons.wrap)
+		dst_len = smcr_min32(conn->peer_rmbe_size - prod.count, len); /* free space wraps */
+	else
+		dst_len = len;
+	uint32_t dst_len_sum = dst_len;
+	uint32_t src_off = sent.count, src_len;
+	if (sent.count + dst_len <= sndlen)
+		src_len = dst_len;
+	else
+		src_len = sndlen - sent.count;
+	uint32_t src_len_sum = src_len;
+	const smcr_rtoken *rt = &lgr->rtokens[conn->rtoken_idx][lnk->idx];
+	uint32_t lkey = sb->mr[lnk->idx].info.lkey;
+	for (int dstchunk = 0; dstchunk < 2; dstchunk++) {
+		smcr_sge sges[SMCR_MAX_SGE];
+		uint32_t n = 0;
+		for (int srcchunk = 0; srcchunk < 2; srcchunk++) {
+			sges[n].addr = sb->cpu + src_off;
+			sges[n].length = src_len;
+			sges[n].lkey = lkey;
+			n++;
+			src_off += src_len;
+			if (src_off >= sndlen)
+				src_off -= sndlen;
+			if (src_len_sum == dst_len)
+				break;
+			src_len = dst_len - src_len; /* remainder */
+			src_len_sum += src_len;
+		}
+		int rc = smcr_wr_post_write(lnk, sges, n, rt->vaddr + conn->tx_off + dst_off, rt->rkey);
+		if (rc)
+			return rc;
+		if (dst_len_sum == len)
+			break;
+		dst_off = 0; /* the RMBE ring wraps */
+		dst_len = len - dst_len;
+		dst_len_sum += dst_len;
+		src_len = smcr_min32(dst_len, sndlen - src_off);
+		src_len_sum = src_len;
+	}
+	if (conn->urg_tx_pend && len == to_send)
+		conn->local_tx_ctrl.prod_flags |= SMCR_CDC_URG_PRESENT;
+	/* smc_tx_advance_cursors() */
+	smcr_curs_add(&conn->local_tx_ctrl.prod, conn->peer_rmbe_size, len);
+	conn->peer_rmbe_space -= len;
+	smcr_curs_add(&conn->tx_curs_sent, sndlen, len);
+	conn->bytes_sent += len;
+	ctx->stats.tx_bytes += len;
+	return 0;
+}
+
+/* smc_cdc_msg_send() */
+static int cdc_msg_send(smcr_conn *conn, smcr_link *lnk, smcr_send_slot *s)
+{
+	s->kind = SMCR_SLOT_CDC;
+	s->conn_id = conn->id;
+	s->cursor = conn->tx_curs_sent;
+	s->p_cursor = conn->local_tx_ctrl.prod;
+	s->ctrl_seq = conn->tx_cdc_seq;
+	conn->tx_cdc_seq++;
+	conn->local_tx_ctrl.seqno = conn->tx_cdc_seq;
+	smcr_cursor cfed = conn->local_tx_ctrl.cons;
+	smcr_cdc_msg m;
+	m.seqno = conn->local_tx_ctrl.seqno;
+	m.token = conn->local_tx_ctrl.token;
+	m.prod = conn->local_tx_ctrl.prod;
+	m.cons = cfed;
+	m.prod_flags = conn->local_tx_ctrl.prod_flags;
+	m.conn_flags = conn->local_tx_ctrl.conn_flags;
+	smcr_cdc_encode(s->buf, &m);
+	conn->cdc_pend_tx_wr++;
+	int rc = smcr_wr_send_slot(lnk, s, SMCR_CDC_LEN);
+	if (rc) {
+		conn->tx_cdc_seq--;
+		conn->local_tx_ctrl.seqno = conn->tx_cdc_seq;
+		conn->cdc_pend_tx_wr--;
+		return rc;
+	}
+	lnk->cdc_out++;
+	conn->rx_curs_confirmed = cfed;
+	conn->local_rx_ctrl.prod_flags &= (uint8_t)~SMCR_CDC_CONS_UPD_REQ;
+	conn->cons_update_pending = false;
+	return 0;
+}
+
+/* A connection whose link had no free send slot queues on it. */
+static smcr_send_slot *slot_or_wait(smcr_conn *conn, smcr_link *lnk)
+{
+	smcr_send_slot *s = smcr_wr_get_slot(lnk);
+	if (!s)
+		smcr_wr_wait_slot(lnk, conn);
+	return s;
+}
+
+int smcr_cdc_get_slot_and_msg_send(smcr_conn *conn)
+{
+	smcr_link *lnk = conn->lnk;
+	if (!smcr_link_sendable(lnk) || !conn->registered)
+		return SMCR_ERR_STATE;
+	smcr_send_slot *s = slot_or_wait(conn, lnk);
+	if (!s) {
+		conn->cons_update_pending = true;
+		return SMCR_ERR_AGAIN;
+	}
+	return cdc_msg_send(conn, lnk, s);
+}
+
+/* smc_tx_sndbuf_nonempty(): write what the window allows and send a CDC. */
+int smcr_tx_sndbuf_nonempty(smcr_conn *conn)
+{
+	if (conn->killed || (conn->local_rx_ctrl.conn_flags & SMCR_CDC_PEER_CONN_ABORT))
+		return SMCR_ERR_CLOSED;
+	smcr_link *lnk = conn->lnk;
+	if (!smcr_link_sendable(lnk) || !conn->sndbuf || !conn->registered)
+		return SMCR_ERR_STATE;
+	if (conn->failover_pending)
+		return 0; /* the switch to the new link resends first */
+	smcr_send_slot *s = slot_or_wait(conn, lnk);
+	if (!s) {
+		conn->tx_pending = true;
+		return 0;
+	}
+	conn->tx_pending = false;
+	if (!(conn->local_tx_ctrl.prod_flags & SMCR_CDC_URG_PRESENT)) {
+		int rc = rdma_writes(conn, lnk);
+		if (rc) {
+			smcr_wr_put_slot(lnk, s);
+			return rc;
+		}
+	}
+	int rc = cdc_msg_send(conn, lnk, s);
+	if (!rc && (conn->local_tx_ctrl.prod_flags & SMCR_CDC_URG_PRESENT))
+		conn->local_tx_ctrl.prod_flags &= (uint8_t)~(SMCR_CDC_URG_PENDING | SMCR_CDC_URG_PRESENT);
+	if (!rc)
+		smcr_close_wake_tx_prepared(conn);
+	return rc;
+}
+
+void smcr_tx_slot_available(smcr_conn *conn)
+{
+	if (conn->dead)
+		return;
+	if (conn->failover_pending) {
+		smcr_failover_slot_available(conn);
+		return;
+	}
+	if (conn->tx_pending) {
+		smcr_tx_sndbuf_nonempty(conn);
+		return;
+	}
+	if (conn->cons_update_pending)
+		smcr_cdc_get_slot_and_msg_send(conn);
+}
+
+/* smc_cdc_tx_handler(): the CDC's send completed. */
+void smcr_cdc_tx_done(smcr_link *lnk, smcr_send_slot *s, bool ok)
+{
+	smcr_conn *conn = smcr_ctx_find_conn(lnk->ctx, s->conn_id);
+	if (!conn || !conn->sndbuf)
+		return; /* dismissed */
+	if (conn->cdc_pend_tx_wr)
+		conn->cdc_pend_tx_wr--;
+	if (ok) {
+		uint32_t diff = smcr_curs_diff(conn->sndbuf->len, &conn->tx_curs_fin, &s->cursor);
+		conn->sndbuf_space += diff;
+		conn->tx_curs_fin = s->cursor;
+		conn->local_tx_ctrl_fin = s->p_cursor;
+		conn->tx_cdc_seq_fin = s->ctrl_seq;
+	}
+	if (!conn->cdc_pend_tx_wr && smcr_tx_prepared_sends(conn))
+		smcr_tx_sndbuf_nonempty(conn); /* push what autocorking held back */
+	if (conn->sndbuf_space && !conn->urg_tx_pend)
+		smcr_conn_wake(conn, false, true);
+	smcr_close_wake_tx_prepared(conn);
+}
+
+static uint32_t curs_diff_large(uint32_t size, const smcr_cursor *old, const smcr_cursor *new_)
+{
+	uint64_t v;
+	if (old->wrap < new_->wrap)
+		v = (uint64_t)(size - old->count) + new_->count + (uint64_t)(new_->wrap - old->wrap - 1) * size;
+	else if (old->wrap > new_->wrap) /* wrap switched from 0xffff to 0 */
+		v = (uint64_t)(size - old->count) + new_->count + (uint64_t)(new_->wrap + 0xffffu - old->wrap) * size;
+	else
+		return new_->count > old->count ? new_->count - old->count : 0;
+	return v > size ? size : (uint32_t)v;
+}
+
+/* smc_tx_consumer_update() */
+void smcr_tx_consumer_update(smcr_conn *conn, bool force)
+{
+	if (!conn->rmbe_size)
+		return;
+	smcr_cursor cons = conn->local_tx_ctrl.cons;
+	smcr_cursor cfed = conn->rx_curs_confirmed;
+	smcr_cursor prod = conn->local_rx_ctrl.prod;
+	uint32_t to_confirm = smcr_curs_diff(conn->rmbe_size, &cfed, &cons);
+	uint32_t sender_free = conn->rmbe_size - curs_diff_large(conn->rmbe_size, &cfed, &prod);
+	uint8_t pf = conn->local_rx_ctrl.prod_flags;
+	if ((pf & SMCR_CDC_CONS_UPD_REQ) || force ||
+	    (to_confirm > conn->rmbe_update_limit &&
+	     (sender_free <= conn->rmbe_size / 2 || (pf & SMCR_CDC_WRITE_BLOCKED)))) {
+		if (smcr_cdc_get_slot_and_msg_send(conn) < 0)
+			return; /* sent once a slot frees up */
+	}
+	if ((conn->local_rx_ctrl.prod_flags & SMCR_CDC_WRITE_BLOCKED) && !conn->bytes_to_rcv)
+		conn->local_rx_ctrl.prod_flags &= (uint8_t)~SMCR_CDC_WRITE_BLOCKED;
+}
+
+static bool should_autocork(const smcr_conn *conn)
+{
+	uint32_t corking = smcr_min32(conn->sndbuf->len >> 1, SMCR_AUTOCORKING_SIZE);
+	return conn->cdc_pend_tx_wr && smcr_tx_prepared_sends(conn) <= corking;
+}
+
+ssize_t smcr_conn_send(smcr_conn *conn, const uint8_t *data, size_t len, uint32_t flags, uint64_t now)
+{
+	if (!conn || (!data && len))
+		return SMCR_ERR_INVAL;
+	if (conn->mode == SMCR_MODE_FALLBACK)
+		return SMCR_ERR_INVAL; /* the host sends on TCP */
+	if (conn->mode != SMCR_MODE_SMCR)
+		return SMCR_ERR_STATE;
+	if (conn->state != SMCR_ACTIVE && conn->state != SMCR_APPCLOSEWAIT1)
+		return SMCR_ERR_CLOSED;
+	if (conn->sk_err || conn->send_shutdown || conn->killed ||
+	    (conn->local_tx_ctrl.conn_flags & SMCR_CDC_PEER_CONN_ABORT) || !conn->sndbuf)
+		return SMCR_ERR_CLOSED;
+	if (rxed_any_close(conn))
+		return SMCR_ERR_CLOSED;
+	if (!len)
+		return 0;
+	if (!conn->sndbuf_space || conn->urg_tx_pend)
+		return SMCR_ERR_AGAIN;
+	smcr_ctx *ctx = conn->ctx;
+	smcr_ctx_enter(ctx, now);
+	if (flags & SMCR_MSG_OOB)
+		conn->local_tx_ctrl.prod_flags |= SMCR_CDC_URG_PENDING;
+	smcr_buf *sb = conn->sndbuf;
+	uint32_t copylen = len < conn->sndbuf_space ? (uint32_t)len : conn->sndbuf_space;
+	uint32_t off = conn->tx_curs_prep.count;
+	uint32_t first = smcr_min32(copylen, sb->len - off);
+	memcpy(sb->cpu + off, data, first);
+	if (copylen > first)
+		memcpy(sb->cpu, data + first, copylen - first);
+	smcr_curs_add(&conn->tx_curs_prep, sb->len, copylen);
+	conn->sndbuf_space -= copylen;
+	ctx->stats.tx_cnt++;
+	if ((flags & SMCR_MSG_OOB) && copylen == len) {
+		conn->urg_tx_pend = true;
+		ctx->stats.urg_tx_cnt++;
+	}
+	if ((flags & SMCR_MSG_OOB) || !should_autocork(conn))
+		smcr_tx_sndbuf_nonempty(conn);
+	smcr_ctx_leave(ctx);
+	return (ssize_t)copylen;
+}

@@ -1,0 +1,232 @@
+/* Links and link groups: a second link over a second RNIC, failover with content verified,
+ * link loss without an alternative, TEST_LINK keepalive, idle linger. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "tests/support/duo.h"
+
+static bool up(void *arg)
+{
+	duo_conn *c = arg;
+	return c->established && c->peer->established;
+}
+
+static bool streamed(void *arg) { return duo_stream_done(arg); }
+
+static duo *two_rnics(int ports0, int ports1)
+{
+	duo_opts o;
+	duo_opts_default(&o);
+	o.ports[0] = ports0;
+	o.ports[1] = ports1;
+	return duo_new(&o);
+}
+
+typedef struct lgr_pick {
+	smcr_lgr_info i;
+	int n;
+} lgr_pick;
+
+static void pick(void *arg, const smcr_lgr_info *i)
+{
+	lgr_pick *p = arg;
+	p->i = *i;
+	p->n++;
+}
+
+static smcr_lgr_info lgr_of(duo *d, int host)
+{
+	lgr_pick p = { 0 };
+	smcr_ctx_foreach_lgr(d->h[host].ctx, pick, &p);
+	cr_assert_eq(p.n, 1);
+	return p.i;
+}
+
+Test(link, a_second_rnic_on_each_side_gives_a_symmetric_link_group)
+{
+	duo *d = two_rnics(2, 2);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_run(d, duo_now(d) + SMCR_S);
+	cr_assert_eq(duo_link_count(d, 0, SMCR_LNK_ACTIVE), 2);
+	cr_assert_eq(duo_link_count(d, 1, SMCR_LNK_ACTIVE), 2);
+	cr_assert_eq(lgr_of(d, 0).type, SMCR_LGR_SYMMETRIC);
+	cr_assert_eq(lgr_of(d, 1).type, SMCR_LGR_SYMMETRIC);
+	smcr_link_info a0, a1, b0, b1;
+	cr_assert(duo_link_nth(d, 0, 0, &a0) && duo_link_nth(d, 0, 1, &a1));
+	cr_assert(duo_link_nth(d, 1, 0, &b0) && duo_link_nth(d, 1, 1, &b1));
+	cr_assert_neq(a0.port_index, a1.port_index);
+	cr_assert_neq(a0.link_id, a1.link_id);
+	cr_assert_eq(a1.link_id, b1.link_id);
+	cr_assert_eq(a1.peer_qpn, b1.local_qpn);
+	cr_assert_eq(a1.peer_link_uid, b1.link_uid);
+	/* the server alternates links for new connections */
+	duo_conn *c2 = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c2, 20 * SMCR_S));
+	smcr_conn_info i1, i2;
+	smcr_conn_get_info(c->peer->c, &i1);
+	smcr_conn_get_info(c2->peer->c, &i2);
+	cr_assert_neq(i1.link_id, i2.link_id);
+	/* and each connection's data path works on its link */
+	duo_stream(c, 300000);
+	duo_stream(c2, 300000);
+	cr_assert(duo_run_until(d, streamed, c, 10 * SMCR_S));
+	cr_assert(duo_run_until(d, streamed, c2, 10 * SMCR_S));
+	cr_assert_not(c->peer->rx_bad || c2->peer->rx_bad);
+	duo_free(d);
+}
+
+Test(link, one_rnic_client_and_two_rnic_server_give_an_asymmetric_group)
+{
+	duo *d = two_rnics(1, 2);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_run(d, duo_now(d) + SMCR_S);
+	cr_assert_eq(duo_link_count(d, 0, SMCR_LNK_ACTIVE), 2);
+	cr_assert_eq(lgr_of(d, 0).type, SMCR_LGR_ASYMMETRIC_LOCAL);
+	cr_assert_eq(lgr_of(d, 1).type, SMCR_LGR_ASYMMETRIC_PEER);
+	duo_free(d);
+}
+
+static bool flowing(void *arg)
+{
+	duo_conn *c = arg;
+	return c->peer->rx_done > (c->tx_total / 3);
+}
+
+static void failover_mid_transfer(int fail_host)
+{
+	duo *d = two_rnics(2, 2);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_run(d, duo_now(d) + SMCR_S);
+	cr_assert_eq(duo_link_count(d, 0, SMCR_LNK_ACTIVE), 2);
+	duo_stream(c, 8 << 20);
+	duo_stream(c->peer, 6 << 20);
+	cr_assert(duo_run_until(d, flowing, c, 10 * SMCR_S));
+	cr_assert_lt(c->peer->rx_done, c->tx_total);
+	/* fail the QP of the link the connection uses */
+	smcr_conn_info ci;
+	smcr_conn_get_info((fail_host ? c->peer : c)->c, &ci);
+	smcr_link_info li;
+	cr_assert_eq(smcr_ctx_link_info(d->h[fail_host].ctx, ci.link_id, &li), 0);
+	cr_assert_eq(tpi_fail_qp(d->fab, li.local_qpn), 0);
+	cr_assert(duo_run_until(d, streamed, c, 60 * SMCR_S), "received %llu of %llu",
+	          (unsigned long long)c->peer->rx_done, (unsigned long long)c->tx_total);
+	cr_assert(duo_run_until(d, streamed, c->peer, 60 * SMCR_S));
+	cr_assert_not(c->peer->rx_bad, "corrupt at %llu", (unsigned long long)c->peer->rx_bad_at);
+	cr_assert_not(c->rx_bad, "corrupt at %llu", (unsigned long long)c->rx_bad_at);
+	cr_assert_eq(c->peer->rx_done, 8 << 20);
+	cr_assert_eq(c->rx_done, 6 << 20);
+	cr_assert_not(c->aborted || c->peer->aborted);
+	smcr_conn_get_info(c->c, &ci);
+	cr_assert_neq(ci.link_id, 0);
+	smcr_stats st;
+	smcr_ctx_get_stats(d->h[fail_host].ctx, &st);
+	cr_assert_geq(st.failovers, 1);
+	cr_assert_geq(duo_count(d, fail_host, SMCR_EV_LINK_DOWN), 1);
+	duo_free(d);
+}
+
+Test(link, failover_on_the_client_keeps_every_byte) { failover_mid_transfer(0); }
+Test(link, failover_on_the_server_keeps_every_byte) { failover_mid_transfer(1); }
+
+Test(link, losing_the_only_link_aborts_the_connections)
+{
+	duo *d = two_rnics(1, 1);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_stream(c, 4 << 20);
+	cr_assert(duo_run_until(d, flowing, c, 10 * SMCR_S));
+	smcr_link_info li;
+	cr_assert(duo_first_link(d, 0, &li));
+	tpi_fail_qp(d->fab, li.local_qpn);
+	duo_run(d, duo_now(d) + 5 * SMCR_S);
+	cr_assert(c->aborted, "the connection ends with an error, not silently");
+	cr_assert(c->tcp_aborted);
+	cr_assert_eq(smcr_conn_get_state(c->c), SMCR_CLOSED);
+	cr_assert_eq(duo_count(d, 0, SMCR_EV_LGR_TERMINATED), 1);
+	cr_assert_eq(duo_lgr_count(d, 0), 0);
+	duo_run(d, duo_now(d) + 60 * SMCR_S);
+	cr_assert(c->peer->aborted, "the peer learns of it too");
+	duo_free(d);
+}
+
+Test(link, test_link_timeout_takes_a_silent_link_down)
+{
+	duo *d = two_rnics(1, 1);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	uint64_t t0 = duo_now(d);
+	/* the server's RNIC falls off the fabric without telling anybody */
+	tpi_dev_set_down(d->fab, d->h[1].dev[0], true);
+	duo_run(d, t0 + 35 * SMCR_S);
+	const duo_event_rec *e = duo_find(d, 0, SMCR_EV_LINK_DOWN, 0);
+	cr_assert(e, "no link down on the client");
+	/* 30 s idle, TEST_LINK, no answer within 2 s (or its send failed first) */
+	cr_assert_geq(e->at, t0 + 30 * SMCR_S);
+	cr_assert_leq(e->at, t0 + 33 * SMCR_S);
+	cr_assert(c->aborted);
+	duo_free(d);
+}
+
+Test(link, test_link_is_answered_on_an_idle_link)
+{
+	duo *d = two_rnics(1, 1);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_run(d, duo_now(d) + 100 * SMCR_S);
+	cr_assert_eq(duo_count(d, -1, SMCR_EV_LINK_DOWN), 0);
+	cr_assert_eq(duo_link_count(d, 0, SMCR_LNK_ACTIVE), 1);
+	smcr_link_info li;
+	duo_first_link(d, 0, &li);
+	cr_assert_geq(li.llc_out, 3, "keepalives were sent (%llu LLC out)", (unsigned long long)li.llc_out);
+	cr_assert_not(c->aborted);
+	duo_free(d);
+}
+
+static bool both_freed(void *arg)
+{
+	duo_conn *c = arg;
+	return c->freed && c->peer->freed;
+}
+
+Test(link, idle_link_group_lingers_then_is_deleted_orderly)
+{
+	duo *d = two_rnics(1, 1);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	smcr_conn_close(c->c, duo_now(d));
+	smcr_conn_close(c->peer->c, duo_now(d));
+	cr_assert(duo_run_until(d, both_freed, c, SMCR_S));
+	uint64_t t0 = duo_now(d);
+	duo_run(d, t0 + 599 * SMCR_S);
+	cr_assert_eq(duo_lgr_count(d, 1), 1);
+	cr_assert_eq(duo_lgr_count(d, 0), 1);
+	duo_run(d, t0 + 601 * SMCR_S);
+	/* the server's 600 s ran out first: DELETE_LINK ALL + ORDERLY, reason 0x00030000;
+	 * the client terminates its lgr on receipt, before its own 610 s */
+	cr_assert_eq(duo_lgr_count(d, 1), 0);
+	cr_assert_eq(duo_lgr_count(d, 0), 0);
+	const duo_event_rec *e = duo_find(d, 1, SMCR_EV_LGR_FREED, 0);
+	cr_assert(e);
+	cr_assert_geq(e->at, t0 + 600 * SMCR_S);
+	duo_free(d);
+}
+
+Test(link, reusing_within_the_linger_time_keeps_the_link_group)
+{
+	duo *d = two_rnics(1, 1);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	smcr_conn_close(c->c, duo_now(d));
+	smcr_conn_close(c->peer->c, duo_now(d));
+	cr_assert(duo_run_until(d, both_freed, c, SMCR_S));
+	duo_run(d, duo_now(d) + 300 * SMCR_S);
+	duo_conn *c2 = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c2, 20 * SMCR_S));
+	duo_run(d, duo_now(d) + 500 * SMCR_S);
+	cr_assert_eq(duo_lgr_count(d, 0), 1);
+	cr_assert_eq(duo_count(d, 0, SMCR_EV_LGR_CREATED), 1);
+	duo_free(d);
+}
