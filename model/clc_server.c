@@ -343,7 +343,10 @@ static void on_confirm(smcr_conn *conn, const uint8_t *msg, size_t len)
 	conn->local_tx_ctrl.token = c.rmbe_alert_token;
 	conn->peer_rmbe_size = smcr_rmbe_size_bytes(c.rmbe_size);
 	conn->tx_off = conn->peer_rmbe_size * (uint32_t)(c.rmbe_idx ? c.rmbe_idx - 1 : 0);
-	smcr_conn_init_cursors(conn);
+	/* Linux ran smc_rx_init/smc_tx_init before the Accept: the cursors started then.
+	 * Resetting them here would lose what the client wrote over RDMA before this
+	 * Confirm arrived on TCP (RDMA can overtake it); only the peer's RMBE is new. */
+	conn->peer_rmbe_space = conn->peer_rmbe_size;
 	if (!local_first) {
 		smcr_hs_established(conn);
 		return;

@@ -311,6 +311,7 @@ void smcr_link_down(smcr_link *lnk, smcr_linkdown_reason why)
 	smcr_lgr *lgr = lnk->lgr;
 	if (lnk->state != SMCR_LNK_ACTIVE && lnk->state != SMCR_LNK_ACTIVATING)
 		return; /* smc_link_downing() */
+	bool was_active = lnk->state == SMCR_LNK_ACTIVE;
 	lnk->state = SMCR_LNK_INACTIVE;
 	ctx->stats.link_down_cnt++;
 	smcr_timer_cancel(ctx, &lnk->testlink_timer);
@@ -320,7 +321,9 @@ void smcr_link_down(smcr_link *lnk, smcr_linkdown_reason why)
 	if (!lgr->listed || lgr->terminating)
 		return; /* the lgr is ending: its cleanup clears the link */
 	qp_reset(lnk);
-	smcr_link *to = smcr_switch_conns(lgr, lnk, true);
+	/* A link still being set up carries no connections: any other active link, even on
+	 * the same device, keeps the lgr (Linux's smc_link_downing() ignores such a link). */
+	smcr_link *to = smcr_switch_conns(lgr, lnk, was_active);
 	if (!to) {
 		/* no other link: smc_switch_conns() terminated the lgr */
 		smcr_link_clear(lnk, true);
