@@ -200,10 +200,32 @@ static void port_link(sim_endpoint *ep, bool carrier)
 			req_kick(r->qps[i], sim_now(r->eng));
 }
 
+static void loop_deliver(sim_engine *eng, sim_event *ev)
+{
+	(void)eng;
+	rnic_port *port = ev->ctx;
+	port_rx(&port->ep, (sim_frame *)(uintptr_t)ev->arg);
+}
+
 void rnic_port_send(rnic_port *port, sim_frame *f)
 {
-	port->r->st.tx_frames++;
-	port->r->st.tx_bytes += f->len;
+	rnic *r = port->r;
+	r->st.tx_frames++;
+	r->st.tx_bytes += f->len;
+	/* The adapter's embedded switch: a frame for another VF on the same port (stacks
+	 * sharing the adapter) is turned around inside the adapter; an external switch never
+	 * sends a frame back out of the port it came in on. The port must be up. */
+	if (f->len >= SIM_ETH_HLEN && !sim_mac_is_multicast(f->data) &&
+	    vf_by_mac(r, port->num - 1u, sim_mac_key(f->data))) {
+		if (!sim_endpoint_carrier(&port->ep)) {
+			sim_frame_free(f);
+			return;
+		}
+		r->st.tx_looped++;
+		sim_post(r->eng, sim_now(r->eng) + RNIC_LOOP_DELAY, r->k_loop, port->ep.plug.id, loop_deliver, port,
+		         (uint64_t)(uintptr_t)f);
+		return;
+	}
 	sim_endpoint_send(&port->ep, f);
 }
 
@@ -227,6 +249,7 @@ rnic *rnic_new(sim_fabric *fab, const rnic_config *cfg)
 	r->k_qp_retry = sim_kind("qp.retry");
 	r->k_qp_rnr = sim_kind("qp.rnr");
 	r->k_vf_report = sim_kind("rnic.report");
+	r->k_loop = sim_kind("rnic.loop");
 	static const uint8_t zero[6];
 	for (uint8_t i = 0; i < cfg->nports; i++) {
 		rnic_port *p = &r->ports[i];

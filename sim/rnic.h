@@ -13,6 +13,9 @@
  *   untagged; by default just VLAN 0), then one RoCE v2 GID (::ffff:a.b.c.d) per IPv4
  *   address the stack assigned, on that address's VLAN. At most SMCR_MAX_GIDS entries.
  *
+ * Frames from one VF to another VF of the same port (stacks sharing the adapter) are
+ * turned around by the adapter's embedded switch and never reach the wire.
+ *
  * Everything the adapter reports to its host (work completions, port and QP events) is
  * delivered through the host callbacks from an engine event, event_delay after it
  * happened, in order. Received frames are dropped and counted when they are not for a VF
@@ -65,6 +68,7 @@ typedef struct rnic_host {
 
 typedef struct rnic_stats {
 	uint64_t tx_frames, tx_bytes;
+	uint64_t tx_looped;        /* frames to another VF of the same port, kept inside */
 	uint64_t rx_frames, rx_accepted;
 	uint64_t rx_not_mine;      /* no VF with this destination MAC (floods, broadcasts) */
 	uint64_t rx_not_roce;      /* for a VF but not RoCE (another ethertype or UDP port) */

@@ -83,6 +83,9 @@ struct rnic_vf {
 	bool doomed;        /* ... which deactivated the VF: free it afterwards */
 };
 
+/* Between two VFs of one port, through the adapter's embedded switch. */
+#define RNIC_LOOP_DELAY 300u
+
 struct rnic {
 	sim_fabric *fab;
 	sim_engine *eng;
@@ -96,7 +99,7 @@ struct rnic {
 	rnic_qp **qps;      /* by qpn - qpn_base; NULL once destroyed */
 	size_t n_qps, cap_qps;
 	rnic_stats st;
-	uint32_t k_qp_tx, k_qp_retry, k_qp_rnr, k_vf_report;
+	uint32_t k_qp_tx, k_qp_retry, k_qp_rnr, k_vf_report, k_loop;
 };
 
 /* Send work queue entry. */
