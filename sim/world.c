@@ -1,0 +1,375 @@
+/* The world: building the fabric, adapters, stacks and SMC-R layers of a scenario, and
+ * taking them down again. */
+#include "sim/world_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/smcr_err.h"
+#include "sim/endpoint.h"
+
+void world_opts_default(world_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->style = WORLD_STYLE_SCENARIO;
+}
+
+double world_wall_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- switches and wires ---- */
+
+static void wire_params(sim_wire_params *p, const scn_link_params *l, uint32_t mtu)
+{
+	sim_wire_params_default(p);
+	p->latency = l->latency_ns;
+	p->bandwidth_bps = l->bandwidth_bps;
+	p->mtu = mtu;
+	p->loss = l->loss;
+	p->duplicate = l->dup;
+	p->reorder = l->reorder;
+	p->corrupt = l->corrupt;
+}
+
+/* VLANs a port carries: the switch's set, narrowed by a trunk wire's set. */
+static int port_trunk(sim_switch *sw, uint32_t port, const scn_vlan_set *a, const scn_vlan_set *b)
+{
+	static uint16_t vids[SIM_VLAN_MAX_VID];
+	size_t n = 0;
+	for (uint16_t v = 1; v <= SIM_VLAN_MAX_VID; v++)
+		if (scn_vlan_set_has(a, v) && (!b || scn_vlan_set_has(b, v)))
+			vids[n++] = v;
+	return sim_switch_port_trunk(sw, port, 1, vids, n);
+}
+
+static uint32_t take_port(world *w, uint32_t sw_idx)
+{
+	return w->sw_used[sw_idx]++;
+}
+
+static int plug_to_switch(world *w, sim_wire *wire, uint32_t sw_idx, sim_switch **sw_out, uint32_t *port_out)
+{
+	uint32_t port = take_port(w, sw_idx);
+	sim_switch *sw = w->sw[sw_idx];
+	if (port_trunk(sw, port, &w->scn->switches[sw_idx].vlans, NULL))
+		return -1;
+	if (sim_plug_connect(sim_wire_end(wire, 1), sim_switch_port(sw, port)))
+		return -1;
+	if (sw_out)
+		*sw_out = sw;
+	if (port_out)
+		*port_out = port;
+	return 0;
+}
+
+static int build_fabric(world *w, char *err, size_t errlen)
+{
+	const scn_scenario *s = w->scn;
+	uint32_t *need = calloc(s->n_switches ? s->n_switches : 1, sizeof(*need));
+	for (size_t i = 0; i < s->n_wires; i++) {
+		need[s->wires[i].sw_a]++;
+		need[s->wires[i].sw_b]++;
+	}
+	for (size_t i = 0; i < s->n_adapters; i++)
+		for (uint8_t p = 0; p < s->adapters[i].n_ports; p++)
+			need[s->adapters[i].port[p].sw]++;
+	for (size_t i = 0; i < s->n_stacks; i++)
+		for (size_t k = 0; k < s->stacks[i].n_ifaces; k++)
+			need[s->stacks[i].ifaces[k].sw]++;
+	w->sw = calloc(s->n_switches ? s->n_switches : 1, sizeof(*w->sw));
+	w->sw_used = calloc(s->n_switches ? s->n_switches : 1, sizeof(*w->sw_used));
+	for (size_t i = 0; i < s->n_switches; i++) {
+		sim_switch_params sp;
+		sim_switch_params_default(&sp);
+		sp.nports = need[i] ? need[i] : 1;
+		w->sw[i] = sim_switch_new(w->fab, s->switches[i].name, &sp);
+	}
+	free(need);
+	w->trunks = calloc(s->n_wires ? s->n_wires : 1, sizeof(*w->trunks));
+	for (size_t i = 0; i < s->n_wires; i++) {
+		const scn_wire *sw = &s->wires[i];
+		sim_wire_params wp;
+		wire_params(&wp, &sw->link, sw->link.mtu);
+		sim_wire *wire = w->trunks[i] = sim_wire_new(w->fab, sw->name, &wp);
+		uint32_t pa = take_port(w, sw->sw_a), pb = take_port(w, sw->sw_b);
+		if (port_trunk(w->sw[sw->sw_a], pa, &s->switches[sw->sw_a].vlans, &sw->vlans) ||
+		    port_trunk(w->sw[sw->sw_b], pb, &s->switches[sw->sw_b].vlans, &sw->vlans) ||
+		    sim_plug_connect(sim_wire_end(wire, 0), sim_switch_port(w->sw[sw->sw_a], pa)) ||
+		    sim_plug_connect(sim_wire_end(wire, 1), sim_switch_port(w->sw[sw->sw_b], pb))) {
+			snprintf(err, errlen, "%s:%u: cannot connect wire %s", s->file, sw->loc.line, sw->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- adapters ---- */
+
+#define ROCE_HEADROOM 80u /* RoCE headers below the Ethernet MTU (rnic.c picks the IB MTU so) */
+
+static int build_adapters(world *w, char *err, size_t errlen)
+{
+	const scn_scenario *s = w->scn;
+	w->ad = calloc(s->n_adapters ? s->n_adapters : 1, sizeof(*w->ad));
+	for (size_t i = 0; i < s->n_adapters; i++) {
+		const scn_adapter *a = &s->adapters[i];
+		world_adapter *wa = &w->ad[i];
+		rnic_config c;
+		rnic_config_default(&c, a->name, a->pfid);
+		c.nports = a->n_ports;
+		for (uint8_t p = 0; p < a->n_ports; p++) {
+			memcpy(c.ports[p].mac, a->port[p].mac, 6);
+			snprintf(c.ports[p].pnet_id, sizeof(c.ports[p].pnet_id), "%s", a->port[p].pnetid);
+			c.ports[p].eth_mtu = a->mtu + ROCE_HEADROOM;
+		}
+		wa->r = rnic_new(w->fab, &c);
+		if (!wa->r) {
+			snprintf(err, errlen, "%s:%u: cannot create adapter %s", s->file, a->loc.line, a->name);
+			return -1;
+		}
+		for (uint8_t p = 0; p < a->n_ports; p++) {
+			char name[48];
+			snprintf(name, sizeof(name), "%s.p%u", a->name, (unsigned)(p + 1));
+			sim_wire_params wp;
+			wire_params(&wp, &a->link, a->mtu + ROCE_HEADROOM);
+			wa->wire[p] = sim_wire_new(w->fab, name, &wp);
+			if (sim_endpoint_attach(rnic_port_endpoint(wa->r, (uint8_t)(p + 1)), sim_wire_end(wa->wire[p], 0)) ||
+			    plug_to_switch(w, wa->wire[p], a->port[p].sw, &wa->sw[p], &wa->sw_port[p])) {
+				snprintf(err, errlen, "%s:%u: cannot plug adapter %s in", s->file, a->loc.line, a->name);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* ---- stacks ---- */
+
+static void smcr_from_scenario(stack_config *cfg, const scn_stack *ss)
+{
+	smcr_config *c = &cfg->smcr;
+	c->enabled = ss->smcr.enable;
+	c->mtu = (uint16_t)ss->smcr.mtu;
+	c->fixed_memory = ss->smcr.fixedmemory;
+	c->v2 = ss->smcr.v2;
+	for (uint8_t i = 0; i < ss->smcr.n_ueids; i++)
+		smcr_config_add_ueid(c, ss->smcr.ueids[i]);
+	for (size_t i = 0; i < ss->n_smcr_ports; i++)
+		smcr_config_add_pfid(c, ss->smcr_ports[i].pfid, ss->smcr_ports[i].port, (uint16_t)ss->smcr_ports[i].mtu);
+	if (ss->smcr.keepalive_ns) {
+		c->tcp_keepalive_interval = ss->smcr.keepalive_ns;
+		cfg->tcp.keepalive_idle = ss->smcr.keepalive_ns;
+	}
+	cfg->ip.forwarding = ss->forwarding;
+}
+
+static void layer_config(smc_layer_config *lc, const scn_stack *ss)
+{
+	smc_layer_config_default(lc);
+	lc->core.rmb_size = (uint32_t)ss->smcr.rmbsize;
+	lc->core.sndbuf_size = (uint32_t)ss->smcr.sndbufsize;
+	lc->core.testlink_time = ss->smcr.testlink_ns;
+	lc->core.max_links = ss->smcr.maxlinks;
+	lc->core.max_conns = ss->smcr.maxconns;
+	memset(lc->core.hostname, ' ', sizeof(lc->core.hostname));
+	size_t n = strlen(ss->hostname);
+	memcpy(lc->core.hostname, ss->hostname, n < sizeof(lc->core.hostname) ? n : sizeof(lc->core.hostname));
+}
+
+static int build_stacks(world *w, char *err, size_t errlen)
+{
+	const scn_scenario *s = w->scn;
+	w->st = calloc(s->n_stacks ? s->n_stacks : 1, sizeof(*w->st));
+	rnic **adapters = calloc(s->n_adapters ? s->n_adapters : 1, sizeof(*adapters));
+	for (size_t i = 0; i < s->n_adapters; i++)
+		adapters[i] = w->ad[i].r;
+	int rc = 0;
+	for (size_t i = 0; i < s->n_stacks && !rc; i++) {
+		const scn_stack *ss = &s->stacks[i];
+		world_host *ws = &w->st[i];
+		ws->report_id = (uint32_t)i + 1;
+		stack_personality p = ss->personality == SCN_PERS_ZOS ? STACK_ZOS : STACK_LINUX;
+		stack_config cfg;
+		stack_config_defaults(&cfg, p);
+		smcr_from_scenario(&cfg, ss);
+		ws->st = stack_new(w->eng, ss->name, p, &cfg);
+		if (!ws->st) {
+			snprintf(err, errlen, "%s:%u: cannot create stack %s", s->file, ss->loc.line, ss->name);
+			rc = -1;
+			break;
+		}
+		ws->ifs = calloc(ss->n_ifaces ? ss->n_ifaces : 1, sizeof(*ws->ifs));
+		ws->n_ifs = ss->n_ifaces;
+		for (size_t k = 0; k < ss->n_ifaces && !rc; k++) {
+			const scn_interface *si = &ss->ifaces[k];
+			world_iface *wi = &ws->ifs[k];
+			wi->nif = stack_add_netif(ws->st, si->name, si->mac, (uint16_t)si->link.mtu, si->vlan);
+			char name[72];
+			snprintf(name, sizeof(name), "%s.%s", ss->name, si->name);
+			sim_wire_params wp;
+			wire_params(&wp, &si->link, si->link.mtu);
+			wi->wire = sim_wire_new(w->fab, name, &wp);
+			if (!wi->nif || netif_set_ipv4(wi->nif, si->ip, si->prefix_len) ||
+			    netif_fabric_attach(&wi->port, wi->nif, w->fab, sim_wire_end(wi->wire, 0)) ||
+			    plug_to_switch(w, wi->wire, si->sw, &wi->sw, &wi->sw_port)) {
+				snprintf(err, errlen, "%s:%u: cannot set up interface %s", s->file, si->loc.line, name);
+				rc = -1;
+			}
+		}
+		for (size_t k = 0; k < ss->n_routes && !rc; k++) {
+			const scn_route *r = &ss->routes[k];
+			if (stack_add_route(ws->st, r->dest, r->prefix_len, r->via)) {
+				snprintf(err, errlen, "%s:%u: cannot add the route", s->file, r->loc.line);
+				rc = -1;
+			}
+		}
+		if (rc || !ss->smcr.enable)
+			continue;
+		smc_layer_config lc;
+		layer_config(&lc, ss);
+		ws->l = smc_layer_new(ws->st, &lc);
+		if (!ws->l) {
+			snprintf(err, errlen, "%s:%u: cannot create the SMC-R layer of %s", s->file, ss->loc.line, ss->name);
+			rc = -1;
+			break;
+		}
+		smc_layer_set_event_fn(ws->l, world_on_layer_event, w);
+		for (size_t k = 0; k < ss->n_ifaces; k++)
+			smc_layer_set_pnet(ws->l, ws->ifs[k].nif, ss->ifaces[k].pnetid);
+		int n = smc_layer_activate(ws->l, adapters, s->n_adapters);
+		if (n < 0) {
+			snprintf(err, errlen, "%s:%u: stack %s cannot activate its RoCE ports: %s", s->file, ss->smcr.loc.line,
+			         ss->name, smcr_strerror(n));
+			rc = -1;
+		}
+	}
+	free(adapters);
+	return rc;
+}
+
+/* ---- capture ---- */
+
+static void pcap_attach(world *w)
+{
+	const scn_scenario *s = w->scn;
+	for (size_t i = 0; i < s->n_stacks; i++)
+		for (size_t k = 0; k < w->st[i].n_ifs; k++)
+			sim_plug_set_tap(&w->st[i].ifs[k].port.ep.plug, sim_pcap_tap_out, w->pcap);
+	for (size_t i = 0; i < s->n_adapters; i++)
+		for (uint8_t p = 1; p <= s->adapters[i].n_ports; p++)
+			sim_plug_set_tap(&rnic_port_endpoint(w->ad[i].r, p)->plug, sim_pcap_tap_out, w->pcap);
+}
+
+/* ---- the world ---- */
+
+world *world_new(const scn_scenario *scn, const world_opts *o, char *err, size_t errlen)
+{
+	world *w = calloc(1, sizeof(*w));
+	if (!w) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	w->scn = scn;
+	if (o)
+		w->o = *o;
+	else
+		world_opts_default(&w->o);
+	w->out = w->o.out ? w->o.out : stdout;
+	w->seed = w->o.has_seed ? w->o.seed : scn->seed;
+	w->end_ns = w->o.has_end ? w->o.end_ns : scn->end_ns;
+	w->has_end = w->o.has_end || scn->has_end;
+	w->eng = sim_engine_new(w->seed);
+	w->fab = sim_fabric_new(w->eng);
+	w->flow_by_key = g_hash_table_new(g_int64_hash, g_int64_equal);
+	if (w->o.pcap_path) {
+		char perr[256];
+		w->pcap = sim_pcap_open(w->o.pcap_path, perr, sizeof(perr));
+		if (!w->pcap) {
+			snprintf(err, errlen, "%s", perr);
+			world_free(w);
+			return NULL;
+		}
+	}
+	if (build_fabric(w, err, errlen) || build_adapters(w, err, errlen) || build_stacks(w, err, errlen)) {
+		world_free(w);
+		return NULL;
+	}
+	if (w->pcap)
+		pcap_attach(w);
+	world_apps_init(w);
+	return w;
+}
+
+void world_free(world *w)
+{
+	if (!w)
+		return;
+	const scn_scenario *s = w->scn;
+	world_apps_free(w);
+	if (w->st) {
+		for (size_t i = 0; i < s->n_stacks; i++)
+			smc_layer_free(w->st[i].l);
+		for (size_t i = 0; i < s->n_stacks; i++) {
+			world_host *ws = &w->st[i];
+			for (size_t k = 0; k < ws->n_ifs; k++)
+				if (ws->ifs[k].nif)
+					netif_fabric_detach(&ws->ifs[k].port);
+			stack_free(ws->st);
+			free(ws->ifs);
+		}
+	}
+	if (w->ad)
+		for (size_t i = 0; i < s->n_adapters; i++)
+			rnic_free(w->ad[i].r);
+	sim_fabric_free(w->fab);
+	sim_engine_free(w->eng);
+	if (w->pcap)
+		sim_pcap_close(w->pcap);
+	g_hash_table_destroy(w->flow_by_key);
+	free(w->sw);
+	free(w->sw_used);
+	free(w->trunks);
+	free(w->ad);
+	free(w->st);
+	free(w->events);
+	free(w);
+}
+
+sim_engine *world_engine(const world *w) { return w->eng; }
+uint64_t world_fingerprint(const world *w) { return sim_engine_fingerprint(w->eng); }
+uint64_t world_events(const world *w) { return sim_engine_events_run(w->eng); }
+uint64_t world_expect_passed(const world *w) { return w->expect_passed; }
+uint64_t world_expect_failed(const world *w) { return w->expect_failed; }
+
+stack *world_stack(const world *w, const char *name)
+{
+	uint32_t i = scn_find_stack(w->scn, name);
+	return i == SCN_NONE ? NULL : w->st[i].st;
+}
+
+smc_layer *world_layer(const world *w, const char *name)
+{
+	uint32_t i = scn_find_stack(w->scn, name);
+	return i == SCN_NONE ? NULL : w->st[i].l;
+}
+
+uint32_t world_stack_index(const world *w, const stack *st)
+{
+	for (size_t i = 0; i < w->scn->n_stacks; i++)
+		if (w->st[i].st == st)
+			return (uint32_t)i;
+	return SCN_NONE;
+}
+
+world_host *world_stack_of_layer(world *w, const smc_layer *l)
+{
+	for (size_t i = 0; i < w->scn->n_stacks; i++)
+		if (w->st[i].l == l)
+			return &w->st[i];
+	return NULL;
+}

@@ -1,0 +1,92 @@
+/* The world: a running scenario. world_new() builds everything an scn_scenario
+ * (sim/scn_model.h) declares on one engine — switches, trunk wires, RoCE adapters with
+ * their access wires, stacks with their interfaces (each on its own access wire), routes,
+ * forwarding, the SMC-R layer of every SMC-R enabled stack (sim/smc_layer.h) and the
+ * applications — and world_run() executes it: applications start and close at their
+ * times, the timeline's events (fail/restore, set, start/stop, report, expect) happen at
+ * theirs, expectations are checked when due and at the end.
+ *
+ * Output goes to opts.out: reports (timeline snapshots and the final `report`s), one line
+ * per failed expectation ("FILE:LINE: expectation failed: expect … (measured …)"), with
+ * verbose on also an event log (timeline actions, connections, link groups and links,
+ * IST2406I-style groups for link failures), and a closing summary with the fingerprint.
+ * Everything printed depends only on the scenario and the seed.
+ *
+ * Fabric conventions (the scenario language leaves them to the runner):
+ *  - every switch port is an 802.1Q trunk: untagged frames are VLAN 1, tagged frames keep
+ *    their VLAN if the switch (and, between switches, the wire) carries it;
+ *  - an adapter port's Ethernet MTU is its RoCE MTU plus 80 bytes of RoCE headers (its
+ *    access wire allows that);
+ *  - an interface or adapter port without a PNet id belongs to the stack's one default
+ *    physical network ("SIMNET"): all of a stack's interfaces reach all its RoCE ports;
+ *  - VMACs are the adapter's per-VF MACs (02:PF:ID:port:VF), distinct per stack.
+ */
+#ifndef SIM_WORLD_H
+#define SIM_WORLD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/engine.h"
+#include "sim/report.h"
+#include "sim/scn_model.h"
+#include "sim/smc_layer.h"
+#include "sim/stack.h"
+
+typedef struct world world;
+
+typedef enum world_style {
+	WORLD_STYLE_SCENARIO, /* as each `report` says */
+	WORLD_STYLE_NETSTAT,
+	WORLD_STYLE_SMC,
+} world_style;
+
+typedef struct world_opts {
+	uint64_t seed;          /* used when has_seed; else the scenario's */
+	bool has_seed;
+	uint64_t end_ns;        /* used when has_end; else the scenario's */
+	bool has_end;
+	FILE *out;              /* NULL: stdout */
+	FILE *progress;         /* a progress line every ~second of wall time, or NULL */
+	bool json;              /* reports and the summary as one JSON document */
+	world_style style;      /* text reports: override the scenario's formats */
+	bool verbose;           /* event log */
+	bool quiet;             /* no timeline reports, no final reports, no summary (report cmd) */
+	const char *pcap_path;  /* capture every frame leaving an endpoint, or NULL */
+} world_opts;
+
+void world_opts_default(world_opts *o);
+
+/* Build the world. NULL on failure with the reason in err. The scenario must outlive it. */
+world *world_new(const scn_scenario *scn, const world_opts *o, char *err, size_t errlen);
+void world_free(world *w);
+
+/* Run to the end; returns the number of failed expectations. */
+uint64_t world_run(world *w);
+
+/* Run until virtual time `t` (absolute), executing timeline events due until then, without
+ * the end-of-run checks. For tests. */
+void world_run_until(world *w, sim_time t);
+/* The end-of-run part of world_run (final expectations and reports, summary). */
+uint64_t world_finish(world *w);
+
+sim_engine *world_engine(const world *w);
+uint64_t world_fingerprint(const world *w);
+uint64_t world_events(const world *w);
+uint64_t world_expect_passed(const world *w);
+uint64_t world_expect_failed(const world *w);
+
+stack *world_stack(const world *w, const char *name);
+smc_layer *world_layer(const world *w, const char *name);
+
+/* Measure a metric of an expectation (as the run would check it now). */
+uint64_t world_measure(world *w, const scn_expect *e, char *detail, size_t detail_len);
+
+/* Fill a report of the world now (stack_filter: SCN_NONE = every stack). */
+void world_fill_report(world *w, smcr_report *r, uint32_t stack_filter);
+/* Print a report now in `format` (SCN_REPORT_AUTO: each stack in its style). */
+void world_print_report(world *w, FILE *out, scn_report_format format, uint32_t stack_filter, bool has_smcid,
+                        uint32_t smcid);
+
+#endif
