@@ -8,6 +8,7 @@
 
 static const cli_command commands[] = {
 	{ "bench", "measure the simulator's speed (scheduler, fabric, protocol, replay)", cmd_bench },
+	{ "replay", "decode a pcap/pcapng capture of SMC-R traffic into reports", cmd_replay },
 };
 
 static void usage(FILE *out)
