@@ -224,8 +224,8 @@ void rp_clc_message(replay_decoder *d, uint32_t ci, int from, const uint8_t *msg
 		half_from_accept(d, h, &a);
 		c->confirm = true;
 		if (!c->accept)
-			rp_note(d, "CLC Confirm without the Accept in the capture");
-		if (c->mode == RP_MODE_PENDING)
+			rp_note(d, "CLC Confirm without a readable Accept: the server's side of the link is unknown");
+		else if (c->mode == RP_MODE_PENDING)
 			establish(d, ci);
 		break;
 	}

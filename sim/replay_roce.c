@@ -365,8 +365,6 @@ void rp_roce_frame(replay_decoder *d, const rp_frame *f)
 		on_ack(d, li, s, &b);
 		return;
 	}
-	if (rp_opcode_starts_request(b.opcode))
-		fl->ops++;
 	if (fl->psn_valid) {
 		int32_t delta = psn_diff(b.psn, fl->next_psn);
 		if (delta < 0) {
@@ -383,6 +381,8 @@ void rp_roce_frame(replay_decoder *d, const rp_frame *f)
 	}
 	fl->psn_valid = true;
 	fl->next_psn = (b.psn + 1) & 0xFFFFFF;
+	if (rp_opcode_starts_request(b.opcode))
+		fl->ops++;
 	if (b.ackreq) {
 		if (!fl->unacked) {
 			fl->unacked = true;
@@ -442,6 +442,7 @@ void rp_roce_finish(replay_decoder *d)
 	uint64_t end = d->res.last_ns;
 	for (size_t i = 0; i < d->n_links; i++) {
 		rp_link *l = &d->links[i];
+		int stalled = -1;
 		for (int s = 0; s < 2; s++) {
 			rp_flow *fl = &l->flow[s];
 			if (fl->send_active) {
@@ -450,17 +451,22 @@ void rp_roce_finish(replay_decoder *d)
 				rp_error(d, "link %u: the capture ends inside a multi-packet SEND from the %s", l->link_num, side_name(s));
 				d->frame = saved;
 			}
-			if (l->state == REPORT_LINK_INACTIVE || !fl->unacked || end - fl->unacked_ns < d->opts.stall_ns)
-				continue;
-			uint64_t saved_now = d->now, saved_frame = d->frame;
-			d->now = fl->unacked_ns;
-			d->frame = fl->unacked_frame;
-			l->state = REPORT_LINK_INACTIVE;
-			rp_event_add(d, (uint32_t)(i + 1), REPORT_EVENT_LINK_FAILED, 0,
-			             "traffic stopped: requests from the %s up to PSN 0x%06x unacknowledged for %" PRIu64
-			             " ms until the capture ends", side_name(s), fl->unacked_psn, (end - fl->unacked_ns) / 1000000u);
-			d->now = saved_now;
-			d->frame = saved_frame;
+			if (fl->unacked && end - fl->unacked_ns >= d->opts.stall_ns &&
+			    (stalled < 0 || fl->unacked_ns < l->flow[stalled].unacked_ns))
+				stalled = s;
 		}
+		if (stalled < 0 || l->state == REPORT_LINK_INACTIVE)
+			continue;
+		/* the oldest request left without an answer dates the failure */
+		rp_flow *fl = &l->flow[stalled];
+		uint64_t saved_now = d->now, saved_frame = d->frame;
+		d->now = fl->unacked_ns;
+		d->frame = fl->unacked_frame;
+		l->state = REPORT_LINK_INACTIVE;
+		rp_event_add(d, (uint32_t)(i + 1), REPORT_EVENT_LINK_FAILED, 0,
+		             "traffic stopped: requests from the %s up to PSN 0x%06x unacknowledged for %" PRIu64
+		             " ms until the capture ends", side_name(stalled), fl->unacked_psn, (end - fl->unacked_ns) / 1000000u);
+		d->now = saved_now;
+		d->frame = saved_frame;
 	}
 }
