@@ -111,7 +111,7 @@ static void deliver(replay_decoder *d, uint32_t ci, int from, const uint8_t *p, 
 			}
 			char text[160];
 			smcr_decode_err_format(&err, text, sizeof(text));
-			rp_error(d, "TCP %s: stream byte is not a CLC message: %s", dir, text);
+			rp_error(d, "TCP %s: CLC message header does not decode: %s", dir, text);
 			st->broken = true;
 			c->clc_error = true;
 			st->app_bytes += st->msg_len + n;

@@ -10,6 +10,7 @@
 
 static const bench_entry benches[] = {
 	{ "scheduler", "event engine, ns-3 bench-scheduler shape (100k pending, 1M events)", bench_scheduler },
+	{ "replay", "replay decode rate (frames/s) next to tshark -r on the same trace", bench_replay },
 };
 
 double bench_wall_seconds(void)
