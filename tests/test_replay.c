@@ -508,13 +508,13 @@ Test(replay, garbage_in_the_clc_stream_is_a_decode_error)
 	pe_free(&c);
 }
 
-Test(replay, random_mutations_never_crash_and_every_frame_is_accounted)
+static void mutate_and_decode(const char *path, uint64_t seed, int rounds)
 {
 	pe_capture base;
-	pe_load(&base, FIXTURE_V2);
+	pe_load(&base, path);
 	sim_rng rng;
-	sim_rng_seed(&rng, 42);
-	for (int round = 0; round < 300; round++) {
+	sim_rng_seed(&rng, seed);
+	for (int round = 0; round < rounds; round++) {
 		pe_capture c;
 		pe_copy(&c, &base);
 		unsigned flips = 1 + (unsigned)sim_rng_below(&rng, 8);
@@ -526,6 +526,12 @@ Test(replay, random_mutations_never_crash_and_every_frame_is_accounted)
 			size_t i = sim_rng_below(&rng, c.n);
 			pe_cut(&c, i, (uint32_t)sim_rng_below(&rng, c.f[i].caplen + 1));
 		}
+		if (sim_rng_below(&rng, 4) == 0)
+			pe_move(&c, sim_rng_below(&rng, c.n), sim_rng_below(&rng, c.n));
+		if (sim_rng_below(&rng, 4) == 0)
+			pe_dup(&c, sim_rng_below(&rng, c.n), sim_rng_below(&rng, c.n));
+		if (sim_rng_below(&rng, 4) == 0)
+			pe_remove(&c, sim_rng_below(&rng, c.n));
 		replay_result res;
 		pe_decode(&c, NULL, &res);
 		cr_assert_eq(res.frames, c.n);
@@ -534,6 +540,13 @@ Test(replay, random_mutations_never_crash_and_every_frame_is_accounted)
 		pe_free(&c);
 	}
 	pe_free(&base);
+}
+
+Test(replay, random_mutations_never_crash_and_every_frame_is_accounted)
+{
+	mutate_and_decode(FIXTURE_V2, 42, 300);
+	mutate_and_decode(FIXTURE_V1, 43, 200);
+	mutate_and_decode(LINUX_TRACE, 44, 200);
 }
 
 Test(replay, truncated_file_is_decoded_up_to_the_damage)
