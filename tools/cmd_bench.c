@@ -10,6 +10,7 @@
 
 static const bench_entry benches[] = {
 	{ "scheduler", "event engine, ns-3 bench-scheduler shape (100k pending, 1M events)", bench_scheduler },
+	{ "verbs", "RDMA WRITE throughput of the verbs transport on a real device, beside ib_write_bw", bench_verbs },
 };
 
 double bench_wall_seconds(void)
