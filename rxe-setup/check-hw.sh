@@ -65,6 +65,18 @@ else
 verbs_selftest loop --link-flap eth0
 rc=$?
 smcr-sim bench verbs --dev rxe0 || rc=1
+# rxe-setup/rxe-host.sh on a kernel that has rdma_rxe (this guest)
+t() { if "$@"; then echo "ok - rxe-host: $*"; else echo "not ok - rxe-host: $*"; rc=1; fi; }
+rxe-host.sh up > /tmp/up.log 2>&1; cat /tmp/up.log
+t grep -q 'rxe1 on smcr-veth0' /tmp/up.log
+t grep -q 'rxe2 on smcr-veth1' /tmp/up.log
+t test "$(ibv_devices | grep -c rxe)" = 3
+rxe-host.sh status | grep -E 'gid|rxe' | head -20
+rxe-host.sh down smcr-veth1 > /tmp/down.log 2>&1; cat /tmp/down.log
+t test "$(ibv_devices | grep -c rxe)" = 2
+rxe-host.sh down > /tmp/down.log 2>&1; cat /tmp/down.log
+t test "$(ibv_devices | grep -c rxe)" = 0
+t test ! -e /sys/class/net/smcr-veth0
 exit $rc
 EOF
 	cat > "$SHARE/job-server.sh" <<EOF

@@ -17,7 +17,9 @@ KVER=${KVER:-$(ls /lib/modules 2>/dev/null | sort -V | tail -1)}
 LIBDIR=/usr/lib/x86_64-linux-gnu
 ROOT=$(mktemp -d "${TMPDIR:-/tmp}/smcr-initramfs.XXXXXX")
 trap 'rm -rf "$ROOT"' EXIT
-mkdir -p "$ROOT"/{bin,sbin,etc,proc,sys,dev,tmp,run,mnt/host,root,usr/bin,usr/sbin,lib64,lib/modules/"$KVER"}
+mkdir -p "$ROOT"/{bin,sbin,etc,proc,sys,dev,tmp,run/netns,mnt/host,root,usr/bin,usr/sbin,lib64,lib/modules/"$KVER"}
+mkdir -p "$ROOT/var"
+ln -s ../run "$ROOT/var/run"
 # Debian 12 is merged-/usr: one library directory, reachable under both names
 mkdir -p "$ROOT$LIBDIR"
 ln -s "../usr/lib/x86_64-linux-gnu" "$ROOT/lib/x86_64-linux-gnu"
@@ -29,7 +31,7 @@ for a in $("$ROOT/bin/busybox" --list); do
 done
 
 # kernel modules in load order, dependencies first (modprobe --show-depends)
-MODULES="crc32_generic virtio_pci virtio_net 9pnet_virtio 9p ib_uverbs rdma_rxe"
+MODULES="crc32_generic virtio_pci virtio_net 9pnet_virtio 9p ib_uverbs rdma_rxe veth"
 : > "$ROOT/etc/smcr-modules"
 for m in $MODULES; do
 	modprobe -S "$KVER" --show-depends "$m" | while read -r verb path _; do
@@ -78,6 +80,7 @@ for b in "$@"; do
 	copy_closure "$b" "/usr/bin/$(basename "$b")"
 done
 
+cp "$HERE/rxe-host.sh" "$ROOT/usr/bin/rxe-host.sh"   # exercised in the VM by check-hw
 cp "$HERE/guest-init" "$ROOT/init"
 chmod 755 "$ROOT/init"
 (cd "$ROOT" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | gzip -1) > "$OUT.tmp"
