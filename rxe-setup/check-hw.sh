@@ -134,6 +134,7 @@ if [ "$MODE" != --smoke ]; then
 	fi
 	tap_report server
 	tap_report client
+	say "  server tcpdump: $(grep -E 'captured|dropped by kernel' "$SHARE/server.console" | tr '\n' ' ')"
 	for pcap in wire server; do
 		f=$SHARE/$pcap.pcap
 		if [ ! -s "$f" ]; then

@@ -158,7 +158,6 @@ int verbs_map_async_event(int type, smcr_async_event *out)
 	case IBV_EVENT_QP_FATAL:
 	case IBV_EVENT_QP_REQ_ERR:
 	case IBV_EVENT_QP_ACCESS_ERR:
-	case IBV_EVENT_WQ_FATAL:
 		*out = SMCR_EV_QP_FATAL;
 		return 1;
 	case IBV_EVENT_PORT_ACTIVE:
@@ -183,6 +182,7 @@ int verbs_map_async_event(int type, smcr_async_event *out)
 	case IBV_EVENT_SRQ_LIMIT_REACHED:
 	case IBV_EVENT_QP_LAST_WQE_REACHED:
 	case IBV_EVENT_CLIENT_REREGISTER:
+	case IBV_EVENT_WQ_FATAL: /* WQs (RSS) are never created here */
 		return 0;
 	}
 	return 0;

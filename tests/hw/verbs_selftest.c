@@ -254,6 +254,8 @@ static void pause_ms(lab *L, unsigned ms)
 
 /* Endpoints ----------------------------------------------------------------------- */
 
+static void endpoint_free(lab *L, endpoint *ep);
+
 static endpoint *endpoint_open(lab *L, const char *label, size_t rmb_len, fd_ctx *fc)
 {
 	endpoint *ep = g_new0(endpoint, 1);
@@ -263,11 +265,11 @@ static endpoint *endpoint_open(lab *L, const char *label, size_t rmb_len, fd_ctx
 	ep->dev = verbs_dev_open(L->vt, L->dev_name);
 	if (!ep->dev) {
 		check(L, false, "%s: open %s: %s", label, L->dev_name, verbs_transport_last_error(L->vt, NULL));
-		return NULL;
+		goto fail;
 	}
 	if (verbs_dev_port(L->vt, ep->dev, (uint8_t)L->port, &ep->port) != 0) {
 		check(L, false, "%s: port %d: %s", label, L->port, verbs_transport_last_error(L->vt, NULL));
-		return NULL;
+		goto fail;
 	}
 	fc->L = L;
 	fc->dev = ep->dev;
@@ -288,7 +290,7 @@ static endpoint *endpoint_open(lab *L, const char *label, size_t rmb_len, fd_ctx
 	ep->gid_pos = roce_gid_select(p, SMCR_GID_ROCE_V2, 0, 0, 0);
 	if (!check(L, p->state == SMCR_PORT_ACTIVE && ep->gid_pos >= 0,
 	           "%s: port is ACTIVE and has an IPv4-mapped RoCE v2 GID (position %d)", label, ep->gid_pos))
-		return NULL;
+		goto fail;
 
 	ep->slots = g_malloc0((RECV_SLOTS + SEND_SLOTS) * SLOT_LEN);
 	ep->slots_mr = L->ops->reg_mr(L->vt, ep->dev, ep->slots, (RECV_SLOTS + SEND_SLOTS) * SLOT_LEN,
@@ -299,8 +301,11 @@ static endpoint *endpoint_open(lab *L, const char *label, size_t rmb_len, fd_ctx
 	                            SMCR_ACCESS_LOCAL_WRITE | SMCR_ACCESS_REMOTE_WRITE, &ep->rmb_mri);
 	if (!check(L, ep->slots_mr && ep->rmb_mr && ep->rmb_mri.iova == (uint64_t)(uintptr_t)ep->rmb,
 	           "%s: registered %zu MiB RMB (LOCAL_WRITE|REMOTE_WRITE), iova = its address", label, rmb_len >> 20))
-		return NULL;
+		goto fail;
 	return ep;
+fail:
+	endpoint_free(L, ep);
+	return NULL;
 }
 
 static bool endpoint_create_qp(lab *L, endpoint *ep, uint32_t psn)
