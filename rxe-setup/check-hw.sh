@@ -64,7 +64,7 @@ else
 	cat > "$SHARE/job-loop.sh" <<'EOF'
 verbs_selftest loop --link-flap eth0
 rc=$?
-smcr-sim bench verbs --dev rxe0 || rc=1
+smcr-sim bench verbs --dev rxe0 -n 1000 -r 3 || rc=1
 # rxe-setup/rxe-host.sh on a kernel that has rdma_rxe (this guest)
 t() { if "$@"; then echo "ok - rxe-host: $*"; else echo "not ok - rxe-host: $*"; rc=1; fi; }
 rxe-host.sh up > /tmp/up.log 2>&1; cat /tmp/up.log
@@ -108,7 +108,7 @@ tap_report() {
 	bad=$(grep -c '^not ok ' "$c" 2>/dev/null)
 	say "  $1: ${ok:-0} checks passed, ${bad:-0} failed"
 	grep '^not ok ' "$c" 2>/dev/null | sed 's/^/    /' | tee -a "$SUMMARY"
-	grep -E '^MEASURE|^  (smcr-sim|ib_write_bw)|^bench verbs' "$c" 2>/dev/null | sed 's/^/    /' | tee -a "$SUMMARY"
+	grep -E "^MEASURE|^  (smcr-sim|ib_write_bw|run [0-9])|^bench verbs" "$c" 2>/dev/null | sed 's/^/    /' | tee -a "$SUMMARY"
 }
 
 # --- 1. one VM ----------------------------------------------------------------------

@@ -489,9 +489,10 @@ static bool test_solicited_only(lab *L, endpoint *a, endpoint *b)
 	bool acked = wait_for(L, a, a0 + 1, 0, 5000); /* ACKed: b's receive has completed */
 	pause_ms(L, 100);
 	verbs_dev_notify_counts(b->dev, &s1, &r1);
-	bool quiet = acked && r1 == r0 && b->wcs->len == b0;
-	check(L, quiet, "%s: a non-solicited SEND did not wake the receive CQ (%llu notifications, %u completions)",
-	      b->label, (unsigned long long)(r1 - r0), b->wcs->len - b0);
+	/* (its completion may still be delivered: any wake-up of the device, e.g. an async
+	 * event, polls both CQs) */
+	check(L, acked && r1 == r0, "%s: a non-solicited SEND did not wake the receive CQ (%llu notifications)",
+	      b->label, (unsigned long long)(r1 - r0));
 	send_msg(L, a, 1001, 0x5a, SMCR_SEND_SIGNALED | SMCR_SEND_SOLICITED);
 	bool both = wait_for(L, b, b0 + 2, 0, 5000);
 	verbs_dev_notify_counts(b->dev, &s1, &r1);
