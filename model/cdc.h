@@ -12,6 +12,7 @@
 #include "model/decode_err.h"
 
 #define SMCR_CDC_LEN 44
+#define SMCR_CDC_MIN_LEN 26 /* Linux accepts a CDC once the flags (bytes 24-25) are there */
 
 /* Producer flags (byte 24). */
 #define SMCR_CDC_WRITE_BLOCKED 0x80
@@ -40,7 +41,8 @@ typedef struct smcr_cdc_msg {
 } smcr_cdc_msg;
 
 void smcr_cdc_encode(uint8_t out[SMCR_CDC_LEN], const smcr_cdc_msg *m);
-/* Linux rules: drop when shorter than 44 or length byte != 44. */
+/* Linux rules (smc_cdc_rx_handler): drop when byte 0 is not 0xFE, when shorter than 26
+ * bytes (the fields before the reserved tail) or when the length byte is not 44. */
 int smcr_cdc_decode(smcr_cdc_msg *m, const uint8_t *buf, size_t len, smcr_decode_err *err);
 void smcr_cdc_describe(const smcr_cdc_msg *m, char *out, size_t outlen);
 

@@ -22,6 +22,13 @@
 #define SMCR_CLC_TRAILER_LEN 4
 #define SMCR_CLC_MAX_LEN 1024 /* larger than any message we accept */
 
+/* Fixed lengths of the SMC-R messages Linux sends. */
+#define SMCR_CLC_ACCEPT_V1_LEN 68   /* Accept/Confirm SMC-R v1 */
+#define SMCR_CLC_ACCEPT_V2_LEN 108  /* Accept/Confirm SMC-R v2 without first contact */
+#define SMCR_CLC_FCE_LEN 52         /* v2 First Contact Extension (v2.x layout) */
+#define SMCR_CLC_DECLINE_V1_LEN 28
+#define SMCR_CLC_DECLINE_V2_LEN 44
+
 /* TCP experimental option that announces SMC in SYN / SYN-ACK. */
 #define SMCR_TCP_OPTION_KIND 254
 #define SMCR_TCP_OPTION_LEN 6
@@ -96,6 +103,17 @@ const char *smcr_decline_text(uint32_t code);
 #define SMCR_EID_LEN 32
 #define SMCR_MAX_CONFIRM_GIDS 8
 #define SMCR_HOSTNAME_LEN 32
+#define SMCR_CLC_MAX_ISM_V2 8 /* SMC-Dv2 GID/CHID entries in a Proposal */
+
+/* One SMC-Dv2 entry of a Proposal (kept so a Proposal from an SMC-D capable peer
+ * round-trips; SMC-R ignores it). */
+typedef struct smcr_clc_ism_gid_chid {
+	uint64_t gid;
+	uint16_t chid;
+} smcr_clc_ism_gid_chid;
+
+/* "CLC Proposal", "CLC Accept", ...; "CLC type N" for unknown ones. */
+const char *smcr_clc_type_name(uint8_t type);
 
 /* Header as found on the wire (peek before reading a whole message from the stream). */
 typedef struct smcr_clc_hdr {
@@ -123,6 +141,7 @@ typedef struct smcr_clc_proposal {
 	uint8_t gid[16];              /* preferred RoCE v1 GID */
 	uint8_t mac[6];               /* preferred RoCE MAC */
 	bool rfc_layout;              /* v1 without the 40-byte area (iparea_offset 0) */
+	uint16_t iparea_offset;       /* decode: as received; encode: derived (0 or 40) */
 	uint64_t ism_gid;             /* SMC-D area (zero for SMC-R) */
 	uint16_t ism_chid;
 	/* IP prefix area, present when typev1 != NONE */
@@ -134,6 +153,11 @@ typedef struct smcr_clc_proposal {
 	uint8_t n_eids;
 	char eids[SMCR_MAX_EIDS][SMCR_EID_LEN]; /* blank padded, not NUL terminated */
 	uint8_t n_ism_gids;           /* SMC-Dv2 entries (skipped for SMC-R) */
+	/* SMC-Dv2 extension, present when typev2 offers SMC-D (decoded only if Linux would
+	 * find it: offset 1..288 and inside the message) */
+	bool smcd_v2_ext;
+	uint8_t seid[SMCR_EID_LEN];
+	smcr_clc_ism_gid_chid ism_v2[SMCR_CLC_MAX_ISM_V2];
 	uint8_t release;              /* 0 = v2.0, 1 = v2.1 */
 	bool seid_indicator;
 	uint8_t roce_v2_gid[16];      /* IPv4-mapped */

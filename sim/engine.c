@@ -264,6 +264,8 @@ static void schedule(sim_engine *eng, sim_event *ev, sim_time at)
 		at = eng->now; /* the past is not reachable; run it next */
 	uint64_t seq = eng->next_seq++;
 	ev->at = at;
+	ev->queued_at = at;
+	ev->seq = seq;
 	ev->slot = slot_alloc(eng, ev, seq);
 	queue_push(eng, (heap_entry){ .at = at, .seq = seq, .slot = ev->slot });
 }
@@ -279,6 +281,13 @@ void sim_event_cancel(sim_engine *eng, sim_event *ev)
 
 void sim_event_schedule(sim_engine *eng, sim_event *ev, sim_time at)
 {
+	if (ev->slot != SIM_SLOT_NONE && at >= ev->queued_at) {
+		/* later than the queued entry: remember the new deadline and order; the entry
+		 * is re-filed when it surfaces (see sim_engine_run) */
+		ev->at = at;
+		ev->seq = eng->next_seq++;
+		return;
+	}
 	sim_event_cancel(eng, ev);
 	schedule(eng, ev, at);
 }
@@ -334,19 +343,29 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 		bucket_clear(eng, 0);
 		eng->queued--;
 		eng->now = e.at;
-		eng->events_run++;
-		done++;
 		if (e.fn) {
 			sim_event tmp = { .at = e.at, .fn = e.fn, .ctx = e.ctx, .arg = e.arg,
 			                  .entity = e.entity, .kind = e.kind, .slot = SIM_SLOT_NONE,
 			                  .owned = 1 };
 			fold(eng, e.at, e.kind, e.entity);
+			eng->events_run++;
+			done++;
 			e.fn(eng, &tmp);
 		} else {
 			sim_event *ev = eng->slots[e.slot].ev;
+			if (ev->seq != e.seq) {
+				/* re-armed later while queued: file it at its real deadline, with the
+				 * order the re-arm gave it (a key above the one just taken) */
+				eng->slots[e.slot].seq = ev->seq;
+				ev->queued_at = ev->at;
+				queue_push(eng, (heap_entry){ .at = ev->at, .seq = ev->seq, .slot = e.slot });
+				continue;
+			}
 			slot_release(eng, e.slot);
 			ev->slot = SIM_SLOT_NONE;
 			fold(eng, e.at, ev->kind, ev->entity);
+			eng->events_run++;
+			done++;
 			ev->fn(eng, ev);
 		}
 		if (eng->stop)

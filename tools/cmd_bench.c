@@ -10,6 +10,7 @@
 
 static const bench_entry benches[] = {
 	{ "scheduler", "event engine, ns-3 bench-scheduler shape (100k pending, 1M events)", bench_scheduler },
+	{ "fabric", "RoCE RDMA WRITEs between two adapters over one switch (frames built and ICRC-checked)", bench_fabric },
 	{ "verbs", "RDMA WRITE throughput of the verbs transport on a real device, beside ib_write_bw", bench_verbs },
 };
 
