@@ -6,21 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-bool roce_gid_is_v4_mapped(const uint8_t gid[16])
-{
-	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-	return memcmp(gid, prefix, sizeof prefix) == 0;
-}
-
-bool roce_gid_is_link_local(const uint8_t gid[16])
-{
-	return gid[0] == 0xfe && (gid[1] & 0xc0) == 0x80;
-}
-
-uint32_t roce_gid_ipv4(const uint8_t gid[16])
-{
-	return (uint32_t)gid[12] << 24 | (uint32_t)gid[13] << 16 | (uint32_t)gid[14] << 8 | gid[15];
-}
+#include "sim/gid.h"
 
 static bool same_subnet(uint32_t a, uint32_t b, unsigned prefix_len)
 {
@@ -41,9 +27,9 @@ int roce_gid_select(const smcr_port_desc *p, smcr_gid_type type, uint16_t vlan, 
 		if (g->type != type || g->vlan_id != vlan)
 			continue;
 		if (type == SMCR_GID_ROCE_V2) {
-			if (!roce_gid_is_v4_mapped(g->gid))
+			if (!gid_is_ipv4_mapped(g->gid))
 				continue;
-			if (!same_subnet(roce_gid_ipv4(g->gid), ipv4, prefix_len))
+			if (!same_subnet(gid_ipv4(g->gid), ipv4, prefix_len))
 				continue;
 		}
 		return (int)i;
@@ -124,10 +110,4 @@ int roce_vlan_lookup(const char *vlan_config, const char *ifname, uint16_t *vid)
 		line = nl ? nl + 1 : NULL;
 	}
 	return 0;
-}
-
-void roce_gid_format(const uint8_t gid[16], char *out, size_t outlen)
-{
-	if (!inet_ntop(AF_INET6, gid, out, (socklen_t)outlen) && outlen > 0)
-		out[0] = '\0';
 }

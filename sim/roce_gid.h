@@ -1,7 +1,7 @@
-/* RoCE GID table helpers shared by the verbs backend and its tests: classifying GIDs,
- * choosing the one SMC-R uses, and parsing the small kernel text files (sysfs, /proc) that
- * describe a GID's interface. No verbs here, so every rule can be tested on a host
- * without RDMA hardware.
+/* A port's RoCE GID table as SMC-R uses it: choosing the GID, and parsing the small kernel
+ * text files (sysfs, /proc) that describe a GID's interface. The GID forms themselves
+ * (IPv4-mapped, EUI-64, text) are in sim/gid.h. No verbs here, so every rule can be
+ * tested on a host without RDMA hardware.
  *
  * Selection follows Linux smc_ib_determine_gid(): SMC-Rv1 takes the first RoCE v1 entry
  * on the right VLAN (the link-local fe80:: one comes first in practice); SMC-Rv2 takes
@@ -15,11 +15,6 @@
 #include <stdint.h>
 
 #include "model/smcr_transport.h"
-
-bool roce_gid_is_v4_mapped(const uint8_t gid[16]);
-bool roce_gid_is_link_local(const uint8_t gid[16]);
-/* The IPv4 address (host order) inside an IPv4-mapped GID. */
-uint32_t roce_gid_ipv4(const uint8_t gid[16]);
 
 /* Position in p->gids of the GID to use, or -1 when none fits.
  * type: SMCR_GID_ROCE_V1 or _V2. vlan: 0 = untagged. ipv4/prefix_len (host order):
@@ -37,8 +32,5 @@ int roce_mac_parse(const char *text, uint8_t mac[6]);
 /* The VLAN id of interface ifname according to the text of /proc/net/vlan/config:
  * 1 and *vid when it is a VLAN device, 0 when it is not listed. */
 int roce_vlan_lookup(const char *vlan_config, const char *ifname, uint16_t *vid);
-
-/* "::ffff:10.0.0.1" style text for reports and error messages (INET6_ADDRSTRLEN bytes). */
-void roce_gid_format(const uint8_t gid[16], char *out, size_t outlen);
 
 #endif

@@ -1,4 +1,4 @@
-/* RoCE GID helpers: classification, Linux's selection rules, the kernel's text formats. */
+/* A port's RoCE GID table: Linux's selection rules and the kernel's text formats. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -27,20 +27,6 @@ static smcr_port_desc sample_port(void)
 	add_gid(&p, "::ffff:10.1.0.1", 5, SMCR_GID_ROCE_V2, 100);
 	add_gid(&p, "::ffff:10.2.0.1", 7, SMCR_GID_ROCE_V2, 0);
 	return p;
-}
-
-Test(roce_gid, classifies_ipv4_mapped_and_link_local)
-{
-	uint8_t g[16];
-	roce_gid_parse("::ffff:192.168.7.9", g);
-	cr_assert(roce_gid_is_v4_mapped(g));
-	cr_assert_not(roce_gid_is_link_local(g));
-	cr_assert_eq(roce_gid_ipv4(g), 0xc0a80709u);
-	roce_gid_parse("fe80::1", g);
-	cr_assert(roce_gid_is_link_local(g));
-	cr_assert_not(roce_gid_is_v4_mapped(g));
-	roce_gid_parse("::192.168.7.9", g); /* v4-compatible is not v4-mapped */
-	cr_assert_not(roce_gid_is_v4_mapped(g));
 }
 
 Test(roce_gid, v2_picks_the_first_ipv4_mapped_entry_in_the_subnet)
@@ -123,13 +109,4 @@ Test(roce_gid, finds_vlan_ids_in_proc_net_vlan_config)
 	cr_assert_eq(vid, 2001);
 	cr_assert_eq(roce_vlan_lookup(cfg, "eth0", &vid), 0);
 	cr_assert_eq(roce_vlan_lookup("", "eth0", &vid), 0);
-}
-
-Test(roce_gid, formats_gids_for_messages)
-{
-	uint8_t g[16];
-	char text[64];
-	roce_gid_parse("::ffff:10.0.0.1", g);
-	roce_gid_format(g, text, sizeof text);
-	cr_assert_str_eq(text, "::ffff:10.0.0.1");
 }

@@ -16,6 +16,7 @@
 #include "model/smcr_err.h"
 #include "model/smcr_transport.h"
 #include "sim/engine.h"
+#include "sim/gid.h"
 #include "sim/realtime.h"
 #include "sim/roce_gid.h"
 #include "sim/verbs_transport.h"

@@ -25,6 +25,7 @@
 #include "model/smcr_err.h"
 #include "model/smcr_transport.h"
 #include "sim/engine.h"
+#include "sim/gid.h"
 #include "sim/realtime.h"
 #include "sim/roce_gid.h"
 #include "sim/verbs_transport.h"
@@ -283,8 +284,8 @@ static endpoint *endpoint_open(lab *L, const char *label, size_t rmb_len, fd_ctx
 	     p->name, p->port, p->state == SMCR_PORT_ACTIVE ? "ACTIVE" : "DOWN", smcr_mtu_bytes(p->active_mtu),
 	     p->mac[0], p->mac[1], p->mac[2], p->mac[3], p->mac[4], p->mac[5], p->n_gids);
 	for (uint32_t i = 0; i < p->n_gids; i++) {
-		char text[64];
-		roce_gid_format(p->gids[i].gid, text, sizeof text);
+		char text[GID_STRLEN];
+		gid_format(p->gids[i].gid, text);
 		note("  gid[%u] %s RoCE v%d vlan %u", p->gids[i].index, text, p->gids[i].type, p->gids[i].vlan_id);
 	}
 	ep->gid_pos = roce_gid_select(p, SMCR_GID_ROCE_V2, 0, 0, 0);
@@ -754,8 +755,8 @@ static bool recv_line(int fd, char *buf, size_t len)
 
 static bool exchange(int fd, const peer_info *mine, peer_info *theirs)
 {
-	char line[256], gid[64];
-	roce_gid_format(mine->gid, gid, sizeof gid);
+	char line[256], gid[GID_STRLEN];
+	gid_format(mine->gid, gid);
 	snprintf(line, sizeof line, "QP %u %u %s %u %llu %u %llu\n", mine->qpn, mine->psn, gid, mine->mtu,
 	         (unsigned long long)mine->rmb_iova, mine->rmb_rkey, (unsigned long long)mine->rmb_len);
 	if (!send_line(fd, line) || !recv_line(fd, line, sizeof line))
