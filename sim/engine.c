@@ -197,8 +197,10 @@ static void bucket_clear(sim_engine *eng, unsigned b)
 }
 
 /* The earliest live entry, without taking it. Only the candidate minimum is checked
- * for liveness (a slot-table lookup per entry would make the scan cache-bound); a stale
- * minimum is removed and the scan repeated. NULL when nothing is pending. */
+ * for liveness (a slot-table lookup per entry would make the scan cache-bound); when the
+ * minimum is stale, every stale entry of the bucket is dropped in one pass and the scan
+ * repeated (dropping them one rescan at a time is quadratic when thousands of timers
+ * were cancelled around the same time). NULL when nothing is pending. */
 static heap_entry *queue_peek(sim_engine *eng)
 {
 	for (;;) {
@@ -212,9 +214,13 @@ static heap_entry *queue_peek(sim_engine *eng)
 				min = &e[i];
 		if (entry_live(eng, min))
 			return min;
-		*min = e[--bk->len];
-		eng->stale--;
-		eng->queued--;
+		uint32_t kept = 0;
+		for (uint32_t i = 0; i < bk->len; i++)
+			if (entry_live(eng, &e[i]))
+				e[kept++] = e[i];
+		eng->stale -= bk->len - kept;
+		eng->queued -= bk->len - kept;
+		bk->len = kept;
 		if (bk->len == 0)
 			bucket_clear(eng, (unsigned)b);
 	}
@@ -264,6 +270,8 @@ static void schedule(sim_engine *eng, sim_event *ev, sim_time at)
 		at = eng->now; /* the past is not reachable; run it next */
 	uint64_t seq = eng->next_seq++;
 	ev->at = at;
+	ev->queued_at = at;
+	ev->seq = seq;
 	ev->slot = slot_alloc(eng, ev, seq);
 	queue_push(eng, (heap_entry){ .at = at, .seq = seq, .slot = ev->slot });
 }
@@ -279,6 +287,13 @@ void sim_event_cancel(sim_engine *eng, sim_event *ev)
 
 void sim_event_schedule(sim_engine *eng, sim_event *ev, sim_time at)
 {
+	if (ev->slot != SIM_SLOT_NONE && at >= ev->queued_at) {
+		/* later than the queued entry: remember the new deadline and order; the entry
+		 * is re-filed when it surfaces (see sim_engine_run) */
+		ev->at = at;
+		ev->seq = eng->next_seq++;
+		return;
+	}
 	sim_event_cancel(eng, ev);
 	schedule(eng, ev, at);
 }
@@ -334,19 +349,29 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 		bucket_clear(eng, 0);
 		eng->queued--;
 		eng->now = e.at;
-		eng->events_run++;
-		done++;
 		if (e.fn) {
 			sim_event tmp = { .at = e.at, .fn = e.fn, .ctx = e.ctx, .arg = e.arg,
 			                  .entity = e.entity, .kind = e.kind, .slot = SIM_SLOT_NONE,
 			                  .owned = 1 };
 			fold(eng, e.at, e.kind, e.entity);
+			eng->events_run++;
+			done++;
 			e.fn(eng, &tmp);
 		} else {
 			sim_event *ev = eng->slots[e.slot].ev;
+			if (ev->seq != e.seq) {
+				/* re-armed later while queued: file it at its real deadline, with the
+				 * order the re-arm gave it (a key above the one just taken) */
+				eng->slots[e.slot].seq = ev->seq;
+				ev->queued_at = ev->at;
+				queue_push(eng, (heap_entry){ .at = ev->at, .seq = ev->seq, .slot = e.slot });
+				continue;
+			}
 			slot_release(eng, e.slot);
 			ev->slot = SIM_SLOT_NONE;
 			fold(eng, e.at, ev->kind, ev->entity);
+			eng->events_run++;
+			done++;
 			ev->fn(eng, ev);
 		}
 		if (eng->stop)

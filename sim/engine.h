@@ -44,6 +44,8 @@ struct sim_event {
 	uint64_t entity;   /* stable id of the object it concerns (fingerprinted) */
 	uint32_t kind;     /* event category (fingerprinted), see sim_kind() */
 	uint32_t slot;     /* engine-internal: live slot, or SIM_SLOT_NONE */
+	sim_time queued_at; /* engine-internal: time of the live queue entry */
+	uint64_t seq;      /* engine-internal: ordering sequence of the current arming */
 	uint8_t owned;     /* set on the transient event a one-shot handler receives */
 };
 
@@ -71,7 +73,9 @@ uint32_t sim_kind(const char *name);
 /* Embedded timers. */
 void sim_event_init(sim_event *ev, uint32_t kind, uint64_t entity, sim_event_fn fn, void *ctx);
 /* Arm at absolute time `at` (>= now). Re-arming a pending event moves it (it then runs
- * after every event already scheduled for the same time). */
+ * after every event already scheduled for the same time). Moving a pending timer later
+ * (the retransmission-timer pattern) costs no queue work: the queued entry is re-filed
+ * when it surfaces, with the order the re-arm gave it. */
 void sim_event_schedule(sim_engine *eng, sim_event *ev, sim_time at);
 void sim_event_schedule_in(sim_engine *eng, sim_event *ev, sim_time delay);
 void sim_event_cancel(sim_engine *eng, sim_event *ev);

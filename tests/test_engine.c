@@ -1,5 +1,6 @@
 /* The event engine: ordering, tie-breaking, cancellation, run limits, fingerprints. */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/engine.h"
@@ -257,4 +258,77 @@ Test(engine, kinds_are_stable_hashes)
 {
 	cr_assert_eq(sim_kind("tcp.rto"), sim_kind("tcp.rto"));
 	cr_assert_neq(sim_kind("tcp.rto"), sim_kind("tcp.rtx"));
+}
+
+static void count_run(sim_engine *eng, sim_event *ev)
+{
+	(void)eng;
+	uint64_t *n = ev->ctx;
+	(*n)++;
+}
+
+Test(engine, many_cancelled_timers_leave_the_live_ones_in_order)
+{
+	sim_engine *eng = sim_engine_new(1);
+	enum { N = 5000 };
+	sim_event *ev = calloc(N, sizeof *ev);
+	trace t = { 0 };
+	uint64_t stray = 0;
+	for (uint64_t i = 0; i < N; i++) {
+		bool keep = i % 1000 == 999;
+		sim_event_init(&ev[i], 1, i + 1, keep ? record : count_run, keep ? (void *)&t : (void *)&stray);
+		sim_event_schedule(eng, &ev[i], 1000 + (N - i) * 3); /* later ones first in time */
+	}
+	for (uint64_t i = 0; i < N; i++)
+		if (i % 1000 != 999)
+			sim_event_cancel(eng, &ev[i]);
+	cr_assert_eq(sim_engine_pending(eng), N / 1000);
+	sim_engine_run(eng, SIM_TIME_NEVER, 0);
+	cr_assert_eq(stray, 0, "a cancelled timer ran");
+	cr_assert_eq(t.n, N / 1000);
+	for (int i = 1; i < t.n; i++)
+		cr_assert_lt(t.when[i - 1], t.when[i]);
+	cr_assert_eq(t.seen[0], N, "the latest-scheduled one is the earliest in time");
+	cr_assert_eq(sim_engine_pending(eng), 0);
+	free(ev);
+	sim_engine_free(eng);
+}
+
+Test(engine, rearm_later_then_earlier_fires_once_at_the_last_time)
+{
+	sim_engine *eng = sim_engine_new(1);
+	trace t = { 0 };
+	sim_event a;
+	sim_event_init(&a, 1, 10, record, &t);
+	sim_event_schedule(eng, &a, 100);
+	sim_event_schedule(eng, &a, 500); /* later: deferred re-file */
+	sim_event_schedule(eng, &a, 300); /* earlier than 500 but later than the entry at 100 */
+	sim_post(eng, 200, 1, 20, record, &t, 0);
+	sim_engine_run(eng, SIM_TIME_NEVER, 0);
+	cr_assert_eq(t.n, 2);
+	cr_assert_eq(t.seen[0], 20);
+	cr_assert_eq(t.when[1], 300);
+	sim_event_schedule(eng, &a, 1000);
+	sim_event_schedule(eng, &a, 400); /* earlier than the queued entry: moved */
+	sim_engine_run(eng, SIM_TIME_NEVER, 0);
+	cr_assert_eq(t.n, 3);
+	cr_assert_eq(t.when[2], 400);
+	cr_assert_eq(sim_engine_pending(eng), 0);
+	sim_engine_free(eng);
+}
+
+Test(engine, deferred_rearm_does_not_count_as_an_event)
+{
+	sim_engine *eng = sim_engine_new(1);
+	trace t = { 0 };
+	sim_event a;
+	sim_event_init(&a, 1, 10, record, &t);
+	sim_event_schedule(eng, &a, 100);
+	for (sim_time k = 1; k <= 50; k++)
+		sim_event_schedule(eng, &a, 100 + k * 10);
+	cr_assert_eq(sim_engine_run(eng, SIM_TIME_NEVER, 1), SIM_RUN_COUNT);
+	cr_assert_eq(t.n, 1);
+	cr_assert_eq(t.when[0], 600);
+	cr_assert_eq(sim_engine_events_run(eng), 1);
+	sim_engine_free(eng);
 }

@@ -15,6 +15,8 @@ typedef struct cli_command {
 } cli_command;
 
 int cmd_bench(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_debug(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 
 /* Parse a duration like "10s", "250ms", "3us", "42ns", "1.5s" or a bare ns count.

@@ -1,0 +1,18 @@
+/* The Internet checksum (RFC 1071) for IPv4, ICMP and TCP, including the IPv4
+ * pseudo-header TCP sums over. Sums are kept unfolded in 32 bits so a checksum can be
+ * built from several pieces; every piece but the last must have an even length. */
+#ifndef SIM_INET_CSUM_H
+#define SIM_INET_CSUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+uint32_t inet_csum_add(uint32_t sum, const uint8_t *p, size_t len);
+/* Fold to 16 bits and complement: the value written into a header. */
+uint16_t inet_csum_finish(uint32_t sum);
+/* Checksum of one contiguous block (0 when a received header with its checksum sums right). */
+uint16_t inet_csum(const uint8_t *p, size_t len);
+/* Partial sum of the IPv4 pseudo-header (addresses in host order). */
+uint32_t inet_csum_pseudo4(uint32_t src, uint32_t dst, uint8_t proto, uint16_t len);
+
+#endif
