@@ -177,6 +177,9 @@ rp_frame_kind rp_frame_parse(rp_frame *f, const uint8_t *data, uint32_t caplen, 
 	f->ib_caplen = f->ib_len = 0;
 	if (len < caplen)
 		len = caplen; /* a capture claiming fewer wire bytes than captured: trust the bytes */
+	f->raw = data;
+	f->raw_caplen = caplen;
+	f->raw_len = len;
 	if (caplen < 14)
 		return say(why, whylen, RP_FRAME_BAD, "truncated Ethernet header: %u of 14 bytes captured", caplen);
 	memcpy(f->dst_mac, data, 6);

@@ -44,6 +44,9 @@ typedef struct rp_frame {
 	uint8_t sgid[16], dgid[16];
 	const uint8_t *ib;
 	uint32_t ib_caplen, ib_len;
+	/* the whole frame as given */
+	const uint8_t *raw;
+	uint32_t raw_caplen, raw_len;
 } rp_frame;
 
 /* Dissect an Ethernet frame of `len` bytes of which `caplen` were captured. On

@@ -14,6 +14,10 @@ typedef struct build {
 	struct rnic_slot { uint32_t stack; uint8_t mac[6], gid[16]; uint32_t id; } *rnics;
 	size_t n_rnics, cap_rnics;
 	uint32_t *conn_id_next;       /* per stack */
+	uint32_t *lgr_ids;            /* [2 * (lgr - 1) + side]: each side's link group id */
+	uint32_t *first_link, *next_link; /* links of each link group, in index order */
+	uint32_t *first_conn, *next_conn; /* SMC-R connections of each link group */
+	uint32_t *live_on_link;       /* connections not closed, per link */
 } build;
 
 static uint32_t stack_of(build *b, uint32_t host)
@@ -55,11 +59,8 @@ static uint32_t rnic_for(build *b, uint32_t stack, const rp_ep *ep, uint32_t mtu
 	for (size_t i = 0; i < b->n_rnics; i++) {
 		struct rnic_slot *sl = &b->rnics[i];
 		if (sl->stack == stack && !memcmp(sl->mac, ep->mac, 6) && !memcmp(sl->gid, ep->gid, 16)) {
-			report_rnic *n = NULL;
-			for (size_t k = 0; k < b->r->n_rnics; k++)
-				if (b->r->rnics[k].id == sl->id)
-					n = &b->r->rnics[k];
-			if (n && mtu > n->mtu)
+			report_rnic *n = &b->r->rnics[sl->id - 1];
+			if (mtu > n->mtu)
 				n->mtu = mtu;
 			return sl->id;
 		}
@@ -86,18 +87,32 @@ static uint32_t rnic_for(build *b, uint32_t stack, const rp_ep *ep, uint32_t mtu
 }
 
 /* A side's link group id: Linux and z/OS build the 4-byte link id from the group id and
- * the link number, so the id of any of its links tells it. Without one: a synthetic id. */
-static uint32_t lgr_id(const replay_decoder *d, uint32_t lgr, int side)
+ * the link number, so the id of any of its links tells it (the first link that has one).
+ * Without one: a synthetic id. */
+static void compute_lgr_ids(build *b)
 {
+	replay_decoder *d = b->d;
+	for (size_t gi = 0; gi < d->n_lgrs; gi++)
+		for (int s = 0; s < 2; s++)
+			b->lgr_ids[2 * gi + (size_t)s] = 0;
 	for (size_t i = 0; i < d->n_links; i++) {
 		const rp_link *l = &d->links[i];
-		if (l->lgr != lgr || !l->uid[side])
-			continue;
-		if ((l->uid[side] & 0xFF) == l->link_num)
-			return l->uid[side] - l->link_num;
-		return l->uid[side] & 0xFFFFFF00u;
+		for (int s = 0; s < 2; s++) {
+			uint32_t *id = &b->lgr_ids[2 * (l->lgr - 1) + (size_t)s];
+			if (*id || !l->uid[s])
+				continue;
+			*id = (l->uid[s] & 0xFF) == l->link_num ? l->uid[s] - l->link_num : l->uid[s] & 0xFFFFFF00u;
+		}
 	}
-	return 0xFF000000u | d->lgrs[lgr - 1].seq << 8;
+	for (size_t gi = 0; gi < d->n_lgrs; gi++)
+		for (int s = 0; s < 2; s++)
+			if (!b->lgr_ids[2 * gi + (size_t)s])
+				b->lgr_ids[2 * gi + (size_t)s] = 0xFF000000u | d->lgrs[gi].seq << 8;
+}
+
+static uint32_t lgr_id(const build *b, uint32_t lgr, int side)
+{
+	return b->lgr_ids[2 * (lgr - 1) + (size_t)side];
 }
 
 static bool half_reported(const rp_conn *c, int s)
@@ -170,7 +185,7 @@ static void add_conn_row(build *b, const rp_conn *c, int s)
 	rc->peer_rmbe_size = peer->rmbe_size;
 	if (c->link) {
 		const rp_link *l = RP_LINK(d, c->link);
-		rc->lgr_id = lgr_id(d, c->lgr, s);
+		rc->lgr_id = lgr_id(b, c->lgr, s);
 		rc->link_num = l->link_num;
 		rc->link_id = l->uid[s];
 	}
@@ -236,7 +251,7 @@ static void add_lgr_rows(build *b, uint32_t gi)
 		int o = RP_OTHER(s);
 		uint32_t stack = stack_of(b, g->host[s]);
 		report_lgr *rg = report_add_lgr(b->r);
-		rg->id = lgr_id(d, gi, s);
+		rg->id = lgr_id(b, gi, s);
 		rg->stack_id = stack;
 		rg->role = s == RP_CLIENT ? REPORT_ROLE_CLIENT : REPORT_ROLE_SERVER;
 		rg->version = g->version;
@@ -253,10 +268,8 @@ static void add_lgr_rows(build *b, uint32_t gi)
 		/* links, and the RNICs they use, for the redundancy type */
 		uint32_t active = 0, lr[2] = { 0 }, rr[2] = { 0 };
 		bool two_local = false, two_remote = false;
-		for (size_t li = 0; li < d->n_links; li++) {
-			rp_link *l = &d->links[li];
-			if (l->lgr != gi)
-				continue;
+		for (uint32_t li = b->first_link[gi - 1]; li; li = b->next_link[li - 1]) {
+			rp_link *l = RP_LINK(d, li);
 			rg->n_links++;
 			if (l->state != REPORT_LINK_ACTIVE && l->state != REPORT_LINK_ACTIVATING)
 				continue;
@@ -276,10 +289,8 @@ static void add_lgr_rows(build *b, uint32_t gi)
 		/* buffer storage: this side's RMBs, each rkey once */
 		uint32_t seen[64];
 		unsigned n_seen = 0;
-		for (size_t ci = 0; ci < d->n_conns; ci++) {
-			const rp_conn *c = &d->conns[ci];
-			if (c->mode != RP_MODE_SMCR || c->lgr != gi)
-				continue;
+		for (uint32_t ci = b->first_conn[gi - 1]; ci; ci = b->next_conn[ci - 1]) {
+			const rp_conn *c = RP_CONN(d, ci);
 			if (conn_live(c))
 				rg->n_conns++;
 			bool dup = false;
@@ -299,16 +310,13 @@ static void add_link_rows(build *b, uint32_t li)
 	replay_decoder *d = b->d;
 	rp_link *l = RP_LINK(d, li);
 	rp_lgr *g = RP_LGR(d, l->lgr);
-	uint32_t conns = 0;
-	for (size_t ci = 0; ci < d->n_conns; ci++)
-		if (d->conns[ci].link == li && conn_live(&d->conns[ci]))
-			conns++;
+	uint32_t conns = b->live_on_link[li - 1];
 	for (int s = 0; s < 2; s++) {
 		int o = RP_OTHER(s);
 		uint32_t stack = stack_of(b, g->host[s]);
 		report_link *rl = report_add_link(b->r);
 		rl->stack_id = stack;
-		rl->lgr_id = lgr_id(d, l->lgr, s);
+		rl->lgr_id = lgr_id(b, l->lgr, s);
 		rl->link_num = l->link_num;
 		rl->local_link_id = l->uid[s];
 		rl->remote_link_id = l->uid[o];
@@ -330,15 +338,11 @@ static void add_link_rows(build *b, uint32_t li)
 		rl->naks_in = l->flow[o].naks;
 		rl->retrans_out = l->flow[s].retrans;
 		rl->n_conns = conns;
-		for (size_t k = 0; k < b->r->n_rnics; k++) {
-			report_rnic *n = &b->r->rnics[k];
-			if (n->id != rl->rnic_id)
-				continue;
-			n->bytes_out += rl->bytes_out;
-			n->bytes_in += rl->bytes_in;
-			n->ops_out += rl->ops_out;
-			n->ops_in += rl->ops_in;
-		}
+		report_rnic *n = &b->r->rnics[rl->rnic_id - 1]; /* ids are row numbers until the report is sorted */
+		n->bytes_out += rl->bytes_out;
+		n->bytes_in += rl->bytes_in;
+		n->ops_out += rl->ops_out;
+		n->ops_in += rl->ops_in;
 	}
 }
 
@@ -360,7 +364,7 @@ static void add_event_rows(build *b, const rp_event *e)
 		const report_rnic *n = report_rnic_by_id(b->r, rn);
 		if (n)
 			g_strlcpy(re->intf, n->name, sizeof(re->intf));
-		re->lgr_id = lgr_id(d, l->lgr, s);
+		re->lgr_id = lgr_id(b, l->lgr, s);
 		re->link_num = l->link_num;
 		re->local_link_id = l->uid[s];
 		re->remote_link_id = l->uid[o];
@@ -393,6 +397,27 @@ void rp_build_report(replay_decoder *d, smcr_report *r)
 			rp_link *l = &d->links[li];
 			rnic_for(&b, stack_of(&b, RP_LGR(d, l->lgr)->host[s]), &l->ep[s], l->mtu);
 		}
+	b.lgr_ids = g_new0(uint32_t, 2 * d->n_lgrs + 1);
+	compute_lgr_ids(&b);
+	b.first_link = g_new0(uint32_t, d->n_lgrs + 1);
+	b.next_link = g_new0(uint32_t, d->n_links + 1);
+	b.first_conn = g_new0(uint32_t, d->n_lgrs + 1);
+	b.next_conn = g_new0(uint32_t, d->n_conns + 1);
+	b.live_on_link = g_new0(uint32_t, d->n_links + 1);
+	for (size_t li = d->n_links; li > 0; li--) {
+		uint32_t g = d->links[li - 1].lgr;
+		b.next_link[li - 1] = b.first_link[g - 1];
+		b.first_link[g - 1] = (uint32_t)li;
+	}
+	for (size_t ci = d->n_conns; ci > 0; ci--) {
+		const rp_conn *c = &d->conns[ci - 1];
+		if (c->mode != RP_MODE_SMCR || !c->lgr)
+			continue;
+		b.next_conn[ci - 1] = b.first_conn[c->lgr - 1];
+		b.first_conn[c->lgr - 1] = (uint32_t)ci;
+		if (c->link && conn_live(c))
+			b.live_on_link[c->link - 1]++;
+	}
 	for (size_t gi = 0; gi < d->n_lgrs; gi++)
 		add_lgr_rows(&b, (uint32_t)(gi + 1));
 	for (size_t li = 0; li < d->n_links; li++)
@@ -408,6 +433,12 @@ void rp_build_report(replay_decoder *d, smcr_report *r)
 	g_free(b.stack_of_host);
 	g_free(b.conn_id_next);
 	g_free(b.rnics);
+	g_free(b.lgr_ids);
+	g_free(b.first_link);
+	g_free(b.next_link);
+	g_free(b.first_conn);
+	g_free(b.next_conn);
+	g_free(b.live_on_link);
 }
 
 static void print_list(FILE *out, const char *title, const replay_list *l)

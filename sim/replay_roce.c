@@ -6,12 +6,19 @@
  * twice), ACKs clear the outstanding request and NAKs are counted (fatal NAK codes fail
  * the link). SEND payloads are LLC or CDC messages, decoded with the model codecs (the
  * v2 LLC length in either byte order); RDMA WRITEs are attributed to connections by rkey
- * and checked against the RMB's address range. */
+ * and checked against the RMB's address range.
+ *
+ * Complete frames are parsed and validated by the fabric's RoCE parser (sim/roce.h: lengths,
+ * IPv4 checksum, ICRC); a frame that fails validation is reported with the failing field and
+ * still decoded by the tolerant header parser of sim/replay_frame.c, which also handles what
+ * the fabric does not build (snaplen-cut frames, IPv6, stacked VLAN tags, IP options, RDMA
+ * READ and atomic opcodes). */
 #include <inttypes.h>
 #include <string.h>
 
 #include "model/llc.h"
 #include "sim/replay_internal.h"
+#include "sim/roce.h"
 
 static int32_t psn_diff(uint32_t a, uint32_t b)
 {
@@ -324,11 +331,47 @@ static void on_ack(replay_decoder *d, uint32_t li, int s, const rp_bth *b)
 	}
 }
 
+/* The fabric's strict parser on a complete frame. False when it cannot take the frame;
+ * a frame it rejects for being wrong (not merely outside what it builds) is reported. */
+static bool strict_parse(replay_decoder *d, const rp_frame *f, rp_bth *b)
+{
+	if (f->raw_caplen != f->raw_len)
+		return false;
+	roce_pkt pkt;
+	smcr_decode_err err;
+	if (roce_parse(f->raw, f->raw_caplen, &pkt, &err) != SMCR_ERR_OK) {
+		if (err.code != SMCR_ERR_TYPE && strcmp(err.field ? err.field : "", "IPv4 version/IHL")) {
+			char text[200];
+			smcr_decode_err_format(&err, text, sizeof(text));
+			rp_error(d, "RoCE v%u packet does not validate: %s", f->roce_version, text);
+		}
+		return false;
+	}
+	memset(b, 0, sizeof(*b));
+	b->opcode = pkt.bth.opcode;
+	b->se = pkt.bth.se;
+	b->ackreq = pkt.bth.ack_req;
+	b->padcnt = pkt.bth.pad;
+	b->pkey = pkt.bth.pkey;
+	b->dest_qp = pkt.bth.dest_qp;
+	b->psn = pkt.bth.psn;
+	b->has_reth = pkt.has_reth;
+	b->va = pkt.reth.va;
+	b->rkey = pkt.reth.rkey;
+	b->dmalen = pkt.reth.dma_len;
+	b->has_aeth = pkt.has_aeth;
+	b->syndrome = pkt.aeth.syndrome;
+	b->msn = pkt.aeth.msn;
+	b->payload = pkt.payload;
+	b->payload_len = b->payload_caplen = pkt.payload_len;
+	return true;
+}
+
 void rp_roce_frame(replay_decoder *d, const rp_frame *f)
 {
 	rp_bth b;
 	char why[REPLAY_TEXT_LEN];
-	switch (rp_bth_parse(&b, f->ib, f->ib_caplen, f->ib_len, why, sizeof(why))) {
+	switch (strict_parse(d, f, &b) ? RP_FRAME_ROCE : rp_bth_parse(&b, f->ib, f->ib_caplen, f->ib_len, why, sizeof(why))) {
 	case RP_FRAME_ROCE:
 		break;
 	case RP_FRAME_OTHER:

@@ -331,6 +331,7 @@ static void append_llc(pe_capture *c, const smcr_llc_msg *m, bool from_server, u
 	uint8_t *bth = fr->data + 14 + 20 + 8;
 	put_be24(bth + 9, psn);
 	cr_assert_eq(smcr_llc_encode(bth + 12, 44, m, SMCR_LLC_V2_LE), 44);
+	pe_roce_fix_icrc(c, c->n - 1);
 }
 
 Test(replay, delete_link_fails_the_link_with_ist2406i_fields)
@@ -392,6 +393,7 @@ Test(replay, fatal_nak_fails_the_link)
 	uint8_t *bth = fr->data + 14 + 20 + 8;
 	put_be24(bth + 9, get_be24(c.f[F_CDC_C2S].data + 14 + 20 + 8 + 9));
 	bth[12] = 0x62;
+	pe_roce_fix_icrc(&c, c.n - 1);
 	replay_result res;
 	pe_decode(&c, NULL, &res);
 	cr_assert_eq(res.report.n_events, 2);
@@ -442,12 +444,29 @@ Test(replay, roce_retransmission_is_counted_once)
 	pe_free(&c);
 }
 
+Test(replay, bad_icrc_is_reported_and_the_frame_still_decoded)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	c.f[F_WRITE].data[c.f[F_WRITE].caplen - 10] ^= 0xFF; /* a data byte of the RDMA WRITE */
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	cr_assert_eq(res.errors.total, 1);
+	cr_assert_eq(res.errors.items[0].frame, F_WRITE + 1);
+	cr_assert_not_null(strstr(res.errors.items[0].text, "field ICRC"), "%s", res.errors.items[0].text);
+	cr_assert_eq(conn_of(&res.report, 1, 40001, 12345)->rdma_bytes_out, 64, "still attributed");
+	cr_assert_eq(res.explained, res.frames);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
 Test(replay, rdma_write_outside_the_rmb_is_an_error)
 {
 	pe_capture c;
 	pe_load(&c, FIXTURE_V2);
 	uint8_t *reth = c.f[F_WRITE].data + 14 + 20 + 8 + 12;
 	put_be64(reth, get_be64(reth) + 16384 - 32); /* 64 bytes at 32 before the end of a 16 KiB RMB */
+	pe_roce_fix_icrc(&c, F_WRITE);
 	replay_result res;
 	pe_decode(&c, NULL, &res);
 	cr_assert_eq(res.errors.total, 1);
@@ -648,6 +667,7 @@ Test(replay, v2_llc_in_big_endian_order_reads_the_same)
 			put_be16(p + 1, (uint16_t)msg_len);
 			if (p[0] == 0x22 && msg_len > 72) /* ADD LINK's rkey count is in the same order */
 				put_be16(p + 70, get_le16(p + 70));
+			pe_roce_fix_icrc(&c, i);
 			swapped++;
 		}
 	}

@@ -156,13 +156,20 @@ int bench_replay(int argc, char **argv)
 	replay_result_free(&res);
 	rc = 0;
 	if (!no_tshark) {
+		/* tshark gets the same best-of treatment (at most 2 runs: it is the slow one) */
 		gchar *targv[] = { "tshark", "-n", "-r", (gchar *)file, NULL };
 		gint status = 0;
-		double t0 = bench_wall_seconds();
-		gboolean ok = g_spawn_sync(NULL, targv, NULL,
-		                           G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
-		                           NULL, NULL, NULL, &status, &gerr);
-		double dt = bench_wall_seconds() - t0;
+		gboolean ok = TRUE;
+		double dt = 0;
+		for (gint64 i = 0; i < (repeat < 2 ? repeat : 2) && ok; i++) {
+			double t0 = bench_wall_seconds();
+			ok = g_spawn_sync(NULL, targv, NULL,
+			                  G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+			                  NULL, NULL, NULL, &status, &gerr);
+			double t = bench_wall_seconds() - t0;
+			if (dt == 0 || t < dt)
+				dt = t;
+		}
 		if (!ok) {
 			printf("  tshark -n -r              not run: %s\n", gerr->message);
 			g_clear_error(&gerr);
@@ -170,7 +177,8 @@ int bench_replay(int argc, char **argv)
 			printf("  tshark -n -r              failed (status %d)\n", status);
 		} else {
 			double trate = (double)frames / dt;
-			printf("  tshark -n -r              %8.3f s  %12.0f frames/s\n", dt, trate);
+			printf("  tshark -n -r              %8.3f s  %12.0f frames/s  (best of %lld)\n", dt, trate,
+			       (long long)(repeat < 2 ? repeat : 2));
 			printf("  speed-up                  %8.1f x\n", rate / trate);
 		}
 	}

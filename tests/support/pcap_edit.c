@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/wire.h"
+#include "sim/roce.h"
 
 static char *tmp_dir;
 
@@ -173,6 +174,14 @@ void pe_tcp_slice(pe_capture *c, size_t idx, uint32_t from, uint32_t n)
 	pe_frame *fr = &c->f[idx];
 	uint32_t ip = ip_off(fr), th = ip + (uint32_t)(fr->data[ip] & 0x0F) * 4;
 	put_be32(fr->data + th + 4, get_be32(fr->data + th + 4) + from);
+}
+
+void pe_roce_fix_icrc(pe_capture *c, size_t idx)
+{
+	pe_frame *fr = &c->f[idx];
+	cr_assert_eq(get_be16(fr->data + 12), 0x0800, "untagged RoCE v2 frames only");
+	uint32_t l3_len = fr->caplen - 14 - ROCE_ICRC_LEN;
+	put_le32(fr->data + fr->caplen - ROCE_ICRC_LEN, roce_icrc(ROCE_V2, fr->data + 14, l3_len));
 }
 
 void pe_cut(pe_capture *c, size_t idx, uint32_t caplen)

@@ -46,6 +46,8 @@ void pe_tcp_slice(pe_capture *c, size_t idx, uint32_t from, uint32_t n);
 /* Offset of the TCP payload / of the RoCE v2 IB payload (after BTH and extension headers)
  * in frame idx (IPv4, untagged). */
 uint32_t pe_tcp_payload_off(const pe_capture *c, size_t idx);
+/* Recompute the ICRC of an untagged RoCE v2 (IPv4) frame after editing it. */
+void pe_roce_fix_icrc(pe_capture *c, size_t idx);
 /* Keep only the first caplen bytes of frame idx (len stays: a snaplen cut). */
 void pe_cut(pe_capture *c, size_t idx, uint32_t caplen);
 
