@@ -32,19 +32,21 @@ SIM_SRC   := $(sort $(wildcard sim/*.c))
 TOOL_SRC  := $(sort $(wildcard tools/*.c))
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TESTLIB_SRC := $(sort $(wildcard tests/support/*.c))
+HW_SRC    := $(sort $(wildcard tests/hw/*.c))
 
 MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ   := $(SIM_SRC:%.c=$(BUILD)/%.o)
 TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/%.o)
 TESTLIB_OBJ := $(TESTLIB_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+HW_BIN    := $(HW_SRC:tests/%.c=$(BUILD)/tests/%)
 
 LIBMODEL  := $(BUILD)/libsmcr-model.a
 LIBSIM    := $(BUILD)/libsmcr-sim.a
 BIN       := $(BUILD)/smcr-sim
 
 .PHONY: all deps demo check check-unit check-hw check-interop traces clean
-all: $(BIN) $(TEST_BIN)
+all: $(BIN) $(TEST_BIN) $(HW_BIN)
 
 # model/ is the sans-I/O core: it is compiled without GLib or any I/O headers on purpose.
 $(BUILD)/model/%.o: model/%.c
@@ -77,6 +79,10 @@ $(BIN): $(TOOL_OBJ) $(LIBSIM) $(LIBMODEL)
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TESTLIB_OBJ) $(LIBSIM) $(LIBMODEL)
 	$(CC) $(LDFLAGS_SAN) -o $@ $< $(TESTLIB_OBJ) $(LIBSIM) $(LIBMODEL) $(PKG_LIBS) $(CRIT_LIBS) $(EXTRA_LIBS)
 
+# tests/hw/*.c: programs that run on a real RDMA device (in the check-hw VM), no Criterion.
+$(BUILD)/tests/hw/%: $(BUILD)/tests/hw/%.o $(LIBSIM) $(LIBMODEL)
+	$(CC) $(LDFLAGS_SAN) -o $@ $< $(LIBSIM) $(LIBMODEL) $(PKG_LIBS) $(EXTRA_LIBS)
+
 deps:
 	@tools/install-deps
 
@@ -89,6 +95,11 @@ demo: deps
 check: deps
 	$(MAKE) --no-print-directory all
 	tests/run-tests $(BUILD)
+
+# The real-hardware tests: in a QEMU VM with Debian's kernel and Soft-RoCE (rxe-setup/).
+check-hw: all
+	@tools/install-deps --hw
+	rxe-setup/check-hw.sh $(BUILD)
 
 check-unit: all
 	tests/run-tests $(BUILD) --unit-only

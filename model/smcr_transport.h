@@ -93,7 +93,8 @@ typedef struct smcr_qp_caps {
 /* Address handle for an RC QP (RoCE: always with GRH). */
 typedef struct smcr_ah {
 	uint8_t dgid[16];
-	uint8_t dmac[6];      /* destination (or next-hop) MAC */
+	uint8_t dmac[6];      /* destination (or next-hop) MAC; the verbs backend ignores it:
+	                       * with libibverbs the kernel resolves the MAC from the DGID */
 	uint16_t sgid_index;
 	uint8_t hop_limit;    /* 1 on the same L2, 64 via a gateway (v2) */
 	uint8_t traffic_class;
@@ -115,7 +116,7 @@ typedef struct smcr_qp_attr {
 	uint8_t max_dest_rd_atomic;
 	uint8_t min_rnr_timer;    /* IB encoding, 5 bits */
 	uint8_t timeout;          /* local ACK timeout: 4.096 us * 2^timeout */
-	uint8_t retry_cnt;        /* 0..7 */
+	uint8_t retry_cnt;        /* 0..7; Soft-RoCE (rxe) treats 7 as "retry forever" */
 	uint8_t rnr_retry;        /* 0..7, 7 = infinite */
 	uint32_t sq_psn;          /* 24 bits */
 	uint8_t max_rd_atomic;
@@ -139,7 +140,9 @@ typedef enum smcr_wr_opcode {
 enum smcr_send_flags {
 	SMCR_SEND_SIGNALED = 1u << 0,  /* generate a completion on success */
 	SMCR_SEND_SOLICITED = 1u << 1, /* BTH SE bit on the last packet */
-	SMCR_SEND_INLINE = 1u << 2,    /* data copied at post time, lkey not checked */
+	SMCR_SEND_INLINE = 1u << 2,    /* data copied at post time, lkey not checked; a transport
+	                                * whose QP cannot inline that much sends it by lkey
+	                                * instead, so the lkey must still be valid */
 };
 
 typedef struct smcr_send_wr {
@@ -159,7 +162,10 @@ typedef struct smcr_recv_wr {
 } smcr_recv_wr;
 
 /* Completions (ibv_wc subset). Error completions carry the wr_id of the failed WR;
- * once a QP is in ERR, every outstanding WR completes with SMCR_WC_WR_FLUSH_ERR. */
+ * once a QP is in ERR, every outstanding WR completes with SMCR_WC_WR_FLUSH_ERR.
+ * Verbs reports the opcode of successful completions only, so an error completion of a
+ * send-queue WR (SEND or RDMA WRITE) has opcode SMCR_WC_SEND, of a receive SMCR_WC_RECV:
+ * match failed WRs by wr_id, never by opcode. */
 typedef enum smcr_wc_status {
 	SMCR_WC_SUCCESS = 0,
 	SMCR_WC_LOC_LEN_ERR,
@@ -187,7 +193,9 @@ typedef struct smcr_wc {
 	smcr_wc_opcode opcode;
 	uint32_t byte_len;       /* receives: bytes placed */
 	uint32_t qp_num;
-	uint8_t solicited;       /* receives: the SE bit was set */
+	uint8_t solicited;       /* receives: the SE bit was set (simulated transport only:
+	                          * libibverbs does not report it, the verbs backend gives 0;
+	                          * the SE bit only decides CQ notification there) */
 } smcr_wc;
 
 /* Asynchronous events the host reports (ibv_async_event subset). */

@@ -1,0 +1,98 @@
+/* Replay, mode 1 (decode): read a capture of SMC-R traffic and reconstruct the SMC-R
+ * picture as an smcr_report (sim/report.h): the hosts as stacks, their RNICs, link groups
+ * from both sides, links with their QP pairs, GIDs, MACs and 4-byte link ids, the
+ * connections with tokens, cursors and data volumes, fallbacks with their reasons, and
+ * link failures.
+ *
+ * What is read: TCP with the SMC option in SYN / SYN-ACK and the CLC handshake reassembled
+ * from the TCP stream (split, coalesced, retransmitted and out-of-order segments); RoCE v1
+ * (ethertype 0x8915 with GRH) and v2 (UDP 4791), with or without 802.1Q tags; BTH/RETH/AETH;
+ * LLC messages (v2 lengths in either byte order, as Linux x86 writes them little-endian),
+ * CDC messages, RDMA WRITEs attributed to connections by rkey and RMB address range,
+ * NAKs and retransmissions. Every frame is either explained or listed with a reason, and
+ * every message that does not decode is reported with its frame number.
+ *
+ * Modes 2 (timing replay into a simulated fabric) and 3 (re-drive one side against our
+ * core) will take the same capture reader and decoder state; see tools/cmd_replay.c. */
+#ifndef SIM_REPLAY_H
+#define SIM_REPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/json_writer.h"
+#include "sim/report.h"
+
+#define REPLAY_TEXT_LEN 200
+
+typedef struct replay_opts {
+	uint32_t max_listed;  /* frames / errors kept in each list (all are counted); 0 = all */
+	uint64_t stall_ns;    /* requests unacknowledged this long before the capture ends count
+	                       * as a stopped link; 0 = default 1 s */
+} replay_opts;
+
+/* One listed frame or problem. */
+typedef struct replay_note {
+	uint64_t frame;                 /* 1-based frame number, 0 when it concerns the file */
+	char text[REPLAY_TEXT_LEN];
+} replay_note;
+
+/* Frames not explained, grouped by reason (the reason text without frame details). */
+typedef struct replay_reason_count {
+	char reason[64];
+	uint64_t count;
+	uint64_t first_frame;
+} replay_reason_count;
+
+typedef struct replay_list {
+	replay_note *items;
+	size_t n, cap;
+	uint64_t total;                 /* all of them, listed or not */
+} replay_list;
+
+typedef struct replay_result {
+	smcr_report report;             /* sorted */
+	int linktype;
+	uint64_t frames, bytes;
+	uint64_t first_ns, last_ns;
+	uint64_t explained;
+	uint64_t cut_frames;            /* frames shorter in the capture than on the wire */
+	uint64_t tcp_retransmissions, roce_retransmissions;
+	uint64_t capture_gaps;          /* RoCE packets missing from the capture (PSN gaps) */
+	uint64_t clc_messages, llc_messages, cdc_messages, rdma_writes;
+	replay_list unexplained;        /* frames not explained */
+	replay_reason_count *reasons;   /* unexplained frames grouped by reason, sorted by reason */
+	size_t n_reasons;
+	replay_list errors;             /* decode errors and damaged input, with frame numbers */
+	replay_list notes;              /* things worth knowing that are not errors */
+	bool file_damaged;              /* the file ended in the middle of a record, or similar */
+} replay_result;
+
+typedef struct replay_decoder replay_decoder;
+
+replay_decoder *replay_decoder_new(const replay_opts *opts);
+void replay_decoder_free(replay_decoder *d);
+/* Feed frame after frame (Ethernet), numbered from 1 in feeding order. */
+void replay_decoder_frame(replay_decoder *d, uint64_t ts_ns, const uint8_t *data, uint32_t caplen, uint32_t len);
+/* Record a problem with the capture file itself (as the reader meets it). */
+void replay_decoder_file_error(replay_decoder *d, uint64_t frame, const char *text);
+/* Finish: close open flows, detect stopped links, build the report. The decoder can be
+ * freed afterwards; the result owns its memory. */
+void replay_decoder_finish(replay_decoder *d, replay_result *res);
+
+/* Read a pcap or pcapng file (Ethernet link type) with libpcap and decode it. Returns 0
+ * when a result was produced (possibly with errors listed in it: a truncated file is
+ * decoded up to the damage), -1 when the file cannot be used at all (cannot open, not a
+ * capture, wrong link type); then err holds the message. */
+int replay_decode_file(const char *path, const replay_opts *opts, replay_result *res, char *err, size_t errlen);
+
+void replay_result_free(replay_result *res);
+
+/* The capture summary: counts, frames not explained (by reason, then listed), decode
+ * errors and notes. */
+void replay_print_summary(FILE *out, const replay_result *res);
+/* The same as a "capture" member of the current JSON object. */
+void replay_write_json(json_writer *w, const replay_result *res);
+
+#endif

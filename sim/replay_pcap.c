@@ -1,0 +1,47 @@
+/* Replay: read a capture file with libpcap (classic pcap and pcapng, nanosecond time
+ * stamps where the file has them) and feed its Ethernet frames to the decoder. */
+#include <pcap/pcap.h>
+#include <stdio.h>
+
+#include "sim/replay.h"
+
+int replay_decode_file(const char *path, const replay_opts *opts, replay_result *res, char *err, size_t errlen)
+{
+	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	pcap_t *p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, ebuf);
+	if (!p) {
+		snprintf(err, errlen, "%s: cannot read as a capture file: %s", path, ebuf);
+		return -1;
+	}
+	int dlt = pcap_datalink(p);
+	if (dlt != DLT_EN10MB) {
+		const char *name = pcap_datalink_val_to_name(dlt), *desc = pcap_datalink_val_to_description(dlt);
+		snprintf(err, errlen, "%s: link-layer type %s (%d, %s) is not Ethernet; replay decodes Ethernet captures "
+		         "(LINKTYPE_ETHERNET, 1)", path, name ? name : "unknown", dlt, desc ? desc : "no description");
+		pcap_close(p);
+		return -1;
+	}
+	replay_decoder *d = replay_decoder_new(opts);
+	uint64_t n = 0;
+	for (;;) {
+		struct pcap_pkthdr *h;
+		const u_char *data;
+		int rc = pcap_next_ex(p, &h, &data);
+		if (rc == PCAP_ERROR_BREAK)
+			break;
+		if (rc != 1) {
+			char text[REPLAY_TEXT_LEN];
+			snprintf(text, sizeof(text), "capture file damaged at frame %llu: %s; the %llu frames before it were decoded",
+			         (unsigned long long)n + 1, pcap_geterr(p), (unsigned long long)n);
+			replay_decoder_file_error(d, n + 1, text);
+			break;
+		}
+		n++;
+		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
+		replay_decoder_frame(d, ts, data, h->caplen, h->len);
+	}
+	pcap_close(p);
+	replay_decoder_finish(d, res);
+	replay_decoder_free(d);
+	return 0;
+}

@@ -1,0 +1,798 @@
+/* Replay decoder (mode 1): the exact SMC-R picture from the Wireshark fixtures (RoCE v1 and
+ * v2) and from a real Linux SMC-Rv2 capture; the same picture through VLAN tags, split,
+ * merged, reordered and retransmitted TCP segments and pcapng; failures (DELETE LINK,
+ * fatal NAK, stopped traffic); and damaged input (snaplen cuts, truncated files, wrong
+ * link types, garbage, random mutations) reported with frame numbers, never a crash. */
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <glib.h>
+#include <pcap/pcap.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/clc.h"
+#include "model/llc.h"
+#include "model/wire.h"
+#include "sim/replay.h"
+#include "sim/replay_frame.h"
+#include "sim/replay_map.h"
+#include "sim/rng.h"
+#include "tests/support/pcap_edit.h"
+
+#define FIXTURE_V2 "tests/data/replay/wireshark-fixture-rocev2.pcap"
+#define FIXTURE_V1 "tests/data/replay/wireshark-fixture-rocev1.pcap"
+#define LINUX_TRACE "traces/linux-6.1-smcr-v2-rxe.pcap"
+
+/* Fixture frame indexes (frame number - 1). */
+enum { F_SYN, F_SYNACK, F_ACK, F_PROPOSAL, F_ACCEPT, F_CONFIRM, F_ACK2, F_CL_REQ, F_CL_RSP, F_RACK, F_WRITE,
+       F_CDC_C2S, F_CDC_S2C, F_SYN2, F_SYNACK2, F_ACK3, F_PROPOSAL2, F_DECLINE, F_ACK4 };
+
+static void teardown(void)
+{
+	pe_tmp_cleanup();
+}
+
+TestSuite(replay, .fini = teardown);
+
+static const report_conn *conn_of(const smcr_report *r, uint32_t stack, uint16_t local_port, uint16_t peer_port)
+{
+	for (size_t i = 0; i < r->n_conns; i++)
+		if (r->conns[i].stack_id == stack && r->conns[i].local_port == local_port && r->conns[i].peer_port == peer_port)
+			return &r->conns[i];
+	cr_assert_fail("no connection %u->%u on stack %u", local_port, peer_port, stack);
+	return NULL;
+}
+
+static const report_link *link_of(const smcr_report *r, uint32_t stack, uint8_t num)
+{
+	for (size_t i = 0; i < r->n_links; i++)
+		if (r->links[i].stack_id == stack && r->links[i].link_num == num)
+			return &r->links[i];
+	cr_assert_fail("no link %u on stack %u", num, stack);
+	return NULL;
+}
+
+static void gid_of(uint8_t gid[16], const char *text)
+{
+	cr_assert_eq(inet_pton(AF_INET6, text, gid), 1, "%s", text);
+}
+
+static void assert_gid(const uint8_t got[16], const char *want)
+{
+	uint8_t w[16];
+	gid_of(w, want);
+	char g[64];
+	report_gid_str(got, g, sizeof(g));
+	cr_assert(!memcmp(got, w, 16), "GID %s, expected %s", g, want);
+}
+
+static const uint8_t mac1[6] = { 2, 0, 0, 0, 0, 1 }, mac2[6] = { 2, 0, 0, 0, 0, 2 };
+
+/* The picture mkpcap.py's capture shows: client 10.0.0.1 (QP 0x111, token 0x201) and
+ * server 10.0.0.2 (QP 0x112, token 0x101) on one link of one link group, 64 bytes written
+ * by the client, and a second connection the server declined with 0x03030000. */
+static void assert_fixture_picture(const replay_result *res, int roce, uint16_t vlan)
+{
+	const smcr_report *r = &res->report;
+	const char *g1 = roce == 1 ? "fe80::ff:fe00:1" : "::ffff:10.0.0.1";
+	const char *g2 = roce == 1 ? "fe80::ff:fe00:2" : "::ffff:10.0.0.2";
+	cr_assert_eq(res->errors.total, 0, "errors: %s", res->errors.n ? res->errors.items[0].text : "");
+	cr_assert_eq(res->unexplained.total, 0, "unexplained: %s", res->unexplained.n ? res->unexplained.items[0].text : "");
+	cr_assert_eq(res->explained, res->frames);
+	cr_assert_eq(r->n_stacks, 2);
+	static const uint8_t sys1[8] = { 0x1a, 0x2b, 2, 0, 0, 0, 0, 1 }, sys2[8] = { 0x3c, 0x4d, 2, 0, 0, 0, 0, 2 };
+	cr_assert(!memcmp(r->stacks[0].system_id, sys1, 8));
+	cr_assert(!memcmp(r->stacks[1].system_id, sys2, 8));
+	cr_assert_eq(r->n_lgrs, 2);
+	for (int s = 0; s < 2; s++) {
+		cr_assert_eq(r->lgrs[s].id, 0x100);
+		cr_assert_eq(r->lgrs[s].role, s == 0 ? REPORT_ROLE_CLIENT : REPORT_ROLE_SERVER);
+		cr_assert_eq(r->lgrs[s].type, REPORT_LGR_SINGLE);
+		cr_assert_eq(r->lgrs[s].vlan, vlan);
+		cr_assert_eq(r->lgrs[s].n_links, 1);
+		cr_assert_eq(r->lgrs[s].n_conns, 1);
+		cr_assert_eq(r->lgrs[s].peer_stack_id, (uint32_t)(2 - s));
+	}
+	cr_assert_eq(r->n_links, 2);
+	const report_link *lc = link_of(r, 1, 1), *ls = link_of(r, 2, 1);
+	cr_assert_eq(lc->local_qpn, 0x111);
+	cr_assert_eq(lc->remote_qpn, 0x112);
+	cr_assert_eq(ls->local_qpn, 0x112);
+	cr_assert_eq(ls->remote_qpn, 0x111);
+	cr_assert_eq(lc->local_link_id, 0x100);
+	cr_assert_eq(lc->remote_link_id, 0x100);
+	cr_assert_eq(lc->state, REPORT_LINK_ACTIVE);
+	cr_assert_eq(lc->mtu, 1024);
+	cr_assert_eq(lc->vlan, vlan);
+	assert_gid(lc->local_gid, g1);
+	assert_gid(lc->remote_gid, g2);
+	assert_gid(ls->local_gid, g2);
+	cr_assert(!memcmp(lc->local_mac, mac1, 6) && !memcmp(lc->remote_mac, mac2, 6));
+	cr_assert_eq(lc->ops_out, 3, "CONFIRM LINK response, RDMA WRITE, CDC");
+	cr_assert_eq(lc->ops_in, 2, "CONFIRM LINK request, CDC");
+	cr_assert_eq(ls->ops_in, 3);
+	cr_assert_eq(r->n_rnics, 2);
+	cr_assert_eq(r->n_conns, 4);
+	const report_conn *c1 = conn_of(r, 1, 40001, 12345), *s1 = conn_of(r, 2, 12345, 40001);
+	cr_assert_eq(c1->mode, REPORT_MODE_SMCR);
+	cr_assert_eq(c1->role, REPORT_ROLE_CLIENT);
+	cr_assert_eq(c1->smc_version, 1);
+	cr_assert_eq(c1->local_token, 0x201);
+	cr_assert_eq(c1->peer_token, 0x101);
+	cr_assert_eq(c1->link_num, 1);
+	cr_assert_eq(c1->lgr_id, 0x100);
+	cr_assert_eq(c1->bytes_sent, 64);
+	cr_assert_eq(c1->rdma_bytes_out, 64);
+	cr_assert_eq(c1->bytes_received, 0);
+	cr_assert_eq(c1->tx_prod.count, 64);
+	cr_assert_eq(c1->rmbe_size, 16384);
+	assert_gid(c1->peer_gid, g2);
+	cr_assert_eq(s1->local_token, 0x101);
+	cr_assert_eq(s1->bytes_received, 64);
+	cr_assert_eq(s1->rx_prod.count, 64);
+	cr_assert_eq(s1->tx_cons.count, 64, "the server's CDC returns the consumer cursor");
+	cr_assert_eq(s1->role, REPORT_ROLE_SERVER);
+	const report_conn *c2 = conn_of(r, 1, 40002, 12345), *s2 = conn_of(r, 2, 12345, 40002);
+	cr_assert_eq(c2->mode, REPORT_MODE_TCP);
+	cr_assert_eq(c2->fallback_reason, SMCR_DECL_PEERDECL);
+	cr_assert_eq(c2->peer_diagnosis, SMCR_DECL_NOSMCDEV);
+	cr_assert_eq(s2->mode, REPORT_MODE_TCP);
+	cr_assert_eq(s2->fallback_reason, SMCR_DECL_NOSMCDEV);
+	const report_stats *st1 = &r->stacks[0].stats, *st2 = &r->stacks[1].stats;
+	cr_assert_eq(st1->clnt_v1_succ, 1);
+	cr_assert_eq(st2->srv_v1_succ, 1);
+	cr_assert_eq(st1->n_fallbacks, 1);
+	cr_assert_eq(st1->fallbacks[0].code, SMCR_DECL_PEERDECL);
+	cr_assert_eq(st1->fallbacks[0].clnt_cnt, 1);
+	cr_assert_eq(st2->fallbacks[0].code, SMCR_DECL_NOSMCDEV);
+	cr_assert_eq(st2->fallbacks[0].srv_cnt, 1);
+	cr_assert_eq(st1->tx_bytes, 64);
+	cr_assert_eq(st2->rx_bytes, 64);
+	cr_assert_eq(res->clc_messages, 5);
+	cr_assert_eq(res->llc_messages, 2);
+	cr_assert_eq(res->cdc_messages, 2);
+	cr_assert_eq(res->rdma_writes, 1);
+}
+
+static void decode_file(const char *path, replay_result *res)
+{
+	char err[256];
+	cr_assert_eq(replay_decode_file(path, NULL, res, err, sizeof(err)), 0, "%s", err);
+}
+
+Test(replay, wireshark_fixture_rocev2_gives_the_exact_picture)
+{
+	replay_result res;
+	decode_file(FIXTURE_V2, &res);
+	assert_fixture_picture(&res, 2, REPORT_NO_VLAN);
+	replay_result_free(&res);
+}
+
+Test(replay, wireshark_fixture_rocev1_gives_the_exact_picture)
+{
+	replay_result res;
+	decode_file(FIXTURE_V1, &res);
+	assert_fixture_picture(&res, 1, REPORT_NO_VLAN);
+	replay_result_free(&res);
+}
+
+Test(replay, pcapng_gives_the_same_picture_as_pcap)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	char *path = pe_write_pcapng(&c, "fixture.pcapng");
+	replay_result res;
+	decode_file(path, &res);
+	assert_fixture_picture(&res, 2, REPORT_NO_VLAN);
+	cr_assert_eq(res.first_ns, c.f[0].ts_ns);
+	replay_result_free(&res);
+	g_free(path);
+	pe_free(&c);
+}
+
+Test(replay, vlan_tags_give_the_link_group_vlan)
+{
+	for (int v = 1; v <= 2; v++) {
+		pe_capture c;
+		pe_load(&c, v == 1 ? FIXTURE_V1 : FIXTURE_V2);
+		for (size_t i = 0; i < c.n; i++)
+			pe_vlan(&c, i, 613);
+		replay_result res;
+		pe_decode(&c, NULL, &res);
+		assert_fixture_picture(&res, v, 613);
+		replay_result_free(&res);
+		pe_free(&c);
+	}
+}
+
+Test(replay, clc_split_into_many_segments_is_reassembled)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	/* Confirm in 3 pieces, Accept into 1-byte + rest, Proposal into 5 + 40 + rest */
+	pe_tcp_split(&c, F_CONFIRM, 30);
+	pe_tcp_split(&c, F_CONFIRM + 1, 1);
+	pe_tcp_split(&c, F_ACCEPT, 1);
+	pe_tcp_split(&c, F_PROPOSAL, 5);
+	pe_tcp_split(&c, F_PROPOSAL + 1, 40);
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	assert_fixture_picture(&res, 2, REPORT_NO_VLAN);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+Test(replay, out_of_order_and_retransmitted_segments_are_handled)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	pe_tcp_split(&c, F_ACCEPT, 20);     /* Accept = A1 A2 */
+	pe_tcp_split(&c, F_ACCEPT + 1, 20); /* Accept = A1 A2 A3 */
+	pe_move(&c, F_ACCEPT + 2, F_ACCEPT); /* A3 A1 A2: the last piece arrives first */
+	pe_dup(&c, F_ACCEPT + 1, F_ACCEPT + 3); /* A1 again after A2: full retransmission */
+	/* the Proposal retransmitted whole, and a partial overlap of its middle */
+	pe_dup(&c, F_PROPOSAL, F_PROPOSAL + 1);
+	pe_dup(&c, F_PROPOSAL, F_PROPOSAL + 2);
+	pe_tcp_slice(&c, F_PROPOSAL + 2, 10, 30);
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	assert_fixture_picture(&res, 2, REPORT_NO_VLAN);
+	cr_assert_eq(res.tcp_retransmissions, 3);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+Test(replay, two_clc_messages_in_one_segment_both_decode)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	/* parser test: the Accept is put first so that Proposal + Confirm can share a segment */
+	pe_move(&c, F_ACCEPT, F_PROPOSAL);
+	pe_tcp_merge(&c, F_PROPOSAL + 1, F_CONFIRM);
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	assert_fixture_picture(&res, 2, REPORT_NO_VLAN);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+Test(replay, decline_followed_by_data_in_one_segment_counts_tcp_bytes)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	/* the server's Decline and its first 28 bytes of application data in one segment */
+	pe_dup(&c, F_DECLINE, F_DECLINE + 1);
+	uint32_t off = pe_tcp_payload_off(&c, F_DECLINE + 1);
+	memset(c.f[F_DECLINE + 1].data + off, 'x', 28);
+	pe_frame *fr = &c.f[F_DECLINE + 1];
+	put_be32(fr->data + 14 + 20 + 4, get_be32(fr->data + 14 + 20 + 4) + 28);
+	pe_tcp_merge(&c, F_DECLINE, F_DECLINE + 1);
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	cr_assert_eq(res.errors.total, 0);
+	const report_conn *s2 = conn_of(&res.report, 2, 12345, 40002);
+	cr_assert_eq(s2->mode, REPORT_MODE_TCP);
+	cr_assert_eq(s2->bytes_sent, 28);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+Test(replay, syn_ack_without_smc_option_is_a_peernosmc_fallback)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	/* drop the option from the second SYN-ACK: kind 254 -> NOP NOP NOP NOP NOP NOP */
+	pe_frame *fr = &c.f[F_SYNACK2];
+	uint8_t *p = memchr(fr->data + 54, 254, fr->caplen - 54);
+	cr_assert_not_null(p);
+	memset(p, 1, 6);
+	pe_remove(&c, F_DECLINE);
+	pe_remove(&c, F_PROPOSAL2);
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	cr_assert_eq(res.errors.total, 0);
+	const report_conn *c2 = conn_of(&res.report, 1, 40002, 12345);
+	cr_assert_eq(c2->mode, REPORT_MODE_TCP);
+	cr_assert_eq(c2->fallback_reason, SMCR_DECL_PEERNOSMC);
+	cr_assert_eq(res.report.n_conns, 3, "the server did not speak SMC on that connection");
+	cr_assert_eq(res.report.stacks[0].stats.fallbacks[0].code, SMCR_DECL_PEERNOSMC);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+Test(replay, tcp_without_smc_option_is_listed_not_reported)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	pe_frame *fr = &c.f[F_SYN2];
+	uint8_t *p = memchr(fr->data + 54, 254, fr->caplen - 54);
+	memset(p, 1, 6);
+	pe_remove(&c, F_DECLINE);
+	pe_remove(&c, F_PROPOSAL2);
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	cr_assert_eq(res.report.n_conns, 2);
+	cr_assert_eq(res.unexplained.total, 4, "SYN, SYN-ACK and two ACKs of the plain TCP connection");
+	cr_assert_eq(res.n_reasons, 1);
+	cr_assert_str_eq(res.reasons[0].reason, "TCP without the SMC option");
+	cr_assert_eq(res.reasons[0].first_frame, F_SYN2 + 1);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+/* A copy of the fixture's CONFIRM LINK request frame (a 44-byte SEND ONLY from the server
+ * to the client's QP) carrying another LLC message from `from` with the next PSN. */
+static void append_llc(pe_capture *c, const smcr_llc_msg *m, bool from_server, uint32_t psn, uint64_t ts)
+{
+	size_t src = from_server ? F_CL_REQ : F_CL_RSP;
+	pe_dup(c, src, c->n);
+	pe_frame *fr = &c->f[c->n - 1];
+	fr->ts_ns = ts;
+	uint8_t *bth = fr->data + 14 + 20 + 8;
+	put_be24(bth + 9, psn);
+	cr_assert_eq(smcr_llc_encode(bth + 12, 44, m, SMCR_LLC_V2_LE), 44);
+	pe_roce_fix_icrc(c, c->n - 1);
+}
+
+Test(replay, delete_link_fails_the_link_with_ist2406i_fields)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	uint32_t psn = get_be24(c.f[F_CDC_S2C].data + 14 + 20 + 8 + 9) + 1;
+	smcr_llc_msg m = { .type = SMCR_LLC_DELETE_LINK, .version = 1 };
+	m.u.delete_link.link_id = 1;
+	m.u.delete_link.reason = SMCR_LLC_DEL_LOST_PATH;
+	append_llc(&c, &m, true, psn, c.f[c.n - 1].ts_ns + 1000);
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	cr_assert_eq(res.errors.total, 0);
+	const smcr_report *r = &res.report;
+	cr_assert_eq(r->n_events, 2, "one event per stack");
+	for (size_t i = 0; i < 2; i++) {
+		const report_event *e = &r->events[i];
+		cr_assert_eq(e->kind, REPORT_EVENT_LINK_FAILED);
+		cr_assert_eq(e->code, SMCR_LLC_DEL_LOST_PATH);
+		cr_assert_eq(e->frame, c.n);
+		cr_assert_eq(e->link_num, 1);
+		cr_assert_eq(e->local_qpn, e->stack_id == 1 ? 0x111u : 0x112u);
+		cr_assert_eq(e->remote_qpn, e->stack_id == 1 ? 0x112u : 0x111u);
+		cr_assert_str_eq(e->intf, "RNIC1");
+	}
+	cr_assert_eq(link_of(r, 1, 1)->state, REPORT_LINK_INACTIVE);
+	cr_assert_eq(r->lgrs[0].type, REPORT_LGR_NONE);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+Test(replay, orderly_delete_of_all_links_is_a_removal_not_a_failure)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	uint32_t psn = get_be24(c.f[F_CDC_S2C].data + 14 + 20 + 8 + 9) + 1;
+	smcr_llc_msg m = { .type = SMCR_LLC_DELETE_LINK, .version = 2,
+	                   .flags = SMCR_LLC_FLAG_DEL_LINK_ALL | SMCR_LLC_FLAG_DEL_LINK_ORDERLY };
+	m.u.delete_link.reason = SMCR_LLC_DEL_PROG_INIT_TERM;
+	append_llc(&c, &m, true, psn, c.f[c.n - 1].ts_ns + 1000);
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	cr_assert_eq(res.errors.total, 0, "a v2 (little-endian length) DELETE LINK decodes");
+	cr_assert_eq(res.report.n_events, 2);
+	cr_assert_eq(res.report.events[0].kind, REPORT_EVENT_LINK_DELETED);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+Test(replay, fatal_nak_fails_the_link)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	/* the server answers the client's CDC with NAK "remote access error" instead of ACK */
+	pe_dup(&c, F_RACK, c.n);
+	pe_frame *fr = &c.f[c.n - 1];
+	fr->ts_ns = c.f[c.n - 2].ts_ns + 10;
+	uint8_t *bth = fr->data + 14 + 20 + 8;
+	put_be24(bth + 9, get_be24(c.f[F_CDC_C2S].data + 14 + 20 + 8 + 9));
+	bth[12] = 0x62;
+	pe_roce_fix_icrc(&c, c.n - 1);
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	cr_assert_eq(res.report.n_events, 2);
+	cr_assert_eq(res.report.events[0].kind, REPORT_EVENT_LINK_FAILED);
+	cr_assert_eq(res.report.events[0].code, 0x62);
+	cr_assert_not_null(strstr(res.report.events[0].cause, "remote access error"));
+	const report_link *ls = link_of(&res.report, 2, 1), *lc = link_of(&res.report, 1, 1);
+	cr_assert_eq(ls->naks_out, 1);
+	cr_assert_eq(lc->naks_in, 1);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+Test(replay, unacknowledged_requests_until_the_end_mean_stopped_traffic)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	/* the fixture's CONFIRM LINK request and CDCs ask for ACKs and get none; the capture
+	 * goes on for 2 s */
+	uint64_t end = c.f[c.n - 1].ts_ns + 2000000000ull;
+	pe_dup(&c, F_ACK4, c.n);
+	c.f[c.n - 1].ts_ns = end;
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	cr_assert_eq(res.report.n_events, 2);
+	cr_assert_eq(res.report.events[0].frame, F_CL_REQ + 1, "dated at the oldest unacknowledged request");
+	cr_assert_not_null(strstr(res.report.events[0].cause, "traffic stopped"));
+	replay_result_free(&res);
+	/* with a longer stall threshold nothing is reported */
+	replay_opts o = { .stall_ns = 3000000000ull };
+	pe_decode(&c, &o, &res);
+	cr_assert_eq(res.report.n_events, 0);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+Test(replay, roce_retransmission_is_counted_once)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	pe_dup(&c, F_CDC_C2S, F_CDC_C2S + 1); /* the CDC twice: same PSN */
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	assert_fixture_picture(&res, 2, REPORT_NO_VLAN);
+	cr_assert_eq(res.roce_retransmissions, 1);
+	cr_assert_eq(link_of(&res.report, 1, 1)->retrans_out, 1);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+Test(replay, bad_icrc_is_reported_and_the_frame_still_decoded)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	c.f[F_WRITE].data[c.f[F_WRITE].caplen - 10] ^= 0xFF; /* a data byte of the RDMA WRITE */
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	cr_assert_eq(res.errors.total, 1);
+	cr_assert_eq(res.errors.items[0].frame, F_WRITE + 1);
+	cr_assert_not_null(strstr(res.errors.items[0].text, "field ICRC"), "%s", res.errors.items[0].text);
+	cr_assert_eq(conn_of(&res.report, 1, 40001, 12345)->rdma_bytes_out, 64, "still attributed");
+	cr_assert_eq(res.explained, res.frames);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+Test(replay, rdma_write_outside_the_rmb_is_an_error)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	uint8_t *reth = c.f[F_WRITE].data + 14 + 20 + 8 + 12;
+	put_be64(reth, get_be64(reth) + 16384 - 32); /* 64 bytes at 32 before the end of a 16 KiB RMB */
+	pe_roce_fix_icrc(&c, F_WRITE);
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	cr_assert_eq(res.errors.total, 1);
+	cr_assert_eq(res.errors.items[0].frame, F_WRITE + 1);
+	cr_assert_not_null(strstr(res.errors.items[0].text, "outside the RMB"));
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+Test(replay, snaplen_cut_clc_is_reported_with_its_frame)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	pe_cut(&c, F_ACCEPT, pe_tcp_payload_off(&c, F_ACCEPT) + 20);
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	cr_assert_eq(res.cut_frames, 1);
+	cr_assert_geq(res.errors.total, 1);
+	cr_assert_eq(res.errors.items[0].frame, F_ACCEPT + 1);
+	cr_assert_not_null(strstr(res.errors.items[0].text, "cut by the snap length"));
+	/* without the Accept no link is known: the RoCE frames are listed, not dropped */
+	cr_assert_eq(res.report.n_links, 0);
+	cr_assert_eq(res.unexplained.total, 6);
+	cr_assert_eq(res.explained + res.unexplained.total, res.frames);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+Test(replay, snaplen_cut_roce_frames_keep_wire_lengths_and_report_cut_messages)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	pe_cut(&c, F_WRITE, 14 + 20 + 8 + 12 + 16 + 10); /* RETH and 10 data bytes */
+	pe_cut(&c, F_CDC_S2C, 14 + 20 + 8 + 12 + 20);    /* half a CDC */
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	cr_assert_eq(conn_of(&res.report, 1, 40001, 12345)->rdma_bytes_out, 64, "wire length counts");
+	cr_assert_eq(res.errors.total, 1);
+	cr_assert_eq(res.errors.items[0].frame, F_CDC_S2C + 1);
+	cr_assert_not_null(strstr(res.errors.items[0].text, "20 of 44 bytes captured"));
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+Test(replay, garbage_in_the_clc_stream_is_a_decode_error)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	uint32_t off = pe_tcp_payload_off(&c, F_ACCEPT);
+	c.f[F_ACCEPT].data[off + 5] = 0x7f; /* length field: 0x7fxx, beyond any CLC message */
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	cr_assert_eq(res.errors.total, 1);
+	cr_assert_eq(res.errors.items[0].frame, F_ACCEPT + 1);
+	cr_assert_not_null(strstr(res.errors.items[0].text, "length"), "%s", res.errors.items[0].text);
+	cr_assert_eq(res.report.stacks[1].stats.srv_hshake_err, 1);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+static void mutate_and_decode(const char *path, uint64_t seed, int rounds)
+{
+	pe_capture base;
+	pe_load(&base, path);
+	sim_rng rng;
+	sim_rng_seed(&rng, seed);
+	for (int round = 0; round < rounds; round++) {
+		pe_capture c;
+		pe_copy(&c, &base);
+		unsigned flips = 1 + (unsigned)sim_rng_below(&rng, 8);
+		for (unsigned k = 0; k < flips; k++) {
+			pe_frame *fr = &c.f[sim_rng_below(&rng, c.n)];
+			fr->data[sim_rng_below(&rng, fr->caplen)] = (uint8_t)sim_rng_u32(&rng);
+		}
+		if (sim_rng_below(&rng, 4) == 0) {
+			size_t i = sim_rng_below(&rng, c.n);
+			pe_cut(&c, i, (uint32_t)sim_rng_below(&rng, c.f[i].caplen + 1));
+		}
+		if (sim_rng_below(&rng, 4) == 0)
+			pe_move(&c, sim_rng_below(&rng, c.n), sim_rng_below(&rng, c.n));
+		if (sim_rng_below(&rng, 4) == 0)
+			pe_dup(&c, sim_rng_below(&rng, c.n), sim_rng_below(&rng, c.n));
+		if (sim_rng_below(&rng, 4) == 0)
+			pe_remove(&c, sim_rng_below(&rng, c.n));
+		replay_result res;
+		pe_decode(&c, NULL, &res);
+		cr_assert_eq(res.frames, c.n);
+		cr_assert_eq(res.explained + res.unexplained.total, res.frames, "round %d", round);
+		replay_result_free(&res);
+		pe_free(&c);
+	}
+	pe_free(&base);
+}
+
+Test(replay, random_mutations_never_crash_and_every_frame_is_accounted)
+{
+	mutate_and_decode(FIXTURE_V2, 42, 300);
+	mutate_and_decode(FIXTURE_V1, 43, 200);
+	mutate_and_decode(LINUX_TRACE, 44, 200);
+}
+
+Test(replay, truncated_file_is_decoded_up_to_the_damage)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	char *path = pe_write_pcap(&c, "trunc.pcap", DLT_EN10MB);
+	FILE *f = fopen(path, "r+");
+	cr_assert_not_null(f);
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	fclose(f);
+	cr_assert_eq(truncate(path, size - 10), 0);
+	replay_result res;
+	decode_file(path, &res);
+	cr_assert(res.file_damaged);
+	cr_assert_eq(res.frames, 18);
+	cr_assert_eq(res.errors.items[0].frame, 19);
+	cr_assert_not_null(strstr(res.errors.items[0].text, "damaged at frame 19"), "%s", res.errors.items[0].text);
+	cr_assert_eq(res.report.n_links, 2, "what came before is decoded");
+	replay_result_free(&res);
+	g_free(path);
+	pe_free(&c);
+}
+
+Test(replay, wrong_link_type_and_non_captures_are_refused_clearly)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	char *path = pe_write_pcap(&c, "raw.pcap", DLT_RAW);
+	replay_result res;
+	char err[512];
+	cr_assert_eq(replay_decode_file(path, NULL, &res, err, sizeof(err)), -1);
+	cr_assert_not_null(strstr(err, "is not Ethernet"), "%s", err);
+	cr_assert_not_null(strstr(err, "RAW"), "%s", err);
+	g_free(path);
+	cr_assert_eq(replay_decode_file("tests/data/replay/README.md", NULL, &res, err, sizeof(err)), -1);
+	cr_assert_not_null(strstr(err, "cannot read as a capture file"), "%s", err);
+	cr_assert_eq(replay_decode_file("/nonexistent/x.pcap", NULL, &res, err, sizeof(err)), -1);
+	pe_free(&c);
+}
+
+/* The real Linux 6.1 SMC-Rv2 capture: v2 CLC, v2 LLC with little-endian lengths (which
+ * tshark 4.0 cannot read), rxe retransmissions, 1 MiB each way, a close and the middle
+ * of the transfer trimmed away. */
+Test(replay, real_linux_smcr_v2_capture_is_reconstructed)
+{
+	replay_result res;
+	decode_file(LINUX_TRACE, &res);
+	const smcr_report *r = &res.report;
+	cr_assert_eq(res.errors.total, 0, "%s", res.errors.n ? res.errors.items[0].text : "");
+	cr_assert_eq(res.frames, 227);
+	cr_assert_eq(res.unexplained.total, 18, "ICMPv6, ARP and ping before the test");
+	cr_assert_eq(res.clc_messages, 3);
+	cr_assert_eq(res.llc_messages, 8, "CONFIRM LINK x2, ADD LINK + reject, DELETE RKEY x2 + responses");
+	cr_assert_gt(res.capture_gaps, 1000, "the trimmed middle shows as missing packets");
+	cr_assert_eq(r->n_stacks, 2);
+	cr_assert_eq(r->stacks[0].os, REPORT_OS_LINUX);
+	cr_assert_str_eq(r->stacks[0].name, "(none)", "the guests' host name, from the v2 First Contact Extension");
+	/* stack 1 is the client 10.0.0.2 (its SYN comes first) */
+	const report_link *lc = link_of(r, 1, 1), *ls = link_of(r, 2, 1);
+	cr_assert_eq(lc->local_link_id, 0x101, "CONFIRM LINK v2 (length 2c 00) read");
+	cr_assert_eq(lc->remote_link_id, 0x101);
+	cr_assert_eq(lc->local_qpn, 0x11);
+	cr_assert_eq(lc->remote_qpn, 0x11);
+	assert_gid(lc->local_gid, "::ffff:10.0.0.2");
+	assert_gid(ls->local_gid, "::ffff:10.0.0.1");
+	cr_assert_eq(lc->state, REPORT_LINK_ACTIVE);
+	cr_assert_eq(r->lgrs[0].version, 2);
+	cr_assert_eq(r->lgrs[0].id, 0x100);
+	cr_assert_eq(r->lgrs[0].max_links, 2, "from CONFIRM LINK v2");
+	const report_conn *cc = conn_of(r, 1, 35728, 5000), *sc = conn_of(r, 2, 5000, 35728);
+	cr_assert_eq(cc->smc_version, 2);
+	cr_assert_eq(cc->bytes_sent, 1048576);
+	cr_assert_eq(cc->bytes_received, 1048576);
+	cr_assert_eq(sc->bytes_sent, 1048576);
+	cr_assert_eq(cc->state, REPORT_CONN_CLOSED);
+	cr_assert_eq(cc->local_token, 1);
+	cr_assert_eq(cc->rmbe_size, 65536);
+	cr_assert_eq(res.notes.total, 1);
+	cr_assert_not_null(strstr(res.notes.items[0].text, "ADD LINK rejected"));
+	replay_result_free(&res);
+}
+
+Test(replay, v2_llc_in_big_endian_order_reads_the_same)
+{
+	pe_capture c;
+	pe_load(&c, LINUX_TRACE);
+	/* rewrite every v2 LLC length (and ADD LINK rkey count) from Linux x86's order (2c 00)
+	 * to s390's and Wireshark's (00 2c) */
+	unsigned swapped = 0;
+	for (size_t i = 0; i < c.n; i++) {
+		pe_frame *fr = &c.f[i];
+		if (fr->caplen < 14 + 20 + 8 + 12 + 44 || get_be16(fr->data + 12) != 0x0800 || fr->data[23] != 17)
+			continue;
+		uint8_t *ib = fr->data + 14 + 20 + 8, *p = ib + 12;
+		uint32_t msg_len = get_be16(fr->data + 14 + 20 + 4) - 8u - 12u - 4u;
+		if (ib[0] == RP_OP_SEND_ONLY && (p[0] & 0xF0) == 0x20 && get_le16(p + 1) == msg_len) {
+			put_be16(p + 1, (uint16_t)msg_len);
+			if (p[0] == 0x22 && msg_len > 72) /* ADD LINK's rkey count is in the same order */
+				put_be16(p + 70, get_le16(p + 70));
+			pe_roce_fix_icrc(&c, i);
+			swapped++;
+		}
+	}
+	cr_assert_eq(swapped, 8);
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	cr_assert_eq(res.errors.total, 0, "%s", res.errors.n ? res.errors.items[0].text : "");
+	cr_assert_eq(res.llc_messages, 8);
+	cr_assert_eq(link_of(&res.report, 1, 1)->local_link_id, 0x101);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+Test(replay, lists_are_capped_but_everything_is_counted)
+{
+	replay_result res;
+	replay_opts o = { .max_listed = 5 };
+	char err[128];
+	cr_assert_eq(replay_decode_file(LINUX_TRACE, &o, &res, err, sizeof(err)), 0);
+	cr_assert_eq(res.unexplained.n, 5);
+	cr_assert_eq(res.unexplained.total, 18);
+	uint64_t sum = 0;
+	for (size_t i = 0; i < res.n_reasons; i++)
+		sum += res.reasons[i].count;
+	cr_assert_eq(sum, 18);
+	replay_result_free(&res);
+}
+
+Test(replay_frame, parses_vlan_stacks_ipv6_tcp_and_rejects_short_headers)
+{
+	uint8_t f[200] = { 0 };
+	char why[128];
+	rp_frame fr;
+	/* QinQ: 88a8 (vid 5) + 8100 (vid 613) + IPv6 + TCP with the SMC option */
+	put_be16(f + 12, 0x88A8);
+	put_be16(f + 14, 5);
+	put_be16(f + 16, 0x8100);
+	put_be16(f + 18, 613);
+	put_be16(f + 20, 0x86DD);
+	uint8_t *ip = f + 22;
+	ip[0] = 0x60;
+	put_be16(ip + 4, 32);
+	ip[6] = 6;
+	ip[23] = 1;
+	ip[39] = 2;
+	uint8_t *t = ip + 40;
+	put_be16(t, 40001);
+	put_be16(t + 2, 12345);
+	put_be32(t + 4, 1000);
+	t[12] = 8 << 4;
+	t[13] = RP_TCP_SYN;
+	t[20] = 1; t[21] = 1;
+	t[22] = 254; t[23] = 6;
+	put_be32(t + 24, 0xE2D4C3D9);
+	t[28] = 1; t[29] = 1; t[30] = 1; t[31] = 1;
+	cr_assert_eq(rp_frame_parse(&fr, f, 22 + 40 + 32, 22 + 40 + 32, why, sizeof(why)), RP_FRAME_TCP, "%s", why);
+	cr_assert_eq(fr.vlan, 613);
+	cr_assert_eq(fr.family, 6);
+	cr_assert(fr.smc_option);
+	cr_assert_eq(fr.seq, 1000);
+	cr_assert_eq(fr.payload_len, 0);
+	cr_assert_eq(rp_frame_parse(&fr, f, 22 + 40 + 10, 22 + 40 + 32, why, sizeof(why)), RP_FRAME_BAD);
+	cr_assert_not_null(strstr(why, "truncated TCP header"));
+	cr_assert_eq(rp_frame_parse(&fr, f, 10, 10, why, sizeof(why)), RP_FRAME_BAD);
+	put_be16(f + 12, 0x0806);
+	cr_assert_eq(rp_frame_parse(&fr, f, 60, 60, why, sizeof(why)), RP_FRAME_OTHER);
+	cr_assert_str_eq(why, "ARP");
+}
+
+Test(replay_frame, bth_headers_by_opcode_and_non_rc_packets)
+{
+	uint8_t ib[64] = { 0 };
+	char why[128];
+	rp_bth b;
+	ib[0] = RP_OP_WRITE_ONLY;
+	ib[1] = 0x10; /* pad 1 */
+	put_be24(ib + 5, 0x111);
+	ib[8] = 0x80;
+	put_be24(ib + 9, 0xABCDEF);
+	put_be64(ib + 12, 0x7f0056780000ull);
+	put_be32(ib + 20, 0x3c4d);
+	put_be32(ib + 24, 7);
+	cr_assert_eq(rp_bth_parse(&b, ib, 12 + 16 + 8 + 4, 12 + 16 + 8 + 4, why, sizeof(why)), RP_FRAME_ROCE, "%s", why);
+	cr_assert(b.has_reth && b.ackreq);
+	cr_assert_eq(b.dest_qp, 0x111);
+	cr_assert_eq(b.psn, 0xABCDEF);
+	cr_assert_eq(b.rkey, 0x3c4d);
+	cr_assert_eq(b.payload_len, 7, "8 bytes minus 1 pad byte");
+	ib[0] = RP_OP_ACK;
+	ib[1] = 0;
+	ib[12] = 0x60;
+	cr_assert_eq(rp_bth_parse(&b, ib, 20, 20, why, sizeof(why)), RP_FRAME_ROCE);
+	cr_assert(b.has_aeth);
+	cr_assert_eq(b.syndrome, 0x60);
+	cr_assert_eq(rp_bth_parse(&b, ib, 20, 24, why, sizeof(why)), RP_FRAME_BAD, "payload on an ACK");
+	ib[0] = 0x81; /* CNP */
+	cr_assert_eq(rp_bth_parse(&b, ib, 32, 32, why, sizeof(why)), RP_FRAME_OTHER);
+	cr_assert_not_null(strstr(why, "CNP"));
+	ib[0] = RP_OP_SEND_ONLY;
+	cr_assert_eq(rp_bth_parse(&b, ib, 10, 60, why, sizeof(why)), RP_FRAME_BAD);
+	cr_assert_eq(rp_bth_parse(&b, ib, 14, 14, why, sizeof(why)), RP_FRAME_BAD, "shorter than BTH + ICRC");
+}
+
+Test(replay_map, stores_replaces_and_grows)
+{
+	rp_map m;
+	rp_map_init(&m, 20);
+	uint8_t key[20] = { 0 };
+	for (uint32_t i = 0; i < 5000; i++) {
+		memcpy(key, &i, 4);
+		rp_map_put(&m, key, i * 3u);
+	}
+	for (uint32_t i = 0; i < 5000; i++) {
+		memcpy(key, &i, 4);
+		uint64_t *v = rp_map_get(&m, key);
+		cr_assert_not_null(v);
+		cr_assert_eq(*v, i * 3u);
+	}
+	uint32_t k = 77;
+	memcpy(key, &k, 4);
+	rp_map_put(&m, key, 1);
+	cr_assert_eq(*rp_map_get(&m, key), 1);
+	k = 5000;
+	memcpy(key, &k, 4);
+	cr_assert_null(rp_map_get(&m, key));
+	cr_assert_eq(m.n, 5000);
+	rp_map_free(&m);
+}
