@@ -4,15 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-uint64_t sim_mix64(uint64_t x)
-{
-	/* splitmix64 finaliser: a bijection with good avalanche */
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
 uint64_t sim_hash_str(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;

@@ -36,6 +36,14 @@ uint64_t sim_rng_exp(sim_rng *r, uint64_t mean);
 
 /* 64-bit string hash (FNV-1a) and a strong 64-bit mixer, shared by the engine. */
 uint64_t sim_hash_str(const char *s);
-uint64_t sim_mix64(uint64_t x);
+static inline uint64_t sim_mix64(uint64_t x)
+{
+	/* splitmix64 finaliser: a bijection with good avalanche (inline: byte patterns and
+	 * hashes call it in their inner loops) */
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
 
 #endif
