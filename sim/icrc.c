@@ -18,8 +18,8 @@
 #endif
 
 static uint32_t table[8][256];
-static uint64_t fold512[2], fold128[2]; /* {low-quadword constant, high-quadword constant} */
-static bool have_clmul;
+static uint64_t fold2048[2], fold512[2], fold128[2]; /* {low-quadword, high-quadword constant} */
+static bool have_clmul, have_vclmul;
 
 /* x^n mod P in normal (non-reflected) bit order, P = x^32 + 0x04C11DB7. */
 static uint32_t xpow_mod(unsigned n)
@@ -55,6 +55,8 @@ __attribute__((constructor)) static void icrc_init(void)
 	for (uint32_t i = 0; i < 256; i++)
 		for (int t = 1; t < 8; t++)
 			table[t][i] = (table[t - 1][i] >> 8) ^ table[0][table[t - 1][i] & 0xFF];
+	fold2048[0] = fold_constant(2048 + 63);
+	fold2048[1] = fold_constant(2048 - 1);
 	fold512[0] = fold_constant(512 + 63);
 	fold512[1] = fold_constant(512 - 1);
 	fold128[0] = fold_constant(128 + 63);
@@ -62,6 +64,7 @@ __attribute__((constructor)) static void icrc_init(void)
 #ifdef ICRC_X86
 	__builtin_cpu_init();
 	have_clmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+	have_vclmul = have_clmul && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vpclmulqdq");
 #endif
 }
 
@@ -107,12 +110,29 @@ CLMUL_TARGET static inline __m128i fold(__m128i x, __m128i k, __m128i data)
 	return _mm_xor_si128(_mm_xor_si128(lo, hi), data);
 }
 
+/* The last 64 bytes folded so far (x0..x3, in message order) and the rest of the message. */
+CLMUL_TARGET static uint32_t finish_clmul(__m128i x0, __m128i x1, __m128i x2, __m128i x3, const uint8_t *p,
+                                          size_t len)
+{
+	const __m128i k1 = _mm_set_epi64x((long long)fold128[1], (long long)fold128[0]);
+	x1 = fold(x0, k1, x1);
+	x2 = fold(x1, k1, x2);
+	x3 = fold(x2, k1, x3);
+	while (len >= 16) {
+		x3 = fold(x3, k1, _mm_loadu_si128((const __m128i *)p));
+		p += 16;
+		len -= 16;
+	}
+	uint8_t rest[16];
+	_mm_storeu_si128((__m128i *)rest, x3);
+	return update_table(update_table(0, rest, 16), p, len);
+}
+
 CLMUL_TARGET static uint32_t update_clmul(uint32_t s, const uint8_t *p, size_t len)
 {
 	if (len < 64)
 		return update_table(s, p, len);
 	const __m128i k4 = _mm_set_epi64x((long long)fold512[1], (long long)fold512[0]);
-	const __m128i k1 = _mm_set_epi64x((long long)fold128[1], (long long)fold128[0]);
 	__m128i x0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), _mm_cvtsi32_si128((int)s));
 	__m128i x1 = _mm_loadu_si128((const __m128i *)(p + 16));
 	__m128i x2 = _mm_loadu_si128((const __m128i *)(p + 32));
@@ -127,17 +147,46 @@ CLMUL_TARGET static uint32_t update_clmul(uint32_t s, const uint8_t *p, size_t l
 		p += 64;
 		len -= 64;
 	}
-	x1 = fold(x0, k1, x1);
-	x2 = fold(x1, k1, x2);
-	x3 = fold(x2, k1, x3);
-	while (len >= 16) {
-		x3 = fold(x3, k1, _mm_loadu_si128((const __m128i *)p));
-		p += 16;
-		len -= 16;
+	return finish_clmul(x0, x1, x2, x3, p, len);
+}
+
+/* VPCLMULQDQ: the same folding on four 512-bit registers (four 16-byte lanes each),
+ * 256 bytes per round; the four registers are then folded into one, whose lanes are the
+ * last 64 bytes the 128-bit code finishes. */
+#define VCLMUL_TARGET __attribute__((target("avx512f,vpclmulqdq,pclmul,sse4.1")))
+
+VCLMUL_TARGET static inline __m512i vfold(__m512i x, __m512i k, __m512i data)
+{
+	__m512i lo = _mm512_clmulepi64_epi128(x, k, 0x00);
+	__m512i hi = _mm512_clmulepi64_epi128(x, k, 0x11);
+	return _mm512_ternarylogic_epi64(lo, hi, data, 0x96); /* lo ^ hi ^ data */
+}
+
+VCLMUL_TARGET static uint32_t update_vclmul(uint32_t s, const uint8_t *p, size_t len)
+{
+	if (len < 512)
+		return update_clmul(s, p, len);
+	const __m512i k16 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)fold2048[1], (long long)fold2048[0]));
+	const __m512i k4 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)fold512[1], (long long)fold512[0]));
+	__m512i z0 = _mm512_xor_si512(_mm512_loadu_si512(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)s)));
+	__m512i z1 = _mm512_loadu_si512(p + 64);
+	__m512i z2 = _mm512_loadu_si512(p + 128);
+	__m512i z3 = _mm512_loadu_si512(p + 192);
+	p += 256;
+	len -= 256;
+	while (len >= 256) {
+		z0 = vfold(z0, k16, _mm512_loadu_si512(p));
+		z1 = vfold(z1, k16, _mm512_loadu_si512(p + 64));
+		z2 = vfold(z2, k16, _mm512_loadu_si512(p + 128));
+		z3 = vfold(z3, k16, _mm512_loadu_si512(p + 192));
+		p += 256;
+		len -= 256;
 	}
-	uint8_t rest[16];
-	_mm_storeu_si128((__m128i *)rest, x3);
-	return update_table(update_table(0, rest, 16), p, len);
+	z1 = vfold(z0, k4, z1);
+	z2 = vfold(z1, k4, z2);
+	z3 = vfold(z2, k4, z3);
+	return finish_clmul(_mm512_extracti32x4_epi32(z3, 0), _mm512_extracti32x4_epi32(z3, 1),
+	                    _mm512_extracti32x4_epi32(z3, 2), _mm512_extracti32x4_epi32(z3, 3), p, len);
 }
 
 bool icrc_have_clmul(void) { return have_clmul; }
@@ -158,10 +207,12 @@ uint32_t icrc_crc32_clmul(uint32_t crc, const void *buf, size_t len)
 uint32_t icrc_crc32(uint32_t crc, const void *buf, size_t len)
 {
 #ifdef ICRC_X86
+	if (have_vclmul)
+		return ~update_vclmul(~crc, buf, len);
 	if (have_clmul)
 		return ~update_clmul(~crc, buf, len);
 #endif
 	return ~update_table(~crc, buf, len);
 }
 
-const char *icrc_impl_name(void) { return have_clmul ? "pclmul" : "slice8"; }
+const char *icrc_impl_name(void) { return have_vclmul ? "vpclmul" : have_clmul ? "pclmul" : "slice8"; }

@@ -20,7 +20,8 @@ uint32_t icrc_crc32(uint32_t crc, const void *buf, size_t len);
 uint32_t icrc_crc32_table(uint32_t crc, const void *buf, size_t len);
 uint32_t icrc_crc32_clmul(uint32_t crc, const void *buf, size_t len);
 bool icrc_have_clmul(void);
-/* "pclmul" or "slice8": what icrc_crc32() uses on this machine. */
+/* "vpclmul" (AVX-512 folding, 256 bytes a round), "pclmul" or "slice8": what icrc_crc32()
+ * uses on this machine. */
 const char *icrc_impl_name(void);
 
 #endif
