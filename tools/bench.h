@@ -20,6 +20,7 @@ uint64_t bench_peak_rss(void);
 int bench_scheduler(int argc, char **argv);
 int bench_fabric(int argc, char **argv);
 int bench_stacks(int argc, char **argv);
+int bench_protocol(int argc, char **argv);
 int bench_verbs(int argc, char **argv);
 int bench_replay(int argc, char **argv);
 

@@ -12,6 +12,7 @@ static const bench_entry benches[] = {
 	{ "scheduler", "event engine, ns-3 bench-scheduler shape (100k pending, 1M events)", bench_scheduler },
 	{ "fabric", "RoCE RDMA WRITEs between two adapters over one switch (frames built and ICRC-checked)", bench_fabric },
 	{ "stacks", "many TCP/IP stack pairs: request/response over TCP, checked", bench_stacks },
+	{ "protocol", "SMC-R end to end: 64 connections streaming in one link group over the fabric", bench_protocol },
 	{ "verbs", "RDMA WRITE throughput of the verbs transport on a real device, beside ib_write_bw", bench_verbs },
 	{ "replay", "replay decode rate (frames/s) next to tshark -r on the same trace", bench_replay },
 };
