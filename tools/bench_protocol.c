@@ -10,11 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/scn_values.h"
 #include "sim/world.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 
-static char *scenario_text(unsigned conns, unsigned long long bytes, unsigned mtu, unsigned long long rmb)
+static char *scenario_text(unsigned conns, uint64_t bytes, unsigned mtu, uint64_t rmb)
 {
 	return g_strdup_printf("scenario \"bench protocol\"\n"
 	                       "end 60s\n"
@@ -24,20 +25,20 @@ static char *scenario_text(unsigned conns, unsigned long long bytes, unsigned mt
 	                       "stack A personality=linux\n"
 	                       "  interface eth0 switch=SW ip=10.0.0.1/24\n"
 	                       "  smcr pfid=0010 mtu=%u\n"
-	                       "  smcr maxlinks=1 rmbsize=%llu sndbufsize=%llu\n"
+	                       "  smcr maxlinks=1 rmbsize=%" PRIu64 " sndbufsize=%" PRIu64 "\n"
 	                       "end\n"
 	                       "stack B personality=linux\n"
 	                       "  interface eth0 switch=SW ip=10.0.0.2/24\n"
 	                       "  smcr pfid=0020 mtu=%u\n"
-	                       "  smcr maxlinks=1 rmbsize=%llu sndbufsize=%llu\n"
+	                       "  smcr maxlinks=1 rmbsize=%" PRIu64 " sndbufsize=%" PRIu64 "\n"
 	                       "end\n"
 	                       "app sink B listen port=5000 kind=sink\n"
-	                       "app bulk A connect B:5000 kind=bulk bytes=%llu conns=%u\n"
+	                       "app bulk A connect B:5000 kind=bulk bytes=%" PRIu64 " conns=%u\n"
 	                       "expect linkgroups A B == 1\n"
 	                       "expect links A B == 1\n"
 	                       "expect mode bulk == SMCR\n"
 	                       "expect delivered bulk == sent bulk\n"
-	                       "expect delivered bulk == %llu\n",
+	                       "expect delivered bulk == %" PRIu64 "\n",
 	                       mtu, rmb, rmb, mtu, rmb, rmb, bytes, conns, bytes * conns);
 }
 
@@ -63,10 +64,12 @@ int bench_protocol(int argc, char **argv)
 		return 2;
 	}
 	g_option_context_free(ctx);
-	unsigned long long bytes = 16ull << 20, rmb = 256ull << 10;
-	if ((bytes_s && cli_parse_u64(bytes_s, &bytes)) || (rmb_s && cli_parse_u64(rmb_s, &rmb)) || conns < 1 ||
+	uint64_t bytes = 16ull << 20, rmb = 256ull << 10;
+	const char *why = NULL;
+	if ((bytes_s && !scn_parse_size(bytes_s, &bytes, &why)) || (rmb_s && !scn_parse_size(rmb_s, &rmb, &why)) ||
+	    !bytes || rmb < 16384 || conns < 1 ||
 	    conns > 255 || reps < 1 || (mtu != 1024 && mtu != 2048 && mtu != 4096)) {
-		fprintf(stderr, "%s: bad option value (sizes in bytes; 1..255 connections; MTU 1024, 2048 or 4096)\n",
+		fprintf(stderr, "%s: bad option value (sizes like 16M, RMB at least 16K; 1..255 connections; MTU 1024, 2048 or 4096)\n",
 		        argv[0]);
 		g_free(bytes_s);
 		g_free(rmb_s);
@@ -113,10 +116,10 @@ int bench_protocol(int argc, char **argv)
 		world_free(w);
 	}
 	uint64_t payload = bytes * (uint64_t)conns;
-	printf("bench protocol: 2 stacks, 1 link group, %d connections x %llu bytes, RoCE MTU %d, RMB %llu\n", conns,
-	       bytes, mtu, rmb);
+	printf("bench protocol: 2 stacks, 1 link group, %d connections x %" PRIu64 " bytes, RoCE MTU %d, RMB %" PRIu64 "\n",
+	       conns, bytes, mtu, rmb);
 	printf("  wall time          %.3f s (best of %d)\n", best, reps);
-	printf("  virtual time       %" PRIu64 ".%06" PRIu64 " s\n", (uint64_t)(vt / SIM_S), (uint64_t)(vt % SIM_S / 1000));
+	printf("  virtual run        %" PRIu64 ".%06" PRIu64 " s\n", (uint64_t)(vt / SIM_S), (uint64_t)(vt % SIM_S / 1000));
 	printf("  engine events      %" PRIu64 "  (%.2f M/s wall)\n", events, (double)events / best / 1e6);
 	printf("  core entries       %" PRIu64 "  (%.2f M/s wall)\n", core, (double)core / best / 1e6);
 	printf("  payload            %" PRIu64 " bytes  (%.2f GB/s wall)\n", payload, (double)payload / best / 1e9);
