@@ -398,25 +398,41 @@ const smc_layer_port *smc_layer_port_get(const smc_layer *l, size_t i)
 
 const smc_layer_counters *smc_layer_counters_get(const smc_layer *l) { return &l->ctr; }
 
+static void conn_view(const smc_conn *c, smc_layer_conn *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->id = c->id;
+	v->server = c->server;
+	v->mode = c->established ? SOCK_MODE_SMCR : c->fallen ? SOCK_MODE_FALLBACK : SOCK_MODE_TCP;
+	v->handshake = !c->established && !c->fallen;
+	v->fallback_reason = c->reason;
+	v->peer_diagnosis = c->peer_diag;
+	v->local_ip = c->local_ip;
+	v->peer_ip = c->peer_ip;
+	v->local_port = c->local_port;
+	v->peer_port = c->peer_port;
+	if (c->conn && smcr_conn_get_info(c->conn, &v->core_info) == 0)
+		v->has_core = true;
+}
+
 void smc_layer_foreach_conn(const smc_layer *l, void (*fn)(void *arg, const smc_layer_conn *c), void *arg)
 {
 	for (const smc_conn *c = l->head; c; c = c->next) {
 		smc_layer_conn v;
-		memset(&v, 0, sizeof(v));
-		v.id = c->id;
-		v.server = c->server;
-		v.mode = c->established ? SOCK_MODE_SMCR : c->fallen ? SOCK_MODE_FALLBACK : SOCK_MODE_TCP;
-		v.handshake = !c->established && !c->fallen;
-		v.fallback_reason = c->reason;
-		v.peer_diagnosis = c->peer_diag;
-		v.local_ip = c->local_ip;
-		v.peer_ip = c->peer_ip;
-		v.local_port = c->local_port;
-		v.peer_port = c->peer_port;
-		if (c->conn && smcr_conn_get_info(c->conn, &v.core_info) == 0)
-			v.has_core = true;
+		conn_view(c, &v);
 		fn(arg, &v);
 	}
+}
+
+bool smc_layer_sock_conn(const smc_layer *l, const sock *s, smc_layer_conn *out)
+{
+	for (const smc_conn *c = l->head; c; c = c->next) {
+		if (c->s != s)
+			continue;
+		conn_view(c, out);
+		return true;
+	}
+	return false;
 }
 
 bool smc_layer_sock_reasons(const smc_layer *l, const sock *s, uint32_t *reason, uint32_t *peer_diagnosis)

@@ -102,6 +102,9 @@ typedef struct smc_layer_conn {
 	smcr_conn_info core_info;
 } smc_layer_conn;
 
+/* The layer's view of a socket it holds (in the handshake or on SMC-R); false otherwise. */
+bool smc_layer_sock_conn(const smc_layer *l, const sock *s, smc_layer_conn *out);
+
 /* Connections the layer still tracks (open, or closing), in creation order. */
 void smc_layer_foreach_conn(const smc_layer *l, void (*fn)(void *arg, const smc_layer_conn *c), void *arg);
 

@@ -254,15 +254,18 @@ static int build_stacks(world *w, char *err, size_t errlen)
 
 /* ---- capture ---- */
 
+/* Every frame once, as a mirror port of its first switch sees it: at the switch end of
+ * the access wire of the stack interface or adapter port that sent it (after
+ * serialization and latency; frames the wire lost are not there). */
 static void pcap_attach(world *w)
 {
 	const scn_scenario *s = w->scn;
 	for (size_t i = 0; i < s->n_stacks; i++)
 		for (size_t k = 0; k < w->st[i].n_ifs; k++)
-			sim_plug_set_tap(&w->st[i].ifs[k].port.ep.plug, sim_pcap_tap_out, w->pcap);
+			sim_plug_set_tap(sim_wire_end(w->st[i].ifs[k].wire, 1), sim_pcap_tap_out, w->pcap);
 	for (size_t i = 0; i < s->n_adapters; i++)
-		for (uint8_t p = 1; p <= s->adapters[i].n_ports; p++)
-			sim_plug_set_tap(&rnic_port_endpoint(w->ad[i].r, p)->plug, sim_pcap_tap_out, w->pcap);
+		for (uint8_t p = 0; p < s->adapters[i].n_ports; p++)
+			sim_plug_set_tap(sim_wire_end(w->ad[i].wire[p], 1), sim_pcap_tap_out, w->pcap);
 }
 
 /* ---- the world ---- */
@@ -321,6 +324,7 @@ void world_free(world *w)
 					netif_fabric_detach(&ws->ifs[k].port);
 			stack_free(ws->st);
 			free(ws->ifs);
+			free(ws->lgrs_seen);
 		}
 	}
 	if (w->ad)

@@ -33,9 +33,9 @@ static void end_close(world_end *e)
 	sock *s = e->s;
 	e->s = NULL;
 	e->closing = true;
-	if (!e->ended) {
-		e->ended = true;
-	}
+	e->ended = true;
+	if (!e->f->w->freeing)
+		world_log_closed(e->f->w, e);
 	sock_close(s);
 }
 
@@ -172,12 +172,12 @@ static void c_on_connect(sock *s, int err, void *user)
 	world *w = e->f->w;
 	if (err) {
 		e->err = err;
-		e->ended = true;
 		end_close(e);
 		return;
 	}
 	e->connected = true;
 	end_record_mode(w, e, s);
+	world_log_connected(w, e, s);
 	const scn_app *a = app_of(w, e->f->app);
 	if (a->kind == SCN_KIND_ECHO && a->bytes == 0)
 		client_done(e);
@@ -470,6 +470,7 @@ void world_apps_free(world *w)
 {
 	if (!w->apps)
 		return;
+	w->freeing = true;
 	for (size_t i = 0; i < w->n_flows; i++) {
 		world_flow *f = w->flows[i];
 		end_close(&f->c);

@@ -41,6 +41,8 @@ typedef struct world_host {
 	world_iface *ifs;
 	size_t n_ifs;
 	uint32_t report_id;              /* 1-based, scenario order */
+	uint64_t *lgrs_seen;             /* link groups connections were logged on (verbose) */
+	size_t n_lgrs_seen;
 } world_host;
 
 typedef struct world_flow world_flow;
@@ -124,6 +126,7 @@ struct world {
 	json_writer json;
 	bool json_open;
 	bool finished;
+	bool freeing;                /* taking the world down: no more log lines */
 	double wall_start, wall_last_progress;
 	uint64_t progress_events;
 };
@@ -142,6 +145,8 @@ void world_app_stop(world *w, uint32_t app);
 uint64_t world_app_counter(world *w, scn_metric m, scn_app_ref ref);
 
 /* world_report.c */
+void world_log_connected(world *w, const world_end *e, sock *s);
+void world_log_closed(world *w, const world_end *e);
 void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev);
 void world_report_snapshot(world *w, const scn_report *rep, const char *why);
 

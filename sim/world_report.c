@@ -7,6 +7,7 @@
 
 #include "model/clc.h"
 #include "sim/report_print.h"
+#include "sim/scn_values.h"
 #include "sim/tcp.h"
 #include "sim/world_int.h"
 
@@ -548,4 +549,77 @@ void world_report_snapshot(world *w, const scn_report *rep, const char *why)
 	        (uint64_t)(t % SIM_S));
 	world_print_report(w, w->out, f, rep->stack, rep->has_smcid, rep->smcid);
 	(void)why;
+}
+
+/* ---- connections in the event log ---- */
+
+static void flow_name(const world *w, const world_end *e, char *buf, size_t len)
+{
+	const scn_app *a = &w->scn->apps[e->f->app];
+	if (a->conns > 1)
+		snprintf(buf, len, "%s.%u", a->name, e->f->instance);
+	else
+		snprintf(buf, len, "%s", a->name);
+}
+
+void world_log_connected(world *w, const world_end *e, sock *s)
+{
+	if (!w->o.verbose || w->o.json || e->server)
+		return;
+	char name[48], addr[64] = "";
+	flow_name(w, e, name, sizeof(name));
+	const scn_app *a = &w->scn->apps[e->f->app];
+	tcp_pcb *pcb = sock_tcp_pcb(s);
+	if (pcb) {
+		tcp_info ti;
+		tcp_get_info(pcb, &ti);
+		snprintf(addr, sizeof(addr), "%u.%u.%u.%u:%u", ti.remote_ip >> 24, (ti.remote_ip >> 16) & 0xff,
+		         (ti.remote_ip >> 8) & 0xff, ti.remote_ip & 0xff, (unsigned)ti.remote_port);
+	}
+	world_log_prefix(w, w->out);
+	fprintf(w->out, "%s: %s -> %s %s: ", name, w->scn->stacks[a->stack].name, w->scn->stacks[a->dst_stack].name,
+	        addr);
+	world_host *ws = &w->st[e->stack];
+	smc_layer_conn lc;
+	if (e->mode == SOCK_MODE_SMCR && ws->l && smc_layer_sock_conn(ws->l, s, &lc) && lc.has_core) {
+		uint64_t id = lc.core_info.lgr_id;
+		bool seen = false;
+		for (size_t i = 0; i < ws->n_lgrs_seen; i++)
+			seen |= ws->lgrs_seen[i] == id;
+		if (!seen) {
+			ws->lgrs_seen = realloc(ws->lgrs_seen, (ws->n_lgrs_seen + 1) * sizeof(*ws->lgrs_seen));
+			if (!ws->lgrs_seen)
+				abort();
+			ws->lgrs_seen[ws->n_lgrs_seen++] = id;
+		}
+		smcr_link_info li;
+		uint32_t link_uid = 0;
+		if (smcr_ctx_link_info(smc_layer_ctx(ws->l), lc.core_info.link_id, &li) == 0)
+			link_uid = li.link_uid;
+		fprintf(w->out, "SMC-Rv%u, %s link group %08" PRIX32 ", link %08" PRIX32 "\n", (unsigned)lc.core_info.version,
+		        seen ? "reuses" : "new", lgr_num_of(ws->l, id), link_uid);
+	} else if (e->mode == SOCK_MODE_FALLBACK) {
+		fprintf(w->out, "TCP, fallback %08" PRIX32 " (%s)", e->reason, smcr_decline_name(e->reason));
+		if (e->peer_diag)
+			fprintf(w->out, ", peer %08" PRIX32 " (%s)", e->peer_diag, smcr_decline_name(e->peer_diag));
+		fputc('\n', w->out);
+	} else {
+		fprintf(w->out, "TCP (not an SMC socket)\n");
+	}
+}
+
+void world_log_closed(world *w, const world_end *e)
+{
+	if (!w->o.verbose || w->o.json || e->server)
+		return;
+	char name[48], a[24], b[24], c[24];
+	flow_name(w, e, name, sizeof(name));
+	world_log_prefix(w, w->out);
+	scn_format_size(e->sent, a, sizeof(a));
+	scn_format_size(e->f->srv.received, b, sizeof(b));
+	scn_format_size(e->received, c, sizeof(c));
+	if (e->err)
+		fprintf(w->out, "%s: failed (%s): %s sent, %s delivered\n", name, strerror(-e->err), a, b);
+	else
+		fprintf(w->out, "%s: closed: %s sent, %s delivered, %s received\n", name, a, b, c);
 }
