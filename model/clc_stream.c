@@ -149,6 +149,8 @@ void smcr_hs_wait_clc(smcr_conn *conn, smcr_hs_state st, uint64_t timeout)
 	conn->hs = st;
 	smcr_timer_arm(conn->ctx, &conn->clc_timer, conn->ctx->now + timeout);
 	smcr_clc_process(conn); /* bytes may be waiting already */
+	if (conn->hs == st && conn->tcp_eof)
+		smcr_hs_error(conn, SMCR_ERR_CLOSED); /* and nothing more will come */
 }
 
 /* Which message each state reads (0: none: CLC bytes wait in the buffer). */
@@ -332,6 +334,13 @@ int smcr_conn_tcp_closed(smcr_conn *conn, bool reset, uint64_t now)
 		return SMCR_ERR_INVAL;
 	if (conn->mode != SMCR_MODE_HANDSHAKE || conn->hs == SMCR_HS_DONE)
 		return 0; /* SMC-R does not watch the idle TCP connection */
+	if (!reset && !expected_type(conn->hs)) {
+		/* Linux reads the CLC socket only while it waits for a CLC message: a peer that
+		 * sent its data and shut down (the server still confirming the first link) is
+		 * no error; a later CLC wait finds the end of the stream */
+		conn->tcp_eof = true;
+		return 0;
+	}
 	smcr_ctx_enter(conn->ctx, now);
 	/* a CLC wait sees EOF or a reset: -ECONNRESET */
 	smcr_hs_error(conn, SMCR_ERR_CLOSED);

@@ -392,6 +392,7 @@ typedef struct smcr_conn {
 	uint8_t *clc_buf;
 	size_t clc_len, clc_cap;
 	smcr_timer clc_timer;
+	bool tcp_eof;            /* the TCP stream ended while no CLC message was awaited */
 	/* link group */
 	smcr_lgr *lgr;
 	smcr_link *lnk;
