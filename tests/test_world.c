@@ -1,0 +1,145 @@
+/* The world (sim/world.h): a scenario's timeline, applications, expectations and
+ * reports as `smcr-sim run` executes them. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "sim/tcp.h"
+#include "tests/support/scn_world.h"
+
+/* lines 2..12 of a scenario that starts with `end` */
+#define PAIR                                                                                                           \
+	"switch SW\n"                                                                                                  \
+	"adapter RA pfid=0010 switch=SW\n"                                                                             \
+	"adapter RB pfid=0020 switch=SW\n"                                                                             \
+	"stack A\n  interface e0 switch=SW ip=10.0.0.1/24\n  smcr pfid=0010\nend\n"                                    \
+	"stack B\n  interface e0 switch=SW ip=10.0.0.2/24\n  smcr pfid=0020\nend\n"
+
+Test(world, a_stopped_listener_refuses_and_a_restarted_one_serves)
+{
+	scn_world *t = scn_world_new("end 3s\n" PAIR
+	                             "app sink B listen port=5000 kind=sink\n"
+	                             "app early A connect B:5000 kind=bulk bytes=64K start=1ms\n"
+	                             "app refused A connect B:5000 kind=bulk bytes=64K start=200ms\n"
+	                             "app later A connect B:5000 kind=bulk bytes=64K start=400ms\n"
+	                             "at 100ms stop app sink\n"
+	                             "at 300ms start app sink\n"
+	                             "expect delivered early == 64K\n"
+	                             "expect delivered refused == 0\n"
+	                             "expect delivered later == 64K\n"
+	                             "expect mode later == SMCR\n"
+	                             "expect aborted A == 1\n"
+	                             "expect aborted B == 0\n",
+	                             NULL);
+	cr_assert_eq(scn_world_run(t), 0, "%s", scn_world_output(t));
+	cr_assert_eq(tcp_get_counters(world_stack(t->w, "A"))->conn_refused, 1);
+	scn_world_free(t);
+}
+
+Test(world, connections_close_at_their_time)
+{
+	scn_world *t = scn_world_new("end 2s\n" PAIR
+	                             "app rrs B listen port=80 kind=responder\n"
+	                             "app keep A connect B:80 kind=rr request=10 response=10 count=5 close=never\n"
+	                             "app drop A connect B:80 kind=rr request=10 response=10 count=5 close=300ms\n"
+	                             "at 200ms expect conns A B == 2\n"
+	                             "at 400ms expect conns A B == 1\n"
+	                             "at 400ms expect conns B A == 1\n"
+	                             "expect received keep == 50\n"
+	                             "expect received drop == 50\n"
+	                             "expect aborted == 0\n",
+	                             NULL);
+	cr_assert_eq(scn_world_run(t), 0, "%s", scn_world_output(t));
+	scn_world_free(t);
+}
+
+Test(world, an_interface_outage_delays_tcp_but_loses_nothing)
+{
+	scn_world *t = scn_world_new("end 30s\n"
+	                             "switch SW\n"
+	                             "stack A\n  interface e0 switch=SW ip=10.0.0.1/24 bandwidth=100Mbps\nend\n"
+	                             "stack B\n  interface e0 switch=SW ip=10.0.0.2/24\nend\n"
+	                             "app sink B listen port=5000 kind=sink\n"
+	                             "app bulk A connect B:5000 kind=bulk bytes=4M\n"
+	                             "at 100ms fail interface A.e0\n"
+	                             "at 100ms expect delivered bulk < 4M\n"
+	                             "at 1500ms restore interface A.e0\n"
+	                             "expect delivered bulk == 4M\n"
+	                             "expect mode bulk == FALLBACK reason=NOSMCDEV\n" /* SMC-R on, no RNIC */
+	                             "expect aborted == 0\n",
+	                             NULL);
+	cr_assert_eq(scn_world_run(t), 0, "%s", scn_world_output(t));
+	cr_assert_gt(tcp_get_counters(world_stack(t->w, "A"))->rto_expiries, 0, "the outage cost retransmissions");
+	scn_world_free(t);
+}
+
+Test(world, timeline_reports_and_failed_expectations_are_printed_with_their_place)
+{
+	scn_world *t = scn_world_new("end 1s\n" PAIR
+	                             "app sink B listen port=5000 kind=sink\n"
+	                             "app bulk A connect B:5000 kind=bulk bytes=1M close=never\n"
+	                             "at 500ms report format=netstat stack=A\n"
+	                             "at 600ms expect links A B == 3\n"
+	                             "expect delivered bulk == 1M\n"
+	                             "report format=smc stack=B\n",
+	                             NULL);
+	cr_assert_eq(scn_world_run(t), 1);
+	const char *out = scn_world_output(t);
+	cr_assert(strstr(out, "==== report (test.scn:15) at 0.500000000 s ====\nSMC-R NETSTAT DEVLINKS SMC REPORT"), "%s", out);
+	cr_assert(strstr(out, "TCP/IP stack: A "), "the netstat report shows A");
+	cr_assert_null(strstr(out, "TCP/IP stack: B "), "stack=A filters B out");
+	cr_assert(strstr(out, "test.scn:16: expectation failed: expect links A B == 3 (measured 1)\n"), "%s", out);
+	cr_assert(strstr(out, "==== report (test.scn:18) at 1.000000000 s ====\n=== stack 2: B (Linux) ==="), "%s", out);
+	cr_assert(strstr(out, "test.scn: 1 expectation met, 1 failed; virtual time 1.000000000 s"), "%s", out);
+	cr_assert(strstr(out, "\nfingerprint "), "%s", out);
+	scn_world_free(t);
+}
+
+Test(world, the_same_seed_gives_the_same_run_and_another_seed_another)
+{
+	const char *text = "end 1s\n" PAIR
+	                   "app rrs B listen port=80 kind=responder\n"
+	                   "app rr A connect B:80 kind=rr request=100 response=1K count=50 conns=3\n";
+	world_opts o;
+	world_opts_default(&o);
+	o.verbose = true;
+	scn_world *a = scn_world_new(text, &o);
+	scn_world *b = scn_world_new(text, &o);
+	o.seed = 99;
+	o.has_seed = true;
+	scn_world *c = scn_world_new(text, &o);
+	scn_world_run(a);
+	scn_world_run(b);
+	scn_world_run(c);
+	cr_assert_str_eq(scn_world_output(a), scn_world_output(b));
+	cr_assert_eq(world_fingerprint(a->w), world_fingerprint(b->w));
+	cr_assert_neq(world_fingerprint(a->w), world_fingerprint(c->w));
+	scn_world_free(a);
+	scn_world_free(b);
+	scn_world_free(c);
+}
+
+Test(world, expectations_measure_each_connection_or_the_whole_app)
+{
+	scn_world *t = scn_world_new("end 1s\n" PAIR
+	                             "app rrs B listen port=80 kind=responder\n"
+	                             "app rr A connect B:80 kind=rr request=100 response=2K count=10 conns=4 interval=1ms "
+	                             "smc=no\n"
+	                             "expect mode rr == TCP\n"
+	                             "expect mode rr.3 != SMCR\n"
+	                             "expect mode rrs == FALLBACK reason=PEERNOSMC\n"
+	                             "expect sent rr.2 == 1000\n"
+	                             "expect sent rr == 4000\n"
+	                             "expect received rr.4 == 20K\n"
+	                             "expect delivered rrs == received rr\n"
+	                             "expect received rrs == sent rr\n"
+	                             "expect fallback B == 4 reason=PEERNOSMC\n"
+	                             "expect fallback A == 0\n"
+	                             "expect linkgroups A B == 0\n",
+	                             NULL);
+	cr_assert_eq(scn_world_run(t), 0, "%s", scn_world_output(t));
+	char detail[128];
+	scn_expect x = t->scn->expects[5]; /* received rr.4 */
+	cr_assert_eq(world_measure(t->w, &x, detail, sizeof(detail)), 20480);
+	cr_assert_str_eq(detail, "measured 20480");
+	scn_world_free(t);
+}
