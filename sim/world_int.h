@@ -96,10 +96,6 @@ struct world_app {
 	uint64_t unmatched;      /* accepted connections with no known client */
 };
 
-typedef struct world_log_event {
-	report_event ev;
-} world_log_event;
-
 struct world {
 	const scn_scenario *scn;
 	world_opts o;
