@@ -9,11 +9,19 @@ struct sim_pcap_writer {
 	pcap_t *dead;
 	pcap_dumper_t *dump;
 	uint64_t frames;
+	uint32_t snaplen;
 };
 
 sim_pcap_writer *sim_pcap_open(const char *path, char *err, unsigned long errlen)
 {
-	pcap_t *dead = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
+	return sim_pcap_open_snaplen(path, 65535, err, errlen);
+}
+
+sim_pcap_writer *sim_pcap_open_snaplen(const char *path, uint32_t snaplen, char *err, unsigned long errlen)
+{
+	if (!snaplen)
+		snaplen = 65535;
+	pcap_t *dead = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, (int)snaplen, PCAP_TSTAMP_PRECISION_NANO);
 	if (!dead) {
 		snprintf(err, errlen, "pcap_open_dead failed");
 		return NULL;
@@ -29,6 +37,7 @@ sim_pcap_writer *sim_pcap_open(const char *path, char *err, unsigned long errlen
 		abort();
 	w->dead = dead;
 	w->dump = dump;
+	w->snaplen = snaplen;
 	return w;
 }
 
@@ -38,7 +47,7 @@ void sim_pcap_write(sim_pcap_writer *w, sim_time at, const uint8_t *data, uint32
 	/* with nanosecond precision the dumper stores tv_usec as nanoseconds */
 	h.ts.tv_sec = (time_t)(at / SIM_S);
 	h.ts.tv_usec = (suseconds_t)(at % SIM_S);
-	h.caplen = len > 65535 ? 65535 : len;
+	h.caplen = len > w->snaplen ? w->snaplen : len;
 	h.len = len;
 	pcap_dump((u_char *)w->dump, &h, data);
 	w->frames++;
@@ -46,13 +55,15 @@ void sim_pcap_write(sim_pcap_writer *w, sim_time at, const uint8_t *data, uint32
 
 uint64_t sim_pcap_frames(const sim_pcap_writer *w) { return w->frames; }
 
-void sim_pcap_close(sim_pcap_writer *w)
+int sim_pcap_close(sim_pcap_writer *w)
 {
 	if (!w)
-		return;
+		return 0;
+	int rc = pcap_dump_flush(w->dump) ? -1 : 0;
 	pcap_dump_close(w->dump);
 	pcap_close(w->dead);
 	free(w);
+	return rc;
 }
 
 void sim_pcap_tap(void *ctx, const sim_plug *plug, sim_tap_dir dir, sim_time at, const sim_frame *f)

@@ -1,7 +1,7 @@
 /* Classic pcap capture files (libpcap), Ethernet link type, nanosecond timestamps taken
  * from virtual time, so a capture of a simulated run can be handed to tshark/Wireshark.
- * sim_pcap_tap() plugs a writer into any fabric tap (sim/plug.h).
- * (pcapng with per-interface blocks comes later.) */
+ * sim_pcap_tap() plugs a writer into any fabric tap (sim/plug.h). pcapng, with a block per
+ * tap point and packet comments, is sim/pcapng_writer.h; sim/capture_file.h writes either. */
 #ifndef SIM_PCAP_WRITER_H
 #define SIM_PCAP_WRITER_H
 
@@ -14,11 +14,13 @@ typedef struct sim_pcap_writer sim_pcap_writer;
 
 /* Open (truncate) path. NULL on failure, with the reason in err (errlen bytes). */
 sim_pcap_writer *sim_pcap_open(const char *path, char *err, unsigned long errlen);
+/* The same with a snap length: frames are stored cut to it (0 = 65535). */
+sim_pcap_writer *sim_pcap_open_snaplen(const char *path, uint32_t snaplen, char *err, unsigned long errlen);
 /* Write one frame seen at virtual time `at` (ns since the start of the run). */
 void sim_pcap_write(sim_pcap_writer *w, sim_time at, const uint8_t *data, uint32_t len);
 uint64_t sim_pcap_frames(const sim_pcap_writer *w);
-/* Flush and close. */
-void sim_pcap_close(sim_pcap_writer *w);
+/* Flush and close; -1 when the last flush failed (disk full, ...). */
+int sim_pcap_close(sim_pcap_writer *w);
 
 /* A sim_tap_fn: ctx is a sim_pcap_writer. Writes every frame in both directions. */
 void sim_pcap_tap(void *ctx, const sim_plug *plug, sim_tap_dir dir, sim_time at, const sim_frame *f);
