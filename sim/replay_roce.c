@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "model/llc.h"
+#include "model/wire.h"
 #include "sim/replay_internal.h"
 #include "sim/roce.h"
 
@@ -230,6 +231,10 @@ static void on_llc(replay_decoder *d, uint32_t li, int s, const uint8_t *p, uint
 		}
 		break;
 	case SMCR_LLC_CONFIRM_RKEY: {
+		/* the response echoes the request (Linux sends the message back with the RESP
+		 * flag): the rkeys in it are the requester's, not the responder's */
+		if (resp)
+			break;
 		uint8_t n = m.u.confirm_rkey.n_other < 2 ? m.u.confirm_rkey.n_other : 2;
 		for (uint8_t i = 0; i < n; i++)
 			rp_rkey_alias_add(d, lgr, s, m.u.confirm_rkey.rkey, m.u.confirm_rkey.other[i].rkey,
@@ -244,7 +249,8 @@ static void on_llc(replay_decoder *d, uint32_t li, int s, const uint8_t *p, uint
 	}
 }
 
-static void on_send_message(replay_decoder *d, uint32_t li, int s, const uint8_t *p, uint32_t caplen, uint32_t len)
+static void on_send_message(replay_decoder *d, uint32_t li, int s, const uint8_t *p, uint32_t caplen, uint32_t len,
+                            uint64_t frame)
 {
 	if (caplen < len) {
 		rp_error(d, "SMC-R message from the %s cut by the snap length (%u of %u bytes captured)", side_name(s), caplen,
@@ -255,6 +261,12 @@ static void on_send_message(replay_decoder *d, uint32_t li, int s, const uint8_t
 		rp_note(d, "empty SEND from the %s", side_name(s));
 		return;
 	}
+	replay_msg em = { .kind = p[0] == SMCR_CDC_TYPE ? REPLAY_MSG_CDC : REPLAY_MSG_LLC, .frame = frame, .data = p,
+	                  .len = len };
+	uint32_t ci = 0;
+	if (p[0] == SMCR_CDC_TYPE && len >= 8)
+		ci = find_conn_by_token(d, RP_LINK(d, li)->lgr, RP_OTHER(s), get_be32(p + 4));
+	rp_emit(d, &em, ci, li, s);
 	if (p[0] == SMCR_CDC_TYPE)
 		on_cdc(d, li, s, p, len);
 	else
@@ -291,6 +303,15 @@ static void on_write(replay_decoder *d, uint32_t li, int s, const rp_bth *b)
 			fl->write_conn = ci;
 		}
 	}
+	if (b->has_reth) {
+		fl->write_rkey = b->rkey;
+		fl->write_next_va = b->va;
+	}
+	replay_msg em = { .kind = REPLAY_MSG_WRITE, .data = b->payload, .len = b->payload_caplen,
+	                  .wire_len = b->payload_len, .va = fl->write_next_va, .rkey = fl->write_rkey,
+	                  .write_first = b->has_reth };
+	rp_emit(d, &em, fl->write_conn, li, s);
+	fl->write_next_va += b->payload_len;
 	if (fl->write_conn)
 		RP_CONN(d, fl->write_conn)->h[s].rdma_bytes += b->payload_len;
 	if (b->opcode != RP_OP_WRITE_FIRST && b->opcode != RP_OP_WRITE_MIDDLE)
@@ -438,7 +459,7 @@ void rp_roce_frame(replay_decoder *d, const rp_frame *f)
 	case RP_OP_SEND_ONLY:
 	case RP_OP_SEND_ONLY_IMM:
 	case RP_OP_SEND_ONLY_INV:
-		on_send_message(d, li, s, b.payload, b.payload_caplen, b.payload_len);
+		on_send_message(d, li, s, b.payload, b.payload_caplen, b.payload_len, 0);
 		return;
 	case RP_OP_SEND_FIRST:
 	case RP_OP_SEND_MIDDLE:
@@ -448,6 +469,7 @@ void rp_roce_frame(replay_decoder *d, const rp_frame *f)
 		if (b.opcode == RP_OP_SEND_FIRST) {
 			fl->send_active = true;
 			fl->send_len = 0;
+			fl->send_frame = d->frame;
 		} else if (!fl->send_active) {
 			rp_note(d, "%s from the %s without the start of its message in the capture", rp_opcode_name(b.opcode),
 			        side_name(s));
@@ -463,7 +485,7 @@ void rp_roce_frame(replay_decoder *d, const rp_frame *f)
 		fl->send_len += b.payload_len;
 		if (b.opcode != RP_OP_SEND_FIRST && b.opcode != RP_OP_SEND_MIDDLE) {
 			fl->send_active = false;
-			on_send_message(d, li, s, fl->send_buf, fl->send_len, fl->send_len);
+			on_send_message(d, li, s, fl->send_buf, fl->send_len, fl->send_len, fl->send_frame);
 		}
 		return;
 	case RP_OP_WRITE_FIRST:
