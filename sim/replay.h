@@ -12,8 +12,8 @@
  * NAKs and retransmissions. Every frame is either explained or listed with a reason, and
  * every message that does not decode is reported with its frame number.
  *
- * Modes 2 (timing replay into a simulated fabric) and 3 (re-drive one side against our
- * core) will take the same capture reader and decoder state; see tools/cmd_replay.c. */
+ * Modes 2 (timing replay into a simulated fabric, sim/replay_timing.h) and 3 (re-drive one
+ * side against our core, sim/redrive.h) read captures with the same reader and decoder. */
 #ifndef SIM_REPLAY_H
 #define SIM_REPLAY_H
 
@@ -26,10 +26,43 @@
 
 #define REPLAY_TEXT_LEN 200
 
+/* One SMC-R message as the decoder reads it, in capture order: a CLC message complete on
+ * its TCP stream, an LLC or CDC message (a whole SEND), or one packet of an RDMA WRITE.
+ * Retransmitted RoCE packets are not messages. For --messages and the replay modes. */
+typedef enum replay_msg_kind {
+	REPLAY_MSG_CLC = 1,
+	REPLAY_MSG_LLC,
+	REPLAY_MSG_CDC,
+	REPLAY_MSG_WRITE,
+} replay_msg_kind;
+
+typedef struct replay_msg {
+	replay_msg_kind kind;
+	uint64_t frame;          /* where it is (a multi-packet SEND: its first packet) */
+	uint64_t time_ns;        /* that frame's time stamp */
+	int from;                /* 0: the client side (TCP active opener), 1: the server side */
+	uint32_t conn;           /* the decoder's connection (1-based): CLC, and CDC/WRITE once known */
+	uint32_t link;           /* the decoder's link (1-based): LLC, CDC, WRITE */
+	uint32_t lgr;            /* the decoder's link group (1-based), 0 unknown */
+	uint8_t family;          /* the connection's addresses (CLC; LLC/CDC/WRITE when known) */
+	uint8_t ip[2][16];       /* [side]: client, server */
+	uint16_t port[2];
+	const uint8_t *data;     /* message bytes (WRITE: this packet's payload as captured) */
+	uint32_t len;            /* bytes at data */
+	uint32_t wire_len;       /* WRITE: payload bytes on the wire */
+	uint64_t va;             /* WRITE: remote address of this packet's first byte */
+	uint32_t rkey;           /* WRITE: the request's rkey */
+	bool write_first;        /* WRITE: the first packet of a request */
+} replay_msg;
+
+typedef void (*replay_msg_fn)(void *ctx, const replay_msg *m);
+
 typedef struct replay_opts {
 	uint32_t max_listed;  /* frames / errors kept in each list (all are counted); 0 = all */
 	uint64_t stall_ns;    /* requests unacknowledged this long before the capture ends count
 	                       * as a stopped link; 0 = default 1 s */
+	replay_msg_fn on_msg; /* every message as it is read, or NULL */
+	void *on_msg_ctx;
 } replay_opts;
 
 /* One listed frame or problem. */
@@ -88,6 +121,9 @@ void replay_decoder_finish(replay_decoder *d, replay_result *res);
 int replay_decode_file(const char *path, const replay_opts *opts, replay_result *res, char *err, size_t errlen);
 
 void replay_result_free(replay_result *res);
+
+/* One line per message: "FRAME TIME FROM->TO KIND detail" (for --messages). */
+void replay_print_msg(FILE *out, const replay_msg *m);
 
 /* The capture summary: counts, frames not explained (by reason, then listed), decode
  * errors and notes. */

@@ -183,6 +183,8 @@ void rp_clc_message(replay_decoder *d, uint32_t ci, int from, const uint8_t *msg
 	char text[200];
 	int rc = 0;
 	d->res.clc_messages++;
+	replay_msg em = { .kind = REPLAY_MSG_CLC, .data = msg, .len = len };
+	rp_emit(d, &em, ci, c->link, from);
 	const char *side = from == RP_CLIENT ? "client" : "server";
 	uint8_t type = msg[4];
 	h->clc_seen = h->smc_active = true;

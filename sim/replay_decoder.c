@@ -203,6 +203,41 @@ void rp_event_add(replay_decoder *d, uint32_t link, report_event_kind kind, uint
 	va_end(ap);
 }
 
+void rp_emit(replay_decoder *d, replay_msg *m, uint32_t conn, uint32_t link, int from)
+{
+	if (!d->opts.on_msg)
+		return;
+	if (!m->frame)
+		m->frame = d->frame;
+	m->time_ns = d->now;
+	m->from = from;
+	m->conn = conn;
+	m->link = link;
+	if (link)
+		m->lgr = RP_LINK(d, link)->lgr;
+	if (conn) {
+		rp_conn *c = RP_CONN(d, conn);
+		if (!m->lgr)
+			m->lgr = c->lgr;
+		m->family = c->family;
+		for (int s = 0; s < 2; s++) {
+			memcpy(m->ip[s], c->h[s].ip, 16);
+			m->port[s] = c->h[s].port;
+		}
+	} else if (m->lgr) {
+		/* no connection named: the hosts of the link group */
+		rp_lgr *g = RP_LGR(d, m->lgr);
+		for (int s = 0; s < 2; s++) {
+			uint32_t h = rp_host_root(d, g->host[s]);
+			if (h) {
+				m->family = RP_HOST(d, h)->family;
+				memcpy(m->ip[s], RP_HOST(d, h)->ip, 16);
+			}
+		}
+	}
+	d->opts.on_msg(d->opts.on_msg_ctx, m);
+}
+
 void replay_decoder_frame(replay_decoder *d, uint64_t ts_ns, const uint8_t *data, uint32_t caplen, uint32_t len)
 {
 	replay_result *res = &d->res;

@@ -125,9 +125,12 @@ typedef struct rp_flow {
 	/* a multi-packet RDMA WRITE or SEND in progress */
 	uint32_t write_conn;
 	uint64_t write_va;
+	uint32_t write_rkey;
+	uint64_t write_next_va;      /* remote address of the next packet of that WRITE */
 	uint8_t send_buf[SMCR_LLC_V2_MAX_LEN];
 	uint32_t send_len;
 	bool send_active;
+	uint64_t send_frame;         /* first packet of that SEND */
 } rp_flow;
 
 typedef struct rp_link {
@@ -205,6 +208,9 @@ uint32_t rp_host_root(const replay_decoder *d, uint32_t h);
 void rp_host_set_sysid(replay_decoder *d, uint32_t h, const uint8_t sysid[8]);
 void rp_event_add(replay_decoder *d, uint32_t link, report_event_kind kind, uint32_t code, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* Tell the observer (opts.on_msg) about a message; m's kind, data, len and the WRITE fields
+ * are the caller's, the rest is filled from (conn, link, from). */
+void rp_emit(replay_decoder *d, replay_msg *m, uint32_t conn, uint32_t link, int from);
 
 /* replay_tcp.c */
 void rp_tcp_segment(replay_decoder *d, const rp_frame *f);

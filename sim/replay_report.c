@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/llc.h"
+#include "model/wire.h"
 #include "sim/replay_internal.h"
 
 typedef struct build {
@@ -526,4 +527,40 @@ void replay_write_json(json_writer *w, const replay_result *res)
 	write_list(w, "errors", &res->errors);
 	write_list(w, "notes", &res->notes);
 	json_end_object(w);
+}
+
+void replay_print_msg(FILE *out, const replay_msg *m)
+{
+	char a[64] = "?", b[64] = "?";
+	if (m->family) {
+		report_ip_str(m->family, m->ip[m->from], a, sizeof(a));
+		report_ip_str(m->family, m->ip[1 - m->from], b, sizeof(b));
+	}
+	fprintf(out, "%" PRIu64 " %" PRIu64 ".%09" PRIu64 " %s->%s ", m->frame, m->time_ns / 1000000000u,
+	        m->time_ns % 1000000000u, a, b);
+	const uint8_t *p = m->data;
+	switch (m->kind) {
+	case REPLAY_MSG_CLC:
+		fprintf(out, "%s v%u %" PRIu32 " bytes\n", m->len > 4 ? smcr_clc_type_name(p[4]) : "CLC ?",
+		        m->len > 7 ? (unsigned)(p[7] >> 4) : 0u, m->len);
+		break;
+	case REPLAY_MSG_LLC: {
+		bool v2 = m->len && (p[0] & 0xF0) == 0x20;
+		fprintf(out, "%s %s %s %" PRIu32 " bytes\n", v2 ? "LLCv2" : "LLC", m->len ? smcr_llc_type_name(p[0]) : "?",
+		        m->len > 3 && (p[3] & SMCR_LLC_FLAG_RESP) ? "response" : "request", m->len);
+		break;
+	}
+	case REPLAY_MSG_CDC:
+		if (m->len >= 26)
+			fprintf(out, "CDC seq %u token 0x%08" PRIx32 " prod %u:%" PRIu32 " cons %u:%" PRIu32 " flags 0x%02x/0x%02x\n",
+			        get_be16(p + 2), get_be32(p + 4), get_be16(p + 10), get_be32(p + 12), get_be16(p + 18),
+			        get_be32(p + 20), p[24], p[25]);
+		else
+			fprintf(out, "CDC %" PRIu32 " bytes\n", m->len);
+		break;
+	case REPLAY_MSG_WRITE:
+		fprintf(out, "WRITE%s %" PRIu32 " bytes rkey 0x%08" PRIx32 " va 0x%016" PRIx64 "\n",
+		        m->write_first ? "" : "+", m->wire_len, m->rkey, m->va);
+		break;
+	}
 }

@@ -222,6 +222,8 @@ void rnic_port_send(rnic_port *port, sim_frame *f)
 			return;
 		}
 		r->st.tx_looped++;
+		if (r->loop_tap)
+			r->loop_tap(r->loop_tap_ctx, &port->ep.plug, SIM_TAP_OUT, sim_now(r->eng), f);
 		sim_post(r->eng, sim_now(r->eng) + RNIC_LOOP_DELAY, r->k_loop, port->ep.plug.id, loop_deliver, port,
 		         (uint64_t)(uintptr_t)f);
 		return;
@@ -295,6 +297,12 @@ const char *rnic_name(const rnic *r) { return r->cfg.name; }
 uint16_t rnic_pfid(const rnic *r) { return r->cfg.pfid; }
 uint8_t rnic_nports(const rnic *r) { return r->cfg.nports; }
 const rnic_stats *rnic_stats_get(const rnic *r) { return &r->st; }
+
+void rnic_set_loop_tap(rnic *r, sim_tap_fn fn, void *ctx)
+{
+	r->loop_tap = fn;
+	r->loop_tap_ctx = ctx;
+}
 
 smcr_mtu rnic_port_mtu(const rnic *r, uint8_t port)
 {

@@ -97,6 +97,10 @@ uint8_t rnic_nports(const rnic *r);
 smcr_mtu rnic_port_mtu(const rnic *r, uint8_t port);
 bool rnic_port_active(const rnic *r, uint8_t port);
 const rnic_stats *rnic_stats_get(const rnic *r);
+/* Observe frames the adapter turns around between VFs of one port (they never reach the
+ * port's plug): fn sees each with the port's endpoint plug, SIM_TAP_OUT and the time it
+ * was sent. NULL removes it. */
+void rnic_set_loop_tap(rnic *r, sim_tap_fn fn, void *ctx);
 
 /* A stack activates the adapter: a new VF. NULL when all VFs are in use. */
 rnic_vf *rnic_activate(rnic *r, const char *stack_name, const rnic_host *host);

@@ -100,6 +100,8 @@ struct rnic {
 	size_t n_qps, cap_qps;
 	rnic_stats st;
 	uint32_t k_qp_tx, k_qp_retry, k_qp_rnr, k_vf_report, k_loop;
+	sim_tap_fn loop_tap;   /* observer of turnaround frames (captures), or NULL */
+	void *loop_tap_ctx;
 };
 
 /* Send work queue entry. */

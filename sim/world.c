@@ -252,22 +252,6 @@ static int build_stacks(world *w, char *err, size_t errlen)
 	return rc;
 }
 
-/* ---- capture ---- */
-
-/* Every frame once, as a mirror port of its first switch sees it: at the switch end of
- * the access wire of the stack interface or adapter port that sent it (after
- * serialization and latency; frames the wire lost are not there). */
-static void pcap_attach(world *w)
-{
-	const scn_scenario *s = w->scn;
-	for (size_t i = 0; i < s->n_stacks; i++)
-		for (size_t k = 0; k < w->st[i].n_ifs; k++)
-			sim_plug_set_tap(sim_wire_end(w->st[i].ifs[k].wire, 1), sim_pcap_tap_out, w->pcap);
-	for (size_t i = 0; i < s->n_adapters; i++)
-		for (uint8_t p = 0; p < s->adapters[i].n_ports; p++)
-			sim_plug_set_tap(sim_wire_end(w->ad[i].wire[p], 1), sim_pcap_tap_out, w->pcap);
-}
-
 /* ---- the world ---- */
 
 world *world_new(const scn_scenario *scn, const world_opts *o, char *err, size_t errlen)
@@ -289,21 +273,11 @@ world *world_new(const scn_scenario *scn, const world_opts *o, char *err, size_t
 	w->eng = sim_engine_new(w->seed);
 	w->fab = sim_fabric_new(w->eng);
 	w->flow_by_key = g_hash_table_new(g_int64_hash, g_int64_equal);
-	if (w->o.pcap_path) {
-		char perr[256];
-		w->pcap = sim_pcap_open(w->o.pcap_path, perr, sizeof(perr));
-		if (!w->pcap) {
-			snprintf(err, errlen, "%s", perr);
-			world_free(w);
-			return NULL;
-		}
-	}
-	if (build_fabric(w, err, errlen) || build_adapters(w, err, errlen) || build_stacks(w, err, errlen)) {
+	if (build_fabric(w, err, errlen) || build_adapters(w, err, errlen) || build_stacks(w, err, errlen) ||
+	    world_capture_open(w, err, errlen)) {
 		world_free(w);
 		return NULL;
 	}
-	if (w->pcap)
-		pcap_attach(w);
 	world_apps_init(w);
 	return w;
 }
@@ -332,8 +306,8 @@ void world_free(world *w)
 			rnic_free(w->ad[i].r);
 	sim_fabric_free(w->fab);
 	sim_engine_free(w->eng);
-	if (w->pcap)
-		sim_pcap_close(w->pcap);
+	if (world_capture_close(w))
+		fprintf(stderr, "smcr-sim: writing a capture failed (disk full?)\n");
 	g_hash_table_destroy(w->flow_by_key);
 	free(w->sw);
 	free(w->sw_used);

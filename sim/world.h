@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sim/capture_file.h"
 #include "sim/engine.h"
 #include "sim/report.h"
 #include "sim/scn_model.h"
@@ -42,6 +43,12 @@ typedef enum world_style {
 	WORLD_STYLE_SMC,
 } world_style;
 
+/* Where the whole-fabric capture taps (sim/world_capture.c). */
+typedef enum world_taps {
+	WORLD_TAPS_INGRESS = 0, /* each frame once, where it enters the fabric */
+	WORLD_TAPS_BOTH = 1,    /* every access port in both directions */
+} world_taps;
+
 typedef struct world_opts {
 	uint64_t seed;          /* used when has_seed; else the scenario's */
 	bool has_seed;
@@ -53,7 +60,11 @@ typedef struct world_opts {
 	world_style style;      /* text reports: override the scenario's formats */
 	bool verbose;           /* event log */
 	bool quiet;             /* no timeline reports, no final reports, no summary (report cmd) */
-	const char *pcap_path;  /* capture every frame leaving an endpoint, or NULL */
+	const char *pcap_path;  /* capture of the whole fabric, or NULL */
+	const char *pcap_stack_dir; /* one capture per stack in this directory, or NULL */
+	capture_format pcap_format; /* pcapng (default) or pcap */
+	uint32_t pcap_snaplen;  /* frames cut to this many bytes; 0 = whole frames */
+	world_taps pcap_taps;
 } world_opts;
 
 void world_opts_default(world_opts *o);
@@ -76,6 +87,8 @@ uint64_t world_fingerprint(const world *w);
 uint64_t world_events(const world *w);
 uint64_t world_expect_passed(const world *w);
 uint64_t world_expect_failed(const world *w);
+/* Frames written to the whole-fabric capture so far. */
+uint64_t world_capture_frames(const world *w);
 
 stack *world_stack(const world *w, const char *name);
 smc_layer *world_layer(const world *w, const char *name);

@@ -2,7 +2,8 @@
  *   world.c           building and freeing the fabric, adapters, stacks and layers
  *   world_apps.c      the scenario's applications and their connections (flows)
  *   world_run.c       the run loop, the timeline, expectations, the event log, summary
- *   world_report.c    filling and printing operator reports */
+ *   world_report.c    filling and printing operator reports
+ *   world_capture.c   captures of the fabric and per stack, packet comments */
 #ifndef SIM_WORLD_INT_H
 #define SIM_WORLD_INT_H
 
@@ -11,7 +12,6 @@
 #include "sim/fabric.h"
 #include "sim/json_writer.h"
 #include "sim/netif_fabric.h"
-#include "sim/pcap_writer.h"
 #include "sim/rnic.h"
 #include "sim/switch.h"
 #include "sim/wire.h"
@@ -46,6 +46,7 @@ typedef struct world_host {
 } world_host;
 
 typedef struct world_flow world_flow;
+typedef struct world_capture world_capture;
 typedef struct world_app world_app;
 
 /* One side of a connection. */
@@ -118,7 +119,7 @@ struct world {
 	uint64_t expect_passed, expect_failed;
 	size_t next_timeline;
 	uint32_t k_app_open, k_app_close;
-	sim_pcap_writer *pcap;
+	world_capture *cap;          /* --pcap, --pcap-per-stack */
 	json_writer json;
 	bool json_open;
 	bool finished;
@@ -132,6 +133,11 @@ uint32_t world_stack_index(const world *w, const stack *st);
 world_host *world_stack_of_layer(world *w, const smc_layer *l);
 double world_wall_seconds(void);
 void world_log_prefix(world *w, FILE *out);
+
+/* world_capture.c */
+int world_capture_open(world *w, char *err, size_t errlen);
+int world_capture_close(world *w);
+void world_capture_links_changed(world *w);
 
 /* world_apps.c */
 void world_apps_init(world *w);

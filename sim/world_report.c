@@ -85,6 +85,7 @@ void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev)
 		return;
 	bool log = w->o.verbose && !w->o.json;
 	const char *name = ws->st->name;
+	world_capture_links_changed(w);
 	switch (ev->type) {
 	case SMCR_EV_LINK_DOWN:
 		if (ev->link && !ev->link->peer_link_uid) {

@@ -55,11 +55,16 @@ expect_stderr 'bad-missing-end.scn:3:1:' "$SMCR_SIM" run tests/data/bad-missing-
 "$SMCR_SIM" run --defaults | grep -q 'fixedmemory'
 "$SMCR_SIM" run --dump scenarios/default.scn | grep -q '^stack ZOSA'
 
-# --end shortens the run; --pcap writes a capture
-"$SMCR_SIM" run --end 50ms --pcap "$BUILD/run.pcap" scenarios/two-stacks.scn >"$BUILD/short.out" || true
+# --end shortens the run; --pcap writes a capture (pcapng, or classic pcap on request)
+"$SMCR_SIM" run --end 50ms --pcap "$BUILD/run.pcapng" scenarios/two-stacks.scn >"$BUILD/short.out" || true
 grep -q 'virtual time 0.050000000 s' "$BUILD/short.out" || fail "--end: $(tail -2 "$BUILD/short.out")"
-[ "$(head -c 4 "$BUILD/run.pcap" | od -An -tx1 | tr -d ' ')" = "4d3cb2a1" ] || fail "--pcap: not a nanosecond pcap"
-[ "$(wc -c <"$BUILD/run.pcap")" -gt 10000 ] || fail "--pcap: capture too small"
+[ "$(head -c 4 "$BUILD/run.pcapng" | od -An -tx1 | tr -d ' ')" = "0a0d0d0a" ] || fail "--pcap: not pcapng"
+[ "$(wc -c <"$BUILD/run.pcapng")" -gt 10000 ] || fail "--pcap: capture too small"
+"$SMCR_SIM" run --end 50ms --pcap "$BUILD/run.pcap" --pcap-format pcap scenarios/two-stacks.scn >/dev/null || true
+[ "$(head -c 4 "$BUILD/run.pcap" | od -An -tx1 | tr -d ' ')" = "4d3cb2a1" ] || fail "--pcap-format pcap: not a nanosecond pcap"
+expect_exit 2 "$SMCR_SIM" run --pcap "$BUILD/x" --pcap-format erf scenarios/two-stacks.scn
+expect_exit 2 "$SMCR_SIM" run --pcap-snaplen 100 scenarios/two-stacks.scn
+expect_stderr 'need --pcap' "$SMCR_SIM" run --pcap-snaplen 100 scenarios/two-stacks.scn
 
 # report: the final netstat-style report, with an SMCID filter
 "$SMCR_SIM" report scenarios/default.scn >"$BUILD/report.out"

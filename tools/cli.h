@@ -20,6 +20,8 @@ int cmd_debug(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+/* smcr-sim debug frames FILE (tools/debug_frames.c) */
+int debug_frames(int argc, char **argv);
 
 /* Parse a duration like "10s", "250ms", "3us", "42ns", "1.5s" or a bare ns count.
  * Returns 0 and sets *ns, or -1 with a message in err (size errlen). */

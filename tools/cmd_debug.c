@@ -4,7 +4,9 @@
  *       Run a short RoCE exchange between two simulated adapters (two 44-byte SENDs
  *       shaped like SMC-R CDC messages, RDMA WRITEs of 5000 and 61 bytes, and the ACKs)
  *       and write every frame adapter A sends or receives to OUT.pcap, so that tshark can
- *       judge the encoding (tests/t_fabric_tshark.sh). */
+ *       judge the encoding (tests/t_fabric_tshark.sh).
+ *   frames FILE
+ *       One line per frame, classified from its bytes alone (tools/debug_frames.c). */
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
@@ -121,6 +123,8 @@ out:
 
 static const cli_command tools[] = {
 	{ "fabric-pcap", "capture a short RoCE v1/v2 exchange between two simulated adapters", fabric_pcap },
+	{ "frames", "one line per frame of a capture, classified from its bytes (TCP/CLC, RoCE opcode, QP, message type)",
+	  debug_frames },
 };
 
 static void list(FILE *out)

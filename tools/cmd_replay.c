@@ -16,7 +16,12 @@
 #include "sim/report_print.h"
 #include "tools/cli.h"
 
-typedef enum out_format { FMT_NETSTAT, FMT_SMC, FMT_JSON } out_format;
+typedef enum out_format { FMT_NETSTAT, FMT_SMC, FMT_JSON, FMT_NONE } out_format;
+
+static void print_msg(void *ctx, const replay_msg *m)
+{
+	replay_print_msg(ctx, m);
+}
 
 static void json_extra(json_writer *w, void *ctx)
 {
@@ -41,11 +46,15 @@ int cmd_replay(int argc, char **argv)
 {
 	gchar *mode = NULL, *format = NULL, *smcid_text = NULL, *stall_text = NULL;
 	gint max_list = 50;
+	gboolean messages = FALSE;
 	GOptionEntry entries[] = {
 		{ "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, "decode (default); timing and redrive are not implemented yet", "MODE" },
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format, "report format: netstat (default), smc, json", "FMT" },
 		{ "smcid", 0, 0, G_OPTION_ARG_STRING, &smcid_text, "netstat: only the link group or link with this hex id", "ID" },
 		{ "max-list", 0, 0, G_OPTION_ARG_INT, &max_list, "list at most N frames per list, all are counted (50; 0 = all)", "N" },
+		{ "messages", 0, 0, G_OPTION_ARG_NONE, &messages,
+		  "decode: list every SMC-R message (CLC, LLC, CDC, RDMA WRITE packets) with its frame instead of the report",
+		  NULL },
 		{ "stall", 0, 0, G_OPTION_ARG_STRING, &stall_text, "requests unacknowledged this long before the end mean a stopped link (1s)", "TIME" },
 		{ NULL },
 	};
@@ -111,13 +120,23 @@ int cmd_replay(int argc, char **argv)
 		ropts.stall_ns = ns;
 	}
 
+	if (messages && (format || smcid_text)) {
+		fprintf(stderr, "%s: --messages prints messages, not a report: no --format or --smcid with it\n", argv[0]);
+		goto out;
+	}
+	if (messages) {
+		ropts.on_msg = print_msg;
+		ropts.on_msg_ctx = stdout;
+	}
 	replay_result res;
 	char err[512];
 	if (replay_decode_file(argv[1], &ropts, &res, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		goto out;
 	}
-	switch (fmt) {
+	switch (messages ? FMT_NONE : fmt) {
+	case FMT_NONE:
+		break;
 	case FMT_NETSTAT:
 		report_print_netstat(stdout, &res.report, &nopts);
 		if (res.report.n_events) {

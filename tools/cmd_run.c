@@ -7,11 +7,13 @@
 #include <unistd.h>
 
 #include "sim/world.h"
+#include "tools/capture_opts.h"
 #include "tools/cli.h"
 
 typedef struct run_args {
-	gchar *seed, *end, *format, *report, *pcap, *smcid;
+	gchar *seed, *end, *format, *report, *smcid;
 	gboolean verbose, defaults, dump;
+	capture_args cap;
 } run_args;
 
 static int load(const char *prog, const char *path, scn_scenario **out)
@@ -78,7 +80,6 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 		  "style of text reports: netstat, smc, or auto (as the scenario says)", "STYLE" },
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose,
 		  "event log: timeline, link groups, links, IST2406I link failures, expectations", NULL },
-		{ "pcap", 0, 0, G_OPTION_ARG_FILENAME, &a->pcap, "capture every frame of the fabric (classic pcap)", "FILE" },
 		{ "defaults", 0, 0, G_OPTION_ARG_NONE, &a->defaults, "print the scenario attribute defaults and exit", NULL },
 		{ "dump", 0, 0, G_OPTION_ARG_NONE, &a->dump, "print the resolved scenario and exit", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -94,6 +95,7 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 	GOptionContext *ctx = g_option_context_new(report_cmd ? "FILE - run a scenario and print the final report"
 	                                                      : "FILE - run a scenario");
 	g_option_context_add_main_entries(ctx, report_cmd ? report_entries : run_entries, NULL);
+	capture_option_add(ctx, &a->cap);
 	g_option_context_set_description(
 		ctx, report_cmd ? "Runs the scenario silently and prints the NETSTAT DEVLINKS SMC-style report of its end.\n"
 		                  "Exit 0, 1 if an expectation failed, 2 for a bad scenario or option."
@@ -117,7 +119,7 @@ static void free_args(run_args *a)
 	g_free(a->end);
 	g_free(a->format);
 	g_free(a->report);
-	g_free(a->pcap);
+	capture_args_free(&a->cap);
 	g_free(a->smcid);
 }
 
@@ -154,7 +156,11 @@ int cmd_run(int argc, char **argv)
 		return rc;
 	}
 	o.verbose = a.verbose;
-	o.pcap_path = a.pcap;
+	if (capture_args_apply(argv[0], &a.cap, &o)) {
+		scn_free(scn);
+		free_args(&a);
+		return 2;
+	}
 	o.progress = isatty(STDERR_FILENO) ? stderr : NULL;
 	char err[512];
 	world *w = world_new(scn, &o, err, sizeof(err));
@@ -201,6 +207,8 @@ int cmd_report(int argc, char **argv)
 	scn_scenario *scn = NULL;
 	if (!rc)
 		rc = load(argv[0], argv[1], &scn);
+	if (!rc)
+		rc = capture_args_apply(argv[0], &a.cap, &o);
 	if (rc) {
 		scn_free(scn);
 		free_args(&a);
