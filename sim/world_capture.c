@@ -80,7 +80,8 @@ struct world_capture {
 	cap_point **points;           /* every point, for freeing */
 	size_t n_points, cap_points;
 	cap_adapter *adapters;        /* per scenario adapter */
-	GHashTable *links;            /* (gid, qpn) key -> cap_link */
+	GHashTable *links;            /* (gid, qpn) key -> cap_link row + 1 */
+	GHashTable *by_peer;          /* (peer gid, peer qpn) key -> cap_link row + 1 */
 	cap_link *link_rows;
 	size_t n_link_rows, cap_link_rows;
 	bool links_dirty;
@@ -151,6 +152,17 @@ static uint64_t link_key(const uint8_t gid[16], uint32_t qpn)
 	return (h ^ qpn) * 0x100000001b3ull;
 }
 
+static void index_row(GHashTable *h, uint64_t k, size_t row)
+{
+	if (g_hash_table_contains(h, &k))
+		return;
+	uint64_t *key = malloc(sizeof(*key));
+	if (!key)
+		abort();
+	*key = k;
+	g_hash_table_insert(h, key, (gpointer)(uintptr_t)(row + 1));
+}
+
 static void links_rebuild(world_capture *c, sim_time at)
 {
 	world *w = c->w;
@@ -166,15 +178,11 @@ static void links_rebuild(world_capture *c, sim_time at)
 		free(lw.lgrs);
 	}
 	/* rows move while they are collected: index them afterwards (first row wins) */
+	g_hash_table_remove_all(c->by_peer);
 	for (size_t i = 0; i < c->n_link_rows; i++) {
-		uint64_t *key = malloc(sizeof(*key));
-		if (!key)
-			abort();
-		*key = link_key(c->link_rows[i].gid, c->link_rows[i].qpn);
-		if (!g_hash_table_contains(c->links, key))
-			g_hash_table_insert(c->links, key, (gpointer)(uintptr_t)(i + 1));
-		else
-			free(key);
+		index_row(c->links, link_key(c->link_rows[i].gid, c->link_rows[i].qpn), i);
+		if (c->link_rows[i].peer_qpn)
+			index_row(c->by_peer, link_key(c->link_rows[i].peer_gid, c->link_rows[i].peer_qpn), i);
 	}
 	c->links_dirty = false;
 	c->links_built = true;
@@ -191,6 +199,20 @@ static const cap_link *link_find(world_capture *c, const uint8_t gid[16], uint32
 	if (k->qpn != qpn || memcmp(k->gid, gid, 16))
 		return NULL;
 	return k;
+}
+
+/* The sender of a frame to (gid, qpn): the link whose peer that is, or the peer the
+ * receiving link names (either side may not know the other's QP yet). */
+static const cap_link *link_sender(world_capture *c, const cap_link *to, const uint8_t gid[16], uint32_t qpn)
+{
+	uint64_t key = link_key(gid, qpn);
+	gpointer v = g_hash_table_lookup(c->by_peer, &key);
+	if (v) {
+		const cap_link *k = &c->link_rows[(uintptr_t)v - 1];
+		if (k->peer_qpn == qpn && !memcmp(k->peer_gid, gid, 16))
+			return k;
+	}
+	return to->peer_qpn ? link_find(c, to->peer_gid, to->peer_qpn) : NULL;
 }
 
 /* The link that receives frames for (gid, qpn), rebuilding the table when links changed
@@ -269,7 +291,14 @@ static const char *frame_comment(world_capture *c, sim_time at, const sim_frame 
 	char msg[128];
 	describe_message(msg, sizeof(msg), &b);
 	const world *w = c->w;
-	const cap_link *from = to->peer_qpn ? link_find(c, to->peer_gid, to->peer_qpn) : NULL;
+	const cap_link *from = link_sender(c, to, fr.dgid, b.dest_qp);
+	if (!from && c->links_built_at != at) {
+		links_rebuild(c, at);
+		to = link_find(c, fr.dgid, b.dest_qp);
+		if (!to)
+			return NULL;
+		from = link_sender(c, to, fr.dgid, b.dest_qp);
+	}
 	char sender[96] = "?";
 	if (from)
 		snprintf(sender, sizeof(sender), "%s (lgr %08" PRIX32 ", LnkId %08" PRIX32 ")", w->st[from->stack].st->name,
@@ -485,6 +514,7 @@ int world_capture_open(world *w, char *err, size_t errlen)
 	w->cap = c;
 	c->w = w;
 	c->links = g_hash_table_new_full(g_int64_hash, g_int64_equal, free, NULL);
+	c->by_peer = g_hash_table_new_full(g_int64_hash, g_int64_equal, free, NULL);
 	c->adapters = calloc(w->scn->n_adapters ? w->scn->n_adapters : 1, sizeof(*c->adapters));
 	for (size_t i = 0; i < w->scn->n_adapters; i++)
 		c->adapters[i].r = w->ad[i].r;
@@ -533,6 +563,7 @@ int world_capture_close(world *w)
 	free(c->stack_files);
 	free(c->link_rows);
 	g_hash_table_destroy(c->links);
+	g_hash_table_destroy(c->by_peer);
 	free(c);
 	w->cap = NULL;
 	return rc;
