@@ -157,9 +157,16 @@ int smcr_cdc_get_slot_and_msg_send(smcr_conn *conn)
 	return cdc_msg_send(conn, lnk, s);
 }
 
-/* smc_tx_sndbuf_nonempty(): write what the window allows and send a CDC. */
+/* smc_tx_sndbuf_nonempty(): write what the window allows and send a CDC. Nothing happens
+ * without prepared data or without room at the peer (Linux since the tx_pushing rework). */
 int smcr_tx_sndbuf_nonempty(smcr_conn *conn)
 {
+	if (!smcr_tx_prepared_sends(conn))
+		return 0;
+	if (!conn->peer_rmbe_space) {
+		conn->ctx->stats.tx_peer_full++;
+		return 0;
+	}
 	if (conn->killed || (conn->local_rx_ctrl.conn_flags & SMCR_CDC_PEER_CONN_ABORT))
 		return SMCR_ERR_CLOSED;
 	smcr_link *lnk = conn->lnk;

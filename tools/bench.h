@@ -18,5 +18,6 @@ double bench_wall_seconds(void);
 uint64_t bench_peak_rss(void);
 
 int bench_scheduler(int argc, char **argv);
+int bench_protocol(int argc, char **argv);
 
 #endif

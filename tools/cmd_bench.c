@@ -10,6 +10,7 @@
 
 static const bench_entry benches[] = {
 	{ "scheduler", "event engine, ns-3 bench-scheduler shape (100k pending, 1M events)", bench_scheduler },
+	{ "protocol", "SMC-R core: 2 stacks, 1 link group, 64 connections streaming", bench_protocol },
 };
 
 double bench_wall_seconds(void)

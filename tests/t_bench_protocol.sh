@@ -1,0 +1,11 @@
+# `smcr-sim bench protocol`: a small run completes every transfer and prints its figures.
+set -eu
+. tests/lib.sh
+
+out=$("$SMCR_SIM" bench protocol --conns 4 --mib 2)
+echo "$out" | grep -Eq 'payload delivered: +8\.0 MiB of 8\.0 MiB'
+echo "$out" | grep -Eq 'payload bytes/s: +[0-9.]+ GB/s'
+echo "$out" | grep -Eq 'protocol events/s: +[0-9.]+ M'
+expect_exit 2 "$SMCR_SIM" bench protocol --conns 0
+expect_exit 2 "$SMCR_SIM" bench protocol --no-such-option
+echo "bench protocol ok"
