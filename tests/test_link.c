@@ -368,3 +368,38 @@ Test(link, send_slots_that_never_free_up_take_the_link_down_after_ten_seconds)
 	cr_assert(cs[0]->aborted);
 	duo_free(d);
 }
+
+Test(link, smcr_v2_client_gaining_a_second_rnic_requests_an_add_link)
+{
+	duo_opts o;
+	duo_opts_default(&o);
+	o.ports[0] = o.ports[1] = 2;
+	v2_ueid(&o);
+	duo *d = duo_new(&o);
+	/* the client's second RNIC is down at first */
+	smcr_ctx_on_async_event(d->h[0].ctx, SMCR_EV_PORT_ERR, (uint32_t)d->h[0].port_idx[1], NULL, 0);
+	llc_spy s = { 0 };
+	tpi_set_observer(d->fab, spy, &s);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_run(d, duo_now(d) + SMCR_S);
+	cr_assert_eq(lgr_of(d, 0).type, SMCR_LGR_ASYMMETRIC_LOCAL);
+	cr_assert_eq(lgr_of(d, 1).type, SMCR_LGR_ASYMMETRIC_PEER);
+	cr_assert_eq(s.req_add_link, 0);
+	/* it comes up: the v2 client asks the server with REQUEST_ADD_LINK */
+	smcr_ctx_on_async_event(d->h[0].ctx, SMCR_EV_PORT_ACTIVE, (uint32_t)d->h[0].port_idx[1], NULL, duo_now(d));
+	duo_sync(d);
+	duo_run(d, duo_now(d) + 5 * SMCR_S);
+	cr_assert_geq(s.req_add_link, 1);
+	cr_assert_eq(lgr_of(d, 0).type, SMCR_LGR_SYMMETRIC);
+	cr_assert_eq(lgr_of(d, 1).type, SMCR_LGR_SYMMETRIC);
+	/* the asymmetric link was deleted: two links, on different ports */
+	cr_assert_eq(duo_link_count(d, 0, SMCR_LNK_ACTIVE), 2);
+	smcr_link_info a0, a1;
+	cr_assert(duo_link_nth(d, 0, 0, &a0) && duo_link_nth(d, 0, 1, &a1));
+	cr_assert_neq(a0.port_index, a1.port_index);
+	duo_stream(c, 1 << 20);
+	cr_assert(duo_run_until(d, streamed, c, 10 * SMCR_S));
+	cr_assert_not(c->peer->rx_bad);
+	duo_free(d);
+}
