@@ -2,10 +2,11 @@
 set -eu
 . tests/lib.sh
 
-out=$("$SMCR_SIM" bench protocol --conns 4 --mib 2)
+out=$("$SMCR_SIM" bench protocol --conns 4 --mib 2 --verify)
 echo "$out" | grep -Eq 'payload delivered: +8\.0 MiB of 8\.0 MiB'
 echo "$out" | grep -Eq 'payload bytes/s: +[0-9.]+ GB/s'
 echo "$out" | grep -Eq 'protocol events/s: +[0-9.]+ M'
+echo "$out" | grep -q "byte sums match on every connection"
 expect_exit 2 "$SMCR_SIM" bench protocol --conns 0
 expect_exit 2 "$SMCR_SIM" bench protocol --no-such-option
 echo "bench protocol ok"

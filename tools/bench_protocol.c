@@ -82,7 +82,7 @@ typedef struct bench_conn {
 	bool client;
 	bool up;
 	uint64_t to_send, sent, received;
-	uint64_t sum;
+	uint64_t sum_tx, sum_rx; /* byte sums: what was sent arrives */
 } bench_conn;
 
 struct bench_world {
@@ -92,11 +92,13 @@ struct bench_world {
 	bench_conn *conns;
 	int n;
 	uint8_t *pattern;
+	uint64_t *prefix; /* prefix[n] = sum of pattern[0..n) */
 	uint8_t *scratch;
 	size_t chunk;
 	uint64_t core_calls;
 	int established;
 	bool go; /* data phase started */
+	bool verify;
 	bool failed;
 };
 
@@ -318,6 +320,7 @@ static void pump(bench_conn *bc)
 		if (r <= 0)
 			break;
 		bc->sent += (uint64_t)r;
+		bc->sum_tx += w->prefix[r];
 	}
 }
 
@@ -330,7 +333,12 @@ static void drain(bench_conn *bc)
 		if (r <= 0)
 			break;
 		bc->received += (uint64_t)r;
-		bc->sum += w->scratch[0] + w->scratch[r - 1];
+		if (w->verify) {
+			uint64_t sum = 0;
+			for (ssize_t i = 0; i < r; i++)
+				sum += w->scratch[i];
+			bc->sum_rx += sum;
+		}
 	}
 }
 
@@ -436,12 +444,14 @@ static void tcp_for(int host, smcr_tcp_info *ti, uint32_t rmb)
 int bench_protocol(int argc, char **argv)
 {
 	gint64 conns = 64, mib = 16, bufkib = 64, chunk = 65536, seed = 1;
+	gboolean verify = FALSE;
 	GOptionEntry entries[] = {
 		{ "conns", 'c', 0, G_OPTION_ARG_INT64, &conns, "connections streaming (64)", "N" },
 		{ "mib", 'm', 0, G_OPTION_ARG_INT64, &mib, "MiB each connection sends (16)", "N" },
 		{ "buffer", 'b', 0, G_OPTION_ARG_INT64, &bufkib, "RMB and send buffer size in KiB (64)", "KIB" },
 		{ "chunk", 'k', 0, G_OPTION_ARG_INT64, &chunk, "bytes per send/recv call (65536)", "N" },
 		{ "seed", 's', 0, G_OPTION_ARG_INT64, &seed, "random seed (1)", "N" },
+		{ "verify", 'v', 0, G_OPTION_ARG_NONE, &verify, "check the content (byte sums; slows the run down)", NULL },
 		{ NULL },
 	};
 	GOptionContext *octx = g_option_context_new("- SMC-R protocol core throughput");
@@ -467,10 +477,15 @@ int bench_protocol(int argc, char **argv)
 	w->n = (int)conns * 2;
 	w->conns = calloc((size_t)w->n, sizeof(*w->conns));
 	w->chunk = (size_t)chunk;
+	w->verify = verify;
 	w->pattern = malloc(w->chunk);
 	w->scratch = malloc(w->chunk);
-	for (size_t i = 0; i < w->chunk; i++)
+	w->prefix = malloc((w->chunk + 1) * sizeof(*w->prefix));
+	w->prefix[0] = 0;
+	for (size_t i = 0; i < w->chunk; i++) {
 		w->pattern[i] = (uint8_t)(i * 31 + 7);
+		w->prefix[i + 1] = w->prefix[i] + w->pattern[i];
+	}
 	smcr_settings set;
 	smcr_settings_default(&set);
 	set.rmb_size = set.sndbuf_size = (uint32_t)bufkib * 1024;
@@ -546,6 +561,14 @@ int bench_protocol(int argc, char **argv)
 	int rc = got >= total ? 0 : 1;
 	if (rc)
 		fprintf(stderr, "%s: transfer did not complete\n", argv[0]);
+	for (int i = 0; verify && i < w->n; i += 2) {
+		if (w->conns[i].sum_tx != w->conns[i + 1].sum_rx) {
+			fprintf(stderr, "%s: connection %d: byte sums differ\n", argv[0], i / 2);
+			rc = 1;
+		}
+	}
+	if (verify)
+		printf("  content check:          %s\n", rc ? "FAILED" : "byte sums match on every connection");
 	for (int i = 0; i < 2; i++) {
 		sim_event_cancel(w->eng, &w->h[i].timer);
 		smcr_ctx_free(w->h[i].ctx);
@@ -556,6 +579,7 @@ int bench_protocol(int argc, char **argv)
 	}
 	sim_engine_free(w->eng);
 	free(w->pattern);
+	free(w->prefix);
 	free(w->scratch);
 	free(w->conns);
 	free(w);
