@@ -82,6 +82,11 @@ static void on_cdc(replay_decoder *d, uint32_t li, int s, const uint8_t *p, uint
 		c->link = li;
 	}
 	rp_half *h = &c->h[s];
+	h->cdc_count++;
+	/* a failover validation message carries only its sequence number (Linux leaves the
+	 * cursors zero): it says nothing about data */
+	if (m.prod_flags & SMCR_CDC_FAILOVER_VALIDATION)
+		return;
 	smcr_cursor zero = { 0, 0 };
 	uint32_t size = c->h[r].rmbe_size;
 	uint64_t adv = cursor_advance(h->cdc_seen ? &h->last_cdc.prod : &zero, &m.prod, size ? size : 1u << 30);
@@ -90,7 +95,6 @@ static void on_cdc(replay_decoder *d, uint32_t li, int s, const uint8_t *p, uint
 		h->sends++;
 	h->last_cdc = m;
 	h->cdc_seen = true;
-	h->cdc_count++;
 	if (m.conn_flags & SMCR_CDC_PEER_CONN_ABORT)
 		h->aborted = true;
 	if (m.conn_flags & SMCR_CDC_PEER_CONN_CLOSED)
