@@ -4,6 +4,7 @@
 #   make check      install missing Debian packages, build, run every test (summary at the end)
 #   make check SAN=1  the same with AddressSanitizer + UndefinedBehaviorSanitizer
 #   make deps       install (as root) or list the Debian packages the project needs
+#   make traces     regenerate the sample captures traces/trace-*.pcapng
 #
 # Sources are found by wildcard: model/*.c (the sans-I/O protocol core, libc only),
 # sim/*.c (engine, fabric, stacks), tools/*.c (the CLI), tests/test_*.c (one Criterion
@@ -100,6 +101,10 @@ check: deps
 check-hw: all
 	@tools/install-deps --hw
 	rxe-setup/check-hw.sh $(BUILD)
+
+# The sample captures in traces/ (tools/make-traces; tests/t_traces.sh checks they are current).
+traces: $(BIN)
+	tools/make-traces $(BIN)
 
 check-unit: all
 	tests/run-tests $(BUILD) --unit-only

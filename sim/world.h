@@ -93,6 +93,21 @@ uint64_t world_capture_frames(const world *w);
 stack *world_stack(const world *w, const char *name);
 smc_layer *world_layer(const world *w, const char *name);
 
+/* One connection of a connecting application, as both of its ends saw it. */
+typedef struct world_conn_summary {
+	const char *app;             /* the connecting app's name */
+	uint32_t instance;           /* 1..conns */
+	uint32_t client_ip, server_ip;   /* host order */
+	uint16_t client_port, server_port;
+	bool opened;                 /* the client's TCP connection got a local port */
+	sock_mode mode;              /* as the client saw it */
+	uint32_t fallback_reason;    /* the client's local reason, or 0 */
+	uint64_t client_sent, client_received, server_sent, server_received;
+} world_conn_summary;
+
+/* Every connection of the run so far, in the order they were opened. */
+void world_foreach_conn(const world *w, void (*fn)(void *arg, const world_conn_summary *c), void *arg);
+
 /* Measure a metric of an expectation (as the run would check it now). */
 uint64_t world_measure(world *w, const scn_expect *e, char *detail, size_t detail_len);
 

@@ -524,3 +524,27 @@ uint64_t world_app_counter(world *w, scn_metric m, scn_app_ref ref)
 	}
 	return sum;
 }
+
+void world_foreach_conn(const world *w, void (*fn)(void *arg, const world_conn_summary *c), void *arg)
+{
+	for (size_t i = 0; i < w->n_flows; i++) {
+		const world_flow *f = w->flows[i];
+		const scn_app *a = app_of(w, f->app);
+		world_conn_summary c = {
+			.app = a->name,
+			.instance = f->instance,
+			.client_ip = (uint32_t)(f->key >> 16),
+			.client_port = (uint16_t)f->key,
+			.server_ip = a->dst_ip,
+			.server_port = a->port,
+			.opened = f->key != 0,
+			.mode = f->c.mode,
+			.fallback_reason = f->c.reason,
+			.client_sent = f->c.sent,
+			.client_received = f->c.rx_total,
+			.server_sent = f->srv.sent,
+			.server_received = f->srv.rx_total,
+		};
+		fn(arg, &c);
+	}
+}

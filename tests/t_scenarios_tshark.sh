@@ -50,6 +50,9 @@ mins() {
 	two-stacks)            echo "9 2 6" ;;       # 3 SMC-R conns (the 4th has smc=no), 1 link
 	v2-routed)             echo "9 4 6" ;;       # 3 conns; v2 CONFIRM LINK, ADD LINK (rejected)
 	vlan-separation)       echo "18 4 12" ;;     # 6 conns, 2 lgrs
+	trace-two-stacks)      echo "9 2 6" ;;       # as two-stacks
+	trace-failover)        echo "6 7 4" ;;       # 2 conns, 1 lgr; link added, then deleted (RA1 fails)
+	trace-v2-routed)       echo "9 4 6" ;;       # as v2-routed
 	*)                     echo "1 0 0" ;;       # a new scenario: at least one CLC message
 	esac
 }
