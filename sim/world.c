@@ -81,6 +81,18 @@ static int build_fabric(world *w, char *err, size_t errlen)
 	for (size_t i = 0; i < s->n_stacks; i++)
 		for (size_t k = 0; k < s->stacks[i].n_ifaces; k++)
 			need[s->stacks[i].ifaces[k].sw]++;
+	uint32_t spare = UINT32_MAX;
+	if (w->o.spare_port_switch) {
+		for (size_t i = 0; i < s->n_switches && spare == UINT32_MAX; i++)
+			if (!strcmp(s->switches[i].name, w->o.spare_port_switch))
+				spare = (uint32_t)i;
+		if (spare == UINT32_MAX) {
+			snprintf(err, errlen, "%s: no switch %s in the scenario", s->file, w->o.spare_port_switch);
+			free(need);
+			return -1;
+		}
+		need[spare]++;
+	}
 	w->sw = calloc(s->n_switches ? s->n_switches : 1, sizeof(*w->sw));
 	w->sw_used = calloc(s->n_switches ? s->n_switches : 1, sizeof(*w->sw_used));
 	for (size_t i = 0; i < s->n_switches; i++) {
@@ -90,6 +102,14 @@ static int build_fabric(world *w, char *err, size_t errlen)
 		w->sw[i] = sim_switch_new(w->fab, s->switches[i].name, &sp);
 	}
 	free(need);
+	if (spare != UINT32_MAX) {
+		w->spare_sw = w->sw[spare];
+		w->spare_port = take_port(w, spare);
+		if (port_trunk(w->spare_sw, w->spare_port, &s->switches[spare].vlans, NULL)) {
+			snprintf(err, errlen, "%s: cannot set up a spare port on switch %s", s->file, w->o.spare_port_switch);
+			return -1;
+		}
+	}
 	w->trunks = calloc(s->n_wires ? s->n_wires : 1, sizeof(*w->trunks));
 	for (size_t i = 0; i < s->n_wires; i++) {
 		const scn_wire *sw = &s->wires[i];
@@ -319,6 +339,10 @@ void world_free(world *w)
 }
 
 sim_engine *world_engine(const world *w) { return w->eng; }
+sim_fabric *world_fabric(const world *w) { return w->fab; }
+uint64_t world_end_time(const world *w) { return w->has_end ? w->end_ns : 0; }
+const scn_scenario *world_scenario(const world *w) { return w->scn; }
+sim_plug *world_spare_port(const world *w) { return w->spare_sw ? sim_switch_port(w->spare_sw, w->spare_port) : NULL; }
 uint64_t world_fingerprint(const world *w) { return sim_engine_fingerprint(w->eng); }
 uint64_t world_events(const world *w) { return sim_engine_events_run(w->eng); }
 uint64_t world_expect_passed(const world *w) { return w->expect_passed; }

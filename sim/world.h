@@ -30,6 +30,8 @@
 
 #include "sim/capture_file.h"
 #include "sim/engine.h"
+#include "sim/fabric.h"
+#include "sim/plug.h"
 #include "sim/report.h"
 #include "sim/scn_model.h"
 #include "sim/smc_layer.h"
@@ -65,6 +67,8 @@ typedef struct world_opts {
 	capture_format pcap_format; /* pcapng (default) or pcap */
 	uint32_t pcap_snaplen;  /* frames cut to this many bytes; 0 = whole frames */
 	world_taps pcap_taps;
+	const char *spare_port_switch; /* one more port on this switch, for an injector
+	                                * (replay --mode timing); captured as "SW/replay" */
 } world_opts;
 
 void world_opts_default(world_opts *o);
@@ -83,6 +87,12 @@ void world_run_until(world *w, sim_time t);
 uint64_t world_finish(world *w);
 
 sim_engine *world_engine(const world *w);
+sim_fabric *world_fabric(const world *w);
+/* The run's end (virtual ns), 0 if it runs until nothing is left to do. */
+uint64_t world_end_time(const world *w);
+const scn_scenario *world_scenario(const world *w);
+/* The spare switch port (world_opts.spare_port_switch), or NULL. */
+sim_plug *world_spare_port(const world *w);
 uint64_t world_fingerprint(const world *w);
 uint64_t world_events(const world *w);
 uint64_t world_expect_passed(const world *w);

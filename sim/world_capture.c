@@ -457,6 +457,20 @@ static void attach_fabric(world_capture *c)
 		}
 }
 
+static void attach_spare(world_capture *c)
+{
+	world *w = c->w;
+	if (!w->spare_sw)
+		return;
+	char name[96], descr[160];
+	const char *sw = sim_switch_name(w->spare_sw);
+	snprintf(name, sizeof(name), "%s/replay", sw);
+	snprintf(descr, sizeof(descr), "frames injected by the replay, and frames switch %s sends to it (port %" PRIu32 ")",
+	         sw, w->spare_port + 1);
+	uint32_t ifc = capture_file_add_interface(c->fabric, name, descr);
+	point_add(plug_point(c, sim_switch_port(w->spare_sw, w->spare_port)), c->fabric, ifc, DIR_IN | DIR_OUT);
+}
+
 static int attach_stack(world_capture *c, size_t i, const char *dir, char *err, size_t errlen)
 {
 	world *w = c->w;
@@ -524,6 +538,7 @@ int world_capture_open(world *w, char *err, size_t errlen)
 		if (!c->fabric)
 			return -1;
 		attach_fabric(c);
+		attach_spare(c);
 	}
 	if (w->o.pcap_stack_dir) {
 		if (g_mkdir_with_parents(w->o.pcap_stack_dir, 0777)) {

@@ -120,6 +120,8 @@ struct world {
 	size_t next_timeline;
 	uint32_t k_app_open, k_app_close;
 	world_capture *cap;          /* --pcap, --pcap-per-stack */
+	sim_switch *spare_sw;        /* opts.spare_port_switch */
+	uint32_t spare_port;
 	json_writer json;
 	bool json_open;
 	bool finished;

@@ -1,12 +1,16 @@
-/* `smcr-sim replay [--mode decode] FILE`: read a pcap/pcapng capture of SMC-R traffic.
+/* `smcr-sim replay [--mode decode|timing|redrive] FILE`: read a pcap/pcapng capture of
+ * SMC-R traffic.
  *
  * Modes (one command, one reader):
- *   decode   reconstruct the SMC-R picture and print it as the simulator's reports (now)
- *   timing   inject the frames into a simulated fabric at their (scaled) times (later)
- *   redrive  let our core play one side of the conversation and compare (later)
- * Exit status: 0 decoded, 1 decoded but the capture had damage or messages that do not
- * decode (listed, with frame numbers, on stderr and in the report), 2 usage error or a
- * file that cannot be used at all. */
+ *   decode   reconstruct the SMC-R picture and print it as the simulator's reports
+ *   timing   inject the frames into a scenario's fabric at their (scaled) times
+ *            (tools/replay_timing_cmd.c, sim/replay_timing.h)
+ *   redrive  let our core play one side of the conversation and compare, message by
+ *            message (tools/replay_redrive_cmd.c, sim/redrive.h)
+ * Exit status (decode): 0 decoded, 1 decoded but the capture had damage or messages that
+ * do not decode (listed, with frame numbers, on stderr and in the report), 2 usage error
+ * or a file that cannot be used at all. timing: as `smcr-sim run`, and 1 for a damaged
+ * capture. redrive: 0 no difference, 1 differences (or damage), 2 unusable. */
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +19,7 @@
 #include "sim/replay.h"
 #include "sim/report_print.h"
 #include "tools/cli.h"
+#include "tools/replay_cli.h"
 
 typedef enum out_format { FMT_NETSTAT, FMT_SMC, FMT_JSON, FMT_NONE } out_format;
 
@@ -44,28 +49,50 @@ static int parse_smcid(const char *text, uint32_t *out)
 
 int cmd_replay(int argc, char **argv)
 {
-	gchar *mode = NULL, *format = NULL, *smcid_text = NULL, *stall_text = NULL;
-	gint max_list = 50;
-	gboolean messages = FALSE;
+	replay_cli a;
+	memset(&a, 0, sizeof(a));
+	a.max_list = 50;
 	GOptionEntry entries[] = {
-		{ "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, "decode (default); timing and redrive are not implemented yet", "MODE" },
-		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format, "report format: netstat (default), smc, json", "FMT" },
-		{ "smcid", 0, 0, G_OPTION_ARG_STRING, &smcid_text, "netstat: only the link group or link with this hex id", "ID" },
-		{ "max-list", 0, 0, G_OPTION_ARG_INT, &max_list, "list at most N frames per list, all are counted (50; 0 = all)", "N" },
-		{ "messages", 0, 0, G_OPTION_ARG_NONE, &messages,
+		{ "mode", 'm', 0, G_OPTION_ARG_STRING, &a.mode, "decode (default), timing or redrive", "MODE" },
+		{ "format", 'f', 0, G_OPTION_ARG_STRING, &a.format, "decode: report format: netstat (default), smc, json", "FMT" },
+		{ "smcid", 0, 0, G_OPTION_ARG_STRING, &a.smcid, "decode, netstat: only the link group or link with this hex id",
+		  "ID" },
+		{ "max-list", 0, 0, G_OPTION_ARG_INT, &a.max_list, "decode: list at most N frames per list, all are counted (50; 0 = all)", "N" },
+		{ "messages", 0, 0, G_OPTION_ARG_NONE, &a.messages,
 		  "decode: list every SMC-R message (CLC, LLC, CDC, RDMA WRITE packets) with its frame instead of the report",
 		  NULL },
-		{ "stall", 0, 0, G_OPTION_ARG_STRING, &stall_text, "requests unacknowledged this long before the end mean a stopped link (1s)", "TIME" },
+		{ "stall", 0, 0, G_OPTION_ARG_STRING, &a.stall, "decode: requests unacknowledged this long before the end mean a stopped link (1s)", "TIME" },
+		{ "scenario", 's', 0, G_OPTION_ARG_FILENAME, &a.scenario, "timing: the scenario to inject into; redrive: "
+		  "the world to build (optional)", "FILE" },
+		{ "speed", 0, 0, G_OPTION_ARG_STRING, &a.speed, "timing: replay speed (2 = twice as fast; default 1)", "X" },
+		{ "play", 0, 0, G_OPTION_ARG_STRING, &a.play, "timing: inject the frames of these hosts (default: every host "
+		  "the scenario does not have)", "IP[,IP...]" },
+		{ "offset", 0, 0, G_OPTION_ARG_STRING, &a.offset, "timing: virtual time of the capture's first frame (0)", "TIME" },
+		{ "inject-at", 0, 0, G_OPTION_ARG_STRING, &a.inject_at, "timing: the switch to inject at (default: the first)",
+		  "SWITCH" },
+		{ "end", 0, 0, G_OPTION_ARG_STRING, &a.end, "timing, redrive: virtual end time", "TIME" },
+		{ "seed", 0, 0, G_OPTION_ARG_STRING, &a.seed, "timing, redrive: run seed", "N" },
+		{ "side", 0, 0, G_OPTION_ARG_STRING, &a.side, "redrive: the recorded side to feed in: client, server or an IPv4 "
+		  "address (default client); our core plays the other", "SIDE" },
+		{ "wait", 0, 0, G_OPTION_ARG_STRING, &a.wait, "redrive: how long to wait for an answer before going on (1s)",
+		  "TIME" },
+		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a.verbose, "timing, redrive: the world's event log", NULL },
 		{ NULL },
 	};
-	GOptionContext *ctx = g_option_context_new("FILE - decode a pcap/pcapng capture of SMC-R traffic");
+	GOptionContext *ctx = g_option_context_new("FILE - decode, replay or re-drive a pcap/pcapng capture of SMC-R traffic");
 	g_option_context_add_main_entries(ctx, entries, NULL);
+	capture_option_add(ctx, &a.cap);
 	g_option_context_set_description(ctx,
-		"Reconstructs peers, link groups, links (QPs, GIDs, MACs, 4-byte link ids), connections\n"
+		"decode: reconstructs peers, link groups, links (QPs, GIDs, MACs, 4-byte link ids), connections\n"
 		"(tokens, cursors, bytes), fallbacks with their reasons and link failures from TCP/CLC and\n"
 		"RoCE v1/v2 frames, and prints them as the simulator's reports, followed by the capture\n"
 		"summary: frames not explained (each listed with its reason) and decode errors with frame\n"
-		"numbers. Exit status: 0 decoded, 1 decoded with errors, 2 unusable input or usage.");
+		"numbers. Exit status: 0 decoded, 1 decoded with errors, 2 unusable input or usage.\n"
+		"timing: runs --scenario with the capture's frames injected at a switch at their recorded\n"
+		"times (scaled by --speed); TCP acknowledgments follow the simulated peer, ARP is answered.\n"
+		"redrive: feeds one recorded side's SMC-R messages to a simulated stack whose core plays\n"
+		"the other side, and lists where its messages differ from the recorded ones (QPNs, PSNs,\n"
+		"rkeys, addresses, tokens and random ids mapped, not compared). See docs/traces.md.");
 	GError *gerr = NULL;
 	int rc = 2;
 	if (!g_option_context_parse(ctx, &argc, &argv, &gerr)) {
@@ -77,13 +104,26 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "%s: expected one capture FILE (try --help)\n", argv[0]);
 		goto out;
 	}
-	if (mode && strcmp(mode, "decode")) {
-		if (!strcmp(mode, "timing") || !strcmp(mode, "redrive"))
-			fprintf(stderr, "%s: mode '%s' is not implemented yet; only 'decode' is\n", argv[0], mode);
+	if (a.mode && strcmp(a.mode, "decode")) {
+		bool decode_opts = a.format || a.smcid || a.messages || a.stall;
+		if (strcmp(a.mode, "timing") && strcmp(a.mode, "redrive"))
+			fprintf(stderr, "%s: unknown mode '%s' (decode, timing, redrive)\n", argv[0], a.mode);
+		else if (decode_opts)
+			fprintf(stderr, "%s: --format, --smcid, --messages and --stall are for --mode decode\n", argv[0]);
+		else if (!strcmp(a.mode, "timing"))
+			rc = replay_timing_main(argv[0], argv[1], &a);
 		else
-			fprintf(stderr, "%s: unknown mode '%s' (decode, timing, redrive)\n", argv[0], mode);
+			rc = replay_redrive_main(argv[0], argv[1], &a);
 		goto out;
 	}
+	if (a.scenario || a.speed || a.play || a.offset || a.inject_at || a.end || a.seed || a.side || a.wait ||
+	    a.verbose || a.cap.pcap || a.cap.per_stack) {
+		fprintf(stderr, "%s: that option is for --mode timing or redrive, not decode\n", argv[0]);
+		goto out;
+	}
+	gchar *format = a.format, *smcid_text = a.smcid, *stall_text = a.stall;
+	gint max_list = a.max_list;
+	gboolean messages = a.messages;
 	out_format fmt = FMT_NETSTAT;
 	if (format && !strcmp(format, "smc"))
 		fmt = FMT_SMC;
@@ -172,9 +212,19 @@ int cmd_replay(int argc, char **argv)
 	replay_result_free(&res);
 out:
 	g_option_context_free(ctx);
-	g_free(mode);
-	g_free(format);
-	g_free(smcid_text);
-	g_free(stall_text);
+	g_free(a.mode);
+	g_free(a.format);
+	g_free(a.smcid);
+	g_free(a.stall);
+	g_free(a.scenario);
+	g_free(a.speed);
+	g_free(a.play);
+	g_free(a.offset);
+	g_free(a.inject_at);
+	g_free(a.end);
+	g_free(a.seed);
+	g_free(a.side);
+	g_free(a.wait);
+	capture_args_free(&a.cap);
 	return rc;
 }

@@ -1,0 +1,23 @@
+/* `smcr-sim replay`: the options of every mode, and the modes that run a world
+ * (tools/replay_timing_cmd.c, tools/replay_redrive_cmd.c). */
+#ifndef TOOLS_REPLAY_CLI_H
+#define TOOLS_REPLAY_CLI_H
+
+#include <glib.h>
+
+#include "tools/capture_opts.h"
+
+typedef struct replay_cli {
+	gchar *mode, *format, *smcid, *stall;       /* decode */
+	gint max_list;
+	gboolean messages;
+	gchar *scenario, *speed, *play, *offset, *inject_at, *end, *seed; /* timing */
+	gchar *side, *wait;                         /* redrive */
+	gboolean verbose;
+	capture_args cap;                           /* timing and redrive: the world's captures */
+} replay_cli;
+
+int replay_timing_main(const char *prog, const char *file, replay_cli *a);
+int replay_redrive_main(const char *prog, const char *file, replay_cli *a);
+
+#endif
