@@ -51,9 +51,20 @@ rnic_mr *rnic_mr_reg(rnic_vf *vf, void *addr, size_t len, uint32_t access, smcr_
 	mr->addr = addr;
 	mr->len = len;
 	mr->access = access;
-	mr->iova = vf->next_iova;
-	/* page aligned, with an unmapped guard page behind every region */
-	vf->next_iova += ((len + PAGE - 1) / PAGE + 1) * PAGE;
+	/* The same memory registered again on the same function keeps its I/O address, as a
+	 * real device's DMA address does (Linux announces that address for every link of
+	 * an RMB on one device: smc_llc_fill_ext_v2, sg_dma_address of the link's sgt). */
+	mr->iova = 0;
+	for (uint32_t i = 1; i < vf->n_mr_slots && !mr->iova; i++) {
+		const rnic_mr *o = vf->mrs[i].mr;
+		if (o && o != mr && o->addr == addr && o->len == len)
+			mr->iova = o->iova;
+	}
+	if (!mr->iova) {
+		mr->iova = vf->next_iova;
+		/* page aligned, with an unmapped guard page behind every region */
+		vf->next_iova += ((len + PAGE - 1) / PAGE + 1) * PAGE;
+	}
 	if (out) {
 		out->lkey = mr->lkey;
 		out->rkey = mr->rkey;

@@ -346,6 +346,35 @@ Test(qp, region_without_remote_write_is_a_remote_access_error)
 	fin();
 }
 
+Test(qp, the_same_memory_registered_twice_keeps_its_address)
+{
+	make(ROCE_V2, NULL);
+	smcr_mr_info a, b, c;
+	uint8_t *buf = calloc(1, 8192);
+	uint32_t acc = SMCR_ACCESS_LOCAL_WRITE | SMCR_ACCESS_REMOTE_WRITE;
+	rnic_mr *m1 = rnic_mr_reg(tb->b.vf, buf, 8192, acc, &a);
+	rnic_mr *m2 = rnic_mr_reg(tb->b.vf, buf, 8192, acc, &b);
+	rnic_mr *m3 = rnic_mr_reg(tb->b.vf, buf + 4096, 4096, acc, &c);
+	cr_assert(m1 && m2 && m3);
+	cr_assert_neq(a.rkey, b.rkey, "a second registration has its own key");
+	cr_assert_eq(a.iova, b.iova, "but the same I/O address");
+	cr_assert_neq(c.iova, a.iova, "another range, another address");
+	/* a write through the second key lands in the memory */
+	smcr_send_wr wr = { .wr_id = 1, .opcode = SMCR_WR_RDMA_WRITE, .send_flags = SMCR_SEND_SIGNALED, .num_sge = 1,
+	                    .remote_addr = b.iova + 100, .rkey = b.rkey };
+	fill(&tb->a, 0, 16, 7);
+	wr.sg_list[0] = (smcr_sge){ tb->a.mem, 16, tb->a.mri.lkey };
+	cr_assert_eq(rnic_qp_post_send(tb->a.qp, &wr), 0);
+	testbed_run(tb, SIM_TIME_NEVER);
+	cr_assert_eq(tb->a.wcs[0].status, SMCR_WC_SUCCESS);
+	cr_assert_eq(memcmp(buf + 100, tb->a.mem, 16), 0);
+	rnic_mr_dereg(m1);
+	rnic_mr_dereg(m2);
+	rnic_mr_dereg(m3);
+	free(buf);
+	fin();
+}
+
 Test(qp, bad_local_key_is_a_local_protection_error)
 {
 	make(ROCE_V2, NULL);
