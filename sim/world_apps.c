@@ -303,6 +303,34 @@ static const sock_callbacks server_cbs = {
 	.on_close = e_on_close,
 };
 
+static world_flow *new_flow(world *w, uint32_t app, uint32_t instance);
+
+/* A connection no application of the scenario opened (a peer played by replay --mode
+ * timing or redrive): served as if the first connecting application that targets this
+ * listener had opened it (its kind and sizes, the next flow number), so that the
+ * listener behaves as it did in the recorded run. None: it is refused. */
+static world_flow *adopt(world *w, world_app *wa, tcp_pcb *pcb)
+{
+	if (!pcb)
+		return NULL;
+	for (uint32_t i = 0; i < w->scn->n_apps; i++) {
+		const scn_app *a = app_of(w, i);
+		if (a->role != SCN_ROLE_CONNECT || a->listener != wa->idx || !a->smc)
+			continue;
+		uint32_t instance = 1;
+		for (size_t k = 0; k < w->n_flows; k++)
+			instance += w->flows[k]->app == i;
+		world_flow *f = new_flow(w, i, instance);
+		tcp_info ti;
+		tcp_get_info(pcb, &ti);
+		f->key = flow_key(app_of(w, wa->idx)->stack, ti.remote_ip, ti.remote_port);
+		g_hash_table_replace(w->flow_by_key, &f->key, f);
+		f->c.ended = true; /* the client end is not ours */
+		return f;
+	}
+	return NULL;
+}
+
 static void l_on_accept(sock *listener, sock *child, void *user)
 {
 	(void)listener;
@@ -316,6 +344,8 @@ static void l_on_accept(sock *listener, sock *child, void *user)
 		uint64_t key = flow_key(app_of(w, wa->idx)->stack, ti.remote_ip, ti.remote_port);
 		f = g_hash_table_lookup(w->flow_by_key, &key);
 	}
+	if (!f)
+		f = adopt(w, wa, pcb);
 	if (!f || f->srv_seen || f->listener != wa->idx) {
 		wa->unmatched++;
 		sock_abort(child);
@@ -335,7 +365,7 @@ static const sock_callbacks listen_cbs = {
 
 /* ---- starting and stopping ---- */
 
-static void open_conn(world *w, uint32_t app, uint32_t instance)
+static world_flow *new_flow(world *w, uint32_t app, uint32_t instance)
 {
 	const scn_app *a = app_of(w, app);
 	world_flow *f = calloc(1, sizeof(*f));
@@ -359,6 +389,13 @@ static void open_conn(world *w, uint32_t app, uint32_t instance)
 			abort();
 	}
 	w->flows[w->n_flows++] = f;
+	return f;
+}
+
+static void open_conn(world *w, uint32_t app, uint32_t instance)
+{
+	const scn_app *a = app_of(w, app);
+	world_flow *f = new_flow(w, app, instance);
 	sock_opts o;
 	sock_opts_default(&o);
 	o.smc = a->smc;
