@@ -183,8 +183,6 @@ void rp_clc_message(replay_decoder *d, uint32_t ci, int from, const uint8_t *msg
 	char text[200];
 	int rc = 0;
 	d->res.clc_messages++;
-	replay_msg em = { .kind = REPLAY_MSG_CLC, .data = msg, .len = len };
-	rp_emit(d, &em, ci, c->link, from);
 	const char *side = from == RP_CLIENT ? "client" : "server";
 	uint8_t type = msg[4];
 	h->clc_seen = h->smc_active = true;
@@ -254,4 +252,7 @@ void rp_clc_message(replay_decoder *d, uint32_t ci, int from, const uint8_t *msg
 		rp_error(d, "%s from the %s: %s", smcr_clc_type_name(type), side, text);
 		c->clc_error = true;
 	}
+	/* after the processing, so that a Confirm names the link group it made */
+	replay_msg em = { .kind = REPLAY_MSG_CLC, .data = msg, .len = len };
+	rp_emit(d, &em, ci, RP_CONN(d, ci)->link, from);
 }
