@@ -340,6 +340,7 @@ void world_free(world *w)
 
 sim_engine *world_engine(const world *w) { return w->eng; }
 sim_fabric *world_fabric(const world *w) { return w->fab; }
+rnic *world_rnic(const world *w, uint32_t index) { return index < w->scn->n_adapters ? w->ad[index].r : NULL; }
 uint64_t world_end_time(const world *w) { return w->has_end ? w->end_ns : 0; }
 const scn_scenario *world_scenario(const world *w) { return w->scn; }
 sim_plug *world_spare_port(const world *w) { return w->spare_sw ? sim_switch_port(w->spare_sw, w->spare_port) : NULL; }

@@ -88,6 +88,8 @@ uint64_t world_finish(world *w);
 
 sim_engine *world_engine(const world *w);
 sim_fabric *world_fabric(const world *w);
+/* The adapter of the scenario's adapter `index`. */
+rnic *world_rnic(const world *w, uint32_t index);
 /* The run's end (virtual ns), 0 if it runs until nothing is left to do. */
 uint64_t world_end_time(const world *w);
 const scn_scenario *world_scenario(const world *w);

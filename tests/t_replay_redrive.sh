@@ -1,0 +1,80 @@
+# smcr-sim replay --mode redrive: one recorded side is fed to a simulated stack whose core
+# plays the other side; our messages are compared with the recorded ones.
+#  - our own traces: no difference, either side fed (trace-two-stacks), the client fed
+#    through a router (trace-v2-routed), the side named by its address;
+#  - a negative control: one byte of a recorded Accept changed -> exactly that difference;
+#  - the real Linux 6.1 trace (world made from the capture): CLC Accept, LLC CONFIRM LINK,
+#    ADD LINK (v2, with its rkey list) and DELETE RKEY agree with Linux; the CDC messages
+#    differ for the reasons docs/conformance.md gives;
+#  - refusals and bad captures: clear messages (a damaged file: its frame number).
+set -eu
+. tests/lib.sh
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+rd() { "$SMCR_SIM" replay --mode redrive "$@"; }
+
+zero() { # zero TRACE SCENARIO SIDE
+	set +e
+	rd "traces/$1.pcapng" --scenario "scenarios/$2.scn" --side "$3" >"$TMP/out" 2>&1
+	rc=$?
+	set -e
+	[ "$rc" = 0 ] || fail "$1 --side $3 exited $rc: $(head -12 "$TMP/out")"
+	grep -q '^no differences$' "$TMP/out" || fail "$1 --side $3: $(head -12 "$TMP/out")"
+	line=$(grep 'ours:' "$TMP/out")
+	n=$(echo "$line" | sed 's/.* \([0-9]*\) compared.*/\1/')
+	[ "$n" -ge 30 ] || fail "$1 --side $3: only $n messages compared ($line)"
+	echo "$line" | grep -q ' 0 missing, 0 extra' || fail "$1 --side $3: $line"
+	echo "ok $1 --side $3: $line"
+}
+zero trace-two-stacks trace-two-stacks client
+zero trace-two-stacks trace-two-stacks server
+zero trace-two-stacks trace-two-stacks 192.168.10.1
+zero trace-v2-routed trace-v2-routed client
+
+# negative control: the Accept's RMB size / MTU byte (offset 50) changed in the recording
+cp traces/trace-two-stacks.pcapng "$TMP/mut.pcapng"
+off=$(LC_ALL=C grep -obUaP '\xE2\xD4\xC3\xD9\x02\x00\x44' "$TMP/mut.pcapng" | head -1 | cut -d: -f1)
+[ -n "$off" ] || fail "no CLC Accept in the trace"
+printf '\044' | dd of="$TMP/mut.pcapng" bs=1 seek=$((off + 50)) conv=notrunc 2>/dev/null
+set +e
+rd "$TMP/mut.pcapng" --scenario scenarios/trace-two-stacks.scn >"$TMP/out" 2>&1
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "a changed Accept: exit $rc"
+grep -q '^  frame 7 CLC Accept: bytes 50..50: ours 23, recorded 24$' "$TMP/out" || fail "changed Accept: $(cat "$TMP/out")"
+[ "$(grep -c '^  frame' "$TMP/out")" = 1 ] || fail "changed Accept: more than that one difference: $(cat "$TMP/out")"
+
+# the real Linux trace: the control plane agrees with Linux
+L=traces/linux-6.1-smcr-v2-rxe.pcap
+set +e
+rd -v "$L" >"$TMP/linux" 2>&1
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "Linux trace: exit $rc (the CDC messages are known to differ): $(head -20 "$TMP/linux")"
+for want in 'frame 24 CLC Accept: equal' 'frame 27 LLC CONFIRM_LINK (v2) request: equal' \
+	'frame 31 LLC ADD_LINK (v2) request: equal' 'frame 220 LLC DELETE_RKEY (v2) request: equal' \
+	'frame 223 LLC DELETE_RKEY (v2) response: equal'; do
+	grep -q "^  $want\$" "$TMP/linux" || fail "Linux trace: no '$want': $(grep -A14 comparisons "$TMP/linux")"
+done
+grep '^  frame' "$TMP/linux" | grep -v ' CDC' | grep -qv ': equal$' &&
+	fail "Linux trace: a difference outside the CDC messages: $(grep '^  frame' "$TMP/linux" | grep -v ' CDC' | grep -v ': equal$')"
+grep -q 'recorded client 10.0.0.2 fed in, our core plays the server 10.0.0.1' "$TMP/linux" || fail "Linux trace: sides"
+
+# refusals and bad input
+expect_exit 2 rd --side 1.2.3.4 traces/trace-two-stacks.pcapng --scenario scenarios/trace-two-stacks.scn
+expect_stderr 'neither side of the conversation' rd --side 1.2.3.4 traces/trace-two-stacks.pcapng
+expect_exit 2 rd --side sideways traces/trace-two-stacks.pcapng
+expect_exit 2 rd --speed 2 traces/trace-two-stacks.pcapng
+"$SMCR_SIM" run --end 20ms --pcap "$TMP/tcp.pcapng" scenarios/fallback-smc-disabled.scn >/dev/null 2>&1 || true
+expect_exit 2 rd "$TMP/tcp.pcapng"
+expect_stderr 'no SMC-R conversation' rd "$TMP/tcp.pcapng"
+head -c 3000 /dev/zero | tr '\0' 'x' >"$TMP/garbage.pcap"
+expect_stderr 'cannot read as a capture file' rd "$TMP/garbage.pcap"
+expect_exit 2 rd "$TMP/garbage.pcap"
+size=$(wc -c <traces/trace-two-stacks.pcapng)
+head -c $((size / 2)) traces/trace-two-stacks.pcapng >"$TMP/half.pcapng"
+expect_exit 1 rd "$TMP/half.pcapng" --scenario scenarios/trace-two-stacks.scn
+expect_stderr 'capture file damaged at frame [0-9]*' rd "$TMP/half.pcapng" --scenario scenarios/trace-two-stacks.scn
+expect_exit 2 rd traces/trace-two-stacks.pcapng --scenario tests/data/bad-values.scn
+echo "re-drive ok"
