@@ -338,15 +338,16 @@ void rnic_unregister_qp(rnic *r, const rnic_qp *qp)
 static void vf_rebuild_gids(rnic_vf *vf, unsigned pi)
 {
 	vf_port *vp = &vf->ports[pi];
+	uint8_t types = vf->r->cfg.roce ? vf->r->cfg.roce : (RNIC_ROCE_V1 | RNIC_ROCE_V2);
 	uint32_t n = 0;
-	for (uint32_t i = 0; i < vp->n_vlans && n < SMCR_MAX_GIDS; i++, n++) {
+	for (uint32_t i = 0; (types & RNIC_ROCE_V1) && i < vp->n_vlans && n < SMCR_MAX_GIDS; i++, n++) {
 		smcr_gid_entry *g = &vp->gids[n];
 		gid_from_mac(vp->vmac, g->gid);
 		g->index = (uint16_t)n;
 		g->vlan_id = vp->vlans[i];
 		g->type = SMCR_GID_ROCE_V1;
 	}
-	for (uint32_t i = 0; i < vp->n_ipv4 && n < SMCR_MAX_GIDS; i++, n++) {
+	for (uint32_t i = 0; (types & RNIC_ROCE_V2) && i < vp->n_ipv4 && n < SMCR_MAX_GIDS; i++, n++) {
 		smcr_gid_entry *g = &vp->gids[n];
 		gid_from_ipv4(vp->ipv4[i].addr, g->gid);
 		g->index = (uint16_t)n;

@@ -55,7 +55,12 @@ typedef struct rnic_config {
 	sim_time event_delay;      /* an event (completion, port change) to its delivery */
 	sim_time tx_window;        /* the adapter keeps at most this much wire time queued */
 	uint32_t ack_req_every;    /* AckReq on every Nth packet of long messages (and the last) */
+	uint8_t roce;              /* GID types the adapter offers: RNIC_ROCE_V1 | RNIC_ROCE_V2
+	                            * (0 = both); Soft-RoCE (rxe), for one, has RoCE v2 only */
 } rnic_config;
+
+#define RNIC_ROCE_V1 1u
+#define RNIC_ROCE_V2 2u
 
 typedef struct rnic_host {
 	/* A completion; wc->qp_ctx is the QP's create-time context. */

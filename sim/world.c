@@ -142,6 +142,7 @@ static int build_adapters(world *w, char *err, size_t errlen)
 		rnic_config c;
 		rnic_config_default(&c, a->name, a->pfid);
 		c.nports = a->n_ports;
+		c.roce = (uint8_t)((a->roce & SCN_ROCE_V1 ? RNIC_ROCE_V1 : 0) | (a->roce & SCN_ROCE_V2 ? RNIC_ROCE_V2 : 0));
 		for (uint8_t p = 0; p < a->n_ports; p++) {
 			memcpy(c.ports[p].mac, a->port[p].mac, 6);
 			snprintf(c.ports[p].pnet_id, sizeof(c.ports[p].pnet_id), "%s", a->port[p].pnetid);

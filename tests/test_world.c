@@ -143,3 +143,52 @@ Test(world, expectations_measure_each_connection_or_the_whole_app)
 	cr_assert_str_eq(detail, "measured 20480");
 	scn_world_free(t);
 }
+
+/* `adapter … roce=v1|v2`: the adapter offers only that GID type (as Soft-RoCE offers only
+ * RoCE v2), so an SMC-R v2 client proposes SMC-Rv2 alone, as Linux does without a v1 GID. */
+Test(world, an_adapter_offers_only_the_roce_versions_it_has)
+{
+	scn_world *t = scn_world_new("end 1s\n"
+	                             "switch SW\n"
+	                             "adapter R2 pfid=0010 switch=SW roce=v2\n"
+	                             "adapter R1 pfid=0020 switch=SW roce=v1\n"
+	                             "adapter RB pfid=0030 switch=SW\n"
+	                             "stack A\n  interface e0 switch=SW ip=10.0.0.1/24\n  smcr pfid=0010\n"
+	                             "  smcr v2=yes ueid=TEST.UEID\nend\n"
+	                             "stack B\n  interface e0 switch=SW ip=10.0.0.2/24\n  smcr pfid=0020\nend\n"
+	                             "stack C\n  interface e0 switch=SW ip=10.0.0.3/24\n  smcr pfid=0030\n"
+	                             "  smcr v2=yes ueid=TEST.UEID\nend\n"
+	                             "app sink C listen port=5000 kind=sink\n"
+	                             "app bulk A connect C:5000 kind=bulk bytes=64K\n"
+	                             "expect mode bulk == SMCR\n",
+	                             NULL);
+	cr_assert_eq(scn_world_run(t), 0, "%s", scn_world_output(t));
+	smcr_report r;
+	report_init(&r);
+	world_fill_report(t->w, &r, 0xFFFFFFFFu);
+	int v1[3] = { 0 }, v2[3] = { 0 };
+	for (size_t i = 0; i < r.n_rnics; i++) {
+		const report_rnic *n = &r.rnics[i];
+		for (uint8_t g = 0; g < n->n_gids; g++) {
+			bool mapped = n->gids[g][10] == 0xff && n->gids[g][11] == 0xff;
+			if (mapped)
+				v2[n->stack_id - 1]++;
+			else
+				v1[n->stack_id - 1]++;
+		}
+	}
+	cr_assert(v1[0] == 0 && v2[0] > 0, "roce=v2: only RoCE v2 GIDs (%d v1, %d v2)", v1[0], v2[0]);
+	cr_assert(v1[1] > 0 && v2[1] == 0, "roce=v1: only RoCE v1 GIDs (%d v1, %d v2)", v1[1], v2[1]);
+	cr_assert(v1[2] > 0 && v2[2] > 0, "default: both (%d v1, %d v2)", v1[2], v2[2]);
+	/* A has no RoCE v1 GID: its connection is SMC-Rv2 */
+	bool v2conn = false;
+	for (size_t i = 0; i < r.n_conns; i++)
+		if (r.conns[i].stack_id == 1 && r.conns[i].mode == REPORT_MODE_SMCR)
+			v2conn = r.conns[i].smc_version == 2;
+	for (size_t i = 0; i < r.n_lgrs; i++)
+		if (r.lgrs[i].stack_id == 1)
+			v2conn = v2conn || r.lgrs[i].version == 2;
+	cr_assert(v2conn, "A's link group is SMC-Rv2");
+	report_free(&r);
+	scn_world_free(t);
+}
