@@ -60,6 +60,19 @@ done
 grep '^  frame' "$TMP/linux" | grep -v ' CDC' | grep -qv ': equal$' &&
 	fail "Linux trace: a difference outside the CDC messages: $(grep '^  frame' "$TMP/linux" | grep -v ' CDC' | grep -v ': equal$')"
 grep -q 'recorded client 10.0.0.2 fed in, our core plays the server 10.0.0.1' "$TMP/linux" || fail "Linux trace: sides"
+# ... and with the recorded Linux server fed in, our client: the Proposal differs only in
+# the SMC-Rv2.1 fields (release 1, max conns/links, feature mask; 6.1 speaks v2.0)
+set +e
+rd -v --side server "$L" >"$TMP/linuxs" 2>&1
+set -e
+for want in 'frame 26 CLC Confirm: equal' 'frame 29 LLC CONFIRM_LINK (v2) response: equal' \
+	'frame 34 LLC ADD_LINK (v2) response: equal' 'frame 221 LLC DELETE_RKEY (v2) request: equal' \
+	'frame 226 LLC DELETE_RKEY (v2) response: equal'; do
+	grep -q "^  $want\$" "$TMP/linuxs" || fail "Linux trace, server fed: no '$want': $(grep -A14 comparisons "$TMP/linuxs")"
+done
+[ "$(grep -c '^  frame 22 CLC Proposal: bytes' "$TMP/linuxs")" = 3 ] &&
+	grep -q '^  frame 22 CLC Proposal: bytes 83..83: ours 10, recorded 00$' "$TMP/linuxs" ||
+	fail "Linux trace, server fed: Proposal: $(grep 'frame 22' "$TMP/linuxs")"
 
 # refusals and bad input
 expect_exit 2 rd --side 1.2.3.4 traces/trace-two-stacks.pcapng --scenario scenarios/trace-two-stacks.scn
