@@ -22,7 +22,7 @@ run() {
 }
 
 S=scenarios/shared-adapters.scn
-run --end 60ms --pcap "$TMP/all.pcapng" --pcap-per-stack "$TMP/st" "$S"
+run --end 40ms --pcap "$TMP/all.pcapng" --pcap-per-stack "$TMP/st" "$S"
 ifnames() { capinfos -I "$1" 2>/dev/null | sed -n 's/^ *Name = //p'; }
 ifnames "$TMP/all.pcapng" | sort >"$TMP/ifs"
 for want in SW1/LP1.osd1 SW2/LP4.osd2 SW1/SHR1.p1 SW2/SHR2.p1 SHR1.p1/eswitch SHR2.p1/eswitch; do
