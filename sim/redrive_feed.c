@@ -481,7 +481,18 @@ static void app_close(sock *s, int err, void *user)
 	sock_close(s);
 }
 
-static const sock_callbacks feeder_sock_cbs = { .on_connect = app_connect, .on_close = app_close };
+/* A connection that did not negotiate SMC (plain TCP, smc=no on our side) is not part of
+ * the conversation: the fed server closes it. */
+static void app_accept(sock *listener, sock *child, void *user)
+{
+	(void)listener;
+	rd_feed *f = user;
+	rd_note(f->rd, "a connection without SMC reached the fed server; closed (not part of the conversation)");
+	sock_close(child);
+}
+
+static const sock_callbacks feeder_sock_cbs = { .on_connect = app_connect, .on_accept = app_accept,
+	                                        .on_close = app_close };
 
 /* ---- the RoCE side ---- */
 
@@ -1066,6 +1077,18 @@ void rd_feed_free(rd_feed *f)
 			netif_set_tap(f->steer_nif[i], f->steer_prev[i], f->steer_prev_ctx[i]);
 	if (f->adapter)
 		sim_plug_set_tap(&rnic_port_endpoint(f->adapter, f->port)->plug, NULL, NULL);
+	/* connections still open: the fed client's are closed as its application would be
+	 * (with a reset), accepted ones released by the feeder as their SMC layer */
+	for (size_t i = 0; i < f->n_conns; i++) {
+		sock *s = f->conns[i].s;
+		if (!s)
+			continue;
+		f->conns[i].s = NULL;
+		if (f->conns[i].assigned)
+			sock_release(s, true);
+		else
+			sock_abort(s);
+	}
 	if (f->st)
 		stack_set_smc_hooks(f->st, NULL, NULL);
 	if (f->vf) {
