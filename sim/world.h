@@ -29,6 +29,7 @@
 #include <stdio.h>
 
 #include "sim/engine.h"
+#include "sim/realhw_map.h"
 #include "sim/report.h"
 #include "sim/scn_model.h"
 #include "sim/smc_layer.h"
@@ -54,6 +55,10 @@ typedef struct world_opts {
 	bool verbose;           /* event log */
 	bool quiet;             /* no timeline reports, no final reports, no summary (report cmd) */
 	const char *pcap_path;  /* capture every frame leaving an endpoint, or NULL */
+	/* --real-hw: the scenario's adapters are these RDMA devices (NULL: simulated). The
+	 * engine then runs in real time and the run ends at the scenario's end or as soon as
+	 * everything is done (see world_run). */
+	const realhw_map *real_hw;
 } world_opts;
 
 void world_opts_default(world_opts *o);
@@ -62,7 +67,11 @@ void world_opts_default(world_opts *o);
 world *world_new(const scn_scenario *scn, const world_opts *o, char *err, size_t errlen);
 void world_free(world *w);
 
-/* Run to the end; returns the number of failed expectations. */
+/* Run to the end; returns the number of failed expectations. With real_hw the engine
+ * follows the wall clock, completions of the real devices wake it, and the run also ends
+ * once everything is done: the timeline is over, every application has started, opened
+ * its connections and seen them closed, and no SMC-R connection is left in any stack (a
+ * scenario with connections that stay open runs to its end). */
 uint64_t world_run(world *w);
 
 /* Run until virtual time `t` (absolute), executing timeline events due until then, without
