@@ -107,6 +107,11 @@ check-hw: all
 	@tools/install-deps --hw
 	rxe-setup/check-hw.sh $(BUILD)
 
+# Interoperability with the Linux kernel's SMC-R over Soft-RoCE: two VMs, both directions.
+check-interop: all
+	@tools/install-deps --interop
+	rxe-setup/interop/check-interop.sh $(BUILD)
+
 check-unit: all
 	tests/run-tests $(BUILD) --unit-only
 

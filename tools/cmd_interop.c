@@ -26,7 +26,7 @@
 typedef struct interop_args {
 	gchar *ifname, *ip, *mac, *dev, *pnet, *hostname, *peer, *bytes, *wait, *timeout, *linger;
 	gchar **ueids;
-	gint port, conns;
+	gint port, conns, release;
 	gboolean v1, verbose;
 } interop_args;
 
@@ -269,7 +269,7 @@ static int usage_error(const char *prog, const char *what)
 int cmd_interop(int argc, char **argv)
 {
 	const char *prog = argv[0];
-	interop_args a = { .port = 5000, .conns = 4 };
+	interop_args a = { .port = 5000, .conns = 4, .release = -1 };
 	GOptionEntry entries[] = {
 		{ "ifname", 0, 0, G_OPTION_ARG_STRING, &a.ifname, "Ethernet interface the stack uses (required)", "IF" },
 		{ "ip", 0, 0, G_OPTION_ARG_STRING, &a.ip,
@@ -285,6 +285,8 @@ int cmd_interop(int argc, char **argv)
 		{ "hostname", 0, 0, G_OPTION_ARG_STRING, &a.hostname, "host name sent in the v2 first contact (smcr-sim)",
 		  "NAME" },
 		{ "v1", 0, 0, G_OPTION_ARG_NONE, &a.v1, "offer and accept SMC-Rv1 as well (Linux on rxe has only v2)", NULL },
+		{ "release", 0, 0, G_OPTION_ARG_INT, &a.release,
+		  "SMC-Rv2 release offered: 1 (v2.1, the default) or 0 (v2.0, what Linux 6.1 speaks)", "0|1" },
 		{ "peer", 0, 0, G_OPTION_ARG_STRING, &a.peer, "client: the server's address", "A.B.C.D" },
 		{ "port", 0, 0, G_OPTION_ARG_INT, &a.port, "TCP port (5000)", "N" },
 		{ "conns", 0, 0, G_OPTION_ARG_INT, &a.conns, "connections (4)", "N" },
@@ -333,6 +335,8 @@ int cmd_interop(int argc, char **argv)
 		const uint8_t def[6] = { 0x02, 0x53, 0x4d, 0x43, 0x00, (uint8_t)ip };
 		memcpy(mac, def, 6);
 	}
+	if (a.release > 1 || a.release < -1)
+		return usage_error(prog, "--release is 0 or 1");
 	if ((a.bytes && parse_size(a.bytes, &bytes)) || a.conns < 1 || a.conns > 64 || a.port < 1 || a.port > 65535)
 		return usage_error(prog, "bad --bytes, --conns (1..64) or --port");
 	if ((a.wait && cli_parse_duration(a.wait, &wait, err, sizeof(err))) ||
@@ -375,6 +379,8 @@ int cmd_interop(int argc, char **argv)
 	smc_layer_config_default(&lcfg);
 	lcfg.real_hw = true;
 	lcfg.core.v1 = a.v1;
+	if (a.release >= 0)
+		lcfg.core.release = (uint8_t)a.release;
 	snprintf(lcfg.default_pnet, sizeof(lcfg.default_pnet), "%s", pnet);
 	memset(lcfg.core.hostname, ' ', sizeof(lcfg.core.hostname));
 	const char *hn = a.hostname ? a.hostname : "smcr-sim";
