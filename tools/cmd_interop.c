@@ -352,6 +352,8 @@ int cmd_interop(int argc, char **argv)
 	const char *pnet = a.pnet ? a.pnet : "SIMNET";
 	snprintf(map.port[0].pnet_id, sizeof(map.port[0].pnet_id), "%s", pnet);
 
+	/* from here on a failure is the run's (1), not the options' (2) */
+	rc = 1;
 	/* the stack: one interface on the real Ethernet, SMC-R on PFID 0001 → the device */
 	sim_engine *eng = sim_engine_new(1);
 	run.eng = eng;

@@ -300,6 +300,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	const char *cmd = argv[1];
+	static const struct { const char *name; int argc; } known[] = {
+		{ "ueid-add", 3 }, { "ueid-show", 2 }, { "pnet-add", 6 }, { "pnet-show", 2 }, { "lgrs", 2 }, { "links", 2 },
+	};
+	bool valid = false;
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		valid |= !strcmp(cmd, known[i].name) && argc == known[i].argc;
+	if (!valid)
+		return usage();
 	bool pnet = !strncmp(cmd, "pnet", 4);
 	const char *fam_name = pnet ? SMCR_GENL_FAMILY_NAME : SMC_GENL_FAMILY_NAME;
 	int fam = family_id(fam_name);
