@@ -11,8 +11,9 @@
 #                MAC on eth0 through AF_PACKET, its QPs on rxe0 (`smcr-sim interop`).
 # Runs:
 #   linux-server  Linux listens, smcr-sim connects (offering SMC-Rv2.0 as Linux 6.1 does)
-#   linux-client  smcr-sim listens (offering v2.1: the release is negotiated down), Linux
-#                 connects
+#   linux-client  smcr-sim listens (ready for v2.1; Linux proposes v2.0), Linux connects
+#   linux-server-v21  as linux-server, but smcr-sim offers v2.1 (its default): Linux 6.1
+#                 ignores what it does not know and both settle on v2.0
 # Each run: N connections over one link group (the first alone, the others together),
 # B bytes each way per connection with every byte checked, orderly close. Then, from the
 # two sides' reports and the wire:
@@ -68,7 +69,7 @@ for b in "$SMCR_SIM" "$SMC_PEER" "$SMC_NL"; do
 	[ -x "$b" ] || { echo "check-interop: $b missing: build first (make all)" >&2; exit 1; }
 done
 
-rm -rf "$WORK/linux-server" "$WORK/linux-client" "$WORK/summary.txt"
+rm -rf "$WORK/linux-server" "$WORK/linux-client" "$WORK/linux-server-v21" "$WORK/summary.txt"
 mkdir -p "$WORK"
 SUMMARY=$WORK/summary.txt
 : > "$SUMMARY"
@@ -202,8 +203,8 @@ check_reject_echo() { # PCAP: the client's ADD_LINK reject repeats the request (
 }
 
 # --- one run -------------------------------------------------------------------------
-run_case() { # NAME LINUX_ROLE SIM_EXTRA
-	local name=$1 lrole=$2 extra=$3 share t0 rc
+run_case() { # NAME LINUX_ROLE PROPOSED_RELEASE SIM_EXTRA [BYTES_CHECK]
+	local name=$1 lrole=$2 rel=$3 extra=$4 bytes_check=${5:-} share t0 rc
 	RUN=$name
 	share=$WORK/$name
 	mkdir -p "$share"
@@ -252,13 +253,17 @@ EOF
 	check_links "$share/linux.out" "$share/sim.out" "$lrole"
 	check_wire "$share/wire.pcap"
 	check_reject_echo "$share/wire.pcap"
-	if [ "$lrole" = server ] && [ -r "$TRACE" ]; then
+	check "release: the first Proposal offers v2.$rel, the first contact settles on v2.0 (Accept/Confirm)" eq \
+		"$(tshark -r "$share/wire.pcap" -Y smc -T fields -e smc.proposal.smc.version.relnum -e smc.accept.smc.version.relnum \
+			-e smc.confirm.smc.version.relnum 2>/dev/null | tr -d '\t' | head -3 | tr '\n' ' ')" "$rel 0 0 "
+	if [ -n "$bytes_check" ] && [ -r "$TRACE" ]; then
 		check_bytes_vs_linux "$share/wire.pcap"
 	fi
 }
 
-run_case linux-server server "--release 0"
-run_case linux-client client ""
+run_case linux-server server 0 "--release 0" bytes
+run_case linux-client client 0 ""
+run_case linux-server-v21 server 1 ""
 
 say "check-interop: $FAILED failed checks, $(grep -c '^ok - ' "$SUMMARY") passed, in $(since "$T_ALL") s"
 [ "$FAILED" -eq 0 ]
