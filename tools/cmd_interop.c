@@ -260,58 +260,33 @@ static int parse_size(const char *s, unsigned long long *out)
 	return end == s ? -1 : 0;
 }
 
+static void args_free(interop_args *a)
+{
+	g_free(a->ifname);
+	g_free(a->ip);
+	g_free(a->mac);
+	g_free(a->dev);
+	g_free(a->pnet);
+	g_free(a->hostname);
+	g_free(a->peer);
+	g_free(a->bytes);
+	g_free(a->wait);
+	g_free(a->timeout);
+	g_free(a->linger);
+	g_strfreev(a->ueids);
+}
+
 static int usage_error(const char *prog, const char *what)
 {
 	fprintf(stderr, "%s: %s (try --help)\n", prog, what);
 	return 2;
 }
 
-int cmd_interop(int argc, char **argv)
+/* Everything after option parsing; the caller frees the option strings. */
+static int run_interop(const char *prog, const interop_args *ap, int argc, char **argv)
 {
-	const char *prog = argv[0];
-	interop_args a = { .port = 5000, .conns = 4, .release = -1 };
-	GOptionEntry entries[] = {
-		{ "ifname", 0, 0, G_OPTION_ARG_STRING, &a.ifname, "Ethernet interface the stack uses (required)", "IF" },
-		{ "ip", 0, 0, G_OPTION_ARG_STRING, &a.ip,
-		  "the stack's own address, one the host kernel does not have (required)", "A.B.C.D/N" },
-		{ "mac", 0, 0, G_OPTION_ARG_STRING, &a.mac, "the stack's MAC (default 02:53:4d:43:00:<last byte of --ip>)",
-		  "MAC" },
-		{ "dev", 0, 0, G_OPTION_ARG_STRING, &a.dev,
-		  "RDMA device for the QPs, with its port and the address of its RoCE v2 GID (required)",
-		  "DEV[:PORT][@A.B.C.D]" },
-		{ "ueid", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.ueids, "user EID for SMC-Rv2 (repeatable, at least one)",
-		  "EID" },
-		{ "pnet", 0, 0, G_OPTION_ARG_STRING, &a.pnet, "PNET id of the interface and the RoCE port", "ID" },
-		{ "hostname", 0, 0, G_OPTION_ARG_STRING, &a.hostname, "host name sent in the v2 first contact (smcr-sim)",
-		  "NAME" },
-		{ "v1", 0, 0, G_OPTION_ARG_NONE, &a.v1, "offer and accept SMC-Rv1 as well (Linux on rxe has only v2)", NULL },
-		{ "release", 0, 0, G_OPTION_ARG_INT, &a.release,
-		  "SMC-Rv2 release offered: 1 (v2.1, the default) or 0 (v2.0, what Linux 6.1 speaks)", "0|1" },
-		{ "peer", 0, 0, G_OPTION_ARG_STRING, &a.peer, "client: the server's address", "A.B.C.D" },
-		{ "port", 0, 0, G_OPTION_ARG_INT, &a.port, "TCP port (5000)", "N" },
-		{ "conns", 0, 0, G_OPTION_ARG_INT, &a.conns, "connections (4)", "N" },
-		{ "bytes", 0, 0, G_OPTION_ARG_STRING, &a.bytes, "bytes each way per connection (1M)", "SIZE" },
-		{ "wait", 0, 0, G_OPTION_ARG_STRING, &a.wait, "client: retry the first connection this long (60s)", "TIME" },
-		{ "timeout", 0, 0, G_OPTION_ARG_STRING, &a.timeout, "give up after (120s)", "TIME" },
-		{ "linger", 0, 0, G_OPTION_ARG_STRING, &a.linger,
-		  "keep the link group this long after the last close (3s)", "TIME" },
-		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a.verbose, "core events on stderr", NULL },
-		{ NULL, 0, 0, 0, NULL, NULL, NULL },
-	};
-	GOptionContext *oc = g_option_context_new("client|server");
-	g_option_context_set_summary(oc, "Run one smcr-sim stack against a real SMC-R peer (Linux net/smc): its frames "
-	                                 "on a real Ethernet interface (AF_PACKET), its QPs on a real RDMA device.");
-	g_option_context_add_main_entries(oc, entries, NULL);
-	GError *gerr = NULL;
+	const interop_args a = *ap;
 	int rc = 2;
-	if (!g_option_context_parse(oc, &argc, &argv, &gerr)) {
-		fprintf(stderr, "%s: %s\n", prog, gerr->message);
-		g_error_free(gerr);
-		g_option_context_free(oc);
-		return 2;
-	}
-	g_option_context_free(oc);
-
 	interop_run run = { 0 };
 	uint32_t ip = 0, peer = 0;
 	uint8_t plen = 24, mac[6];
@@ -491,17 +466,58 @@ out:
 	stack_free(st);
 	sim_realtime_free(rt);
 	sim_engine_free(eng);
-	g_free(a.ifname);
-	g_free(a.ip);
-	g_free(a.mac);
-	g_free(a.dev);
-	g_free(a.pnet);
-	g_free(a.hostname);
-	g_free(a.peer);
-	g_free(a.bytes);
-	g_free(a.wait);
-	g_free(a.timeout);
-	g_free(a.linger);
-	g_strfreev(a.ueids);
 	return rc;
 }
+
+int cmd_interop(int argc, char **argv)
+{
+	const char *prog = argv[0];
+	interop_args a = { .port = 5000, .conns = 4, .release = -1 };
+	GOptionEntry entries[] = {
+		{ "ifname", 0, 0, G_OPTION_ARG_STRING, &a.ifname, "Ethernet interface the stack uses (required)", "IF" },
+		{ "ip", 0, 0, G_OPTION_ARG_STRING, &a.ip,
+		  "the stack's own address, one the host kernel does not have (required)", "A.B.C.D/N" },
+		{ "mac", 0, 0, G_OPTION_ARG_STRING, &a.mac, "the stack's MAC (default 02:53:4d:43:00:<last byte of --ip>)",
+		  "MAC" },
+		{ "dev", 0, 0, G_OPTION_ARG_STRING, &a.dev,
+		  "RDMA device for the QPs, with its port and the address of its RoCE v2 GID (required)",
+		  "DEV[:PORT][@A.B.C.D]" },
+		{ "ueid", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.ueids, "user EID for SMC-Rv2 (repeatable, at least one)",
+		  "EID" },
+		{ "pnet", 0, 0, G_OPTION_ARG_STRING, &a.pnet, "PNET id of the interface and the RoCE port", "ID" },
+		{ "hostname", 0, 0, G_OPTION_ARG_STRING, &a.hostname, "host name sent in the v2 first contact (smcr-sim)",
+		  "NAME" },
+		{ "v1", 0, 0, G_OPTION_ARG_NONE, &a.v1, "offer and accept SMC-Rv1 as well (Linux on rxe has only v2)", NULL },
+		{ "release", 0, 0, G_OPTION_ARG_INT, &a.release,
+		  "SMC-Rv2 release offered: 1 (v2.1, the default) or 0 (v2.0, what Linux 6.1 speaks)", "0|1" },
+		{ "peer", 0, 0, G_OPTION_ARG_STRING, &a.peer, "client: the server's address", "A.B.C.D" },
+		{ "port", 0, 0, G_OPTION_ARG_INT, &a.port, "TCP port (5000)", "N" },
+		{ "conns", 0, 0, G_OPTION_ARG_INT, &a.conns, "connections (4)", "N" },
+		{ "bytes", 0, 0, G_OPTION_ARG_STRING, &a.bytes, "bytes each way per connection (1M)", "SIZE" },
+		{ "wait", 0, 0, G_OPTION_ARG_STRING, &a.wait, "client: retry the first connection this long (60s)", "TIME" },
+		{ "timeout", 0, 0, G_OPTION_ARG_STRING, &a.timeout, "give up after (120s)", "TIME" },
+		{ "linger", 0, 0, G_OPTION_ARG_STRING, &a.linger,
+		  "keep the link group this long after the last close (3s)", "TIME" },
+		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a.verbose, "core events on stderr", NULL },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	GOptionContext *oc = g_option_context_new("client|server");
+	g_option_context_set_summary(oc, "Run one smcr-sim stack against a real SMC-R peer (Linux net/smc): its frames "
+	                                 "on a real Ethernet interface (AF_PACKET), its QPs on a real RDMA device.");
+	g_option_context_add_main_entries(oc, entries, NULL);
+	GError *gerr = NULL;
+	int rc;
+	if (!g_option_context_parse(oc, &argc, &argv, &gerr)) {
+		fprintf(stderr, "%s: %s\n", prog, gerr->message);
+		g_error_free(gerr);
+		g_option_context_free(oc);
+		args_free(&a);
+		return 2;
+	}
+	g_option_context_free(oc);
+
+	rc = run_interop(prog, &a, argc, argv);
+	args_free(&a);
+	return rc;
+}
+
