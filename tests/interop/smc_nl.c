@@ -69,7 +69,7 @@ static int transact(nlreq *m, msg_fn fn)
 {
 	if (send(nl_fd, m, m->n.nlmsg_len, 0) < 0)
 		return -errno;
-	static uint8_t buf[65536];
+	static uint8_t buf[65536] __attribute__((aligned(8)));
 	for (;;) {
 		ssize_t n = recv(nl_fd, buf, sizeof(buf), 0);
 		if (n < 0)
@@ -99,7 +99,7 @@ static int family_id(const char *name)
 	add_attr(&m, CTRL_ATTR_FAMILY_NAME, name, strlen(name) + 1);
 	if (send(nl_fd, &m, m.n.nlmsg_len, 0) < 0)
 		return -1;
-	static uint8_t buf[8192];
+	static uint8_t buf[8192] __attribute__((aligned(8)));
 	ssize_t n = recv(nl_fd, buf, sizeof(buf), 0);
 	const struct nlmsghdr *h = (const struct nlmsghdr *)buf;
 	if (n < (ssize_t)NLMSG_HDRLEN || h->nlmsg_type == NLMSG_ERROR)

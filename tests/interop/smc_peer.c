@@ -130,7 +130,7 @@ static int diag_report(int fd, char *out, size_t outlen, bool *smcr)
 		close(nl);
 		return snprintf(out, outlen, " diag=send-failed"), -1;
 	}
-	static char buf[65536];
+	static char buf[65536] __attribute__((aligned(8)));
 	int found = -1;
 	size_t used = 0;
 	out[0] = 0;
@@ -150,7 +150,10 @@ static int diag_report(int fd, char *out, size_t outlen, bool *smcr)
 				done = true;
 				break;
 			}
-			const struct smc_diag_msg *m = NLMSG_DATA(h);
+			/* netlink aligns messages to 4 bytes; smc_diag_msg holds a u64: copy it */
+			struct smc_diag_msg mcopy;
+			memcpy(&mcopy, NLMSG_DATA(h), sizeof(mcopy));
+			const struct smc_diag_msg *m = &mcopy;
 			if (m->diag_inode != st.st_ino)
 				continue;
 			found = 0;
@@ -165,7 +168,8 @@ static int diag_report(int fd, char *out, size_t outlen, bool *smcr)
 			                         ntohs(m->id.idiag_sport), dst, ntohs(m->id.idiag_dport), mode, m->diag_state);
 			uint32_t reason = 0, peer_diag = 0;
 			int alen = (int)(h->nlmsg_len - NLMSG_LENGTH(sizeof(*m)));
-			for (struct rtattr *a = (struct rtattr *)(m + 1); RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
+			for (struct rtattr *a = (struct rtattr *)((char *)NLMSG_DATA(h) + sizeof(mcopy)); RTA_OK(a, alen);
+			     a = RTA_NEXT(a, alen)) {
 				if (used >= outlen)
 					break;
 				if (a->rta_type == SMC_DIAG_FALLBACK) {
