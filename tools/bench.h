@@ -23,5 +23,6 @@ int bench_stacks(int argc, char **argv);
 int bench_protocol(int argc, char **argv);
 int bench_verbs(int argc, char **argv);
 int bench_replay(int argc, char **argv);
+int bench_core(int argc, char **argv);
 
 #endif

@@ -15,6 +15,7 @@ static const bench_entry benches[] = {
 	{ "protocol", "SMC-R end to end: 64 connections streaming in one link group over the fabric", bench_protocol },
 	{ "verbs", "RDMA WRITE throughput of the verbs transport on a real device, beside ib_write_bw", bench_verbs },
 	{ "replay", "replay decode rate (frames/s) next to tshark -r on the same trace", bench_replay },
+	{ "core", "two SMC-R cores alone over an in-memory RC loopback: 64 connections streaming", bench_core },
 };
 
 double bench_wall_seconds(void)
