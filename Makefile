@@ -34,6 +34,7 @@ TOOL_SRC  := $(sort $(wildcard tools/*.c))
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TESTLIB_SRC := $(sort $(wildcard tests/support/*.c))
 HW_SRC    := $(sort $(wildcard tests/hw/*.c))
+INTEROP_SRC := $(sort $(wildcard tests/interop/*.c))
 
 MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ   := $(SIM_SRC:%.c=$(BUILD)/%.o)
@@ -41,13 +42,14 @@ TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/%.o)
 TESTLIB_OBJ := $(TESTLIB_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 HW_BIN    := $(HW_SRC:tests/%.c=$(BUILD)/tests/%)
+INTEROP_BIN := $(INTEROP_SRC:tests/%.c=$(BUILD)/tests/%)
 
 LIBMODEL  := $(BUILD)/libsmcr-model.a
 LIBSIM    := $(BUILD)/libsmcr-sim.a
 BIN       := $(BUILD)/smcr-sim
 
 .PHONY: all deps demo check check-unit check-hw check-interop traces clean
-all: $(BIN) $(TEST_BIN) $(HW_BIN)
+all: $(BIN) $(TEST_BIN) $(HW_BIN) $(INTEROP_BIN)
 
 # model/ is the sans-I/O core: it is compiled without GLib or any I/O headers on purpose.
 $(BUILD)/model/%.o: model/%.c
@@ -84,6 +86,10 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TESTLIB_OBJ) $(LIBSIM) $(LIBMODEL)
 $(BUILD)/tests/hw/%: $(BUILD)/tests/hw/%.o $(LIBSIM) $(LIBMODEL)
 	$(CC) $(LDFLAGS_SAN) -o $@ $< $(LIBSIM) $(LIBMODEL) $(PKG_LIBS) $(EXTRA_LIBS)
 
+# tests/interop/*.c: the Linux side of the interoperability test (AF_SMC, netlink), no Criterion.
+$(BUILD)/tests/interop/%: $(BUILD)/tests/interop/%.o $(LIBSIM)
+	$(CC) $(LDFLAGS_SAN) -o $@ $< $(LIBSIM) -lpthread
+
 deps:
 	@tools/install-deps
 
@@ -105,6 +111,11 @@ check-hw: all
 # The sample captures in traces/ (tools/make-traces; tests/t_traces.sh checks they are current).
 traces: $(BIN)
 	tools/make-traces $(BIN)
+
+# Interoperability with the Linux kernel's SMC-R over Soft-RoCE: two VMs, both directions.
+check-interop: all
+	@tools/install-deps --interop
+	rxe-setup/interop/check-interop.sh $(BUILD)
 
 check-unit: all
 	tests/run-tests $(BUILD) --unit-only

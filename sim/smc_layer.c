@@ -163,6 +163,13 @@ int smc_layer_core_route(void *user, uint32_t saddr, uint32_t daddr, uint8_t nex
 {
 	(void)saddr;
 	smc_layer *l = user;
+	if (l->vt) {
+		/* real devices: the GIDs are the devices' own addresses, outside the simulated
+		 * network; the kernel routes RoCE v2 and resolves the MAC from the DGID */
+		*uses_gateway = false;
+		memset(nexthop_mac, 0, 6);
+		return 0;
+	}
 	netif *nif = NULL;
 	uint32_t nexthop = 0;
 	if (!route_lookup(&l->st->routes, daddr, &nif, &nexthop) || !nif)
@@ -206,10 +213,21 @@ smc_layer *smc_layer_new(stack *st, const smc_layer_config *cfg)
 	sim_engine_rng(st->eng, "smc.layer", st->entity, &l->rng);
 	sim_event_init(&l->timer, sim_kind("smc.timer"), st->entity, on_timer, l);
 	l->k_steer = sim_kind("smc.steer");
-	l->tp = sim_transport_new();
-	if (!l->tp || smcr_ctx_new(&l->ctx, &set, &smc_conn_core_callbacks, l, sim_transport_ops(), l->tp,
-	                           &l->mem, sim_now(st->eng))) {
+	const smcr_transport_ops *ops;
+	void *tp;
+	if (l->cfg.real_hw) {
+		l->vt = smc_real_transport_new(l);
+		ops = verbs_transport_ops();
+		tp = l->vt;
+	} else {
+		l->tp = sim_transport_new();
+		ops = sim_transport_ops();
+		tp = l->tp;
+	}
+	if (!tp || smcr_ctx_new(&l->ctx, &set, &smc_conn_core_callbacks, l, ops, tp, &l->mem, sim_now(st->eng))) {
 		sim_transport_free(l->tp);
+		if (l->vt)
+			verbs_transport_free(l->vt);
 		free(l);
 		return NULL;
 	}
@@ -233,6 +251,7 @@ void smc_layer_free(smc_layer *l)
 	for (size_t i = 0; i < l->n_vfs; i++)
 		rnic_deactivate(l->vfs[i].vf);
 	sim_transport_free(l->tp);
+	smc_real_free(l);
 	free(l);
 }
 
@@ -267,7 +286,7 @@ const char *smc_layer_pnet_of(const smc_layer *l, const netif *nif)
 
 /* ---- activation ---- */
 
-static smcr_mtu mtu_enum(uint32_t bytes)
+smcr_mtu smc_layer_mtu_enum(uint32_t bytes)
 {
 	if (bytes >= 4096)
 		return SMCR_MTU_4096;
@@ -303,11 +322,10 @@ static smc_vf *vf_for(smc_layer *l, rnic *adapter)
 
 /* The GIDs of one VF port: a RoCE v1 GID per VLAN of the stack's interfaces in the
  * port's PNet, a RoCE v2 GID per IPv4 address of those interfaces. */
-static int port_gids(smc_layer *l, smc_vf *v, uint8_t port, const char *pnet)
+size_t smc_layer_pnet_vlans(const smc_layer *l, const char *pnet, uint16_t *vids, size_t max)
 {
-	uint16_t vids[RNIC_MAX_VLANS];
 	size_t n_vids = 0;
-	stack *st = l->st;
+	const stack *st = l->st;
 	for (size_t i = 0; i < st->n_netifs; i++) {
 		const netif *nif = st->netifs[i];
 		if (strncmp(smc_layer_pnet_of(l, nif), pnet, 16))
@@ -315,11 +333,19 @@ static int port_gids(smc_layer *l, smc_vf *v, uint8_t port, const char *pnet)
 		bool have = false;
 		for (size_t k = 0; k < n_vids; k++)
 			have |= vids[k] == nif->vlan_id;
-		if (!have && n_vids < RNIC_MAX_VLANS)
+		if (!have && n_vids < max)
 			vids[n_vids++] = nif->vlan_id;
 	}
-	if (!n_vids)
+	if (!n_vids && max)
 		vids[n_vids++] = 0;
+	return n_vids;
+}
+
+static int port_gids(smc_layer *l, smc_vf *v, uint8_t port, const char *pnet)
+{
+	uint16_t vids[RNIC_MAX_VLANS];
+	size_t n_vids = smc_layer_pnet_vlans(l, pnet, vids, RNIC_MAX_VLANS);
+	stack *st = l->st;
 	int rc = rnic_vf_set_vlans(v->vf, port, vids, n_vids);
 	if (rc)
 		return rc;
@@ -335,6 +361,8 @@ static int port_gids(smc_layer *l, smc_vf *v, uint8_t port, const char *pnet)
 
 int smc_layer_activate(smc_layer *l, rnic *const *adapters, size_t n_adapters)
 {
+	if (l->vt)
+		return SMCR_ERR_STATE; /* real devices: smc_layer_activate_real() */
 	const smcr_config *sc = stack_smcr(l->st);
 	int added = 0;
 	for (size_t i = 0; i < sc->n_pfids; i++) {
@@ -366,8 +394,8 @@ int smc_layer_activate(smc_layer *l, rnic *const *adapters, size_t n_adapters)
 		if (l->st->personality == STACK_ZOS)
 			snprintf(d.name, sizeof(d.name), "EZARIUT%u%04X", (unsigned)pc->portnum, (unsigned)pc->pfid);
 		uint32_t mtu = pc->mtu ? pc->mtu : sc->mtu;
-		if (mtu && mtu_enum(mtu) < d.active_mtu)
-			d.active_mtu = mtu_enum(mtu);
+		if (mtu && smc_layer_mtu_enum(mtu) < d.active_mtu)
+			d.active_mtu = smc_layer_mtu_enum(mtu);
 		smc_layer_enter(l);
 		rc = smcr_ctx_add_port(l->ctx, &d, smc_layer_now(l));
 		smc_layer_leave(l);
@@ -379,6 +407,8 @@ int smc_layer_activate(smc_layer *l, rnic *const *adapters, size_t n_adapters)
 		p->vf = v->vf;
 		p->port = pc->portnum;
 		p->port_index = (uint32_t)rc;
+		p->pfid = pc->pfid;
+		p->dev = d.dev;
 		added++;
 	}
 	smc_steer_attach(l);

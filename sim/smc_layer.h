@@ -51,6 +51,10 @@ typedef struct smc_layer_config {
 	 * configuration has none: by default every interface and RoCE port of the stack is on
 	 * one physical network. */
 	char default_pnet[17];
+	/* Real RoCE devices (--real-hw): the core's transport is libibverbs
+	 * (sim/verbs_transport.h) instead of simulated VFs; activate the ports with
+	 * smc_layer_activate_real(), not smc_layer_activate(). */
+	bool real_hw;
 } smc_layer_config;
 
 /* Core defaults; default_pnet "SIMNET". */
@@ -79,10 +83,13 @@ smcr_ctx *smc_layer_ctx(const smc_layer *l);
 
 /* One activated RoCE port. */
 typedef struct smc_layer_port {
-	rnic *adapter;
-	rnic_vf *vf;
+	rnic *adapter;        /* NULL on a real device */
+	rnic_vf *vf;          /* NULL on a real device */
 	uint8_t port;         /* 1-based adapter port */
 	uint32_t port_index;  /* the core's */
+	uint16_t pfid;        /* the scenario adapter's PFID */
+	smcr_tp_dev *dev;     /* the transport's device handle (a VF or a verbs context) */
+	uint8_t dev_port;     /* real device: its 1-based port */
 } smc_layer_port;
 
 size_t smc_layer_n_ports(const smc_layer *l);
@@ -125,5 +132,52 @@ typedef struct smc_layer_counters {
 } smc_layer_counters;
 
 const smc_layer_counters *smc_layer_counters_get(const smc_layer *l);
+
+/* ---- real RoCE devices (--real-hw) -------------------------------------------------
+ * A layer made with cfg.real_hw reaches its RoCE ports through libibverbs: each PFID/port
+ * the stack activates is mapped to a device and port (one verbs context per device and
+ * layer: its own PD, CQs and completion channel, so stacks sharing a device stay apart).
+ * The stack's TCP/IP, CLC and applications stay simulated; only the QPs are real. The
+ * engine must then run in real time (sim/realtime.h): smc_layer_real_watch() hands the
+ * devices' descriptors to the driver, and completions and port events reach the core
+ * with the engine's (wall-clock) time.
+ *
+ * The port given to the core: the device's MAC, its active MTU (capped as in
+ * simulation), and one GID: the IPv4-mapped RoCE v2 GID of the mapped address (or the
+ * device's first one). It is listed once as a RoCE v2 entry (SMC-Rv2) and once per VLAN of
+ * the stack's interfaces in the port's PNet as the entry SMC-Rv1 picks (Soft-RoCE has no
+ * RoCE v1 GIDs; between two smcr-sim stacks a v1 CLC handshake works as well over RoCE v2
+ * QPs, and its frames are plain RoCE v2). Stacks sharing a device therefore share MAC and
+ * GID unless they map different addresses; their links differ by QP numbers. */
+
+typedef struct smc_real_port {
+	uint16_t pfid;          /* the scenario's adapter */
+	uint8_t port;           /* its port, 1-based */
+	char dev[32];           /* RDMA device, e.g. "rxe0" */
+	uint8_t dev_port;       /* 1-based */
+	uint32_t ipv4;          /* use the RoCE v2 GID of this address (host order); 0 = first */
+	char pnet_id[17];       /* the scenario adapter port's PNet id ("" = the default) */
+	uint32_t mtu;           /* the scenario adapter's largest RoCE MTU in bytes, 0 = none */
+} smc_real_port;
+
+/* Activate the stack's configured PFIDs/ports on real devices. Every one must be mapped.
+ * Returns the number of ports registered, or a negative SMCR_ERR_* with the reason in err
+ * (unmapped PFID, no such RDMA device — with what exists and how to create one —, no such
+ * port, no IPv4-mapped GID). Nothing blocks: a missing device fails at once. */
+int smc_layer_activate_real(smc_layer *l, const smc_real_port *map, size_t n_map, char *err, size_t errlen);
+
+typedef struct sim_realtime sim_realtime;
+/* Let the real-time driver wake the layer when a device has completions or events. The
+ * watches end with smc_layer_free(), which must come before sim_realtime_free(). */
+void smc_layer_real_watch(smc_layer *l, sim_realtime *rt);
+
+/* Timeline faults on a real device (`fail`/`restore adapter NAME [port=N]`): failing
+ * moves the QPs of this stack's links on that port to ERR on the device (real flush
+ * completions follow) and tells the core SMCR_EV_PORT_ERR, as a port that went down
+ * would; restoring tells it SMCR_EV_PORT_ACTIVE. The device itself stays up: other stacks
+ * and processes on it are not touched. port 0 = every port of the PFID. Returns the
+ * ports affected. */
+int smc_layer_real_fail(smc_layer *l, uint16_t pfid, uint8_t port, bool fail);
+bool smc_layer_is_real(const smc_layer *l);
 
 #endif

@@ -10,6 +10,7 @@
 #include "sim/rng.h"
 #include "sim/sim_transport.h"
 #include "sim/smc_layer.h"
+#include "sim/verbs_transport.h"
 
 #define SMC_MAX_ADAPTERS SMCR_CFG_MAX_PFIDS
 
@@ -19,6 +20,14 @@ typedef struct smc_vf {
 	rnic_vf *vf;
 	int32_t port_index[RNIC_MAX_PORTS + 1]; /* by 1-based port; -1 = not activated */
 } smc_vf;
+
+/* One real RDMA device this layer opened (--real-hw): one verbs context per device. */
+typedef struct smc_real_dev {
+	smc_layer *l;
+	char name[32];
+	smcr_tp_dev *dev;
+	unsigned watch[2];         /* sim_realtime watch ids, 0 = none */
+} smc_real_dev;
 
 typedef struct smc_conn smc_conn;
 struct smc_conn {
@@ -72,6 +81,10 @@ struct smc_layer {
 	bool freeing;
 	smc_vf vfs[SMC_MAX_ADAPTERS];
 	size_t n_vfs;
+	verbs_transport *vt;       /* real devices (cfg.real_hw), else NULL */
+	smc_real_dev rdevs[SMC_MAX_ADAPTERS];
+	size_t n_rdevs;
+	sim_realtime *rt;          /* the driver watching rdevs, or NULL */
 	smc_layer_port ports[SMCR_MAX_PORTS];
 	size_t n_ports;
 	smc_pnet_map pnets[STACK_MAX_NETIFS];
@@ -101,6 +114,15 @@ void smc_conn_do_work(smc_conn *c);
 void smc_conn_teardown(smc_conn *c);
 void smc_conn_defer(smc_conn *c);
 const char *smc_layer_pnet_of(const smc_layer *l, const netif *nif);
+
+/* The IB MTU enum of a configured MTU in bytes (rounded down). */
+smcr_mtu smc_layer_mtu_enum(uint32_t bytes);
+
+/* smc_real.c */
+verbs_transport *smc_real_transport_new(smc_layer *l);
+void smc_real_free(smc_layer *l);
+/* The VLANs of the stack's interfaces in PNet `pnet` (at least VLAN 0). */
+size_t smc_layer_pnet_vlans(const smc_layer *l, const char *pnet, uint16_t *vids, size_t max);
 
 /* smc_steer.c */
 void smc_steer_attach(smc_layer *l);

@@ -62,6 +62,8 @@ static void steer(smc_layer *l, const netif *nif, const uint8_t *frame, size_t l
 	uint32_t dst = get_be32(ip + 16);
 	for (size_t i = 0; i < l->n_ports; i++) {
 		const smc_layer_port *p = &l->ports[i];
+		if (!p->vf)
+			continue; /* a real device: the kernel delivers its frames */
 		smcr_port_desc d;
 		rnic_vf_port_desc(p->vf, p->port, &d);
 		if (!gid_has_ipv4(&d, dst, vid))

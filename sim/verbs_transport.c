@@ -31,6 +31,7 @@ struct verbs_transport {
 	GPtrArray *devs; /* smcr_tp_dev *, in opening order */
 	int last_code;
 	char last_msg[512];
+	bool trace;      /* SMCR_VERBS_TRACE set: async events and failed completions to stderr */
 };
 
 struct smcr_tp_dev {
@@ -197,6 +198,7 @@ verbs_transport *verbs_transport_new(const verbs_sink *sink, void *user)
 		vt->sink = *sink;
 	vt->user = user;
 	vt->devs = g_ptr_array_new();
+	vt->trace = getenv("SMCR_VERBS_TRACE") != NULL;
 	return vt;
 }
 
@@ -497,6 +499,9 @@ static int poll_cq(verbs_transport *vt, smcr_tp_dev *dev, struct ibv_cq *cq, boo
 				wc.opcode = SMCR_WC_RDMA_WRITE;
 			else
 				wc.opcode = SMCR_WC_SEND;
+			if (vt->trace && w->status != IBV_WC_SUCCESS)
+				fprintf(stderr, "verbs: %s QP %u: %s completion wr_id %llu: %s\n", dev->name, w->qp_num,
+				        recv ? "receive" : "send", (unsigned long long)w->wr_id, ibv_wc_status_str(w->status));
 			delivered++;
 			if (vt->sink.completion)
 				vt->sink.completion(vt->user, &wc);
@@ -526,6 +531,9 @@ static int process_async(verbs_transport *vt, smcr_tp_dev *dev)
 		} else if (handled && !all_ports) {
 			port = (uint8_t)ev.element.port_num;
 		}
+		if (vt->trace)
+			fprintf(stderr, "verbs: %s: async event %s (%d)%s\n", dev->name, ibv_event_type_str(ev.event_type),
+			        (int)ev.event_type, handled ? "" : ", ignored");
 		/* acknowledge before the callback: destroying a QP waits for its events' acks */
 		ibv_ack_async_event(&ev);
 		if (!handled || !vt->sink.async_event)
@@ -758,6 +766,19 @@ static void op_destroy_qp(void *tp, smcr_tp_qp *qp)
 	(void)tp;
 	if (qp) /* the table's free function destroys it; later completions find no QP */
 		g_hash_table_remove(qp->dev->qps, GUINT_TO_POINTER(qp->qp->qp_num));
+}
+
+int verbs_dev_qp_to_err(verbs_transport *vt, smcr_tp_dev *dev, uint32_t qpn)
+{
+	smcr_tp_qp *qp = g_hash_table_lookup(dev->qps, GUINT_TO_POINTER(qpn));
+	if (!qp)
+		return fail(vt, SMCR_ERR_NOTFOUND, "%s has no QP %u", dev->name, qpn);
+	struct ibv_qp_attr qa = { .qp_state = IBV_QPS_ERR };
+	int rc = ibv_modify_qp(qp->qp, &qa, IBV_QP_STATE);
+	if (rc)
+		return fail(vt, verbs_map_errno(rc, false), "ibv_modify_qp(%s QP %u → ERR): %s", dev->name, qpn,
+		            strerror(rc));
+	return 0;
 }
 
 static int copy_sges(struct ibv_sge *dst, const smcr_sge *src, uint32_t n, uint32_t *total)

@@ -67,6 +67,11 @@ int verbs_dev_process(verbs_transport *vt, smcr_tp_dev *dev);
  * arming: a non-solicited receive completes without waking the receive CQ). */
 void verbs_dev_notify_counts(const smcr_tp_dev *dev, uint64_t *send_cq, uint64_t *recv_cq);
 
+/* Move the QP numbered qpn of this context to ERR, as a port that went down would:
+ * outstanding WRs complete with SMCR_WC_WR_FLUSH_ERR through the CQ. For timeline faults
+ * in --real-hw runs (the device itself stays up). 0, SMCR_ERR_NOTFOUND or a verbs error. */
+int verbs_dev_qp_to_err(verbs_transport *vt, smcr_tp_dev *dev, uint32_t qpn);
+
 /* Names of the RDMA devices present, comma-separated ("" if none); returns 0, or a
  * negative SMCR_ERR_* when libibverbs cannot list devices at all. */
 int verbs_list_devices(char *out, size_t outlen);

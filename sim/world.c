@@ -253,6 +253,7 @@ static int build_stacks(world *w, char *err, size_t errlen)
 			continue;
 		smc_layer_config lc;
 		layer_config(&lc, ss);
+		lc.real_hw = w->o.real_hw != NULL;
 		ws->l = smc_layer_new(ws->st, &lc);
 		if (!ws->l) {
 			snprintf(err, errlen, "%s:%u: cannot create the SMC-R layer of %s", s->file, ss->loc.line, ss->name);
@@ -262,6 +263,11 @@ static int build_stacks(world *w, char *err, size_t errlen)
 		smc_layer_set_event_fn(ws->l, world_on_layer_event, w);
 		for (size_t k = 0; k < ss->n_ifaces; k++)
 			smc_layer_set_pnet(ws->l, ws->ifs[k].nif, ss->ifaces[k].pnetid);
+		if (w->o.real_hw) {
+			if (smc_layer_activate_real(ws->l, w->real.port, w->real.n, err, errlen) < 0)
+				rc = -1;
+			continue;
+		}
 		int n = smc_layer_activate(ws->l, adapters, s->n_adapters);
 		if (n < 0) {
 			snprintf(err, errlen, "%s:%u: stack %s cannot activate its RoCE ports: %s", s->file, ss->smcr.loc.line,
@@ -271,6 +277,76 @@ static int build_stacks(world *w, char *err, size_t errlen)
 	}
 	free(adapters);
 	return rc;
+}
+
+/* ---- real devices (--real-hw) ---- */
+
+/* Every mapped PFID/port must be an adapter port of the scenario; the map takes its PNet
+ * id and MTU. Timeline changes of an adapter's simulated wire have no meaning on a real
+ * device and are refused. */
+static int real_check(world *w, char *err, size_t errlen)
+{
+	const scn_scenario *s = w->scn;
+	w->real = *w->o.real_hw;
+	for (size_t i = 0; i < w->real.n; i++) {
+		smc_real_port *p = &w->real.port[i];
+		const scn_adapter *a = NULL;
+		for (size_t k = 0; k < s->n_adapters && !a; k++)
+			if (s->adapters[k].pfid == p->pfid)
+				a = &s->adapters[k];
+		if (!a || p->port > a->n_ports) {
+			char have[256] = "";
+			size_t off = 0;
+			for (size_t k = 0; k < s->n_adapters && off + 24 < sizeof(have); k++)
+				off += (size_t)snprintf(have + off, sizeof(have) - off, "%s%s %04X", k ? ", " : "",
+				                        s->adapters[k].name, (unsigned)s->adapters[k].pfid);
+			if (a)
+				snprintf(err, errlen, "--real-hw maps PFID %04X port %u, but adapter %s has %u port(s)",
+				         (unsigned)p->pfid, (unsigned)p->port, a->name, (unsigned)a->n_ports);
+			else
+				snprintf(err, errlen, "--real-hw maps PFID %04X, which is no adapter of %s (adapters: %s)",
+				         (unsigned)p->pfid, s->file, off ? have : "none");
+			return -1;
+		}
+		snprintf(p->pnet_id, sizeof(p->pnet_id), "%s", a->port[p->port - 1].pnetid);
+		p->mtu = a->mtu;
+	}
+	for (size_t i = 0; i < s->n_stacks; i++) {
+		const scn_stack *ss = &s->stacks[i];
+		for (size_t k = 0; ss->smcr.enable && k < ss->n_smcr_ports; k++) {
+			bool mapped = false;
+			for (size_t m = 0; m < w->real.n; m++)
+				mapped |= w->real.port[m].pfid == ss->smcr_ports[k].pfid && w->real.port[m].port == ss->smcr_ports[k].port;
+			if (!mapped) {
+				snprintf(err, errlen,
+				         "%s:%u: stack %s activates PFID %04X port %u, which --real-hw does not map to a device "
+				         "(add %04X%s=DEV[:PORT])",
+				         s->file, ss->smcr_ports[k].loc.line, ss->name, (unsigned)ss->smcr_ports[k].pfid,
+				         (unsigned)ss->smcr_ports[k].port, (unsigned)ss->smcr_ports[k].pfid,
+				         ss->smcr_ports[k].port == 2 ? "/2" : "");
+				return -1;
+			}
+		}
+	}
+	for (size_t i = 0; i < s->n_events; i++) {
+		const scn_event *ev = &s->events[i];
+		if (ev->kind == SCN_EV_SET && ev->target_kind == SCN_TGT_ADAPTER) {
+			snprintf(err, errlen,
+			         "%s:%u: 'set adapter %s' changes a simulated access wire; with --real-hw the adapter is a "
+			         "real device (supported for adapters: fail and restore)",
+			         s->file, ev->loc.line, s->adapters[ev->target].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void real_start(world *w)
+{
+	w->rt = sim_realtime_new(w->eng);
+	for (size_t i = 0; i < w->scn->n_stacks; i++)
+		if (w->st[i].l)
+			smc_layer_real_watch(w->st[i].l, w->rt);
 }
 
 /* ---- the world ---- */
@@ -294,11 +370,13 @@ world *world_new(const scn_scenario *scn, const world_opts *o, char *err, size_t
 	w->eng = sim_engine_new(w->seed);
 	w->fab = sim_fabric_new(w->eng);
 	w->flow_by_key = g_hash_table_new(g_int64_hash, g_int64_equal);
-	if (build_fabric(w, err, errlen) || build_adapters(w, err, errlen) || build_stacks(w, err, errlen) ||
-	    world_capture_open(w, err, errlen)) {
+	if ((w->o.real_hw && real_check(w, err, errlen)) || build_fabric(w, err, errlen) ||
+	    build_adapters(w, err, errlen) || build_stacks(w, err, errlen) || world_capture_open(w, err, errlen)) {
 		world_free(w);
 		return NULL;
 	}
+	if (w->o.real_hw)
+		real_start(w);
 	world_apps_init(w);
 	return w;
 }
@@ -325,6 +403,7 @@ void world_free(world *w)
 	if (w->ad)
 		for (size_t i = 0; i < s->n_adapters; i++)
 			rnic_free(w->ad[i].r);
+	sim_realtime_free(w->rt); /* after the layers: they end their watches */
 	sim_fabric_free(w->fab);
 	sim_engine_free(w->eng);
 	if (world_capture_close(w))

@@ -32,6 +32,7 @@
 #include "sim/engine.h"
 #include "sim/fabric.h"
 #include "sim/plug.h"
+#include "sim/realhw_map.h"
 #include "sim/report.h"
 #include "sim/scn_model.h"
 #include "sim/smc_layer.h"
@@ -69,6 +70,10 @@ typedef struct world_opts {
 	world_taps pcap_taps;
 	const char *spare_port_switch; /* one more port on this switch, for an injector
 	                                * (replay --mode timing); captured as "SW/replay" */
+	/* --real-hw: the scenario's adapters are these RDMA devices (NULL: simulated). The
+	 * engine then runs in real time and the run ends at the scenario's end or as soon as
+	 * everything is done (see world_run). */
+	const realhw_map *real_hw;
 } world_opts;
 
 void world_opts_default(world_opts *o);
@@ -77,7 +82,11 @@ void world_opts_default(world_opts *o);
 world *world_new(const scn_scenario *scn, const world_opts *o, char *err, size_t errlen);
 void world_free(world *w);
 
-/* Run to the end; returns the number of failed expectations. */
+/* Run to the end; returns the number of failed expectations. With real_hw the engine
+ * follows the wall clock, completions of the real devices wake it, and the run also ends
+ * once everything is done: the timeline is over, every application has started, opened
+ * its connections and seen them closed, and no SMC-R connection is left in any stack (a
+ * scenario with connections that stay open runs to its end). */
 uint64_t world_run(world *w);
 
 /* Run until virtual time `t` (absolute), executing timeline events due until then, without

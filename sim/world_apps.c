@@ -585,3 +585,26 @@ void world_foreach_conn(const world *w, void (*fn)(void *arg, const world_conn_s
 		fn(arg, &c);
 	}
 }
+
+bool world_apps_done(const world *w)
+{
+	const scn_scenario *s = w->scn;
+	for (size_t i = 0; i < s->n_apps; i++) {
+		const scn_app *a = &s->apps[i];
+		if (a->role != SCN_ROLE_CONNECT)
+			continue;
+		if (!a->start_never && !w->apps[i].starts)
+			return false;
+		uint64_t opened = 0;
+		for (size_t k = 0; k < w->n_flows; k++)
+			opened += w->flows[k]->app == i;
+		if (opened < (uint64_t)a->conns * w->apps[i].starts)
+			return false;
+	}
+	for (size_t k = 0; k < w->n_flows; k++) {
+		const world_flow *f = w->flows[k];
+		if (!f->c.ended || (f->srv_seen && !f->srv.ended))
+			return false;
+	}
+	return true;
+}

@@ -12,6 +12,7 @@
 #include "sim/fabric.h"
 #include "sim/json_writer.h"
 #include "sim/netif_fabric.h"
+#include "sim/realtime.h"
 #include "sim/rnic.h"
 #include "sim/switch.h"
 #include "sim/wire.h"
@@ -128,6 +129,10 @@ struct world {
 	bool freeing;                /* taking the world down: no more log lines */
 	double wall_start, wall_last_progress;
 	uint64_t progress_events;
+	realhw_map real;             /* --real-hw mapping with the scenario's PNet ids */
+	sim_realtime *rt;            /* real-time driver (real_hw), else NULL */
+	sim_event done_check;        /* real_hw: ends the run once everything is done */
+	bool done;
 };
 
 /* world.c */
@@ -147,6 +152,8 @@ void world_apps_free(world *w);
 void world_app_start(world *w, uint32_t app);
 void world_app_stop(world *w, uint32_t app);
 uint64_t world_app_counter(world *w, scn_metric m, scn_app_ref ref);
+/* Every application started, opened its connections and saw them closed. */
+bool world_apps_done(const world *w);
 
 /* world_report.c */
 void world_log_connected(world *w, const world_end *e, sock *s);

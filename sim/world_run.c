@@ -273,6 +273,13 @@ static void do_fail_restore(world *w, const scn_event *ev, bool fail)
 {
 	switch (ev->target_kind) {
 	case SCN_TGT_ADAPTER:
+		if (w->rt) {
+			/* a real device: its QPs of the stacks that use it, and their port events */
+			for (size_t i = 0; i < w->scn->n_stacks; i++)
+				if (w->st[i].l)
+					smc_layer_real_fail(w->st[i].l, w->scn->adapters[ev->target].pfid, ev->port, fail);
+			break;
+		}
 		if (ev->port)
 			w->ad[ev->target].port_failed[ev->port - 1] = fail;
 		else
@@ -415,9 +422,50 @@ static void progress(world *w, bool last)
 	w->progress_events = ev;
 }
 
-/* Run the engine until `t` (inclusive), in slices so a progress line can be shown. */
+static void count_conn(void *arg, const smc_layer_conn *c)
+{
+	(void)c;
+	(*(size_t *)arg)++;
+}
+
+/* --real-hw: is everything done? Checked every 20 ms of wall time. */
+#define DONE_CHECK_NS (20 * SIM_MS)
+
+static bool layers_idle(const world *w)
+{
+	for (size_t i = 0; i < w->scn->n_stacks; i++) {
+		const smc_layer *l = w->st[i].l;
+		if (l) {
+			size_t n = 0;
+			smc_layer_foreach_conn(l, count_conn, &n);
+			if (n)
+				return false;
+		}
+	}
+	return true;
+}
+
+static void on_done_check(sim_engine *eng, sim_event *ev)
+{
+	world *w = ev->ctx;
+	if (w->next_timeline == w->scn->n_events && world_apps_done(w) && layers_idle(w)) {
+		w->done = true;
+		sim_realtime_quit(w->rt);
+		return;
+	}
+	sim_event_schedule(eng, ev, sim_now(eng) + DONE_CHECK_NS);
+}
+
+/* Run the engine until `t` (inclusive), in slices so a progress line can be shown; in
+ * real time with --real-hw. */
 static sim_run_result run_engine(world *w, sim_time t)
 {
+	if (w->rt) {
+		if (w->done)
+			return SIM_RUN_STOPPED;
+		sim_realtime_result r = sim_realtime_run(w->rt, t);
+		return r == SIM_RT_QUIT || r == SIM_RT_STOPPED ? SIM_RUN_STOPPED : SIM_RUN_TIME;
+	}
 	for (;;) {
 		sim_run_result r = sim_engine_run(w->eng, t, w->o.progress ? 500000 : 0);
 		if (r != SIM_RUN_COUNT)
@@ -443,10 +491,18 @@ void world_run_until(world *w, sim_time t)
 			json_begin_array(&w->json);
 			w->json_open = true;
 		}
+		if (w->rt) {
+			sim_event_init(&w->done_check, sim_kind("world.done"), 0, on_done_check, w);
+			sim_event_schedule(w->eng, &w->done_check, sim_now(w->eng) + DONE_CHECK_NS);
+		}
 	}
 	while (w->next_timeline < s->n_events && s->events[w->next_timeline].at_ns <= t) {
-		const scn_event *ev = &s->events[w->next_timeline++];
-		if (run_engine(w, ev->at_ns) == SIM_RUN_IDLE && sim_now(w->eng) < ev->at_ns)
+		const scn_event *ev = &s->events[w->next_timeline];
+		sim_run_result r = run_engine(w, ev->at_ns);
+		if (r == SIM_RUN_STOPPED && w->rt)
+			return; /* real time: interrupted */
+		w->next_timeline++;
+		if (r == SIM_RUN_IDLE && sim_now(w->eng) < ev->at_ns)
 			sim_engine_advance(w->eng, ev->at_ns);
 		run_timeline_event(w, ev);
 	}
@@ -460,6 +516,8 @@ uint64_t world_finish(world *w)
 	if (w->finished)
 		return w->expect_failed;
 	w->finished = true;
+	if (w->rt)
+		sim_event_cancel(w->eng, &w->done_check);
 	progress(w, true);
 	for (size_t i = 0; i < s->n_expects; i++)
 		if (!s->expects[i].timed)

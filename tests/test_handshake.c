@@ -334,6 +334,42 @@ Test(handshake, v2_only_without_common_ueid_falls_back)
 	duo_free(d);
 }
 
+static void v2_0_client(duo_opts *o)
+{
+	v2_both(o);
+	o->set[0].release = 0;
+	o->set[0].v1 = false;
+}
+
+/* Linux 6.1 (SMC-Rv2.0) leaves the v2 extension's 16 bytes after the RoCE GID reserved;
+ * max_conns, max_links and the feature mask there came with v2.1 (Linux 6.6). A client
+ * offering release 0 sends 6.1's bytes; the server answers with release 0 and no v2.1
+ * values in its first contact extension. */
+Test(handshake, a_v2_0_client_proposes_like_linux_6_1_and_gets_release_0)
+{
+	duo *d = make(v2_0_client);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert_eq(c->clc_pending_len, 156, "the Proposal waits to be delivered");
+	const uint8_t *p = c->clc_pending;
+	smcr_clc_proposal m;
+	smcr_decode_err err;
+	cr_assert_eq(smcr_clc_decode_proposal(&m, p, c->clc_pending_len, &err), 0);
+	cr_assert_eq(m.release, 0);
+	cr_assert_eq(m.typev1, SMCR_CLC_TYPE_NONE);
+	/* v2 extension: header 8 bytes, RoCE GID 16, then the 16 bytes 6.1 keeps zero */
+	const uint8_t *ext = p + 8 + 8 + 16 + 6 + 2 + 40;
+	cr_assert_eq(ext[0], 1, "one UEID");
+	cr_assert_eq(ext[3], 0x00, "release 0, no SEID");
+	static const uint8_t zero[16];
+	cr_assert_arr_eq(ext + 24, zero, 16, "no v2.1 values in a v2.0 Proposal");
+	cr_assert_arr_eq(ext + 40, "SMCR-SIM-TEST", 13);
+	cr_assert(duo_run_until(d, settled, c, 30 * SMCR_S));
+	cr_assert(c->established && c->peer->established);
+	cr_assert_eq(only_lgr(d, 0).peer_release, 0, "the server answered with release 0");
+	cr_assert_eq(only_lgr(d, 1).peer_release, 0);
+	duo_free(d);
+}
+
 static bool server_up(void *arg) { return ((duo_conn *)arg)->peer->established; }
 
 Test(handshake, unanswered_add_link_makes_the_linux_server_wait_two_seconds)

@@ -231,6 +231,42 @@ Test(link, reusing_within_the_linger_time_keeps_the_link_group)
 	duo_free(d);
 }
 
+/* Linux acts on IB_EVENT_PORT_ACTIVE only for a port it saw go away; rxe raises the event
+ * on every NETDEV_CHANGE of its netdev, and an ADD_LINK for each would be a second one
+ * after first contact that Linux never sends (seen against Linux 6.1 over rxe). */
+Test(link, port_active_for_a_port_that_is_up_starts_no_add_link)
+{
+	duo *d = two_rnics(1, 1);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_run(d, duo_now(d) + SMCR_S);
+	cr_assert_eq(duo_count(d, 1, SMCR_EV_ADD_LINK_REJECTED), 1, "one attempt after first contact");
+	for (int h = 0; h < 2; h++)
+		cr_assert_eq(smcr_ctx_on_async_event(d->h[h].ctx, SMCR_EV_PORT_ACTIVE, 0, NULL, duo_now(d)), 0);
+	duo_run(d, duo_now(d) + 3 * SMCR_S);
+	cr_assert_eq(duo_count(d, 1, SMCR_EV_ADD_LINK_REJECTED), 1, "no new attempt for a port that was up");
+	cr_assert_eq(duo_link_count(d, 0, SMCR_LNK_ACTIVE), 1);
+	duo_free(d);
+}
+
+Test(link, port_active_after_port_error_adds_the_link_again)
+{
+	duo *d = two_rnics(1, 2);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_run(d, duo_now(d) + SMCR_S);
+	cr_assert_eq(duo_link_count(d, 1, SMCR_LNK_ACTIVE), 2, "an asymmetric second link on the server's port 2");
+	int added = duo_count(d, 1, SMCR_EV_LINK_ADDED);
+	cr_assert_eq(smcr_ctx_on_async_event(d->h[1].ctx, SMCR_EV_PORT_ERR, 1, NULL, duo_now(d)), 0);
+	duo_run(d, duo_now(d) + 3 * SMCR_S);
+	cr_assert_eq(duo_link_count(d, 1, SMCR_LNK_ACTIVE), 1);
+	cr_assert_eq(smcr_ctx_on_async_event(d->h[1].ctx, SMCR_EV_PORT_ACTIVE, 1, NULL, duo_now(d)), 0);
+	duo_run(d, duo_now(d) + 3 * SMCR_S);
+	cr_assert_eq(duo_link_count(d, 1, SMCR_LNK_ACTIVE), 2, "the port came back: the link group grows again");
+	cr_assert_eq(duo_count(d, 1, SMCR_EV_LINK_ADDED), added + 1);
+	duo_free(d);
+}
+
 static void v2_ueid(duo_opts *o)
 {
 	for (int i = 0; i < 2; i++) {

@@ -11,7 +11,7 @@
 #include "tools/cli.h"
 
 typedef struct run_args {
-	gchar *seed, *end, *format, *report, *smcid;
+	gchar *seed, *end, *format, *report, *smcid, *real_hw;
 	gboolean verbose, defaults, dump;
 	capture_args cap;
 } run_args;
@@ -82,6 +82,8 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 		  "event log: timeline, link groups, links, IST2406I link failures, expectations", NULL },
 		{ "defaults", 0, 0, G_OPTION_ARG_NONE, &a->defaults, "print the scenario attribute defaults and exit", NULL },
 		{ "dump", 0, 0, G_OPTION_ARG_NONE, &a->dump, "print the resolved scenario and exit", NULL },
+		{ "real-hw", 0, 0, G_OPTION_ARG_STRING, &a->real_hw,
+		  "run the adapters' QPs on real RDMA devices, in real time (docs/real-hw.md)", "PFID=DEV[:PORT][@IP],…" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	GOptionEntry report_entries[] = {
@@ -121,6 +123,7 @@ static void free_args(run_args *a)
 	g_free(a->report);
 	capture_args_free(&a->cap);
 	g_free(a->smcid);
+	g_free(a->real_hw);
 }
 
 int cmd_run(int argc, char **argv)
@@ -162,7 +165,18 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	o.progress = isatty(STDERR_FILENO) ? stderr : NULL;
-	char err[512];
+	char err[1024];
+	realhw_map real;
+	if (a.real_hw) {
+		if (realhw_map_parse(a.real_hw, &real, err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", argv[0], err);
+			scn_free(scn);
+			free_args(&a);
+			return 2;
+		}
+		o.real_hw = &real;
+		o.progress = NULL;
+	}
 	world *w = world_new(scn, &o, err, sizeof(err));
 	if (!w) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
@@ -174,6 +188,8 @@ int cmd_run(int argc, char **argv)
 		printf("scenario %s: %s\nseed %" PRIu64 ", %d stack%s, %zu app%s\n", scn->file, scn->title[0] ? scn->title : "(untitled)",
 		       o.has_seed ? o.seed : scn->seed, (int)scn->n_stacks, scn->n_stacks == 1 ? "" : "s", scn->n_apps,
 		       scn->n_apps == 1 ? "" : "s");
+		if (o.real_hw)
+			printf("real hardware: %s (QPs on RDMA devices, engine in real time)\n", a.real_hw);
 	}
 	uint64_t failed = world_run(w);
 	world_free(w);
