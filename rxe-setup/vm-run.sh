@@ -1,11 +1,14 @@
 #!/bin/bash
 # vm-run.sh INITRD SHARE single ROLE [IP]
 # vm-run.sh INITRD SHARE pair ROLE1 ROLE2
+# vm-run.sh INITRD SHARE wireloop ROLE
 # Boot the real-hardware VM(s) from Debian's kernel and INITRD (mkinitramfs.sh). SHARE is
 # a host directory the guests mount over virtio-9p: it must hold job-ROLE.sh; logs,
 # captures and results land there. `pair` joins two VMs (10.0.0.1 = ROLE1, 10.0.0.2 =
 # ROLE2) by a QEMU socket netdev (no host networking, no privileges) and records the wire
-# with filter-dump into SHARE/wire.pcap.
+# with filter-dump into SHARE/wire.pcap. `wireloop` boots one VM with two NICs joined by
+# a QEMU hub (eth0 10.0.0.1 with rxe0, eth1 10.0.0.2 with rxe1; the guest routes traffic
+# between them over that wire) and records it into SHARE/wire.pcap the same way.
 #
 # Acceleration: KVM when /dev/kvm works, else TCG. /dev/kvm from kvm_pvm (nested PVM
 # hosts) runs only PVM guest kernels, and some nested hosts abort with "failed to set MSR";
@@ -93,8 +96,25 @@ run_pair() {
 	[ $rc1 -eq 33 ] && [ $rc2 -eq 33 ]
 }
 
+run_wireloop() {
+	local role=$1 t0 rc
+	[ "$ACCEL" = kvm ] && echo "vm-run: wireloop runs under TCG (KVM fallback is only probed for single VMs)" && ACCEL=tcg
+	rm -f "$SHARE/wire.pcap"
+	t0=$(date +%s.%N)
+	qemu "$ACCEL" "$role" "${SMP:-2}" "${MEM:-1024}" \
+		"smcr.role=$role smcr.ip=10.0.0.1/24 smcr.ip2=10.0.0.2/24 smcr.capture=$CAPTURE" \
+		-netdev hubport,id=n0,hubid=0 -device virtio-net-pci,netdev=n0,mac=52:54:00:00:00:01 \
+		-netdev hubport,id=n1,hubid=0 -device virtio-net-pci,netdev=n1,mac=52:54:00:00:00:02 \
+		-object "filter-dump,id=d0,netdev=n0,file=$SHARE/wire.pcap"
+	rc=$?
+	printf 'vm-run: %s: %s in %.1f s (accel %s, two NICs on one wire)\n' "$role" "$(verdict $rc)" \
+		"$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')" "$ACCEL"
+	[ $rc -eq 33 ]
+}
+
 case $MODE in
 single) run_single "${4:?role}" "${5:-}" ;;
+wireloop) run_wireloop "${4:?role}" ;;
 pair) run_pair "${4:?role1}" "${5:?role2}" ;;
-*) echo "vm-run: mode is single or pair" >&2; exit 2 ;;
+*) echo "vm-run: mode is single, pair or wireloop" >&2; exit 2 ;;
 esac
