@@ -89,6 +89,10 @@ uint64_t world_expect_failed(const world *w);
 stack *world_stack(const world *w, const char *name);
 smc_layer *world_layer(const world *w, const char *name);
 
+/* Engine times (ns) of the first connection of connecting app `name` and of the end of
+ * its last one; false if it has none, or one is still open. */
+bool world_app_span(const world *w, const char *name, uint64_t *first_connect, uint64_t *last_end);
+
 /* Measure a metric of an expectation (as the run would check it now). */
 uint64_t world_measure(world *w, const scn_expect *e, char *detail, size_t detail_len);
 
