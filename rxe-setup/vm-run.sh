@@ -13,7 +13,8 @@
 # Acceleration: KVM when /dev/kvm works, else TCG. /dev/kvm from kvm_pvm (nested PVM
 # hosts) runs only PVM guest kernels, and some nested hosts abort with "failed to set MSR";
 # both fall back to TCG. Env: ACCEL=kvm|tcg, MEM (MiB), SMP, WD (guest watchdog, s),
-# TIMEOUT (outer limit per VM, s), KVER, CAPTURE=1 (tcpdump in the first guest).
+# TIMEOUT (outer limit per VM, s), KVER, CAPTURE=1 (tcpdump in the first guest), SNAPLEN
+# (its bytes per frame, 0 = all).
 # Exit: 0 when every guest's job passed; otherwise 1 (the guest's verdicts are printed).
 set -u
 INITRD=${1:?usage: vm-run.sh INITRD SHARE single ROLE [IP] | pair ROLE1 ROLE2}
@@ -24,6 +25,7 @@ KERNEL=/boot/vmlinuz-$KVER
 WD=${WD:-300}
 TIMEOUT=${TIMEOUT:-$((WD + 60))}
 CAPTURE=${CAPTURE:-0}
+SNAPLEN=${SNAPLEN:-0}
 [ -r "$KERNEL" ] || { echo "vm-run: cannot read $KERNEL (install linux-image-amd64; reading it needs root)" >&2; exit 1; }
 command -v qemu-system-x86_64 >/dev/null || { echo "vm-run: qemu-system-x86_64 missing (tools/install-deps --hw)" >&2; exit 1; }
 
@@ -81,7 +83,7 @@ run_pair() {
 	[ "$ACCEL" = kvm ] && echo "vm-run: pair runs under TCG (KVM fallback is only probed for single VMs)" && ACCEL=tcg
 	rm -f "$SHARE/wire.pcap"
 	t0=$(date +%s.%N)
-	qemu "$ACCEL" "$r1" 1 "${MEM:-768}" "smcr.role=$r1 smcr.ip=10.0.0.1/24 smcr.capture=$CAPTURE" \
+	qemu "$ACCEL" "$r1" 1 "${MEM:-768}" "smcr.role=$r1 smcr.ip=10.0.0.1/24 smcr.capture=$CAPTURE smcr.snaplen=$SNAPLEN" \
 		-netdev "socket,id=n0,listen=127.0.0.1:$port" -device virtio-net-pci,netdev=n0,mac=52:54:00:00:00:01 \
 		-object "filter-dump,id=d0,netdev=n0,file=$SHARE/wire.pcap" &
 	p1=$!
@@ -102,7 +104,7 @@ run_wireloop() {
 	rm -f "$SHARE/wire.pcap"
 	t0=$(date +%s.%N)
 	qemu "$ACCEL" "$role" "${SMP:-2}" "${MEM:-1024}" \
-		"smcr.role=$role smcr.ip=10.0.0.1/24 smcr.ip2=10.0.0.2/24 smcr.capture=$CAPTURE" \
+		"smcr.role=$role smcr.ip=10.0.0.1/24 smcr.ip2=10.0.0.2/24 smcr.capture=$CAPTURE smcr.snaplen=$SNAPLEN" \
 		-netdev hubport,id=n0,hubid=0 -device virtio-net-pci,netdev=n0,mac=52:54:00:00:00:01 \
 		-netdev hubport,id=n1,hubid=0 -device virtio-net-pci,netdev=n1,mac=52:54:00:00:00:02 \
 		-object "filter-dump,id=d0,netdev=n0,file=$SHARE/wire.pcap"
