@@ -33,6 +33,7 @@ TOOL_SRC  := $(sort $(wildcard tools/*.c))
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TESTLIB_SRC := $(sort $(wildcard tests/support/*.c))
 HW_SRC    := $(sort $(wildcard tests/hw/*.c))
+INTEROP_SRC := $(sort $(wildcard tests/interop/*.c))
 
 MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ   := $(SIM_SRC:%.c=$(BUILD)/%.o)
@@ -40,13 +41,14 @@ TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/%.o)
 TESTLIB_OBJ := $(TESTLIB_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 HW_BIN    := $(HW_SRC:tests/%.c=$(BUILD)/tests/%)
+INTEROP_BIN := $(INTEROP_SRC:tests/%.c=$(BUILD)/tests/%)
 
 LIBMODEL  := $(BUILD)/libsmcr-model.a
 LIBSIM    := $(BUILD)/libsmcr-sim.a
 BIN       := $(BUILD)/smcr-sim
 
 .PHONY: all deps demo check check-unit check-hw check-interop traces clean
-all: $(BIN) $(TEST_BIN) $(HW_BIN)
+all: $(BIN) $(TEST_BIN) $(HW_BIN) $(INTEROP_BIN)
 
 # model/ is the sans-I/O core: it is compiled without GLib or any I/O headers on purpose.
 $(BUILD)/model/%.o: model/%.c
@@ -83,6 +85,10 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TESTLIB_OBJ) $(LIBSIM) $(LIBMODEL)
 $(BUILD)/tests/hw/%: $(BUILD)/tests/hw/%.o $(LIBSIM) $(LIBMODEL)
 	$(CC) $(LDFLAGS_SAN) -o $@ $< $(LIBSIM) $(LIBMODEL) $(PKG_LIBS) $(EXTRA_LIBS)
 
+# tests/interop/*.c: the Linux side of the interoperability test (AF_SMC, netlink), no Criterion.
+$(BUILD)/tests/interop/%: $(BUILD)/tests/interop/%.o $(LIBSIM)
+	$(CC) $(LDFLAGS_SAN) -o $@ $< $(LIBSIM) -lpthread
+
 deps:
 	@tools/install-deps
 
@@ -100,6 +106,11 @@ check: deps
 check-hw: all
 	@tools/install-deps --hw
 	rxe-setup/check-hw.sh $(BUILD)
+
+# Interoperability with the Linux kernel's SMC-R over Soft-RoCE: two VMs, both directions.
+check-interop: all
+	@tools/install-deps --interop
+	rxe-setup/interop/check-interop.sh $(BUILD)
 
 check-unit: all
 	tests/run-tests $(BUILD) --unit-only

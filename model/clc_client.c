@@ -106,9 +106,12 @@ int smcr_clnt_start(smcr_conn *conn)
 		p->release = ctx->set.release;
 		p->seid_indicator = false;
 		memcpy(p->roce_v2_gid, p2.gid, 16);
-		p->max_conns = ctx->set.max_conns;
-		p->max_links = ctx->set.max_links;
-		p->feature_mask = 0x0001; /* SMC_FEATURE_MASK as Linux sends it */
+		if (p->release >= 1) {
+			/* v2.1 (Linux 6.6+); a v2.0 sender (Linux 6.1) keeps these bytes reserved */
+			p->max_conns = ctx->set.max_conns;
+			p->max_links = ctx->set.max_links;
+			p->feature_mask = 0x0001; /* SMC_FEATURE_MASK as Linux sends it */
+		}
 	}
 	uint8_t buf[SMCR_CLC_MAX_LEN];
 	ssize_t n = smcr_clc_encode_proposal(buf, sizeof(buf), p);

@@ -175,6 +175,7 @@ static uint32_t rdma_init(smcr_conn *conn, const smcr_dev_pick *dev)
 	}
 	if (smcr_buf_create(conn))
 		return SMCR_DECL_MEM;
+	smcr_conn_init_cursors(conn); /* smc_rx_init/smc_tx_init come before the Accept */
 	return 0;
 }
 
@@ -338,15 +339,13 @@ static void on_confirm(smcr_conn *conn, const uint8_t *msg, size_t len)
 		srv_decline(conn, (uint32_t)rc);
 		return;
 	}
-	/* smc_conn_save_peer_info() */
+	/* smc_conn_save_peer_info(); the cursors started before the Accept (smc_rx_init), a
+	 * CDC may have come in already */
 	conn->peer_rmbe_idx = c.rmbe_idx;
 	conn->local_tx_ctrl.token = c.rmbe_alert_token;
 	conn->peer_rmbe_size = smcr_rmbe_size_bytes(c.rmbe_size);
-	conn->tx_off = conn->peer_rmbe_size * (uint32_t)(c.rmbe_idx ? c.rmbe_idx - 1 : 0);
-	/* Linux ran smc_rx_init/smc_tx_init before the Accept: the cursors started then.
-	 * Resetting them here would lose what the client wrote over RDMA before this
-	 * Confirm arrived on TCP (RDMA can overtake it); only the peer's RMBE is new. */
 	conn->peer_rmbe_space = conn->peer_rmbe_size;
+	conn->tx_off = conn->peer_rmbe_size * (uint32_t)(c.rmbe_idx ? c.rmbe_idx - 1 : 0);
 	if (!local_first) {
 		smcr_hs_established(conn);
 		return;

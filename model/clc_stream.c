@@ -131,6 +131,8 @@ void smcr_hs_established(smcr_conn *conn)
 	if (ctx->cb.established && !ctx->freeing)
 		ctx->cb.established(ctx->user, conn);
 	/* data or close flags may have arrived while the handshake was finishing */
+	if (conn->bytes_to_rcv)
+		smcr_conn_wake(conn, true, false);
 	if (conn->local_rx_ctrl.conn_flags && !conn->host_closed)
 		smcr_close_passive(conn);
 }

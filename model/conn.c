@@ -59,6 +59,7 @@ void smcr_conn_init_cursors(smcr_conn *conn)
 	memset(&conn->tx_curs_sent, 0, sizeof(smcr_cursor));
 	memset(&conn->tx_curs_fin, 0, sizeof(smcr_cursor));
 	memset(&conn->rx_curs_confirmed, 0, sizeof(smcr_cursor));
+	memset(&conn->rx_curs_confirmed_fin, 0, sizeof(smcr_cursor));
 	conn->tx_cdc_seq = conn->tx_cdc_seq_fin = 0;
 	conn->sndbuf_space = conn->sndbuf ? conn->sndbuf->len : 0;
 	conn->peer_rmbe_space = conn->peer_rmbe_size;

@@ -28,6 +28,7 @@ static int send_validation(smcr_conn *conn, smcr_link *lnk, smcr_send_slot *s)
 	s->conn_id = conn->id;
 	s->cursor = conn->tx_curs_sent;
 	s->p_cursor = conn->local_tx_ctrl.prod;
+	s->c_cursor = conn->rx_curs_confirmed_fin; /* announces no consumer cursor */
 	s->ctrl_seq = conn->tx_cdc_seq;
 	smcr_cdc_msg m;
 	memset(&m, 0, sizeof(m));
@@ -72,6 +73,14 @@ static int switch_cursor(smcr_conn *conn, smcr_send_slot *s)
 	if (!rc) {
 		conn->tx_pending = false;
 		smcr_tx_sndbuf_nonempty(conn);
+		/* Deviation from Linux (docs/deviations.md): a consumer-cursor update posted on
+		 * the failed link may never have arrived, yet Linux advanced rx_curs_confirmed
+		 * when it was posted (smc_cdc_msg_send) and, since the tx_pushing rework,
+		 * smc_tx_sndbuf_nonempty() no longer sends an empty CDC that would repeat it. A
+		 * peer that filled our RMB would then wait for ever. Fall back to what a
+		 * completed CDC surely told the peer and let the usual policy re-announce it. */
+		conn->rx_curs_confirmed = conn->rx_curs_confirmed_fin;
+		smcr_tx_consumer_update(conn, false);
 		smcr_conn_wake(conn, true, false);
 	}
 	return rc;

@@ -422,15 +422,22 @@ int smcr_ctx_on_async_event(smcr_ctx *ctx, smcr_async_event ev, uint32_t port_in
 			ctx->ports[port_index].d.state = SMCR_PORT_DOWN;
 		port_links_down(ctx, port_index);
 		break;
-	case SMCR_EV_PORT_ACTIVE:
+	case SMCR_EV_PORT_ACTIVE: {
 		if (port_index >= ctx->n_ports) {
 			rc = SMCR_ERR_NOTFOUND;
 			break;
 		}
+		/* Linux acts on PORT_ACTIVE only for a port it had marked as going away
+		 * (smc_ib_global_event_handler: test_and_clear_bit(ports_going_away)); an
+		 * event for a port that is up (rxe raises one on every NETDEV_CHANGE of its
+		 * netdev) starts no ADD_LINK. */
+		bool was_down = ctx->ports[port_index].d.state != SMCR_PORT_ACTIVE;
 		ctx->ports[port_index].d.state = SMCR_PORT_ACTIVE;
 		set_system_id(ctx);
-		port_active(ctx, port_index);
+		if (was_down)
+			port_active(ctx, port_index);
 		break;
+	}
 	default:
 		rc = SMCR_ERR_INVAL;
 	}

@@ -122,6 +122,7 @@ typedef struct smcr_send_slot {
 	uint64_t conn_id;       /* 0 when dismissed */
 	smcr_cursor cursor;     /* tx sndbuf cursor sent */
 	smcr_cursor p_cursor;   /* producer cursor in the peer RMBE */
+	smcr_cursor c_cursor;   /* consumer cursor this CDC announces */
 	uint16_t ctrl_seq;
 } smcr_send_slot;
 
@@ -412,6 +413,7 @@ typedef struct smcr_conn {
 	smcr_cursor local_tx_ctrl_fin;
 	smcr_cursor tx_curs_prep, tx_curs_sent, tx_curs_fin;
 	smcr_cursor rx_curs_confirmed;
+	smcr_cursor rx_curs_confirmed_fin; /* consumer cursor of the last completed CDC */
 	uint16_t tx_cdc_seq, tx_cdc_seq_fin;
 	uint32_t sndbuf_space;
 	uint32_t peer_rmbe_space;

@@ -112,6 +112,7 @@ static int cdc_msg_send(smcr_conn *conn, smcr_link *lnk, smcr_send_slot *s)
 	conn->tx_cdc_seq++;
 	conn->local_tx_ctrl.seqno = conn->tx_cdc_seq;
 	smcr_cursor cfed = conn->local_tx_ctrl.cons;
+	s->c_cursor = cfed;
 	smcr_cdc_msg m;
 	m.seqno = conn->local_tx_ctrl.seqno;
 	m.token = conn->local_tx_ctrl.token;
@@ -157,9 +158,16 @@ int smcr_cdc_get_slot_and_msg_send(smcr_conn *conn)
 	return cdc_msg_send(conn, lnk, s);
 }
 
-/* smc_tx_sndbuf_nonempty(): write what the window allows and send a CDC. */
+/* smc_tx_sndbuf_nonempty(): write what the window allows and send a CDC. Nothing happens
+ * without prepared data or without room at the peer (Linux since the tx_pushing rework). */
 int smcr_tx_sndbuf_nonempty(smcr_conn *conn)
 {
+	if (!smcr_tx_prepared_sends(conn))
+		return 0;
+	if (!conn->peer_rmbe_space) {
+		conn->ctx->stats.tx_peer_full++;
+		return 0;
+	}
 	if (conn->killed || (conn->local_rx_ctrl.conn_flags & SMCR_CDC_PEER_CONN_ABORT))
 		return SMCR_ERR_CLOSED;
 	smcr_link *lnk = conn->lnk;
@@ -217,6 +225,7 @@ void smcr_cdc_tx_done(smcr_link *lnk, smcr_send_slot *s, bool ok)
 		conn->sndbuf_space += diff;
 		conn->tx_curs_fin = s->cursor;
 		conn->local_tx_ctrl_fin = s->p_cursor;
+		conn->rx_curs_confirmed_fin = s->c_cursor;
 		conn->tx_cdc_seq_fin = s->ctrl_seq;
 	}
 	if (!conn->cdc_pend_tx_wr && smcr_tx_prepared_sends(conn))

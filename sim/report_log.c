@@ -39,7 +39,7 @@ void report_print_log(FILE *out, const smcr_report *r)
 		const report_event *e = &r->events[i];
 		const report_stack *s = report_stack_by_id(r, e->stack_id);
 		const char *stack = s && s->name[0] ? s->name : "?";
-		fprintf(out, "[%" PRIu64 ".%09" PRIu64 " s", e->time_ns / 1000000000u, e->time_ns % 1000000000u);
+		fprintf(out, "[%4" PRIu64 ".%09" PRIu64, e->time_ns / 1000000000u, e->time_ns % 1000000000u);
 		if (e->frame)
 			fprintf(out, ", frame %" PRIu64, e->frame);
 		fprintf(out, "] %s: %s: %s\n", stack, e->kind == REPORT_EVENT_LINK_FAILED ? "SMC-R link failure" : "SMC-R link removed",

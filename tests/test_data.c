@@ -238,3 +238,18 @@ Test(data, urgent_byte_is_delivered_out_of_band)
 	cr_assert_eq(smcr_conn_send(c->c, msg, 1, 0, duo_now(d)), 1);
 	duo_free(d);
 }
+
+Test(data, data_sent_before_the_server_reads_the_confirm_is_not_lost)
+{
+	duo_conn *c;
+	duo *d = setup(&c);
+	/* a second connection reuses the lgr: the client is established when it sends its
+	 * Confirm, and its first data (RDMA, 2 us) beats the Confirm (TCP, 10 us) */
+	d->tcp_latency = 200 * 1000; /* a slow TCP path makes the race certain */
+	duo_conn *c2 = duo_connect(d, 0);
+	c2->tx_total = 300000;
+	c2->peer->rx_total = 300000;
+	cr_assert(duo_run_until(d, streamed, c2, 10 * SMCR_S));
+	cr_assert_not(c2->peer->rx_bad);
+	duo_free(d);
+}

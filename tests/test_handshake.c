@@ -333,3 +333,148 @@ Test(handshake, v2_only_without_common_ueid_falls_back)
 	cr_assert_eq(c->fb_peer_diag, SMCR_DECL_NOSMCDEV);
 	duo_free(d);
 }
+
+static void v2_0_client(duo_opts *o)
+{
+	v2_both(o);
+	o->set[0].release = 0;
+	o->set[0].v1 = false;
+}
+
+/* Linux 6.1 (SMC-Rv2.0) leaves the v2 extension's 16 bytes after the RoCE GID reserved;
+ * max_conns, max_links and the feature mask there came with v2.1 (Linux 6.6). A client
+ * offering release 0 sends 6.1's bytes; the server answers with release 0 and no v2.1
+ * values in its first contact extension. */
+Test(handshake, a_v2_0_client_proposes_like_linux_6_1_and_gets_release_0)
+{
+	duo *d = make(v2_0_client);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert_eq(c->clc_pending_len, 156, "the Proposal waits to be delivered");
+	const uint8_t *p = c->clc_pending;
+	smcr_clc_proposal m;
+	smcr_decode_err err;
+	cr_assert_eq(smcr_clc_decode_proposal(&m, p, c->clc_pending_len, &err), 0);
+	cr_assert_eq(m.release, 0);
+	cr_assert_eq(m.typev1, SMCR_CLC_TYPE_NONE);
+	/* v2 extension: header 8 bytes, RoCE GID 16, then the 16 bytes 6.1 keeps zero */
+	const uint8_t *ext = p + 8 + 8 + 16 + 6 + 2 + 40;
+	cr_assert_eq(ext[0], 1, "one UEID");
+	cr_assert_eq(ext[3], 0x00, "release 0, no SEID");
+	static const uint8_t zero[16];
+	cr_assert_arr_eq(ext + 24, zero, 16, "no v2.1 values in a v2.0 Proposal");
+	cr_assert_arr_eq(ext + 40, "SMCR-SIM-TEST", 13);
+	cr_assert(duo_run_until(d, settled, c, 30 * SMCR_S));
+	cr_assert(c->established && c->peer->established);
+	cr_assert_eq(only_lgr(d, 0).peer_release, 0, "the server answered with release 0");
+	cr_assert_eq(only_lgr(d, 1).peer_release, 0);
+	duo_free(d);
+}
+
+static bool server_up(void *arg) { return ((duo_conn *)arg)->peer->established; }
+
+Test(handshake, unanswered_add_link_makes_the_linux_server_wait_two_seconds)
+{
+	duo *d = make(NULL);
+	tpi_drop_type(d->fab, 0x02, 1); /* the server's ADD_LINK request is lost */
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, server_up, c, 10 * SMCR_S));
+	/* the server's first connection waits for the ADD_LINK response (2 s) */
+	cr_assert_geq(duo_now(d), SMCR_LLC_WAIT_TIME);
+	cr_assert(duo_run_until(d, settled, c, 10 * SMCR_S));
+	/* the client got no ADD_LINK: 2 s wait, 1 s for a Decline, then it goes on */
+	cr_assert(c->established);
+	cr_assert_geq(duo_now(d), 3 * SMCR_S);
+	cr_assert_eq(duo_count(d, 1, SMCR_EV_ADD_LINK_REJECTED), 0);
+	duo_free(d);
+}
+
+static bool srv_waiting_confirm(void *arg) { return ((duo_conn *)arg)->peer->clc_sent_bytes > 0; }
+
+Test(handshake, lost_confirm_times_the_server_out_after_six_seconds)
+{
+	duo *d = make(NULL);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, srv_waiting_confirm, c, SMCR_S));
+	c->drop_clc = true; /* the Confirm (and any later Decline) never arrives */
+	cr_assert(duo_run_until(d, settled, c, 30 * SMCR_S));
+	cr_assert(c->peer->aborted);
+	cr_assert_eq(c->peer->abort_err, SMCR_ERR_AGAIN);
+	/* the client, first contact, never gets CONFIRM_LINK: 4 s + 1 s, then TIMEOUT_CL */
+	cr_assert(duo_run_until(d, settled, c, 30 * SMCR_S));
+	cr_assert(c->fallback);
+	cr_assert_eq(c->fb_reason, SMCR_DECL_TIMEOUT_CL);
+	duo_run(d, duo_now(d) + 10 * SMCR_S);
+	cr_assert_eq(duo_lgr_count(d, 0), 0);
+	cr_assert_eq(duo_lgr_count(d, 1), 0);
+	duo_free(d);
+}
+
+Test(handshake, accept_naming_an_lgr_the_client_does_not_know_gets_an_out_of_sync_decline)
+{
+	duo *d = make(NULL);
+	duo_conn *c = duo_connect(d, 0);
+	c->drop_clc = true; /* the test plays the server */
+	/* an Accept without first contact: the server claims to reuse an lgr */
+	smcr_clc_accept a;
+	memset(&a, 0, sizeof(a));
+	a.type = SMCR_CLC_ACCEPT;
+	a.version = 1;
+	memcpy(a.peer_id, smcr_ctx_system_id(d->h[1].ctx), 8);
+	a.gid[0] = 0xfe;
+	a.gid[1] = 0x80;
+	a.mac[0] = 2;
+	a.qpn = 0x1234;
+	a.rkey = 0x55;
+	a.rmbe_idx = 1;
+	a.rmbe_alert_token = 7;
+	a.rmbe_size = 2;
+	a.qp_mtu = SMCR_MTU_1024;
+	a.rmb_vaddr = 0x1000;
+	a.psn = 1;
+	uint8_t buf[128];
+	ssize_t n = smcr_clc_encode_accept(buf, sizeof(buf), &a);
+	cr_assert_eq(n, SMCR_CLC_ACCEPT_V1_LEN);
+	cr_assert_eq(smcr_conn_clc_input(c->c, buf, (size_t)n, duo_now(d)), n);
+	cr_assert(c->fallback);
+	cr_assert_eq(c->fb_reason, SMCR_DECL_SYNCERR);
+	smcr_clc_decline dcl;
+	cr_assert_eq(smcr_clc_decode_decline(&dcl, c->last_clc, c->last_clc_len, NULL), 0);
+	cr_assert_eq(dcl.diagnosis, SMCR_DECL_SYNCERR);
+	cr_assert(dcl.out_of_sync);
+	cr_assert_eq(dcl.version, 1); /* in the Accept's version */
+	duo_free(d);
+}
+
+Test(handshake, out_of_sync_decline_ends_the_servers_link_group)
+{
+	duo *d = make(NULL);
+	duo_conn *c = connect_settled(d, 0);
+	cr_assert(c->established);
+	/* a second connection: the server reuses its lgr; the client answers the Accept
+	 * with an out-of-sync Decline (as if it did not know the lgr) */
+	duo_conn *c2 = duo_connect(d, 0);
+	c2->drop_clc = true; /* the test plays the client after its Proposal */
+	uint8_t prop[256];
+	size_t plen = c2->clc_pending_len;
+	memcpy(prop, c2->clc_pending, plen);
+	c2->clc_pending_len = 0;
+	cr_assert_eq(smcr_conn_clc_input(c2->peer->c, prop, plen, duo_now(d)), (ssize_t)plen);
+	duo_sync(d);
+	duo_run(d, duo_now(d) + 100 * SMCR_MS);
+	cr_assert(c2->peer->last_clc_len > 0, "the server sent its Accept");
+	smcr_clc_decline dcl = { .version = 2, .out_of_sync = true, .diagnosis = SMCR_DECL_SYNCERR };
+	uint8_t buf[64];
+	ssize_t n = smcr_clc_encode_decline(buf, sizeof(buf), &dcl);
+	cr_assert_gt(n, 0);
+	smcr_conn_clc_input(c2->peer->c, buf, (size_t)n, duo_now(d));
+	duo_sync(d);
+	cr_assert(c2->peer->fallback);
+	cr_assert_eq(c2->peer->fb_reason, SMCR_DECL_PEERDECL);
+	cr_assert_eq(c2->peer->fb_peer_diag, SMCR_DECL_SYNCERR);
+	/* the out-of-sync bit made the server end that lgr and its connections */
+	cr_assert_eq(duo_count(d, 1, SMCR_EV_LGR_TERMINATED), 1);
+	cr_assert(c->peer->aborted);
+	duo_run(d, duo_now(d) + 3 * SMCR_S);
+	cr_assert_eq(duo_lgr_count(d, 1), 0);
+	duo_free(d);
+}

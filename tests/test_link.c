@@ -230,3 +230,212 @@ Test(link, reusing_within_the_linger_time_keeps_the_link_group)
 	cr_assert_eq(duo_count(d, 0, SMCR_EV_LGR_CREATED), 1);
 	duo_free(d);
 }
+
+/* Linux acts on IB_EVENT_PORT_ACTIVE only for a port it saw go away; rxe raises the event
+ * on every NETDEV_CHANGE of its netdev, and an ADD_LINK for each would be a second one
+ * after first contact that Linux never sends (seen against Linux 6.1 over rxe). */
+Test(link, port_active_for_a_port_that_is_up_starts_no_add_link)
+{
+	duo *d = two_rnics(1, 1);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_run(d, duo_now(d) + SMCR_S);
+	cr_assert_eq(duo_count(d, 1, SMCR_EV_ADD_LINK_REJECTED), 1, "one attempt after first contact");
+	for (int h = 0; h < 2; h++)
+		cr_assert_eq(smcr_ctx_on_async_event(d->h[h].ctx, SMCR_EV_PORT_ACTIVE, 0, NULL, duo_now(d)), 0);
+	duo_run(d, duo_now(d) + 3 * SMCR_S);
+	cr_assert_eq(duo_count(d, 1, SMCR_EV_ADD_LINK_REJECTED), 1, "no new attempt for a port that was up");
+	cr_assert_eq(duo_link_count(d, 0, SMCR_LNK_ACTIVE), 1);
+	duo_free(d);
+}
+
+Test(link, port_active_after_port_error_adds_the_link_again)
+{
+	duo *d = two_rnics(1, 2);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_run(d, duo_now(d) + SMCR_S);
+	cr_assert_eq(duo_link_count(d, 1, SMCR_LNK_ACTIVE), 2, "an asymmetric second link on the server's port 2");
+	int added = duo_count(d, 1, SMCR_EV_LINK_ADDED);
+	cr_assert_eq(smcr_ctx_on_async_event(d->h[1].ctx, SMCR_EV_PORT_ERR, 1, NULL, duo_now(d)), 0);
+	duo_run(d, duo_now(d) + 3 * SMCR_S);
+	cr_assert_eq(duo_link_count(d, 1, SMCR_LNK_ACTIVE), 1);
+	cr_assert_eq(smcr_ctx_on_async_event(d->h[1].ctx, SMCR_EV_PORT_ACTIVE, 1, NULL, duo_now(d)), 0);
+	duo_run(d, duo_now(d) + 3 * SMCR_S);
+	cr_assert_eq(duo_link_count(d, 1, SMCR_LNK_ACTIVE), 2, "the port came back: the link group grows again");
+	cr_assert_eq(duo_count(d, 1, SMCR_EV_LINK_ADDED), added + 1);
+	duo_free(d);
+}
+
+static void v2_ueid(duo_opts *o)
+{
+	for (int i = 0; i < 2; i++) {
+		o->set[i].n_ueids = 1;
+		memset(o->set[i].ueids[0], ' ', SMCR_EID_LEN);
+		memcpy(o->set[i].ueids[0], "SIM-V2", 6);
+	}
+}
+
+typedef struct llc_spy {
+	int add_link_v2, add_link_v2_with_rkeys, req_add_link, le_len, be_len, total_v2;
+} llc_spy;
+
+static void spy(void *arg, uint32_t src, uint32_t dst, const uint8_t *buf, uint32_t len)
+{
+	llc_spy *s = arg;
+	(void)src;
+	(void)dst;
+	if (!len || buf[0] == SMCR_CDC_TYPE || (buf[0] & 0xF0) != 0x20)
+		return;
+	s->total_v2++;
+	if (buf[1] == (len & 0xff) && buf[2] == (len >> 8))
+		s->le_len++;
+	if (buf[2] == (len & 0xff) && buf[1] == (len >> 8))
+		s->be_len++;
+	if (buf[0] == 0x22) {
+		s->add_link_v2++;
+		if (len > 44)
+			s->add_link_v2_with_rkeys++;
+	}
+	if (buf[0] == 0x25)
+		s->req_add_link++;
+}
+
+Test(link, smcr_v2_adds_the_second_link_with_the_rkey_extension)
+{
+	duo_opts o;
+	duo_opts_default(&o);
+	o.ports[0] = o.ports[1] = 2;
+	v2_ueid(&o);
+	duo *d = duo_new(&o);
+	llc_spy s = { 0 };
+	tpi_set_observer(d->fab, spy, &s);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_run(d, duo_now(d) + SMCR_S);
+	cr_assert_eq(lgr_of(d, 0).version, 2);
+	cr_assert_eq(lgr_of(d, 0).type, SMCR_LGR_SYMMETRIC);
+	cr_assert_eq(duo_link_count(d, 1, SMCR_LNK_ACTIVE), 2);
+	/* ADD_LINK request and response both carry the v2 extension (one RMB each) */
+	cr_assert_eq(s.add_link_v2_with_rkeys, 2);
+	/* x86 Linux writes the v2 length little-endian; so does the default setting */
+	cr_assert_gt(s.total_v2, 4);
+	cr_assert_eq(s.le_len, s.total_v2);
+	/* data flows on both links after a failover */
+	duo_stream(c, 2 << 20);
+	cr_assert(duo_run_until(d, streamed, c, 10 * SMCR_S));
+	smcr_conn_info ci;
+	smcr_conn_get_info(c->c, &ci);
+	smcr_link_info li;
+	smcr_ctx_link_info(d->h[0].ctx, ci.link_id, &li);
+	tpi_fail_qp(d->fab, li.local_qpn);
+	duo_stream(c, 2 << 20);
+	cr_assert(duo_run_until(d, streamed, c, 20 * SMCR_S));
+	cr_assert_not(c->peer->rx_bad);
+	duo_free(d);
+}
+
+Test(link, big_endian_v2_llc_lengths_when_configured)
+{
+	duo_opts o;
+	duo_opts_default(&o);
+	v2_ueid(&o);
+	o.set[0].llc_v2_order = o.set[1].llc_v2_order = SMCR_LLC_V2_BE;
+	duo *d = duo_new(&o);
+	llc_spy s = { 0 };
+	tpi_set_observer(d->fab, spy, &s);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	cr_assert_gt(s.total_v2, 2);
+	cr_assert_eq(s.be_len, s.total_v2);
+	duo_free(d);
+}
+
+Test(link, port_error_fails_over_and_port_return_adds_a_link_again)
+{
+	duo *d = two_rnics(2, 2);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_run(d, duo_now(d) + SMCR_S);
+	cr_assert_eq(duo_link_count(d, 1, SMCR_LNK_ACTIVE), 2);
+	duo_stream(c->peer, 4 << 20);
+	cr_assert(duo_run_until(d, flowing, c->peer, 10 * SMCR_S));
+	/* the server's second RNIC port goes down and comes back */
+	tpi_dev_set_down(d->fab, d->h[1].dev[1], true);
+	smcr_ctx_on_async_event(d->h[1].ctx, SMCR_EV_PORT_ERR, (uint32_t)d->h[1].port_idx[1], NULL, duo_now(d));
+	duo_sync(d);
+	cr_assert(duo_run_until(d, streamed, c->peer, 30 * SMCR_S));
+	cr_assert_not(c->rx_bad);
+	const duo_event_rec *e = duo_find(d, 1, SMCR_EV_LINK_DOWN, 0);
+	cr_assert(e);
+	cr_assert_eq(e->linkdown, SMCR_LINKDOWN_PORT_ERROR);
+	duo_run(d, duo_now(d) + 5 * SMCR_S);
+	/* with one port left the server adds an asymmetric link over it */
+	cr_assert_eq(lgr_of(d, 1).type, SMCR_LGR_ASYMMETRIC_LOCAL);
+	tpi_dev_set_down(d->fab, d->h[1].dev[1], false);
+	smcr_ctx_on_async_event(d->h[1].ctx, SMCR_EV_PORT_ACTIVE, (uint32_t)d->h[1].port_idx[1], NULL, duo_now(d));
+	duo_sync(d);
+	duo_run(d, duo_now(d) + 5 * SMCR_S);
+	cr_assert_eq(lgr_of(d, 1).type, SMCR_LGR_SYMMETRIC);
+	cr_assert_eq(duo_link_count(d, 1, SMCR_LNK_ACTIVE), 2);
+	duo_free(d);
+}
+
+Test(link, send_slots_that_never_free_up_take_the_link_down_after_ten_seconds)
+{
+	duo *d = two_rnics(1, 1);
+	duo_conn *cs[20];
+	for (int i = 0; i < 20; i++) {
+		cs[i] = duo_connect(d, 0);
+		cr_assert(duo_run_until(d, up, cs[i], 20 * SMCR_S));
+	}
+	/* the peer stops acknowledging and the retries never end: 20 CDCs for 16 slots */
+	tpi_set_retry_time(d->fab, 3600 * SMCR_S);
+	tpi_dev_set_down(d->fab, d->h[1].dev[0], true);
+	uint64_t t0 = duo_now(d);
+	for (int i = 0; i < 20; i++)
+		duo_stream(cs[i], 1000);
+	duo_run(d, t0 + 15 * SMCR_S);
+	const duo_event_rec *e = duo_find(d, 0, SMCR_EV_LINK_DOWN, 0);
+	cr_assert(e);
+	cr_assert_eq(e->linkdown, SMCR_LINKDOWN_SLOT_TIMEOUT);
+	cr_assert_geq(e->at, t0 + 10 * SMCR_S);
+	cr_assert_lt(e->at, t0 + 11 * SMCR_S);
+	cr_assert(cs[0]->aborted);
+	duo_free(d);
+}
+
+Test(link, smcr_v2_client_gaining_a_second_rnic_requests_an_add_link)
+{
+	duo_opts o;
+	duo_opts_default(&o);
+	o.ports[0] = o.ports[1] = 2;
+	v2_ueid(&o);
+	duo *d = duo_new(&o);
+	/* the client's second RNIC is down at first */
+	smcr_ctx_on_async_event(d->h[0].ctx, SMCR_EV_PORT_ERR, (uint32_t)d->h[0].port_idx[1], NULL, 0);
+	llc_spy s = { 0 };
+	tpi_set_observer(d->fab, spy, &s);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_run(d, duo_now(d) + SMCR_S);
+	cr_assert_eq(lgr_of(d, 0).type, SMCR_LGR_ASYMMETRIC_LOCAL);
+	cr_assert_eq(lgr_of(d, 1).type, SMCR_LGR_ASYMMETRIC_PEER);
+	cr_assert_eq(s.req_add_link, 0);
+	/* it comes up: the v2 client asks the server with REQUEST_ADD_LINK */
+	smcr_ctx_on_async_event(d->h[0].ctx, SMCR_EV_PORT_ACTIVE, (uint32_t)d->h[0].port_idx[1], NULL, duo_now(d));
+	duo_sync(d);
+	duo_run(d, duo_now(d) + 5 * SMCR_S);
+	cr_assert_geq(s.req_add_link, 1);
+	cr_assert_eq(lgr_of(d, 0).type, SMCR_LGR_SYMMETRIC);
+	cr_assert_eq(lgr_of(d, 1).type, SMCR_LGR_SYMMETRIC);
+	/* the asymmetric link was deleted: two links, on different ports */
+	cr_assert_eq(duo_link_count(d, 0, SMCR_LNK_ACTIVE), 2);
+	smcr_link_info a0, a1;
+	cr_assert(duo_link_nth(d, 0, 0, &a0) && duo_link_nth(d, 0, 1, &a1));
+	cr_assert_neq(a0.port_index, a1.port_index);
+	duo_stream(c, 1 << 20);
+	cr_assert(duo_run_until(d, streamed, c, 10 * SMCR_S));
+	cr_assert_not(c->peer->rx_bad);
+	duo_free(d);
+}

@@ -23,6 +23,7 @@ int bench_stacks(int argc, char **argv);
 int bench_protocol(int argc, char **argv);
 int bench_verbs(int argc, char **argv);
 int bench_replay(int argc, char **argv);
+int bench_core(int argc, char **argv);
 int bench_realhw(int argc, char **argv);
 
 /* perftest's ib_write_bw between two devices of this host (server on dev2, client on dev,

@@ -17,6 +17,7 @@ typedef struct cli_command {
 int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_debug(int argc, char **argv);
+int cmd_interop(int argc, char **argv);
 int cmd_node(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_report(int argc, char **argv);

@@ -16,6 +16,7 @@ static const bench_entry benches[] = {
 	{ "verbs", "RDMA WRITE throughput of the verbs transport on a real device, beside ib_write_bw", bench_verbs },
 	{ "realhw", "one SMC-R connection's payload throughput on real devices (--real-hw), beside ib_write_bw", bench_realhw },
 	{ "replay", "replay decode rate (frames/s) next to tshark -r on the same trace", bench_replay },
+	{ "core", "two SMC-R cores alone over an in-memory RC loopback: 64 connections streaming", bench_core },
 };
 
 double bench_wall_seconds(void)

@@ -75,6 +75,8 @@ static int cb_clc_send(void *user, smcr_conn *conn, const uint8_t *buf, size_t l
 		fprintf(stderr, "%10.6f conn %d CLC %s\n", (double)sim_now(c->d->eng) / 1e9, c->index, text);
 	}
 	c->clc_sent_bytes += len;
+	c->last_clc_len = len < sizeof(c->last_clc) ? len : sizeof(c->last_clc);
+	memcpy(c->last_clc, buf, c->last_clc_len);
 	if (c->drop_clc)
 		return 0;
 	c->clc_pending = realloc(c->clc_pending, c->clc_pending_len + len);

@@ -42,6 +42,8 @@ typedef struct duo_conn {
 	bool clc_in_flight;
 	uint32_t clc_chunk;   /* deliver at most this many bytes per TCP segment (0: all) */
 	uint64_t clc_sent_bytes;
+	uint8_t last_clc[256];  /* the last CLC message this side sent */
+	size_t last_clc_len;
 	bool drop_clc;        /* swallow what this side sends */
 	/* streaming application */
 	uint64_t tx_total, tx_done;

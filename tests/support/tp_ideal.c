@@ -86,6 +86,8 @@ struct tpi_fabric {
 	tpi_send_observer obs;
 	void *obs_arg;
 	struct wc_ev *wcs;
+	uint8_t drop_type;
+	uint32_t drop_type_n;
 	tpi_stats st;
 };
 
@@ -511,6 +513,8 @@ static void deliver(sim_engine *eng, sim_event *ev)
 	} else {
 		if (q->drop_sends) {
 			q->drop_sends--;
+		} else if (f->drop_type_n && p->len && p->data[0] == f->drop_type) {
+			f->drop_type_n--;
 		} else if (!place_send(f, q, d, p->data, p->len, now)) {
 			/* RNR: infinite retries (rnr_retry 7) */
 			f->st.rnr_retries++;
@@ -543,6 +547,12 @@ void tpi_drop_sends(tpi_fabric *f, uint32_t qpn, uint32_t n)
 	qp_ent *q = qp_by_qpn(f, qpn);
 	if (q)
 		q->drop_sends = n;
+}
+
+void tpi_drop_type(tpi_fabric *f, uint8_t type, uint32_t n)
+{
+	f->drop_type = type;
+	f->drop_type_n = n;
 }
 
 int tpi_inject_recv(tpi_fabric *f, uint32_t qpn, const uint8_t *buf, uint32_t len)

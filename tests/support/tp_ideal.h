@@ -34,6 +34,8 @@ void tpi_dev_set_down(tpi_fabric *f, smcr_tp_dev *dev, bool down);
 int tpi_fail_qp(tpi_fabric *f, uint32_t qpn);              /* QP -> ERR, flush, QP_FATAL */
 /* Drop the next n SENDs leaving QP qpn (they vanish; the sender still completes). */
 void tpi_drop_sends(tpi_fabric *f, uint32_t qpn, uint32_t n);
+/* Drop the next n SENDs of any QP whose first byte is `type` (an LLC type byte). */
+void tpi_drop_type(tpi_fabric *f, uint8_t type, uint32_t n);
 /* Deliver raw bytes as a SEND from the peer of qpn into qpn's receive queue (garbage
  * injection). Returns 0 or -1. */
 int tpi_inject_recv(tpi_fabric *f, uint32_t qpn, const uint8_t *buf, uint32_t len);

@@ -1,0 +1,269 @@
+#!/bin/bash
+# check-interop.sh BUILD: smcr-sim against the Linux kernel's SMC-R (net/smc) over real
+# Soft-RoCE, both ways (make check-interop).
+#
+# Two QEMU VMs with Debian's 6.1 kernel on one virtual Ethernet (../vm-run.sh pair: socket
+# netdev, filter-dump wire capture, guest watchdog, isa-debug-exit, outer timeout):
+#   VM1 "linux"  10.0.0.1: kernel SMC-R (smc.ko, smc_diag.ko), the patched rdma_rxe
+#                (build-rxe.sh), UEID SMC-RXE-LAB and a PNET entry for rxe0 (smc_nl),
+#                tests/interop/smc_peer on AF_SMC;
+#   VM2 "sim"    10.0.0.2 for its kernel and rxe0; smcr-sim's stack is 10.0.0.12 with its own
+#                MAC on eth0 through AF_PACKET, its QPs on rxe0 (`smcr-sim interop`).
+# Runs:
+#   linux-server  Linux listens, smcr-sim connects (offering SMC-Rv2.0 as Linux 6.1 does)
+#   linux-client  smcr-sim listens (ready for v2.1; Linux proposes v2.0), Linux connects
+#   linux-server-v21  as linux-server, but smcr-sim offers v2.1 (its default): Linux 6.1
+#                 ignores what it does not know and both settle on v2.0
+# Each run: N connections over one link group (the first alone, the others together),
+# B bytes each way per connection with every byte checked, orderly close. Then, from the
+# two sides' reports and the wire:
+#   - both sides: every connection MODE=SMCR (Linux: smc_diag), fallback reason 0, data
+#     verified; exactly one link group and one link;
+#   - the Linux side's view (smc_diag per connection, SMC_GEN_NETLINK link/lgr dump) and
+#     smcr-sim's agree: link id, GIDs (crossed), link user ids (crossed), negotiated UEID,
+#     host names, direct route, roles;
+#   - tshark decodes the CLC handshakes as SMC-Rv2 Proposal/Accept/Confirm and the CDC
+#     messages as SMC-R; the only malformed frames are exactly the v2 CONFIRM_LINK and
+#     ADD_LINK LLC frames (Linux's little-endian v2 length; wireshark-recipe.md §6);
+#   - `smcr-sim replay` explains the capture: no decode error, both stacks, one link group
+#     each with one link, N SMC-R connections each closed with the bytes both ways;
+#   - byte-exactness with Linux 6.1 (traces/linux-6.1-smcr-v2-rxe.pcap, same addresses):
+#     smcr-sim's v2.0 Proposal and its CONFIRM_LINK response are the kernel's bytes; an
+#     ADD_LINK reject repeats the request as Linux's does.
+# Results: BUILD/interop/summary.txt; consoles, reports and captures in BUILD/interop/RUN/.
+# Exit: 0 all passed, 1 something failed, 77 cannot run here (reason on stderr).
+# Env: CONNS (4), BYTES (1048576), WD (guest watchdog, 150 s).
+set -u
+BUILD=${1:?usage: check-interop.sh BUILD}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BUILD=$(cd "$BUILD" && pwd)
+WORK=$BUILD/interop
+SMCR_SIM=$BUILD/smcr-sim
+SMC_PEER=$BUILD/tests/interop/smc_peer
+SMC_NL=$BUILD/tests/interop/smc_nl
+TRACE=$ROOT/traces/linux-6.1-smcr-v2-rxe.pcap
+CONNS=${CONNS:-4}
+BYTES=${BYTES:-1048576}
+WD=${WD:-150}
+UEID=SMC-RXE-LAB
+SIM_IP=10.0.0.12
+
+skip() { echo "check-interop: SKIP: $*" >&2; exit 77; }
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}'; }
+
+# --- can the lab run here? ----------------------------------------------------------
+missing=""
+for t in qemu-system-x86_64 busybox cpio modprobe tshark make patch; do
+	command -v "$t" >/dev/null || missing="$missing $t"
+done
+KVER=$(ls /lib/modules 2>/dev/null | sort -V | tail -1)
+[ -n "$KVER" ] || missing="$missing linux-image-amd64(modules)"
+[ -r /usr/src/linux-source-6.1.tar.xz ] || missing="$missing linux-source-6.1"
+[ -n "$KVER" ] && [ ! -d "/lib/modules/$KVER/build" ] && missing="$missing linux-headers-$KVER"
+[ -n "$missing" ] && skip "missing:$missing (install them with: tools/install-deps --interop)"
+[ -r "/boot/vmlinuz-$KVER" ] || skip "/boot/vmlinuz-$KVER is not readable (run as root)"
+modprobe -S "$KVER" --show-depends smc_diag >/dev/null 2>&1 || skip "kernel $KVER has no smc/smc_diag modules"
+for b in "$SMCR_SIM" "$SMC_PEER" "$SMC_NL"; do
+	[ -x "$b" ] || { echo "check-interop: $b missing: build first (make all)" >&2; exit 1; }
+done
+
+rm -rf "$WORK/linux-server" "$WORK/linux-client" "$WORK/linux-server-v21" "$WORK/summary.txt"
+mkdir -p "$WORK"
+SUMMARY=$WORK/summary.txt
+: > "$SUMMARY"
+say() { echo "$*" | tee -a "$SUMMARY"; }
+FAILED=0
+T_ALL=$(now)
+
+t0=$(now)
+KO=$(KVER=$KVER "$HERE/build-rxe.sh" "$WORK/rxe" 2> "$WORK/build-rxe.err") ||
+	{ cat "$WORK/build-rxe.err"; echo "check-interop: building rdma_rxe failed" >&2; exit 1; }
+say "rdma_rxe with $(ls "$HERE"/patches/*.patch | wc -l) upstream fixes: $KO ($(since "$t0") s)"
+t0=$(now)
+KVER=$KVER "$HERE/mkinitramfs-interop.sh" "$WORK/initrd.gz" "$KO" "$SMCR_SIM" "$SMC_PEER" "$SMC_NL" \
+	> "$WORK/mkinitramfs.log" 2>&1 ||
+	{ cat "$WORK/mkinitramfs.log"; echo "check-interop: initramfs failed" >&2; exit 1; }
+say "initramfs: $(tail -1 "$WORK/mkinitramfs.log" | sed 's/^mkinitramfs-interop: //') in $(since "$t0") s"
+
+# --- checks --------------------------------------------------------------------------
+RUN=""
+ok() { say "ok - $RUN: $*"; }
+bad() { say "not ok - $RUN: $*"; FAILED=$((FAILED + 1)); }
+check() { # check DESCRIPTION COMMAND…
+	local d=$1
+	shift
+	if "$@"; then ok "$d"; else bad "$d"; fi
+}
+# value of key in a line of key=value words
+kv() { awk -v k="$2" '{ for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) { print substr($i, length(k) + 2); exit } }' <<< "$1"; }
+conn_line() { grep -m1 "^conn k=$2 " "$1"; }
+eq() { [ "$1" = "$2" ] || { echo "    expected '$2', got '$1'" | tee -a "$SUMMARY"; return 1; }; }
+
+check_conns() { # LINUX_OUT SIM_OUT
+	local lo=$1 so=$2 k l s
+	for k in $(seq 1 "$CONNS"); do
+		l=$(conn_line "$lo" "$k")
+		s=$(conn_line "$so" "$k")
+		if [ -z "$l" ] || [ -z "$s" ]; then
+			bad "connection $k reported by both sides"
+			continue
+		fi
+		check "conn $k: Linux smc_diag MODE=SMCR" eq "$(kv "$l" mode)" SMCR
+		check "conn $k: Linux fallback reason 0, peer diagnosis 0" eq "$(kv "$l" reason)/$(kv "$l" peer_diag)" 0x00000000/0x00000000
+		check "conn $k: Linux verified $BYTES bytes each way" eq "$(kv "$l" verified)" yes
+		check "conn $k: smcr-sim mode SMCR, verified, closed in order" eq "$(kv "$s" mode)/$(kv "$s" verified)/$(kv "$s" closed)" SMCR/yes/yes
+		check "conn $k: smcr-sim fallback reason 0" eq "$(kv "$s" reason)/$(kv "$s" peer_diag)" 0x00000000/0x00000000
+		check "conn $k: same TCP connection (ports)" eq "$(kv "$l" local)" "$(kv "$s" peer)"
+		check "conn $k: link id (smc_diag lgrinfo = smcr-sim)" eq "$(kv "$l" link_id)" "$(kv "$s" link_id)"
+		check "conn $k: Linux's GID is smcr-sim's peer GID" eq "$(kv "$l" gid)" "$(kv "$s" peer_gid)"
+		check "conn $k: Linux's peer GID is smcr-sim's GID" eq "$(kv "$l" peer_gid)" "$(kv "$s" gid)"
+		check "conn $k: tokens cross (Linux conninfo token = smcr-sim peer token)" eq "$(kv "$l" token)" "$(kv "$s" peer_token)"
+	done
+}
+
+check_links() { # LINUX_OUT SIM_OUT LINUX_ROLE
+	local lo=$1 so=$2 role=$3 ll sl lg sg
+	check "Linux dumps exactly one link (netlink SMC_NETLINK_GET_LINK_SMCR)" eq "$(grep -c '^link ' "$lo")" 1
+	check "smcr-sim has exactly one link" eq "$(grep -c '^link ' "$so")" 1
+	check "Linux has one link group" eq "$(grep '^lgr ' "$lo" | sort -u | wc -l)" 1
+	check "smcr-sim has one link group" eq "$(grep -c '^lgr ' "$so")" 1
+	ll=$(grep -m1 '^link ' "$lo")
+	sl=$(grep -m1 '^link ' "$so")
+	lg=$(grep -m1 '^lgr ' "$lo")
+	sg=$(grep -m1 '^lgr ' "$so")
+	check "link id: Linux = smcr-sim" eq "$(kv "$ll" link_id)" "$(kv "$sl" link_id)"
+	check "link state ACTIVE on both" eq "$(kv "$ll" state)/$(kv "$sl" state)" 3/3
+	check "link GIDs cross (Linux gid/peer_gid = smcr-sim peer_gid/gid)" eq "$(kv "$ll" gid)/$(kv "$ll" peer_gid)" "$(kv "$sl" peer_gid)/$(kv "$sl" gid)"
+	check "link user ids cross (Linux uid/peer_uid = smcr-sim peer_uid/uid)" eq "$(kv "$ll" uid)/$(kv "$ll" peer_uid)" "$(kv "$sl" peer_uid)/$(kv "$sl" uid)"
+	check "link on rxe0 port 1 on both" eq "$(kv "$ll" ibdev):$(kv "$ll" ibport)/$(kv "$sl" ibdev):$(kv "$sl" ibport)" rxe0:1/rxe0:1
+	check "link group roles: Linux $role, smcr-sim the other" eq "$(kv "$lg" role)/$(kv "$sg" role)" "$role/$([ "$role" = server ] && echo client || echo server)"
+	check "SMC-Rv2 on both, negotiated UEID $UEID" eq "$(kv "$lg" v2_ver)/$(kv "$sg" v2_ver)/$(kv "$lg" neg_eid)/$(kv "$sg" neg_eid)" "2/2/$UEID/$UEID"
+	check "host names from the first contact (Linux sees smcr-sim, smcr-sim sees linux-peer)" eq "$(kv "$lg" peer_host)/$(kv "$sg" peer_host)" smcr-sim/linux-peer
+	check "direct route (v2_direct) on both" eq "$(kv "$lg" v2_direct)/$(kv "$sg" v2_direct)" 1/1
+	check "release agreed: Linux's peer release = smcr-sim's" eq "$(kv "$lg" v2_rel)" "$(kv "$sg" v2_rel)"
+	local st
+	st=$(grep -m1 '^stats ' "$so")
+	check "smcr-sim: no decode error, no LLC protocol violation, no link down" eq "$(kv "$st" decode_errors)/$(kv "$st" llc_prot_viol)/$(kv "$st" link_down)" 0/0/0
+}
+
+# frames of v2 LLC messages (SEND payload starts 0x21..0x29): "frame type src payload44"
+v2_llc() { # PCAP
+	tshark -r "$1" -Y "udp.dstport == 4791 && infiniband.bth.opcode == 4" -T fields -e frame.number -e ip.src \
+		-e udp.payload 2>/dev/null |
+		awk '{ t = substr($3, 25, 2); if (t >= "21" && t <= "29") print $1, t, $2, substr($3, 25, 88) }'
+}
+
+check_wire() { # PCAP
+	local p=$1 mal exp
+	[ -s "$p" ] || { bad "wire capture present"; return; }
+	tshark -r "$p" -T fields -e frame.number -e _ws.col.Info > "$p.info" 2>/dev/null
+	check "tshark: $CONNS SMC-Rv2 Proposals, Accepts, Confirms" eq \
+		"$(grep -c 'SMC-Rv2-Proposal' "$p.info")/$(grep -c 'SMC-Rv2-Accept' "$p.info")/$(grep -c 'SMC-Rv2-Confirm' "$p.info")" \
+		"$CONNS/$CONNS/$CONNS"
+	check "tshark: CDC messages decoded as SMC-R" test "$(grep -c 'SMC-R\] CDC Message' "$p.info")" -ge $((2 * CONNS))
+	check "tshark: RDMA WRITEs carry the data" test "$(grep -c 'RDMA Write' "$p.info")" -gt $((BYTES / 1024))
+	v2_llc "$p" > "$p.llc"
+	mal=$(tshark -r "$p" -Y _ws.malformed -T fields -e frame.number 2>/dev/null | sort -n | tr '\n' ' ')
+	exp=$(awk '$2 == "21" || $2 == "22" { print $1 }' "$p.llc" | sort -n | tr '\n' ' ')
+	check "v2 CONFIRM_LINK and ADD_LINK frames on the wire" test -n "$exp"
+	check "tshark: malformed frames are exactly the v2 CONFIRM_LINK/ADD_LINK LLC frames ($exp)" eq "$mal" "$exp"
+	local other
+	other=$(awk '$2 != "21" && $2 != "22" { print $1 }' "$p.llc" | wc -l)
+	say "    (v2 LLC frames: $(awk '{print $2}' "$p.llc" | sort | uniq -c | awk '{printf "%s 0x%s, ", $1, $2}')the others shown by tshark as undissected data: $other)"
+
+	"$SMCR_SIM" replay "$p" > "$p.replay" 2>&1
+	check "smcr-sim replay: exit 0" test $? -eq 0
+	check "smcr-sim replay: no decode error" grep -q '^Decode errors: 0$' "$p.replay"
+	check "smcr-sim replay: two stacks, one SMC-Rv2 link group each with one link" eq \
+		"$(grep -c '^SMCR link group' "$p.replay")/$(grep -c 'SMCVersion: 2' "$p.replay")/$(grep -c 'Links: 1 ' "$p.replay")" 2/2/2
+	check "smcr-sim replay: $CONNS SMC-R connections per side, closed, $BYTES bytes each way (+8)" eq \
+		"$(grep -cE "CLOSED +SMCR +00000101 .* ($BYTES/$((BYTES + 8))|$((BYTES + 8))/$BYTES)\$" "$p.replay")" $((2 * CONNS))
+	check "smcr-sim replay: frames it cannot explain are ARP and ICMPv6 only" \
+		test -z "$(sed -n '/^Frames not explained by reason/,/^$/p;/^Frames not explained, by reason/,/^$/p' "$p.replay" | grep -vE 'reason|ARP|ICMPv6|^ *$')"
+}
+
+# byte-exactness with Linux 6.1 where the lab's addresses make the bytes comparable
+check_bytes_vs_linux() { # PCAP (smcr-sim as client on 10.0.0.12 / rxe GID 10.0.0.2)
+	local p=$1 ours theirs
+	ours=$(tshark -r "$p" -Y "ip.src == $SIM_IP && tcp.len > 0" -T fields -e tcp.payload 2>/dev/null | grep -m1 '^e2d4c3d901')
+	theirs=$(tshark -r "$TRACE" -Y "ip.src == 10.0.0.2 && tcp.len > 0" -T fields -e tcp.payload 2>/dev/null | grep -m1 '^e2d4c3d901')
+	check "v2.0 Proposal: smcr-sim's bytes = Linux 6.1's (${#theirs} hex digits)" eq "$ours" "$theirs"
+	ours=$(awk '$2 == "21" && $3 == "10.0.0.2" { print $4; exit }' "$p.llc")
+	theirs=$(v2_llc "$TRACE" | awk '$2 == "21" && $3 == "10.0.0.2" { print $4; exit }')
+	check "CONFIRM_LINK response: smcr-sim's 44 bytes = Linux 6.1's" eq "$ours" "$theirs"
+}
+
+check_reject_echo() { # PCAP: the client's ADD_LINK reject repeats the request (Linux does)
+	local p=$1 req rej
+	req=$(awk '$2 == "22" && substr($4, 7, 2) == "00" { print substr($4, 9); exit }' "$p.llc")
+	rej=$(awk '$2 == "22" && substr($4, 7, 2) == "c0" { print substr($4, 9); exit }' "$p.llc")
+	check "ADD_LINK reject (flags 0xc0) repeats the request's 40 bytes" eq "${rej:-none}" "${req:-missing}"
+}
+
+# --- one run -------------------------------------------------------------------------
+run_case() { # NAME LINUX_ROLE PROPOSED_RELEASE SIM_EXTRA [BYTES_CHECK]
+	local name=$1 lrole=$2 rel=$3 extra=$4 bytes_check=${5:-} share t0 rc
+	RUN=$name
+	share=$WORK/$name
+	mkdir -p "$share"
+	cat > "$share/job-linux.sh" <<EOF
+# VM1: kernel SMC-R, Linux $lrole
+hostname linux-peer
+while read -r ko; do insmod "\$ko" || exit 1; done < /etc/smcr-interop-modules
+smc_nl ueid-add $UEID || exit 1
+smc_nl pnet-add LABNET eth0 rxe0 1 || exit 1
+EOF
+	if [ "$lrole" = server ]; then
+		echo "smc_peer server --port 5000 --conns $CONNS --bytes $BYTES > /mnt/host/linux.out 2>&1; rc=\$?" >> "$share/job-linux.sh"
+	else
+		echo "smc_peer client --peer $SIM_IP --port 5000 --conns $CONNS --bytes $BYTES --wait 90 > /mnt/host/linux.out 2>&1; rc=\$?" >> "$share/job-linux.sh"
+	fi
+	cat >> "$share/job-linux.sh" <<'EOF'
+smc_nl lgrs >> /mnt/host/linux.out
+smc_nl links | grep '^link ' >> /mnt/host/linux.out
+cat /mnt/host/linux.out
+exit $rc
+EOF
+	local srole peer=""
+	if [ "$lrole" = server ]; then srole=client; peer="--peer 10.0.0.1"; else srole=server; fi
+	cat > "$share/job-sim.sh" <<EOF
+# VM2: smcr-sim $srole, stack $SIM_IP on eth0 (AF_PACKET), QPs on rxe0 (GID of 10.0.0.2)
+smcr-sim interop $srole --ifname eth0 --ip $SIM_IP/24 --dev rxe0:1@10.0.0.2 --ueid $UEID --pnet LABNET \\
+	$peer --port 5000 --conns $CONNS --bytes $BYTES --wait 90s --timeout 120s $extra -v \\
+	> /mnt/host/sim.out 2> /mnt/host/sim.err
+rc=\$?
+cat /mnt/host/sim.out
+grep -v conn-state /mnt/host/sim.err
+exit \$rc
+EOF
+	t0=$(now)
+	WD=$WD TIMEOUT=$((WD + 60)) timeout --kill-after=10 $((WD + 90)) "$HERE/../vm-run.sh" "$WORK/initrd.gz" "$share" pair linux sim \
+		> "$share/vm-run.log" 2>&1
+	rc=$?
+	say "$name: $(grep -m1 '^vm-run:' "$share/vm-run.log" || echo "vm-run exited with $rc") [$(since "$t0") s]"
+	check "both VMs passed (guest jobs exit 0)" test $rc -eq 0
+	for f in linux.out sim.out; do
+		[ -f "$share/$f" ] || : > "$share/$f"
+	done
+	check "Linux: $(grep -m1 '^result' "$share/linux.out" || echo 'no result')" grep -q '^result pass' "$share/linux.out"
+	check "smcr-sim: $(grep -m1 '^result' "$share/sim.out" || echo 'no result')" grep -q '^result pass' "$share/sim.out"
+	check_conns "$share/linux.out" "$share/sim.out"
+	check_links "$share/linux.out" "$share/sim.out" "$lrole"
+	check_wire "$share/wire.pcap"
+	check_reject_echo "$share/wire.pcap"
+	check "release: the first Proposal offers v2.$rel, the first contact settles on v2.0 (Accept/Confirm)" eq \
+		"$(tshark -r "$share/wire.pcap" -Y smc -T fields -e smc.proposal.smc.version.relnum -e smc.accept.smc.version.relnum \
+			-e smc.confirm.smc.version.relnum 2>/dev/null | tr -d '\t' | head -3 | tr '\n' ' ')" "$rel 0 0 "
+	if [ -n "$bytes_check" ] && [ -r "$TRACE" ]; then
+		check_bytes_vs_linux "$share/wire.pcap"
+	fi
+}
+
+run_case linux-server server 0 "--release 0" bytes
+run_case linux-client client 0 ""
+run_case linux-server-v21 server 1 ""
+
+say "check-interop: $FAILED failed checks, $(grep -c '^ok - ' "$SUMMARY") passed, in $(since "$T_ALL") s"
+[ "$FAILED" -eq 0 ]

@@ -1,0 +1,32 @@
+# The interoperability tools outside the VM lab: `smcr-sim interop` checks its options
+# and stops at once, naming what it looked for, when the RDMA device is missing; the
+# Linux-side tools (tests/interop/) explain a kernel without SMC instead of failing
+# silently. The lab itself is `make check-interop`.
+set -eu
+. tests/lib.sh
+
+SIM="$SMCR_SIM interop"
+common="--ifname lo --ip 10.99.0.12/24 --ueid SMC-TEST"
+expect_exit 2 $SIM
+expect_exit 2 $SIM client $common --dev rxe0                       # no --peer
+expect_exit 2 $SIM server --ip 10.99.0.12/24 --dev rxe0 --ueid X  # no --ifname
+expect_exit 2 $SIM server $common --dev rxe0 --release 2
+expect_exit 2 $SIM server $common --dev rxe0 --ip 10.99.0.300/24
+expect_exit 2 $SIM server $common --dev 'rxe0:x'
+expect_exit 2 $SIM server $common --dev rxe0 --conns 0
+expect_exit 2 $SIM server $common --dev rxe0 --bytes 12Q
+expect_exit 1 timeout 10 $SIM server $common --dev smcr-no-such-dev
+expect_stderr "no RDMA device 'smcr-no-such-dev'" timeout 10 $SIM server $common --dev smcr-no-such-dev
+$SIM --help | grep -q -- '--release=0|1'
+
+# Linux-side tools: usage errors, and a kernel without SMC (this host's) said plainly
+expect_exit 2 "$BUILD/tests/interop/smc_peer"
+expect_exit 2 "$BUILD/tests/interop/smc_peer" client --port 5000
+expect_exit 2 "$BUILD/tests/interop/smc_nl"
+expect_exit 2 "$BUILD/tests/interop/smc_nl" frobnicate
+if [ ! -d /sys/module/smc ]; then
+	expect_exit 1 "$BUILD/tests/interop/smc_nl" links
+	expect_stderr 'is smc.ko loaded' "$BUILD/tests/interop/smc_nl" links
+	expect_stderr 'is smc.ko loaded' "$BUILD/tests/interop/smc_peer" server --conns 1
+fi
+echo "interop cli ok"

@@ -1,0 +1,523 @@
+/* `smcr-sim interop client|server`: one virtual stack on a real Ethernet interface
+ * (sim/netif_packet.h) with its SMC-R QPs on a real RDMA device (the layer's verbs
+ * transport), in real time, running the interoperability exchange (sim/app_interop.h)
+ * against a real peer — Linux net/smc with tests/interop/smc_peer.c — and printing, one
+ * fact per line, what it saw: each connection's mode, reasons and link, the link groups
+ * and links, the core's error counters. The same keys as smc_peer and smc_nl print, so a
+ * script compares the two views. Exit 0 when every connection ran on SMC-R with its data
+ * verified both ways and closed in order, 1 otherwise, 2 for bad options. */
+#include <arpa/inet.h>
+#include <glib.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/app_interop.h"
+#include "sim/netif_packet.h"
+#include "sim/realhw_map.h"
+#include "sim/realtime.h"
+#include "sim/smc_layer.h"
+#include "sim/stack.h"
+#include "tools/cli.h"
+
+#define INTEROP_PFID 0x0001
+
+typedef struct interop_args {
+	gchar *ifname, *ip, *mac, *dev, *pnet, *hostname, *peer, *bytes, *wait, *timeout, *linger;
+	gchar **ueids;
+	gint port, conns, release;
+	gboolean v1, verbose;
+} interop_args;
+
+typedef struct interop_run {
+	const char *role;
+	smc_layer *layer;
+	sim_engine *eng;
+	bool verbose;
+	char conn_lines[64][768];
+	unsigned n_lines;
+} interop_run;
+
+/* ---- text forms shared with smc_peer / smc_nl ---- */
+
+static void gid_text(const uint8_t g[16], char *out, size_t len)
+{
+	snprintf(out, len, "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x", g[0], g[1], g[2],
+	         g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
+}
+
+static void ip_text(uint32_t a, char *out, size_t len)
+{
+	snprintf(out, len, "%u.%u.%u.%u", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255);
+}
+
+static void trimmed(const char *src, size_t n, char *out, size_t len)
+{
+	size_t k = n;
+	while (k && (src[k - 1] == ' ' || src[k - 1] == 0))
+		k--;
+	size_t o = 0;
+	for (size_t i = 0; i < k && o + 1 < len; i++)
+		out[o++] = src[i] == ' ' ? '_' : src[i];
+	out[o] = 0;
+	if (!o)
+		snprintf(out, len, "-");
+}
+
+static const char *mode_text(sock_mode m)
+{
+	return m == SOCK_MODE_SMCR ? "SMCR" : m == SOCK_MODE_FALLBACK ? "FALLBACK_TCP" : "TCP";
+}
+
+/* ---- reports ---- */
+
+static void on_complete(void *user, const app_interop_conn *c, sock *s)
+{
+	interop_run *r = user;
+	if (r->n_lines >= G_N_ELEMENTS(r->conn_lines))
+		return;
+	char *line = r->conn_lines[r->n_lines++];
+	size_t len = sizeof(r->conn_lines[0]), used = 0;
+	smc_layer_conn lc;
+	uint32_t reason = c->fallback_reason, peer_diag = 0;
+	bool known = smc_layer_sock_conn(r->layer, s, &lc);
+	if (known) {
+		reason = lc.fallback_reason;
+		peer_diag = lc.peer_diagnosis;
+	}
+	char lip[16] = "?", pip[16] = "?";
+	if (known) {
+		ip_text(lc.local_ip, lip, sizeof(lip));
+		ip_text(lc.peer_ip, pip, sizeof(pip));
+	}
+	used += (size_t)snprintf(line + used, len - used, "conn k=%" PRIu64 " role=%s local=%s:%u peer=%s:%u mode=%s", c->k,
+	                         r->role, lip, known ? lc.local_port : 0, pip, known ? lc.peer_port : 0,
+	                         mode_text(sock_get_mode(s)));
+	smcr_link_info li;
+	if (known && lc.has_core && lc.core_info.link_id &&
+	    smcr_ctx_link_info(smc_layer_ctx(r->layer), lc.core_info.link_id, &li) == 0) {
+		char g[48], pg[48];
+		gid_text(li.local_gid, g, sizeof(g));
+		gid_text(li.peer_gid, pg, sizeof(pg));
+		const smcr_port_desc *pd = smcr_ctx_port(smc_layer_ctx(r->layer), li.port_index);
+		used += (size_t)snprintf(line + used, len - used,
+		                         " token=%u peer_token=%u rmbe=%u peer_rmbe=%u link_id=%u ibdev=%s ibport=%u gid=%s "
+		                         "peer_gid=%s",
+		                         lc.core_info.local_token, lc.core_info.peer_token, lc.core_info.rmbe_size,
+		                         lc.core_info.peer_rmbe_size, li.link_id, pd ? pd->name : "?",
+		                         pd ? pd->port : 0, g, pg);
+	}
+	snprintf(line + used, len - used, " reason=0x%08x peer_diag=0x%08x", reason, peer_diag);
+}
+
+static void print_lgr(void *arg, const smcr_lgr_info *g)
+{
+	(void)arg;
+	char eid[40], host[40];
+	trimmed(g->negotiated_eid, sizeof(g->negotiated_eid), eid, sizeof(eid));
+	trimmed(g->peer_hostname, sizeof(g->peer_hostname), host, sizeof(host));
+	printf("lgr id=%08x role=%s type=%u vlan=%u conns=%u pnetid=%s v2_ver=%u v2_rel=%u v2_os=%u neg_eid=%s "
+	       "peer_host=%s v2_direct=%u links=%u\n",
+	       g->lgr_num, g->role == SMCR_ROLE_SERVER ? "server" : "client", (unsigned)g->type, g->vlan_id,
+	       g->conns_num, g->pnet_id[0] ? g->pnet_id : "-", g->version, g->peer_release, g->peer_os, eid, host,
+	       g->v2_direct ? 1u : 0u, g->n_links);
+}
+
+typedef struct lgr_nums {
+	uint64_t id[16];
+	uint32_t num[16];
+	size_t n;
+} lgr_nums;
+
+static void note_lgr_num(void *arg, const smcr_lgr_info *g)
+{
+	lgr_nums *m = arg;
+	if (m->n < G_N_ELEMENTS(m->id)) {
+		m->id[m->n] = g->id;
+		m->num[m->n++] = g->lgr_num;
+	}
+}
+
+static void print_link(void *arg, const smcr_link_info *li)
+{
+	const lgr_nums *m = arg;
+	char g[48], pg[48];
+	gid_text(li->local_gid, g, sizeof(g));
+	gid_text(li->peer_gid, pg, sizeof(pg));
+	uint32_t lgr_num = 0;
+	for (size_t i = 0; i < m->n; i++)
+		if (m->id[i] == li->lgr_id)
+			lgr_num = m->num[i];
+	printf("link lgr=%08x link_id=%u state=%u conn_cnt=%u ibdev=%s ibport=%u uid=%08x peer_uid=%08x gid=%s "
+	       "peer_gid=%s qpn=%u peer_qpn=%u mtu=%u\n",
+	       lgr_num, li->link_id, (unsigned)li->state, li->conn_cnt, li->ibdev, li->ibport, li->link_uid,
+	       li->peer_link_uid, g, pg, li->local_qpn, li->peer_qpn, (unsigned)li->path_mtu);
+}
+
+static void on_packet_fd(void *ctx, int fd)
+{
+	(void)fd;
+	netif_packet_process(ctx);
+}
+
+static const char *event_name(smcr_event_type t)
+{
+	switch (t) {
+	case SMCR_EV_LGR_CREATED: return "lgr-created";
+	case SMCR_EV_LGR_TYPE: return "lgr-type";
+	case SMCR_EV_LGR_TERMINATED: return "lgr-terminated";
+	case SMCR_EV_LGR_FREED: return "lgr-freed";
+	case SMCR_EV_LINK_ADDED: return "link-added";
+	case SMCR_EV_LINK_DOWN: return "link-down";
+	case SMCR_EV_LINK_REMOVED: return "link-removed";
+	case SMCR_EV_ADD_LINK_REJECTED: return "add-link-rejected";
+	case SMCR_EV_DECODE_ERROR: return "decode-error";
+	case SMCR_EV_LLC_DROPPED: return "llc-dropped";
+	case SMCR_EV_LLC_PROTOCOL_VIOLATION: return "llc-protocol-violation";
+	case SMCR_EV_CONN_STATE: return "conn-state";
+	}
+	return "event";
+}
+
+static void on_event(void *user, smc_layer *l, const smcr_event *ev)
+{
+	(void)l;
+	interop_run *r = user;
+	bool problem = ev->type == SMCR_EV_DECODE_ERROR || ev->type == SMCR_EV_LLC_DROPPED ||
+	               ev->type == SMCR_EV_LLC_PROTOCOL_VIOLATION || ev->type == SMCR_EV_LGR_TERMINATED ||
+	               ev->type == SMCR_EV_LINK_DOWN;
+	if (!r->verbose && !problem)
+		return;
+	if (ev->type == SMCR_EV_CONN_STATE && !r->verbose)
+		return;
+	fprintf(stderr, "event t=%.6f %s lgr=%" PRIu64 " conn=%" PRIu64, (double)sim_now(r->eng) / 1e9,
+	        event_name(ev->type), ev->lgr_id, ev->conn_id);
+	if (ev->link)
+		fprintf(stderr, " link_id=%u", ev->link->link_id);
+	if (ev->reason)
+		fprintf(stderr, " reason=0x%08x", ev->reason);
+	if (ev->type == SMCR_EV_CONN_STATE)
+		fprintf(stderr, " state=%u", (unsigned)ev->conn_state);
+	if (ev->decode_err)
+		fprintf(stderr, " field=%s offset=%zu", ev->decode_err->field ? ev->decode_err->field : "?",
+		        (size_t)ev->decode_err->offset);
+	if (ev->text)
+		fprintf(stderr, " (%s)", ev->text);
+	fprintf(stderr, "\n");
+}
+
+/* ---- options ---- */
+
+static int parse_prefix(const char *s, uint32_t *addr, uint8_t *len)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%s", s);
+	char *slash = strchr(buf, '/');
+	unsigned long l = 24;
+	if (slash) {
+		*slash = 0;
+		char *end;
+		l = strtoul(slash + 1, &end, 10);
+		if (*end || l < 1 || l > 32)
+			return -1;
+	}
+	struct in_addr a;
+	if (inet_pton(AF_INET, buf, &a) != 1)
+		return -1;
+	*addr = ntohl(a.s_addr);
+	*len = (uint8_t)l;
+	return 0;
+}
+
+static int parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned v[6];
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) != 6)
+		return -1;
+	for (int i = 0; i < 6; i++) {
+		if (v[i] > 255)
+			return -1;
+		mac[i] = (uint8_t)v[i];
+	}
+	return 0;
+}
+
+static int parse_size(const char *s, unsigned long long *out)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 0);
+	unsigned long long mul = 1;
+	if (*end == 'K' || *end == 'k')
+		mul = 1024;
+	else if (*end == 'M' || *end == 'm')
+		mul = 1024 * 1024;
+	else if (*end)
+		return -1;
+	if (*end && end[1])
+		return -1;
+	*out = v * mul;
+	return end == s ? -1 : 0;
+}
+
+static void args_free(interop_args *a)
+{
+	g_free(a->ifname);
+	g_free(a->ip);
+	g_free(a->mac);
+	g_free(a->dev);
+	g_free(a->pnet);
+	g_free(a->hostname);
+	g_free(a->peer);
+	g_free(a->bytes);
+	g_free(a->wait);
+	g_free(a->timeout);
+	g_free(a->linger);
+	g_strfreev(a->ueids);
+}
+
+static int usage_error(const char *prog, const char *what)
+{
+	fprintf(stderr, "%s: %s (try --help)\n", prog, what);
+	return 2;
+}
+
+/* Everything after option parsing; the caller frees the option strings. */
+static int run_interop(const char *prog, const interop_args *ap, int argc, char **argv)
+{
+	const interop_args a = *ap;
+	int rc = 2;
+	interop_run run = { 0 };
+	uint32_t ip = 0, peer = 0;
+	uint8_t plen = 24, mac[6];
+	unsigned long long bytes = 1 << 20, wait = 60 * SIM_S, timeout = 120 * SIM_S, linger = 3 * SIM_S;
+	char err[512];
+	realhw_map map;
+	if (argc != 2 || (strcmp(argv[1], "client") && strcmp(argv[1], "server")))
+		return usage_error(prog, "say client or server");
+	run.role = argv[1];
+	bool server = !strcmp(run.role, "server");
+	if (!a.ifname || !a.ip || !a.dev || !a.ueids || !a.ueids[0])
+		return usage_error(prog, "--ifname, --ip, --dev and --ueid are required");
+	if (parse_prefix(a.ip, &ip, &plen))
+		return usage_error(prog, "bad --ip; expected A.B.C.D/N");
+	if (!server && (!a.peer || parse_prefix(a.peer, &peer, &(uint8_t){ 0 })))
+		return usage_error(prog, "a client needs --peer A.B.C.D");
+	if (a.mac) {
+		if (parse_mac(a.mac, mac))
+			return usage_error(prog, "bad --mac; expected XX:XX:XX:XX:XX:XX");
+	} else {
+		const uint8_t def[6] = { 0x02, 0x53, 0x4d, 0x43, 0x00, (uint8_t)ip };
+		memcpy(mac, def, 6);
+	}
+	if (a.release > 1 || a.release < -1)
+		return usage_error(prog, "--release is 0 or 1");
+	if ((a.bytes && parse_size(a.bytes, &bytes)) || a.conns < 1 || a.conns > 64 || a.port < 1 || a.port > 65535)
+		return usage_error(prog, "bad --bytes, --conns (1..64) or --port");
+	if ((a.wait && cli_parse_duration(a.wait, &wait, err, sizeof(err))) ||
+	    (a.timeout && cli_parse_duration(a.timeout, &timeout, err, sizeof(err))) ||
+	    (a.linger && cli_parse_duration(a.linger, &linger, err, sizeof(err))))
+		return usage_error(prog, "bad --wait, --timeout or --linger; expected a duration like 10s");
+	char map_text[96];
+	snprintf(map_text, sizeof(map_text), "%04x=%s", INTEROP_PFID, a.dev);
+	if (realhw_map_parse(map_text, &map, err, sizeof(err)) || map.n != 1) {
+		fprintf(stderr, "%s: bad --dev: %s\n", prog, err);
+		return 2;
+	}
+	const char *pnet = a.pnet ? a.pnet : "SIMNET";
+	snprintf(map.port[0].pnet_id, sizeof(map.port[0].pnet_id), "%s", pnet);
+
+	/* from here on a failure is the run's (1), not the options' (2) */
+	rc = 1;
+	/* the stack: one interface on the real Ethernet, SMC-R on PFID 0001 → the device */
+	sim_engine *eng = sim_engine_new(1);
+	run.eng = eng;
+	run.verbose = a.verbose;
+	sim_realtime *rt = sim_realtime_new(eng);
+	stack *st = stack_new(eng, "smcr-sim", STACK_LINUX, NULL);
+	netif *nif = stack_add_netif(st, a.ifname, mac, 1500, 0);
+	smc_layer *layer = NULL;
+	netif_packet *pk = NULL;
+	app_interop *app = NULL;
+	if (!nif || netif_set_ipv4(nif, ip, plen)) {
+		fprintf(stderr, "%s: cannot set up the stack's interface\n", prog);
+		goto out;
+	}
+	smcr_config *sc = stack_smcr(st);
+	sc->enabled = true;
+	sc->v2 = true;
+	smcr_config_add_pfid(sc, INTEROP_PFID, 1, 0);
+	for (gchar **u = a.ueids; *u; u++)
+		if (smcr_config_add_ueid(sc, *u)) {
+			fprintf(stderr, "%s: bad --ueid '%s' (1..32 characters)\n", prog, *u);
+			goto out;
+		}
+	smc_layer_config lcfg;
+	smc_layer_config_default(&lcfg);
+	lcfg.real_hw = true;
+	lcfg.core.v1 = a.v1;
+	if (a.release >= 0)
+		lcfg.core.release = (uint8_t)a.release;
+	snprintf(lcfg.default_pnet, sizeof(lcfg.default_pnet), "%s", pnet);
+	memset(lcfg.core.hostname, ' ', sizeof(lcfg.core.hostname));
+	const char *hn = a.hostname ? a.hostname : "smcr-sim";
+	memcpy(lcfg.core.hostname, hn, strlen(hn) < sizeof(lcfg.core.hostname) ? strlen(hn) : sizeof(lcfg.core.hostname));
+	layer = smc_layer_new(st, &lcfg);
+	if (!layer) {
+		fprintf(stderr, "%s: cannot create the SMC-R layer\n", prog);
+		goto out;
+	}
+	run.layer = layer;
+	smc_layer_set_event_fn(layer, on_event, &run);
+	if (smc_layer_activate_real(layer, map.port, map.n, err, sizeof(err)) < 1) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	smc_layer_real_watch(layer, rt);
+	pk = netif_packet_open(nif, a.ifname, err, sizeof(err));
+	if (!pk) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	sim_realtime_watch_fd(rt, netif_packet_fd(pk), on_packet_fd, pk);
+
+	const smcr_port_desc *pd = smcr_ctx_port(smc_layer_ctx(layer), 0);
+	char gtxt[48] = "-";
+	if (pd && pd->n_gids)
+		gid_text(pd->gids[pd->n_gids - 1].gid, gtxt, sizeof(gtxt));
+	printf("interop role=%s stack=%s mac=%02x:%02x:%02x:%02x:%02x:%02x ifname=%s dev=%s port_mac=%02x:%02x:%02x:%02x:%02x:%02x "
+	       "gid=%s conns=%d bytes=%llu\n",
+	       run.role, a.ip, mac[0], mac[1], mac[2], mac[3], mac[4], mac[5], a.ifname, a.dev, pd ? pd->mac[0] : 0,
+	       pd ? pd->mac[1] : 0, pd ? pd->mac[2] : 0, pd ? pd->mac[3] : 0, pd ? pd->mac[4] : 0, pd ? pd->mac[5] : 0,
+	       gtxt, a.conns, bytes);
+	fflush(stdout);
+
+	int aerr = 0;
+	sock_opts so;
+	sock_opts_default(&so);
+	if (server)
+		app = app_interop_server_start(st, &so, (uint16_t)a.port, (unsigned)a.conns, bytes, on_complete, &run, &aerr);
+	else
+		app = app_interop_client_start(st, &so, peer, (uint16_t)a.port, (unsigned)a.conns, bytes, wait, on_complete,
+		                               &run, &aerr);
+	if (!app) {
+		fprintf(stderr, "%s: cannot start the %s: %d\n", prog, run.role, aerr);
+		goto out;
+	}
+
+	/* real time: until every connection closed and the linger passed, or the timeout */
+	sim_time done_at = SIM_TIME_NEVER;
+	while (sim_now(eng) < timeout) {
+		sim_realtime_run(rt, sim_now(eng) + 50 * SIM_MS);
+		if (done_at == SIM_TIME_NEVER && app_interop_done(app))
+			done_at = sim_now(eng);
+		if (done_at != SIM_TIME_NEVER && sim_now(eng) >= done_at + linger)
+			break;
+	}
+
+	unsigned bad = 0;
+	for (size_t i = 0; i < app_interop_n_conns(app); i++) {
+		const app_interop_conn *c = app_interop_conn_get(app, i);
+		const char *line = NULL;
+		/* the complete hook's line for this connection, by number */
+		for (unsigned k = 0; k < run.n_lines; k++) {
+			char want[32];
+			snprintf(want, sizeof(want), "conn k=%" PRIu64 " ", c->k);
+			if (!strncmp(run.conn_lines[k], want, strlen(want)))
+				line = run.conn_lines[k];
+		}
+		if (line)
+			printf("%s sent=%" PRIu64 " received=%" PRIu64 " verified=%s closed=%s\n", line, c->sent, c->received,
+			       c->verified ? "yes" : "no", c->closed ? "yes" : "no");
+		else
+			printf("conn k=%" PRIu64 " role=%s mode=%s sent=%" PRIu64 " received=%" PRIu64
+			       " verified=no closed=%s err=%d\n",
+			       c->k, run.role, c->connected ? mode_text(c->mode) : "NONE", c->sent, c->received,
+			       c->closed ? "yes" : "no", c->err);
+		if (!line || !c->verified || !c->closed || c->err || c->mode != SOCK_MODE_SMCR)
+			bad++;
+	}
+	if (app_interop_n_conns(app) < (size_t)a.conns)
+		bad += (unsigned)a.conns - (unsigned)app_interop_n_conns(app);
+	smcr_ctx_foreach_lgr(smc_layer_ctx(layer), print_lgr, NULL);
+	lgr_nums nums = { .n = 0 };
+	smcr_ctx_foreach_lgr(smc_layer_ctx(layer), note_lgr_num, &nums);
+	smcr_ctx_foreach_link(smc_layer_ctx(layer), print_link, &nums);
+	smcr_stats ss;
+	smcr_ctx_get_stats(smc_layer_ctx(layer), &ss);
+	const netif_packet_counters *pc = netif_packet_counters_get(pk);
+	printf("stats decode_errors=%" PRIu64 " llc_dropped=%" PRIu64 " llc_prot_viol=%" PRIu64 " cdc_unknown_token=%" PRIu64
+	       " link_down=%" PRIu64 " lgr_terminated=%" PRIu64 " tx_bytes=%" PRIu64 " rx_bytes=%" PRIu64
+	       " frames_out=%" PRIu64 " frames_in=%" PRIu64 " frames_dropped=%" PRIu64 "\n",
+	       ss.decode_errors, ss.llc_dropped, ss.llc_prot_viol, ss.cdc_unknown_token, ss.link_down_cnt,
+	       ss.lgr_terminated_cnt, ss.tx_bytes, ss.rx_bytes, pc->tx_frames, pc->rx_frames, pc->tx_dropped);
+	if (ss.decode_errors || ss.llc_prot_viol)
+		bad++;
+	if (bad)
+		printf("result fail: %u of %d connections not verified on SMC-R%s\n", bad, a.conns,
+		       sim_now(eng) >= timeout ? " (timed out)" : "");
+	else
+		printf("result pass: %d connections on SMC-R, %llu bytes each way verified on each\n", a.conns, bytes);
+	rc = bad ? 1 : 0;
+out:
+	app_interop_free(app);
+	smc_layer_free(layer);
+	netif_packet_close(pk);
+	stack_free(st);
+	sim_realtime_free(rt);
+	sim_engine_free(eng);
+	return rc;
+}
+
+int cmd_interop(int argc, char **argv)
+{
+	const char *prog = argv[0];
+	interop_args a = { .port = 5000, .conns = 4, .release = -1 };
+	GOptionEntry entries[] = {
+		{ "ifname", 0, 0, G_OPTION_ARG_STRING, &a.ifname, "Ethernet interface the stack uses (required)", "IF" },
+		{ "ip", 0, 0, G_OPTION_ARG_STRING, &a.ip,
+		  "the stack's own address, one the host kernel does not have (required)", "A.B.C.D/N" },
+		{ "mac", 0, 0, G_OPTION_ARG_STRING, &a.mac, "the stack's MAC (default 02:53:4d:43:00:<last byte of --ip>)",
+		  "MAC" },
+		{ "dev", 0, 0, G_OPTION_ARG_STRING, &a.dev,
+		  "RDMA device for the QPs, with its port and the address of its RoCE v2 GID (required)",
+		  "DEV[:PORT][@A.B.C.D]" },
+		{ "ueid", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.ueids, "user EID for SMC-Rv2 (repeatable, at least one)",
+		  "EID" },
+		{ "pnet", 0, 0, G_OPTION_ARG_STRING, &a.pnet, "PNET id of the interface and the RoCE port", "ID" },
+		{ "hostname", 0, 0, G_OPTION_ARG_STRING, &a.hostname, "host name sent in the v2 first contact (smcr-sim)",
+		  "NAME" },
+		{ "v1", 0, 0, G_OPTION_ARG_NONE, &a.v1, "offer and accept SMC-Rv1 as well (Linux on rxe has only v2)", NULL },
+		{ "release", 0, 0, G_OPTION_ARG_INT, &a.release,
+		  "SMC-Rv2 release offered: 1 (v2.1, the default) or 0 (v2.0, what Linux 6.1 speaks)", "0|1" },
+		{ "peer", 0, 0, G_OPTION_ARG_STRING, &a.peer, "client: the server's address", "A.B.C.D" },
+		{ "port", 0, 0, G_OPTION_ARG_INT, &a.port, "TCP port (5000)", "N" },
+		{ "conns", 0, 0, G_OPTION_ARG_INT, &a.conns, "connections (4)", "N" },
+		{ "bytes", 0, 0, G_OPTION_ARG_STRING, &a.bytes, "bytes each way per connection (1M)", "SIZE" },
+		{ "wait", 0, 0, G_OPTION_ARG_STRING, &a.wait, "client: retry the first connection this long (60s)", "TIME" },
+		{ "timeout", 0, 0, G_OPTION_ARG_STRING, &a.timeout, "give up after (120s)", "TIME" },
+		{ "linger", 0, 0, G_OPTION_ARG_STRING, &a.linger,
+		  "keep the link group this long after the last close (3s)", "TIME" },
+		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a.verbose, "core events on stderr", NULL },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	GOptionContext *oc = g_option_context_new("client|server");
+	g_option_context_set_summary(oc, "Run one smcr-sim stack against a real SMC-R peer (Linux net/smc): its frames "
+	                                 "on a real Ethernet interface (AF_PACKET), its QPs on a real RDMA device.");
+	g_option_context_add_main_entries(oc, entries, NULL);
+	GError *gerr = NULL;
+	int rc;
+	if (!g_option_context_parse(oc, &argc, &argv, &gerr)) {
+		fprintf(stderr, "%s: %s\n", prog, gerr->message);
+		g_error_free(gerr);
+		g_option_context_free(oc);
+		args_free(&a);
+		return 2;
+	}
+	g_option_context_free(oc);
+
+	rc = run_interop(prog, &a, argc, argv);
+	args_free(&a);
+	return rc;
+}
+
