@@ -76,6 +76,7 @@ struct node {
 	unsigned listen_watch;
 	nconn *conns[NODE_MAX_CONNS];
 	uint32_t n_conns;        /* opened (client) / accepted (server) */
+	uint32_t labels;         /* connection numbers handed out (log lines) */
 	uint64_t t_start;
 	unsigned depth;
 	bool done, timed_out;
@@ -347,6 +348,12 @@ static bool conn_finished(const nconn *c)
 	return (c->app_closed || c->failed) && (c->freed || !c->conn) && (c->fallen || c->failed || c->fd < 0);
 }
 
+static void count_lgr(void *arg, const smcr_lgr_info *li)
+{
+	(void)li;
+	(*(uint32_t *)arg)++;
+}
+
 static void check_done(node *n)
 {
 	if (n->done || n->n_conns < n->cfg.conns)
@@ -356,8 +363,12 @@ static void check_done(node *n)
 			return;
 	n->done = true;
 	sim_event_cancel(n->eng, &n->timeout);
-	say(n, "all %u connection(s) closed%s", n->n_conns, n->cfg.linger_ns ? "; lingering" : "");
-	sim_event_schedule(n->eng, &n->linger, sim_now(n->eng) + n->cfg.linger_ns);
+	/* lingering serves the link group; without one there is nothing to wait for */
+	uint32_t lgrs = 0;
+	smcr_ctx_foreach_lgr(n->ctx, count_lgr, &lgrs);
+	uint64_t linger = lgrs ? n->cfg.linger_ns : 0;
+	say(n, "all %u connection(s) closed%s", n->n_conns, linger ? "; lingering" : "");
+	sim_event_schedule(n->eng, &n->linger, sim_now(n->eng) + linger);
 }
 
 static void on_linger(sim_engine *eng, sim_event *ev)
@@ -456,9 +467,24 @@ static nconn *conn_new(node *n, int fd)
 		return NULL;
 	c->n = n;
 	c->fd = fd;
-	c->idx = n->n_conns + 1;
+	c->idx = ++n->labels;
 	n->conns[n->n_conns++] = c;
 	return c;
+}
+
+/* A client connection whose connect was refused: out of the table, to be opened again. */
+static void conn_forget(node *n, nconn *c)
+{
+	for (uint32_t i = 0; i < n->n_conns; i++) {
+		if (n->conns[i] != c)
+			continue;
+		memmove(&n->conns[i], &n->conns[i + 1], (n->n_conns - i - 1) * sizeof(n->conns[0]));
+		n->conns[--n->n_conns] = NULL;
+		break;
+	}
+	free(c->out);
+	free(c->pre);
+	free(c);
 }
 
 /* The TCP connection is up: hand it to the core (CLC first, both ends). */
@@ -549,9 +575,7 @@ static void on_sock_out(void *ctx, int fd)
 			close(c->fd);
 			c->fd = -1;
 			if (retry) {
-				n->n_conns--; /* this slot is opened again */
-				free(c);
-				n->conns[n->n_conns] = NULL;
+				conn_forget(n, c); /* opened again later */
 				sim_event_schedule(n->eng, &n->retry, sim_now(n->eng) + RETRY_NS);
 			} else {
 				c->failed = true;

@@ -30,6 +30,15 @@ srv=$!
 wait $srv || fail "echo server failed: $(cat "$BUILD/node-esrv.txt")"
 grep -q 'sent 1048576 bytes, received 1048576 (1048576 verified)' "$BUILD/node-ecli.txt" || fail "echo: $(head -3 "$BUILD/node-ecli.txt")"
 
+# the client first: its three connections are refused and retried until the server listens
+port=$((port + 1))
+"$SMCR_SIM" node --connect 127.0.0.1:$port --conns 3 --bytes 256K --timeout 30s > "$BUILD/node-late.txt" 2>&1 &
+cli=$!
+sleep 0.5
+"$SMCR_SIM" node --listen 127.0.0.1:$port --conns 3 --timeout 30s > "$BUILD/node-late-srv.txt" 2>&1 || fail "late server failed"
+wait $cli || fail "early client failed: $(cat "$BUILD/node-late.txt")"
+grep -q 'received 786432 (786432 verified)' "$BUILD/node-late-srv.txt" || fail "late server: $(head -3 "$BUILD/node-late-srv.txt")"
+
 # no peer: a refused connect is retried for --wait, then the node fails (exit 1)
 t0=$(date +%s)
 expect_exit 1 timeout 20 "$SMCR_SIM" node --connect 127.0.0.1:$((port + 1)) --wait 1s --timeout 10s
