@@ -76,7 +76,7 @@ struct node {
 	unsigned listen_watch;
 	nconn *conns[NODE_MAX_CONNS];
 	uint32_t n_conns;        /* opened (client) / accepted (server) */
-	uint32_t labels;         /* connection numbers handed out (log lines) */
+	uint32_t labels;         /* connection numbers handed out (1, 2, … as they connect) */
 	uint64_t t_start;
 	unsigned depth;
 	bool done, timed_out;
@@ -467,7 +467,6 @@ static nconn *conn_new(node *n, int fd)
 		return NULL;
 	c->n = n;
 	c->fd = fd;
-	c->idx = ++n->labels;
 	n->conns[n->n_conns++] = c;
 	return c;
 }
@@ -491,6 +490,7 @@ static void conn_forget(node *n, nconn *c)
 static void start_smc(nconn *c)
 {
 	node *n = c->n;
+	c->idx = ++n->labels; /* numbered once connected: refused attempts do not count */
 	int one = 1;
 	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	c->w_in = sim_realtime_watch_fd(n->rt, c->fd, on_sock_in, c);
