@@ -11,7 +11,9 @@
 #     2. one VM with two NICs on one virtual wire (rxe0 on eth0, rxe1 on eth1): the same
 #        scenario with one device per stack, its frames on the wire captured (QEMU
 #        filter-dump; tcpdump on eth0 in the guest, headers only) and checked with
-#        tshark; `bench realhw` rxe0 → rxe1 beside ib_write_bw
+#        tshark; scenarios/realhw-failover.scn (two adapters per stack on rxe0 and rxe1, an
+#        adapter port fails and comes back: failover on real QPs); `bench realhw` rxe0 →
+#        rxe1 beside ib_write_bw
 #     3. two VMs on one virtual Ethernet: verbs_selftest server/client, ib_write_bw, and
 #        `smcr-sim node` server/client (CLC over kernel TCP between the VMs, 3 connections
 #        of 16 MiB over one link); the wire and the server's eth0 captured and checked
@@ -63,7 +65,7 @@ t0=$(now)
 "$HERE/mkinitramfs.sh" "$WORK/initrd.gz" "$SELFTEST" "$SMCR_SIM" > "$WORK/mkinitramfs.log" 2>&1 ||
 	{ cat "$WORK/mkinitramfs.log"; echo "check-hw: mkinitramfs failed" >&2; exit 1; }
 say "initramfs: $(tail -1 "$WORK/mkinitramfs.log" | sed 's/^mkinitramfs: //') in $(since "$t0") s"
-cp "$TOP/scenarios/$SCN" "$TOP/scenarios/two-stacks.scn" "$SHARE/"
+cp "$TOP/scenarios/$SCN" "$TOP/scenarios/two-stacks.scn" "$TOP/scenarios/realhw-failover.scn" "$SHARE/"
 
 # The guests' job scripts. A job's exit status is the VM's verdict; every check prints
 # "ok - …" or "not ok - …" on the console.
@@ -117,6 +119,16 @@ sleep 0.5
 kill \$TD; wait \$TD
 echo "tcpdump: \$(grep -E 'captured|dropped by kernel' /tmp/tcpdump.log | tr '\n' ' ')"
 cp /tmp/eth0.pcap wire-eth0.pcap
+# failover: two adapters per stack, each stack with a GID on rxe0 and one on rxe1; the
+# second stack's addresses reach the other NIC's over the wire like the first ones
+ip addr add 10.0.0.11/24 dev eth0
+ip addr add 10.0.0.12/24 dev eth1
+ip route add 10.0.0.12 dev eth0 table 102; ip rule add pref 12 iif lo to 10.0.0.12 lookup 102
+ip route add 10.0.0.11 dev eth1 table 103; ip rule add pref 13 iif lo to 10.0.0.11 lookup 103
+ip neigh replace 10.0.0.12 lladdr \$(cat /sys/class/net/eth1/address) dev eth0 nud permanent
+ip neigh replace 10.0.0.11 lladdr \$(cat /sys/class/net/eth0/address) dev eth1 nud permanent
+for i in \$(seq 1 50); do grep -q ':ffff:0a00:000c' /sys/class/infiniband/rxe1/ports/1/gids/* && break; sleep 0.1; done
+t timed realhw_failover failover.real.txt smcr-sim run -v --real-hw 0011=rxe0@10.0.0.1,0012=rxe1@10.0.0.2,0021=rxe0@10.0.0.11,0022=rxe1@10.0.0.12 realhw-failover.scn
 smcr-sim bench realhw --dev rxe0 --dev2 rxe1 -r 2 || rc=1
 exit \$rc
 EOF
@@ -244,6 +256,9 @@ if [ "$MODE" != --smoke ]; then
 	vm "wire (rxe0 + rxe1 on one wire)" wireloop wire
 	tap_report wire
 	compare "rxe0+rxe1 vs simulation" "$SHARE/sim.json" "$SHARE/wire.real.json"
+	say "  failover (realhw-failover.scn, 4 adapters on rxe0/rxe1): $(grep -E 'expectations? met' "$SHARE/failover.real.txt")"
+	grep -E 'expectation failed' "$SHARE/failover.real.txt" | sed 's/^/    /' | tee -a "$SUMMARY"
+	grep -q '^ok - timed realhw_failover' <(tr -d '\r' < "$SHARE/wire.console") || failures=$((failures + 1))
 	mv "$SHARE/wire.pcap" "$SHARE/wireloop.pcap" 2>/dev/null
 	say "  guest $(grep -E '^tcpdump:' "$SHARE/wire.console" | tr -d '\r')"
 	roce_check "$SHARE/wireloop.pcap" "two devices, QEMU wire, whole job" 100 2 0
