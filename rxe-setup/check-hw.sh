@@ -75,7 +75,7 @@ timed() { local n=$1 o=$2; shift 2; local a=$(cut -d" " -f1 /proc/uptime); "$@" 
 cd /mnt/host'
 gidx='GIDX=$(grep -l ":ffff:" /sys/class/infiniband/rxe0/ports/1/gids/* | head -1); GIDX=${GIDX##*/}'
 # the SMC-R core on rxe0: both stacks on the one device, each with a GID of its own
-core_on_rxe0="ip addr add 10.0.0.11/24 dev eth0
+core_on_rxe0="/usr/bin/ip addr add 10.0.0.11/24 dev eth0
 for i in \$(seq 1 50); do grep -q ':ffff:0a00:000b' /sys/class/infiniband/rxe0/ports/1/gids/* && break; sleep 0.1; done
 t timed realhw_two_stacks two-stacks.real.txt smcr-sim run --real-hw 0101=rxe0@10.0.0.1,0201=rxe0@10.0.0.11 two-stacks.scn"
 if [ "$MODE" = --smoke ]; then
@@ -121,15 +121,16 @@ echo "tcpdump: \$(grep -E 'captured|dropped by kernel' /tmp/tcpdump.log | tr '\n
 cp /tmp/eth0.pcap wire-eth0.pcap
 # failover: two adapters per stack, each stack with a GID on rxe0 and one on rxe1; the
 # second stack's addresses reach the other NIC's over the wire like the first ones
-ip addr add 10.0.0.11/24 dev eth0
-ip addr add 10.0.0.12/24 dev eth1
-ip route add 10.0.0.12 dev eth0 table 102; ip rule add pref 12 iif lo to 10.0.0.12 lookup 102
-ip route add 10.0.0.11 dev eth1 table 103; ip rule add pref 13 iif lo to 10.0.0.11 lookup 103
-ip neigh replace 10.0.0.12 lladdr \$(cat /sys/class/net/eth1/address) dev eth0 nud permanent
-ip neigh replace 10.0.0.11 lladdr \$(cat /sys/class/net/eth0/address) dev eth1 nud permanent
+ip=/usr/bin/ip  # iproute2: busybox's ip applet has no 'neigh replace'
+\$ip addr add 10.0.0.11/24 dev eth0
+\$ip addr add 10.0.0.12/24 dev eth1
+\$ip route add 10.0.0.12 dev eth0 table 102; \$ip rule add pref 12 iif lo to 10.0.0.12 lookup 102
+\$ip route add 10.0.0.11 dev eth1 table 103; \$ip rule add pref 13 iif lo to 10.0.0.11 lookup 103
+\$ip neigh replace 10.0.0.12 lladdr \$(cat /sys/class/net/eth1/address) dev eth0 nud permanent
+\$ip neigh replace 10.0.0.11 lladdr \$(cat /sys/class/net/eth0/address) dev eth1 nud permanent
 for i in \$(seq 1 50); do grep -q ':ffff:0a00:000c' /sys/class/infiniband/rxe1/ports/1/gids/* && break; sleep 0.1; done
 t timed realhw_failover failover.real.txt smcr-sim run -v --real-hw 0011=rxe0@10.0.0.1,0012=rxe1@10.0.0.2,0021=rxe0@10.0.0.11,0022=rxe1@10.0.0.12 realhw-failover.scn
-smcr-sim bench realhw --dev rxe0 --dev2 rxe1 -r 2 || rc=1
+smcr-sim bench realhw --dev rxe0 --dev2 rxe1 --bytes 64M -r 2 || rc=1
 exit \$rc
 EOF
 	cat > "$SHARE/job-server.sh" <<EOF
