@@ -1,16 +1,20 @@
 #!/bin/bash
 # vm-run.sh INITRD SHARE single ROLE [IP]
 # vm-run.sh INITRD SHARE pair ROLE1 ROLE2
+# vm-run.sh INITRD SHARE wireloop ROLE
 # Boot the real-hardware VM(s) from Debian's kernel and INITRD (mkinitramfs.sh). SHARE is
 # a host directory the guests mount over virtio-9p: it must hold job-ROLE.sh; logs,
 # captures and results land there. `pair` joins two VMs (10.0.0.1 = ROLE1, 10.0.0.2 =
 # ROLE2) by a QEMU socket netdev (no host networking, no privileges) and records the wire
-# with filter-dump into SHARE/wire.pcap.
+# with filter-dump into SHARE/wire.pcap. `wireloop` boots one VM with two NICs joined by
+# a QEMU hub (eth0 10.0.0.1 with rxe0, eth1 10.0.0.2 with rxe1; the guest routes traffic
+# between them over that wire) and records it into SHARE/wire.pcap the same way.
 #
 # Acceleration: KVM when /dev/kvm works, else TCG. /dev/kvm from kvm_pvm (nested PVM
 # hosts) runs only PVM guest kernels, and some nested hosts abort with "failed to set MSR";
 # both fall back to TCG. Env: ACCEL=kvm|tcg, MEM (MiB), SMP, WD (guest watchdog, s),
-# TIMEOUT (outer limit per VM, s), KVER, CAPTURE=1 (tcpdump in the first guest).
+# TIMEOUT (outer limit per VM, s), KVER, CAPTURE=1 (tcpdump in the first guest), SNAPLEN
+# (its bytes per frame, 0 = all).
 # Exit: 0 when every guest's job passed; otherwise 1 (the guest's verdicts are printed).
 set -u
 INITRD=${1:?usage: vm-run.sh INITRD SHARE single ROLE [IP] | pair ROLE1 ROLE2}
@@ -21,6 +25,7 @@ KERNEL=/boot/vmlinuz-$KVER
 WD=${WD:-300}
 TIMEOUT=${TIMEOUT:-$((WD + 60))}
 CAPTURE=${CAPTURE:-0}
+SNAPLEN=${SNAPLEN:-0}
 [ -r "$KERNEL" ] || { echo "vm-run: cannot read $KERNEL (install linux-image-amd64; reading it needs root)" >&2; exit 1; }
 command -v qemu-system-x86_64 >/dev/null || { echo "vm-run: qemu-system-x86_64 missing (tools/install-deps --hw)" >&2; exit 1; }
 
@@ -78,7 +83,7 @@ run_pair() {
 	[ "$ACCEL" = kvm ] && echo "vm-run: pair runs under TCG (KVM fallback is only probed for single VMs)" && ACCEL=tcg
 	rm -f "$SHARE/wire.pcap"
 	t0=$(date +%s.%N)
-	qemu "$ACCEL" "$r1" 1 "${MEM:-768}" "smcr.role=$r1 smcr.ip=10.0.0.1/24 smcr.capture=$CAPTURE" \
+	qemu "$ACCEL" "$r1" 1 "${MEM:-768}" "smcr.role=$r1 smcr.ip=10.0.0.1/24 smcr.capture=$CAPTURE smcr.snaplen=$SNAPLEN" \
 		-netdev "socket,id=n0,listen=127.0.0.1:$port" -device virtio-net-pci,netdev=n0,mac=52:54:00:00:00:01 \
 		-object "filter-dump,id=d0,netdev=n0,file=$SHARE/wire.pcap" &
 	p1=$!
@@ -93,8 +98,25 @@ run_pair() {
 	[ $rc1 -eq 33 ] && [ $rc2 -eq 33 ]
 }
 
+run_wireloop() {
+	local role=$1 t0 rc
+	[ "$ACCEL" = kvm ] && echo "vm-run: wireloop runs under TCG (KVM fallback is only probed for single VMs)" && ACCEL=tcg
+	rm -f "$SHARE/wire.pcap"
+	t0=$(date +%s.%N)
+	qemu "$ACCEL" "$role" "${SMP:-2}" "${MEM:-1024}" \
+		"smcr.role=$role smcr.ip=10.0.0.1/24 smcr.ip2=10.0.0.2/24 smcr.capture=$CAPTURE smcr.snaplen=$SNAPLEN" \
+		-netdev hubport,id=n0,hubid=0 -device virtio-net-pci,netdev=n0,mac=52:54:00:00:00:01 \
+		-netdev hubport,id=n1,hubid=0 -device virtio-net-pci,netdev=n1,mac=52:54:00:00:00:02 \
+		-object "filter-dump,id=d0,netdev=n0,file=$SHARE/wire.pcap"
+	rc=$?
+	printf 'vm-run: %s: %s in %.1f s (accel %s, two NICs on one wire)\n' "$role" "$(verdict $rc)" \
+		"$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')" "$ACCEL"
+	[ $rc -eq 33 ]
+}
+
 case $MODE in
 single) run_single "${4:?role}" "${5:-}" ;;
+wireloop) run_wireloop "${4:?role}" ;;
 pair) run_pair "${4:?role1}" "${5:?role2}" ;;
-*) echo "vm-run: mode is single or pair" >&2; exit 2 ;;
+*) echo "vm-run: mode is single, pair or wireloop" >&2; exit 2 ;;
 esac

@@ -155,16 +155,26 @@ static void watch_gone(gpointer data)
 	g_free(w);
 }
 
-unsigned sim_realtime_watch_fd(sim_realtime *rt, int fd, sim_realtime_fd_fn fn, void *ctx)
+static unsigned watch(sim_realtime *rt, int fd, GIOCondition cond, sim_realtime_fd_fn fn, void *ctx)
 {
 	fd_watch *w = g_new0(fd_watch, 1);
 	*w = (fd_watch){ .rt = rt, .fn = fn, .ctx = ctx, .fd = fd };
-	GSource *src = g_unix_fd_source_new(fd, G_IO_IN | G_IO_ERR | G_IO_HUP);
+	GSource *src = g_unix_fd_source_new(fd, cond | G_IO_ERR | G_IO_HUP);
 	g_source_set_callback(src, (GSourceFunc)(void (*)(void))on_fd, w, watch_gone);
 	unsigned id = g_source_attach(src, rt->ctx);
 	g_source_unref(src);
 	rt->watches++;
 	return id;
+}
+
+unsigned sim_realtime_watch_fd(sim_realtime *rt, int fd, sim_realtime_fd_fn fn, void *ctx)
+{
+	return watch(rt, fd, G_IO_IN, fn, ctx);
+}
+
+unsigned sim_realtime_watch_fd_out(sim_realtime *rt, int fd, sim_realtime_fd_fn fn, void *ctx)
+{
+	return watch(rt, fd, G_IO_OUT, fn, ctx);
 }
 
 void sim_realtime_unwatch(sim_realtime *rt, unsigned id)

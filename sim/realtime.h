@@ -34,6 +34,8 @@ void sim_realtime_free(sim_realtime *rt);
 /* Watch fd for readability (level-triggered) until sim_realtime_unwatch(id). Returns an
  * id > 0. */
 unsigned sim_realtime_watch_fd(sim_realtime *rt, int fd, sim_realtime_fd_fn fn, void *ctx);
+/* The same for writability (G_IO_OUT; errors and hang-ups wake it too). */
+unsigned sim_realtime_watch_fd_out(sim_realtime *rt, int fd, sim_realtime_fd_fn fn, void *ctx);
 void sim_realtime_unwatch(sim_realtime *rt, unsigned id);
 
 /* Run until quit, the engine stops, virtual time reaches `until` (SIM_TIME_NEVER: no

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/real_port.h"
 #include "sim/realtime.h"
 #include "sim/smc_layer_int.h"
 
@@ -19,25 +20,13 @@ static void on_wc(void *user, const smcr_wc *wc)
 	smc_layer_leave(l);
 }
 
-static bool same_gid_at(const smcr_port_desc *real, const smcr_gid_entry *g)
-{
-	for (uint32_t i = 0; i < real->n_gids; i++)
-		if (real->gids[i].index == g->index && !memcmp(real->gids[i].gid, g->gid, 16))
-			return true;
-	return false;
-}
-
 /* A GID table change (an address added or removed anywhere on the device's interface,
- * IPv6 DAD finishing) concerns this port only if its own GID went away or the port is
- * no longer active: Linux's smc_ib_port_event_work() re-reads the port the same way and
- * leaves the links of an active port alone. */
+ * IPv6 DAD finishing) concerns this port only if its own GID went away or the port is no
+ * longer active (see real_port.h). */
 static bool gid_still_there(smc_layer *l, const smc_layer_port *p)
 {
 	const smcr_port_desc *d = smcr_ctx_port(l->ctx, p->port_index);
-	smcr_port_desc real;
-	if (!d || !d->n_gids || verbs_dev_port(l->vt, p->dev, p->dev_port, &real))
-		return false;
-	return real.state == SMCR_PORT_ACTIVE && same_gid_at(&real, &d->gids[d->n_gids - 1]);
+	return d && real_port_gid_still_there(l->vt, d);
 }
 
 static void on_async(void *user, smcr_tp_dev *dev, uint8_t port, smcr_async_event ev, void *qp_ctx)
@@ -108,92 +97,34 @@ static smc_real_dev *real_dev(smc_layer *l, const char *name, char *err, size_t 
 	return rd;
 }
 
-static bool v4_mapped(const uint8_t g[16])
-{
-	static const uint8_t pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-	return !memcmp(g, pfx, 12);
-}
-
-static uint32_t gid_v4(const uint8_t g[16])
-{
-	return (uint32_t)g[12] << 24 | (uint32_t)g[13] << 16 | (uint32_t)g[14] << 8 | g[15];
-}
-
-static void gids_text(const smcr_port_desc *d, char *buf, size_t len)
-{
-	size_t off = 0;
-	buf[0] = 0;
-	for (uint32_t i = 0; i < d->n_gids && off + 24 < len; i++) {
-		const uint8_t *g = d->gids[i].gid;
-		if (v4_mapped(g))
-			off += (size_t)snprintf(buf + off, len - off, "%s%u.%u.%u.%u", off ? ", " : "", g[12], g[13], g[14], g[15]);
-	}
-	if (!off)
-		snprintf(buf, len, "none");
-}
-
-/* The port the core sees: the real device's MAC, MTU, state and one IPv4-mapped RoCE v2
- * GID, listed as the v2 entry and as the v1 entry of every VLAN the stack needs. */
+/* The port the core sees (real_port.h), named and placed as the scenario says. */
 static int real_desc(smc_layer *l, const smcr_pfid_config *pc, const smc_real_port *m, smc_real_dev *rd,
                      smcr_port_desc *d, char *err, size_t errlen)
 {
-	smcr_port_desc real;
-	int rc = verbs_dev_port(l->vt, rd->dev, m->dev_port, &real);
+	const char *pnet = m->pnet_id[0] ? m->pnet_id : l->cfg.default_pnet;
+	uint16_t vids[SMCR_MAX_GIDS - 1];
+	const smcr_config *sc = stack_smcr(l->st);
+	uint32_t mtu = pc->mtu ? pc->mtu : sc->mtu;
+	smcr_mtu cap = mtu ? smc_layer_mtu_enum(mtu) : (smcr_mtu)0;
+	if (m->mtu && (!cap || smc_layer_mtu_enum(m->mtu) < cap))
+		cap = smc_layer_mtu_enum(m->mtu);
+	real_port_opts o = {
+		.dev_port = m->dev_port,
+		.ipv4 = m->ipv4,
+		.mtu_cap = cap,
+		.vlans = vids,
+		.n_vlans = smc_layer_pnet_vlans(l, pnet, vids, SMCR_MAX_GIDS - 1),
+	};
+	char why[512];
+	int rc = real_port_describe(l->vt, rd->dev, &o, d, why, sizeof(why));
 	if (rc) {
-		snprintf(err, errlen, "stack %s, PFID %04X: %s", l->st->name, (unsigned)pc->pfid,
-		         verbs_transport_last_error(l->vt, NULL));
+		snprintf(err, errlen, "stack %s, PFID %04X: %s", l->st->name, (unsigned)pc->pfid, why);
 		return rc;
 	}
-	int pick = -1;
-	for (uint32_t i = 0; i < real.n_gids && pick < 0; i++) {
-		const smcr_gid_entry *g = &real.gids[i];
-		if (g->type == SMCR_GID_ROCE_V2 && v4_mapped(g->gid) && (!m->ipv4 || gid_v4(g->gid) == m->ipv4))
-			pick = (int)i;
-	}
-	if (pick < 0) {
-		char have[160];
-		gids_text(&real, have, sizeof(have));
-		if (m->ipv4)
-			snprintf(err, errlen,
-			         "%s port %u has no RoCE v2 GID for %u.%u.%u.%u (IPv4-mapped GIDs: %s); add the address to "
-			         "the device's network interface (ip addr add)",
-			         m->dev, (unsigned)m->dev_port, m->ipv4 >> 24, (m->ipv4 >> 16) & 255, (m->ipv4 >> 8) & 255,
-			         m->ipv4 & 255, have);
-		else
-			snprintf(err, errlen,
-			         "%s port %u has no IPv4-mapped RoCE v2 GID: give its network interface an IPv4 address "
-			         "(ip addr add A.B.C.D/N dev IFACE)",
-			         m->dev, (unsigned)m->dev_port);
-		return SMCR_ERR_NOTFOUND;
-	}
-	const smcr_gid_entry chosen = real.gids[pick];
-	memset(d, 0, sizeof(*d));
-	d->dev = rd->dev;
-	d->port = m->dev_port;
 	d->pfid = pc->pfid;
 	if (l->st->personality == STACK_ZOS)
 		snprintf(d->name, sizeof(d->name), "EZARIUT%u%04X", (unsigned)pc->portnum, (unsigned)pc->pfid);
-	else
-		snprintf(d->name, sizeof(d->name), "%s", m->dev);
-	snprintf(d->pnet_id, sizeof(d->pnet_id), "%s", m->pnet_id[0] ? m->pnet_id : l->cfg.default_pnet);
-	memcpy(d->mac, real.mac, 6);
-	d->state = real.state;
-	d->active_mtu = real.active_mtu;
-	const smcr_config *sc = stack_smcr(l->st);
-	uint32_t mtu = pc->mtu ? pc->mtu : sc->mtu;
-	if (mtu && smc_layer_mtu_enum(mtu) < d->active_mtu)
-		d->active_mtu = smc_layer_mtu_enum(mtu);
-	if (m->mtu && smc_layer_mtu_enum(m->mtu) < d->active_mtu)
-		d->active_mtu = smc_layer_mtu_enum(m->mtu);
-	uint16_t vids[SMCR_MAX_GIDS - 1];
-	size_t n_vids = smc_layer_pnet_vlans(l, d->pnet_id, vids, SMCR_MAX_GIDS - 1);
-	for (size_t i = 0; i < n_vids; i++) {
-		smcr_gid_entry *g = &d->gids[d->n_gids++];
-		*g = chosen;
-		g->type = SMCR_GID_ROCE_V1; /* what SMC-Rv1 looks for; see smc_layer.h */
-		g->vlan_id = vids[i];
-	}
-	d->gids[d->n_gids++] = chosen;
+	snprintf(d->pnet_id, sizeof(d->pnet_id), "%s", pnet);
 	return 0;
 }
 
@@ -316,6 +247,10 @@ int smc_layer_real_fail(smc_layer *l, uint16_t pfid, uint8_t port, bool fail)
 			smcr_ctx_foreach_link(l->ctx, collect_qpn, &q);
 			for (size_t k = 0; k < q.n; k++)
 				verbs_dev_qp_to_err(l->vt, p->dev, q.qpn[k]);
+			/* what the device completed before it failed reaches the core first, as a
+			 * port's completions come before its port event: a CDC the QP received and
+			 * acknowledged is data the peer will not send again */
+			verbs_dev_process(l->vt, p->dev);
 		}
 		smc_layer_enter(l);
 		smcr_ctx_on_async_event(l->ctx, fail ? SMCR_EV_PORT_ERR : SMCR_EV_PORT_ACTIVE, p->port_index, NULL,

@@ -129,6 +129,10 @@ typedef struct world_conn_summary {
 /* Every connection of the run so far, in the order they were opened. */
 void world_foreach_conn(const world *w, void (*fn)(void *arg, const world_conn_summary *c), void *arg);
 
+/* Engine times (ns) of the first connection of connecting app `name` and of the end of
+ * its last one; false if it has none, or one is still open. */
+bool world_app_span(const world *w, const char *name, uint64_t *first_connect, uint64_t *last_end);
+
 /* Measure a metric of an expectation (as the run would check it now). */
 uint64_t world_measure(world *w, const scn_expect *e, char *detail, size_t detail_len);
 

@@ -16,7 +16,7 @@
 #include "sim/tcp.h"
 #include "sim/world_int.h"
 
-#define APP_CHUNK 16384u
+#define APP_CHUNK 65536u
 #define ECHO_WINDOW (256u * 1024u) /* an echo server stops reading with this much unsent */
 
 static const scn_app *app_of(const world *w, uint32_t i) { return &w->scn->apps[i]; }
@@ -34,6 +34,8 @@ static void end_close(world_end *e)
 	e->s = NULL;
 	e->closing = true;
 	e->ended = true;
+	if (!e->t_ended)
+		e->t_ended = sim_now(e->f->w->eng);
 	if (!e->f->w->freeing)
 		world_log_closed(e->f->w, e);
 	sock_close(s);
@@ -176,6 +178,7 @@ static void c_on_connect(sock *s, int err, void *user)
 		return;
 	}
 	e->connected = true;
+	e->t_connected = sim_now(w->eng);
 	end_record_mode(w, e, s);
 	world_log_connected(w, e, s);
 	const scn_app *a = app_of(w, e->f->app);
@@ -206,6 +209,8 @@ static void e_on_close(sock *s, int err, void *user)
 	if (err && !e->closing)
 		e->err = err;
 	e->ended = true;
+	if (!e->t_ended)
+		e->t_ended = sim_now(e->f->w->eng);
 	end_close(e);
 }
 
@@ -606,5 +611,31 @@ bool world_apps_done(const world *w)
 		if (!f->c.ended || (f->srv_seen && !f->srv.ended))
 			return false;
 	}
+	return true;
+}
+
+bool world_app_span(const world *w, const char *name, uint64_t *first_connect, uint64_t *last_end)
+{
+	uint32_t app = SCN_NONE;
+	for (size_t i = 0; i < w->scn->n_apps; i++)
+		if (!strcmp(w->scn->apps[i].name, name))
+			app = (uint32_t)i;
+	uint64_t a = UINT64_MAX, b = 0;
+	for (size_t k = 0; app != SCN_NONE && k < w->n_flows; k++) {
+		const world_end *e = &w->flows[k]->c;
+		if (w->flows[k]->app != app || !e->connected)
+			continue;
+		if (e->t_connected < a)
+			a = e->t_connected;
+		if (!e->t_ended) {
+			b = UINT64_MAX;
+		} else if (b != UINT64_MAX && e->t_ended > b) {
+			b = e->t_ended;
+		}
+	}
+	if (a == UINT64_MAX || b == 0 || b == UINT64_MAX)
+		return false;
+	*first_connect = a;
+	*last_end = b;
 	return true;
 }

@@ -74,6 +74,7 @@ typedef struct world_end {
 	uint64_t rr_req_sent;    /* client: bytes of the current request sent */
 	uint64_t rr_resp_got;    /* client: bytes of the current answer received */
 	uint32_t stack;          /* scenario stack index of this side */
+	uint64_t t_connected, t_ended; /* engine ns: connected, closed (0 = not yet) */
 } world_end;
 
 /* One connection of a connecting app (instance K), both of its sides. */

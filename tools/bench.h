@@ -24,5 +24,11 @@ int bench_protocol(int argc, char **argv);
 int bench_verbs(int argc, char **argv);
 int bench_replay(int argc, char **argv);
 int bench_core(int argc, char **argv);
+int bench_realhw(int argc, char **argv);
+
+/* perftest's ib_write_bw between two devices of this host (server on dev2, client on dev,
+ * TCP rendezvous on 127.0.0.1): its average MiB/s, 0 if it gave no result. */
+double bench_ib_write_bw(const char *prog, const char *dev, const char *dev2, int port, int gid_a, int gid_b,
+                         int64_t size, int64_t iters, int64_t depth);
 
 #endif

@@ -102,8 +102,8 @@ static int side_connect(bw_run *r, bw_side *s, const bw_side *peer, int port, ui
 
 /* ib_write_bw on the same device pair: server in the background, client in front; the
  * client's result line gives the average MiB/s (perftest's MB is 2^20 bytes). */
-static double run_ib_write_bw(const char *prog, const char *dev, const char *dev2, int port, int gid_a, int gid_b,
-                              gint64 size, gint64 iters, gint64 depth)
+double bench_ib_write_bw(const char *prog, const char *dev, const char *dev2, int port, int gid_a, int gid_b,
+                         int64_t size, int64_t iters, int64_t depth)
 {
 	char s_size[32], s_iters[32], s_depth[32], s_port[16], s_gid_a[16], s_gid_b[16];
 	snprintf(s_size, sizeof s_size, "%" G_GINT64_FORMAT, size);
@@ -120,7 +120,7 @@ static double run_ib_write_bw(const char *prog, const char *dev, const char *dev
 	GError *err = NULL;
 	if (!g_spawn_async(NULL, srv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
 	                   G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &err)) {
-		fprintf(stderr, "bench verbs: cannot start %s: %s\n", prog, err->message);
+		fprintf(stderr, "bench: cannot start %s: %s\n", prog, err->message);
 		g_error_free(err);
 		return 0;
 	}
@@ -141,7 +141,7 @@ static double run_ib_write_bw(const char *prog, const char *dev, const char *dev
 		g_strfreev(lines);
 		g_free(out);
 	} else {
-		fprintf(stderr, "bench verbs: %s: %s\n", prog, err->message);
+		fprintf(stderr, "bench: %s: %s\n", prog, err->message);
 		g_error_free(err);
 	}
 	waitpid(pid, NULL, 0);
@@ -271,7 +271,7 @@ int bench_verbs(int argc, char **argv)
 		double mib = (double)size * (double)iters / dt / (1024.0 * 1024.0);
 		if (mib > best)
 			best = mib;
-		double ref = ibw ? run_ib_write_bw(ibw, name_a, name_b, port, r.a.port.gids[r.a.gid].index,
+		double ref = ibw ? bench_ib_write_bw(ibw, name_a, name_b, port, r.a.port.gids[r.a.gid].index,
 		                                   r.b.port.gids[r.b.gid].index, size, iters, depth) : 0;
 		if (ref > best_ref)
 			best_ref = ref;

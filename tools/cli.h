@@ -18,6 +18,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_debug(int argc, char **argv);
 int cmd_interop(int argc, char **argv);
+int cmd_node(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);

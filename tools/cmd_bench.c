@@ -14,6 +14,7 @@ static const bench_entry benches[] = {
 	{ "stacks", "many TCP/IP stack pairs: request/response over TCP, checked", bench_stacks },
 	{ "protocol", "SMC-R end to end: 64 connections streaming in one link group over the fabric", bench_protocol },
 	{ "verbs", "RDMA WRITE throughput of the verbs transport on a real device, beside ib_write_bw", bench_verbs },
+	{ "realhw", "one SMC-R connection's payload throughput on real devices (--real-hw), beside ib_write_bw", bench_realhw },
 	{ "replay", "replay decode rate (frames/s) next to tshark -r on the same trace", bench_replay },
 	{ "core", "two SMC-R cores alone over an in-memory RC loopback: 64 connections streaming", bench_core },
 };

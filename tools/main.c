@@ -11,6 +11,7 @@ static const cli_command commands[] = {
 	{ "check", "parse and validate scenario files", cmd_check },
 	{ "debug", "developer tools (fabric-pcap: capture a simulated RoCE exchange)", cmd_debug },
 	{ "interop", "run one stack against a real SMC-R peer (Linux) on a real interface and RDMA device", cmd_interop },
+	{ "node", "one SMC-R stack on a real RDMA device, CLC over kernel TCP to another node", cmd_node },
 	{ "replay", "decode a pcap/pcapng capture of SMC-R traffic into reports", cmd_replay },
 	{ "report", "run a scenario and print its final NETSTAT DEVLINKS SMC-style report", cmd_report },
 	{ "run", "run a scenario: timeline, reports, expectations, fingerprint", cmd_run },

@@ -755,15 +755,15 @@ static bool recv_line(int fd, char *buf, size_t len)
 
 static bool exchange(int fd, const peer_info *mine, peer_info *theirs)
 {
-	char line[256], gid[GID_STRLEN];
+	char line[256], gid[GID_STRLEN], peer_gid[64];
 	gid_format(mine->gid, gid);
 	snprintf(line, sizeof line, "QP %u %u %s %u %llu %u %llu\n", mine->qpn, mine->psn, gid, mine->mtu,
 	         (unsigned long long)mine->rmb_iova, mine->rmb_rkey, (unsigned long long)mine->rmb_len);
 	if (!send_line(fd, line) || !recv_line(fd, line, sizeof line))
 		return false;
 	unsigned long long iova, len;
-	if (sscanf(line, "QP %u %u %63s %u %llu %u %llu", &theirs->qpn, &theirs->psn, gid, &theirs->mtu, &iova,
-	           &theirs->rmb_rkey, &len) != 7 || roce_gid_parse(gid, theirs->gid) != 0)
+	if (sscanf(line, "QP %u %u %63s %u %llu %u %llu", &theirs->qpn, &theirs->psn, peer_gid, &theirs->mtu, &iova,
+	           &theirs->rmb_rkey, &len) != 7 || roce_gid_parse(peer_gid, theirs->gid) != 0)
 		return false;
 	theirs->rmb_iova = iova;
 	theirs->rmb_len = len;
