@@ -46,7 +46,7 @@ void stack_config_defaults(stack_config *cfg, stack_personality p)
 	cfg->arp.timeout = 60 * SIM_S;
 	cfg->arp.retry_interval = 1 * SIM_S;
 	cfg->arp.max_tries = 3;
-	cfg->arp.queue_len = 3;
+	cfg->arp.queue_len = 101; /* Linux neigh unres_qlen (now unres_qlen_bytes, ~100 packets) */
 	cfg->arp.cache_size = 256;
 	cfg->ip.ttl = 64;
 

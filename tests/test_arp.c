@@ -124,6 +124,7 @@ Test(arp, queue_keeps_the_newest_packets_when_full)
 {
 	arp_net t;
 	arp_net_init(&t, 5);
+	t.a->cfg.arp.queue_len = 3; /* the mechanism, not the default (101, as Linux) */
 	for (uint16_t i = 1; i <= 5; i++)
 		stack_ping(t.a, B_IP, i);
 	test_net_run(&t.net, SIM_MS);
