@@ -194,6 +194,7 @@ void smcr_failover_slot_available(smcr_conn *conn)
 	smcr_link *lnk = conn->lnk;
 	if (!smcr_link_sendable(lnk)) {
 		conn->failover_pending = false;
+		smcr_conn_free_deferred_done(conn);
 		return;
 	}
 	smcr_send_slot *s = smcr_wr_get_slot(lnk);
