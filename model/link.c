@@ -327,11 +327,15 @@ void smcr_link_down(smcr_link *lnk, smcr_linkdown_reason why)
 	qp_reset(lnk);
 	/* A link still being set up carries no connections: any other active link, even on
 	 * the same device, keeps the lgr (Linux's smc_link_downing() ignores such a link).
+	 * Only a port error rules out the other links of the port (they go down with it).
+	 * Deviation (docs/deviations.md): Linux's smcr_link_down() passes is_dev_err for any
+	 * cause, so a link whose peer became unreachable (retries exceeded) also ends an lgr
+	 * whose other link starts at the same port, an asymmetric one, while that link works.
 	 * The connections move before an LLC flow waiting on the link learns of its end (in
 	 * Linux the flow runs in another worker once smcr_link_down() is done): the flow
 	 * could go on with a DELETE_LINK it held back, which clears the link. */
 	uint64_t id = lnk->id;
-	smcr_link *to = smcr_switch_conns(lgr, lnk, was_active);
+	smcr_link *to = smcr_switch_conns(lgr, lnk, was_active && why == SMCR_LINKDOWN_PORT_ERROR);
 	uint64_t to_id = to ? to->id : 0;
 	if (smcr_ctx_find_link(ctx, id) == lnk)
 		smcr_llc_link_unusable(lnk);

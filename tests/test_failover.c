@@ -166,3 +166,45 @@ Test(failover, a_connection_whose_peer_shut_down_keeps_every_byte_it_sends)
 	cr_assert_not(c->aborted || s->aborted);
 	duo_free(d);
 }
+
+/* One RNIC on the client, two on the server: both links start at the client's only port
+ * (an asymmetric lgr). When the server's first RNIC becomes unreachable, the client sees
+ * retries exceeded on the first link; the other link, from the same port to the server's
+ * second RNIC, still works and takes the connection. Linux treats every link failure as a
+ * device error here and terminates the lgr. */
+Test(failover, retries_exceeded_on_an_asymmetric_link_fail_over_to_the_same_port)
+{
+	duo_opts o;
+	duo_opts_default(&o);
+	o.ports[0] = 1;
+	o.ports[1] = 2;
+	duo *d = duo_new(&o);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_run(d, duo_now(d) + SMCR_S);
+	cr_assert_eq(duo_link_count(d, 0, SMCR_LNK_ACTIVE), 2);
+	smcr_conn_info ci;
+	smcr_conn_get_info(c->c, &ci);
+	smcr_link_info li;
+	cr_assert_eq(smcr_ctx_link_info(d->h[0].ctx, ci.link_id, &li), 0);
+	duo_stream(c, 4 << 20);
+	duo_stream(c->peer, 3 << 20);
+	cr_assert(duo_run_until(d, half_there, c, 10 * SMCR_S));
+	/* the server's RNIC at the other end of the client's link: its traffic is lost */
+	smcr_link_info si;
+	bool found = false;
+	for (int i = 0; duo_link_nth(d, 1, i, &si); i++)
+		if (si.local_qpn == li.peer_qpn)
+			found = true;
+	cr_assert(found);
+	cr_assert_lt((int)si.port_index, d->h[1].n_ports);
+	tpi_dev_set_down(d->fab, d->h[1].dev[si.port_index], true);
+	duo_run(d, duo_now(d) + 30 * SMCR_S);
+	cr_assert_eq(c->peer->rx_done, 4 << 20, "received %llu", (unsigned long long)c->peer->rx_done);
+	cr_assert_eq(c->rx_done, 3 << 20, "received %llu", (unsigned long long)c->rx_done);
+	cr_assert_not(c->rx_bad || c->peer->rx_bad);
+	cr_assert_not(c->aborted || c->peer->aborted, "a link survived: no abort");
+	cr_assert_eq(duo_lgr_count(d, 0), 1);
+	cr_assert_eq(duo_count(d, 0, SMCR_EV_LGR_TERMINATED), 0);
+	duo_free(d);
+}
