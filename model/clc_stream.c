@@ -304,9 +304,10 @@ void smcr_clc_process(smcr_conn *conn)
 
 /* How many of `len` new stream bytes belong to the CLC message being read. Linux reads
  * the messages one by one (the header peeked, then exactly its length; smc_clc_wait_msg)
- * and only when it waits for one: what follows a message not yet acted on stays in the TCP stream (the
- * application's data after a Decline that arrives while the first link is confirmed). A
- * header that is not CLC takes everything: processing fails on it. */
+ * and only when it waits for one: what follows a message not yet acted on stays in the
+ * TCP stream (the application's data after a Decline that arrives while the server still
+ * confirms the first link). A header that is not CLC takes everything: processing fails
+ * on it. */
 static size_t clc_take(const smcr_conn *conn, const uint8_t *buf, size_t len)
 {
 	uint8_t h[SMCR_CLC_HDR_LEN];

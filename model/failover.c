@@ -90,7 +90,7 @@ static int switch_cursor(smcr_conn *conn, smcr_send_slot *s)
 		smcr_tx_sndbuf_nonempty(conn);
 		/* Deviation (docs/deviations.md): a CDC with the close flags flushed with the
 		 * failed link is sent again; Linux leaves closing connections as they are. */
-		if (seq == conn->tx_cdc_seq && close_flags_unsent(conn) && !(conn->killed))
+		if (seq == conn->tx_cdc_seq && close_flags_unsent(conn) && !conn->killed)
 			smcr_cdc_get_slot_and_msg_send(conn);
 		/* Deviation from Linux (docs/deviations.md): a consumer-cursor update posted on
 		 * the failed link may never have arrived, yet Linux advanced rx_curs_confirmed
@@ -162,7 +162,8 @@ smcr_link *smcr_switch_conns(smcr_lgr *lgr, smcr_link *from, bool is_dev_err)
 		if (c->lnk != from || c->mode != SMCR_MODE_SMCR)
 			continue; /* handshake connections have no link yet in Linux's view */
 		bool in_flight = dismiss_on_link(c, from);
-		bool unconfirmed = in_flight || smcr_curs_comp(0, &c->tx_curs_sent, &c->tx_curs_fin);
+		bool unconfirmed = in_flight || c->tx_curs_sent.wrap != c->tx_curs_fin.wrap ||
+		                   c->tx_curs_sent.count != c->tx_curs_fin.count;
 		if (just_switch(c->state) && !unconfirmed) {
 			switch_link(c, to);
 			smcr_conn_free_deferred_done(c);
