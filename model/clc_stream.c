@@ -108,6 +108,14 @@ void smcr_hs_established(smcr_conn *conn)
 {
 	smcr_ctx *ctx = conn->ctx;
 	uint8_t v = conn->version;
+	if (conn->killed) {
+		/* The lgr ended while the handshake finished (its link failed while the client
+		 * waited for ADD_LINK, say). Linux completes connect() on the killed connection
+		 * and only later calls fail; the connection ends with the error right away here,
+		 * the peer having seen the end of the lgr as well. */
+		smcr_hs_error(conn, SMCR_ERR_CLOSED);
+		return;
+	}
 	hs_finish_common(conn);
 	drop_ini(conn);
 	conn->mode = SMCR_MODE_SMCR;
@@ -294,6 +302,32 @@ void smcr_clc_process(smcr_conn *conn)
 	}
 }
 
+/* How many of `len` new stream bytes belong to the CLC message being read. Linux reads
+ * the messages one by one (the header peeked, then exactly its length; smc_clc_wait_msg)
+ * and only when it waits for one: what follows a message not yet acted on stays in the
+ * TCP stream (the application's data after a Decline that arrives while the server still
+ * confirms the first link). A header that is not CLC takes everything: processing fails
+ * on it. */
+static size_t clc_take(const smcr_conn *conn, const uint8_t *buf, size_t len)
+{
+	uint8_t h[SMCR_CLC_HDR_LEN];
+	size_t have = conn->clc_len < SMCR_CLC_HDR_LEN ? conn->clc_len : SMCR_CLC_HDR_LEN;
+	memcpy(h, conn->clc_buf ? conn->clc_buf : h, have);
+	if (have < SMCR_CLC_HDR_LEN) {
+		size_t more = SMCR_CLC_HDR_LEN - have;
+		if (len < more)
+			return len;
+		memcpy(h + have, buf, more);
+	}
+	smcr_clc_hdr hdr;
+	if (smcr_clc_peek(h, sizeof(h), &hdr, NULL) < 0)
+		return len;
+	if (conn->clc_len >= hdr.length)
+		return 0; /* a whole message waits to be acted on */
+	size_t need = hdr.length - conn->clc_len;
+	return len < need ? len : need;
+}
+
 ssize_t smcr_conn_clc_input(smcr_conn *conn, const uint8_t *buf, size_t len, uint64_t now)
 {
 	if (!conn || (!buf && len))
@@ -303,8 +337,10 @@ ssize_t smcr_conn_clc_input(smcr_conn *conn, const uint8_t *buf, size_t len, uin
 	if (conn->mode == SMCR_MODE_SMCR || conn->hs == SMCR_HS_DONE)
 		return (ssize_t)len; /* the TCP connection is idle under SMC-R: ignore */
 	smcr_ctx *ctx = conn->ctx;
+	size_t take = clc_take(conn, buf, len);
+	if (!take)
+		return 0;
 	smcr_ctx_enter(ctx, now);
-	size_t take = len;
 	if (conn->clc_len + take > CLC_INPUT_MAX)
 		take = CLC_INPUT_MAX - conn->clc_len;
 	if (conn->clc_len + take > conn->clc_cap) {

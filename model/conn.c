@@ -67,10 +67,25 @@ void smcr_conn_init_cursors(smcr_conn *conn)
 	conn->urg_state = SMCR_URG_READ;
 }
 
+/* smc_conn_free() waits for the CDCs still in flight (smc_cdc_wait_pend_tx_wr) before the
+ * connection leaves the lgr: one that fails with its link must be sent again on another
+ * link (model/failover.c), or the peer never hears of the close. */
+static bool must_wait_cdcs(const smcr_conn *conn)
+{
+	const smcr_lgr *lgr = conn->lgr;
+	return lgr && conn->registered && conn->cdc_pend_tx_wr && !lgr->dead && !lgr->terminating &&
+	       !conn->ctx->freeing && smcr_link_sendable(conn->lnk);
+}
+
 /* smc_conn_free(): leave the lgr; the buffers stay with it for reuse. */
 void smcr_conn_free_lgr(smcr_conn *conn)
 {
 	smcr_lgr *lgr = conn->lgr;
+	if (must_wait_cdcs(conn) || (conn->failover_pending && lgr && !lgr->dead && !lgr->terminating)) {
+		conn->free_deferred = true;
+		return;
+	}
+	conn->free_deferred = false;
 	smcr_wr_dismiss_conn(conn);
 	if (!lgr)
 		return;
@@ -121,6 +136,8 @@ void smcr_conn_kill(smcr_conn *conn)
 		conn->killed = true;
 	}
 	smcr_wr_dismiss_conn(conn);
+	conn->free_deferred = false;
+	conn->failover_pending = false;
 	if (conn->lgr)
 		smcr_llc_remove_waiters_conn(conn->lgr, conn->id);
 	smcr_lgr_unregister_conn(conn);
@@ -136,6 +153,15 @@ void smcr_conn_kill(smcr_conn *conn)
 	smcr_close_active_abort(conn);
 }
 
+/* The last CDC in flight of a connection that had left already completed (or moved). */
+void smcr_conn_free_deferred_done(smcr_conn *conn)
+{
+	if (!conn->free_deferred || must_wait_cdcs(conn) || conn->failover_pending)
+		return;
+	smcr_conn_free_lgr(conn);
+	smcr_conn_maybe_reap(conn);
+}
+
 void smcr_conn_maybe_reap(smcr_conn *conn)
 {
 	if (conn->dead || !conn->host_closed)
@@ -148,6 +174,8 @@ void smcr_conn_maybe_reap(smcr_conn *conn)
 	smcr_ctx *ctx = conn->ctx;
 	if (conn->lgr)
 		smcr_conn_free_lgr(conn);
+	if (conn->free_deferred)
+		return; /* smcr_conn_free_deferred_done() comes back */
 	smcr_hs_lock_release(conn);
 	smcr_wr_unwait(conn);
 	smcr_timer_cancel(ctx, &conn->clc_timer);

@@ -7,7 +7,11 @@
  * consumed, send a CDC with failover validation (sequence number of the last completed CDC)
  * and resend the rest by RDMA WRITE on the new link; rewritten bytes land at the same RMBE
  * offsets with the same content, so nothing is lost or duplicated. Without another link
- * the lgr is terminated and its connections are aborted. */
+ * the lgr is terminated and its connections are aborted.
+ *
+ * Unlike Linux, a connection that is closing gets the same treatment when CDCs of it were
+ * in flight on the failed link (docs/deviations.md): its last data, its close flags and its
+ * consumer cursor may have been lost with them. */
 #include "model/smcr_int.h"
 
 static void switch_link(smcr_conn *conn, smcr_link *to)
@@ -45,6 +49,13 @@ static int send_validation(smcr_conn *conn, smcr_link *lnk, smcr_send_slot *s)
 	return rc;
 }
 
+/* Nothing left to prepare and the close flags were set: the CDC that carried them may
+ * be lost with the failed link, and no data CDC will repeat them. */
+static bool close_flags_unsent(const smcr_conn *conn)
+{
+	return (conn->local_tx_ctrl.conn_flags & SMCR_CDC_CLOSE_FLAGS) && !smcr_tx_prepared_sends(conn);
+}
+
 /* smc_switch_cursor() */
 static int switch_cursor(smcr_conn *conn, smcr_send_slot *s)
 {
@@ -65,14 +76,22 @@ static int switch_cursor(smcr_conn *conn, smcr_send_slot *s)
 	/* smc_write_space() */
 	conn->peer_rmbe_space = conn->peer_rmbe_size -
 	                        smcr_curs_diff(conn->peer_rmbe_size, &cons, &conn->local_tx_ctrl.prod);
-	if (conn->state == SMCR_INIT || conn->state == SMCR_CLOSED) {
+	/* Deviation (docs/deviations.md): the close flags go out again only with the last of
+	 * the rewound data, never ahead of it (the peer would take end of stream too early). */
+	conn->close_flags_held = smcr_tx_prepared_sends(conn) != 0;
+	if (conn->state == SMCR_INIT) {
 		smcr_wr_put_slot(lnk, s);
 		return 0;
 	}
 	int rc = send_validation(conn, lnk, s);
 	if (!rc) {
+		uint16_t seq = conn->tx_cdc_seq;
 		conn->tx_pending = false;
 		smcr_tx_sndbuf_nonempty(conn);
+		/* Deviation (docs/deviations.md): a CDC with the close flags flushed with the
+		 * failed link is sent again; Linux leaves closing connections as they are. */
+		if (seq == conn->tx_cdc_seq && close_flags_unsent(conn) && !conn->killed)
+			smcr_cdc_get_slot_and_msg_send(conn);
 		/* Deviation from Linux (docs/deviations.md): a consumer-cursor update posted on
 		 * the failed link may never have arrived, yet Linux advanced rx_curs_confirmed
 		 * when it was posted (smc_cdc_msg_send) and, since the tx_pushing rework,
@@ -107,14 +126,16 @@ static bool just_switch(smcr_conn_state st)
 	return false;
 }
 
-static void dismiss_on_link(smcr_conn *conn, smcr_link *from)
+/* CDCs in flight on the failed link will not complete for us; true if there were any. */
+static bool dismiss_on_link(smcr_conn *conn, smcr_link *from)
 {
-	/* CDCs in flight on the failed link will not complete for us */
 	if (from->slots)
 		for (uint32_t j = 0; j <= from->n_slots; j++)
 			if (from->slots[j].busy && from->slots[j].conn_id == conn->id)
 				from->slots[j].conn_id = 0;
+	bool in_flight = conn->cdc_pend_tx_wr != 0;
 	conn->cdc_pend_tx_wr = 0;
+	return in_flight;
 }
 
 smcr_link *smcr_switch_conns(smcr_lgr *lgr, smcr_link *from, bool is_dev_err)
@@ -140,9 +161,12 @@ smcr_link *smcr_switch_conns(smcr_lgr *lgr, smcr_link *from, bool is_dev_err)
 		smcr_conn *c = SMCR_CONTAINER_OF(pos, smcr_conn, lgr_node);
 		if (c->lnk != from || c->mode != SMCR_MODE_SMCR)
 			continue; /* handshake connections have no link yet in Linux's view */
-		dismiss_on_link(c, from);
-		if (just_switch(c->state)) {
+		bool in_flight = dismiss_on_link(c, from);
+		bool unconfirmed = in_flight || c->tx_curs_sent.wrap != c->tx_curs_fin.wrap ||
+		                   c->tx_curs_sent.count != c->tx_curs_fin.count;
+		if (just_switch(c->state) && !unconfirmed) {
 			switch_link(c, to);
+			smcr_conn_free_deferred_done(c);
 			continue;
 		}
 		ctx->stats.failovers++;
@@ -161,6 +185,7 @@ smcr_link *smcr_switch_conns(smcr_lgr *lgr, smcr_link *from, bool is_dev_err)
 		}
 		if (smcr_ctx_find_link(ctx, to_id) != to)
 			return NULL;
+		smcr_conn_free_deferred_done(c);
 	}
 	return to;
 }
@@ -170,6 +195,7 @@ void smcr_failover_slot_available(smcr_conn *conn)
 	smcr_link *lnk = conn->lnk;
 	if (!smcr_link_sendable(lnk)) {
 		conn->failover_pending = false;
+		smcr_conn_free_deferred_done(conn);
 		return;
 	}
 	smcr_send_slot *s = smcr_wr_get_slot(lnk);
@@ -180,4 +206,30 @@ void smcr_failover_slot_available(smcr_conn *conn)
 	conn->failover_pending = false;
 	if (switch_cursor(conn, s))
 		smcr_link_down(lnk, SMCR_LINKDOWN_WC_ERROR);
+	else
+		smcr_conn_free_deferred_done(conn);
+}
+
+/* A link is cleared while connections still use it (a DELETE_LINK for a link whose failure
+ * is being handled, say): they move like on a link failure instead of being left without a
+ * link, as long as the lgr has another active link. */
+void smcr_failover_orphans(smcr_link *lnk)
+{
+	smcr_lgr *lgr = lnk->lgr;
+	if (!lgr || !lgr->listed || lgr->terminating)
+		return;
+	bool other = false;
+	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++)
+		if (lgr->lnk[i] != lnk && smcr_link_active(lgr->lnk[i]))
+			other = true;
+	if (!other)
+		return;
+	smcr_list *pos;
+	smcr_list_for_each(pos, &lgr->conns) {
+		smcr_conn *c = SMCR_CONTAINER_OF(pos, smcr_conn, lgr_node);
+		if (c->lnk == lnk && c->mode == SMCR_MODE_SMCR) {
+			smcr_switch_conns(lgr, lnk, false);
+			return;
+		}
+	}
 }

@@ -274,6 +274,9 @@ void smcr_link_clear(smcr_link *lnk, bool log)
 	smcr_lgr *lgr = lnk->lgr;
 	if (lnk->state == SMCR_LNK_UNUSED)
 		return;
+	smcr_failover_orphans(lnk);
+	if (lnk->state == SMCR_LNK_UNUSED)
+		return;
 	if (log)
 		smcr_link_emit(lnk, SMCR_EV_LINK_REMOVED, SMCR_LINKDOWN_NONE, 0);
 	smcr_timer_cancel(ctx, &lnk->testlink_timer);
@@ -317,18 +320,33 @@ void smcr_link_down(smcr_link *lnk, smcr_linkdown_reason why)
 	smcr_timer_cancel(ctx, &lnk->testlink_timer);
 	lnk->testlink_pending = false;
 	smcr_link_emit(lnk, SMCR_EV_LINK_DOWN, why, 0);
-	smcr_llc_link_unusable(lnk);
-	if (!lgr->listed || lgr->terminating)
+	if (!lgr->listed || lgr->terminating) {
+		smcr_llc_link_unusable(lnk);
 		return; /* the lgr is ending: its cleanup clears the link */
+	}
 	qp_reset(lnk);
 	/* A link still being set up carries no connections: any other active link, even on
-	 * the same device, keeps the lgr (Linux's smc_link_downing() ignores such a link). */
-	smcr_link *to = smcr_switch_conns(lgr, lnk, was_active);
+	 * the same device, keeps the lgr (Linux's smc_link_downing() ignores such a link).
+	 * Only a port error rules out the other links of the port (they go down with it).
+	 * Deviation (docs/deviations.md): Linux's smcr_link_down() passes is_dev_err for any
+	 * cause, so a link whose peer became unreachable (retries exceeded) also ends an lgr
+	 * whose other link starts at the same port, an asymmetric one, while that link works.
+	 * The connections move before an LLC flow waiting on the link learns of its end (in
+	 * Linux the flow runs in another worker once smcr_link_down() is done): the flow
+	 * could go on with a DELETE_LINK it held back, which clears the link. */
+	uint64_t id = lnk->id;
+	smcr_link *to = smcr_switch_conns(lgr, lnk, was_active && why == SMCR_LINKDOWN_PORT_ERROR);
+	uint64_t to_id = to ? to->id : 0;
+	if (smcr_ctx_find_link(ctx, id) == lnk)
+		smcr_llc_link_unusable(lnk);
 	if (!to) {
 		/* no other link: smc_switch_conns() terminated the lgr */
 		smcr_link_clear(lnk, true);
 		return;
 	}
+	if (smcr_ctx_find_link(ctx, to_id) != to || smcr_ctx_find_link(ctx, id) != lnk ||
+	    !lgr->listed || lgr->terminating)
+		return; /* the woken flow deleted the link already, or more */
 	smcr_lgr_set_type(lgr, SMCR_LGR_SINGLE);
 	uint8_t del_link_id = lnk->link_id;
 	if (lgr->role == SMCR_ROLE_SERVER) {

@@ -443,6 +443,8 @@ typedef struct smcr_conn {
 	bool tx_pending;         /* needs smcr_tx_sndbuf_nonempty when a slot frees */
 	bool failover_pending;   /* needs the switch-cursor step when a slot frees */
 	bool cons_update_pending;
+	bool close_flags_held;   /* after a failover rewind: done-writing/closed wait for the data */
+	bool free_deferred;      /* leaving the lgr waits for the CDCs in flight (smc_conn_free) */
 	uint32_t cdc_pend_tx_wr;  /* CDCs posted, not yet completed */
 	/* counters */
 	uint64_t bytes_sent, bytes_received;
@@ -689,6 +691,7 @@ void smcr_srv_first_link_done(smcr_conn *conn, uint32_t rc);
 smcr_conn *smcr_conn_new(smcr_ctx *ctx, smcr_role role, const smcr_tcp_info *tcp, void *user);
 void smcr_conn_set_state(smcr_conn *conn, smcr_conn_state st);
 void smcr_conn_free_lgr(smcr_conn *conn);    /* smc_conn_free */
+void smcr_conn_free_deferred_done(smcr_conn *conn);
 void smcr_conn_maybe_reap(smcr_conn *conn);
 void smcr_conn_reap(smcr_conn *conn);
 void smcr_conn_kill(smcr_conn *conn);
@@ -720,6 +723,7 @@ void smcr_close_on_timer(smcr_conn *conn);
 /* failover.c */
 smcr_link *smcr_switch_conns(smcr_lgr *lgr, smcr_link *from, bool is_dev_err);
 void smcr_failover_slot_available(smcr_conn *conn);
+void smcr_failover_orphans(smcr_link *lnk);
 
 /* Byte helpers */
 static inline bool smcr_gid_eq(const uint8_t *a, const uint8_t *b) { return !memcmp(a, b, 16); }

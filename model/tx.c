@@ -120,6 +120,13 @@ static int cdc_msg_send(smcr_conn *conn, smcr_link *lnk, smcr_send_slot *s)
 	m.cons = cfed;
 	m.prod_flags = conn->local_tx_ctrl.prod_flags;
 	m.conn_flags = conn->local_tx_ctrl.conn_flags;
+	if (conn->close_flags_held) {
+		/* data rewound by a failover goes out first (model/failover.c) */
+		if (smcr_tx_prepared_sends(conn))
+			m.conn_flags &= (uint8_t)~(SMCR_CDC_PEER_DONE_WRITING | SMCR_CDC_PEER_CONN_CLOSED);
+		else
+			conn->close_flags_held = false;
+	}
 	smcr_cdc_encode(s->buf, &m);
 	conn->cdc_pend_tx_wr++;
 	int rc = smcr_wr_send_slot(lnk, s, SMCR_CDC_LEN);
@@ -150,6 +157,10 @@ int smcr_cdc_get_slot_and_msg_send(smcr_conn *conn)
 	smcr_link *lnk = conn->lnk;
 	if (!smcr_link_sendable(lnk) || !conn->registered)
 		return SMCR_ERR_STATE;
+	if (conn->failover_pending) {
+		conn->cons_update_pending = true; /* after the switch to the new link */
+		return SMCR_ERR_AGAIN;
+	}
 	smcr_send_slot *s = slot_or_wait(conn, lnk);
 	if (!s) {
 		conn->cons_update_pending = true;
@@ -233,6 +244,7 @@ void smcr_cdc_tx_done(smcr_link *lnk, smcr_send_slot *s, bool ok)
 	if (conn->sndbuf_space && !conn->urg_tx_pend)
 		smcr_conn_wake(conn, false, true);
 	smcr_close_wake_tx_prepared(conn);
+	smcr_conn_free_deferred_done(conn);
 }
 
 static uint32_t curs_diff_large(uint32_t size, const smcr_cursor *old, const smcr_cursor *new_)

@@ -306,8 +306,12 @@ static void send_done(smcr_link *lnk, const smcr_wc *wc)
 	uint64_t id = lnk->id;
 	bool ok = wc->status == SMCR_WC_SUCCESS;
 	smcr_wr_put_slot(lnk, s);
-	if (!ok)
+	if (!ok) {
+		/* the failover (or the lgr's end) takes care of the connection: this CDC's
+		 * count was reset when it moved, and it may already have others in flight */
+		copy.conn_id = 0;
 		smcr_link_down(lnk, SMCR_LINKDOWN_WC_ERROR);
+	}
 	if (copy.kind == SMCR_SLOT_CDC) {
 		if (lnk->cdc_out < UINT64_MAX)
 			lnk->cdc_out++;
