@@ -454,16 +454,9 @@ int bench_core(int argc, char **argv)
 		{ "verify", 'v', 0, G_OPTION_ARG_NONE, &verify, "check the content (byte sums; slows the run down)", NULL },
 		{ NULL },
 	};
-	GOptionContext *octx = g_option_context_new("- SMC-R protocol core throughput");
-	g_option_context_add_main_entries(octx, entries, NULL);
-	GError *err = NULL;
-	if (!g_option_context_parse(octx, &argc, &argv, &err)) {
-		fprintf(stderr, "%s: %s\n", argv[0], err->message);
-		g_error_free(err);
-		g_option_context_free(octx);
+	cli_options opts = { .params = "- SMC-R protocol core throughput", .entries = entries };
+	if (cli_parse_options(&opts, &argc, &argv))
 		return 2;
-	}
-	g_option_context_free(octx);
 	if (argc > 1 || conns < 1 || conns > 250 || mib < 1 || bufkib < 16 || chunk < 1) {
 		fprintf(stderr, "%s: need 1 <= conns <= 250, mib >= 1, buffer >= 16, chunk >= 1\n", argv[0]);
 		return 2;

@@ -59,16 +59,9 @@ int bench_fabric(int argc, char **argv)
 		{ "repeat", 'r', 0, G_OPTION_ARG_INT64, &repeat, "runs; the best is reported (3)", "N" },
 		{ NULL },
 	};
-	GOptionContext *ctx = g_option_context_new("- simulated RoCE fabric throughput");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	GError *err = NULL;
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "%s: %s\n", argv[0], err->message);
-		g_error_free(err);
-		g_option_context_free(ctx);
+	cli_options opts = { .params = "- simulated RoCE fabric throughput", .entries = entries };
+	if (cli_parse_options(&opts, &argc, &argv))
 		return 2;
-	}
-	g_option_context_free(ctx);
 	int rc = 2;
 	roce_version ver = ROCE_V2;
 	smcr_mtu pm = SMCR_MTU_256;

@@ -54,16 +54,9 @@ int bench_protocol(int argc, char **argv)
 		{ "reps", 0, 0, G_OPTION_ARG_INT, &reps, "repetitions (the best is reported)", "N" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	GOptionContext *ctx = g_option_context_new("- SMC-R streams between two stacks over the simulated fabric");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	GError *err = NULL;
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "%s: %s\n", argv[0], err->message);
-		g_error_free(err);
-		g_option_context_free(ctx);
+	cli_options opts = { .params = "- SMC-R streams between two stacks over the simulated fabric", .entries = entries };
+	if (cli_parse_options(&opts, &argc, &argv))
 		return 2;
-	}
-	g_option_context_free(ctx);
 	uint64_t bytes = 16ull << 20, rmb = 256ull << 10;
 	const char *why = NULL;
 	if ((bytes_s && !scn_parse_size(bytes_s, &bytes, &why)) || (rmb_s && !scn_parse_size(rmb_s, &rmb, &why)) ||

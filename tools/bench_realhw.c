@@ -19,6 +19,7 @@
 #include "sim/verbs_transport.h"
 #include "sim/world.h"
 #include "tools/bench.h"
+#include "tools/cli.h"
 
 static const char scenario_fmt[] =
 	"scenario \"bench realhw: one bulk connection\"\n"
@@ -100,17 +101,10 @@ int bench_realhw(int argc, char **argv)
 		{ "no-compare", 0, 0, G_OPTION_ARG_NONE, &no_compare, "do not run ib_write_bw", NULL },
 		{ NULL },
 	};
-	GOptionContext *oc = g_option_context_new("- one SMC-R connection on real devices beside ib_write_bw");
-	g_option_context_add_main_entries(oc, entries, NULL);
-	GError *gerr = NULL;
+	cli_options opts = { .params = "- one SMC-R connection on real devices beside ib_write_bw", .entries = entries };
 	int rc = 2;
-	if (!g_option_context_parse(oc, &argc, &argv, &gerr)) {
-		fprintf(stderr, "%s: %s\n", argv[0], gerr->message);
-		g_error_free(gerr);
-		g_option_context_free(oc);
+	if (cli_parse_options(&opts, &argc, &argv))
 		goto out_args;
-	}
-	g_option_context_free(oc);
 	uint64_t bytes = 128ull << 20, rmb = 1u << 20, snd = 1u << 20;
 	const char *why;
 	if ((bytes_s && !scn_parse_size(bytes_s, &bytes, &why)) || (rmb_s && !scn_parse_size(rmb_s, &rmb, &why)) ||

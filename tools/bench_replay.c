@@ -13,6 +13,7 @@
 #include "model/wire.h"
 #include "sim/replay.h"
 #include "tools/bench.h"
+#include "tools/cli.h"
 
 #define DEFAULT_BASE "traces/linux-6.1-smcr-v2-rxe.pcap"
 
@@ -104,16 +105,11 @@ int bench_replay(int argc, char **argv)
 		{ "keep", 0, 0, G_OPTION_ARG_NONE, &keep, "keep the made trace and print its path", NULL },
 		{ NULL },
 	};
-	GOptionContext *ctx = g_option_context_new("[FILE] - replay decode rate, next to tshark -r");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	GError *gerr = NULL;
+	cli_options opts = { .params = "[FILE] - replay decode rate, next to tshark -r", .entries = entries };
 	int rc = 2;
 	char *made = NULL, *tmpdir = NULL;
-	if (!g_option_context_parse(ctx, &argc, &argv, &gerr)) {
-		fprintf(stderr, "%s: %s\n", argv[0], gerr->message);
-		g_error_free(gerr);
+	if (cli_parse_options(&opts, &argc, &argv))
 		goto out;
-	}
 	if (argc > 2 || copies <= 0 || copies > 1000000 || repeat <= 0) {
 		fprintf(stderr, "%s: usage: [FILE] with copies in 1..1000000 and repeat > 0\n", argv[0]);
 		goto out;
@@ -160,6 +156,7 @@ int bench_replay(int argc, char **argv)
 		gchar *targv[] = { "tshark", "-n", "-r", (gchar *)file, NULL };
 		gint status = 0;
 		gboolean ok = TRUE;
+		GError *gerr = NULL;
 		double dt = 0;
 		for (gint64 i = 0; i < (repeat < 2 ? repeat : 2) && ok; i++) {
 			double t0 = bench_wall_seconds();
@@ -194,6 +191,5 @@ out:
 	g_free(made);
 	g_free(tmpdir);
 	g_free(base);
-	g_option_context_free(ctx);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include "sim/engine.h"
 #include "sim/stack.h"
 #include "tools/bench.h"
+#include "tools/cli.h"
 
 typedef struct cable cable;
 
@@ -170,16 +171,9 @@ int bench_stacks(int argc, char **argv)
 		{ "repeat", 'r', 0, G_OPTION_ARG_INT64, &repeat, "runs; the best is reported (2)", "N" },
 		{ NULL },
 	};
-	GOptionContext *ctx = g_option_context_new("- many virtual TCP/IP stacks in one run");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	GError *err = NULL;
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "%s: %s\n", argv[0], err->message);
-		g_error_free(err);
-		g_option_context_free(ctx);
+	cli_options opts = { .params = "- many virtual TCP/IP stacks in one run", .entries = entries };
+	if (cli_parse_options(&opts, &argc, &argv))
 		return 2;
-	}
-	g_option_context_free(ctx);
 	if (argc > 1) {
 		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0], argv[1]);
 		return 2;

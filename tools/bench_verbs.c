@@ -21,6 +21,7 @@
 #include "sim/roce_gid.h"
 #include "sim/verbs_transport.h"
 #include "tools/bench.h"
+#include "tools/cli.h"
 
 typedef struct bw_side {
 	smcr_tp_dev *dev;
@@ -208,16 +209,9 @@ int bench_verbs(int argc, char **argv)
 		{ "no-compare", 0, 0, G_OPTION_ARG_NONE, &no_compare, "do not run ib_write_bw", NULL },
 		{ NULL },
 	};
-	GOptionContext *oc = g_option_context_new("- RDMA WRITE throughput through the verbs transport");
-	g_option_context_add_main_entries(oc, entries, NULL);
-	GError *err = NULL;
-	if (!g_option_context_parse(oc, &argc, &argv, &err)) {
-		fprintf(stderr, "%s: %s\n", argv[0], err->message);
-		g_error_free(err);
-		g_option_context_free(oc);
+	cli_options opts = { .params = "- RDMA WRITE throughput through the verbs transport", .entries = entries };
+	if (cli_parse_options(&opts, &argc, &argv))
 		return 2;
-	}
-	g_option_context_free(oc);
 	if (argc > 1) {
 		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0], argv[1]);
 		return 2;

@@ -2,6 +2,8 @@
 #ifndef SMCR_CLI_H
 #define SMCR_CLI_H
 
+#include <glib.h>
+
 #define SMCR_SIM_VERSION "0.1.0"
 
 /* A subcommand gets argv with argv[0] = "smcr-sim SUBCOMMAND" and returns the exit code:
@@ -24,6 +26,18 @@ int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 /* smcr-sim debug frames FILE (tools/debug_frames.c) */
 int debug_frames(int argc, char **argv);
+
+/* A subcommand's options (tools/options.c). */
+typedef struct cli_options {
+	const char *params;             /* --help's first line: "FILE - what the command does" */
+	const GOptionEntry *entries;    /* NULL-terminated */
+	const char *summary;            /* text before the options, or NULL */
+	const char *description;        /* text after the options, or NULL */
+	struct capture_args *capture;   /* adds the --pcap options (tools/capture_opts.h), or NULL */
+} cli_options;
+
+/* Parse and remove the options from argc/argv. 0, or 2 after printing "PROG: message". */
+int cli_parse_options(const cli_options *o, int *argc, char ***argv);
 
 /* Parse a duration like "10s", "250ms", "3us", "42ns", "1.5s" or a bare ns count.
  * Returns 0 and sets *ns, or -1 with a message in err (size errlen). */

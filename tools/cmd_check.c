@@ -13,19 +13,15 @@ int cmd_check(int argc, char **argv)
 		{ "defaults", 0, 0, G_OPTION_ARG_NONE, &defaults, "print the attribute defaults of each personality", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	GOptionContext *ctx = g_option_context_new("FILE… - parse and validate scenario files");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	g_option_context_set_description(ctx, "Prints 'FILE: ok (N stacks, M apps, K events, E expectations)' per valid file\n"
-	                                      "(events: timeline entries other than timed expectations), or every error as\n"
-	                                      "FILE:LINE:COLUMN: message on stderr. Exit 0 if all files are valid, 2 otherwise.");
-	GError *err = NULL;
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "%s: %s\n", argv[0], err->message);
-		g_error_free(err);
-		g_option_context_free(ctx);
+	cli_options opts = {
+		.params = "FILE… - parse and validate scenario files",
+		.entries = entries,
+		.description = "Prints 'FILE: ok (N stacks, M apps, K events, E expectations)' per valid file\n"
+		               "(events: timeline entries other than timed expectations), or every error as\n"
+		               "FILE:LINE:COLUMN: message on stderr. Exit 0 if all files are valid, 2 otherwise.",
+	};
+	if (cli_parse_options(&opts, &argc, &argv))
 		return 2;
-	}
-	g_option_context_free(ctx);
 	if (defaults) {
 		scn_print_defaults(stdout);
 		if (argc < 2)

@@ -82,16 +82,9 @@ static int fabric_pcap(int argc, char **argv)
 		{ "roce", 0, 0, G_OPTION_ARG_STRING, &roce, "v1, v2 or both (both)", "VER" },
 		{ NULL },
 	};
-	GOptionContext *ctx = g_option_context_new("OUT.pcap - capture a short simulated RoCE exchange");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	GError *err = NULL;
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "%s: %s\n", argv[0], err->message);
-		g_error_free(err);
-		g_option_context_free(ctx);
+	cli_options opts = { .params = "OUT.pcap - capture a short simulated RoCE exchange", .entries = entries };
+	if (cli_parse_options(&opts, &argc, &argv))
 		return 2;
-	}
-	g_option_context_free(ctx);
 	int rc = 2;
 	bool v1 = !roce || !strcmp(roce, "v1") || !strcmp(roce, "both");
 	bool v2 = !roce || !strcmp(roce, "v2") || !strcmp(roce, "both");

@@ -501,22 +501,18 @@ int cmd_interop(int argc, char **argv)
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a.verbose, "core events on stderr", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	GOptionContext *oc = g_option_context_new("client|server");
-	g_option_context_set_summary(oc, "Run one smcr-sim stack against a real SMC-R peer (Linux net/smc): its frames "
-	                                 "on a real Ethernet interface (AF_PACKET), its QPs on a real RDMA device.");
-	g_option_context_add_main_entries(oc, entries, NULL);
-	GError *gerr = NULL;
-	int rc;
-	if (!g_option_context_parse(oc, &argc, &argv, &gerr)) {
-		fprintf(stderr, "%s: %s\n", prog, gerr->message);
-		g_error_free(gerr);
-		g_option_context_free(oc);
+	cli_options opts = {
+		.params = "client|server",
+		.entries = entries,
+		.summary = "Run one smcr-sim stack against a real SMC-R peer (Linux net/smc): its frames "
+		           "on a real Ethernet interface (AF_PACKET), its QPs on a real RDMA device.",
+	};
+	if (cli_parse_options(&opts, &argc, &argv)) {
 		args_free(&a);
 		return 2;
 	}
-	g_option_context_free(oc);
 
-	rc = run_interop(prog, &a, argc, argv);
+	int rc = run_interop(prog, &a, argc, argv);
 	args_free(&a);
 	return rc;
 }

@@ -215,22 +215,19 @@ int cmd_node(int argc, char **argv)
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a.verbose, "event log on stderr", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	GOptionContext *octx = g_option_context_new("- one SMC-R stack on a real device, CLC over kernel TCP");
-	g_option_context_add_main_entries(octx, entries, NULL);
-	g_option_context_set_description(
-		octx, "Two nodes, usually on two hosts, connect over kernel TCP and run the CLC handshake as the first\n"
+	cli_options opts = {
+		.params = "- one SMC-R stack on a real device, CLC over kernel TCP",
+		.entries = entries,
+		.description =
+		      "Two nodes, usually on two hosts, connect over kernel TCP and run the CLC handshake as the first\n"
 		      "bytes of the stream (both ends are configured for SMC: kernel TCP cannot carry the SMC option);\n"
 		      "their QPs then connect over the real fabric. Example on two Soft-RoCE hosts:\n"
 		      "  host A:  smcr-sim node --listen 7100 --dev rxe0 --conns 3\n"
 		      "  host B:  smcr-sim node --connect 10.0.0.1:7100 --dev rxe0 --conns 3 --bytes 64M\n"
 		      "Every byte is checked. Prints a summary and the final report. Exit 0 when every connection\n"
-		      "completed intact, 1 when one failed, 2 for bad options or when the node cannot run.");
-	GError *gerr = NULL;
-	bool ok = g_option_context_parse(octx, &argc, &argv, &gerr);
-	g_option_context_free(octx);
-	if (!ok) {
-		fprintf(stderr, "%s: %s\n", argv[0], gerr->message);
-		g_error_free(gerr);
+		      "completed intact, 1 when one failed, 2 for bad options or when the node cannot run.",
+	};
+	if (cli_parse_options(&opts, &argc, &argv)) {
 		free_args(&a);
 		return 2;
 	}

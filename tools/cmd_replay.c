@@ -79,10 +79,11 @@ int cmd_replay(int argc, char **argv)
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a.verbose, "timing, redrive: the world's event log", NULL },
 		{ NULL },
 	};
-	GOptionContext *ctx = g_option_context_new("FILE - decode, replay or re-drive a pcap/pcapng capture of SMC-R traffic");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	capture_option_add(ctx, &a.cap);
-	g_option_context_set_description(ctx,
+	cli_options opts = {
+		.params = "FILE - decode, replay or re-drive a pcap/pcapng capture of SMC-R traffic",
+		.entries = entries,
+		.capture = &a.cap,
+		.description =
 		"decode: reconstructs peers, link groups, links (QPs, GIDs, MACs, 4-byte link ids), connections\n"
 		"(tokens, cursors, bytes), fallbacks with their reasons and link failures from TCP/CLC and\n"
 		"RoCE v1/v2 frames, and prints them as the simulator's reports, followed by the capture\n"
@@ -92,14 +93,11 @@ int cmd_replay(int argc, char **argv)
 		"times (scaled by --speed); TCP acknowledgments follow the simulated peer, ARP is answered.\n"
 		"redrive: feeds one recorded side's SMC-R messages to a simulated stack whose core plays\n"
 		"the other side, and lists where its messages differ from the recorded ones (QPNs, PSNs,\n"
-		"rkeys, addresses, tokens and random ids mapped, not compared). See docs/traces.md.");
-	GError *gerr = NULL;
+		"rkeys, addresses, tokens and random ids mapped, not compared). See docs/traces.md.",
+	};
 	int rc = 2;
-	if (!g_option_context_parse(ctx, &argc, &argv, &gerr)) {
-		fprintf(stderr, "%s: %s\n", argv[0], gerr->message);
-		g_error_free(gerr);
+	if (cli_parse_options(&opts, &argc, &argv))
 		goto out;
-	}
 	if (argc != 2) {
 		fprintf(stderr, "%s: expected one capture FILE (try --help)\n", argv[0]);
 		goto out;
@@ -211,7 +209,6 @@ int cmd_replay(int argc, char **argv)
 	rc = res.errors.total || res.file_damaged ? 1 : 0;
 	replay_result_free(&res);
 out:
-	g_option_context_free(ctx);
 	g_free(a.mode);
 	g_free(a.format);
 	g_free(a.smcid);

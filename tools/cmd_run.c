@@ -94,25 +94,19 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 		{ "smcid", 0, 0, G_OPTION_ARG_STRING, &a->smcid, "only the link group or link with this id (hex)", "HEX" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	GOptionContext *ctx = g_option_context_new(report_cmd ? "FILE - run a scenario and print the final report"
-	                                                      : "FILE - run a scenario");
-	g_option_context_add_main_entries(ctx, report_cmd ? report_entries : run_entries, NULL);
-	capture_option_add(ctx, &a->cap);
-	g_option_context_set_description(
-		ctx, report_cmd ? "Runs the scenario silently and prints the NETSTAT DEVLINKS SMC-style report of its end.\n"
+	cli_options opts = {
+		.params = report_cmd ? "FILE - run a scenario and print the final report" : "FILE - run a scenario",
+		.entries = report_cmd ? report_entries : run_entries,
+		.capture = &a->cap,
+		.description =
+		     report_cmd ? "Runs the scenario silently and prints the NETSTAT DEVLINKS SMC-style report of its end.\n"
 		                  "Exit 0, 1 if an expectation failed, 2 for a bad scenario or option."
 		                : "Prints timeline reports, failed expectations (FILE:LINE and what was measured), the\n"
 		                  "final reports and the run's fingerprint. Same file and seed: the same output, byte for\n"
 		                  "byte. A progress line goes to stderr when it is a terminal and the run takes a while.\n"
-		                  "Exit 0 if every expectation is met, 1 if one failed, 2 for a bad scenario or option.");
-	GError *err = NULL;
-	bool ok = g_option_context_parse(ctx, argc, argv, &err);
-	if (!ok) {
-		fprintf(stderr, "%s: %s\n", (*argv)[0], err->message);
-		g_error_free(err);
-	}
-	g_option_context_free(ctx);
-	return ok ? 0 : 2;
+		                  "Exit 0 if every expectation is met, 1 if one failed, 2 for a bad scenario or option.",
+	};
+	return cli_parse_options(&opts, argc, argv);
 }
 
 static void free_args(run_args *a)
