@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/clc.h"
+#include "sim/report_core.h"
 #include "sim/report_print.h"
 #include "sim/scn_values.h"
 #include "sim/tcp.h"
@@ -23,7 +24,10 @@ static const char *stack_name_by_sysid(world *w, const uint8_t sysid[8])
 	return "?";
 }
 
-static uint32_t lgr_num_of(smc_layer *l, uint64_t lgr_id);
+static uint32_t lgr_num_of(smc_layer *l, uint64_t lgr_id)
+{
+	return report_core_lgr_num(smc_layer_ctx(l), lgr_id);
+}
 
 static const char *port_name(const smc_layer *l, uint32_t port_index)
 {
@@ -169,38 +173,9 @@ void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev)
 	case SMCR_EV_CONN_STATE:
 		return;
 	}
-	(void)stack_name_by_sysid;
 }
 
 /* ---- filling a report ---- */
-
-typedef struct lgr_map {
-	uint64_t id[512];
-	uint32_t num[512];
-	size_t n;
-} lgr_map;
-
-typedef struct lookup_ctx {
-	uint64_t id;
-	uint32_t num;
-	bool found;
-} lookup_ctx;
-
-static void find_lgr(void *arg, const smcr_lgr_info *li)
-{
-	lookup_ctx *c = arg;
-	if (li->id == c->id) {
-		c->num = li->lgr_num;
-		c->found = true;
-	}
-}
-
-static uint32_t lgr_num_of(smc_layer *l, uint64_t lgr_id)
-{
-	lookup_ctx c = { lgr_id, 0, false };
-	smcr_ctx_foreach_lgr(smc_layer_ctx(l), find_lgr, &c);
-	return c.found ? c.num : (uint32_t)lgr_id;
-}
 
 typedef struct fill_ctx {
 	world *w;
@@ -211,57 +186,17 @@ typedef struct fill_ctx {
 	const smcr_ctx *ctx;
 } fill_ctx;
 
-static report_lgr_type lgr_type(smcr_lgr_type t)
-{
-	switch (t) {
-	case SMCR_LGR_SINGLE:
-		return REPORT_LGR_SINGLE;
-	case SMCR_LGR_SYMMETRIC:
-		return REPORT_LGR_SYM;
-	case SMCR_LGR_ASYMMETRIC_PEER:
-		return REPORT_LGR_ASYMP;
-	case SMCR_LGR_ASYMMETRIC_LOCAL:
-		return REPORT_LGR_ASYML;
-	case SMCR_LGR_NONE:
-		break;
-	}
-	return REPORT_LGR_NONE;
-}
-
-static void trim_blank(char *dst, size_t dlen, const char *src, size_t slen)
-{
-	size_t n = slen;
-	while (n && (src[n - 1] == ' ' || src[n - 1] == 0))
-		n--;
-	if (n >= dlen)
-		n = dlen - 1;
-	memcpy(dst, src, n);
-	dst[n] = 0;
-}
-
 static void fill_lgr(void *arg, const smcr_lgr_info *li)
 {
 	fill_ctx *c = arg;
 	report_lgr *g = report_add_lgr(c->r);
-	g->id = li->lgr_num;
+	report_core_lgr(g, li);
 	g->stack_id = c->stack_id;
-	g->role = li->role == SMCR_ROLE_SERVER ? REPORT_ROLE_SERVER : REPORT_ROLE_CLIENT;
-	g->type = lgr_type(li->type);
-	g->version = li->version;
-	memcpy(g->peer_system_id, li->peer_system_id, 8);
-	trim_blank(g->peer_host, sizeof(g->peer_host), li->peer_hostname, sizeof(li->peer_hostname));
 	const char *peer = stack_name_by_sysid(c->w, li->peer_system_id);
 	if (!g->peer_host[0])
 		snprintf(g->peer_host, sizeof(g->peer_host), "%s", peer);
 	uint32_t ps = scn_find_stack(c->w->scn, peer);
 	g->peer_stack_id = ps == SCN_NONE ? 0 : ps + 1;
-	g->vlan = li->vlan_id ? li->vlan_id : REPORT_NO_VLAN;
-	snprintf(g->pnetid, sizeof(g->pnetid), "%s", li->pnet_id);
-	g->n_links = li->n_links;
-	g->n_conns = li->conns_num;
-	g->buf_storage = li->rmb_bytes;
-	g->max_links = li->max_links;
-	g->max_conns = li->max_conns;
 }
 
 static uint32_t rnic_id_of(const fill_ctx *c, uint32_t port_index)
@@ -276,37 +211,7 @@ static uint32_t rnic_id_of(const fill_ctx *c, uint32_t port_index)
 static void fill_link(void *arg, const smcr_link_info *li)
 {
 	fill_ctx *c = arg;
-	report_link *k = report_add_link(c->r);
-	k->stack_id = c->stack_id;
-	k->lgr_id = lgr_num_of(c->ws->l, li->lgr_id);
-	k->link_num = li->link_id;
-	k->local_link_id = li->link_uid;
-	k->remote_link_id = li->peer_link_uid;
-	k->state = (report_link_state)li->state;
-	k->rnic_id = rnic_id_of(c, li->port_index);
-	memcpy(k->local_mac, li->local_mac, 6);
-	memcpy(k->remote_mac, li->peer_mac, 6);
-	memcpy(k->local_gid, li->local_gid, 16);
-	memcpy(k->remote_gid, li->peer_gid, 16);
-	k->local_qpn = li->local_qpn;
-	k->remote_qpn = li->peer_qpn;
-	k->vlan = li->vlan_id ? li->vlan_id : REPORT_NO_VLAN;
-	k->mtu = li->path_mtu ? smcr_mtu_bytes(li->path_mtu) : 0;
-	k->bytes_in = li->bytes_in;
-	k->bytes_out = li->bytes_out;
-	k->ops_in = li->ops_in;
-	k->ops_out = li->ops_out;
-	k->n_conns = li->conn_cnt;
-	/* the RNIC interface row sums its links */
-	for (size_t i = 0; i < c->r->n_rnics; i++) {
-		report_rnic *rn = &c->r->rnics[i];
-		if (rn->id != k->rnic_id)
-			continue;
-		rn->bytes_in += li->bytes_in;
-		rn->bytes_out += li->bytes_out;
-		rn->ops_in += li->ops_in;
-		rn->ops_out += li->ops_out;
-	}
+	report_core_add_link(c->r, c->ctx, li, c->stack_id, rnic_id_of(c, li->port_index));
 }
 
 static void ip4(uint8_t out[16], uint32_t a)
@@ -401,26 +306,7 @@ static void fill_fallback_socks(fill_ctx *c, uint32_t stack_idx, uint32_t *next_
 
 static void fill_stats(world *w, uint32_t stack_idx, report_stats *rs, const smcr_ctx *ctx)
 {
-	smcr_stats s;
-	smcr_ctx_get_stats(ctx, &s);
-	rs->clnt_v1_succ = s.clnt_v1_succ;
-	rs->clnt_v2_succ = s.clnt_v2_succ;
-	rs->srv_v1_succ = s.srv_v1_succ;
-	rs->srv_v2_succ = s.srv_v2_succ;
-	rs->clnt_hshake_err = s.clnt_hshake_err;
-	rs->srv_hshake_err = s.srv_hshake_err;
-	rs->rx_bytes = s.rx_bytes;
-	rs->tx_bytes = s.tx_bytes;
-	rs->rx_cnt = s.rx_cnt;
-	rs->tx_cnt = s.tx_cnt;
-	for (int i = 0; i < 9; i++)
-		rs->rx_rmb_hist[i < REPORT_BUF_BUCKETS ? i : REPORT_BUF_BUCKETS - 1] += s.rmb_size_hist[i];
-	for (int i = 0; i < SMCR_MAX_FBACK_RSN; i++) {
-		for (uint32_t n = 0; n < s.clnt_fback_rsn[i].count; n++)
-			report_stats_add_fallback(rs, s.clnt_fback_rsn[i].code, false);
-		for (uint32_t n = 0; n < s.srv_fback_rsn[i].count; n++)
-			report_stats_add_fallback(rs, s.srv_fback_rsn[i].code, true);
-	}
+	report_core_stats(rs, ctx);
 	/* PEERNOSMC is decided by TCP before the layer sees the connection */
 	for (size_t i = 0; i < w->n_flows; i++) {
 		const world_flow *f = w->flows[i];
