@@ -21,18 +21,7 @@ static void clnt_decline(smcr_conn *conn, uint32_t rc)
 int smcr_conn_connect(smcr_ctx *ctx, const smcr_tcp_info *tcp, void *conn_user, uint64_t now,
                       smcr_conn **out)
 {
-	if (!ctx || !tcp || !out)
-		return SMCR_ERR_INVAL;
-	smcr_ctx_enter(ctx, now);
-	smcr_conn *conn = smcr_conn_new(ctx, SMCR_ROLE_CLIENT, tcp, conn_user);
-	if (!conn) {
-		smcr_ctx_leave(ctx);
-		return SMCR_ERR_NOMEM;
-	}
-	*out = conn;
-	smcr_clnt_start(conn);
-	smcr_ctx_leave(ctx);
-	return 0;
+	return smcr_hs_open(ctx, SMCR_ROLE_CLIENT, tcp, conn_user, now, out);
 }
 
 static const uint8_t zero6[6];
@@ -300,12 +289,7 @@ void smcr_clnt_lock_granted(smcr_conn *conn)
 			memcpy(lgr->peer_hostname, a->fce.hostname, SMCR_HOSTNAME_LEN);
 		}
 	}
-	/* smcr_conn_save_peer_info() */
-	conn->peer_rmbe_idx = a->rmbe_idx;
-	conn->local_tx_ctrl.token = a->rmbe_alert_token;
-	conn->peer_rmbe_size = smcr_rmbe_size_bytes(a->rmbe_size);
-	conn->peer_rmbe_space = conn->peer_rmbe_size;
-	conn->tx_off = conn->peer_rmbe_size * (uint32_t)(a->rmbe_idx ? a->rmbe_idx - 1 : 0);
+	smcr_hs_save_peer_info(conn, a);
 	if (smcr_buf_create(conn)) {
 		clnt_decline(conn, SMCR_DECL_MEM);
 		return;

@@ -25,18 +25,7 @@ static void srv_decline(smcr_conn *conn, uint32_t rc)
 int smcr_conn_accept(smcr_ctx *ctx, const smcr_tcp_info *tcp, void *conn_user, uint64_t now,
                      smcr_conn **out)
 {
-	if (!ctx || !tcp || !out)
-		return SMCR_ERR_INVAL;
-	smcr_ctx_enter(ctx, now);
-	smcr_conn *conn = smcr_conn_new(ctx, SMCR_ROLE_SERVER, tcp, conn_user);
-	if (!conn) {
-		smcr_ctx_leave(ctx);
-		return SMCR_ERR_NOMEM;
-	}
-	*out = conn;
-	smcr_srv_start(conn);
-	smcr_ctx_leave(ctx);
-	return 0;
+	return smcr_hs_open(ctx, SMCR_ROLE_SERVER, tcp, conn_user, now, out);
 }
 
 int smcr_srv_start(smcr_conn *conn)
@@ -339,13 +328,8 @@ static void on_confirm(smcr_conn *conn, const uint8_t *msg, size_t len)
 		srv_decline(conn, (uint32_t)rc);
 		return;
 	}
-	/* smc_conn_save_peer_info(); the cursors started before the Accept (smc_rx_init), a
-	 * CDC may have come in already */
-	conn->peer_rmbe_idx = c.rmbe_idx;
-	conn->local_tx_ctrl.token = c.rmbe_alert_token;
-	conn->peer_rmbe_size = smcr_rmbe_size_bytes(c.rmbe_size);
-	conn->peer_rmbe_space = conn->peer_rmbe_size;
-	conn->tx_off = conn->peer_rmbe_size * (uint32_t)(c.rmbe_idx ? c.rmbe_idx - 1 : 0);
+	/* the cursors started before the Accept (smc_rx_init), a CDC may have come in already */
+	smcr_hs_save_peer_info(conn, &c);
 	if (!local_first) {
 		smcr_hs_established(conn);
 		return;

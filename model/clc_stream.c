@@ -1,7 +1,9 @@
 /* The CLC handshake's common machinery (Linux smc_clc.c smc_clc_wait_msg/send_decline,
  * af_smc.c fallback and decline paths): framing CLC messages out of the TCP byte stream,
  * the 6 s / 1 s waits, Declines, fallback, handshake errors and the serialisation of
- * handshakes (Linux smc_server_lgr_pending / smc_client_lgr_pending mutexes).
+ * handshakes (Linux smc_server_lgr_pending / smc_client_lgr_pending mutexes); what both
+ * roles do alike: opening a connection, the Accept/Confirm contents, saving the peer's
+ * RMB and rkey.
  *
  * Framing: Linux peeks the 8-byte header and then reads exactly `length` bytes, so what
  * follows a Decline stays in the socket for the application. Here the core takes every
@@ -19,6 +21,26 @@ int smcr_clc_send(smcr_conn *conn, const uint8_t *buf, size_t len)
 		return SMCR_ERR_STATE;
 	int rc = ctx->cb.clc_send(ctx->user, conn, buf, len);
 	return rc < 0 ? rc : 0;
+}
+
+int smcr_hs_open(smcr_ctx *ctx, smcr_role role, const smcr_tcp_info *tcp, void *conn_user, uint64_t now,
+                 smcr_conn **out)
+{
+	if (!ctx || !tcp || !out)
+		return SMCR_ERR_INVAL;
+	smcr_ctx_enter(ctx, now);
+	smcr_conn *conn = smcr_conn_new(ctx, role, tcp, conn_user);
+	if (!conn) {
+		smcr_ctx_leave(ctx);
+		return SMCR_ERR_NOMEM;
+	}
+	*out = conn;
+	if (role == SMCR_ROLE_CLIENT)
+		smcr_clnt_start(conn);
+	else
+		smcr_srv_start(conn);
+	smcr_ctx_leave(ctx);
+	return 0;
 }
 
 /* smc_clc_send_decline() */
@@ -472,6 +494,16 @@ int smcr_hs_fill_accept(smcr_conn *conn, smcr_clc_accept *m, smcr_clc_type type,
 		}
 	}
 	return 0;
+}
+
+/* smc_conn_save_peer_info(): where our data goes in the peer's RMB, and its alert token */
+void smcr_hs_save_peer_info(smcr_conn *conn, const smcr_clc_accept *m)
+{
+	conn->peer_rmbe_idx = m->rmbe_idx;
+	conn->local_tx_ctrl.token = m->rmbe_alert_token;
+	conn->peer_rmbe_size = smcr_rmbe_size_bytes(m->rmbe_size);
+	conn->peer_rmbe_space = conn->peer_rmbe_size;
+	conn->tx_off = conn->peer_rmbe_size * (uint32_t)(m->rmbe_idx ? m->rmbe_idx - 1 : 0);
 }
 
 /* smc_rmb_rtoken_handling() */

@@ -668,6 +668,10 @@ bool smcr_hs_lock_acquire(smcr_conn *conn);
 void smcr_hs_abort_conn_setup(smcr_conn *conn, bool local_first);
 int smcr_hs_fill_accept(smcr_conn *conn, smcr_clc_accept *m, smcr_clc_type type, bool first_contact);
 int smcr_hs_rtoken_handling(smcr_conn *conn, smcr_link *lnk, const smcr_clc_accept *m);
+void smcr_hs_save_peer_info(smcr_conn *conn, const smcr_clc_accept *m);
+/* smcr_conn_connect/accept: a new connection of that role, its handshake started */
+int smcr_hs_open(smcr_ctx *ctx, smcr_role role, const smcr_tcp_info *tcp, void *conn_user, uint64_t now,
+                 smcr_conn **out);
 
 /* Results of first-link confirmation besides 0 and decline codes: wait 1 s for a Decline
  * from the peer; without one, decline TIMEOUT_CL (FAIL) or carry on with one link (OK). */
