@@ -1,5 +1,6 @@
 # model/ is the sans-I/O protocol core: libc headers only (no sim/, GLib, verbs, sockets,
-# threads or clocks), and no call that reads a clock or draws system randomness.
+# threads or clocks), no call that reads a clock or draws system randomness, and the built
+# library links against nothing but memory, string and formatting functions.
 set -eu
 . tests/lib.sh
 
@@ -18,5 +19,19 @@ if grep -nE '(^|[^a-z_.>])(clock_gettime|gettimeofday|time|nanosleep|usleep|slee
 	echo "model/ calls something it must not" >&2
 	bad=1
 fi
+# What the built core links against, whatever header or macro it came through: memory,
+# strings and formatting into buffers; nothing that reads a clock, does I/O or draws
+# randomness. (Compiler and sanitizer runtime symbols are not the core's.)
+lib="$BUILD/libsmcr-model.a"
+[ -f "$lib" ] || fail "$lib is not built"
+libc_ok='^(malloc|calloc|realloc|free|abort|memcpy|memmove|memset|memcmp|memchr|strlen|strnlen|strcmp|strncmp|strchr|strrchr|strstr|snprintf|vsnprintf)$'
+runtime='^(_GLOBAL_OFFSET_TABLE_|__stack_chk_fail|__asan_.*|__ubsan_.*|__sanitizer_.*|__(memcpy|memmove|memset|snprintf|vsnprintf)_chk)$'
+nm --defined-only "$lib" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u > "$BUILD/model-defined.txt"
+for sym in $(nm -u "$lib" | awk 'NF == 2 { print $2 }' | sort -u | grep -vxF -f "$BUILD/model-defined.txt"); do
+	if ! echo "$sym" | grep -Eq "$libc_ok|$runtime"; then
+		echo "libsmcr-model.a uses $sym" >&2
+		bad=1
+	fi
+done
 [ "$bad" = 0 ] || fail "model/ is not sans-I/O"
 echo "model pure ok"
