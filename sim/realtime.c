@@ -32,7 +32,7 @@ struct sim_realtime {
 	uint64_t wall_start;    /* monotonic ns when the run began */
 };
 
-static uint64_t monotonic_ns(void)
+uint64_t sim_realtime_clock_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -41,7 +41,7 @@ static uint64_t monotonic_ns(void)
 
 static sim_time wall_virtual(const sim_realtime *rt)
 {
-	return rt->virt_start + (monotonic_ns() - rt->wall_start);
+	return rt->virt_start + (sim_realtime_clock_ns() - rt->wall_start);
 }
 
 static void finish(sim_realtime *rt, sim_realtime_result r)
@@ -191,7 +191,7 @@ sim_realtime_result sim_realtime_run(sim_realtime *rt, sim_time until)
 	rt->until = until;
 	rt->done = 0;
 	rt->virt_start = sim_now(rt->eng);
-	rt->wall_start = monotonic_ns();
+	rt->wall_start = sim_realtime_clock_ns();
 	rt->running = 1;
 	g_main_context_push_thread_default(rt->ctx);
 	sim_realtime_sync(rt);

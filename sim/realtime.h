@@ -6,8 +6,9 @@
  * scheduled for virtual time t fires once the monotonic clock has advanced by t - t0.
  * Before any descriptor callback runs, every event that is due has run and the engine's
  * clock reads the current wall time, so the callback sees a consistent sim_now().
- * This file is the only place in sim/ that reads a clock; the simulated path itself
- * never does, and a simulation that never uses this driver stays deterministic. */
+ * This file is the only place in sim/ that reads a clock (but for world_wall_seconds() in
+ * sim/world.c, the progress line on a terminal); the simulated path itself never does,
+ * and a simulation that never uses this driver stays deterministic. */
 #ifndef SIM_REALTIME_H
 #define SIM_REALTIME_H
 
@@ -26,6 +27,10 @@ typedef enum sim_realtime_result {
 
 /* A descriptor became readable. The engine is up to date when it is called. */
 typedef void (*sim_realtime_fd_fn)(void *ctx, int fd);
+
+/* The monotonic clock in ns, for wall-time measurements (benchmarks); never an input to
+ * anything simulated. */
+uint64_t sim_realtime_clock_ns(void);
 
 /* The driver uses its own GMainContext; the engine stays owned by the caller. */
 sim_realtime *sim_realtime_new(sim_engine *eng);

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
+#include "sim/realtime.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 
@@ -21,9 +21,7 @@ static const bench_entry benches[] = {
 
 double bench_wall_seconds(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return (double)sim_realtime_clock_ns() * 1e-9;
 }
 
 uint64_t bench_peak_rss(void)
