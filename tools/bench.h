@@ -4,14 +4,7 @@
 
 #include <stdint.h>
 
-typedef int (*bench_fn)(int argc, char **argv);
-
-typedef struct bench_entry {
-	const char *name;
-	const char *summary;
-	bench_fn run;
-} bench_entry;
-
+/* Each is a cli_command (tools/cli.h) of tools/cmd_bench.c's table. */
 /* Wall-clock helpers for benchmarks only (the simulated path never reads a clock). */
 double bench_wall_seconds(void);
 /* Peak resident set size of this process in bytes (getrusage). */

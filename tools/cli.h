@@ -27,7 +27,11 @@ int cmd_run(int argc, char **argv);
 /* smcr-sim debug frames FILE (tools/debug_frames.c) */
 int debug_frames(int argc, char **argv);
 
-/* A subcommand's options (tools/options.c). */
+/* Run the command named argv[1] of table[n] with argv[1..], its argv[0] reading
+ * "GROUP NAME"; its exit code, or -1 when no command has that name. */
+int cli_run_command(const cli_command *table, size_t n, const char *group, int argc, char **argv);
+
+/* A subcommand's options (tools/cli.c). */
 typedef struct cli_options {
 	const char *params;             /* --help's first line: "FILE - what the command does" */
 	const GOptionEntry *entries;    /* NULL-terminated */

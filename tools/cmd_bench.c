@@ -8,7 +8,7 @@
 #include "tools/bench.h"
 #include "tools/cli.h"
 
-static const bench_entry benches[] = {
+static const cli_command benches[] = {
 	{ "scheduler", "event engine, ns-3 bench-scheduler shape (100k pending, 1M events)", bench_scheduler },
 	{ "fabric", "RoCE RDMA WRITEs between two adapters over one switch (frames built and ICRC-checked)", bench_fabric },
 	{ "stacks", "many TCP/IP stack pairs: request/response over TCP, checked", bench_stacks },
@@ -50,15 +50,9 @@ int cmd_bench(int argc, char **argv)
 		list(stdout);
 		return 0;
 	}
-	for (size_t i = 0; i < G_N_ELEMENTS(benches); i++) {
-		if (strcmp(argv[1], benches[i].name))
-			continue;
-		char *prog = g_strdup_printf("smcr-sim bench %s", argv[1]);
-		argv[1] = prog;
-		int rc = benches[i].run(argc - 1, argv + 1);
-		g_free(prog);
+	int rc = cli_run_command(benches, G_N_ELEMENTS(benches), "smcr-sim bench", argc, argv);
+	if (rc >= 0)
 		return rc;
-	}
 	fprintf(stderr, "smcr-sim bench: unknown benchmark '%s'\n", argv[1]);
 	list(stderr);
 	return 2;

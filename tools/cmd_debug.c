@@ -137,15 +137,9 @@ int cmd_debug(int argc, char **argv)
 		list(stdout);
 		return 0;
 	}
-	for (size_t i = 0; i < G_N_ELEMENTS(tools); i++) {
-		if (strcmp(argv[1], tools[i].name))
-			continue;
-		char *prog = g_strdup_printf("smcr-sim debug %s", argv[1]);
-		argv[1] = prog;
-		int rc = tools[i].main(argc - 1, argv + 1);
-		g_free(prog);
+	int rc = cli_run_command(tools, G_N_ELEMENTS(tools), "smcr-sim debug", argc, argv);
+	if (rc >= 0)
 		return rc;
-	}
 	fprintf(stderr, "smcr-sim debug: unknown tool '%s'\n", argv[1]);
 	list(stderr);
 	return 2;

@@ -42,15 +42,9 @@ int main(int argc, char **argv)
 		printf("smcr-sim %s\n", SMCR_SIM_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
-		if (strcmp(name, commands[i].name))
-			continue;
-		char *prog = g_strdup_printf("smcr-sim %s", name);
-		argv[1] = prog;
-		int rc = commands[i].main(argc - 1, argv + 1);
-		g_free(prog);
+	int rc = cli_run_command(commands, G_N_ELEMENTS(commands), "smcr-sim", argc, argv);
+	if (rc >= 0)
 		return rc;
-	}
 	fprintf(stderr, "smcr-sim: unknown command '%s' (try 'smcr-sim --help')\n", name);
 	return 2;
 }

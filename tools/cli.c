@@ -1,7 +1,8 @@
-/* The option parsing every subcommand shares: one GOptionContext built, parsed and freed,
- * a parse error printed as "PROG: message". */
+/* What every subcommand shares: dispatch to a named command of a table, and option parsing
+ * (one GOptionContext built, parsed and freed, a parse error printed as "PROG: message"). */
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tools/capture_opts.h"
 #include "tools/cli.h"
@@ -24,4 +25,18 @@ int cli_parse_options(const cli_options *o, int *argc, char ***argv)
 	}
 	g_option_context_free(ctx);
 	return ok ? 0 : 2;
+}
+
+int cli_run_command(const cli_command *table, size_t n, const char *group, int argc, char **argv)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(argv[1], table[i].name))
+			continue;
+		char *prog = g_strdup_printf("%s %s", group, argv[1]);
+		argv[1] = prog;
+		int rc = table[i].main(argc - 1, argv + 1);
+		g_free(prog);
+		return rc;
+	}
+	return -1;
 }
