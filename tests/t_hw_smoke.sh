@@ -1,6 +1,6 @@
 # Smoke test on a real RDMA device: one QEMU VM (Debian's kernel, Soft-RoCE rxe0) runs
-# verbs_selftest loop with 8 MiB (SENDs, RDMA WRITE verified, error mapping, port events).
-# About 15 s under TCG. Skips (exit 77) with the reason when the VM's Debian packages are
+# verbs_selftest loop with 8 MiB (SENDs, RDMA WRITE verified, error mapping, port events)
+# and scenarios/two-stacks.scn with --real-hw on rxe0. About 15 s under TCG. Skips (exit 77) with the reason when the VM's Debian packages are
 # missing and cannot be installed here, or SMCR_HW_SMOKE=0. The full run: make check-hw.
 set -u
 if [ "${SMCR_HW_SMOKE:-1}" = 0 ]; then
