@@ -62,7 +62,7 @@ static int switch_cursor(smcr_conn *conn, smcr_send_slot *s)
 	smcr_link *lnk = conn->lnk;
 	conn->tx_curs_sent = conn->tx_curs_fin;
 	smcr_cursor fin = conn->local_tx_ctrl_fin;
-	conn->local_tx_ctrl.prod = fin; /* rewind: tx_rdma_writes() resends from here */
+	conn->local_tx_ctrl.prod = fin; /* rewind: the next RDMA writes (tx.c) resend from here */
 	smcr_cursor cons = conn->local_rx_ctrl.cons;
 	if (smcr_curs_comp(conn->peer_rmbe_size, &cons, &fin) > 0) {
 		/* the peer consumed beyond what we know was confirmed: skip that part */
