@@ -377,6 +377,26 @@ size_t scn_attr_positionals(scn_parser *P, const scn_stmt *st, const char *usage
 	return n;
 }
 
+bool scn_stmt_name_given(scn_parser *P, const scn_stmt *st, size_t np, const char *what, const char *usage)
+{
+	if (st->n >= 2 && !st->tok[1].key)
+		return true;
+	if (np != SIZE_MAX)
+		scn_error(P->d, st->loc, "missing %s name; expected %s", what, usage);
+	return false;
+}
+
+bool scn_stmt_words_at_most(scn_parser *P, const scn_stmt *st, size_t np, size_t max, const char *usage)
+{
+	if (np == SIZE_MAX)
+		return false;
+	if (np > max) {
+		scn_error(P->d, st->tok[max].loc, "unexpected word '%s'; expected %s", st->tok[max].value, usage);
+		return false;
+	}
+	return true;
+}
+
 static char *spec_keys(const scn_attr_spec *spec, size_t n)
 {
 	GString *s = g_string_new(NULL);

@@ -91,6 +91,12 @@ bool scn_attr_value(scn_parser *P, const char *key, const char *text, scn_loc lo
 /* Number of positional words at the start of the statement (the keyword included);
  * SIZE_MAX after reporting a positional word that follows an attribute. */
 size_t scn_attr_positionals(scn_parser *P, const scn_stmt *st, const char *usage);
+/* The statement's second word names what it declares ("missing WHAT name" otherwise).
+ * np is scn_attr_positionals()'s count: SIZE_MAX (already reported) adds no error. */
+bool scn_stmt_name_given(scn_parser *P, const scn_stmt *st, size_t np, const char *what, const char *usage);
+/* At most max positional words; the first extra one is an error. False also when np is
+ * SIZE_MAX. */
+bool scn_stmt_words_at_most(scn_parser *P, const scn_stmt *st, size_t np, size_t max, const char *usage);
 /* Sort the attributes of tokens [first, n) into a by spec: unknown or repeated keys,
  * bad values (leftmost first) and missing required keys are errors. */
 bool scn_attr_collect(scn_parser *P, const scn_stmt *st, size_t first, const scn_attr_spec *spec, size_t nspec,

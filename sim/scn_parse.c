@@ -140,11 +140,8 @@ static void stmt_switch(scn_parser *P, const scn_stmt *st)
 {
 	const char *usage = "switch NAME [vlans=LIST]";
 	size_t np = scn_attr_positionals(P, st, usage);
-	if (st->n < 2 || st->tok[1].key) {
-		if (np != SIZE_MAX)
-			scn_error(P->d, st->loc, "missing switch name; expected %s", usage);
+	if (!scn_stmt_name_given(P, st, np, "switch", usage))
 		return;
-	}
 	uint32_t idx = scn_declare(P, SCN_SYM_SWITCH, &st->tok[1], (uint32_t)P->scn->n_switches);
 	if (idx == SCN_NONE)
 		return;
@@ -152,11 +149,7 @@ static void stmt_switch(scn_parser *P, const scn_stmt *st)
 	g_strlcpy(sw->name, st->tok[1].value, sizeof(sw->name));
 	sw->loc = st->loc;
 	sw->vlans.all = true;
-	bool ok = np != SIZE_MAX;
-	if (ok && np > 2) {
-		scn_error(P->d, st->tok[2].loc, "unexpected word '%s'; expected %s", st->tok[2].value, usage);
-		ok = false;
-	}
+	bool ok = scn_stmt_words_at_most(P, st, np, 2, usage);
 	scn_attrs a = { 0 };
 	scn_val v;
 	if (ok)
@@ -171,11 +164,8 @@ static void stmt_wire(scn_parser *P, const scn_stmt *st)
 {
 	const char *usage = "wire NAME SWITCH SWITCH [latency=…] [bandwidth=…] [mtu=N] [loss=…] [vlans=LIST]";
 	size_t np = scn_attr_positionals(P, st, usage);
-	if (st->n < 2 || st->tok[1].key) {
-		if (np != SIZE_MAX)
-			scn_error(P->d, st->loc, "missing wire name; expected %s", usage);
+	if (!scn_stmt_name_given(P, st, np, "wire", usage))
 		return;
-	}
 	uint32_t idx = scn_declare(P, SCN_SYM_WIRE, &st->tok[1], (uint32_t)P->scn->n_wires);
 	if (idx == SCN_NONE)
 		return;
@@ -229,11 +219,8 @@ static void stmt_adapter(scn_parser *P, const scn_stmt *st)
 {
 	const char *usage = "adapter NAME pfid=HEX switch=NAME [ports=1|2] [switch2=NAME] …";
 	size_t np = scn_attr_positionals(P, st, usage);
-	if (st->n < 2 || st->tok[1].key) {
-		if (np != SIZE_MAX)
-			scn_error(P->d, st->loc, "missing adapter name; expected %s", usage);
+	if (!scn_stmt_name_given(P, st, np, "adapter", usage))
 		return;
-	}
 	uint32_t idx = scn_declare(P, SCN_SYM_ADAPTER, &st->tok[1], (uint32_t)P->scn->n_adapters);
 	if (idx == SCN_NONE)
 		return;
@@ -242,11 +229,7 @@ static void stmt_adapter(scn_parser *P, const scn_stmt *st)
 	ad->loc = st->loc;
 	ad->port[0].sw = ad->port[1].sw = SCN_NONE;
 	scn_loc pfid_loc = st->loc;
-	bool ok = np != SIZE_MAX;
-	if (ok && np > 2) {
-		scn_error(P->d, st->tok[2].loc, "unexpected word '%s'; expected %s", st->tok[2].value, usage);
-		ok = false;
-	}
+	bool ok = scn_stmt_words_at_most(P, st, np, 2, usage);
 	scn_attrs a = { 0 };
 	scn_val v;
 	bool given;

@@ -95,11 +95,8 @@ void scn_stmt_app(scn_parser *P, const scn_stmt *st)
 {
 	const char *usage = "app NAME STACK listen port=N kind=… or app NAME STACK connect ENDPOINT kind=…";
 	size_t np = scn_attr_positionals(P, st, usage);
-	if (st->n < 2 || st->tok[1].key) {
-		if (np != SIZE_MAX)
-			scn_error(P->d, st->loc, "missing app name; expected %s", usage);
+	if (!scn_stmt_name_given(P, st, np, "app", usage))
 		return;
-	}
 	uint32_t idx = scn_declare(P, SCN_SYM_APP, &st->tok[1], (uint32_t)P->scn->n_apps);
 	if (idx == SCN_NONE)
 		return;

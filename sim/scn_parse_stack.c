@@ -82,11 +82,8 @@ void scn_stmt_stack(scn_parser *P, const scn_stmt *st)
 	 * reported as out of place */
 	P->block = SCN_NONE;
 	P->block_loc = st->loc;
-	if (st->n < 2 || st->tok[1].key) {
-		if (np != SIZE_MAX)
-			scn_error(P->d, st->loc, "missing stack name; expected %s", usage);
+	if (!scn_stmt_name_given(P, st, np, "stack", usage))
 		return;
-	}
 	uint32_t idx = scn_declare(P, SCN_SYM_STACK, &st->tok[1], (uint32_t)P->scn->n_stacks);
 	if (idx == SCN_NONE)
 		return;
@@ -99,11 +96,7 @@ void scn_stmt_stack(scn_parser *P, const scn_stmt *st)
 	g_array_append_val(P->ip_loc, ips);
 	scn_loc none = { 0 };
 	g_array_append_val(P->smcr_settings_loc, none);
-	bool ok = np != SIZE_MAX;
-	if (ok && np > 2) {
-		scn_error(P->d, st->tok[2].loc, "unexpected word '%s'; expected %s", st->tok[2].value, usage);
-		ok = false;
-	}
+	bool ok = scn_stmt_words_at_most(P, st, np, 2, usage);
 	scn_attrs a = { 0 };
 	scn_val v;
 	bool given;
@@ -139,11 +132,8 @@ void scn_stmt_interface(scn_parser *P, const scn_stmt *st)
 {
 	const char *usage = "interface NAME switch=NAME ip=A.B.C.D/LEN [vlan=ID] [mtu=N] [mac=MAC] …";
 	size_t np = scn_attr_positionals(P, st, usage);
-	if (st->n < 2 || st->tok[1].key) {
-		if (np != SIZE_MAX)
-			scn_error(P->d, st->loc, "missing interface name; expected %s", usage);
+	if (!scn_stmt_name_given(P, st, np, "interface", usage))
 		return;
-	}
 	const char *why;
 	if (!scn_name_token_ok(&st->tok[1])) {
 		scn_valid_name(st->tok[1].value, &why);
@@ -171,11 +161,7 @@ void scn_stmt_interface(scn_parser *P, const scn_stmt *st)
 	ifc->sw = SCN_NONE;
 	GArray *ips = g_array_index(P->ip_loc, GArray *, P->block);
 	g_array_append_val(ips, st->loc);
-	bool ok = np != SIZE_MAX;
-	if (ok && np > 2) {
-		scn_error(P->d, st->tok[2].loc, "unexpected word '%s'; expected %s", st->tok[2].value, usage);
-		ok = false;
-	}
+	bool ok = scn_stmt_words_at_most(P, st, np, 2, usage);
 	scn_attrs a = { 0 };
 	scn_val v;
 	bool given;
