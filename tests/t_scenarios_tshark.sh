@@ -63,74 +63,100 @@ tshark -G protocols 2>/dev/null | awk -F'\t' '{ print $3 }' |
 	>"$TMP/ws/disabled_protos"
 grep -q -x gsm_ipa "$TMP/ws/disabled_protos" || fail "tshark -G protocols did not list the protocols"
 export WIRESHARK_CONFIG_DIR="$TMP/ws"
-total_frames=0
-for f in scenarios/*.scn; do
+# judge FILE DIR: one scenario, its files in DIR; prints its "ok" line or fails
+judge() {
+	f=$1 T=$2
 	n=$(basename "$f" .scn)
-	pcap="$TMP/$n.pcapng"
+	pcap="$T/$n.pcapng"
 	snap=""
 	case $n in large-fabric|redundancy-failover) snap="--pcap-snaplen 256" ;; esac
 	# shellcheck disable=SC2086
-	"$SMCR_SIM" run --pcap "$pcap" $snap "$f" >"$TMP/run.out" 2>&1 || fail "$f: run exited $?"
-	# one tshark pass: number|protocol|clc|llc|malformed|severities|IB opcode|RoCE?|cut?
+	"$SMCR_SIM" run --pcap "$pcap" $snap "$f" >"$T/run.out" 2>&1 || fail "$f: run exited $?"
+	# one tshark pass: number|clc|llc|malformed|severities|IB opcode|RoCE?|cut?
 	tshark -n -o tcp.try_heuristic_first:TRUE -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
  -o tcp.check_checksum:TRUE \
 		-r "$pcap" -T fields -E separator='|' \
-		-e frame.number -e _ws.col.Protocol -e smc.clc_msg -e smc.llc_msg -e _ws.malformed \
+		-e frame.number -e smc.clc_msg -e smc.llc_msg -e _ws.malformed \
 		-e _ws.expert.severity -e infiniband.bth.opcode -e eth.type -e udp.dstport -e frame.len \
-		-e frame.cap_len >"$TMP/ts" 2>"$TMP/ts.err" || fail "$n: tshark failed: $(head -3 "$TMP/ts.err")"
-	"$SMCR_SIM" debug frames "$pcap" >"$TMP/frames"
-	"$SMCR_SIM" replay --messages "$pcap" >"$TMP/msgs" 2>"$TMP/msgs.err" ||
-		fail "$n: our decoder reported errors: $(head -3 "$TMP/msgs.err")"
+		-e frame.cap_len >"$T/ts" 2>"$T/ts.err" || fail "$n: tshark failed: $(head -3 "$T/ts.err")"
+	"$SMCR_SIM" debug frames "$pcap" >"$T/frames"
+	"$SMCR_SIM" replay --messages "$pcap" >"$T/msgs" 2>"$T/msgs.err" ||
+		fail "$n: our decoder reported errors: $(head -3 "$T/msgs.err")"
 
-	frames=$(wc -l <"$TMP/ts")
-	[ "$frames" = "$(wc -l <"$TMP/frames")" ] || fail "$n: tshark and debug frames disagree on the frame count"
-	total_frames=$((total_frames + frames))
+	frames=$(wc -l <"$T/ts")
+	[ "$frames" = "$(wc -l <"$T/frames")" ] || fail "$n: tshark and debug frames disagree on the frame count"
+	echo "$frames" >"$T/n_frames"
 	# 6291456 = PI_WARN: warnings and errors, not notes, chats or comments
-	awk -F'|' '{ bad = ($5 != ""); n = split($6, s, ","); for (i = 1; i <= n; i++) if (s[i] >= 6291456) bad = 1;
-		if (bad) print $1 }' "$TMP/ts" | sort >"$TMP/bad"
-	awk '$2 ~ /^roce/ && $5 == "msg" && $6 >= "0x21" && $6 <= "0x29" { print $1 }' "$TMP/frames" | sort >"$TMP/v2llc"
-	extra=$(comm -23 "$TMP/bad" "$TMP/v2llc" | head -10 | tr '\n' ' ')
+	awk -F'|' '{ bad = ($4 != ""); n = split($5, s, ","); for (i = 1; i <= n; i++) if (s[i] >= 6291456) bad = 1;
+		if (bad) print $1 }' "$T/ts" | sort >"$T/bad"
+	awk '$2 ~ /^roce/ && $5 == "msg" && $6 >= "0x21" && $6 <= "0x29" { print $1 }' "$T/frames" | sort >"$T/v2llc"
+	extra=$(comm -23 "$T/bad" "$T/v2llc" | head -10 | tr '\n' ' ')
 	[ -z "$extra" ] || fail "$n: malformed or warning frames that are not SMC-Rv2 LLC: $extra"
 	# tshark 4.0 decodes none of the v2 LLC frames: most come out malformed (RPC-over-RDMA
 	# takes the payload and fails), the rest as undecoded InfiniBand payload
-	awk -F'|' '$4 != "" { print $1 }' "$TMP/ts" | sort >"$TMP/smc_llc"
-	decoded=$(comm -12 "$TMP/v2llc" "$TMP/smc_llc" | head -5 | tr '\n' ' ')
+	awk -F'|' '$3 != "" { print $1 }' "$T/ts" | sort >"$T/smc_llc"
+	decoded=$(comm -12 "$T/v2llc" "$T/smc_llc" | head -5 | tr '\n' ' ')
 	[ -z "$decoded" ] || fail "$n: tshark decoded SMC-Rv2 LLC frames as SMC ($decoded): update the known exception"
-	v2bad=$(wc -l <"$TMP/bad")
+	v2bad=$(wc -l <"$T/bad")
 	# every RoCE frame is InfiniBand
-	awk -F'|' '($8 ~ /0x8915/ || $9 == "4791") && $7 == "" { print $1 }' "$TMP/ts" >"$TMP/noib"
-	[ ! -s "$TMP/noib" ] || fail "$n: RoCE frames not decoded as InfiniBand: $(head -5 "$TMP/noib" | tr '\n' ' ')"
+	awk -F'|' '($7 ~ /0x8915/ || $8 == "4791") && $6 == "" { print $1 }' "$T/ts" >"$T/noib"
+	[ ! -s "$T/noib" ] || fail "$n: RoCE frames not decoded as InfiniBand: $(head -5 "$T/noib" | tr '\n' ' ')"
 	# only RDMA WRITE payloads may be cut by the snap length
-	awk -F'|' '$10 != $11 && $7 !~ /^(6|7|8|10)$/ { print $1 }' "$TMP/ts" >"$TMP/cut"
-	[ ! -s "$TMP/cut" ] || fail "$n: frames other than RDMA WRITEs cut: $(head -5 "$TMP/cut" | tr '\n' ' ')"
+	awk -F'|' '$9 != $10 && $6 !~ /^(6|7|8|10)$/ { print $1 }' "$T/ts" >"$T/cut"
+	[ ! -s "$T/cut" ] || fail "$n: frames other than RDMA WRITEs cut: $(head -5 "$T/cut" | tr '\n' ' ')"
 	# LLC (v1) and CDC: tshark's SMC frames are exactly the SENDs carrying those types
-	awk '$2 ~ /^roce/ && $5 == "msg" && ($6 <= "0x09" || $6 == "0xfe") { print $1 }' "$TMP/frames" >"$TMP/want_llc"
-	awk -F'|' '$4 != "" { print $1 }' "$TMP/ts" >"$TMP/got_llc"
-	if ! cmp -s "$TMP/want_llc" "$TMP/got_llc"; then
-		diff "$TMP/want_llc" "$TMP/got_llc" | head -10 >&2
+	awk '$2 ~ /^roce/ && $5 == "msg" && ($6 <= "0x09" || $6 == "0xfe") { print $1 }' "$T/frames" >"$T/want_llc"
+	awk -F'|' '$3 != "" { print $1 }' "$T/ts" >"$T/got_llc"
+	if ! cmp -s "$T/want_llc" "$T/got_llc"; then
+		diff "$T/want_llc" "$T/got_llc" | head -10 >&2
 		fail "$n: LLC/CDC frames tshark decodes as SMC (>) differ from the SENDs that carry them (<)"
 	fi
 	# CLC: every message our decoder reads is a CLC frame for tshark, of the same type
 	awk '$4 == "CLC" { t = ($5 == "Proposal") ? 1 : ($5 == "Accept") ? 2 : ($5 == "Confirm") ? 3 : 4; print $1 "|" t }' \
-		"$TMP/msgs" | sort >"$TMP/want_clc"
-	awk -F'|' '$3 != "" { print $1 "|" $3 }' "$TMP/ts" | sort >"$TMP/got_clc"
-	missing=$(comm -23 "$TMP/want_clc" "$TMP/got_clc" | head -5 | tr '\n' ' ')
+		"$T/msgs" | sort >"$T/want_clc"
+	awk -F'|' '$2 != "" { print $1 "|" $2 }' "$T/ts" | sort >"$T/got_clc"
+	missing=$(comm -23 "$T/want_clc" "$T/got_clc" | head -5 | tr '\n' ' ')
 	[ -z "$missing" ] || fail "$n: CLC messages tshark does not decode as SMC (frame|type): $missing"
 	# our decoder reads the v2 LLC messages tshark cannot
-	v2frames=$(wc -l <"$TMP/v2llc")
-	v2read=$(grep -c ' LLCv2 ' "$TMP/msgs" || true)
+	v2frames=$(wc -l <"$T/v2llc")
+	v2read=$(grep -c ' LLCv2 ' "$T/msgs" || true)
 	if [ "$v2frames" -gt 0 ] && [ "$v2read" -eq 0 ]; then
 		fail "$n: $v2frames SMC-Rv2 LLC frames, none read by our decoder"
 	fi
 
-	clc=$(wc -l <"$TMP/got_clc")
-	llc=$(awk -F'|' '$4 != "" && $4 != "0xfe"' "$TMP/ts" | wc -l)
-	cdc=$(awk -F'|' '$4 == "0xfe"' "$TMP/ts" | wc -l)
+	clc=$(wc -l <"$T/got_clc")
+	llc=$(awk -F'|' '$3 != "" && $3 != "0xfe"' "$T/ts" | wc -l)
+	cdc=$(awk -F'|' '$3 == "0xfe"' "$T/ts" | wc -l)
 	set -- $(mins "$n")
 	[ "$clc" -ge "$1" ] || fail "$n: $clc CLC frames, expected at least $1"
 	[ "$((llc + v2frames))" -ge "$2" ] || fail "$n: $llc LLC frames (+ $v2frames v2), expected at least $2"
 	[ "$cdc" -ge "$3" ] || fail "$n: $cdc CDC frames, expected at least $3"
 	echo "ok $n: $frames frames; SMC: $clc CLC, $llc LLC, $cdc CDC; SMC-Rv2 LLC: $v2frames frames tshark 4.0 cannot decode (expected; $v2bad of them malformed), $v2read messages read by our decoder; no other malformed or warning frame"
 	rm -f "$pcap"
+}
+
+# two scenarios at a time (tshark is single-threaded; the test's time is mostly its
+# dissection of the two captures of about a million frames); results in file order
+jobs=${SMCR_TSHARK_JOBS:-2}
+pids="" names="" failed=""
+reap() { # wait for the oldest scenario and print what it said
+	set -- $pids; pid=$1; shift; pids="$*"
+	set -- $names; name=$1; shift; names="$*"
+	if wait "$pid"; then
+		cat "$TMP/$name.out"
+	else
+		cat "$TMP/$name.out" >&2
+		failed="$failed $name"
+	fi
+}
+for f in scenarios/*.scn; do
+	n=$(basename "$f" .scn)
+	mkdir "$TMP/$n"
+	(judge "$f" "$TMP/$n") >"$TMP/$n.out" 2>&1 &
+	pids="$pids $!" names="$names $n"
+	[ "$(echo $pids | wc -w)" -lt "$jobs" ] || reap
 done
+while [ -n "$pids" ]; do reap; done
+[ -z "$failed" ] || fail "tshark's judgement failed for:$failed"
+total_frames=$(cat "$TMP"/*/n_frames | awk '{ t += $1 } END { print t }')
 echo "tshark judged every scenario: $total_frames frames"
