@@ -1,7 +1,6 @@
 /* Ethernet/802.1Q helpers. */
 #include "sim/eth.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "model/wire.h"
@@ -27,11 +26,6 @@ bool sim_eth_parse(const uint8_t *p, uint32_t len, sim_eth_hdr *out)
 		out->hlen = SIM_ETH_HLEN;
 	}
 	return true;
-}
-
-void sim_mac_format(const uint8_t *mac, char out[18])
-{
-	snprintf(out, 18, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
 }
 
 uint32_t sim_eth_write(uint8_t *p, const uint8_t *dst, const uint8_t *src, uint16_t vlan_tci,

@@ -43,8 +43,6 @@ static inline uint64_t sim_mac_key(const uint8_t *mac)
 	return ((uint64_t)mac[0] << 40) | ((uint64_t)mac[1] << 32) | ((uint64_t)mac[2] << 24) |
 	       ((uint64_t)mac[3] << 16) | ((uint64_t)mac[4] << 8) | mac[5];
 }
-/* "02:00:00:00:00:01" into out[18]. */
-void sim_mac_format(const uint8_t *mac, char out[18]);
 
 /* Write an Ethernet header, with an 802.1Q tag when vlan_tci != 0, at p.
  * Returns the bytes written (14 or 18). */

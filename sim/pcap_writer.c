@@ -65,17 +65,3 @@ int sim_pcap_close(sim_pcap_writer *w)
 	free(w);
 	return rc;
 }
-
-void sim_pcap_tap(void *ctx, const sim_plug *plug, sim_tap_dir dir, sim_time at, const sim_frame *f)
-{
-	(void)plug;
-	(void)dir;
-	sim_pcap_write(ctx, at, f->data, f->len);
-}
-
-void sim_pcap_tap_out(void *ctx, const sim_plug *plug, sim_tap_dir dir, sim_time at, const sim_frame *f)
-{
-	(void)plug;
-	if (dir == SIM_TAP_OUT)
-		sim_pcap_write(ctx, at, f->data, f->len);
-}

@@ -1,14 +1,13 @@
 /* Classic pcap capture files (libpcap), Ethernet link type, nanosecond timestamps taken
  * from virtual time, so a capture of a simulated run can be handed to tshark/Wireshark.
- * sim_pcap_tap() plugs a writer into any fabric tap (sim/plug.h). pcapng, with a block per
- * tap point and packet comments, is sim/pcapng_writer.h; sim/capture_file.h writes either. */
+ * pcapng, with a block per tap point and packet comments, is sim/pcapng_writer.h;
+ * sim/capture_file.h writes either. */
 #ifndef SIM_PCAP_WRITER_H
 #define SIM_PCAP_WRITER_H
 
 #include <stdint.h>
 
 #include "sim/engine.h"
-#include "sim/plug.h"
 
 typedef struct sim_pcap_writer sim_pcap_writer;
 
@@ -21,11 +20,5 @@ void sim_pcap_write(sim_pcap_writer *w, sim_time at, const uint8_t *data, uint32
 uint64_t sim_pcap_frames(const sim_pcap_writer *w);
 /* Flush and close; -1 when the last flush failed (disk full, ...). */
 int sim_pcap_close(sim_pcap_writer *w);
-
-/* A sim_tap_fn: ctx is a sim_pcap_writer. Writes every frame in both directions. */
-void sim_pcap_tap(void *ctx, const sim_plug *plug, sim_tap_dir dir, sim_time at, const sim_frame *f);
-/* The same, but only frames leaving the plug's owner (SIM_TAP_OUT): one copy of each
- * frame when both ends of a link are tapped. */
-void sim_pcap_tap_out(void *ctx, const sim_plug *plug, sim_tap_dir dir, sim_time at, const sim_frame *f);
 
 #endif

@@ -173,11 +173,6 @@ void tcp_leave(tcp_pcb *pcb)
 		pcb_free(pcb);
 }
 
-void tcp_set_state(tcp_pcb *pcb, tcp_state s)
-{
-	pcb->state = s;
-}
-
 /* The connection ends abnormally: optionally tell the peer with a RST. */
 void tcp_fail(tcp_pcb *pcb, int err, bool send_rst)
 {

@@ -149,7 +149,6 @@ const tcp_config *tcp_cfg(const tcp_pcb *pcb);
 tcp_pcb *tcp_pcb_alloc(tcp_layer *tl);
 void tcp_enter(tcp_pcb *pcb);
 void tcp_leave(tcp_pcb *pcb);          /* may free the pcb */
-void tcp_set_state(tcp_pcb *pcb, tcp_state s);
 void tcp_fail(tcp_pcb *pcb, int err, bool send_rst);
 void tcp_enter_time_wait(tcp_pcb *pcb);
 void tcp_established(tcp_pcb *pcb);    /* handshake done: windows, timers, events */
