@@ -517,8 +517,10 @@ bool smcr_port_find(const smcr_ctx *ctx, const smcr_tcp_info *tcp, uint16_t vlan
  * another device than known_port's. */
 bool smcr_port_find_alt(const smcr_ctx *ctx, const smcr_lgr *lgr, uint32_t known_port,
                         smcr_dev_pick *out);
+/* The GID a port offers: v1 the one on vlan_id; v2 one in v4_hint's subnet (any when
+ * v4_hint is 0), with `loose` also one of unknown prefix. */
 bool smcr_port_gid_for(const smcr_ctx *ctx, uint32_t port, uint16_t vlan_id, bool v2,
-                       uint32_t v4_hint, smcr_dev_pick *out);
+                       uint32_t v4_hint, bool loose, smcr_dev_pick *out);
 bool smcr_prefix_match(const smcr_tcp_info *tcp, const smcr_clc_proposal *p);
 bool smcr_prefix_set(const smcr_tcp_info *tcp, smcr_clc_proposal *p);
 
