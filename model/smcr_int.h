@@ -551,7 +551,10 @@ smcr_conn *smcr_lgr_find_conn(const smcr_lgr *lgr, uint32_t token);
 void smcr_lgr_set_type(smcr_lgr *lgr, smcr_lgr_type t);
 void smcr_lgr_set_type_asym(smcr_lgr *lgr, smcr_lgr_type t, int asym_idx);
 void smcr_lgr_schedule_free(smcr_lgr *lgr);
-void smcr_lgr_terminate(smcr_lgr *lgr, uint32_t rsn);
+/* Abnormal termination here; cause: a few words for logs (NULL: the reason code says it). */
+void smcr_lgr_terminate(smcr_lgr *lgr, uint32_t rsn, const char *cause);
+/* The peer's DELETE LINK ALL (m) ends the lgr: orderly or not, as its flag says. */
+void smcr_lgr_end_by_peer(smcr_lgr *lgr, const smcr_llc_msg *m);
 void smcr_lgr_cleanup_early(smcr_lgr *lgr);
 void smcr_lgr_on_free_timer(smcr_lgr *lgr);
 void smcr_lgr_on_term_timer(smcr_lgr *lgr);
