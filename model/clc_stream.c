@@ -239,7 +239,7 @@ static void peer_declined(smcr_conn *conn, const uint8_t *msg, size_t len)
 		/* the peer does not know the lgr we used: it is out of sync, end it */
 		smcr_lgr *lgr = conn->lgr;
 		lgr->sync_err = true;
-		smcr_lgr_terminate(lgr, 0);
+		smcr_lgr_terminate(lgr, 0, "the peer declined: link group out of sync");
 	}
 	bool wait_decline = conn->hs == SMCR_HS_CLNT_WAIT_DECLINE || conn->hs == SMCR_HS_SRV_WAIT_DECLINE;
 	(void)wait_decline;

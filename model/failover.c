@@ -152,7 +152,7 @@ smcr_link *smcr_switch_conns(smcr_lgr *lgr, smcr_link *from, bool is_dev_err)
 		break;
 	}
 	if (!to) {
-		smcr_lgr_terminate(lgr, 0);
+		smcr_lgr_terminate(lgr, 0, "no usable link left");
 		return NULL;
 	}
 	uint64_t to_id = to->id;

@@ -313,6 +313,18 @@ void smcr_lgr_term_send_done(smcr_lgr *lgr)
 
 void smcr_lgr_on_term_timer(smcr_lgr *lgr) { smcr_lgr_term_send_done(lgr); }
 
+static void emit_end(smcr_lgr *lgr, smcr_lgr_end how, uint32_t reason, const char *cause)
+{
+	smcr_event ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SMCR_EV_LGR_TERMINATED;
+	ev.lgr_id = lgr->id;
+	ev.lgr_end = how;
+	ev.reason = reason;
+	ev.text = cause;
+	smcr_emit(lgr->ctx, &ev);
+}
+
 void smcr_lgr_on_free_timer(smcr_lgr *lgr)
 {
 	/* smc_lgr_free_work() */
@@ -321,22 +333,22 @@ void smcr_lgr_on_free_timer(smcr_lgr *lgr)
 	delist(lgr);
 	lgr->freeing = true;
 	smcr_llc_lgr_clear(lgr);
+	emit_end(lgr, SMCR_LGR_END_IDLE, SMCR_LLC_DEL_PROG_INIT_TERM, NULL);
 	lgr_end(lgr, true, SMCR_LLC_DEL_PROG_INIT_TERM);
 }
 
-void smcr_lgr_terminate(smcr_lgr *lgr, uint32_t rsn)
+/* smc_lgr_terminate_sched() + __smc_lgr_terminate() */
+static void terminate(smcr_lgr *lgr, smcr_lgr_end how, uint32_t reason, const char *cause)
 {
-	/* smc_lgr_terminate_sched() + __smc_lgr_terminate() */
 	if (lgr->terminating || lgr->dead)
 		return;
-	if (rsn && !lgr->termination_rsn)
-		lgr->termination_rsn = rsn;
 	lgr->terminating = true;
 	lgr->freeing = true;
 	delist(lgr);
 	smcr_timer_cancel(lgr->ctx, &lgr->free_timer);
-	lgr->ctx->stats.lgr_terminated_cnt++;
-	smcr_emit_simple(lgr->ctx, SMCR_EV_LGR_TERMINATED, lgr->id, 0, lgr->termination_rsn, NULL);
+	if (how != SMCR_LGR_END_PEER_ORDERLY)
+		lgr->ctx->stats.lgr_terminated_cnt++;
+	emit_end(lgr, how, reason, cause);
 	/* kill the connections (smc_conn_kill) */
 	while (!smcr_list_empty(&lgr->conns)) {
 		smcr_conn *c = SMCR_CONTAINER_OF(lgr->conns.next, smcr_conn, lgr_node);
@@ -348,10 +360,27 @@ void smcr_lgr_terminate(smcr_lgr *lgr, uint32_t rsn)
 	lgr_end(lgr, false, r);
 }
 
+void smcr_lgr_terminate(smcr_lgr *lgr, uint32_t rsn, const char *cause)
+{
+	if (lgr->terminating || lgr->dead)
+		return;
+	if (rsn && !lgr->termination_rsn)
+		lgr->termination_rsn = rsn;
+	terminate(lgr, SMCR_LGR_END_ABNORMAL, lgr->termination_rsn, cause);
+}
+
+void smcr_lgr_end_by_peer(smcr_lgr *lgr, const smcr_llc_msg *m)
+{
+	/* Linux terminates either way (smc_lgr_terminate_sched); the orderly flag says
+	 * whether the peer ended an idle lgr or gave up on it */
+	bool orderly = m->flags & SMCR_LLC_FLAG_DEL_LINK_ORDERLY;
+	terminate(lgr, orderly ? SMCR_LGR_END_PEER_ORDERLY : SMCR_LGR_END_PEER_ABNORMAL, m->u.delete_link.reason, NULL);
+}
+
 void smcr_lgr_cleanup_early(smcr_lgr *lgr)
 {
 	if (lgr)
-		smcr_lgr_terminate(lgr, 0);
+		smcr_lgr_terminate(lgr, 0, "the handshake that created it failed");
 }
 
 void smcr_lgr_free_now(smcr_lgr *lgr)

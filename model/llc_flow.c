@@ -41,7 +41,7 @@ void smcr_llc_protocol_violation(smcr_lgr *lgr, uint8_t type)
 	                 smcr_llc_type_name(type));
 	if (!lgr->termination_rsn)
 		lgr->termination_rsn = SMCR_LLC_DEL_PROT_VIOL;
-	smcr_lgr_terminate(lgr, SMCR_LLC_DEL_PROT_VIOL);
+	smcr_lgr_terminate(lgr, SMCR_LLC_DEL_PROT_VIOL, "unexpected LLC message");
 }
 
 /* Sending ------------------------------------------------------------------------------- */

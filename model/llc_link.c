@@ -865,7 +865,7 @@ static void after_link_removed(smcr_lgr *lgr)
 		smcr_lgr_set_type(lgr, SMCR_LGR_SINGLE);
 	} else if (!active) {
 		smcr_lgr_set_type(lgr, SMCR_LGR_NONE);
-		smcr_lgr_terminate(lgr, 0);
+		smcr_lgr_terminate(lgr, 0, "no usable link left");
 	}
 }
 
@@ -876,7 +876,7 @@ void smcr_llc_process_cli_delete_link(smcr_lgr *lgr, smcr_llc_qentry *q)
 	smcr_llc_msg m = q->msg;
 	if (m.flags & SMCR_LLC_FLAG_DEL_LINK_ALL) {
 		smcr_free(lgr->ctx, q);
-		smcr_lgr_terminate(lgr, 0);
+		smcr_lgr_end_by_peer(lgr, &m);
 		return;
 	}
 	smcr_link *lnk_del = link_by_num(lgr, m.u.delete_link.link_id);
@@ -933,8 +933,9 @@ void smcr_llc_proc_srv_del(smcr_lgr *lgr, smcr_llc_wake why)
 				/* delete the entire lgr: echo, then terminate */
 				uint32_t rsn = q->msg.u.delete_link.reason;
 				smcr_llc_send_link_delete_all(lgr, true, rsn);
+				smcr_llc_msg m = q->msg;
 				smcr_llc_flow_stop(lgr);
-				smcr_lgr_terminate(lgr, 0);
+				smcr_lgr_end_by_peer(lgr, &m);
 				return;
 			}
 			smcr_link *lnk_del = link_by_num(lgr, q->msg.u.delete_link.link_id);

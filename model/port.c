@@ -2,9 +2,11 @@
  *
  * A TCP connection reaches the RoCE ports with the PNET id of its egress interface; without
  * a PNET id, the port whose netdev is the egress interface. SMC-Rv1 needs a RoCE v1 GID on
- * the connection's VLAN; SMC-Rv2 an IPv4-mapped RoCE v2 GID in the subnet of the
- * connection's source address. An alternate port for a second link must have the link
- * group's PNET id and sit on another device than the existing link's. */
+ * the connection's VLAN; SMC-Rv2 an IPv4-mapped RoCE v2 GID whose netdev address has the
+ * connection's source address in its subnet (smc_ib_determine_gid_rcu: inet_ifa_match).
+ * An alternate port for a second link must have the link group's PNET id, sit on another
+ * device than the existing link's and, for v2, have such a GID for the link group's
+ * source address. */
 #include "model/smcr_int.h"
 
 static bool gid_is_v4_mapped(const uint8_t g[16])
@@ -23,15 +25,29 @@ static uint32_t prefix_mask(uint8_t len)
 	return len == 0 ? 0 : len >= 32 ? 0xffffffffu : ~(0xffffffffu >> len);
 }
 
+/* v2: is the GID's address (from an interface with prefix_len bits of network) in the
+ * subnet of v4 (Linux: the netdev's in_ifaddr matches the source address)? A GID whose
+ * prefix the host did not know (a real device's address outside the simulated network)
+ * is judged as a /24. */
+static bool gid_in_subnet(const smcr_gid_entry *g, uint32_t v4)
+{
+	uint32_t m = prefix_mask(g->prefix_len ? g->prefix_len : 24);
+	return (smcr_gid_ipv4(g->gid) & m) == (v4 & m);
+}
+
+static void pick(uint32_t port, const smcr_gid_entry *g, smcr_dev_pick *out)
+{
+	out->port = (int32_t)port;
+	memcpy(out->gid, g->gid, 16);
+	out->sgid_index = g->index;
+}
+
 bool smcr_port_gid_for(const smcr_ctx *ctx, uint32_t port, uint16_t vlan_id, bool v2,
-                       uint32_t v4_hint, smcr_dev_pick *out)
+                       uint32_t v4_hint, bool loose, smcr_dev_pick *out)
 {
 	if (!smcr_port_usable(ctx, port))
 		return false;
 	const smcr_port_desc *d = &ctx->ports[port].d;
-	/* v2: prefer a GID whose address is v4_hint's subnet (a /24 guess when the host did
-	 * not say), else the first IPv4-mapped one */
-	int fallback = -1;
 	for (uint32_t i = 0; i < d->n_gids; i++) {
 		const smcr_gid_entry *g = &d->gids[i];
 		if (!v2) {
@@ -40,22 +56,12 @@ bool smcr_port_gid_for(const smcr_ctx *ctx, uint32_t port, uint16_t vlan_id, boo
 		} else {
 			if (g->type != SMCR_GID_ROCE_V2 || !gid_is_v4_mapped(g->gid))
 				continue;
-			if (v4_hint && (smcr_gid_ipv4(g->gid) & 0xffffff00u) != (v4_hint & 0xffffff00u)) {
-				if (fallback < 0)
-					fallback = (int)i;
+			/* loose: any GID of unknown prefix will do (a real device whose addresses
+			 * are not the simulated stack's); a known prefix must always match */
+			if (v4_hint && !gid_in_subnet(g, v4_hint) && (!loose || g->prefix_len))
 				continue;
-			}
 		}
-		out->port = (int32_t)port;
-		memcpy(out->gid, g->gid, 16);
-		out->sgid_index = g->index;
-		return true;
-	}
-	if (fallback >= 0) {
-		const smcr_gid_entry *g = &d->gids[fallback];
-		out->port = (int32_t)port;
-		memcpy(out->gid, g->gid, 16);
-		out->sgid_index = g->index;
+		pick(port, g, out);
 		return true;
 	}
 	return false;
@@ -66,22 +72,27 @@ static uint32_t v4_subnet_hint(const smcr_tcp_info *tcp)
 	return tcp->family == 4 ? tcp->local_ipv4 : 0;
 }
 
+/* One pass looks for a GID in the source address's subnet on every candidate port, the
+ * second (v2 only) accepts a GID of unknown prefix: a port is never taken for a loose GID
+ * while another has a matching one. */
 bool smcr_port_find(const smcr_ctx *ctx, const smcr_tcp_info *tcp, uint16_t vlan_id, bool v2,
                     smcr_dev_pick *out)
 {
 	out->port = -1;
-	if (tcp->pnet_id[0]) {
-		for (uint32_t i = 0; i < ctx->n_ports; i++) {
-			if (strncmp(ctx->ports[i].d.pnet_id, tcp->pnet_id, 16))
-				continue;
-			if (smcr_port_gid_for(ctx, i, vlan_id, v2, v4_subnet_hint(tcp), out))
+	uint32_t hint = v4_subnet_hint(tcp);
+	for (int loose = 0; loose <= (v2 ? 1 : 0); loose++) {
+		if (tcp->pnet_id[0]) {
+			for (uint32_t i = 0; i < ctx->n_ports; i++) {
+				if (strncmp(ctx->ports[i].d.pnet_id, tcp->pnet_id, 16))
+					continue;
+				if (smcr_port_gid_for(ctx, i, vlan_id, v2, hint, loose, out))
+					return true;
+			}
+		} else if (tcp->netdev_port >= 0 && (uint32_t)tcp->netdev_port < ctx->n_ports) {
+			if (smcr_port_gid_for(ctx, (uint32_t)tcp->netdev_port, vlan_id, v2, hint, loose, out))
 				return true;
 		}
-		return false;
 	}
-	if (tcp->netdev_port >= 0 && (uint32_t)tcp->netdev_port < ctx->n_ports)
-		return smcr_port_gid_for(ctx, (uint32_t)tcp->netdev_port, vlan_id, v2,
-		                         v4_subnet_hint(tcp), out);
 	return false;
 }
 
@@ -92,12 +103,15 @@ bool smcr_port_find_alt(const smcr_ctx *ctx, const smcr_lgr *lgr, uint32_t known
 	if (!lgr->pnet_id[0] || known_port >= ctx->n_ports)
 		return false;
 	const smcr_tp_dev *known_dev = ctx->ports[known_port].d.dev;
-	for (uint32_t i = 0; i < ctx->n_ports; i++) {
-		const smcr_port_desc *d = &ctx->ports[i].d;
-		if (d->dev == known_dev || strncmp(d->pnet_id, lgr->pnet_id, 16))
-			continue;
-		if (smcr_port_gid_for(ctx, i, lgr->vlan_id, lgr->version == 2, lgr->saddr, out))
-			return true;
+	bool v2 = lgr->version == 2;
+	for (int loose = 0; loose <= (v2 ? 1 : 0); loose++) {
+		for (uint32_t i = 0; i < ctx->n_ports; i++) {
+			const smcr_port_desc *d = &ctx->ports[i].d;
+			if (d->dev == known_dev || strncmp(d->pnet_id, lgr->pnet_id, 16))
+				continue;
+			if (smcr_port_gid_for(ctx, i, lgr->vlan_id, v2, lgr->saddr, loose, out))
+				return true;
+		}
 	}
 	return false;
 }

@@ -199,6 +199,18 @@ const char *smcr_linkdown_reason_text(smcr_linkdown_reason r)
 	return "unknown";
 }
 
+const char *smcr_lgr_end_text(smcr_lgr_end e)
+{
+	switch (e) {
+	case SMCR_LGR_END_NONE: return "ended";
+	case SMCR_LGR_END_ABNORMAL: return "terminated abnormally";
+	case SMCR_LGR_END_PEER_ABNORMAL: return "terminated by the peer";
+	case SMCR_LGR_END_PEER_ORDERLY: return "ended by the peer (orderly)";
+	case SMCR_LGR_END_IDLE: return "ended when idle (orderly)";
+	}
+	return "ended";
+}
+
 /* Ports -------------------------------------------------------------------------------- */
 
 static void set_system_id(smcr_ctx *ctx)

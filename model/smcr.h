@@ -169,7 +169,8 @@ typedef enum smcr_tcp_action {
 typedef enum smcr_event_type {
 	SMCR_EV_LGR_CREATED = 1,
 	SMCR_EV_LGR_TYPE,         /* lgr type changed (lgr_type) */
-	SMCR_EV_LGR_TERMINATED,   /* abnormal termination started (reason) */
+	SMCR_EV_LGR_TERMINATED,   /* the lgr ends: lgr_end says how, reason is the DELETE LINK
+	                           * reason code (0 = none), text the local cause */
 	SMCR_EV_LGR_FREED,
 	SMCR_EV_LINK_ADDED,       /* link became ACTIVE ("link added" in Linux logs) */
 	SMCR_EV_LINK_DOWN,        /* link failed (reason: SMCR_LINKDOWN_*) */
@@ -197,6 +198,18 @@ typedef enum smcr_linkdown_reason {
 } smcr_linkdown_reason;
 
 const char *smcr_linkdown_reason_text(smcr_linkdown_reason r);
+
+/* How a link group ended (SMCR_EV_LGR_TERMINATED). */
+typedef enum smcr_lgr_end {
+	SMCR_LGR_END_NONE = 0,
+	SMCR_LGR_END_ABNORMAL,      /* terminated here: no usable link, protocol violation, ... */
+	SMCR_LGR_END_PEER_ABNORMAL, /* the peer sent DELETE LINK ALL without the orderly flag */
+	SMCR_LGR_END_PEER_ORDERLY,  /* the peer sent an orderly DELETE LINK ALL (its idle end) */
+	SMCR_LGR_END_IDLE,          /* idle past its linger time: we sent an orderly DELETE LINK ALL */
+} smcr_lgr_end;
+
+/* "terminated abnormally", "ended by the peer (orderly)", ... */
+const char *smcr_lgr_end_text(smcr_lgr_end e);
 
 /* One link as reports see it (Linux netlink SMC_GEN_LINK_SMCR + the 7-tuple). */
 typedef struct smcr_link_info {
@@ -278,6 +291,7 @@ typedef struct smcr_event {
 	smcr_linkdown_reason linkdown;  /* SMCR_EV_LINK_DOWN */
 	uint32_t reason;                /* wire reason code (DELETE_LINK, decline) */
 	smcr_lgr_type lgr_type;         /* SMCR_EV_LGR_TYPE */
+	smcr_lgr_end lgr_end;           /* SMCR_EV_LGR_TERMINATED */
 	smcr_conn_state conn_state;     /* SMCR_EV_CONN_STATE */
 	const smcr_decode_err *decode_err;
 	const char *text;               /* short human-readable detail, or NULL */
@@ -427,7 +441,7 @@ typedef struct smcr_stats {
 	uint64_t llc_dropped;
 	uint64_t llc_prot_viol;
 	uint64_t cdc_unknown_token;
-	uint64_t link_down_cnt, lgr_terminated_cnt, failovers;
+	uint64_t link_down_cnt, lgr_terminated_cnt, failovers; /* terminated: abnormal ends only */
 	uint64_t mem_bytes;           /* bytes currently allocated by this context */
 } smcr_stats;
 

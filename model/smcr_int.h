@@ -517,8 +517,10 @@ bool smcr_port_find(const smcr_ctx *ctx, const smcr_tcp_info *tcp, uint16_t vlan
  * another device than known_port's. */
 bool smcr_port_find_alt(const smcr_ctx *ctx, const smcr_lgr *lgr, uint32_t known_port,
                         smcr_dev_pick *out);
+/* The GID a port offers: v1 the one on vlan_id; v2 one in v4_hint's subnet (any when
+ * v4_hint is 0), with `loose` also one of unknown prefix. */
 bool smcr_port_gid_for(const smcr_ctx *ctx, uint32_t port, uint16_t vlan_id, bool v2,
-                       uint32_t v4_hint, smcr_dev_pick *out);
+                       uint32_t v4_hint, bool loose, smcr_dev_pick *out);
 bool smcr_prefix_match(const smcr_tcp_info *tcp, const smcr_clc_proposal *p);
 bool smcr_prefix_set(const smcr_tcp_info *tcp, smcr_clc_proposal *p);
 
@@ -549,7 +551,10 @@ smcr_conn *smcr_lgr_find_conn(const smcr_lgr *lgr, uint32_t token);
 void smcr_lgr_set_type(smcr_lgr *lgr, smcr_lgr_type t);
 void smcr_lgr_set_type_asym(smcr_lgr *lgr, smcr_lgr_type t, int asym_idx);
 void smcr_lgr_schedule_free(smcr_lgr *lgr);
-void smcr_lgr_terminate(smcr_lgr *lgr, uint32_t rsn);
+/* Abnormal termination here; cause: a few words for logs (NULL: the reason code says it). */
+void smcr_lgr_terminate(smcr_lgr *lgr, uint32_t rsn, const char *cause);
+/* The peer's DELETE LINK ALL (m) ends the lgr: orderly or not, as its flag says. */
+void smcr_lgr_end_by_peer(smcr_lgr *lgr, const smcr_llc_msg *m);
 void smcr_lgr_cleanup_early(smcr_lgr *lgr);
 void smcr_lgr_on_free_timer(smcr_lgr *lgr);
 void smcr_lgr_on_term_timer(smcr_lgr *lgr);

@@ -43,6 +43,9 @@ typedef struct smcr_gid_entry {
 	uint16_t index;    /* sgid_index to use in an address handle */
 	uint16_t vlan_id;  /* 0 = untagged; the VLAN this GID's interface is on */
 	smcr_gid_type type;
+	uint8_t prefix_len; /* RoCE v2: prefix length of the interface address the GID comes
+	                     * from (its subnet); 0 = unknown (judged as a /24, and taken as a
+	                     * last resort when no GID is in the connection's subnet) */
 } smcr_gid_entry;
 
 #define SMCR_MAX_GIDS 8

@@ -15,6 +15,10 @@
 /* zlib-compatible chaining: crc32(0, a+b) == crc32(crc32(0, a), b). Start with 0. */
 uint32_t icrc_crc32(uint32_t crc, const void *buf, size_t len);
 
+/* icrc_crc32(icrc_crc32(crc, a, alen), b, blen), in one pass when a is short (a masked
+ * header in front of a payload): one final reduction instead of two. */
+uint32_t icrc_crc32_2(uint32_t crc, const void *a, size_t alen, const void *b, size_t blen);
+
 /* The two implementations, for tests and benchmarks. icrc_crc32_clmul() must only be
  * called when icrc_have_clmul() is true. */
 uint32_t icrc_crc32_table(uint32_t crc, const void *buf, size_t len);

@@ -973,11 +973,14 @@ rd_feed *rd_feed_new(redrive *rd, stack *st, rnic *adapter, uint8_t port, char *
 	}
 	/* GIDs: RoCE v1 on R's VLAN (untagged by default), RoCE v2 for R's address */
 	uint16_t vid = 0;
+	uint8_t prefix_len = 0;
 	for (size_t i = 0; i < st->n_netifs; i++)
-		if (st->netifs[i]->ip4 == rd->r_ip)
+		if (st->netifs[i]->ip4 == rd->r_ip) {
 			vid = st->netifs[i]->vlan_id;
+			prefix_len = st->netifs[i]->ip4_prefix_len;
+		}
 	rnic_vf_set_vlans(f->vf, port, &vid, 1);
-	rnic_vf_add_ipv4(f->vf, port, rd->r_ip, vid);
+	rnic_vf_add_ipv4(f->vf, port, rd->r_ip, prefix_len, vid);
 	rnic_vf_port_desc(f->vf, port, &f->desc);
 	memcpy(f->mac, f->desc.mac, 6);
 	for (uint32_t i = 0; i < f->desc.n_gids; i++) {

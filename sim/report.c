@@ -323,6 +323,7 @@ const char *report_event_kind_name(report_event_kind k)
 	switch (k) {
 	case REPORT_EVENT_LINK_FAILED: return "link_failed";
 	case REPORT_EVENT_LINK_DELETED: return "link_deleted";
+	case REPORT_EVENT_LGR_ENDED: return "lgr_ended";
 	}
 	return "?";
 }

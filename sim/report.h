@@ -94,6 +94,8 @@ typedef enum report_event_kind {
 	REPORT_EVENT_LINK_FAILED = 0, /* link lost: DELETE LINK for a failure, fatal NAK,
 	                               * traffic stopped with requests unacknowledged */
 	REPORT_EVENT_LINK_DELETED,    /* orderly removal (idle link group, operator) */
+	REPORT_EVENT_LGR_ENDED,       /* a link group ended: cause says how (orderly or not),
+	                               * code is the DELETE LINK reason (0 = none) */
 } report_event_kind;
 
 typedef struct report_cursor {

@@ -12,11 +12,13 @@
  * The TRLE of an RNIC interface EZARIUTpffff is IUTpffff; for other interface names the
  * name itself is shown. The ULP id is the stack's name (the TCP/IP job name on z/OS).
  * Each group is preceded by one line with the time, the capture frame and the cause in
- * words. Orderly removals get that line only: they are not failures. */
+ * words. Orderly removals get that line only: they are not failures; so does the end of a
+ * link group, with how it ended and the DELETE LINK reason. */
 #include <ctype.h>
 #include <inttypes.h>
 #include <string.h>
 
+#include "model/llc.h"
 #include "sim/report_print.h"
 
 static void upper(char *s)
@@ -42,6 +44,13 @@ void report_print_log(FILE *out, const smcr_report *r)
 		fprintf(out, "[%4" PRIu64 ".%09" PRIu64, e->time_ns / 1000000000u, e->time_ns % 1000000000u);
 		if (e->frame)
 			fprintf(out, ", frame %" PRIu64, e->frame);
+		if (e->kind == REPORT_EVENT_LGR_ENDED) {
+			fprintf(out, "] %s: SMC-R link group %08" PRIX32 " %s", stack, e->lgr_id, e->cause);
+			if (e->code)
+				fprintf(out, ", reason %08" PRIX32 " (%s)", e->code, smcr_llc_del_reason_text(e->code));
+			fputc('\n', out);
+			continue;
+		}
 		fprintf(out, "] %s: %s: %s\n", stack, e->kind == REPORT_EVENT_LINK_FAILED ? "SMC-R link failure" : "SMC-R link removed",
 		        e->cause);
 		if (e->kind != REPORT_EVENT_LINK_FAILED)

@@ -346,6 +346,7 @@ static void vf_rebuild_gids(rnic_vf *vf, unsigned pi)
 		g->index = (uint16_t)n;
 		g->vlan_id = vp->vlans[i];
 		g->type = SMCR_GID_ROCE_V1;
+		g->prefix_len = 0;
 	}
 	for (uint32_t i = 0; (types & RNIC_ROCE_V2) && i < vp->n_ipv4 && n < SMCR_MAX_GIDS; i++, n++) {
 		smcr_gid_entry *g = &vp->gids[n];
@@ -353,6 +354,7 @@ static void vf_rebuild_gids(rnic_vf *vf, unsigned pi)
 		g->index = (uint16_t)n;
 		g->vlan_id = vp->ipv4[i].vid;
 		g->type = SMCR_GID_ROCE_V2;
+		g->prefix_len = vp->ipv4[i].prefix_len;
 	}
 	vp->n_gids = n;
 }
@@ -454,9 +456,9 @@ int rnic_vf_set_vlans(rnic_vf *vf, uint8_t port, const uint16_t *vids, size_t n)
 	return SMCR_ERR_OK;
 }
 
-int rnic_vf_add_ipv4(rnic_vf *vf, uint8_t port, uint32_t ipv4, uint16_t vid)
+int rnic_vf_add_ipv4(rnic_vf *vf, uint8_t port, uint32_t ipv4, uint8_t prefix_len, uint16_t vid)
 {
-	if (port < 1 || port > vf->r->cfg.nports || vid > SIM_VLAN_MAX_VID || ipv4 == 0)
+	if (port < 1 || port > vf->r->cfg.nports || vid > SIM_VLAN_MAX_VID || ipv4 == 0 || prefix_len > 32)
 		return SMCR_ERR_INVAL;
 	vf_port *vp = &vf->ports[port - 1];
 	for (uint32_t i = 0; i < vp->n_ipv4; i++)
@@ -464,7 +466,7 @@ int rnic_vf_add_ipv4(rnic_vf *vf, uint8_t port, uint32_t ipv4, uint16_t vid)
 			return SMCR_ERR_INVAL;
 	if (gid_budget_used(vp) >= SMCR_MAX_GIDS)
 		return SMCR_ERR_LIMIT;
-	vp->ipv4[vp->n_ipv4++] = (vf_ipv4){ ipv4, vid };
+	vp->ipv4[vp->n_ipv4++] = (vf_ipv4){ ipv4, vid, prefix_len };
 	vf_rebuild_gids(vf, port - 1u);
 	rnic_vf_report_async(vf, NULL, SMCR_EV_GID_CHANGE, port, NULL);
 	return SMCR_ERR_OK;

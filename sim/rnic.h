@@ -118,8 +118,9 @@ const uint8_t *rnic_vf_vmac(const rnic_vf *vf, uint8_t port);
 /* Configure the VLANs the VF's port is on (v1 GIDs): vid 0 = untagged. Rebuilds the GID
  * table and reports SMCR_EV_GID_CHANGE. Errors: SMCR_ERR_INVAL, SMCR_ERR_LIMIT. */
 int rnic_vf_set_vlans(rnic_vf *vf, uint8_t port, const uint16_t *vids, size_t n);
-/* Assign an IPv4 address (host order) on a VLAN: adds a RoCE v2 GID. */
-int rnic_vf_add_ipv4(rnic_vf *vf, uint8_t port, uint32_t ipv4, uint16_t vid);
+/* Assign an IPv4 address (host order) of an interface with prefix_len bits of network (0 =
+ * unknown) on a VLAN: adds a RoCE v2 GID. */
+int rnic_vf_add_ipv4(rnic_vf *vf, uint8_t port, uint32_t ipv4, uint8_t prefix_len, uint16_t vid);
 int rnic_vf_del_ipv4(rnic_vf *vf, uint8_t port, uint32_t ipv4);
 /* What the core needs to know about a port of this VF. */
 void rnic_vf_port_desc(const rnic_vf *vf, uint8_t port, smcr_port_desc *out);

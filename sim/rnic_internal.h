@@ -25,6 +25,7 @@ typedef struct rnic_port {
 typedef struct vf_ipv4 {
 	uint32_t addr;
 	uint16_t vid;
+	uint8_t prefix_len;
 } vf_ipv4;
 
 typedef struct vf_port {

@@ -111,8 +111,7 @@ uint32_t roce_icrc(roce_version v, const uint8_t *l3, uint32_t l3_len)
 		m[7] = 0xff;                 /* hop limit */
 		m[ROCE_GRH_LEN + 4] = 0xff;
 	}
-	uint32_t crc = icrc_crc32(MASKED_LRH_CRC, m, hl);
-	return icrc_crc32(crc, l3 + hl, l3_len - hl);
+	return icrc_crc32_2(MASKED_LRH_CRC, m, hl, l3 + hl, l3_len - hl);
 }
 
 sim_frame *roce_build(sim_frame_pool *pool, const roce_addr *a, const roce_bth *bth, const roce_reth *reth,

@@ -320,8 +320,7 @@ static smc_vf *vf_for(smc_layer *l, rnic *adapter)
 	return v;
 }
 
-/* The GIDs of one VF port: a RoCE v1 GID per VLAN of the stack's interfaces in the
- * port's PNet, a RoCE v2 GID per IPv4 address of those interfaces. */
+/* The VLANs of the stack's interfaces in a PNet (the v1 GIDs of a real device's port). */
 size_t smc_layer_pnet_vlans(const smc_layer *l, const char *pnet, uint16_t *vids, size_t max)
 {
 	size_t n_vids = 0;
@@ -341,19 +340,68 @@ size_t smc_layer_pnet_vlans(const smc_layer *l, const char *pnet, uint16_t *vids
 	return n_vids;
 }
 
-static int port_gids(smc_layer *l, smc_vf *v, uint8_t port, const char *pnet)
+int smc_layer_associate(smc_layer *l, uint16_t pfid, uint8_t port, const netif *nif)
 {
+	for (size_t i = 0; i < l->n_assocs; i++)
+		if (l->assocs[i].pfid == pfid && l->assocs[i].port == port && l->assocs[i].nif == nif)
+			return 0;
+	if (l->n_assocs == SMC_MAX_ASSOCS)
+		return SMCR_ERR_LIMIT;
+	l->assocs[l->n_assocs++] = (smc_port_assoc){ pfid, port, nif };
+	return 0;
+}
+
+static bool associated(const smc_layer *l, uint16_t pfid, uint8_t port, const netif *nif)
+{
+	for (size_t i = 0; i < l->n_assocs; i++)
+		if (l->assocs[i].pfid == pfid && l->assocs[i].port == port && l->assocs[i].nif == nif)
+			return true;
+	return false;
+}
+
+/* The interfaces whose addresses and VLANs are the port's GIDs: those in the port's PNet
+ * that share its network, or every one in the PNet when none does. A Linux RoCE port has
+ * GIDs only for its own netdev, so two ports on two networks have different RoCE v2 GIDs
+ * (else a second link's peer GID would equal the first link's: an asymmetric lgr). */
+static size_t port_netifs(const smc_layer *l, uint16_t pfid, uint8_t port, const char *pnet,
+                          const netif **out)
+{
+	const stack *st = l->st;
+	size_t n = 0;
+	for (int any = 0; any <= 1 && !n; any++)
+		for (size_t i = 0; i < st->n_netifs; i++) {
+			const netif *nif = st->netifs[i];
+			if (strncmp(smc_layer_pnet_of(l, nif), pnet, 16))
+				continue;
+			if (any || associated(l, pfid, port, nif))
+				out[n++] = nif;
+		}
+	return n;
+}
+
+static int port_gids(smc_layer *l, smc_vf *v, uint16_t pfid, uint8_t port, const char *pnet)
+{
+	const netif *nifs[STACK_MAX_NETIFS];
+	size_t n = port_netifs(l, pfid, port, pnet, nifs);
 	uint16_t vids[RNIC_MAX_VLANS];
-	size_t n_vids = smc_layer_pnet_vlans(l, pnet, vids, RNIC_MAX_VLANS);
-	stack *st = l->st;
+	size_t n_vids = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool have = false;
+		for (size_t k = 0; k < n_vids; k++)
+			have |= vids[k] == nifs[i]->vlan_id;
+		if (!have && n_vids < RNIC_MAX_VLANS)
+			vids[n_vids++] = nifs[i]->vlan_id;
+	}
+	if (!n_vids)
+		vids[n_vids++] = 0;
 	int rc = rnic_vf_set_vlans(v->vf, port, vids, n_vids);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < st->n_netifs; i++) {
-		const netif *nif = st->netifs[i];
-		if (!nif->ip4 || strncmp(smc_layer_pnet_of(l, nif), pnet, 16))
+	for (size_t i = 0; i < n; i++) {
+		if (!nifs[i]->ip4)
 			continue;
-		if ((rc = rnic_vf_add_ipv4(v->vf, port, nif->ip4, nif->vlan_id)) && rc != SMCR_ERR_LIMIT)
+		rc = rnic_vf_add_ipv4(v->vf, port, nifs[i]->ip4, nifs[i]->ip4_prefix_len, nifs[i]->vlan_id);
+		if (rc && rc != SMCR_ERR_LIMIT)
 			return rc;
 	}
 	return 0;
@@ -384,7 +432,7 @@ int smc_layer_activate(smc_layer *l, rnic *const *adapters, size_t n_adapters)
 		rnic_vf_port_desc(v->vf, pc->portnum, &d);
 		if (!d.pnet_id[0])
 			snprintf(d.pnet_id, sizeof(d.pnet_id), "%s", l->cfg.default_pnet);
-		int rc = port_gids(l, v, pc->portnum, d.pnet_id);
+		int rc = port_gids(l, v, pc->pfid, pc->portnum, d.pnet_id);
 		if (rc)
 			return rc;
 		char pnet[17];

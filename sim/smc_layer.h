@@ -73,6 +73,12 @@ void smc_layer_free(smc_layer *l);
 void smc_layer_set_event_fn(smc_layer *l, smc_layer_event_fn fn, void *user);
 /* The PNet id of an interface ("" = the default). Set before activation. */
 void smc_layer_set_pnet(smc_layer *l, const netif *nif, const char *pnet_id);
+/* Associate an interface with an adapter port: it shares the port's network (the world
+ * associates the interfaces plugged into the port's switch). The port's GIDs come from
+ * its associated interfaces in its PNet, as a Linux RoCE port's GIDs follow the addresses
+ * and VLANs of its netdev (ib_core's GID cache); a port with none gets those of every
+ * interface in its PNet. Set before activation. SMCR_ERR_LIMIT when the table is full. */
+int smc_layer_associate(smc_layer *l, uint16_t pfid, uint8_t port, const netif *nif);
 /* Activate the stack's configured PFIDs/ports among `adapters`. Returns the number of
  * ports registered with the core, or a negative SMCR_ERR_* (an adapter with no free VF,
  * too many GIDs). PFIDs with no adapter in the list are skipped. */

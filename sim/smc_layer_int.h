@@ -68,6 +68,15 @@ typedef struct smc_pnet_map {
 	char pnet[17];
 } smc_pnet_map;
 
+/* An interface that shares an adapter port's network (smc_layer_associate). */
+typedef struct smc_port_assoc {
+	uint16_t pfid;
+	uint8_t port;
+	const netif *nif;
+} smc_port_assoc;
+
+#define SMC_MAX_ASSOCS 64
+
 struct smc_layer {
 	stack *st;
 	smc_layer_config cfg;
@@ -89,6 +98,8 @@ struct smc_layer {
 	size_t n_ports;
 	smc_pnet_map pnets[STACK_MAX_NETIFS];
 	size_t n_pnets;
+	smc_port_assoc assocs[SMC_MAX_ASSOCS];
+	size_t n_assocs;
 	smc_steer_tap taps[STACK_MAX_NETIFS];
 	smc_conn *head, *tail;
 	uint64_t next_conn_id;

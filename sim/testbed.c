@@ -77,7 +77,7 @@ static int side_setup(testbed *tb, testbed_side *s, const char *name, uint16_t p
 	s->vf = rnic_activate(s->nic, name, &host);
 	if (p->vlan && rnic_vf_set_vlans(s->vf, 1, &p->vlan, 1))
 		return -1;
-	if (p->version == ROCE_V2 && rnic_vf_add_ipv4(s->vf, 1, ip, p->vlan))
+	if (p->version == ROCE_V2 && rnic_vf_add_ipv4(s->vf, 1, ip, 24, p->vlan))
 		return -1;
 	s->mem = calloc(1, p->mr_size);
 	if (!s->mem)

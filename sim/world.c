@@ -263,6 +263,21 @@ static int build_stacks(world *w, char *err, size_t errlen)
 		smc_layer_set_event_fn(ws->l, world_on_layer_event, w);
 		for (size_t k = 0; k < ss->n_ifaces; k++)
 			smc_layer_set_pnet(ws->l, ws->ifs[k].nif, ss->ifaces[k].pnetid);
+		/* an adapter port shares its network with the interfaces on its switch */
+		for (size_t k = 0; k < ss->n_smcr_ports && !rc; k++) {
+			const scn_smcr_port *sp = &ss->smcr_ports[k];
+			if (sp->adapter >= s->n_adapters || sp->port < 1 || sp->port > s->adapters[sp->adapter].n_ports)
+				continue;
+			uint32_t sw = s->adapters[sp->adapter].port[sp->port - 1].sw;
+			for (size_t j = 0; j < ss->n_ifaces && !rc; j++)
+				if (ss->ifaces[j].sw == sw && smc_layer_associate(ws->l, sp->pfid, sp->port, ws->ifs[j].nif)) {
+					snprintf(err, errlen, "%s:%u: too many interfaces share the adapter ports of %s", s->file,
+					         sp->loc.line, ss->name);
+					rc = -1;
+				}
+		}
+		if (rc)
+			break;
 		if (w->o.real_hw) {
 			if (smc_layer_activate_real(ws->l, w->real.port, w->real.n, err, errlen) < 0)
 				rc = -1;

@@ -135,8 +135,21 @@ void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev)
 			        ev->link->peer_link_uid, ev->link->local_qpn, ev->link->peer_qpn);
 		}
 		return;
+	case SMCR_EV_LGR_TERMINATED: {
+		report_event *e = add_event(w);
+		e->time_ns = sim_now(w->eng);
+		e->stack_id = ws->report_id;
+		e->kind = REPORT_EVENT_LGR_ENDED;
+		e->code = ev->reason;
+		e->lgr_id = lgr_num_of(l, ev->lgr_id);
+		e->vlan = REPORT_NO_VLAN;
+		snprintf(e->cause, sizeof(e->cause), "%s%s%s", smcr_lgr_end_text(ev->lgr_end), ev->text ? ": " : "",
+		         ev->text ? ev->text : "");
+		if (log)
+			print_event(w, e);
+		return;
+	}
 	case SMCR_EV_LGR_CREATED:
-	case SMCR_EV_LGR_TERMINATED:
 	case SMCR_EV_LGR_FREED:
 	case SMCR_EV_LGR_TYPE:
 		if (log) {
@@ -149,9 +162,6 @@ void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev)
 			else if (ev->type == SMCR_EV_LGR_TYPE)
 				fprintf(w->out, "%s: SMC-R link group %08" PRIX32 " is now %s\n", name, num,
 				        report_lgr_type_name((report_lgr_type)ev->lgr_type));
-			else if (ev->type == SMCR_EV_LGR_TERMINATED)
-				fprintf(w->out, "%s: SMC-R link group %08" PRIX32 " terminated (%s)\n", name, num,
-				        ev->text ? ev->text : "abnormal end");
 			else
 				fprintf(w->out, "%s: SMC-R link group freed\n", name);
 		}

@@ -49,6 +49,7 @@ mins() {
 	shared-adapters)       echo "60 30 40" ;;    # 20 conns, 5 lgrs of 2 links
 	two-stacks)            echo "9 2 6" ;;       # 3 SMC-R conns (the 4th has smc=no), 1 link
 	v2-routed)             echo "9 4 6" ;;       # 3 conns; v2 CONFIRM LINK, ADD LINK (rejected)
+	v2-redundancy)         echo "24 11 16" ;;    # 8 conns, 1 lgr, second link, failover, link added again
 	vlan-separation)       echo "18 4 12" ;;     # 6 conns, 2 lgrs
 	trace-two-stacks)      echo "9 2 6" ;;       # as two-stacks
 	trace-failover)        echo "6 7 4" ;;       # 2 conns, 1 lgr; link added, then deleted (RA1 fails)

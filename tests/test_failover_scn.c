@@ -4,6 +4,7 @@
  * nothing is aborted, every connection ends. */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/support/scn_world.h"
@@ -100,4 +101,37 @@ Test(failover_scn, data_after_a_decline_reaches_the_server_application)
 	                  "expect delivered ba == 256K\n"
 	                  "expect delivered ab == 256K\n"
 	                  "expect aborted == 0\n");
+}
+
+/* The same case, for what it shows about the LLC flows: as in Linux
+ * (smc_llc_flow_parallel, docs/deviations.md), the server's DELETE_LINK waits as the
+ * delayed event while the client's rkey flow waits on the failed link, so the client
+ * learns of the failure from its own retries (about 1.07 s: QP timeout 15, 7 retries),
+ * not from the DELETE_LINK that arrived right after the failure. */
+Test(failover_scn, a_delete_link_during_an_rkey_flow_waits_for_it_as_in_linux)
+{
+	char text[4096];
+	snprintf(text, sizeof(text), "scenario \"held DELETE_LINK\"\nseed 1\nend 20s\n%s%s", FABRIC,
+	         "app echosrv ZOSB listen port=5001 kind=echo\n"
+	         "app resp ZOSB listen port=5002 kind=responder\n"
+	         "app echo ZOSA connect ZOSB.osd1:5001 kind=echo bytes=160K conns=2 interval=15ms\n"
+	         "app rr ZOSA connect ZOSB.osd1:5002 kind=rr request=700 response=3000 count=60 start=5ms\n"
+	         "at 38ms fail adapter RB1\n"
+	         "expect aborted == 0\n");
+	world_opts o;
+	world_opts_default(&o);
+	o.verbose = true;
+	scn_world *t = scn_world_new(text, &o);
+	cr_assert_eq(scn_world_run(t), 0, "%s", scn_world_output(t));
+	const char *out = scn_world_output(t);
+	cr_assert(strstr(out, "] ZOSB: SMC-R link failure: port error"), "%s", out);
+	const char *own = strstr(out, "] ZOSA: SMC-R link failure: work completion error");
+	cr_assert(own, "%s", out);
+	const char *bracket = own;
+	while (bracket > out && *bracket != '[')
+		bracket--;
+	double at = strtod(bracket + 1, NULL);
+	cr_assert(at > 1.0 && at < 1.2, "the client's own retries end the link at %.3f s", at);
+	cr_assert_null(strstr(out, "ZOSA: SMC-R link failure: deleted by peer"), "%s", out);
+	scn_world_free(t);
 }

@@ -146,8 +146,9 @@ Test(gid, vlans_and_ipv4_addresses_fill_the_table_in_order)
 	rnic_vf *vf = rnic_activate(w.nic, "stackA", NULL);
 	uint16_t vlans[2] = { 0, 100 };
 	cr_assert_eq(rnic_vf_set_vlans(vf, 1, vlans, 2), 0);
-	cr_assert_eq(rnic_vf_add_ipv4(vf, 1, 0xC0A80001, 100), 0);
-	cr_assert_eq(rnic_vf_add_ipv4(vf, 1, 0xC0A80001, 100), SMCR_ERR_INVAL, "an address only once");
+	cr_assert_eq(rnic_vf_add_ipv4(vf, 1, 0xC0A80001, 33, 100), SMCR_ERR_INVAL, "a prefix of 33 bits");
+	cr_assert_eq(rnic_vf_add_ipv4(vf, 1, 0xC0A80001, 16, 100), 0);
+	cr_assert_eq(rnic_vf_add_ipv4(vf, 1, 0xC0A80001, 16, 100), SMCR_ERR_INVAL, "an address only once");
 	smcr_port_desc d;
 	rnic_vf_port_desc(vf, 1, &d);
 	cr_assert_eq(d.n_gids, 3);
@@ -159,6 +160,8 @@ Test(gid, vlans_and_ipv4_addresses_fill_the_table_in_order)
 	cr_assert_eq(d.gids[2].type, SMCR_GID_ROCE_V2);
 	cr_assert_eq(d.gids[2].vlan_id, 100);
 	cr_assert_eq(d.gids[2].index, 2);
+	cr_assert_eq(d.gids[2].prefix_len, 16, "the interface's subnet goes with its GID");
+	cr_assert_eq(d.gids[0].prefix_len, 0);
 	char text[GID_STRLEN];
 	gid_format(d.gids[2].gid, text);
 	cr_assert_str_eq(text, "::ffff:192.168.0.1");
@@ -168,8 +171,8 @@ Test(gid, vlans_and_ipv4_addresses_fill_the_table_in_order)
 	cr_assert_eq(d.n_gids, 2);
 	/* the table has SMCR_MAX_GIDS entries */
 	for (uint32_t i = 0; i < SMCR_MAX_GIDS - 2; i++)
-		cr_assert_eq(rnic_vf_add_ipv4(vf, 1, 0x0A000001 + i, 0), 0);
-	cr_assert_eq(rnic_vf_add_ipv4(vf, 1, 0x0B000001, 0), SMCR_ERR_LIMIT);
+		cr_assert_eq(rnic_vf_add_ipv4(vf, 1, 0x0A000001 + i, 24, 0), 0);
+	cr_assert_eq(rnic_vf_add_ipv4(vf, 1, 0x0B000001, 24, 0), SMCR_ERR_LIMIT);
 	cr_assert_eq(rnic_vf_set_vlans(vf, 1, vlans, 0), SMCR_ERR_INVAL);
 	free_world(&w);
 }

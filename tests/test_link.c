@@ -146,6 +146,7 @@ Test(link, losing_the_only_link_aborts_the_connections)
 	cr_assert(c->tcp_aborted);
 	cr_assert_eq(smcr_conn_get_state(c->c), SMCR_CLOSED);
 	cr_assert_eq(duo_count(d, 0, SMCR_EV_LGR_TERMINATED), 1);
+	cr_assert_eq(duo_find(d, 0, SMCR_EV_LGR_TERMINATED, 0)->lgr_end, SMCR_LGR_END_ABNORMAL);
 	cr_assert_eq(duo_lgr_count(d, 0), 0);
 	duo_run(d, duo_now(d) + 60 * SMCR_S);
 	cr_assert(c->peer->aborted, "the peer learns of it too");
@@ -211,6 +212,18 @@ Test(link, idle_link_group_lingers_then_is_deleted_orderly)
 	const duo_event_rec *e = duo_find(d, 1, SMCR_EV_LGR_FREED, 0);
 	cr_assert(e);
 	cr_assert_geq(e->at, t0 + 600 * SMCR_S);
+	/* both ends say it was the orderly idle end, not a termination */
+	const duo_event_rec *srv = duo_find(d, 1, SMCR_EV_LGR_TERMINATED, 0);
+	const duo_event_rec *cli = duo_find(d, 0, SMCR_EV_LGR_TERMINATED, 0);
+	cr_assert(srv && cli);
+	cr_assert_eq(srv->lgr_end, SMCR_LGR_END_IDLE);
+	cr_assert_eq(srv->reason, SMCR_LLC_DEL_PROG_INIT_TERM);
+	cr_assert_eq(cli->lgr_end, SMCR_LGR_END_PEER_ORDERLY);
+	cr_assert_eq(cli->reason, SMCR_LLC_DEL_PROG_INIT_TERM);
+	cr_assert_str_eq(smcr_lgr_end_text(cli->lgr_end), "ended by the peer (orderly)");
+	smcr_stats st;
+	smcr_ctx_get_stats(d->h[0].ctx, &st);
+	cr_assert_eq(st.lgr_terminated_cnt, 0, "an orderly end is no termination");
 	duo_free(d);
 }
 
@@ -437,5 +450,38 @@ Test(link, smcr_v2_client_gaining_a_second_rnic_requests_an_add_link)
 	duo_stream(c, 1 << 20);
 	cr_assert(duo_run_until(d, streamed, c, 10 * SMCR_S));
 	cr_assert_not(c->peer->rx_bad);
+	duo_free(d);
+}
+
+/* A DELETE LINK ALL without the orderly flag: the peer gave the link group up. The client
+ * terminates it as Linux does, and says the peer did it and why. */
+Test(link, a_delete_link_all_without_the_orderly_flag_is_an_abnormal_end_by_the_peer)
+{
+	duo *d = two_rnics(1, 1);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	smcr_link_info li;
+	cr_assert(duo_first_link(d, 0, &li));
+	smcr_llc_msg m;
+	memset(&m, 0, sizeof(m));
+	m.type = SMCR_LLC_DELETE_LINK;
+	m.version = 1;
+	m.length = SMCR_LLC_LEN;
+	m.flags = SMCR_LLC_FLAG_DEL_LINK_ALL;
+	m.u.delete_link.reason = SMCR_LLC_DEL_LOST_PATH;
+	uint8_t buf[SMCR_LLC_V2_MAX_LEN];
+	ssize_t n = smcr_llc_encode(buf, sizeof(buf), &m, SMCR_LLC_V2_LE);
+	cr_assert_gt(n, 0);
+	cr_assert_eq(tpi_inject_recv(d->fab, li.local_qpn, buf, (uint32_t)n), 0);
+	duo_run(d, duo_now(d) + SMCR_S);
+	const duo_event_rec *e = duo_find(d, 0, SMCR_EV_LGR_TERMINATED, 0);
+	cr_assert(e);
+	cr_assert_eq(e->lgr_end, SMCR_LGR_END_PEER_ABNORMAL);
+	cr_assert_eq(e->reason, SMCR_LLC_DEL_LOST_PATH);
+	cr_assert_str_eq(smcr_lgr_end_text(e->lgr_end), "terminated by the peer");
+	cr_assert(c->aborted, "its connection ends with an error");
+	smcr_stats st;
+	smcr_ctx_get_stats(d->h[0].ctx, &st);
+	cr_assert_eq(st.lgr_terminated_cnt, 1);
 	duo_free(d);
 }

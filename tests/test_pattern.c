@@ -4,7 +4,9 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "sim/icrc.h"
 #include "sim/pattern.h"
+#include "sim/rng.h"
 
 #define N 4096
 
@@ -59,4 +61,58 @@ Test(pattern, a_check_names_the_first_wrong_byte)
 	pattern_fill(3, 0, buf, N);
 	memmove(buf + 300, buf + 301, N - 301);
 	cr_assert_eq(pattern_check(3, 0, buf, N - 1), 300);
+}
+
+/* The definition, written out: word w of the stream is mix(key + w / 8) + (w % 8) * STEP,
+ * little-endian, with key = mix(seed ^ "pattern"). */
+static uint8_t reference_byte(uint64_t seed, uint64_t i)
+{
+	uint64_t key = sim_mix64(seed ^ 0x7061747465726e00ull);
+	uint64_t w = i / 8;
+	uint64_t word = sim_mix64(key + w / 8) + (w % 8) * 0x9e3779b97f4a7c15ull;
+	return (uint8_t)(word >> (8 * (i % 8)));
+}
+
+static const char *const impls[] = { "avx512", "avx2", "base", "scalar" };
+
+Test(pattern, every_variant_gives_the_defined_bytes_and_finds_the_first_wrong_one)
+{
+	static uint8_t buf[N + 64];
+	const char *chosen = pattern_impl();
+	unsigned tried = 0;
+	for (size_t v = 0; v < sizeof(impls) / sizeof(impls[0]); v++) {
+		if (!pattern_set_impl(impls[v]))
+			continue;
+		tried++;
+		for (uint64_t off = 0; off < 200; off += 13) {
+			size_t len = N - (size_t)off % 77;
+			pattern_fill(11, 5000 + off, buf, len);
+			for (size_t i = 0; i < len; i++)
+				cr_assert_eq(buf[i], reference_byte(11, 5000 + off + i), "%s: offset %llu byte %zu", impls[v],
+				             (unsigned long long)off, i);
+			cr_assert_eq(pattern_check(11, 5000 + off, buf, len), len, "%s", impls[v]);
+			/* a wrong byte in each block of a group of four, and in the tail */
+			size_t where[] = { 3, 64 + 17, 128 + 40, 192 + 63, 256 + 1, len - 70, len - 1 };
+			for (size_t k = 0; k < sizeof(where) / sizeof(where[0]); k++) {
+				buf[where[k]] ^= 0x80;
+				cr_assert_eq(pattern_check(11, 5000 + off, buf, len), where[k], "%s: wrong byte at %zu", impls[v],
+				             where[k]);
+				buf[where[k]] ^= 0x80;
+			}
+		}
+	}
+	cr_assert_geq(tried, 2, "at least the baseline and one more variant here");
+	cr_assert(pattern_set_impl(chosen));
+	cr_assert_not(pattern_set_impl("sse9"));
+}
+
+/* The bytes the sample traces and the Linux interop recordings carry (traces/): any
+ * change of the pattern would show here first. */
+Test(pattern, the_bytes_are_those_of_the_recorded_traces)
+{
+	static uint8_t buf[1 << 20];
+	pattern_fill(7, 12345, buf, sizeof(buf));
+	cr_assert_eq(icrc_crc32(0, buf, sizeof(buf)), 0x3d7d5385u);
+	pattern_fill(0xdeadbeefcafef00dull, (1ull << 40) + 5, buf, 100003);
+	cr_assert_eq(icrc_crc32(0, buf, 100003), 0xabf08075u);
 }

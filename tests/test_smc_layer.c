@@ -379,3 +379,100 @@ Test(smc_layer, closing_the_smc_connection_closes_its_tcp_connection)
 	cr_assert_leq(tcp_pcb_count(a) + tcp_pcb_count(b), 2);
 	scn_world_free(t);
 }
+
+/* Two adapter pairs on two networks, SMC-Rv2; PREFIX is both interfaces' prefix length. */
+#define V2_TWO_NETWORKS(PREFIX)                                                                                        \
+	"end 2s\n"                                                                                                     \
+	"switch SWA\nswitch SWB\n"                                                                                     \
+	"adapter R1A pfid=0011 switch=SWA roce=v2\nadapter R1B pfid=0012 switch=SWB roce=v2\n"                         \
+	"adapter R2A pfid=0021 switch=SWA roce=v2\nadapter R2B pfid=0022 switch=SWB roce=v2\n"                         \
+	"stack A personality=linux\n  interface eth0 switch=SWA ip=10.9.1.1/" PREFIX "\n"                              \
+	"  interface eth1 switch=SWB ip=10.9.2.1/" PREFIX "\n"                                                         \
+	"  smcr pfid=0011\n  smcr pfid=0012\n  smcr v2=yes ueid=SMCSIM.TWO.NETS\nend\n"                                \
+	"stack B personality=linux\n  interface eth0 switch=SWA ip=10.9.1.2/" PREFIX "\n"                              \
+	"  interface eth1 switch=SWB ip=10.9.2.2/" PREFIX "\n"                                                         \
+	"  smcr pfid=0021\n  smcr pfid=0022\n  smcr v2=yes ueid=SMCSIM.TWO.NETS\nend\n"                                \
+	"app sink B listen port=5000 kind=sink\n"                                                                      \
+	"app bulk A connect B.eth0:5000 kind=bulk bytes=1M conns=2 close=never\n"                                      \
+	"expect mode bulk == SMCR\n"                                                                                   \
+	"expect delivered bulk == 2M\n"
+
+typedef struct one_lgr {
+	unsigned n;
+	smcr_lgr_info info;
+} one_lgr;
+
+static void keep_one_lgr(void *arg, const smcr_lgr_info *i)
+{
+	one_lgr *s = arg;
+	s->n++;
+	s->info = *i;
+}
+
+static void v2_gid_of_port(const smc_layer *l, size_t i, uint32_t *addr, size_t *n_v2)
+{
+	const smc_layer_port *p = smc_layer_port_get(l, i);
+	cr_assert_not_null(p);
+	smcr_port_desc d;
+	rnic_vf_port_desc(p->vf, p->port, &d);
+	*n_v2 = 0;
+	for (uint32_t k = 0; k < d.n_gids; k++) {
+		if (d.gids[k].type != SMCR_GID_ROCE_V2)
+			continue;
+		(*n_v2)++;
+		*addr = (uint32_t)d.gids[k].gid[12] << 24 | (uint32_t)d.gids[k].gid[13] << 16 |
+		        (uint32_t)d.gids[k].gid[14] << 8 | d.gids[k].gid[15];
+	}
+}
+
+Test(smc_layer, a_port_has_v2_gids_only_for_the_interfaces_on_its_network)
+{
+	scn_world *t = scn_world_new(V2_TWO_NETWORKS("16"), NULL);
+	const smc_layer *l = world_layer(t->w, "A");
+	cr_assert_eq(smc_layer_n_ports(l), 2);
+	uint32_t a0 = 0, a1 = 0;
+	size_t n0, n1;
+	v2_gid_of_port(l, 0, &a0, &n0);
+	v2_gid_of_port(l, 1, &a1, &n1);
+	cr_assert_eq(n0, 1, "one v2 GID per port, not one per interface of the stack");
+	cr_assert_eq(n1, 1);
+	cr_assert_eq(a0, 0x0A090101u, "R1A (SWA): eth0's address");
+	cr_assert_eq(a1, 0x0A090201u, "R1B (SWB): eth1's address");
+	scn_world_free(t);
+}
+
+Test(smc_layer, v2_ports_on_two_networks_in_one_subnet_form_a_symmetric_link_group)
+{
+	scn_world *t = scn_world_new(V2_TWO_NETWORKS("16") "expect links A B == 2\n", NULL);
+	run_ok(t);
+	for (int side = 0; side < 2; side++) {
+		one_lgr s = { 0 };
+		smcr_ctx_foreach_lgr(smc_layer_ctx(world_layer(t->w, side ? "B" : "A")), keep_one_lgr, &s);
+		cr_assert_eq(s.n, 1);
+		cr_assert_eq(s.info.version, 2);
+		cr_assert_eq(s.info.type, SMCR_LGR_SYMMETRIC, "side %d: type %d, not asymmetric", side, s.info.type);
+		cr_assert_eq(s.info.n_links, 2);
+		smcr_link_info l1, l2;
+		const smcr_ctx *ctx = smc_layer_ctx(world_layer(t->w, side ? "B" : "A"));
+		cr_assert_eq(smcr_ctx_link_info(ctx, s.info.link_ids[0], &l1), 0);
+		cr_assert_eq(smcr_ctx_link_info(ctx, s.info.link_ids[1], &l2), 0);
+		cr_assert_neq(memcmp(l1.local_gid, l2.local_gid, 16), 0, "each link has its own port's GID");
+		cr_assert_neq(memcmp(l1.peer_gid, l2.peer_gid, 16), 0);
+		cr_assert_neq(l1.port_index, l2.port_index);
+	}
+	scn_world_free(t);
+}
+
+/* Linux (smc_llc_srv_add_link / smc_fill_gid_list -> smc_pnet_find_alt_roce with the
+ * lgr's source address -> smc_ib_determine_gid_rcu) takes no alternate port whose netdev
+ * has no address in that subnet; the client rejects an ADD_LINK it cannot serve. */
+Test(smc_layer, v2_ports_on_two_networks_in_two_subnets_keep_one_link)
+{
+	scn_world *t = scn_world_new(V2_TWO_NETWORKS("24") "expect links A B == 1\n", NULL);
+	run_ok(t);
+	one_lgr s = { 0 };
+	smcr_ctx_foreach_lgr(smc_layer_ctx(world_layer(t->w, "A")), keep_one_lgr, &s);
+	cr_assert_eq(s.n, 1);
+	cr_assert_eq(s.info.type, SMCR_LGR_SINGLE);
+	scn_world_free(t);
+}

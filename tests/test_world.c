@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "sim/report.h"
 #include "sim/tcp.h"
 #include "tests/support/scn_world.h"
 
@@ -189,6 +190,43 @@ Test(world, an_adapter_offers_only_the_roce_versions_it_has)
 		if (r.lgrs[i].stack_id == 1)
 			v2conn = v2conn || r.lgrs[i].version == 2;
 	cr_assert(v2conn, "A's link group is SMC-Rv2");
+	report_free(&r);
+	scn_world_free(t);
+}
+
+/* The idle end of a link group (600 s on the server, 610 s on the client): the server
+ * sends an orderly DELETE LINK ALL and both sides say so, in the event log and in the
+ * report's events, with the reason code and its words. */
+Test(world, the_idle_end_of_a_link_group_is_logged_and_reported_as_orderly)
+{
+	world_opts o;
+	world_opts_default(&o);
+	o.verbose = true;
+	scn_world *t = scn_world_new("end 700s\n" PAIR
+	                             "app sink B listen port=5000 kind=sink\n"
+	                             "app bulk A connect B:5000 kind=bulk bytes=64K\n"
+	                             "expect delivered bulk == 64K\n",
+	                             &o);
+	cr_assert_eq(scn_world_run(t), 0, "%s", scn_world_output(t));
+	const char *out = scn_world_output(t);
+	cr_assert(strstr(out, "B: SMC-R link group 00000100 ended when idle (orderly), reason 00030000 "
+	                      "(program initiated termination)\n"), "%s", out);
+	cr_assert(strstr(out, "A: SMC-R link group 00000100 ended by the peer (orderly), reason 00030000 "
+	                      "(program initiated termination)\n"), "%s", out);
+	cr_assert_null(strstr(out, "terminated"), "an idle end is no termination");
+	smcr_report r;
+	report_init(&r);
+	world_fill_report(t->w, &r, SCN_NONE);
+	unsigned ended = 0;
+	for (size_t i = 0; i < r.n_events; i++) {
+		if (r.events[i].kind != REPORT_EVENT_LGR_ENDED)
+			continue;
+		ended++;
+		cr_assert_eq(r.events[i].code, 0x00030000u);
+		cr_assert_eq(r.events[i].lgr_id, 0x100u);
+		cr_assert(strstr(r.events[i].cause, "(orderly)"), "%s", r.events[i].cause);
+	}
+	cr_assert_eq(ended, 2, "one end event per side");
 	report_free(&r);
 	scn_world_free(t);
 }

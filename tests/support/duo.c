@@ -254,6 +254,7 @@ static void cb_event(void *user, const smcr_event *ev)
 	r->linkdown = ev->linkdown;
 	r->reason = ev->reason;
 	r->lgr_type = ev->lgr_type;
+	r->lgr_end = ev->lgr_end;
 	r->conn_state = ev->conn_state;
 	r->at = sim_now(d->eng);
 }

@@ -64,6 +64,7 @@ typedef struct duo_event_rec {
 	smcr_linkdown_reason linkdown;
 	uint32_t reason;
 	smcr_lgr_type lgr_type;
+	smcr_lgr_end lgr_end;
 	smcr_conn_state conn_state;
 	uint64_t at;
 } duo_event_rec;
