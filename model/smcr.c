@@ -470,6 +470,22 @@ int smcr_ctx_link_fail(smcr_ctx *ctx, uint64_t link_id, uint64_t now)
 	return rc;
 }
 
+int smcr_ctx_terminate_all(smcr_ctx *ctx, uint64_t now)
+{
+	smcr_ctx_enter(ctx, now);
+	int n = 0;
+	/* terminating delists the link group: take the first until none is left */
+	while (!smcr_list_empty(&ctx->lgrs)) {
+		smcr_lgr *lgr = SMCR_CONTAINER_OF(ctx->lgrs.next, smcr_lgr, node);
+		smcr_lgr_terminate(lgr, SMCR_LLC_DEL_OP_INIT_TERM, "operator-initiated termination");
+		n++;
+		if (lgr->listed)
+			break; /* cannot happen: a terminated lgr is delisted; never spin */
+	}
+	smcr_ctx_leave(ctx);
+	return n;
+}
+
 /* Introspection ------------------------------------------------------------------------ */
 
 static void each_lgr(const smcr_ctx *ctx, const smcr_list *head,

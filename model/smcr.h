@@ -419,6 +419,11 @@ int smcr_ctx_link_info(const smcr_ctx *ctx, uint64_t link_id, smcr_link_info *ou
  * had failed. */
 int smcr_ctx_link_fail(smcr_ctx *ctx, uint64_t link_id, uint64_t now);
 
+/* Operator-initiated end of every link group (Linux smc_smcr_terminate_all(NULL), run on
+ * module unload and reboot): each sends DELETE_LINK ALL, not orderly, reason 0x00020000,
+ * and its connections end with an error. Returns how many link groups it ended. */
+int smcr_ctx_terminate_all(smcr_ctx *ctx, uint64_t now);
+
 /* Counters like smc-tools `smcr stats` (SMC_NETLINK_GET_STATS / _FBACK_STATS). */
 #define SMCR_MAX_FBACK_RSN 30
 typedef struct smcr_fback_count {

@@ -485,3 +485,29 @@ Test(link, a_delete_link_all_without_the_orderly_flag_is_an_abnormal_end_by_the_
 	cr_assert_eq(st.lgr_terminated_cnt, 1);
 	duo_free(d);
 }
+
+/* Linux's module unload and reboot end every link group (smc_smcr_terminate_all(NULL),
+ * net/smc/smc_core.c:1555-1586): DELETE_LINK ALL without the orderly flag, reason
+ * 0x00020000; the lab's interop runs do this against Linux in both directions. */
+Test(link, operator_termination_of_all_link_groups_tells_the_peer_and_aborts_both_sides)
+{
+	duo *d = two_rnics(1, 1);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	cr_assert_eq(smcr_ctx_terminate_all(d->h[1].ctx, duo_now(d)), 1);
+	cr_assert_eq(smcr_ctx_terminate_all(d->h[1].ctx, duo_now(d)), 0, "nothing left to end");
+	duo_run(d, duo_now(d) + 3 * SMCR_S);
+	const duo_event_rec *srv = duo_find(d, 1, SMCR_EV_LGR_TERMINATED, 0);
+	const duo_event_rec *cli = duo_find(d, 0, SMCR_EV_LGR_TERMINATED, 0);
+	cr_assert(srv && cli);
+	cr_assert_eq(srv->lgr_end, SMCR_LGR_END_ABNORMAL);
+	cr_assert_eq(srv->reason, SMCR_LLC_DEL_OP_INIT_TERM);
+	cr_assert_eq(cli->lgr_end, SMCR_LGR_END_PEER_ABNORMAL, "not orderly: the peer sees a termination");
+	cr_assert_eq(cli->reason, SMCR_LLC_DEL_OP_INIT_TERM);
+	cr_assert(c->peer->aborted, "the server's connection ends with an error");
+	cr_assert(c->aborted, "the client's connection ends with an error");
+	cr_assert_eq(duo_lgr_count(d, 0), 0);
+	cr_assert_eq(duo_lgr_count(d, 1), 0);
+	cr_assert_eq(duo_count(d, -1, SMCR_EV_LLC_PROTOCOL_VIOLATION), 0);
+	duo_free(d);
+}
