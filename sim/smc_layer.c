@@ -466,6 +466,15 @@ int smc_layer_activate(smc_layer *l, rnic *const *adapters, size_t n_adapters)
 /* ---- views ---- */
 
 stack *smc_layer_stack(const smc_layer *l) { return l->st; }
+
+int smc_layer_terminate_all(smc_layer *l)
+{
+	smc_layer_enter(l);
+	int n = smcr_ctx_terminate_all(l->ctx, smc_layer_now(l));
+	smc_layer_leave(l);
+	return n;
+}
+
 smcr_ctx *smc_layer_ctx(const smc_layer *l) { return l->ctx; }
 size_t smc_layer_n_ports(const smc_layer *l) { return l->n_ports; }
 

@@ -139,6 +139,10 @@ typedef struct smc_layer_counters {
 
 const smc_layer_counters *smc_layer_counters_get(const smc_layer *l);
 
+/* End every link group now as an operator would (smcr_ctx_terminate_all: Linux's module
+ * unload): DELETE_LINK ALL to each peer, connections aborted. Returns the groups ended. */
+int smc_layer_terminate_all(smc_layer *l);
+
 /* ---- real RoCE devices (--real-hw) -------------------------------------------------
  * A layer made with cfg.real_hw reaches its RoCE ports through libibverbs: each PFID/port
  * the stack activates is mapped to a device and port (one verbs context per device and

@@ -16,8 +16,16 @@ expect_exit 2 $SIM server $common --dev 'rxe0:x'
 expect_exit 2 $SIM server $common --dev rxe0 --conns 0
 expect_exit 2 $SIM server $common --dev rxe0 --bytes 12Q
 expect_exit 1 timeout 10 $SIM server $common --dev smcr-no-such-dev
+# --testlink takes the scenario's range (0 = off .. 1h); accepted values get as far as the device
+expect_exit 2 $SIM server $common --dev rxe0 --testlink 2h
+expect_exit 2 $SIM server $common --dev rxe0 --testlink soon
+expect_stderr "bad --testlink" $SIM server $common --dev rxe0 --testlink 3601s
+expect_exit 1 timeout 10 $SIM server $common --dev smcr-no-such-dev --testlink 2s --end-lgr
+expect_exit 1 timeout 10 $SIM server $common --dev smcr-no-such-dev --testlink 0
 expect_stderr "no RDMA device 'smcr-no-such-dev'" timeout 10 $SIM server $common --dev smcr-no-such-dev
 $SIM --help | grep -q -- '--release=0|1'
+$SIM --help | grep -q -- '--testlink=TIME'
+$SIM --help | grep -q -- '--end-lgr'
 
 # Linux-side tools: usage errors, and a kernel without SMC (this host's) said plainly
 expect_exit 2 "$BUILD/tests/interop/smc_peer"

@@ -24,10 +24,10 @@
 #define INTEROP_PFID 0x0001
 
 typedef struct interop_args {
-	gchar *ifname, *ip, *mac, *dev, *pnet, *hostname, *peer, *bytes, *wait, *timeout, *linger;
+	gchar *ifname, *ip, *mac, *dev, *pnet, *hostname, *peer, *bytes, *wait, *timeout, *linger, *testlink;
 	gchar **ueids;
 	gint port, conns, release;
-	gboolean v1, verbose;
+	gboolean v1, verbose, end_lgr;
 } interop_args;
 
 typedef struct interop_run {
@@ -150,9 +150,9 @@ static void print_link(void *arg, const smcr_link_info *li)
 		if (m->id[i] == li->lgr_id)
 			lgr_num = m->num[i];
 	printf("link lgr=%08x link_id=%u state=%u conn_cnt=%u ibdev=%s ibport=%u uid=%08x peer_uid=%08x gid=%s "
-	       "peer_gid=%s qpn=%u peer_qpn=%u mtu=%u\n",
+	       "peer_gid=%s qpn=%u peer_qpn=%u mtu=%u llc_out=%" PRIu64 " llc_in=%" PRIu64 "\n",
 	       lgr_num, li->link_id, (unsigned)li->state, li->conn_cnt, li->ibdev, li->ibport, li->link_uid,
-	       li->peer_link_uid, g, pg, li->local_qpn, li->peer_qpn, (unsigned)li->path_mtu);
+	       li->peer_link_uid, g, pg, li->local_qpn, li->peer_qpn, (unsigned)li->path_mtu, li->llc_out, li->llc_in);
 }
 
 static void on_packet_fd(void *ctx, int fd)
@@ -180,6 +180,18 @@ static const char *event_name(smcr_event_type t)
 	return "event";
 }
 
+static const char *lgr_end_name(smcr_lgr_end e)
+{
+	switch (e) {
+	case SMCR_LGR_END_NONE: return "none";
+	case SMCR_LGR_END_ABNORMAL: return "terminated";
+	case SMCR_LGR_END_PEER_ABNORMAL: return "peer-terminated";
+	case SMCR_LGR_END_PEER_ORDERLY: return "peer-orderly";
+	case SMCR_LGR_END_IDLE: return "idle";
+	}
+	return "?";
+}
+
 static void on_event(void *user, smc_layer *l, const smcr_event *ev)
 {
 	(void)l;
@@ -199,12 +211,92 @@ static void on_event(void *user, smc_layer *l, const smcr_event *ev)
 		fprintf(stderr, " reason=0x%08x", ev->reason);
 	if (ev->type == SMCR_EV_CONN_STATE)
 		fprintf(stderr, " state=%u", (unsigned)ev->conn_state);
+	if (ev->type == SMCR_EV_LGR_TERMINATED)
+		fprintf(stderr, " end=%s", lgr_end_name(ev->lgr_end));
 	if (ev->decode_err)
 		fprintf(stderr, " field=%s offset=%zu", ev->decode_err->field ? ev->decode_err->field : "?",
 		        (size_t)ev->decode_err->offset);
 	if (ev->text)
 		fprintf(stderr, " (%s)", ev->text);
 	fprintf(stderr, "\n");
+}
+
+static void count_lgr(void *arg, const smcr_lgr_info *g)
+{
+	(void)g;
+	(*(size_t *)arg)++;
+}
+
+static void count_link(void *arg, const smcr_link_info *li)
+{
+	(void)li;
+	(*(size_t *)arg)++;
+}
+
+static size_t count_lgrs(const smc_layer *l)
+{
+	size_t n = 0;
+	smcr_ctx_foreach_lgr(smc_layer_ctx(l), count_lgr, &n);
+	return n;
+}
+
+static size_t count_links(const smc_layer *l)
+{
+	size_t n = 0;
+	smcr_ctx_foreach_link(smc_layer_ctx(l), count_link, &n);
+	return n;
+}
+
+/* The core's counters as one `KEY ...` line; true if they show a protocol problem. */
+static bool print_stats(const char *key, const smc_layer *l, const netif_packet *pk)
+{
+	smcr_stats ss;
+	smcr_ctx_get_stats(smc_layer_ctx(l), &ss);
+	const netif_packet_counters *pc = netif_packet_counters_get(pk);
+	printf("%s decode_errors=%" PRIu64 " llc_dropped=%" PRIu64 " llc_prot_viol=%" PRIu64 " cdc_unknown_token=%" PRIu64
+	       " link_down=%" PRIu64 " lgr_terminated=%" PRIu64 " tx_bytes=%" PRIu64 " rx_bytes=%" PRIu64
+	       " frames_out=%" PRIu64 " frames_in=%" PRIu64 " frames_dropped=%" PRIu64 "\n",
+	       key, ss.decode_errors, ss.llc_dropped, ss.llc_prot_viol, ss.cdc_unknown_token, ss.link_down_cnt,
+	       ss.lgr_terminated_cnt, ss.tx_bytes, ss.rx_bytes, pc->tx_frames, pc->rx_frames, pc->tx_dropped);
+	fflush(stdout);
+	return ss.decode_errors || ss.llc_prot_viol;
+}
+
+/* Each connection, the link groups and links, the counters; returns the problems (a
+ * connection not verified on SMC-R and closed in order, a protocol error). */
+static unsigned report(interop_run *r, app_interop *app, const netif_packet *pk, unsigned conns)
+{
+	unsigned bad = 0;
+	for (size_t i = 0; i < app_interop_n_conns(app); i++) {
+		const app_interop_conn *c = app_interop_conn_get(app, i);
+		const char *line = NULL;
+		/* the complete hook's line for this connection, by number */
+		for (unsigned k = 0; k < r->n_lines; k++) {
+			char want[32];
+			snprintf(want, sizeof(want), "conn k=%" PRIu64 " ", c->k);
+			if (!strncmp(r->conn_lines[k], want, strlen(want)))
+				line = r->conn_lines[k];
+		}
+		if (line)
+			printf("%s sent=%" PRIu64 " received=%" PRIu64 " verified=%s closed=%s\n", line, c->sent, c->received,
+			       c->verified ? "yes" : "no", c->closed ? "yes" : "no");
+		else
+			printf("conn k=%" PRIu64 " role=%s mode=%s sent=%" PRIu64 " received=%" PRIu64
+			       " verified=no closed=%s err=%d\n",
+			       c->k, r->role, c->connected ? mode_text(c->mode) : "NONE", c->sent, c->received,
+			       c->closed ? "yes" : "no", c->err);
+		if (!line || !c->verified || !c->closed || c->err || c->mode != SOCK_MODE_SMCR)
+			bad++;
+	}
+	if (app_interop_n_conns(app) < (size_t)conns)
+		bad += conns - (unsigned)app_interop_n_conns(app);
+	smcr_ctx_foreach_lgr(smc_layer_ctx(r->layer), print_lgr, NULL);
+	lgr_nums nums = { .n = 0 };
+	smcr_ctx_foreach_lgr(smc_layer_ctx(r->layer), note_lgr_num, &nums);
+	smcr_ctx_foreach_link(smc_layer_ctx(r->layer), print_link, &nums);
+	if (print_stats("stats", r->layer, pk))
+		bad++;
+	return bad;
 }
 
 /* ---- options ---- */
@@ -273,6 +365,7 @@ static void args_free(interop_args *a)
 	g_free(a->wait);
 	g_free(a->timeout);
 	g_free(a->linger);
+	g_free(a->testlink);
 	g_strfreev(a->ueids);
 }
 
@@ -291,6 +384,7 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 	uint32_t ip = 0, peer = 0;
 	uint8_t plen = 24, mac[6];
 	unsigned long long bytes = 1 << 20, wait = 60 * SIM_S, timeout = 120 * SIM_S, linger = 3 * SIM_S;
+	unsigned long long testlink = SMCR_TESTLINK_DEFAULT_TIME;
 	char err[512];
 	realhw_map map;
 	if (argc != 2 || (strcmp(argv[1], "client") && strcmp(argv[1], "server")))
@@ -318,6 +412,9 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 	    (a.timeout && cli_parse_duration(a.timeout, &timeout, err, sizeof(err))) ||
 	    (a.linger && cli_parse_duration(a.linger, &linger, err, sizeof(err))))
 		return usage_error(prog, "bad --wait, --timeout or --linger; expected a duration like 10s");
+	/* the scenario's `smcr testlink` range: 0 (off) .. 1 h */
+	if (a.testlink && (cli_parse_duration(a.testlink, &testlink, err, sizeof(err)) || testlink > 3600 * SIM_S))
+		return usage_error(prog, "bad --testlink; expected a duration from 0 (off) to 1h");
 	char map_text[96];
 	snprintf(map_text, sizeof(map_text), "%04x=%s", INTEROP_PFID, a.dev);
 	if (realhw_map_parse(map_text, &map, err, sizeof(err)) || map.n != 1) {
@@ -356,6 +453,7 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 	smc_layer_config_default(&lcfg);
 	lcfg.real_hw = true;
 	lcfg.core.v1 = a.v1;
+	lcfg.core.testlink_time = testlink;
 	if (a.release >= 0)
 		lcfg.core.release = (uint8_t)a.release;
 	snprintf(lcfg.default_pnet, sizeof(lcfg.default_pnet), "%s", pnet);
@@ -386,10 +484,10 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 	if (pd && pd->n_gids)
 		gid_text(pd->gids[pd->n_gids - 1].gid, gtxt, sizeof(gtxt));
 	printf("interop role=%s stack=%s mac=%02x:%02x:%02x:%02x:%02x:%02x ifname=%s dev=%s port_mac=%02x:%02x:%02x:%02x:%02x:%02x "
-	       "gid=%s conns=%d bytes=%llu\n",
+	       "gid=%s conns=%d bytes=%llu testlink_ms=%llu\n",
 	       run.role, a.ip, mac[0], mac[1], mac[2], mac[3], mac[4], mac[5], a.ifname, a.dev, pd ? pd->mac[0] : 0,
 	       pd ? pd->mac[1] : 0, pd ? pd->mac[2] : 0, pd ? pd->mac[3] : 0, pd ? pd->mac[4] : 0, pd ? pd->mac[5] : 0,
-	       gtxt, a.conns, bytes);
+	       gtxt, a.conns, bytes, testlink / SIM_MS);
 	fflush(stdout);
 
 	int aerr = 0;
@@ -405,54 +503,45 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 		goto out;
 	}
 
-	/* real time: until every connection closed and the linger passed, or the timeout */
-	sim_time done_at = SIM_TIME_NEVER;
+	/* real time: until every connection closed and the linger passed, or the timeout. The
+	 * report is taken then; with --end-lgr the link groups are ended next, and either way
+	 * the run goes on until the link groups a peer or we ended are gone (+1 s for the
+	 * last sends), so the final counters include the end. */
+	sim_time done_at = SIM_TIME_NEVER, gone_at = SIM_TIME_NEVER;
+	bool reported = false, saw_lgr = false;
+	unsigned bad = 0;
 	while (sim_now(eng) < timeout) {
 		sim_realtime_run(rt, sim_now(eng) + 50 * SIM_MS);
+		sim_time now = sim_now(eng);
 		if (done_at == SIM_TIME_NEVER && app_interop_done(app))
-			done_at = sim_now(eng);
-		if (done_at != SIM_TIME_NEVER && sim_now(eng) >= done_at + linger)
-			break;
-	}
-
-	unsigned bad = 0;
-	for (size_t i = 0; i < app_interop_n_conns(app); i++) {
-		const app_interop_conn *c = app_interop_conn_get(app, i);
-		const char *line = NULL;
-		/* the complete hook's line for this connection, by number */
-		for (unsigned k = 0; k < run.n_lines; k++) {
-			char want[32];
-			snprintf(want, sizeof(want), "conn k=%" PRIu64 " ", c->k);
-			if (!strncmp(run.conn_lines[k], want, strlen(want)))
-				line = run.conn_lines[k];
+			done_at = now;
+		if (done_at == SIM_TIME_NEVER)
+			continue;
+		size_t n_lgrs = count_lgrs(layer);
+		saw_lgr = saw_lgr || n_lgrs;
+		if (!reported && now >= done_at + linger) {
+			bad = report(&run, app, pk, (unsigned)a.conns);
+			reported = true;
+			if (!a.end_lgr)
+				break;
+			printf("end-lgr ended=%d\n", smc_layer_terminate_all(layer));
+			fflush(stdout);
+			n_lgrs = count_lgrs(layer);
 		}
-		if (line)
-			printf("%s sent=%" PRIu64 " received=%" PRIu64 " verified=%s closed=%s\n", line, c->sent, c->received,
-			       c->verified ? "yes" : "no", c->closed ? "yes" : "no");
-		else
-			printf("conn k=%" PRIu64 " role=%s mode=%s sent=%" PRIu64 " received=%" PRIu64
-			       " verified=no closed=%s err=%d\n",
-			       c->k, run.role, c->connected ? mode_text(c->mode) : "NONE", c->sent, c->received,
-			       c->closed ? "yes" : "no", c->err);
-		if (!line || !c->verified || !c->closed || c->err || c->mode != SOCK_MODE_SMCR)
+		if (saw_lgr && !n_lgrs) {
+			if (gone_at == SIM_TIME_NEVER)
+				gone_at = now;
+			if (now >= gone_at + SIM_S)
+				break;
+		}
+	}
+	if (!reported)
+		bad = report(&run, app, pk, (unsigned)a.conns);
+	else if (gone_at != SIM_TIME_NEVER) {
+		printf("after lgrs=%zu links=%zu\n", count_lgrs(layer), count_links(layer));
+		if (print_stats("stats_end", layer, pk))
 			bad++;
 	}
-	if (app_interop_n_conns(app) < (size_t)a.conns)
-		bad += (unsigned)a.conns - (unsigned)app_interop_n_conns(app);
-	smcr_ctx_foreach_lgr(smc_layer_ctx(layer), print_lgr, NULL);
-	lgr_nums nums = { .n = 0 };
-	smcr_ctx_foreach_lgr(smc_layer_ctx(layer), note_lgr_num, &nums);
-	smcr_ctx_foreach_link(smc_layer_ctx(layer), print_link, &nums);
-	smcr_stats ss;
-	smcr_ctx_get_stats(smc_layer_ctx(layer), &ss);
-	const netif_packet_counters *pc = netif_packet_counters_get(pk);
-	printf("stats decode_errors=%" PRIu64 " llc_dropped=%" PRIu64 " llc_prot_viol=%" PRIu64 " cdc_unknown_token=%" PRIu64
-	       " link_down=%" PRIu64 " lgr_terminated=%" PRIu64 " tx_bytes=%" PRIu64 " rx_bytes=%" PRIu64
-	       " frames_out=%" PRIu64 " frames_in=%" PRIu64 " frames_dropped=%" PRIu64 "\n",
-	       ss.decode_errors, ss.llc_dropped, ss.llc_prot_viol, ss.cdc_unknown_token, ss.link_down_cnt,
-	       ss.lgr_terminated_cnt, ss.tx_bytes, ss.rx_bytes, pc->tx_frames, pc->rx_frames, pc->tx_dropped);
-	if (ss.decode_errors || ss.llc_prot_viol)
-		bad++;
 	if (bad)
 		printf("result fail: %u of %d connections not verified on SMC-R%s\n", bad, a.conns,
 		       sim_now(eng) >= timeout ? " (timed out)" : "");
@@ -497,7 +586,15 @@ int cmd_interop(int argc, char **argv)
 		{ "wait", 0, 0, G_OPTION_ARG_STRING, &a.wait, "client: retry the first connection this long (60s)", "TIME" },
 		{ "timeout", 0, 0, G_OPTION_ARG_STRING, &a.timeout, "give up after (120s)", "TIME" },
 		{ "linger", 0, 0, G_OPTION_ARG_STRING, &a.linger,
-		  "keep the link group this long after the last close (3s)", "TIME" },
+		  "keep the link group this long after the last close (3s); then report", "TIME" },
+		{ "testlink", 0, 0, G_OPTION_ARG_STRING, &a.testlink,
+		  "idle time before an LLC TEST_LINK, 0 = off (30s, Linux's net.smc.smcr_testlink_time; the scenario's "
+		  "smcr testlink=)",
+		  "TIME" },
+		{ "end-lgr", 0, 0, G_OPTION_ARG_NONE, &a.end_lgr,
+		  "after the linger and the report, end every link group as an operator (Linux: rmmod smc): DELETE_LINK "
+		  "ALL, reason 0x00020000; then wait until they are gone",
+		  NULL },
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a.verbose, "core events on stderr", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
