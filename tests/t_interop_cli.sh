@@ -20,7 +20,8 @@ expect_exit 1 timeout 10 $SIM server $common --dev smcr-no-such-dev
 expect_exit 2 $SIM server $common --dev rxe0 --testlink 2h
 expect_exit 2 $SIM server $common --dev rxe0 --testlink soon
 expect_stderr "bad --testlink" $SIM server $common --dev rxe0 --testlink 3601s
-expect_exit 1 timeout 10 $SIM server $common --dev smcr-no-such-dev --testlink 2s --end-lgr
+expect_exit 2 $SIM server $common --dev rxe0 --end-lgr --after soon
+expect_exit 1 timeout 10 $SIM server $common --dev smcr-no-such-dev --testlink 2s --end-lgr --after 5s
 expect_exit 1 timeout 10 $SIM server $common --dev smcr-no-such-dev --testlink 0
 expect_stderr "no RDMA device 'smcr-no-such-dev'" timeout 10 $SIM server $common --dev smcr-no-such-dev
 $SIM --help | grep -q -- '--release=0|1'

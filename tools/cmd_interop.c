@@ -24,7 +24,7 @@
 #define INTEROP_PFID 0x0001
 
 typedef struct interop_args {
-	gchar *ifname, *ip, *mac, *dev, *pnet, *hostname, *peer, *bytes, *wait, *timeout, *linger, *testlink;
+	gchar *ifname, *ip, *mac, *dev, *pnet, *hostname, *peer, *bytes, *wait, *timeout, *linger, *testlink, *after;
 	gchar **ueids;
 	gint port, conns, release;
 	gboolean v1, verbose, end_lgr;
@@ -366,6 +366,7 @@ static void args_free(interop_args *a)
 	g_free(a->timeout);
 	g_free(a->linger);
 	g_free(a->testlink);
+	g_free(a->after);
 	g_strfreev(a->ueids);
 }
 
@@ -384,7 +385,7 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 	uint32_t ip = 0, peer = 0;
 	uint8_t plen = 24, mac[6];
 	unsigned long long bytes = 1 << 20, wait = 60 * SIM_S, timeout = 120 * SIM_S, linger = 3 * SIM_S;
-	unsigned long long testlink = SMCR_TESTLINK_DEFAULT_TIME;
+	unsigned long long testlink = SMCR_TESTLINK_DEFAULT_TIME, after = a.end_lgr ? 10 * SIM_S : 0;
 	char err[512];
 	realhw_map map;
 	if (argc != 2 || (strcmp(argv[1], "client") && strcmp(argv[1], "server")))
@@ -415,6 +416,8 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 	/* the scenario's `smcr testlink` range: 0 (off) .. 1 h */
 	if (a.testlink && (cli_parse_duration(a.testlink, &testlink, err, sizeof(err)) || testlink > 3600 * SIM_S))
 		return usage_error(prog, "bad --testlink; expected a duration from 0 (off) to 1h");
+	if (a.after && cli_parse_duration(a.after, &after, err, sizeof(err)))
+		return usage_error(prog, "bad --after; expected a duration like 10s");
 	char map_text[96];
 	snprintf(map_text, sizeof(map_text), "%04x=%s", INTEROP_PFID, a.dev);
 	if (realhw_map_parse(map_text, &map, err, sizeof(err)) || map.n != 1) {
@@ -504,9 +507,9 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 	}
 
 	/* real time: until every connection closed and the linger passed, or the timeout. The
-	 * report is taken then; with --end-lgr the link groups are ended next, and either way
-	 * the run goes on until the link groups a peer or we ended are gone (+1 s for the
-	 * last sends), so the final counters include the end. */
+	 * report is taken then; with --end-lgr the link groups are ended next. With --after
+	 * the run goes on that long, or until the link groups (ended by us or by the peer) are
+	 * gone (+1 s for the last sends), and reports again how they ended. */
 	sim_time done_at = SIM_TIME_NEVER, gone_at = SIM_TIME_NEVER;
 	bool reported = false, saw_lgr = false;
 	unsigned bad = 0;
@@ -522,12 +525,14 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 		if (!reported && now >= done_at + linger) {
 			bad = report(&run, app, pk, (unsigned)a.conns);
 			reported = true;
-			if (!a.end_lgr)
-				break;
-			printf("end-lgr ended=%d\n", smc_layer_terminate_all(layer));
-			fflush(stdout);
-			n_lgrs = count_lgrs(layer);
+			if (a.end_lgr) {
+				printf("end-lgr ended=%d\n", smc_layer_terminate_all(layer));
+				fflush(stdout);
+				n_lgrs = count_lgrs(layer);
+			}
 		}
+		if (reported && now >= done_at + linger + after)
+			break;
 		if (saw_lgr && !n_lgrs) {
 			if (gone_at == SIM_TIME_NEVER)
 				gone_at = now;
@@ -537,7 +542,7 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 	}
 	if (!reported)
 		bad = report(&run, app, pk, (unsigned)a.conns);
-	else if (gone_at != SIM_TIME_NEVER) {
+	else if (after) {
 		printf("after lgrs=%zu links=%zu\n", count_lgrs(layer), count_links(layer));
 		if (print_stats("stats_end", layer, pk))
 			bad++;
@@ -590,6 +595,10 @@ int cmd_interop(int argc, char **argv)
 		{ "testlink", 0, 0, G_OPTION_ARG_STRING, &a.testlink,
 		  "idle time before an LLC TEST_LINK, 0 = off (30s, Linux's net.smc.smcr_testlink_time; the scenario's "
 		  "smcr testlink=)",
+		  "TIME" },
+		{ "after", 0, 0, G_OPTION_ARG_STRING, &a.after,
+		  "after the report, keep running this long or until the link groups are gone (ended by --end-lgr or "
+		  "by the peer), then report how they ended (0; 10s with --end-lgr)",
 		  "TIME" },
 		{ "end-lgr", 0, 0, G_OPTION_ARG_NONE, &a.end_lgr,
 		  "after the linger and the report, end every link group as an operator (Linux: rmmod smc): DELETE_LINK "
