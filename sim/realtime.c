@@ -28,8 +28,10 @@ struct sim_realtime {
 	sim_realtime_result result;
 	int done;
 	sim_time until;
-	sim_time virt_start;    /* engine time when the run began */
-	uint64_t wall_start;    /* monotonic ns when the run began */
+	sim_time virt_start;    /* engine time when the clock was set */
+	uint64_t wall_start;    /* monotonic ns then */
+	int clock_kept;         /* the last run reached its limit: the next may go on with its clock */
+	sim_time kept_at;       /* ... if the engine is still at that limit */
 };
 
 uint64_t sim_realtime_clock_ns(void)
@@ -190,8 +192,13 @@ sim_realtime_result sim_realtime_run(sim_realtime *rt, sim_time until)
 {
 	rt->until = until;
 	rt->done = 0;
-	rt->virt_start = sim_now(rt->eng);
-	rt->wall_start = sim_realtime_clock_ns();
+	/* A run that follows one that ended at its limit, with the engine untouched since,
+	 * keeps that clock: the wall time the caller spent between the two still counts
+	 * (new clocks each slice would lose it, and timers would run slow) */
+	if (!rt->clock_kept || sim_now(rt->eng) != rt->kept_at) {
+		rt->virt_start = sim_now(rt->eng);
+		rt->wall_start = sim_realtime_clock_ns();
+	}
 	rt->running = 1;
 	g_main_context_push_thread_default(rt->ctx);
 	sim_realtime_sync(rt);
@@ -205,5 +212,7 @@ sim_realtime_result sim_realtime_run(sim_realtime *rt, sim_time until)
 	g_main_context_pop_thread_default(rt->ctx);
 	rt->running = 0;
 	rt->until = SIM_TIME_NEVER;
+	rt->clock_kept = rt->result == SIM_RT_TIME;
+	rt->kept_at = sim_now(rt->eng);
 	return rt->result;
 }

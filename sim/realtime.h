@@ -3,7 +3,9 @@
  * completion channels are file descriptors) run together in one process.
  *
  * Virtual time tracks wall time from the start of each sim_realtime_run(): an event
- * scheduled for virtual time t fires once the monotonic clock has advanced by t - t0.
+ * scheduled for virtual time t fires once the monotonic clock has advanced by t - t0. A
+ * run right after one that reached its limit (the engine untouched in between) goes on
+ * with the same clock, so a caller running in slices loses no time between them.
  * Before any descriptor callback runs, every event that is due has run and the engine's
  * clock reads the current wall time, so the callback sees a consistent sim_now().
  * This file is the only place in sim/ that reads a clock (but for world_wall_seconds() in

@@ -202,6 +202,74 @@ check_reject_echo() { # PCAP: the client's ADD_LINK reject repeats the request (
 	check "ADD_LINK reject (flags 0xc0) repeats the request's 40 bytes" eq "${rej:-none}" "${req:-missing}"
 }
 
+# --- TEST_LINK and the link group's end -----------------------------------------------
+# LLC fields in the .llc file's 44-byte hex: flags = byte 3, then the message body
+LINUX_IP=10.0.0.1
+SIM_GID_IP=10.0.0.2 # smcr-sim's RoCE packets carry the rxe GID of the VM's 10.0.0.2
+side_name() { [ "$1" = "$LINUX_IP" ] && echo Linux || echo smcr-sim; }
+
+check_testlink() { # SHARE: both sides' TEST_LINKs (v2 0x27) on the idle link, each answered
+	local llc=$1/wire.pcap.llc side n open
+	for side in "$LINUX_IP" "$SIM_GID_IP"; do
+		n=$(awk -v s="$side" '$2 == "27" && $3 == s && substr($4, 7, 2) == "00"' "$llc" | wc -l)
+		check "TEST_LINK: $(side_name "$side") sent requests on the idle link (2 s): $n (>= 2)" test "$n" -ge 2
+		# each request matched, in frame order, by a later response from the other side that
+		# repeats the 40 bytes after the flags (Linux echoes the whole message, smc_llc_rx_request)
+		open=$(awk -v s="$side" '
+			$2 != "27" { next }
+			$3 == s && substr($4, 7, 2) == "00" { req[++n] = substr($4, 9); next }
+			$3 != s && substr($4, 7, 2) == "80" {
+				for (i = 1; i <= n; i++) if (!ans[i] && req[i] == substr($4, 9)) { ans[i] = 1; break }
+			}
+			END { c = 0; for (i = 1; i <= n; i++) if (!ans[i]) c++; print c + 0 }' "$llc")
+		check "TEST_LINK: every request from $(side_name "$side") answered by the peer with the same user data" eq "$open" 0
+	done
+	check "TEST_LINK messages are the v1 layout in a v2 header: 44 bytes, length 0x2c little-endian" eq \
+		"$(awk '$2 == "27" { print substr($4, 3, 4) }' "$llc" | sort -u | tr '\n' ' ')" "2c00 "
+}
+
+# the first DELETE_LINK (v2 0x24) from SRC: "flags reason" (link_num byte 4, reason bytes 5-8)
+first_delete_link() { # LLC SRC
+	awk -v s="$2" '$2 == "24" && $3 == s { print substr($4, 7, 2), substr($4, 11, 8); exit }' "$1"
+}
+
+check_linux_ends_lgr() { # SHARE: Linux unloaded smc.ko while the link group lingered
+	local d=$1 llc=$1/wire.pcap.llc
+	check "Linux: its one link still ACTIVE after the idle time (netlink)" eq \
+		"$(grep -c '^idle_link .*state=3' "$d/linux-post.out")/$(grep -c '^idle_link ' "$d/linux-post.out")" 1/1
+	check "Linux: rmmod smc succeeded (smc_exit -> smc_core_exit -> smc_lgrs_shutdown)" grep -q '^rmmod smc: ok' "$d/linux-post.out"
+	check "wire: Linux's DELETE_LINK: ALL, not orderly, request (flags 0x40), reason 0x00020000 (operator)" eq \
+		"$(first_delete_link "$llc" "$LINUX_IP")" "40 00020000"
+	check "smcr-sim: link group ended by the peer, reason 0x00020000" \
+		grep -qE 'lgr-terminated .* reason=0x00020000 end=peer-terminated' "$d/sim.err"
+	check "wire: smcr-sim answers as Linux's client does (smc_lgr_cleanup): DELETE_LINK ALL 0x40, reason 0x00030000" eq \
+		"$(first_delete_link "$llc" "$SIM_GID_IP")" "40 00030000"
+	check "smcr-sim: no link group or link left" grep -q '^after lgrs=0 links=0$' "$d/sim.out"
+	local st
+	st=$(grep -m1 '^stats_end ' "$d/sim.out")
+	check "smcr-sim: no decode error, no LLC violation through the end" eq \
+		"$(kv "$st" decode_errors)/$(kv "$st" llc_prot_viol)/$(kv "$st" llc_dropped)" 0/0/0
+}
+
+check_sim_ends_lgr() { # SHARE: smcr-sim ended the link group (--end-lgr)
+	local d=$1 llc=$1/wire.pcap.llc
+	check "smcr-sim: ended one link group as an operator" grep -q '^end-lgr ended=1$' "$d/sim.out"
+	check "smcr-sim: its link group terminated with reason 0x00020000" \
+		grep -qE 'lgr-terminated .* reason=0x00020000 end=terminated' "$d/sim.err"
+	check "wire: smcr-sim's DELETE_LINK: ALL, not orderly, request (flags 0x40), reason 0x00020000" eq \
+		"$(first_delete_link "$llc" "$SIM_GID_IP")" "40 00020000"
+	check "wire: Linux's client answers from smc_lgr_cleanup: DELETE_LINK ALL 0x40, reason 0x00030000" eq \
+		"$(first_delete_link "$llc" "$LINUX_IP")" "40 00030000"
+	check "Linux: no link group and no link left (netlink)" grep -q '^after_lgrs=0 after_links=0$' "$d/linux-post.out"
+	check "smcr-sim: no link group or link left" grep -q '^after lgrs=0 links=0$' "$d/sim.out"
+	local st
+	st=$(grep -m1 '^stats_end ' "$d/sim.out")
+	check "smcr-sim: no decode error, no LLC violation through the end" eq \
+		"$(kv "$st" decode_errors)/$(kv "$st" llc_prot_viol)/$(kv "$st" llc_dropped)" 0/0/0
+}
+
+checks_testlink_and_linux_end() { check_testlink "$1"; check_linux_ends_lgr "$1"; }
+
 # --- one run -------------------------------------------------------------------------
 run_case() { # NAME LINUX_ROLE PROPOSED_RELEASE SIM_EXTRA [BYTES_CHECK]
 	local name=$1 lrole=$2 rel=$3 extra=$4 bytes_check=${5:-} share t0 rc
@@ -214,6 +282,8 @@ hostname linux-peer
 while read -r ko; do insmod "\$ko" || exit 1; done < /etc/smcr-interop-modules
 smc_nl ueid-add $UEID || exit 1
 smc_nl pnet-add LABNET eth0 rxe0 1 || exit 1
+: > /mnt/host/linux-post.out
+$LINUX_PRE
 EOF
 	if [ "$lrole" = server ]; then
 		echo "smc_peer server --port 5000 --conns $CONNS --bytes $BYTES > /mnt/host/linux.out 2>&1; rc=\$?" >> "$share/job-linux.sh"
@@ -223,7 +293,10 @@ EOF
 	cat >> "$share/job-linux.sh" <<'EOF'
 smc_nl lgrs >> /mnt/host/linux.out
 smc_nl links | grep '^link ' >> /mnt/host/linux.out
-cat /mnt/host/linux.out
+EOF
+	printf '%s\n' "$LINUX_POST" >> "$share/job-linux.sh"
+	cat >> "$share/job-linux.sh" <<'EOF'
+cat /mnt/host/linux.out /mnt/host/linux-post.out
 exit $rc
 EOF
 	local srole peer=""
@@ -259,11 +332,32 @@ EOF
 	if [ -n "$bytes_check" ] && [ -r "$TRACE" ]; then
 		check_bytes_vs_linux "$share/wire.pcap"
 	fi
+	[ -z "$EXTRA_CHECKS" ] || "$EXTRA_CHECKS" "$share"
 }
 
+LINUX_PRE="" LINUX_POST="" EXTRA_CHECKS=""
 run_case linux-server server 0 "--release 0" bytes
-run_case linux-client client 0 ""
-run_case linux-server-v21 server 1 ""
+
+# smcr-sim ends the link group after the report (as `rmmod smc` would on Linux); Linux's
+# netlink then shows it gone
+LINUX_POST='for i in $(seq 1 60); do smc_nl lgrs | grep -q "^lgr " || break; sleep 0.25; done
+echo "after_lgrs=$(smc_nl lgrs | grep -c "^lgr ") after_links=$(smc_nl links | grep -c "^link ")" >> /mnt/host/linux-post.out'
+EXTRA_CHECKS=check_sim_ends_lgr
+run_case linux-client client 0 "--end-lgr --after 15s"
+
+# TEST_LINK every 2 s on both sides while the link group lingers idle (12 s), then Linux
+# unloads smc.ko: DELETE_LINK ALL from Linux. smcr-sim reports at 14 s, between the two.
+LINUX_PRE='echo 2 > /proc/sys/net/smc/smcr_testlink_time || exit 1
+echo "smcr_testlink_time=$(cat /proc/sys/net/smc/smcr_testlink_time)" >> /mnt/host/linux-post.out'
+LINUX_POST='sleep 12
+smc_nl links | grep "^link " | sed "s/^/idle_/" >> /mnt/host/linux-post.out
+sleep 4
+for i in $(seq 1 40); do rmmod smc_diag 2>/dev/null; rmmod smc 2>/dev/null && break; sleep 0.25; done
+[ -d /sys/module/smc ] && echo "rmmod smc: failed" >> /mnt/host/linux-post.out || echo "rmmod smc: ok" >> /mnt/host/linux-post.out
+sleep 1
+dmesg | grep -i smc | sed "s/^/dmesg /" >> /mnt/host/linux-post.out'
+EXTRA_CHECKS=checks_testlink_and_linux_end
+run_case linux-server-v21 server 1 "--testlink 2s --linger 14s --after 20s"
 
 say "check-interop: $FAILED failed checks, $(grep -c '^ok - ' "$SUMMARY") passed, in $(since "$T_ALL") s"
 [ "$FAILED" -eq 0 ]
