@@ -208,24 +208,30 @@ LINUX_IP=10.0.0.1
 SIM_GID_IP=10.0.0.2 # smcr-sim's RoCE packets carry the rxe GID of the VM's 10.0.0.2
 side_name() { [ "$1" = "$LINUX_IP" ] && echo Linux || echo smcr-sim; }
 
-check_testlink() { # SHARE: both sides' TEST_LINKs (v2 0x27) on the idle link, each answered
-	local llc=$1/wire.pcap.llc side n open
-	for side in "$LINUX_IP" "$SIM_GID_IP"; do
-		n=$(awk -v s="$side" '$2 == "27" && $3 == s && substr($4, 7, 2) == "00"' "$llc" | wc -l)
-		check "TEST_LINK: $(side_name "$side") sent requests on the idle link (2 s): $n (>= 2)" test "$n" -ge 2
-		# each request matched, in frame order, by a later response from the other side that
-		# repeats the 40 bytes after the flags (Linux echoes the whole message, smc_llc_rx_request)
-		open=$(awk -v s="$side" '
-			$2 != "27" { next }
-			$3 == s && substr($4, 7, 2) == "00" { req[++n] = substr($4, 9); next }
-			$3 != s && substr($4, 7, 2) == "80" {
-				for (i = 1; i <= n; i++) if (!ans[i] && req[i] == substr($4, 9)) { ans[i] = 1; break }
-			}
-			END { c = 0; for (i = 1; i <= n; i++) if (!ans[i]) c++; print c + 0 }' "$llc")
-		check "TEST_LINK: every request from $(side_name "$side") answered by the peer with the same user data" eq "$open" 0
-	done
-	check "TEST_LINK messages are the v1 layout in a v2 header: 44 bytes, length 0x2c little-endian" eq \
+# TEST_LINK (v2 0x27) on the idle link: the side with the shorter interval (2 s against the
+# other's 3 s) sends every request; each is answered; the other side never sends one, as a
+# received request is traffic that restarts its idle time (smc_llc_testlink_work compares
+# with wr_rx_tstamp, net/smc/smc_llc.c:2103; model/link.c the same with last_rx)
+check_testlink() { # SHARE SENDER_IP
+	local llc=$1/wire.pcap.llc side=$2 quiet n open
+	if [ "$side" = "$LINUX_IP" ]; then quiet=$SIM_GID_IP; else quiet=$LINUX_IP; fi
+	n=$(awk -v s="$side" '$2 == "27" && $3 == s && substr($4, 7, 2) == "00"' "$llc" | wc -l)
+	check "TEST_LINK: $(side_name "$side") (2 s) sent requests on the idle link: $n (>= 3)" test "$n" -ge 3
+	# each request matched, in frame order, by a later response from the other side that
+	# repeats the 40 bytes after the flags (Linux echoes the whole message, smc_llc_rx_request)
+	open=$(awk -v s="$side" '
+		$2 != "27" { next }
+		$3 == s && substr($4, 7, 2) == "00" { req[++n] = substr($4, 9); next }
+		$3 != s && substr($4, 7, 2) == "80" {
+			for (i = 1; i <= n; i++) if (!ans[i] && req[i] == substr($4, 9)) { ans[i] = 1; break }
+		}
+		END { c = 0; for (i = 1; i <= n; i++) if (!ans[i]) c++; print c + 0 }' "$llc")
+	check "TEST_LINK: every request from $(side_name "$side") answered by $(side_name "$quiet") with the same user data" eq "$open" 0
+	check "TEST_LINK: $(side_name "$quiet") (3 s) sent none: the requests it got kept its link busy" eq \
+		"$(awk -v s="$quiet" '$2 == "27" && $3 == s && substr($4, 7, 2) == "00"' "$llc" | wc -l)" 0
+	check "TEST_LINK messages: v2 header, 44 bytes, length 0x2c little-endian" eq \
 		"$(awk '$2 == "27" { print substr($4, 3, 4) }' "$llc" | sort -u | tr '\n' ' ')" "2c00 "
+	check "Linux: net.smc.smcr_testlink_time as set" grep -qE '^smcr_testlink_time=[23]$' "$1/linux-post.out"
 }
 
 # the first DELETE_LINK (v2 0x24) from SRC: "flags reason" (link_num byte 4, reason bytes 5-8)
@@ -268,7 +274,12 @@ check_sim_ends_lgr() { # SHARE: smcr-sim ended the link group (--end-lgr)
 		"$(kv "$st" decode_errors)/$(kv "$st" llc_prot_viol)/$(kv "$st" llc_dropped)" 0/0/0
 }
 
-checks_testlink_and_linux_end() { check_testlink "$1"; check_linux_ends_lgr "$1"; }
+checks_testlink_and_linux_end() { check_testlink "$1" "$LINUX_IP"; check_linux_ends_lgr "$1"; }
+checks_testlink_and_sim_end() { check_testlink "$1" "$SIM_GID_IP"; check_sim_ends_lgr "$1"; }
+# Linux's TEST_LINK interval is net.smc.smcr_testlink_time, read when a link group is made
+# (smc_llc_lgr_init, net/smc/smc_llc.c:2137; seconds, proc_dointvec_jiffies)
+linux_testlink() { echo "echo $1 > /proc/sys/net/smc/smcr_testlink_time || exit 1
+echo \"smcr_testlink_time=\$(cat /proc/sys/net/smc/smcr_testlink_time)\" >> /mnt/host/linux-post.out"; }
 
 # --- one run -------------------------------------------------------------------------
 run_case() { # NAME LINUX_ROLE PROPOSED_RELEASE SIM_EXTRA [BYTES_CHECK]
@@ -338,17 +349,18 @@ EOF
 LINUX_PRE="" LINUX_POST="" EXTRA_CHECKS=""
 run_case linux-server server 0 "--release 0" bytes
 
-# smcr-sim ends the link group after the report (as `rmmod smc` would on Linux); Linux's
-# netlink then shows it gone
+# TEST_LINK every 2 s from smcr-sim (Linux: 3 s) while the link group lingers idle (7 s);
+# then smcr-sim ends the link group (as `rmmod smc` would on Linux); Linux's netlink then
+# shows it gone
+LINUX_PRE=$(linux_testlink 3)
 LINUX_POST='for i in $(seq 1 60); do smc_nl lgrs | grep -q "^lgr " || break; sleep 0.25; done
 echo "after_lgrs=$(smc_nl lgrs | grep -c "^lgr ") after_links=$(smc_nl links | grep -c "^link ")" >> /mnt/host/linux-post.out'
-EXTRA_CHECKS=check_sim_ends_lgr
-run_case linux-client client 0 "--end-lgr --after 15s"
+EXTRA_CHECKS=checks_testlink_and_sim_end
+run_case linux-client client 0 "--testlink 2s --linger 7s --end-lgr --after 15s"
 
-# TEST_LINK every 2 s on both sides while the link group lingers idle (12 s), then Linux
-# unloads smc.ko: DELETE_LINK ALL from Linux. smcr-sim reports at 14 s, between the two.
-LINUX_PRE='echo 2 > /proc/sys/net/smc/smcr_testlink_time || exit 1
-echo "smcr_testlink_time=$(cat /proc/sys/net/smc/smcr_testlink_time)" >> /mnt/host/linux-post.out'
+# TEST_LINK every 2 s from Linux (smcr-sim: 3 s) while the link group lingers idle (12 s),
+# then Linux unloads smc.ko: DELETE_LINK ALL from Linux. smcr-sim reports at 14 s, between.
+LINUX_PRE=$(linux_testlink 2)
 LINUX_POST='sleep 12
 smc_nl links | grep "^link " | sed "s/^/idle_/" >> /mnt/host/linux-post.out
 sleep 4
@@ -357,7 +369,7 @@ for i in $(seq 1 40); do rmmod smc_diag 2>/dev/null; rmmod smc 2>/dev/null && br
 sleep 1
 dmesg | grep -i smc | sed "s/^/dmesg /" >> /mnt/host/linux-post.out'
 EXTRA_CHECKS=checks_testlink_and_linux_end
-run_case linux-server-v21 server 1 "--testlink 2s --linger 14s --after 20s"
+run_case linux-server-v21 server 1 "--testlink 3s --linger 14s --after 20s"
 
 say "check-interop: $FAILED failed checks, $(grep -c '^ok - ' "$SUMMARY") passed, in $(since "$T_ALL") s"
 [ "$FAILED" -eq 0 ]
