@@ -11,9 +11,12 @@
 #                MAC on eth0 through AF_PACKET, its QPs on rxe0 (`smcr-sim interop`).
 # Runs:
 #   linux-server  Linux listens, smcr-sim connects (offering SMC-Rv2.0 as Linux 6.1 does)
-#   linux-client  smcr-sim listens (ready for v2.1; Linux proposes v2.0), Linux connects
+#   linux-client  smcr-sim listens (ready for v2.1; Linux proposes v2.0), Linux connects;
+#                 then TEST_LINK from smcr-sim every 2 s (Linux: 3 s) on the idle link, and
+#                 smcr-sim ends the link group (--end-lgr: DELETE_LINK ALL, 0x00020000)
 #   linux-server-v21  as linux-server, but smcr-sim offers v2.1 (its default): Linux 6.1
-#                 ignores what it does not know and both settle on v2.0
+#                 ignores what it does not know and both settle on v2.0; then TEST_LINK from
+#                 Linux every 2 s (smcr-sim: 3 s), and Linux unloads smc.ko (DELETE_LINK ALL)
 # Each run: N connections over one link group (the first alone, the others together),
 # B bytes each way per connection with every byte checked, orderly close. Then, from the
 # two sides' reports and the wire:
@@ -29,7 +32,13 @@
 #     each with one link, N SMC-R connections each closed with the bytes both ways;
 #   - byte-exactness with Linux 6.1 (traces/linux-6.1-smcr-v2-rxe.pcap, same addresses):
 #     smcr-sim's v2.0 Proposal and its CONFIRM_LINK response are the kernel's bytes; an
-#     ADD_LINK reject repeats the request as Linux's does.
+#     ADD_LINK reject repeats the request as Linux's does;
+#   - TEST_LINK (wire): the side with the shorter interval sends >= 3 requests, each answered
+#     by the other with the same bytes, the other sends none; the link stays ACTIVE, no link
+#     down, no LLC violation;
+#   - link group end (wire and reports): the ending side's DELETE_LINK ALL (flags 0x40,
+#     reason 0x00020000), the other's DELETE_LINK ALL from its clean-up (0x00030000); both
+#     sides' link groups and links gone (Linux: netlink), reasons in our events.
 # Results: BUILD/interop/summary.txt; consoles, reports and captures in BUILD/interop/RUN/.
 # Exit: 0 all passed, 1 something failed, 77 cannot run here (reason on stderr).
 # Env: CONNS (4), BYTES (1048576), WD (guest watchdog, 150 s).
