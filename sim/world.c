@@ -4,7 +4,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "model/smcr_err.h"
 #include "sim/endpoint.h"
@@ -17,9 +16,7 @@ void world_opts_default(world_opts *o)
 
 double world_wall_seconds(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return (double)sim_realtime_clock_ns() * 1e-9;
 }
 
 /* ---- switches and wires ---- */
