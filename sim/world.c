@@ -194,6 +194,7 @@ static void layer_config(smc_layer_config *lc, const scn_stack *ss)
 	lc->core.testlink_time = ss->smcr.testlink_ns;
 	lc->core.max_links = ss->smcr.maxlinks;
 	lc->core.max_conns = ss->smcr.maxconns;
+	lc->core.release = ss->smcr.release;
 	memset(lc->core.hostname, ' ', sizeof(lc->core.hostname));
 	size_t n = strlen(ss->hostname);
 	memcpy(lc->core.hostname, ss->hostname, n < sizeof(lc->core.hostname) ? n : sizeof(lc->core.hostname));
