@@ -118,6 +118,8 @@ static void collect(void *ctx, const replay_msg *m)
 
 static void free_run(redrive *rd)
 {
+	app_recorded_free(rd->app);
+	rd->app = NULL;
 	rd_feed_free(rd->feed);
 	rd->feed = NULL;
 	world_free(rd->w);
@@ -242,7 +244,8 @@ int redrive_run(const char *capture, const redrive_opts *o, redrive_result *res,
 	rnic *adapter;
 	uint8_t port;
 	if (rd_world_build(&rd, &st, &adapter, &port, err, errlen) ||
-	    !(rd.feed = rd_feed_new(&rd, st, adapter, port, err, errlen))) {
+	    !(rd.feed = rd_feed_new(&rd, st, adapter, port, err, errlen)) ||
+	    (!rd.o.scenario && rd_app_start(&rd, world_stack(rd.w, "O"), world_layer(rd.w, "O"), err, errlen))) {
 		free_run(&rd);
 		return -1;
 	}
