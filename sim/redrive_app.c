@@ -123,6 +123,8 @@ static bool steps_of(const redrive *rd, uint32_t ci, const conn_facts *f, app_re
 			snprintf(why, n, "its CDC message in frame %" PRIu64 " does not decode", m->frame);
 			return false;
 		}
+		if (cdc.prod_flags & SMCR_CDC_FAILOVER_VALIDATION)
+			continue; /* names the last CDC seen after a failover; its cursors are not the stream's */
 		if (m->from_r) {
 			if (cdc.conn_flags & SMCR_CDC_CLOSE_FLAGS)
 				peer_closed = true;
@@ -259,7 +261,10 @@ int rd_app_start(redrive *rd, stack *o_stack, smc_layer *o_layer, char *err, siz
 	app_rec_script s;
 	rd_app_script(rd, &s);
 	uint64_t seed = rd->o.has_seed ? rd->o.seed : 1;
-	rd->app = app_recorded_start(o_stack, o_layer, &s, seed, rd->o.wait_ns, gate_time, app_note, rd, err, errlen);
+	/* a step held by missing data goes on after half the feeder's wait, so that what it
+	 * sends still comes before the feeder gives up on it */
+	rd->app = app_recorded_start(o_stack, o_layer, &s, seed, rd->o.wait_ns / 2, gate_time, app_note, rd, err,
+	                             errlen);
 	rd_app_script_free(&s);
 	return rd->app ? 0 : -1;
 }

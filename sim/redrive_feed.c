@@ -924,7 +924,9 @@ static void pump(rd_feed *f)
 			f->blocked = false;
 			continue;
 		}
-		if (deps && now < due) {
+		/* not before it is due, and the wait for our side's messages starts only then
+		 * (a recorded pause longer than --wait is not a message that failed to come) */
+		if (now < due) {
 			f->blocked = false;
 			sim_event_schedule(world_engine(rd->w), &f->pump_ev, due);
 			return;
