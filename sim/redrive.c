@@ -106,7 +106,9 @@ static void collect(void *ctx, const replay_msg *m)
 	x->wire_len = m->kind == REPLAY_MSG_WRITE ? m->wire_len : m->len;
 	x->va = m->va;
 	x->rkey = m->rkey;
-	if (m->link)
+	/* a SEND on the QP ends a WRITE being collected; a CLC message on TCP in between does
+	 * not (the packets of one request are contiguous on the QP only) */
+	if (m->link && m->kind != REPLAY_MSG_CLC)
 		*slot(&rd->open_write, &rd->n_open_write, key) = m->kind == REPLAY_MSG_WRITE ? rd->n_msgs : 0;
 	if (m->link && m->lgr) {
 		size_t *fl = slot(&rd->first_link, &rd->n_first_link, m->lgr);

@@ -112,10 +112,15 @@ static bool steps_of(const redrive *rd, uint32_t ci, const conn_facts *f, app_re
 	size_t cap = 0;
 	smcr_cursor o_prod = { 0, 0 }, o_cons = { 0, 0 };
 	uint8_t o_conn_flags = 0;
-	bool peer_closed = false, writing_blocked = false, over = false;
+	bool peer_closed = false, over = false;
+	size_t first_write = SIZE_MAX; /* O's first RDMA WRITE since its previous CDC */
 	for (size_t i = 0; i < rd->n_msgs && !over; i++) {
 		const rd_msg *m = &rd->msgs[i];
-		if (m->conn != ci || m->kind != REPLAY_MSG_CDC)
+		if (m->conn != ci)
+			continue;
+		if (m->kind == REPLAY_MSG_WRITE && !m->from_r && first_write == SIZE_MAX)
+			first_write = i;
+		if (m->kind != REPLAY_MSG_CDC)
 			continue;
 		smcr_cdc_msg cdc;
 		smcr_decode_err e;
@@ -140,18 +145,12 @@ static bool steps_of(const redrive *rd, uint32_t ci, const conn_facts *f, app_re
 		o_prod = cdc.prod;
 		if (read)
 			push_step(c, &cap, APP_REC_READ, read, i, false);
-		if (wrote) {
-			/* a write the window held back goes on here: the same application write */
-			app_rec_step *last = c->n_steps ? &c->steps[c->n_steps - 1] : NULL;
-			if (writing_blocked && last && last->op == APP_REC_WRITE)
-				last->bytes += wrote;
-			else if (writing_blocked && c->n_steps >= 2 && last->op == APP_REC_READ &&
-			         c->steps[c->n_steps - 2].op == APP_REC_WRITE)
-				c->steps[c->n_steps - 2].bytes += wrote;
-			else
-				push_step(c, &cap, APP_REC_WRITE, wrote, i, false);
-		}
-		writing_blocked = (cdc.prod_flags & SMCR_CDC_WRITE_BLOCKED) != 0;
+		/* what this CDC announces was written when its first RDMA WRITE went out: as
+		 * much as the application had given the socket by then (a write the window held
+		 * back is not told apart from a later one: the CDC messages show what went out) */
+		if (wrote)
+			push_step(c, &cap, APP_REC_WRITE, wrote, first_write < i ? first_write : i, false);
+		first_write = SIZE_MAX;
 		uint8_t fresh = (uint8_t)(cdc.conn_flags & ~o_conn_flags);
 		o_conn_flags |= cdc.conn_flags;
 		if (fresh & SMCR_CDC_PEER_CONN_ABORT) {
