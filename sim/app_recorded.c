@@ -158,7 +158,8 @@ static bool run_step(rec_conn *c, const app_rec_step *st)
 	app_recorded *a = c->a;
 	switch (st->op) {
 	case APP_REC_READ: {
-		uint64_t need = st->bytes - c->step_done;
+		uint64_t total = st->bytes;
+		uint64_t need = total - c->step_done;
 		uint32_t rmb;
 		bool closed;
 		int64_t avail = readable(c, &rmb, &closed);
@@ -171,7 +172,7 @@ static bool run_step(rec_conn *c, const app_rec_step *st)
 			say(a, "connection %" PRIu32 ": the recorded application read %" PRIu64 " bytes here, only %" PRId64
 			    " arrived; read those", conn_id(c), need, avail);
 			need = avail > 0 ? (uint64_t)avail : 0;
-			c->step_done = st->bytes - need;
+			c->step_done = total - need;
 		}
 		if (need) {
 			uint64_t k = read_once(c, need);
@@ -180,7 +181,7 @@ static bool run_step(rec_conn *c, const app_rec_step *st)
 			if (!k && !c->eof)
 				return false;
 		}
-		return c->step_done >= st->bytes || c->eof || !need;
+		return c->step_done >= total || c->eof || !need;
 	}
 	case APP_REC_WRITE:
 		while (c->s && c->step_done < st->bytes) {
@@ -196,8 +197,19 @@ static bool run_step(rec_conn *c, const app_rec_step *st)
 				    conn_id(c), k);
 				return true;
 			}
-			if (k == 0)
-				return false; /* on_writable goes on */
+			if (k == 0) {
+				/* on_writable goes on; but when the recording has already moved on (the
+				 * next step's gate is open) and the window stays shut, the rest is given
+				 * up (a capture that lacks the peer's consumer updates) */
+				const app_rec_step *next = c->step + 1 < c->sc->n_steps ? &c->sc->steps[c->step + 1] : NULL;
+				if (!next || a->gate(a->ctx, next->gate) > now_of(a) || !held_too_long(c))
+					return false;
+				a->stats.stalled++;
+				say(a, "connection %" PRIu32 ": %" PRIu64 " bytes of a recorded write of %" PRIu64 " found no room; "
+				    "dropped", conn_id(c), st->bytes - c->step_done, st->bytes);
+				return true;
+			}
+			c->held_since = SIM_TIME_NEVER;
 			c->step_done += (uint64_t)k;
 			c->tx_off += (uint64_t)k;
 			a->stats.bytes_out += (uint64_t)k;

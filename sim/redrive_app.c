@@ -113,13 +113,31 @@ static bool steps_of(const redrive *rd, uint32_t ci, const conn_facts *f, app_re
 	smcr_cursor o_prod = { 0, 0 }, o_cons = { 0, 0 };
 	uint8_t o_conn_flags = 0;
 	bool peer_closed = false, over = false;
-	size_t first_write = SIZE_MAX; /* O's first RDMA WRITE since its previous CDC */
+	smcr_cursor r_prod = { 0, 0 };
+	uint64_t r_prod_total = 0, r_prod_at_run = 0, o_cons_total = 0; /* bytes R announced, O read */
+	/* O's RDMA WRITEs since its previous CDC, in runs that no R message separates */
+	size_t run_at[32];
+	uint64_t run_bytes[32];
+	size_t n_runs = 0;
+	bool r_between = true;
 	for (size_t i = 0; i < rd->n_msgs && !over; i++) {
 		const rd_msg *m = &rd->msgs[i];
+		if (m->from_r)
+			r_between = true;
 		if (m->conn != ci)
 			continue;
-		if (m->kind == REPLAY_MSG_WRITE && !m->from_r && first_write == SIZE_MAX)
-			first_write = i;
+		if (m->kind == REPLAY_MSG_WRITE && !m->from_r) {
+			if (!n_runs)
+				r_prod_at_run = r_prod_total;
+			if (!r_between && n_runs)
+				run_bytes[n_runs - 1] += m->wire_len;
+			else if (n_runs < G_N_ELEMENTS(run_at)) {
+				run_at[n_runs] = i;
+				run_bytes[n_runs++] = m->wire_len;
+			}
+			r_between = false;
+			continue;
+		}
 		if (m->kind != REPLAY_MSG_CDC)
 			continue;
 		smcr_cdc_msg cdc;
@@ -131,6 +149,11 @@ static bool steps_of(const redrive *rd, uint32_t ci, const conn_facts *f, app_re
 		if (cdc.prod_flags & SMCR_CDC_FAILOVER_VALIDATION)
 			continue; /* names the last CDC seen after a failover; its cursors are not the stream's */
 		if (m->from_r) {
+			uint64_t d = 0;
+			if (curs_delta(&r_prod, &cdc.prod, f->o_rmb, &d)) {
+				r_prod = cdc.prod;
+				r_prod_total += d;
+			}
 			if (cdc.conn_flags & SMCR_CDC_CLOSE_FLAGS)
 				peer_closed = true;
 			continue;
@@ -143,14 +166,32 @@ static bool steps_of(const redrive *rd, uint32_t ci, const conn_facts *f, app_re
 		}
 		o_cons = cdc.cons;
 		o_prod = cdc.prod;
-		if (read)
+		/* the read came before the writes (an echo) when the peer had announced its
+		 * bytes by then; otherwise after them, by the CDC's time (a reply read after the
+		 * request went out, or bytes whose announcement the capture lacks) */
+		o_cons_total += read;
+		bool read_first = read && (!n_runs || r_prod_at_run >= o_cons_total);
+		if (read_first)
+			push_step(c, &cap, APP_REC_READ, read, n_runs ? run_at[0] : i, false);
+		/* what this CDC announces went out in its RDMA WRITEs: each run of them was as much
+		 * as the application had given the socket by then, written when the run began;
+		 * bytes whose WRITEs the capture lacks follow the last run (or come by the CDC's
+		 * time); a write the window held back is not told apart from a later one */
+		uint64_t in_runs = 0;
+		for (size_t k = 0; k < n_runs; k++)
+			in_runs += run_bytes[k];
+		if (in_runs > wrote) {
+			n_runs = 0; /* retransmitted or cut: the CDC alone */
+			in_runs = 0;
+		}
+		for (size_t k = 0; k < n_runs; k++)
+			push_step(c, &cap, APP_REC_WRITE, run_bytes[k], run_at[k], false);
+		if (wrote > in_runs)
+			push_step(c, &cap, APP_REC_WRITE, wrote - in_runs, n_runs ? run_at[n_runs - 1] : i, false);
+		if (read && !read_first)
 			push_step(c, &cap, APP_REC_READ, read, i, false);
-		/* what this CDC announces was written when its first RDMA WRITE went out: as
-		 * much as the application had given the socket by then (a write the window held
-		 * back is not told apart from a later one: the CDC messages show what went out) */
-		if (wrote)
-			push_step(c, &cap, APP_REC_WRITE, wrote, first_write < i ? first_write : i, false);
-		first_write = SIZE_MAX;
+		n_runs = 0;
+		r_between = true;
 		uint8_t fresh = (uint8_t)(cdc.conn_flags & ~o_conn_flags);
 		o_conn_flags |= cdc.conn_flags;
 		if (fresh & SMCR_CDC_PEER_CONN_ABORT) {
