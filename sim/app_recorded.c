@@ -41,6 +41,7 @@ struct app_recorded {
 	app_rec_note_fn note;
 	void *ctx;
 	sock *listeners[MAX_LISTEN];
+	uint16_t listen_port[MAX_LISTEN];
 	size_t n_listeners;
 	rec_conn **conns;         /* by script index first, then unscripted accepted ones */
 	size_t n_conns;
@@ -357,7 +358,7 @@ static void l_on_accept(sock *listener, sock *child, void *user)
 	uint16_t port = 0;
 	for (size_t i = 0; i < a->n_listeners; i++)
 		if (a->listeners[i] == listener)
-			port = a->script.listen_ports[i];
+			port = a->listen_port[i];
 	const app_rec_conn *sc = match_accepted(a, child, port);
 	rec_conn *c = sc ? a->conns[sc - a->script.conns] : conn_new(a, NULL);
 	c->over = false;
@@ -446,11 +447,8 @@ app_recorded *app_recorded_start(stack *st, smc_layer *layer, const app_rec_scri
                                  sim_time stall_ns, app_rec_gate_fn gate, app_rec_note_fn note, void *ctx,
                                  char *err, size_t errlen)
 {
-	if (script->n_listen > MAX_LISTEN) {
-		snprintf(err, errlen, "the recorded application listens on %zu ports, more than %u", script->n_listen,
-		         MAX_LISTEN);
-		return NULL;
-	}
+	(void)err;
+	(void)errlen;
 	app_recorded *a = g_new0(app_recorded, 1);
 	a->st = st;
 	a->layer = layer;
@@ -471,19 +469,20 @@ app_recorded *app_recorded_start(stack *st, smc_layer *layer, const app_rec_scri
 		if (!c->sc->active)
 			c->over = true; /* until a connection is accepted for it */
 	}
+	/* a port it cannot listen on (or one too many) is said, the others still serve */
 	for (size_t i = 0; i < a->script.n_listen; i++) {
 		sock_opts o;
 		sock_opts_default(&o);
 		o.smc = true;
 		int e = 0;
-		a->listeners[i] = sock_listen(st, &o, a->script.listen_ports[i], &listen_cbs, a, &e);
-		if (!a->listeners[i]) {
-			snprintf(err, errlen, "the recorded application cannot listen on port %u (error %d)",
-			         (unsigned)a->script.listen_ports[i], e);
-			app_recorded_free(a);
-			return NULL;
+		sock *l = i < MAX_LISTEN ? sock_listen(st, &o, a->script.listen_ports[i], &listen_cbs, a, &e) : NULL;
+		if (!l) {
+			say(a, "the recorded application cannot listen on port %u (%s)", (unsigned)a->script.listen_ports[i],
+			    i < MAX_LISTEN ? "the stack refused" : "too many ports");
+			continue;
 		}
-		a->n_listeners = i + 1;
+		a->listen_port[a->n_listeners] = a->script.listen_ports[i];
+		a->listeners[a->n_listeners++] = l;
 	}
 	app_recorded_poke(a);
 	return a;

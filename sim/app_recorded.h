@@ -71,7 +71,8 @@ typedef struct app_rec_stats {
 
 typedef struct app_recorded app_recorded;
 
-/* The script is copied. NULL with the reason in err (a port it cannot listen on). */
+/* The script is copied. Ports it cannot listen on are told through the note function;
+ * NULL (with the reason in err) is kept for failures that leave nothing to run. */
 app_recorded *app_recorded_start(stack *st, smc_layer *layer, const app_rec_script *script, uint64_t seed,
                                  sim_time stall_ns, app_rec_gate_fn gate, app_rec_note_fn note, void *ctx,
                                  char *err, size_t errlen);
