@@ -8,8 +8,8 @@
  * with the same clock, so a caller running in slices loses no time between them.
  * Before any descriptor callback runs, every event that is due has run and the engine's
  * clock reads the current wall time, so the callback sees a consistent sim_now().
- * This file is the only place in sim/ that reads a clock (but for world_wall_seconds() in
- * sim/world.c, the progress line on a terminal); the simulated path itself never does,
+ * This file is the only place in sim/ that reads a clock (world_wall_seconds(), the progress
+ * line on a terminal, reads it here too); the simulated path itself never does,
  * and a simulation that never uses this driver stays deterministic. */
 #ifndef SIM_REALTIME_H
 #define SIM_REALTIME_H

@@ -106,7 +106,9 @@ static void collect(void *ctx, const replay_msg *m)
 	x->wire_len = m->kind == REPLAY_MSG_WRITE ? m->wire_len : m->len;
 	x->va = m->va;
 	x->rkey = m->rkey;
-	if (m->link)
+	/* a SEND on the QP ends a WRITE being collected; a CLC message on TCP in between does
+	 * not (the packets of one request are contiguous on the QP only) */
+	if (m->link && m->kind != REPLAY_MSG_CLC)
 		*slot(&rd->open_write, &rd->n_open_write, key) = m->kind == REPLAY_MSG_WRITE ? rd->n_msgs : 0;
 	if (m->link && m->lgr) {
 		size_t *fl = slot(&rd->first_link, &rd->n_first_link, m->lgr);
@@ -118,6 +120,8 @@ static void collect(void *ctx, const replay_msg *m)
 
 static void free_run(redrive *rd)
 {
+	app_recorded_free(rd->app);
+	rd->app = NULL;
 	rd_feed_free(rd->feed);
 	rd->feed = NULL;
 	world_free(rd->w);
@@ -242,7 +246,8 @@ int redrive_run(const char *capture, const redrive_opts *o, redrive_result *res,
 	rnic *adapter;
 	uint8_t port;
 	if (rd_world_build(&rd, &st, &adapter, &port, err, errlen) ||
-	    !(rd.feed = rd_feed_new(&rd, st, adapter, port, err, errlen))) {
+	    !(rd.feed = rd_feed_new(&rd, st, adapter, port, err, errlen)) ||
+	    (!rd.o.scenario && rd_app_start(&rd, world_stack(rd.w, "O"), world_layer(rd.w, "O"), err, errlen))) {
 		free_run(&rd);
 		return -1;
 	}

@@ -11,8 +11,11 @@
  * where the stack that has R's address is taken over by the feeder (its applications do
  * not run, its SMC-R core is not created); without, a world made from the capture: one
  * switch, a Linux stack for O with R's counterpart settings read from the recording
- * (addresses, SMC version and EID, host name, OS type, RoCE version, MTU, RMB size), an
- * echo application on O's port when O is the server, and a stack for R.
+ * (addresses, SMC version, release and EIDs, host name, OS type, RoCE version, MTU, RMB
+ * size), a router when the recorded prefix puts the two in different subnets, a stack for R,
+ * and O's recorded application (sim/redrive_app.c): the ports O served, the connections O
+ * opened, and per connection the reads, writes and closes O's CDC messages and RDMA WRITEs
+ * show, each at its recorded place among R's messages.
  *
  * The feeder (sim/redrive_feed.c) plays R over the simulated fabric with R's TCP/IP stack
  * and its own RC QPs on R's adapter: CLC messages are written to the TCP connection, LLC

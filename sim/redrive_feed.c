@@ -914,6 +914,8 @@ static void pump(rd_feed *f)
 		if (ready) {
 			send_msg(f, m);
 			m->done = true;
+			m->fed_at = now;
+			app_recorded_poke(rd->app);
 			f->next_r++;
 			f->any_sent = true;
 			f->last_sent_at = now;
@@ -922,7 +924,9 @@ static void pump(rd_feed *f)
 			f->blocked = false;
 			continue;
 		}
-		if (deps && now < due) {
+		/* not before it is due, and the wait for our side's messages starts only then
+		 * (a recorded pause longer than --wait is not a message that failed to come) */
+		if (now < due) {
 			f->blocked = false;
 			sim_event_schedule(world_engine(rd->w), &f->pump_ev, due);
 			return;
@@ -941,6 +945,8 @@ static void pump(rd_feed *f)
 				rd_note(rd, "%s of the fed side (frame %" PRIu64 ") could not be sent: its connection or link "
 				        "was not there", rd_msg_name(m, name, sizeof(name)), m->frame);
 				m->done = true;
+				m->fed_at = now;
+				app_recorded_poke(rd->app);
 				rd->res->not_fed++;
 				f->next_r++;
 			}
@@ -1065,6 +1071,14 @@ rd_feed *rd_feed_new(redrive *rd, stack *st, rnic *adapter, uint8_t port, char *
 bool rd_feed_done(const rd_feed *f)
 {
 	return f->next_r >= f->rd->n_msgs;
+}
+
+bool rd_feed_passed(const rd_feed *f, size_t idx)
+{
+	for (size_t i = f->next_r; i < idx && i < f->rd->n_msgs; i++)
+		if (f->rd->msgs[i].from_r && !f->rd->msgs[i].done)
+			return false;
+	return true;
 }
 
 sim_time rd_feed_last_activity(const rd_feed *f) { return f->last_activity; }

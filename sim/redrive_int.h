@@ -3,6 +3,7 @@
  *   redrive_world.c    the world: a scenario with R's stack taken over, or one made from
  *                      the capture
  *   redrive_feed.c     the feeder: R's messages over R's TCP/IP stack and its own QPs
+ *   redrive_app.c      the recorded application of our side in a world made from the capture
  *   redrive_compare.c  value maps and the field/byte comparison of our messages */
 #ifndef SIM_REDRIVE_INT_H
 #define SIM_REDRIVE_INT_H
@@ -13,6 +14,7 @@
 #include "model/clc.h"
 #include "model/llc.h"
 #include "model/smcr_transport.h"
+#include "sim/app_recorded.h"
 #include "sim/redrive.h"
 #include "sim/replay.h"
 #include "sim/rnic.h"
@@ -36,6 +38,7 @@ typedef struct rd_msg {
 	bool second_link;         /* on a link that is not its group's first */
 	bool done;                /* R: sent or given up; O: paired with one of ours */
 	uint64_t seen_at;         /* O: virtual time our message paired with it arrived */
+	uint64_t fed_at;          /* R: virtual time it was sent (or given up), 0 not yet */
 } rd_msg;
 
 /* Value kinds that are mapped, not compared. */
@@ -93,6 +96,7 @@ typedef struct redrive {
 	world *w;
 	scn_scenario *scn;
 	rd_feed *feed;
+	app_recorded *app;        /* our side's application in a world made from the capture */
 	FILE *devnull;
 	char scenario_text[4096];
 } redrive;
@@ -103,6 +107,13 @@ void rd_note(redrive *rd, const char *fmt, ...) __attribute__((format(printf, 2,
 
 /* redrive_world.c: build rd->scn and rd->w; R's stack, adapter and port for the feeder */
 int rd_world_build(redrive *rd, stack **r_stack, rnic **r_adapter, uint8_t *r_port, char *err, size_t errlen);
+
+/* redrive_app.c: the recorded application's script (for a world made from the capture) */
+void rd_app_script(redrive *rd, app_rec_script *s);
+void rd_app_listen_port(app_rec_script *s, uint16_t port);
+void rd_app_script_free(app_rec_script *s);
+/* Start it on our side's stack (after the feeder exists). */
+int rd_app_start(redrive *rd, stack *o_stack, smc_layer *o_layer, char *err, size_t errlen);
 
 /* redrive_compare.c */
 void rd_map_free(rd_map *m);
@@ -126,6 +137,8 @@ const char *rd_msg_name(const rd_msg *m, char *buf, size_t n);
 rd_feed *rd_feed_new(redrive *rd, stack *st, rnic *adapter, uint8_t port, char *err, size_t errlen);
 /* Everything sent and nothing more to wait for. */
 bool rd_feed_done(const rd_feed *f);
+/* Every R message recorded before index `idx` has been sent or given up. */
+bool rd_feed_passed(const rd_feed *f, size_t idx);
 sim_time rd_feed_last_activity(const rd_feed *f);
 void rd_feed_free(rd_feed *f);
 

@@ -1,6 +1,6 @@
 /* Re-drive: the world. Either the user's scenario, with the stack that has R's address
  * taken over by the feeder, or a scenario written from what the recording says about the
- * two hosts. */
+ * two hosts (their settings and subnets; the application is redrive_app.c's). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +13,16 @@
 typedef struct rd_facts {
 	uint8_t version;          /* 1 or 2 */
 	bool roce_v2;
-	char eid[SMCR_EID_LEN + 1];
+	char eids[SMCR_MAX_EIDS][SMCR_EID_LEN + 1]; /* O's: its Proposal's list, else the agreed one */
+	uint8_t n_eids;
+	bool o_proposed;          /* eids are O's Proposal's */
 	char o_hostname[SMCR_HOSTNAME_LEN + 1];
 	uint8_t o_os;             /* SMCR_CLC_OS_*, 0 unknown */
+	int o_release;            /* the SMC-Rv2 release O used, -1 unknown */
+	uint8_t o_max_conns, o_max_links; /* v2.1, 0 unknown */
 	uint8_t prefix_len;
 	uint32_t mtu_bytes;
 	uint32_t o_rmb_bytes;
-	uint64_t bytes;           /* application bytes the client sent, from the decode */
 } rd_facts;
 
 static void trim_blank(char *dst, const char *src, size_t n)
@@ -30,45 +33,73 @@ static void trim_blank(char *dst, const char *src, size_t n)
 		dst[i - 1] = 0;
 }
 
+static void facts_proposal(const rd_msg *m, rd_facts *f)
+{
+	smcr_clc_proposal p;
+	smcr_decode_err e;
+	if (smcr_clc_decode_proposal(&p, m->data, m->len, &e))
+		return;
+	if (p.typev1 != SMCR_CLC_TYPE_NONE && p.ipv4_prefix_len)
+		f->prefix_len = p.ipv4_prefix_len;
+	if (m->from_r || p.typev2 == SMCR_CLC_TYPE_NONE || f->o_proposed)
+		return;
+	/* O's own Proposal: its EIDs and release as they were */
+	f->o_proposed = true;
+	f->n_eids = 0;
+	for (uint8_t i = 0; i < p.n_eids && i < SMCR_MAX_EIDS; i++) {
+		trim_blank(f->eids[f->n_eids], p.eids[i], SMCR_EID_LEN);
+		if (f->eids[f->n_eids][0])
+			f->n_eids++;
+	}
+	f->o_release = p.release;
+	f->o_max_conns = p.max_conns;
+	f->o_max_links = p.max_links;
+}
+
+static void facts_accept(const rd_msg *m, rd_facts *f)
+{
+	smcr_clc_accept a;
+	smcr_decode_err e;
+	if (smcr_clc_decode_accept(&a, m->data, m->len, &e))
+		return;
+	f->version = a.version;
+	f->roce_v2 = a.version == 2;
+	if (a.version == 2 && !f->n_eids && !f->o_proposed) {
+		trim_blank(f->eids[0], a.eid, SMCR_EID_LEN);
+		f->n_eids = f->eids[0][0] ? 1 : 0;
+	}
+	if (a.qp_mtu >= SMCR_MTU_256 && a.qp_mtu <= SMCR_MTU_4096)
+		f->mtu_bytes = smcr_mtu_bytes((smcr_mtu)a.qp_mtu);
+	if (m->from_r)
+		return;
+	f->o_rmb_bytes = smcr_rmbe_size_bytes(a.rmbe_size);
+	if (a.version == 2 && a.first_contact) {
+		trim_blank(f->o_hostname, a.fce.hostname, SMCR_HOSTNAME_LEN);
+		f->o_os = a.fce.os_type;
+		if (f->o_release < 0) {
+			/* the server's Accept: the release both agreed on, at most O's own */
+			f->o_release = a.fce.release;
+			f->o_max_conns = a.fce.max_conns;
+			f->o_max_links = a.fce.max_links;
+		}
+	}
+}
+
 static void facts(const redrive *rd, rd_facts *f)
 {
 	memset(f, 0, sizeof(*f));
-	for (size_t i = 0; i < rd->decoded.report.n_conns; i++) {
-		const report_conn *c = &rd->decoded.report.conns[i];
-		if (c->role == REPORT_ROLE_CLIENT && get_be32(c->local_ip) == rd->client_ip && !f->bytes)
-			f->bytes = c->bytes_sent;
-	}
 	f->version = 1;
 	f->prefix_len = 24;
 	f->mtu_bytes = 1024;
+	f->o_release = -1;
 	for (size_t i = 0; i < rd->n_msgs; i++) {
 		const rd_msg *m = &rd->msgs[i];
 		if (m->kind != REPLAY_MSG_CLC || m->len < 8)
 			continue;
-		smcr_decode_err e;
-		if (m->data[4] == SMCR_CLC_PROPOSAL) {
-			smcr_clc_proposal p;
-			if (smcr_clc_decode_proposal(&p, m->data, m->len, &e) == 0 && p.typev1 != SMCR_CLC_TYPE_NONE &&
-			    p.ipv4_prefix_len)
-				f->prefix_len = p.ipv4_prefix_len;
-		} else if (m->data[4] == SMCR_CLC_ACCEPT || m->data[4] == SMCR_CLC_CONFIRM) {
-			smcr_clc_accept a;
-			if (smcr_clc_decode_accept(&a, m->data, m->len, &e))
-				continue;
-			f->version = a.version;
-			f->roce_v2 = a.version == 2;
-			if (a.version == 2 && !f->eid[0])
-				trim_blank(f->eid, a.eid, SMCR_EID_LEN);
-			if (a.qp_mtu >= SMCR_MTU_256 && a.qp_mtu <= SMCR_MTU_4096)
-				f->mtu_bytes = smcr_mtu_bytes((smcr_mtu)a.qp_mtu);
-			if (!m->from_r) {
-				f->o_rmb_bytes = smcr_rmbe_size_bytes(a.rmbe_size);
-				if (a.version == 2 && a.first_contact) {
-					trim_blank(f->o_hostname, a.fce.hostname, SMCR_HOSTNAME_LEN);
-					f->o_os = a.fce.os_type;
-				}
-			}
-		}
+		if (m->data[4] == SMCR_CLC_PROPOSAL)
+			facts_proposal(m, f);
+		else if (m->data[4] == SMCR_CLC_ACCEPT || m->data[4] == SMCR_CLC_CONFIRM)
+			facts_accept(m, f);
 	}
 }
 
@@ -77,54 +108,91 @@ static void ip_text(uint32_t ip, char *out, size_t n)
 	snprintf(out, n, "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 255u, (ip >> 8) & 255u, ip & 255u);
 }
 
-/* A scenario for the two hosts of the recording. */
-static void write_scenario(const redrive *rd, uint16_t server_port, char *out, size_t n)
+static uint32_t mask_of(uint8_t len) { return len ? ~0u << (32 - len) : 0; }
+
+/* A router address in ip's subnet that is neither ip nor the subnet's ends. */
+static uint32_t gateway_for(uint32_t ip, uint8_t len)
+{
+	uint32_t m = mask_of(len), gw = (ip & m) | (~m - 1u);
+	return gw == ip ? gw - 1u : gw;
+}
+
+/* A scenario for the two hosts of the recording: O with the SMC-R settings the recording
+ * shows, R for the feeder, one switch, or two and a router when the recording's prefix
+ * puts them in different subnets. No applications: O's is the recorded application
+ * (redrive_app.c), R's is the feeder. */
+static void write_scenario(const redrive *rd, char *out, size_t n)
 {
 	rd_facts f;
 	facts(rd, &f);
 	char oip[20], rip[20];
 	ip_text(rd->o_ip, oip, sizeof(oip));
 	ip_text(rd->r_ip, rip, sizeof(rip));
-	bool o_server = rd->o_ip == rd->server_ip;
 	char host[64] = "";
 	if (f.o_hostname[0])
 		snprintf(host, sizeof(host), " hostname=\"%s\"", f.o_hostname);
-	char v2[96] = " v2=no";
-	if (f.version == 2 && f.eid[0])
-		snprintf(v2, sizeof(v2), " v2=yes ueid=%s", f.eid);
-	char rmb[48] = "";
+	char v2[SMCR_MAX_EIDS * (SMCR_EID_LEN + 1) + 32] = "";
+	if (f.version == 2 || f.o_proposed) {
+		size_t k = (size_t)snprintf(v2, sizeof(v2), " v2=yes");
+		for (uint8_t i = 0; i < f.n_eids && k < sizeof(v2); i++)
+			k += (size_t)snprintf(v2 + k, sizeof(v2) - k, "%s%s", i ? "," : " ueid=", f.eids[i]);
+	} else {
+		snprintf(v2, sizeof(v2), " v2=no");
+	}
+	char extra[96] = "";
+	size_t k = 0;
 	if (f.o_rmb_bytes)
-		snprintf(rmb, sizeof(rmb), " rmbsize=%" PRIu32, f.o_rmb_bytes);
-	/* an echo server and its client; the fed side's application never runs (the feeder
-	 * plays it), but it tells the listener how to serve the fed connection */
-	char app[200];
-	if (o_server)
-		snprintf(app, sizeof(app), "app srv O listen port=%u kind=echo\napp cli R connect O:%u kind=echo bytes=%" PRIu64
-		         "\n", (unsigned)server_port, (unsigned)server_port, f.bytes ? f.bytes : 65536u);
-	else
-		snprintf(app, sizeof(app), "app srv R listen port=%u kind=echo\napp cli O connect R:%u kind=echo bytes=%" PRIu64
-		         " start=1ms\n", (unsigned)server_port, (unsigned)server_port, f.bytes ? f.bytes : 65536u);
-	uint64_t span_s = 3600;
+		k += (size_t)snprintf(extra + k, sizeof(extra) - k, " rmbsize=%" PRIu32, f.o_rmb_bytes);
+	if (f.o_release == 0 || f.o_release == 1)
+		k += (size_t)snprintf(extra + k, sizeof(extra) - k, " release=%d", f.o_release);
+	if (f.o_release == 1 && f.o_max_links >= 1 && f.o_max_links <= 2)
+		k += (size_t)snprintf(extra + k, sizeof(extra) - k, " maxlinks=%u", (unsigned)f.o_max_links);
+	if (f.o_release == 1 && f.o_max_conns >= 16)
+		snprintf(extra + k, sizeof(extra) - k, " maxconns=%u", (unsigned)f.o_max_conns);
+	uint32_t m = mask_of(f.prefix_len);
+	bool routed = (rd->o_ip & m) != (rd->r_ip & m) && f.prefix_len <= 30;
+	char o_route[64] = "", r_route[64] = "", router[400] = "";
+	if (routed) {
+		char og[20], rg[20], rnet[20], onet[20];
+		ip_text(gateway_for(rd->o_ip, f.prefix_len), og, sizeof(og));
+		ip_text(gateway_for(rd->r_ip, f.prefix_len), rg, sizeof(rg));
+		ip_text(rd->r_ip & m, rnet, sizeof(rnet));
+		ip_text(rd->o_ip & m, onet, sizeof(onet));
+		snprintf(o_route, sizeof(o_route), "  route %s/%u via=%s\n", rnet, (unsigned)f.prefix_len, og);
+		snprintf(r_route, sizeof(r_route), "  route %s/%u via=%s\n", onet, (unsigned)f.prefix_len, rg);
+		snprintf(router, sizeof(router),
+		         "stack GW personality=linux\n"
+		         "  interface o switch=NET ip=%s/%u\n"
+		         "  interface r switch=NETR ip=%s/%u\n"
+		         "  forwarding on\n"
+		         "  smcr enable=no\n"
+		         "end\n",
+		         og, (unsigned)f.prefix_len, rg, (unsigned)f.prefix_len);
+	}
 	snprintf(out, n,
 	         "scenario \"re-drive\"\n"
 	         "seed 1\n"
-	         "end %" PRIu64 "s\n"
+	         "end 3600s\n"
 	         "switch NET\n"
+	         "%s"
 	         "adapter RO pfid=0001 switch=NET roce=%s mtu=%" PRIu32 "\n"
-	         "adapter RR pfid=0002 switch=NET roce=%s mtu=%" PRIu32 "\n"
+	         "adapter RR pfid=0002 switch=%s roce=%s mtu=%" PRIu32 "\n"
 	         "stack O personality=%s%s\n"
 	         "  interface eth0 switch=NET ip=%s/%u\n"
+	         "%s"
 	         "  smcr pfid=0001\n"
 	         "  smcr mtu=%" PRIu32 "%s%s\n"
 	         "end\n"
 	         "stack R personality=linux\n"
-	         "  interface eth0 switch=NET ip=%s/%u\n"
+	         "  interface eth0 switch=%s ip=%s/%u\n"
+	         "%s"
 	         "  smcr pfid=0002\n"
 	         "end\n"
 	         "%s",
-	         span_s, f.roce_v2 ? "v2" : "v1", f.mtu_bytes, f.roce_v2 ? "v2" : "v1", f.mtu_bytes,
-	         f.o_os == SMCR_CLC_OS_ZOS ? "zos" : "linux", host, oip, (unsigned)f.prefix_len, f.mtu_bytes, v2, rmb, rip,
-	         (unsigned)f.prefix_len, app);
+	         routed ? "switch NETR\n" : "", f.roce_v2 ? "v2" : "v1", f.mtu_bytes, routed ? "NETR" : "NET",
+	         f.roce_v2 ? "v2" : "v1", f.mtu_bytes, f.o_os == SMCR_CLC_OS_ZOS ? "zos" : "linux", host, oip,
+	         (unsigned)f.prefix_len, o_route, f.mtu_bytes, v2, extra, routed ? "NETR" : "NET", rip,
+	         (unsigned)f.prefix_len, r_route, router);
 }
 
 static uint32_t stack_with_ip(const scn_scenario *s, uint32_t ip)
@@ -143,14 +211,7 @@ int rd_world_build(redrive *rd, stack **r_stack, rnic **r_adapter, uint8_t *r_po
 	if (rd->o.scenario) {
 		rd->scn = scn_load_file(rd->o.scenario, &diag);
 	} else {
-		uint16_t port = 0;
-		/* the server port: from the decoder's connections of the server host */
-		for (size_t i = 0; i < rd->decoded.report.n_conns && !port; i++) {
-			const report_conn *c = &rd->decoded.report.conns[i];
-			if (c->role == REPORT_ROLE_SERVER && get_be32(c->local_ip) == rd->server_ip)
-				port = c->local_port;
-		}
-		write_scenario(rd, port, rd->scenario_text, sizeof(rd->scenario_text));
+		write_scenario(rd, rd->scenario_text, sizeof(rd->scenario_text));
 		rd->scn = scn_load_string("(re-drive world)", rd->scenario_text, strlen(rd->scenario_text), &diag);
 	}
 	if (!rd->scn) {

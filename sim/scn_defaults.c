@@ -85,6 +85,8 @@ const scn_default scn_defaults[] = {
 	{ "smcr", "testlink", { "30s", "30s" }, "LLC TEST_LINK idle time [lx-smc]", SCN_DEF_VALUE },
 	{ "smcr", "maxlinks", { "2", "2" }, "links per link group (v2.1) [lx-smc]", SCN_DEF_VALUE },
 	{ "smcr", "maxconns", { "255", "255" }, "connections per link group (v2.1) [lx-smc]", SCN_DEF_VALUE },
+	/* Linux 6.7 on proposes SMC-Rv2.1 (SMC_RELEASE 1); 6.1 proposes release 0 */
+	{ "smcr", "release", { "1", "1" }, "SMC-Rv2 release proposed (0: v2.0, 1: v2.1) [lx-smc]", SCN_DEF_VALUE },
 	{ "smcr pfid", "port", { "1", "1" }, "PORTNUM 1 [zos-gc]", SCN_DEF_VALUE },
 	{ "smcr pfid", "mtu", { "smcr mtu", "smcr mtu" }, "the stack's `smcr mtu=`", SCN_DEF_DERIVED },
 

@@ -82,8 +82,9 @@ static void dump_stack(const scn_scenario *scn, const scn_stack *st, FILE *out)
 	        scn_format_size(m->sndbufsize, c, sizeof(c)), m->v2 ? "yes" : "no");
 	for (unsigned i = 0; i < m->n_ueids; i++)
 		fprintf(out, "%s%s", i ? "," : " ueid=", m->ueids[i]);
-	fprintf(out, " keepalive=%s testlink=%s maxlinks=%u maxconns=%u\n", scn_format_duration(m->keepalive_ns, a, sizeof(a)),
-	        scn_format_duration(m->testlink_ns, d, sizeof(d)), m->maxlinks, m->maxconns);
+	fprintf(out, " keepalive=%s testlink=%s maxlinks=%u maxconns=%u release=%u\n",
+	        scn_format_duration(m->keepalive_ns, a, sizeof(a)), scn_format_duration(m->testlink_ns, d, sizeof(d)),
+	        m->maxlinks, m->maxconns, m->release);
 	for (size_t i = 0; i < st->n_smcr_ports; i++)
 		fprintf(out, "  smcr pfid=%04X port=%u mtu=%u\n", st->smcr_ports[i].pfid, st->smcr_ports[i].port,
 		        st->smcr_ports[i].mtu);

@@ -148,6 +148,7 @@ typedef struct scn_smcr_config {
 	uint64_t testlink_ns;  /* LLC TEST_LINK idle time; 0 = off */
 	uint8_t maxlinks;      /* 1..2 */
 	uint8_t maxconns;      /* 16..255 */
+	uint8_t release;       /* SMC-Rv2 release offered: 0 (v2.0) or 1 (v2.1) */
 } scn_smcr_config;
 
 typedef struct scn_stack {

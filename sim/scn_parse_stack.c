@@ -45,6 +45,8 @@ static const scn_attr_spec smcr_specs[] = {
 	/* smcr_max_links_per_lgr 1..2, smcr_max_conns_per_lgr 16..255 [lx-smc] */
 	{ "maxlinks", SCN_V_UINT, 1, 2, NULL, NULL, NULL, false },
 	{ "maxconns", SCN_V_UINT, 16, 255, NULL, NULL, NULL, false },
+	/* SMC-Rv2 release offered: 0 (v2.0, Linux before 6.7) or 1 (v2.1) */
+	{ "release", SCN_V_UINT, 0, 1, NULL, NULL, NULL, false },
 };
 
 static void init_smcr_config(scn_parser *P, scn_smcr_config *c, scn_personality pers, scn_loc loc)
@@ -72,6 +74,8 @@ static void init_smcr_config(scn_parser *P, scn_smcr_config *c, scn_personality 
 	c->maxlinks = (uint8_t)v.u;
 	scn_attr_get(P, &none, "maxconns", "smcr", pers, &v, NULL);
 	c->maxconns = (uint8_t)v.u;
+	scn_attr_get(P, &none, "release", "smcr", pers, &v, NULL);
+	c->release = (uint8_t)v.u;
 }
 
 void scn_stmt_stack(scn_parser *P, const scn_stmt *st)
@@ -348,6 +352,7 @@ void scn_stmt_smcr(scn_parser *P, const scn_stmt *st)
 	OVERRIDE("testlink", testlink_ns, v.u);
 	OVERRIDE("maxlinks", maxlinks, (uint8_t)v.u);
 	OVERRIDE("maxconns", maxconns, (uint8_t)v.u);
+	OVERRIDE("release", release, (uint8_t)v.u);
 #undef OVERRIDE
 	if (!scn_attr_get(P, &a, "ueid", NULL, pers, &v, &given))
 		return;

@@ -4,7 +4,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "model/smcr_err.h"
 #include "sim/endpoint.h"
@@ -17,9 +16,7 @@ void world_opts_default(world_opts *o)
 
 double world_wall_seconds(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return (double)sim_realtime_clock_ns() * 1e-9;
 }
 
 /* ---- switches and wires ---- */
@@ -197,6 +194,7 @@ static void layer_config(smc_layer_config *lc, const scn_stack *ss)
 	lc->core.testlink_time = ss->smcr.testlink_ns;
 	lc->core.max_links = ss->smcr.maxlinks;
 	lc->core.max_conns = ss->smcr.maxconns;
+	lc->core.release = ss->smcr.release;
 	memset(lc->core.hostname, ' ', sizeof(lc->core.hostname));
 	size_t n = strlen(ss->hostname);
 	memcpy(lc->core.hostname, ss->hostname, n < sizeof(lc->core.hostname) ? n : sizeof(lc->core.hostname));
