@@ -247,13 +247,17 @@ void smcr_close_passive(smcr_conn *conn)
 			break;
 		}
 	}
+	/* An abort is told before the readers wake: Linux sets sk_err (ECONNRESET) in
+	 * smc_cdc_msg_recv_action() before the close work wakes them, so the reader that then
+	 * sees the end of the stream also sees the error (POLLERR, SO_ERROR), never an orderly
+	 * close of a stream whose last bytes the peer dropped. */
+	if ((rx & SMCR_CDC_PEER_CONN_ABORT) && !conn->host_closed && !ctx->freeing && ctx->cb.aborted &&
+	    old != conn->state)
+		ctx->cb.aborted(ctx->user, conn, SMCR_ERR_CLOSED);
 	/* wake up readers (end of stream) and writers */
 	smcr_conn_wake(conn, true, true);
 	if (!conn->host_closed && !ctx->freeing && ctx->cb.peer_closed && old != conn->state)
 		ctx->cb.peer_closed(ctx->user, conn);
-	if ((rx & SMCR_CDC_PEER_CONN_ABORT) && !conn->host_closed && !ctx->freeing && ctx->cb.aborted &&
-	    old != conn->state)
-		ctx->cb.aborted(ctx->user, conn, SMCR_ERR_CLOSED);
 	if (old != conn->state)
 		closed_cleanup(conn);
 }

@@ -5,7 +5,8 @@
  * idle linger running out (DELETE_LINK ALL + ORDERLY, reason 0x00030000) or termination
  * (connections killed, DELETE_LINK ALL with the termination reason). Both wait for the send
  * completion of that DELETE_LINK (at most 2 s, like smc_llc_send_message_wait) before the
- * QPs are destroyed, so the message really leaves. */
+ * QPs are destroyed, so the message really leaves; a send that fails or times out is made
+ * again on the next link. */
 #include "model/smcr_int.h"
 
 static smcr_lgr *lgr_alloc(smcr_ctx *ctx)
@@ -257,21 +258,60 @@ static void delist(smcr_lgr *lgr)
 	lgr->listed = false;
 }
 
-/* Send DELETE_LINK ALL on the first sendable link and wait for its send completion (or
- * 2 s) before the links are cleared (smc_llc_send_link_delete_all + link deactivation). */
-static void lgr_end(smcr_lgr *lgr, bool orderly, uint32_t rsn)
+/* smc_llc_send_link_delete_all(): DELETE_LINK ALL on the links in turn, each send waited
+ * for (2 s at most, smc_llc_send_message_wait), until one went out. A send that cannot be
+ * posted or whose wait times out moves on to the next link, as in Linux.
+ * Deviation (docs/deviations.md): so does a send that completes with an error. Linux's
+ * smc_wr_tx_process_cqe() completes the waiter whatever the status, so a DELETE_LINK ALL
+ * flushed on a path that just died counts as sent and the peer, whose other link still
+ * works, learns of the end only from its TEST_LINK (30 s or more later). */
+static void delete_all_next(smcr_lgr *lgr)
 {
 	smcr_ctx *ctx = lgr->ctx;
+	lgr->term_wait_link = 0;
 	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++) {
+		if (!(lgr->term_links & (1u << i)))
+			continue;
+		lgr->term_links &= (uint8_t)~(1u << i);
 		smcr_link *l = lgr->lnk[i];
-		if (!smcr_link_sendable(l) || l->state != SMCR_LNK_ACTIVE)
+		if (!l)
+			continue;
+		smcr_llc_msg m;
+		smcr_llc_init_msg(lgr, &m, SMCR_LLC_DELETE_LINK);
+		m.flags = SMCR_LLC_FLAG_DEL_LINK_ALL | (lgr->term_orderly ? SMCR_LLC_FLAG_DEL_LINK_ORDERLY : 0);
+		m.u.delete_link.reason = lgr->term_rsn;
+		if (smcr_llc_send_wait(l, &m) == 0 && !lgr->dead) {
+			lgr->term_wait_link = l->id;
+			smcr_timer_arm(ctx, &lgr->term_timer, ctx->now + SMCR_LLC_WAIT_TIME);
+			return;
+		}
+		if (lgr->dead)
+			return;
+	}
+	smcr_lgr_term_send_done(lgr);
+}
+
+/* The links are deactivated at once (smcr_lgr_link_deactivate_all), the DELETE_LINK ALL
+ * still goes out on them; the QPs are destroyed once it did. */
+static void lgr_end(smcr_lgr *lgr, bool orderly, uint32_t rsn)
+{
+	lgr->term_orderly = orderly;
+	lgr->term_rsn = rsn;
+	lgr->term_links = 0;
+	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++)
+		if (smcr_link_sendable(lgr->lnk[i]) && lgr->lnk[i]->state == SMCR_LNK_ACTIVE)
+			lgr->term_links |= (uint8_t)(1u << i);
+	/* the first candidate is sent on while still active, as before the links go */
+	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX && lgr->term_links; i++) {
+		if (!(lgr->term_links & (1u << i)))
 			continue;
 		smcr_llc_msg m;
 		smcr_llc_init_msg(lgr, &m, SMCR_LLC_DELETE_LINK);
 		m.flags = SMCR_LLC_FLAG_DEL_LINK_ALL | (orderly ? SMCR_LLC_FLAG_DEL_LINK_ORDERLY : 0);
 		m.u.delete_link.reason = rsn;
-		if (smcr_llc_send_wait(l, &m) == 0) {
-			lgr->term_wait_link = l->id;
+		lgr->term_links &= (uint8_t)~(1u << i);
+		if (smcr_llc_send_wait(lgr->lnk[i], &m) == 0) {
+			lgr->term_wait_link = lgr->lnk[i]->id;
 			break;
 		}
 	}
@@ -284,9 +324,20 @@ static void lgr_end(smcr_lgr *lgr, bool orderly, uint32_t rsn)
 		}
 	}
 	if (lgr->term_wait_link)
-		smcr_timer_arm(ctx, &lgr->term_timer, ctx->now + SMCR_LLC_WAIT_TIME);
+		smcr_timer_arm(lgr->ctx, &lgr->term_timer, lgr->ctx->now + SMCR_LLC_WAIT_TIME);
 	else
+		delete_all_next(lgr);
+}
+
+void smcr_lgr_term_send_result(smcr_lgr *lgr, bool ok)
+{
+	if (lgr->dead)
+		return;
+	smcr_timer_cancel(lgr->ctx, &lgr->term_timer);
+	if (ok)
 		smcr_lgr_term_send_done(lgr);
+	else
+		delete_all_next(lgr);
 }
 
 void smcr_lgr_term_send_done(smcr_lgr *lgr)
@@ -294,6 +345,7 @@ void smcr_lgr_term_send_done(smcr_lgr *lgr)
 	if (lgr->dead)
 		return;
 	lgr->term_wait_link = 0;
+	lgr->term_links = 0;
 	smcr_timer_cancel(lgr->ctx, &lgr->term_timer);
 	/* smc_lgr_free(): clear every link, free the buffers; memory goes when the call
 	 * that got here returns */
@@ -311,7 +363,8 @@ void smcr_lgr_term_send_done(smcr_lgr *lgr)
 	smcr_emit_simple(lgr->ctx, SMCR_EV_LGR_FREED, lgr->id, 0, 0, NULL);
 }
 
-void smcr_lgr_on_term_timer(smcr_lgr *lgr) { smcr_lgr_term_send_done(lgr); }
+/* the wait for the DELETE_LINK ALL's completion ran out: -ENODATA, the next link */
+void smcr_lgr_on_term_timer(smcr_lgr *lgr) { smcr_lgr_term_send_result(lgr, false); }
 
 static void emit_end(smcr_lgr *lgr, smcr_lgr_end how, uint32_t reason, const char *cause)
 {

@@ -56,8 +56,8 @@ void smcr_llc_init_msg(smcr_lgr *lgr, smcr_llc_msg *m, uint8_t type)
 
 static int send_msg(smcr_link *lnk, const smcr_llc_msg *m, bool wait)
 {
-	if (!smcr_link_sendable(lnk))
-		return SMCR_ERR_STATE;
+	if (!smcr_link_sendable(lnk) && !(wait && lnk && lnk->qp))
+		return SMCR_ERR_STATE; /* smcr_wr_send_llc() judges an ending lgr's last message */
 	uint8_t *buf = smcr_alloc(lnk->ctx, SMCR_LLC_V2_MAX_LEN);
 	if (!buf)
 		return SMCR_ERR_NOMEM;

@@ -311,6 +311,9 @@ typedef struct smcr_lgr {
 	uint32_t termination_rsn;
 	smcr_timer free_timer, llc_timer, flow_timer, term_timer;
 	uint64_t term_wait_link;  /* DELETE_LINK ALL sent on this link, awaiting completion */
+	uint8_t term_links;       /* links (bit per index) the DELETE_LINK ALL may still try */
+	bool term_orderly;        /* ... and its orderly flag and reason */
+	uint32_t term_rsn;
 } smcr_lgr;
 
 /* Connection (conn.c) ---------------------------------------------------------------------- */
@@ -559,6 +562,7 @@ void smcr_lgr_cleanup_early(smcr_lgr *lgr);
 void smcr_lgr_on_free_timer(smcr_lgr *lgr);
 void smcr_lgr_on_term_timer(smcr_lgr *lgr);
 void smcr_lgr_term_send_done(smcr_lgr *lgr);
+void smcr_lgr_term_send_result(smcr_lgr *lgr, bool ok); /* the DELETE_LINK ALL completed */
 void smcr_lgr_free_now(smcr_lgr *lgr);
 uint32_t smcr_lgr_active_links(const smcr_lgr *lgr);
 smcr_link *smcr_lgr_usable_link(const smcr_lgr *lgr);

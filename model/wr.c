@@ -196,10 +196,19 @@ static int send_llc_now(smcr_link *lnk, smcr_send_slot *s, const uint8_t *buf, u
 
 int smcr_wr_send_llc(smcr_link *lnk, const uint8_t *buf, uint32_t len, bool notify_lgr)
 {
-	if (!smcr_link_sendable(lnk) || !lnk->slots)
+	/* The DELETE_LINK ALL of an ending lgr may go on a link the end already deactivated
+	 * (the next one, when the first send failed); it takes a free slot or none, as
+	 * Linux's smc_wr_tx_get_free_slot() does not wait once the lgr is terminating. */
+	bool ending = notify_lgr && !smcr_link_usable(lnk);
+	if ((!smcr_link_sendable(lnk) && !(ending && lnk->qp)) || !lnk->slots)
 		return SMCR_ERR_STATE;
 	if (len > SMCR_WR_BUF_V2_SIZE || (len > SMCR_WR_BUF_SIZE && lnk->lgr->version != 2))
 		return SMCR_ERR_INVAL;
+	if (ending) {
+		smcr_send_slot *s = len > SMCR_WR_BUF_SIZE ? (lnk->slots[lnk->n_slots].busy ? NULL : take(lnk, lnk->n_slots))
+		                                           : smcr_wr_get_slot(lnk);
+		return s ? send_llc_now(lnk, s, buf, len, notify_lgr) : SMCR_ERR_AGAIN;
+	}
 	if (smcr_list_empty(&lnk->llc_outq)) {
 		smcr_send_slot *s = NULL;
 		if (len > SMCR_WR_BUF_SIZE) {
@@ -318,7 +327,7 @@ static void send_done(smcr_link *lnk, const smcr_wc *wc)
 		smcr_cdc_tx_done(lnk, &copy, ok && lnk->state != SMCR_LNK_INACTIVE);
 	}
 	if (copy.notify_lgr && lgr->term_wait_link == id)
-		smcr_lgr_term_send_done(lgr);
+		smcr_lgr_term_send_result(lgr, ok);
 	lnk = smcr_ctx_find_link(lgr->ctx, id);
 	if (lnk && lnk->slots)
 		wake_waiters(lnk);

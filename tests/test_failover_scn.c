@@ -135,3 +135,59 @@ Test(failover_scn, a_delete_link_during_an_rkey_flow_waits_for_it_as_in_linux)
 	cr_assert_null(strstr(out, "ZOSA: SMC-R link failure: deleted by peer"), "%s", out);
 	scn_world_free(t);
 }
+
+/* The time in seconds of the log line that contains `at` (its "[   s.ns]" prefix). */
+static double line_time(const char *out, const char *at)
+{
+	while (at > out && at[-1] != '\n')
+		at--;
+	return *at == '[' ? strtod(at + 1, NULL) : -1.0;
+}
+
+/* The torture's single-echo-s1-RA1-30ms: ZOSA fails over from RA1 while the server's
+ * Accept for echo.2 still names the failed link; the client declines with SYNCERR and
+ * the out-of-sync flag, the server ends the link group (Linux: smc_clc_wait_msg ->
+ * smc_lgr_terminate_sched). Every connection of it must then end promptly and with an
+ * error: rr's last request was dropped with the server's end (it once said "closed",
+ * 7700 sent, 7000 delivered), and echo.1, whose abort CDC went down with the failed
+ * path, learns of the end from the DELETE_LINK ALL the server sends on its other link
+ * (it once waited 31 s for its TEST_LINK). */
+Test(failover_scn, an_out_of_sync_decline_ends_every_connection_promptly_with_an_error)
+{
+	char text[4096];
+	snprintf(text, sizeof(text), "scenario \"out of sync\"\nseed 1\nend 60s\n%s%s", FABRIC,
+	         "app echosrv ZOSB listen port=5001 kind=echo\n"
+	         "app resp ZOSB listen port=5002 kind=responder\n"
+	         "app echo ZOSA connect ZOSB.osd1:5001 kind=echo bytes=160K conns=2 interval=15ms\n"
+	         "app rr ZOSA connect ZOSB.osd1:5002 kind=rr request=700 response=3000 count=60 start=5ms\n"
+	         "at 30ms fail adapter RA1\n");
+	world_opts o;
+	world_opts_default(&o);
+	o.verbose = true;
+	scn_world *t = scn_world_new(text, &o);
+	scn_world_run(t);
+	const char *out = scn_world_output(t);
+	/* the race this is about */
+	cr_assert(strstr(out, "echo.2: ZOSA -> ZOSB 10.1.1.2:5001: TCP, fallback 04000000 (SMC_CLC_DECL_SYNCERR)"), "%s",
+	          out);
+	const char *term = strstr(out, "] ZOSB: SMC-R link group 00000100 terminated abnormally: the peer declined: link group out of sync");
+	cr_assert(term, "%s", out);
+	double t_term = line_time(out, term);
+	/* every connection ends: rr and echo.1 with an error, within 3 s (the server's 2 s
+	 * wait for the DELETE_LINK ALL on the failed path, or its retries, then the other link) */
+	const char *names[] = { "rr: failed (", "echo.1: failed (", "echo.2: closed: " };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *l = strstr(out, names[i]);
+		cr_assert(l, "no \"%s\" line:\n%s", names[i], out);
+		double at = line_time(out, l);
+		cr_assert(at >= 0 && at - t_term < 3.0, "%s at %.3f s, the lgr ended at %.3f s", names[i], at, t_term);
+	}
+	cr_assert(strstr(out, "] ZOSA: SMC-R link group 00000100 terminated by the peer"), "%s", out);
+	/* nothing says "closed" with bytes missing */
+	for (const char *l = strstr(out, ": closed: "); l; l = strstr(l + 1, ": closed: ")) {
+		char sent[32], dlv[32];
+		cr_assert_eq(sscanf(l, ": closed: %31s sent, %31s delivered", sent, dlv), 2);
+		cr_assert_str_eq(sent, dlv, "%.80s", l);
+	}
+	scn_world_free(t);
+}

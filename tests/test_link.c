@@ -511,3 +511,60 @@ Test(link, operator_termination_of_all_link_groups_tells_the_peer_and_aborts_bot
 	cr_assert_eq(duo_count(d, -1, SMCR_EV_LLC_PROTOCOL_VIOLATION), 0);
 	duo_free(d);
 }
+
+/* The server ends a link group with two links (a DELETE LINK ALL reaches it on the second
+ * link) while the client's RNIC under the first link has silently fallen off the fabric.
+ * Its own DELETE LINK ALL goes on the first link first (smc_llc_send_link_delete_all);
+ * when that send fails (retries exceeded after `retry` ns) or is not completed within
+ * 2 s, it goes again on the second link, and the client ends its link group then, not
+ * after its 30 s TEST_LINK. Returns when, after the injection, the client ended it. */
+static uint64_t client_end_after_first_link_lost(uint64_t retry)
+{
+	duo *d = two_rnics(2, 2);
+	tpi_set_retry_time(d->fab, retry);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_run(d, duo_now(d) + SMCR_S);
+	cr_assert_eq(duo_link_count(d, 0, SMCR_LNK_ACTIVE), 2);
+	cr_assert_eq(duo_link_count(d, 1, SMCR_LNK_ACTIVE), 2);
+	smcr_link_info a0, b0, b1;
+	cr_assert(duo_link_nth(d, 0, 0, &a0) && duo_link_nth(d, 1, 0, &b0) && duo_link_nth(d, 1, 1, &b1));
+	cr_assert_eq(a0.link_id, b0.link_id, "the first link on both sides");
+	tpi_dev_set_down(d->fab, d->h[0].dev[a0.port_index], true);
+	smcr_llc_msg m;
+	memset(&m, 0, sizeof(m));
+	m.type = SMCR_LLC_DELETE_LINK;
+	m.version = 1;
+	m.length = SMCR_LLC_LEN;
+	m.flags = SMCR_LLC_FLAG_DEL_LINK_ALL;
+	m.u.delete_link.reason = SMCR_LLC_DEL_OP_INIT_TERM;
+	uint8_t buf[SMCR_LLC_V2_MAX_LEN];
+	ssize_t n = smcr_llc_encode(buf, sizeof(buf), &m, SMCR_LLC_V2_LE);
+	cr_assert_gt(n, 0);
+	uint64_t t0 = duo_now(d);
+	cr_assert_eq(tpi_inject_recv(d->fab, b1.local_qpn, buf, (uint32_t)n), 0);
+	duo_run(d, t0 + 5 * SMCR_S);
+	const duo_event_rec *s = duo_find(d, 1, SMCR_EV_LGR_TERMINATED, 0);
+	cr_assert(s, "the server ends the link group");
+	const duo_event_rec *e = duo_find(d, 0, SMCR_EV_LGR_TERMINATED, 0);
+	cr_assert(e, "the client is told within 5 s");
+	cr_assert_eq(e->lgr_end, SMCR_LGR_END_PEER_ABNORMAL);
+	cr_assert(c->aborted, "its connection ends with an error");
+	uint64_t after = e->at - t0;
+	duo_free(d);
+	return after;
+}
+
+Test(link, delete_link_all_goes_on_the_next_link_when_the_first_send_fails)
+{
+	uint64_t after = client_end_after_first_link_lost(100 * SMCR_MS);
+	cr_assert_geq(after, 100 * SMCR_MS, "the first link was tried first");
+	cr_assert_lt(after, 150 * SMCR_MS, "then at once the second (%llu ns)", (unsigned long long)after);
+}
+
+Test(link, delete_link_all_goes_on_the_next_link_when_the_first_send_times_out)
+{
+	uint64_t after = client_end_after_first_link_lost(60 * SMCR_S);
+	cr_assert_geq(after, 2 * SMCR_S, "the first link's send was waited for 2 s");
+	cr_assert_lt(after, 2 * SMCR_S + 50 * SMCR_MS, "then the second (%llu ns)", (unsigned long long)after);
+}
