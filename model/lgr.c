@@ -260,11 +260,10 @@ static void delist(smcr_lgr *lgr)
 
 /* smc_llc_send_link_delete_all(): DELETE_LINK ALL on the links in turn, each send waited
  * for (2 s at most, smc_llc_send_message_wait), until one went out. A send that cannot be
- * posted or whose wait times out moves on to the next link, as in Linux.
- * Deviation (docs/deviations.md): so does a send that completes with an error. Linux's
- * smc_wr_tx_process_cqe() completes the waiter whatever the status, so a DELETE_LINK ALL
- * flushed on a path that just died counts as sent and the peer, whose other link still
- * works, learns of the end only from its TEST_LINK (30 s or more later). */
+ * posted or whose wait times out moves on to the next link, as in Linux. A send that
+ * completes with an error counts as sent, as in Linux (smc_wr_tx_process_cqe() completes
+ * the waiter whatever the status): when it was flushed on a path that just died, a peer
+ * whose other link still works learns of the end only from its TEST_LINK. */
 static void delete_all_next(smcr_lgr *lgr)
 {
 	smcr_ctx *ctx = lgr->ctx;

@@ -326,8 +326,9 @@ static void send_done(smcr_link *lnk, const smcr_wc *wc)
 			lnk->cdc_out++;
 		smcr_cdc_tx_done(lnk, &copy, ok && lnk->state != SMCR_LNK_INACTIVE);
 	}
+	/* the waiter of an ending lgr's DELETE_LINK ALL is done whatever the status */
 	if (copy.notify_lgr && lgr->term_wait_link == id)
-		smcr_lgr_term_send_result(lgr, ok);
+		smcr_lgr_term_send_result(lgr, true);
 	lnk = smcr_ctx_find_link(lgr->ctx, id);
 	if (lnk && lnk->slots)
 		wake_waiters(lnk);

@@ -149,10 +149,11 @@ static double line_time(const char *out, const char *at)
  * the out-of-sync flag, the server ends the link group (Linux: smc_clc_wait_msg ->
  * smc_lgr_terminate_sched). Every connection of it must then end promptly and with an
  * error: rr's last request was dropped with the server's end (it once said "closed",
- * 7700 sent, 7000 delivered), and echo.1, whose abort CDC went down with the failed
- * path, learns of the end from the DELETE_LINK ALL the server sends on its other link
- * (it once waited 31 s for its TEST_LINK). */
-Test(failover_scn, an_out_of_sync_decline_ends_every_connection_promptly_with_an_error)
+ * 7700 sent, 7000 delivered). echo.1's abort CDC and the server's DELETE_LINK ALL went
+ * down with the failed path, and that send counts as sent (Linux completes the waiter
+ * whatever the status), so echo.1 learns of the end from the client's TEST_LINK on the
+ * surviving link: 30 s idle time, then its retries; never later than that. */
+Test(failover_scn, an_out_of_sync_decline_ends_every_connection_with_an_error)
 {
 	char text[4096];
 	snprintf(text, sizeof(text), "scenario \"out of sync\"\nseed 1\nend 60s\n%s%s", FABRIC,
@@ -173,16 +174,17 @@ Test(failover_scn, an_out_of_sync_decline_ends_every_connection_promptly_with_an
 	const char *term = strstr(out, "] ZOSB: SMC-R link group 00000100 terminated abnormally: the peer declined: link group out of sync");
 	cr_assert(term, "%s", out);
 	double t_term = line_time(out, term);
-	/* every connection ends: rr and echo.1 with an error, within 3 s (the server's 2 s
-	 * wait for the DELETE_LINK ALL on the failed path, or its retries, then the other link) */
+	/* every connection ends: rr (its abort CDC came on the surviving link) within 1 s,
+	 * echo.1 within the TEST_LINK time and its retries, both with an error */
 	const char *names[] = { "rr: failed (", "echo.1: failed (", "echo.2: closed: " };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const char *l = strstr(out, names[i]);
 		cr_assert(l, "no \"%s\" line:\n%s", names[i], out);
 		double at = line_time(out, l);
-		cr_assert(at >= 0 && at - t_term < 3.0, "%s at %.3f s, the lgr ended at %.3f s", names[i], at, t_term);
+		double bound = i == 1 ? 35.0 : 1.0;
+		cr_assert(at >= 0 && at - t_term < bound, "%s at %.3f s, the lgr ended at %.3f s", names[i], at, t_term);
 	}
-	cr_assert(strstr(out, "] ZOSA: SMC-R link group 00000100 terminated by the peer"), "%s", out);
+	cr_assert(strstr(out, "] ZOSA: SMC-R link group 00000100 terminated abnormally: no usable link left"), "%s", out);
 	/* nothing says "closed" with bytes missing */
 	for (const char *l = strstr(out, ": closed: "); l; l = strstr(l + 1, ": closed: ")) {
 		char sent[32], dlv[32];
