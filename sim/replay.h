@@ -108,13 +108,18 @@ replay_decoder *replay_decoder_new(const replay_opts *opts);
 void replay_decoder_free(replay_decoder *d);
 /* Feed frame after frame (Ethernet), numbered from 1 in feeding order. */
 void replay_decoder_frame(replay_decoder *d, uint64_t ts_ns, const uint8_t *data, uint32_t caplen, uint32_t len);
+/* Count a frame the reader could not turn into Ethernet (a cut or foreign cooked
+ * pseudo-header) as not explained, with its reason; malformed: cut or inconsistent. */
+void replay_decoder_unreadable_frame(replay_decoder *d, uint64_t ts_ns, uint32_t caplen, uint32_t len,
+                                     bool malformed, const char *why);
 /* Record a problem with the capture file itself (as the reader meets it). */
 void replay_decoder_file_error(replay_decoder *d, uint64_t frame, const char *text);
 /* Finish: close open flows, detect stopped links, build the report. The decoder can be
  * freed afterwards; the result owns its memory. */
 void replay_decoder_finish(replay_decoder *d, replay_result *res);
 
-/* Read a pcap or pcapng file (Ethernet link type) with libpcap and decode it. Returns 0
+/* Read a pcap or pcapng file with libpcap and decode it: Ethernet, or Linux cooked
+ * (tcpdump -i any: LINUX_SLL, LINUX_SLL2; sim/replay_cooked.h) link types. Returns 0
  * when a result was produced (possibly with errors listed in it: a truncated file is
  * decoded up to the damage), -1 when the file cannot be used at all (cannot open, not a
  * capture, wrong link type); then err holds the message. */

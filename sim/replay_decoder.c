@@ -238,7 +238,7 @@ void rp_emit(replay_decoder *d, replay_msg *m, uint32_t conn, uint32_t link, int
 	d->opts.on_msg(d->opts.on_msg_ctx, m);
 }
 
-void replay_decoder_frame(replay_decoder *d, uint64_t ts_ns, const uint8_t *data, uint32_t caplen, uint32_t len)
+static void count_frame(replay_decoder *d, uint64_t ts_ns, uint32_t caplen, uint32_t len)
 {
 	replay_result *res = &d->res;
 	d->frame++;
@@ -252,6 +252,22 @@ void replay_decoder_frame(replay_decoder *d, uint64_t ts_ns, const uint8_t *data
 		res->last_ns = ts_ns;
 	if (caplen < len)
 		res->cut_frames++;
+}
+
+void replay_decoder_unreadable_frame(replay_decoder *d, uint64_t ts_ns, uint32_t caplen, uint32_t len,
+                                     bool malformed, const char *why)
+{
+	count_frame(d, ts_ns, caplen, len);
+	if (malformed)
+		rp_unexplained(d, "malformed frame", "malformed: %s", why);
+	else
+		rp_unexplained(d, why, "%s", why);
+}
+
+void replay_decoder_frame(replay_decoder *d, uint64_t ts_ns, const uint8_t *data, uint32_t caplen, uint32_t len)
+{
+	replay_result *res = &d->res;
+	count_frame(d, ts_ns, caplen, len);
 	rp_frame f;
 	char why[REPLAY_TEXT_LEN];
 	uint64_t before = res->unexplained.total;

@@ -1,9 +1,12 @@
 /* Replay: read a capture file with libpcap (classic pcap and pcapng, nanosecond time
- * stamps where the file has them) and feed its Ethernet frames to the decoder. */
+ * stamps where the file has them) and feed its Ethernet frames to the decoder; Linux
+ * cooked records are rebuilt as Ethernet frames first (sim/replay_cooked.h). */
+#include <glib.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
 
 #include "sim/replay.h"
+#include "sim/replay_cooked.h"
 
 int replay_decode_file(const char *path, const replay_opts *opts, replay_result *res, char *err, size_t errlen)
 {
@@ -14,14 +17,17 @@ int replay_decode_file(const char *path, const replay_opts *opts, replay_result 
 		return -1;
 	}
 	int dlt = pcap_datalink(p);
-	if (dlt != DLT_EN10MB) {
+	if (!rp_linktype_readable(dlt)) {
 		const char *name = pcap_datalink_val_to_name(dlt), *desc = pcap_datalink_val_to_description(dlt);
 		snprintf(err, errlen, "%s: link-layer type %s (%d, %s) is not Ethernet; replay decodes Ethernet captures "
-		         "(LINKTYPE_ETHERNET, 1)", path, name ? name : "unknown", dlt, desc ? desc : "no description");
+		         "(LINKTYPE_ETHERNET, 1) and Linux cooked ones (tcpdump -i any: LINUX_SLL, 113; LINUX_SLL2, 276)",
+		         path, name ? name : "unknown", dlt, desc ? desc : "no description");
 		pcap_close(p);
 		return -1;
 	}
 	replay_decoder *d = replay_decoder_new(opts);
+	uint8_t *eth = dlt == RP_LINKTYPE_ETHERNET ? NULL : g_malloc((size_t)pcap_snapshot(p) + 262144);
+	size_t eth_size = dlt == RP_LINKTYPE_ETHERNET ? 0 : (size_t)pcap_snapshot(p) + 262144;
 	uint64_t n = 0;
 	for (;;) {
 		struct pcap_pkthdr *h;
@@ -38,10 +44,28 @@ int replay_decode_file(const char *path, const replay_opts *opts, replay_result 
 		}
 		n++;
 		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
-		replay_decoder_frame(d, ts, data, h->caplen, h->len);
+		if (!eth) {
+			replay_decoder_frame(d, ts, data, h->caplen, h->len);
+			continue;
+		}
+		uint32_t ocap, olen;
+		char why[REPLAY_TEXT_LEN];
+		if (h->caplen + 14u > eth_size) {
+			snprintf(why, sizeof(why), "record of %u bytes, beyond the file's snapshot length %d", h->caplen,
+			         pcap_snapshot(p));
+			replay_decoder_unreadable_frame(d, ts, h->caplen, h->len, true, why);
+			continue;
+		}
+		rp_cooked_result cr = rp_cooked_to_ethernet(dlt, data, h->caplen, h->len, eth, &ocap, &olen, why, sizeof(why));
+		if (cr == RP_COOKED_OK)
+			replay_decoder_frame(d, ts, eth, ocap, olen);
+		else
+			replay_decoder_unreadable_frame(d, ts, h->caplen, h->len, cr == RP_COOKED_MALFORMED, why);
 	}
+	g_free(eth);
 	pcap_close(p);
 	replay_decoder_finish(d, res);
+	res->linktype = dlt;
 	replay_decoder_free(d);
 	return 0;
 }

@@ -329,7 +329,12 @@ static int open_capture(const char *path, pcap_t **out, char *err, size_t errlen
 		return -1;
 	}
 	if (pcap_datalink(p) != DLT_EN10MB) {
-		snprintf(err, errlen, "%s: link-layer type %d is not Ethernet", path, pcap_datalink(p));
+		/* injection needs the frames as they were on the wire, MAC addresses included */
+		const char *name = pcap_datalink_val_to_name(pcap_datalink(p));
+		snprintf(err, errlen,
+		         "%s: link-layer type %s (%d) is not Ethernet; timing replay injects Ethernet frames with their "
+		         "MAC addresses (a Linux cooked capture can be decoded and re-driven, not injected)",
+		         path, name ? name : "unknown", pcap_datalink(p));
 		pcap_close(p);
 		return -1;
 	}

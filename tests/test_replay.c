@@ -190,6 +190,106 @@ Test(replay, pcapng_gives_the_same_picture_as_pcap)
 	pe_free(&c);
 }
 
+/* Rewrite every Ethernet frame as `tcpdump -i any` records it: a Linux cooked
+ * pseudo-header (SLL or SLL2) with the sender's MAC and the EtherType after any VLAN
+ * tags (the kernel hands the tag over as metadata), then the payload. */
+static void to_cooked(pe_capture *c, int linktype)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		pe_frame *f = &c->f[i];
+		uint32_t off = 12;
+		while (off + 4 <= f->caplen && (f->data[off] == 0x81 && f->data[off + 1] == 0x00))
+			off += 4;
+		uint32_t body = off + 2, hlen = linktype == DLT_LINUX_SLL2 ? 20 : 16;
+		uint8_t *d = g_malloc0(hlen + f->caplen - body);
+		uint8_t src[6];
+		memcpy(src, f->data + 6, 6);
+		bool out = src[5] & 1; /* some frames "outgoing", as from the capturing host */
+		if (linktype == DLT_LINUX_SLL2) {
+			memcpy(d, f->data + off, 2);
+			put_be32(d + 4, 3);
+			put_be16(d + 8, 1);
+			d[10] = out ? 4 : 0;
+			d[11] = 6;
+			memcpy(d + 12, src, 6);
+		} else {
+			put_be16(d, out ? 4 : 0);
+			put_be16(d + 2, 1);
+			put_be16(d + 4, 6);
+			memcpy(d + 6, src, 6);
+			memcpy(d + 14, f->data + off, 2);
+		}
+		memcpy(d + hlen, f->data + body, f->caplen - body);
+		g_free(f->data);
+		f->data = d;
+		f->caplen = hlen + f->caplen - body;
+		f->len = hlen + f->len - body;
+	}
+}
+
+/* tcpdump -i any on a Linux host (its rxe traffic is UDP 4791 on the netdev): the same
+ * picture as the Ethernet capture, from SLL and SLL2, VLAN tags gone with the cooking */
+Test(replay, linux_cooked_captures_give_the_same_picture)
+{
+	int types[] = { DLT_LINUX_SLL, DLT_LINUX_SLL2 };
+	for (size_t t = 0; t < 2; t++) {
+		pe_capture c;
+		pe_load(&c, FIXTURE_V2);
+		pe_vlan(&c, 0, 7);
+		to_cooked(&c, types[t]);
+		char *path = pe_write_pcap(&c, "cooked.pcap", types[t]);
+		replay_result res;
+		decode_file(path, &res);
+		assert_fixture_picture(&res, 2, REPORT_NO_VLAN);
+		cr_assert_eq(res.linktype, types[t]);
+		replay_result_free(&res);
+		g_free(path);
+		pe_free(&c);
+
+		pe_load(&c, LINUX_TRACE);
+		to_cooked(&c, types[t]);
+		path = pe_write_pcap(&c, "cooked-linux.pcap", types[t]);
+		decode_file(path, &res);
+		cr_assert_eq(res.errors.total, 0, "%s", res.errors.n ? res.errors.items[0].text : "");
+		cr_assert_eq(res.frames, 227);
+		cr_assert_eq(res.clc_messages, 3);
+		cr_assert_eq(res.llc_messages, 8);
+		cr_assert_eq(res.report.n_stacks, 2);
+		cr_assert_eq(res.report.lgrs[0].version, 2);
+		cr_assert_eq(res.unexplained.total, 18, "ICMPv6, ARP and ping, as from Ethernet");
+		replay_result_free(&res);
+		g_free(path);
+		pe_free(&c);
+	}
+}
+
+/* a cut pseudo-header is malformed, a non-Ethernet protocol is not ours; both are
+ * listed with their frame numbers and the rest decodes */
+Test(replay, bad_cooked_records_are_listed_with_their_frames)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	to_cooked(&c, DLT_LINUX_SLL);
+	uint8_t cut[10] = { 0 }, can[40] = { 0 };
+	put_be16(can + 2, 280); /* ARPHRD_CAN */
+	put_be16(can + 14, 0x000C); /* ETH_P_CAN */
+	pe_append(&c, c.f[c.n - 1].ts_ns + 1000, cut, sizeof(cut));
+	pe_append(&c, c.f[c.n - 1].ts_ns + 2000, can, sizeof(can));
+	char *path = pe_write_pcap(&c, "cooked-bad.pcap", DLT_LINUX_SLL);
+	replay_result res;
+	decode_file(path, &res);
+	cr_assert_eq(res.unexplained.total, 2);
+	cr_assert_eq(res.unexplained.items[0].frame, c.n - 1);
+	cr_assert_not_null(strstr(res.unexplained.items[0].text, "truncated LINUX_SLL header: 10 of 16 bytes"), "%s",
+	                   res.unexplained.items[0].text);
+	cr_assert_eq(res.unexplained.items[1].frame, c.n);
+	cr_assert_not_null(strstr(res.unexplained.items[1].text, "Linux protocol 0x000c"), "%s", res.unexplained.items[1].text);
+	cr_assert_eq(res.clc_messages, 5, "the frames before them decode");
+	replay_result_free(&res);
+	g_free(path);
+	pe_free(&c);
+}
+
 Test(replay, vlan_tags_give_the_link_group_vlan)
 {
 	for (int v = 1; v <= 2; v++) {
