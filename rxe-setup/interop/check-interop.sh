@@ -186,8 +186,10 @@ check_wire() { # PCAP
 	"$SMCR_SIM" replay "$p" > "$p.replay" 2>&1
 	check "smcr-sim replay: exit 0" test $? -eq 0
 	check "smcr-sim replay: no decode error" grep -q '^Decode errors: 0$' "$p.replay"
-	check "smcr-sim replay: two stacks, one SMC-Rv2 link group each with $REPLAY_LINKS link(s), one active" eq \
-		"$(grep -c '^SMCR link group' "$p.replay")/$(grep -c 'SMCVersion: 2' "$p.replay")/$(grep -c "Links: $REPLAY_LINKS " "$p.replay")/$(grep -c 'LinkStatus: Active ' "$p.replay")" 2/2/2/2
+	check "smcr-sim replay: two stacks, one SMC-Rv2 link group each with $REPLAY_LINKS link(s)" eq \
+		"$(grep -c '^SMCR link group' "$p.replay")/$(grep -c 'SMCVersion: 2' "$p.replay")/$(grep -c "Links: $REPLAY_LINKS " "$p.replay")" 2/2/2
+	[ "$REPLAY_LINKS" = 1 ] || check "smcr-sim replay: one of the two links still active per side" eq \
+		"$(grep -c 'LinkStatus: Active ' "$p.replay")" 2
 	check "smcr-sim replay: $CONNS SMC-R connections per side, closed, $BYTES bytes each way (+8)" eq \
 		"$(grep -cE "CLOSED +SMCR +0000010[12] .* ($BYTES/$((BYTES + 8))|$((BYTES + 8))/$BYTES)\$" "$p.replay")" $((2 * CONNS))
 	check "smcr-sim replay: frames it cannot explain are ARP and ICMPv6 only" \
