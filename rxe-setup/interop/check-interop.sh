@@ -17,6 +17,9 @@
 #   linux-server-v21  as linux-server, but smcr-sim offers v2.1 (its default): Linux 6.1
 #                 ignores what it does not know and both settle on v2.0; then TEST_LINK from
 #                 Linux every 2 s (smcr-sim: 3 s), and Linux unloads smc.ko (DELETE_LINK ALL)
+#   linux-server-2links(-rev)  smcr-sim with a second device (rxe1 on macvlan mv0) and Linux
+#                 as server form an asymmetric two-link group; mid-transfer mv0 goes down
+#                 and link 2 (-rev: link 1, carrying the connections) fails over
 # Each run: N connections over one link group (the first alone, the others together),
 # B bytes each way per connection with every byte checked, orderly close. Then, from the
 # two sides' reports and the wire:
