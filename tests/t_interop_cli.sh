@@ -24,6 +24,17 @@ expect_exit 2 $SIM server $common --dev rxe0 --end-lgr --after soon
 expect_exit 1 timeout 10 $SIM server $common --dev smcr-no-such-dev --testlink 2s --end-lgr --after 5s
 expect_exit 1 timeout 10 $SIM server $common --dev smcr-no-such-dev --testlink 0
 expect_stderr "no RDMA device 'smcr-no-such-dev'" timeout 10 $SIM server $common --dev smcr-no-such-dev
+# several --dev: alternate devices for a second link (each is opened, so a missing one is named)
+expect_exit 2 $SIM server $common --dev rxe0 --dev 'rxe1:x'
+expect_exit 2 $SIM server $common --dev rxe0 --dev rxe1 --dev rxe2 --dev rxe3 --dev rxe4
+expect_stderr "at most 4 --dev" $SIM server $common --dev a --dev b --dev c --dev d --dev e
+expect_exit 1 timeout 10 $SIM server $common --dev smcr-no-such-dev --dev smcr-no-such-dev2
+# --fail-after and --fail-cmd go together
+expect_stderr "go together" $SIM server $common --dev rxe0 --fail-after 1M
+expect_stderr "go together" $SIM server $common --dev rxe0 --fail-cmd true
+expect_exit 2 $SIM server $common --dev rxe0 --fail-after 3Q --fail-cmd true
+expect_exit 1 timeout 10 $SIM server $common --dev smcr-no-such-dev --fail-after 1M --fail-cmd true
+$SIM --help | grep -q -- '--fail-cmd=CMD'
 $SIM --help | grep -q -- '--release=0|1'
 $SIM --help | grep -q -- '--testlink=TIME'
 $SIM --help | grep -q -- '--end-lgr'

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "sim/app_interop.h"
 #include "sim/netif_packet.h"
@@ -22,10 +23,12 @@
 #include "tools/cli.h"
 
 #define INTEROP_PFID 0x0001
+#define INTEROP_MAX_DEVS 4
 
 typedef struct interop_args {
-	gchar *ifname, *ip, *mac, *dev, *pnet, *hostname, *peer, *bytes, *wait, *timeout, *linger, *testlink, *after;
-	gchar **ueids;
+	gchar *ifname, *ip, *mac, *pnet, *hostname, *peer, *bytes, *wait, *timeout, *linger, *testlink, *after, *fail_after,
+	    *fail_cmd;
+	gchar **ueids, **devs;
 	gint port, conns, release;
 	gboolean v1, verbose, end_lgr;
 } interop_args;
@@ -125,6 +128,7 @@ static void print_lgr(void *arg, const smcr_lgr_info *g)
 }
 
 typedef struct lgr_nums {
+	const char *key; /* line key: "link", or "prefail_link" for the links before --fail-cmd */
 	uint64_t id[16];
 	uint32_t num[16];
 	size_t n;
@@ -149,9 +153,9 @@ static void print_link(void *arg, const smcr_link_info *li)
 	for (size_t i = 0; i < m->n; i++)
 		if (m->id[i] == li->lgr_id)
 			lgr_num = m->num[i];
-	printf("link lgr=%08x link_id=%u state=%u conn_cnt=%u ibdev=%s ibport=%u uid=%08x peer_uid=%08x gid=%s "
+	printf("%s lgr=%08x link_id=%u state=%u conn_cnt=%u ibdev=%s ibport=%u uid=%08x peer_uid=%08x gid=%s "
 	       "peer_gid=%s qpn=%u peer_qpn=%u mtu=%u llc_out=%" PRIu64 " llc_in=%" PRIu64 "\n",
-	       lgr_num, li->link_id, (unsigned)li->state, li->conn_cnt, li->ibdev, li->ibport, li->link_uid,
+	       m->key, lgr_num, li->link_id, (unsigned)li->state, li->conn_cnt, li->ibdev, li->ibport, li->link_uid,
 	       li->peer_link_uid, g, pg, li->local_qpn, li->peer_qpn, (unsigned)li->path_mtu, li->llc_out, li->llc_in);
 }
 
@@ -291,12 +295,53 @@ static unsigned report(interop_run *r, app_interop *app, const netif_packet *pk,
 	if (app_interop_n_conns(app) < (size_t)conns)
 		bad += conns - (unsigned)app_interop_n_conns(app);
 	smcr_ctx_foreach_lgr(smc_layer_ctx(r->layer), print_lgr, NULL);
-	lgr_nums nums = { .n = 0 };
+	lgr_nums nums = { .key = "link", .n = 0 };
 	smcr_ctx_foreach_lgr(smc_layer_ctx(r->layer), note_lgr_num, &nums);
 	smcr_ctx_foreach_link(smc_layer_ctx(r->layer), print_link, &nums);
 	if (print_stats("stats", r->layer, pk))
 		bad++;
 	return bad;
+}
+
+/* ---- --fail-cmd: a real path failure in the middle of the transfer ---- */
+
+static void count_active_link(void *arg, const smcr_link_info *li)
+{
+	if (li->state == SMCR_LNK_ACTIVE)
+		(*(size_t *)arg)++;
+}
+
+static uint64_t received_total(const app_interop *app)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < app_interop_n_conns(app); i++)
+		n += app_interop_conn_get(app, i)->received;
+	return n;
+}
+
+/* Due once the link group has two active links and the connections together received
+ * fail_after bytes: data is flowing and there is a link to fail over to. */
+static bool fail_due(const interop_run *r, const app_interop *app, unsigned long long fail_after)
+{
+	size_t active = 0;
+	smcr_ctx_foreach_link(smc_layer_ctx(r->layer), count_active_link, &active);
+	return active >= 2 && received_total(app) >= fail_after;
+}
+
+/* The links as they were, then the command (e.g. `ip link set mv0 down`: the kernel
+ * raises the port error on the RDMA device of that netdev, which reaches the core through
+ * the verbs transport's async events like any other). */
+static void run_fail_cmd(interop_run *r, const app_interop *app, const char *cmd)
+{
+	lgr_nums nums = { .key = "prefail_link", .n = 0 };
+	smcr_ctx_foreach_lgr(smc_layer_ctx(r->layer), note_lgr_num, &nums);
+	smcr_ctx_foreach_link(smc_layer_ctx(r->layer), print_link, &nums);
+	fflush(stdout);
+	uint64_t got = received_total(app);
+	int st = system(cmd);
+	printf("fail-cmd t=%.3f received=%" PRIu64 " rc=%d\n", (double)sim_now(r->eng) / 1e9, got,
+	       st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128);
+	fflush(stdout);
 }
 
 /* ---- options ---- */
@@ -357,7 +402,7 @@ static void args_free(interop_args *a)
 	g_free(a->ifname);
 	g_free(a->ip);
 	g_free(a->mac);
-	g_free(a->dev);
+	g_strfreev(a->devs);
 	g_free(a->pnet);
 	g_free(a->hostname);
 	g_free(a->peer);
@@ -367,6 +412,8 @@ static void args_free(interop_args *a)
 	g_free(a->linger);
 	g_free(a->testlink);
 	g_free(a->after);
+	g_free(a->fail_after);
+	g_free(a->fail_cmd);
 	g_strfreev(a->ueids);
 }
 
@@ -392,7 +439,7 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 		return usage_error(prog, "say client or server");
 	run.role = argv[1];
 	bool server = !strcmp(run.role, "server");
-	if (!a.ifname || !a.ip || !a.dev || !a.ueids || !a.ueids[0])
+	if (!a.ifname || !a.ip || !a.devs || !a.devs[0] || !a.ueids || !a.ueids[0])
 		return usage_error(prog, "--ifname, --ip, --dev and --ueid are required");
 	if (parse_prefix(a.ip, &ip, &plen))
 		return usage_error(prog, "bad --ip; expected A.B.C.D/N");
@@ -418,14 +465,27 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 		return usage_error(prog, "bad --testlink; expected a duration from 0 (off) to 1h");
 	if (a.after && cli_parse_duration(a.after, &after, err, sizeof(err)))
 		return usage_error(prog, "bad --after; expected a duration like 10s");
-	char map_text[96];
-	snprintf(map_text, sizeof(map_text), "%04x=%s", INTEROP_PFID, a.dev);
-	if (realhw_map_parse(map_text, &map, err, sizeof(err)) || map.n != 1) {
+	unsigned long long fail_after = 0;
+	if ((a.fail_after && parse_size(a.fail_after, &fail_after)) || (!a.fail_after != !a.fail_cmd))
+		return usage_error(prog, "--fail-after SIZE and --fail-cmd CMD go together");
+	/* --dev N becomes PFID 0001+N: the first device is tried first for a connection's
+	 * first link, the others are alternates for a second link (same PNET id) */
+	size_t n_devs = g_strv_length(a.devs);
+	if (n_devs > INTEROP_MAX_DEVS)
+		return usage_error(prog, "at most 4 --dev");
+	GString *map_text = g_string_new(NULL);
+	for (size_t i = 0; i < n_devs; i++)
+		g_string_append_printf(map_text, "%s%04x=%s", i ? "," : "", (unsigned)(INTEROP_PFID + i), a.devs[i]);
+	int map_rc = realhw_map_parse(map_text->str, &map, err, sizeof(err));
+	g_string_free(map_text, TRUE);
+	if (map_rc || map.n != n_devs) {
 		fprintf(stderr, "%s: bad --dev: %s\n", prog, err);
 		return 2;
 	}
 	const char *pnet = a.pnet ? a.pnet : "SIMNET";
-	snprintf(map.port[0].pnet_id, sizeof(map.port[0].pnet_id), "%s", pnet);
+	for (size_t i = 0; i < map.n; i++)
+		snprintf(map.port[i].pnet_id, sizeof(map.port[i].pnet_id), "%s", pnet);
+	gchar *devs_text = g_strjoinv(",", a.devs);
 
 	/* from here on a failure is the run's (1), not the options' (2) */
 	rc = 1;
@@ -446,7 +506,8 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 	smcr_config *sc = stack_smcr(st);
 	sc->enabled = true;
 	sc->v2 = true;
-	smcr_config_add_pfid(sc, INTEROP_PFID, 1, 0);
+	for (size_t i = 0; i < map.n; i++)
+		smcr_config_add_pfid(sc, (uint16_t)(INTEROP_PFID + i), 1, 0);
 	for (gchar **u = a.ueids; *u; u++)
 		if (smcr_config_add_ueid(sc, *u)) {
 			fprintf(stderr, "%s: bad --ueid '%s' (1..32 characters)\n", prog, *u);
@@ -488,9 +549,18 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 		gid_text(pd->gids[pd->n_gids - 1].gid, gtxt, sizeof(gtxt));
 	printf("interop role=%s stack=%s mac=%02x:%02x:%02x:%02x:%02x:%02x ifname=%s dev=%s port_mac=%02x:%02x:%02x:%02x:%02x:%02x "
 	       "gid=%s conns=%d bytes=%llu testlink_ms=%llu\n",
-	       run.role, a.ip, mac[0], mac[1], mac[2], mac[3], mac[4], mac[5], a.ifname, a.dev, pd ? pd->mac[0] : 0,
+	       run.role, a.ip, mac[0], mac[1], mac[2], mac[3], mac[4], mac[5], a.ifname, devs_text, pd ? pd->mac[0] : 0,
 	       pd ? pd->mac[1] : 0, pd ? pd->mac[2] : 0, pd ? pd->mac[3] : 0, pd ? pd->mac[4] : 0, pd ? pd->mac[5] : 0,
 	       gtxt, a.conns, bytes, testlink / SIM_MS);
+	/* every RoCE port the core got, in --dev order */
+	for (uint32_t i = 0; (pd = smcr_ctx_port(smc_layer_ctx(layer), i)) != NULL; i++) {
+		char pg[48] = "-";
+		if (pd->n_gids)
+			gid_text(pd->gids[pd->n_gids - 1].gid, pg, sizeof(pg));
+		printf("port index=%u ibdev=%s ibport=%u pnetid=%s port_mac=%02x:%02x:%02x:%02x:%02x:%02x gid=%s\n", i,
+		       pd->name, pd->port, pd->pnet_id[0] ? pd->pnet_id : "-", pd->mac[0], pd->mac[1], pd->mac[2],
+		       pd->mac[3], pd->mac[4], pd->mac[5], pg);
+	}
 	fflush(stdout);
 
 	int aerr = 0;
@@ -511,11 +581,15 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 	 * the run goes on that long, or until the link groups (ended by us or by the peer) are
 	 * gone (+1 s for the last sends), and reports again how they ended. */
 	sim_time done_at = SIM_TIME_NEVER, gone_at = SIM_TIME_NEVER;
-	bool reported = false, saw_lgr = false;
+	bool reported = false, saw_lgr = false, failed = false;
 	unsigned bad = 0;
 	while (sim_now(eng) < timeout) {
 		sim_realtime_run(rt, sim_now(eng) + 50 * SIM_MS);
 		sim_time now = sim_now(eng);
+		if (a.fail_cmd && !failed && fail_due(&run, app, fail_after)) {
+			run_fail_cmd(&run, app, a.fail_cmd);
+			failed = true;
+		}
 		if (done_at == SIM_TIME_NEVER && app_interop_done(app))
 			done_at = now;
 		if (done_at == SIM_TIME_NEVER)
@@ -554,6 +628,7 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 		printf("result pass: %d connections on SMC-R, %llu bytes each way verified on each\n", a.conns, bytes);
 	rc = bad ? 1 : 0;
 out:
+	g_free(devs_text);
 	app_interop_free(app);
 	smc_layer_free(layer);
 	netif_packet_close(pk);
@@ -573,8 +648,9 @@ int cmd_interop(int argc, char **argv)
 		  "the stack's own address, one the host kernel does not have (required)", "A.B.C.D/N" },
 		{ "mac", 0, 0, G_OPTION_ARG_STRING, &a.mac, "the stack's MAC (default 02:53:4d:43:00:<last byte of --ip>)",
 		  "MAC" },
-		{ "dev", 0, 0, G_OPTION_ARG_STRING, &a.dev,
-		  "RDMA device for the QPs, with its port and the address of its RoCE v2 GID (required)",
+		{ "dev", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.devs,
+		  "RDMA device for the QPs, with its port and the address of its RoCE v2 GID (required; repeat it for "
+		  "alternate devices a second link can use, up to 4, the first tried first)",
 		  "DEV[:PORT][@A.B.C.D]" },
 		{ "ueid", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.ueids, "user EID for SMC-Rv2 (repeatable, at least one)",
 		  "EID" },
@@ -604,6 +680,14 @@ int cmd_interop(int argc, char **argv)
 		  "after the linger and the report, end every link group as an operator (Linux: rmmod smc): DELETE_LINK "
 		  "ALL, reason 0x00020000; then wait until they are gone",
 		  NULL },
+		{ "fail-after", 0, 0, G_OPTION_ARG_STRING, &a.fail_after,
+		  "once the link group has two active links and the connections received this many bytes in total, "
+		  "run --fail-cmd once (failover mid-transfer)",
+		  "SIZE" },
+		{ "fail-cmd", 0, 0, G_OPTION_ARG_STRING, &a.fail_cmd,
+		  "shell command that takes a path down for real (e.g. 'ip link set mv0 down'); the links before it are "
+		  "printed as prefail_link lines",
+		  "CMD" },
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a.verbose, "core events on stderr", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};

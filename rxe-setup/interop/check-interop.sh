@@ -17,6 +17,9 @@
 #   linux-server-v21  as linux-server, but smcr-sim offers v2.1 (its default): Linux 6.1
 #                 ignores what it does not know and both settle on v2.0; then TEST_LINK from
 #                 Linux every 2 s (smcr-sim: 3 s), and Linux unloads smc.ko (DELETE_LINK ALL)
+#   linux-server-2links(-rev)  smcr-sim with a second device (rxe1 on macvlan mv0) and Linux
+#                 as server form an asymmetric two-link group; mid-transfer mv0 goes down
+#                 and link 2 (-rev: link 1, carrying the connections) fails over
 # Each run: N connections over one link group (the first alone, the others together),
 # B bytes each way per connection with every byte checked, orderly close. Then, from the
 # two sides' reports and the wire:
@@ -78,7 +81,8 @@ for b in "$SMCR_SIM" "$SMC_PEER" "$SMC_NL"; do
 	[ -x "$b" ] || { echo "check-interop: $b missing: build first (make all)" >&2; exit 1; }
 done
 
-rm -rf "$WORK/linux-server" "$WORK/linux-client" "$WORK/linux-server-v21" "$WORK/summary.txt"
+rm -rf "$WORK/linux-server" "$WORK/linux-client" "$WORK/linux-server-v21" "$WORK/linux-server-2links" \
+	"$WORK/linux-server-2links-rev" "$WORK/summary.txt"
 mkdir -p "$WORK"
 SUMMARY=$WORK/summary.txt
 : > "$SUMMARY"
@@ -154,7 +158,7 @@ check_links() { # LINUX_OUT SIM_OUT LINUX_ROLE
 	check "release agreed: Linux's peer release = smcr-sim's" eq "$(kv "$lg" v2_rel)" "$(kv "$sg" v2_rel)"
 	local st
 	st=$(grep -m1 '^stats ' "$so")
-	check "smcr-sim: no decode error, no LLC protocol violation, no link down" eq "$(kv "$st" decode_errors)/$(kv "$st" llc_prot_viol)/$(kv "$st" link_down)" 0/0/0
+	check "smcr-sim: no decode error, no LLC protocol violation, link down $EXP_LINK_DOWN" eq "$(kv "$st" decode_errors)/$(kv "$st" llc_prot_viol)/$(kv "$st" link_down)" "0/0/$EXP_LINK_DOWN"
 }
 
 # frames of v2 LLC messages (SEND payload starts 0x21..0x29): "frame type src payload44"
@@ -185,10 +189,12 @@ check_wire() { # PCAP
 	"$SMCR_SIM" replay "$p" > "$p.replay" 2>&1
 	check "smcr-sim replay: exit 0" test $? -eq 0
 	check "smcr-sim replay: no decode error" grep -q '^Decode errors: 0$' "$p.replay"
-	check "smcr-sim replay: two stacks, one SMC-Rv2 link group each with one link" eq \
-		"$(grep -c '^SMCR link group' "$p.replay")/$(grep -c 'SMCVersion: 2' "$p.replay")/$(grep -c 'Links: 1 ' "$p.replay")" 2/2/2
+	check "smcr-sim replay: two stacks, one SMC-Rv2 link group each with $REPLAY_LINKS link(s)" eq \
+		"$(grep -c '^SMCR link group' "$p.replay")/$(grep -c 'SMCVersion: 2' "$p.replay")/$(grep -c "Links: $REPLAY_LINKS " "$p.replay")" 2/2/2
+	[ "$REPLAY_LINKS" = 1 ] || check "smcr-sim replay: one of the two links still active per side" eq \
+		"$(grep -c 'LinkStatus: Active ' "$p.replay")" 2
 	check "smcr-sim replay: $CONNS SMC-R connections per side, closed, $BYTES bytes each way (+8)" eq \
-		"$(grep -cE "CLOSED +SMCR +00000101 .* ($BYTES/$((BYTES + 8))|$((BYTES + 8))/$BYTES)\$" "$p.replay")" $((2 * CONNS))
+		"$(grep -cE "CLOSED +SMCR +0000010[12] .* ($BYTES/$((BYTES + 8))|$((BYTES + 8))/$BYTES)\$" "$p.replay")" $((2 * CONNS))
 	check "smcr-sim replay: frames it cannot explain are ARP and ICMPv6 only" \
 		test -z "$(sed -n '/^Frames not explained by reason/,/^$/p;/^Frames not explained, by reason/,/^$/p' "$p.replay" | grep -vE 'reason|ARP|ICMPv6|^ *$')"
 }
@@ -206,8 +212,12 @@ check_bytes_vs_linux() { # PCAP (smcr-sim as client on 10.0.0.12 / rxe GID 10.0.
 
 check_reject_echo() { # PCAP: the client's ADD_LINK reject repeats the request (Linux does)
 	local p=$1 req rej
-	req=$(awk '$2 == "22" && substr($4, 7, 2) == "00" { print substr($4, 9); exit }' "$p.llc")
+	req=$(awk '$2 == "22" && substr($4, 7, 2) == "00" { r = substr($4, 9) } $2 == "22" && substr($4, 7, 2) == "c0" { print r; exit }' "$p.llc")
 	rej=$(awk '$2 == "22" && substr($4, 7, 2) == "c0" { print substr($4, 9); exit }' "$p.llc")
+	if [ "$EXPECT_REJECT" = no ]; then
+		check "no ADD_LINK reject (every ADD_LINK accepted)" eq "${rej:-none}" none
+		return
+	fi
 	check "ADD_LINK reject (flags 0xc0) repeats the request's 40 bytes" eq "${rej:-none}" "${req:-missing}"
 }
 
@@ -283,6 +293,99 @@ check_sim_ends_lgr() { # SHARE: smcr-sim ended the link group (--end-lgr)
 		"$(kv "$st" decode_errors)/$(kv "$st" llc_prot_viol)/$(kv "$st" llc_dropped)" 0/0/0
 }
 
+# LLC link messages (CONFIRM/ADD/ADD_CONT/DELETE LINK) in wire order: "type:flags:source"
+llc_link_seq() { # LLC
+	awk '$2 == "21" || $2 == "22" || $2 == "23" || $2 == "24" { printf "%s:%s:%s ", $2, substr($4, 7, 2), $3 }' "$1"
+}
+
+# Two links, as both sides saw them while both were active: our links printed just before
+# --fail-cmd (prefail_link), Linux's polled from netlink until two were ACTIVE (two_link).
+check_two_links() { # SHARE S1 S2: our first link's address and the second's
+	local d=$1 s1=$2 s2=$3 llc=$1/wire.pcap.llc id ll sl
+	check "two links ACTIVE on both sides before the failure (netlink / our report)" eq \
+		"$(grep -c '^two_link .*state=3' "$d/linux-post.out")/$(grep -c '^prefail_link .*state=3' "$d/sim.out")" 2/2
+	for id in 1 2; do
+		ll=$(grep -m1 "^two_link .* link_id=$id " "$d/linux-post.out")
+		sl=$(grep -m1 "^prefail_link .* link_id=$id " "$d/sim.out")
+		check "link $id: GIDs cross (Linux gid/peer_gid = smcr-sim peer_gid/gid)" eq \
+			"$(kv "$ll" gid)/$(kv "$ll" peer_gid)" "$(kv "$sl" peer_gid)/$(kv "$sl" gid)"
+		check "link $id: link user ids cross ($(kv "$ll" uid))" eq "$(kv "$ll" uid)/$(kv "$ll" peer_uid)" "$(kv "$sl" peer_uid)/$(kv "$sl" uid)"
+	done
+	check "links on Linux's one rxe0 (asymmetric), ours on rxe0 and rxe1" eq \
+		"$(grep '^two_link ' "$d/linux-post.out" | grep -o 'ibdev=[a-z0-9]*' | sort | tr '\n' ' ')/$(grep '^prefail_link ' "$d/sim.out" | grep -o 'ibdev=[a-z0-9]*' | sort | tr '\n' ' ')" \
+		"ibdev=rxe0 ibdev=rxe0 /ibdev=rxe0 ibdev=rxe1 "
+	check "smcr-sim: the second link made the group ASYMMETRIC_PEER (Linux's client: same server GID, smc_llc.c:1052-1057)" \
+		grep -q 'lgr-type .*(ASYMMETRIC_PEER)' "$d/sim.err"
+	local seq
+	seq=$(llc_link_seq "$llc")
+	check "wire: first contact CONFIRM_LINK, Linux's ADD_LINK (v2, rkeys in its extension: no ADD_LINK_CONT), our response on link 1, CONFIRM_LINK on the new link" \
+		eq "$(cut -d' ' -f1-6 <<< "$seq") " "21:03:$LINUX_IP 21:83:$s1 22:00:$LINUX_IP 22:80:$s1 21:03:$LINUX_IP 21:83:$s2 "
+	check "wire: no ADD_LINK_CONT (0x23)" eq "$(grep -c ' 23 ' "$llc")" 0
+	local resp
+	resp=$(awk '$2 == "22" && substr($4, 7, 2) == "80" { print substr($4, 9, 12), substr($4, 49, 8); exit }' "$llc")
+	check "wire: our ADD_LINK response offers the second device (its MAC, GID of $s2)" eq "$resp" \
+		"52540000000$(cut -d. -f4 <<< "$s2") $(printf '%02x%02x%02x%02x' $(tr . ' ' <<< "$s2"))"
+	check "wire: Linux's ADD_LINK offers its one GID again (10.0.0.1)" eq \
+		"$(awk '$2 == "22" && substr($4, 7, 2) == "00" { print substr($4, 49, 8); exit }' "$llc")" 0a000001
+	check "smcr-sim: --fail-cmd ran mid-transfer (after $((2 * BYTES)) of $((4 * BYTES)) bytes received)" \
+		grep -qE '^fail-cmd .* rc=0$' "$d/sim.out"
+	local got
+	got=$(kv "$(grep -m1 '^fail-cmd ' "$d/sim.out")" received)
+	check "failure while data flowed: received at the failure < all bytes" test "${got:-0}" -lt $((4 * (BYTES + 8)))
+}
+
+# Our second link's path fails (link 2 on rxe1/mv0): no connection moves (Linux puts new
+# connections on non-asymmetric links only, smcr_lgr_conn_assign_link), our client sends
+# DELETE_LINK on link 1, Linux echoes it as a request, we answer as Linux's client does
+# for a link it already cleared (NOLNK), Linux tries a new asymmetric link and we reject it.
+checks_failover_second() {
+	local d=$1 llc=$1/wire.pcap.llc
+	check_two_links "$d" "$SIM_GID_IP" 10.0.0.4
+	check "smcr-sim: link 2 down on rxe1's port error, removed" eq \
+		"$(grep -cE 'link-down .* link_id=2 \(port error\)' "$d/sim.err")/$(grep -cE 'link-removed .* link_id=2' "$d/sim.err")" 1/1
+	check "wire: after the failure: our DELETE_LINK (orderly, lost path) on link 1, Linux's echo, our NOLNK response, Linux's new ADD_LINK, our reject" \
+		eq "$(llc_link_seq "$llc" | cut -d' ' -f7-)" \
+		"24:20:$SIM_GID_IP 24:20:$LINUX_IP 24:a0:$SIM_GID_IP 22:00:$LINUX_IP 22:c0:$SIM_GID_IP "
+	check "wire: our DELETE_LINK: link 2, reason 0x00010000 (SMC_LLC_DEL_LOST_PATH, smc_core.c:1706-1708)" eq \
+		"$(awk -v s="$SIM_GID_IP" '$2 == "24" && $3 == s { print substr($4, 9, 10); exit }' "$llc")" 0200010000
+	check "wire: Linux echoes it unchanged (smc_llc.c:1686-1691)" eq \
+		"$(awk '$2 == "24" { print $4 }' "$llc" | sed -n 2p)" "$(awk '$2 == "24" { print $4 }' "$llc" | sed -n 1p)"
+	check "wire: our response: reason 0x00100000 (SMC_LLC_DEL_NOLNK, as Linux's client, smc_llc.c:1597-1602)" eq \
+		"$(awk '$2 == "24" && substr($4, 7, 2) == "a0" { print substr($4, 9, 10); exit }' "$llc")" 0200100000
+	check "Linux: link group SINGLE again after the failure (netlink type 1)" eq "$(kv "$(grep -m1 '^lgr ' "$d/linux.out")" type)" 1
+	check "smcr-sim replay: both sides removed link 2, lost path" eq \
+		"$(grep -c 'SMC-R link removed: DELETE LINK request from the client: lost path' "$d/wire.pcap.replay")" 2
+}
+
+# Our first link's path fails (link 1 on rxe1/mv0, carrying connections 2-4): both sides
+# move the connections to link 2 and every byte arrives. Linux's side of the DELETE_LINK
+# never completes here: it waits for the lost link's sends (smc_llc.c:1682-1684,
+# smc_wr.c:61-63), and rxe retries them forever (SMC asks retry_cnt 7, smc_ib.c:37 and 102;
+# rxe takes 7 as infinite, rxe_comp.c:703-705).
+checks_failover_first() {
+	local d=$1 llc=$1/wire.pcap.llc k
+	check_two_links "$d" 10.0.0.4 "$SIM_GID_IP"
+	check "smcr-sim: link 1 down on rxe1's port error, removed" eq \
+		"$(grep -cE 'link-down .* link_id=1 \(port error\)' "$d/sim.err")/$(grep -cE 'link-removed .* link_id=1' "$d/sim.err")" 1/1
+	check "smcr-sim: link 1 carried connections 2-$CONNS when it failed" eq \
+		"$(kv "$(grep -m1 '^prefail_link .* link_id=1 ' "$d/sim.out")" conn_cnt)" $((CONNS - 1))
+	for k in $(seq 2 "$CONNS"); do
+		check "conn $k: on link 2 at the end on both sides (smc_diag lgrinfo / ours)" eq \
+			"$(kv "$(conn_line "$d/linux.out" "$k")" link_id)/$(kv "$(conn_line "$d/sim.out" "$k")" link_id)" 2/2
+	done
+	check "wire: after the failure: our DELETE_LINK (orderly, lost path) on link 2; no echo from Linux (rxe: the lost link's sends never end)" \
+		eq "$(llc_link_seq "$llc" | cut -d' ' -f7-)" "24:20:$SIM_GID_IP "
+	check "wire: our DELETE_LINK: link 1, reason 0x00010000 (SMC_LLC_DEL_LOST_PATH)" eq \
+		"$(awk -v s="$SIM_GID_IP" '$2 == "24" && $3 == s { print substr($4, 9, 10); exit }' "$llc")" 0100010000
+	local f last
+	f=$(awk '$2 == "24" { print $1; exit }' "$llc")
+	last=$(tshark -r "$d/wire.pcap" -Y "ip.dst == 10.0.0.4 && udp.dstport == 4791" -T fields -e frame.number 2>/dev/null | tail -1)
+	check "wire: Linux still retransmits to the lost path after our DELETE_LINK (frame ${last:-none} > $f)" test "${last:-0}" -gt "${f:-0}"
+	check "Linux: one usable link left (link 2), group still ASYMMETRIC_LOCAL (type 4): its DELETE_LINK flow waits" eq \
+		"$(grep -c '^link ' "$d/linux.out")/$(kv "$(grep -m1 '^link ' "$d/linux.out")" link_id)/$(kv "$(grep -m1 '^lgr ' "$d/linux.out")" type)" 1/2/4
+	check "smcr-sim replay: connections 2-$CONNS on link 2 (0102) on both sides" eq \
+		"$(grep -cE "CLOSED +SMCR +00000102 " "$d/wire.pcap.replay")" $((2 * (CONNS - 1)))
+}
 checks_testlink_and_linux_end() { check_testlink "$1" "$LINUX_IP"; check_linux_ends_lgr "$1"; }
 checks_testlink_and_sim_end() { check_testlink "$1" "$SIM_GID_IP"; check_sim_ends_lgr "$1"; }
 # Linux's TEST_LINK interval is net.smc.smcr_testlink_time, read when a link group is made
@@ -293,6 +396,7 @@ echo \"smcr_testlink_time=\$(cat /proc/sys/net/smc/smcr_testlink_time)\" >> /mnt
 # --- one run -------------------------------------------------------------------------
 run_case() { # NAME LINUX_ROLE PROPOSED_RELEASE SIM_EXTRA [BYTES_CHECK]
 	local name=$1 lrole=$2 rel=$3 extra=$4 bytes_check=${5:-} share t0 rc
+	case " ${RUNS:-$name} " in *" $name "*) ;; *) return 0 ;; esac
 	RUN=$name
 	share=$WORK/$name
 	mkdir -p "$share"
@@ -323,7 +427,8 @@ EOF
 	if [ "$lrole" = server ]; then srole=client; peer="--peer 10.0.0.1"; else srole=server; fi
 	cat > "$share/job-sim.sh" <<EOF
 # VM2: smcr-sim $srole, stack $SIM_IP on eth0 (AF_PACKET), QPs on rxe0 (GID of 10.0.0.2)
-smcr-sim interop $srole --ifname eth0 --ip $SIM_IP/24 --dev rxe0:1@10.0.0.2 --ueid $UEID --pnet LABNET \\
+$SIM_PRE
+smcr-sim interop $srole --ifname eth0 --ip $SIM_IP/24 $SIM_DEVS --ueid $UEID --pnet LABNET \\
 	$peer --port 5000 --conns $CONNS --bytes $BYTES --wait 90s --timeout 120s $extra -v \\
 	> /mnt/host/sim.out 2> /mnt/host/sim.err
 rc=\$?
@@ -355,7 +460,7 @@ EOF
 	[ -z "$EXTRA_CHECKS" ] || "$EXTRA_CHECKS" "$share"
 }
 
-LINUX_PRE="" LINUX_POST="" EXTRA_CHECKS=""
+LINUX_PRE="" LINUX_POST="" EXTRA_CHECKS="" SIM_PRE="" SIM_DEVS="--dev rxe0:1@10.0.0.2" EXP_LINK_DOWN=0 REPLAY_LINKS=1 EXPECT_REJECT=yes
 run_case linux-server server 0 "--release 0" bytes
 
 # TEST_LINK every 2 s from smcr-sim (Linux: 3 s) while the link group lingers idle (7 s);
@@ -379,6 +484,35 @@ sleep 1
 dmesg | grep -i smc | sed "s/^/dmesg /" >> /mnt/host/linux-post.out'
 EXTRA_CHECKS=checks_testlink_and_linux_end
 run_case linux-server-v21 server 1 "--testlink 3s --linger 14s --after 20s"
+
+# --- a second link and failover -----------------------------------------------------
+# VM2 gets a second RoCE device: rxe allows one per netdev, so rxe1 sits on a macvlan of
+# eth0 (mv0, 10.0.0.4/24, its own MAC). smcr-sim gets both (--dev twice, PNET LABNET);
+# Linux keeps its one rxe0 and, as server, adds the second link anyway when the client
+# offers another GID (SMC_LGR_ASYMMETRIC_LOCAL, net/smc/smc_llc.c:1427-1430). Mid-transfer
+# smcr-sim runs `ip link set mv0 down` (rxe1's port goes to error: a real IB_EVENT_PORT_ERR
+# through the verbs async events).
+SIM_PRE='while read -r ko; do insmod "$ko" || exit 1; done < /etc/smcr-interop-net-modules
+/usr/bin/ip link add mv0 link eth0 address 52:54:00:00:00:04 type macvlan mode bridge || exit 1
+echo 1 > /proc/sys/net/ipv4/conf/all/arp_ignore; echo 2 > /proc/sys/net/ipv4/conf/all/arp_announce
+/usr/bin/ip addr add 10.0.0.4/24 dev mv0 && /usr/bin/ip link set mv0 up || exit 1
+rdma link add rxe1 type rxe netdev mv0 || exit 1
+for i in $(seq 1 100); do grep -q "ffff:0a00:0004" /sys/class/infiniband/rxe1/ports/1/gids/* 2>/dev/null && break; sleep 0.1; done
+echo "rxe1: $(cat /sys/class/infiniband/rxe1/ports/1/state) $(grep -h ffff /sys/class/infiniband/rxe1/ports/1/gids/* | tr "\n" " ")" >&2'
+# Linux's netlink view while it has two links (polled during the exchange)
+LINUX_PRE='( for i in $(seq 1 600); do smc_nl links | grep "^link " > /tmp/links; [ "$(grep -c "state=3 .*peer_uid=0000010[12]" /tmp/links)" -ge 2 ] && { sed "s/^/two_/" /tmp/links >> /mnt/host/linux-post.out; break; }; sleep 0.1; done ) &'
+LINUX_POST='sleep 1; wait'
+EXP_LINK_DOWN=1 REPLAY_LINKS=2
+B_SAVED=$BYTES
+BYTES=${BYTES_2LINKS:-4194304}
+FAIL="--fail-after $((2 * BYTES)) --fail-cmd '/usr/bin/ip link set mv0 down'"
+EXTRA_CHECKS=checks_failover_second
+SIM_DEVS="--dev rxe0:1@10.0.0.2 --dev rxe1:1@10.0.0.4"
+run_case linux-server-2links server 0 "--release 0 $FAIL"
+EXTRA_CHECKS=checks_failover_first EXPECT_REJECT=no
+SIM_DEVS="--dev rxe1:1@10.0.0.4 --dev rxe0:1@10.0.0.2"
+run_case linux-server-2links-rev server 0 "--release 0 $FAIL"
+BYTES=$B_SAVED
 
 say "check-interop: $FAILED failed checks, $(grep -c '^ok - ' "$SUMMARY") passed, in $(since "$T_ALL") s"
 [ "$FAILED" -eq 0 ]

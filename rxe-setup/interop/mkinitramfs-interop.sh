@@ -34,6 +34,15 @@ for m in smc smc_diag; do
 		echo "$path" >> "$ROOT/etc/smcr-interop-modules"
 	done
 done
+# macvlan for the second RoCE device of the "sim" VM (rxe allows one device per netdev:
+# rxe1 sits on a macvlan of eth0); the sim job loads it from this list
+: > "$ROOT/etc/smcr-interop-net-modules"
+modprobe -S "$KVER" --show-depends macvlan | while read -r verb path _; do
+	[ "$verb" = insmod ] || continue
+	mkdir -p "$ROOT$(dirname "$path")"
+	cp "$path" "$ROOT$path"
+	echo "$path" >> "$ROOT/etc/smcr-interop-net-modules"
+done
 (cd "$ROOT" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | gzip -1) > "$OUT.overlay"
 cat "$OUT.base" "$OUT.overlay" > "$OUT.tmp"
 mv "$OUT.tmp" "$OUT"
