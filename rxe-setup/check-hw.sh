@@ -105,7 +105,7 @@ rdma link add rxe0 type rxe netdev eth0
 for i in \$(seq 1 50); do grep -q ':ffff:' /sys/class/infiniband/rxe0/ports/1/gids/* 2>/dev/null && break; sleep 0.1; done
 $core_on_rxe0
 t timed realhw_shared_device shared.real.json smcr-sim run --format json --real-hw 0101=rxe0@10.0.0.1,0201=rxe0@10.0.0.11 $SCN
-smcr-sim bench realhw --dev rxe0 -r 3 || rc=1
+smcr-sim bench realhw --dev rxe0 --mode both -r 3 || rc=1
 exit \$rc
 EOF
 	cat > "$SHARE/job-wire.sh" <<EOF
@@ -130,7 +130,7 @@ ip=/usr/bin/ip  # iproute2: busybox's ip applet has no 'neigh replace'
 \$ip neigh replace 10.0.0.11 lladdr \$(cat /sys/class/net/eth0/address) dev eth1 nud permanent
 for i in \$(seq 1 50); do grep -q ':ffff:0a00:000c' /sys/class/infiniband/rxe1/ports/1/gids/* && break; sleep 0.1; done
 t timed realhw_failover failover.real.txt smcr-sim run -v --real-hw 0011=rxe0@10.0.0.1,0012=rxe1@10.0.0.2,0021=rxe0@10.0.0.11,0022=rxe1@10.0.0.12 realhw-failover.scn
-smcr-sim bench realhw --dev rxe0 --dev2 rxe1 --bytes 64M -r 2 || rc=1
+smcr-sim bench realhw --dev rxe0 --dev2 rxe1 --bytes 64M --mode both -r 3 || rc=1
 exit \$rc
 EOF
 	cat > "$SHARE/job-server.sh" <<EOF
