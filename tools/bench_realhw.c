@@ -295,7 +295,10 @@ int bench_realhw(int argc, char **argv)
 			double ref = bench_ib_write_bw(ibw, name_a, name_b, port, gid_a, gid_b, size, iters, 128);
 			if (ref > best_ref)
 				best_ref = ref;
-			printf(", ib_write_bw %.1f MiB/s", ref);
+			if (ref > 0)
+				printf(", ib_write_bw %.1f MiB/s", ref);
+			else
+				printf(", ib_write_bw no result");
 		}
 		printf("\n");
 		fflush(stdout);
