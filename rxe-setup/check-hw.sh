@@ -7,7 +7,7 @@
 #        RDMA WRITE verified, rkey violation, flush, retry exhaustion, port down/up
 #        events), `smcr-sim bench verbs` beside ib_write_bw, rxe-host.sh; then the SMC-R
 #        core on rxe0: scenarios/realhw-link-reuse.scn with both stacks on the one device
-#        (a GID each), scenarios/two-stacks.scn, and `smcr-sim bench realhw`
+#        (a GID each), scenarios/two-stacks.scn, and `smcr-sim bench realhw --mode both` (one process, two)
 #     2. one VM with two NICs on one virtual wire (rxe0 on eth0, rxe1 on eth1): the same
 #        scenario with one device per stack, its frames on the wire captured (QEMU
 #        filter-dump; tcpdump on eth0 in the guest, headers only) and checked with
