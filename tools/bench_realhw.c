@@ -208,7 +208,7 @@ int bench_realhw(int argc, char **argv)
 		{ "repeat", 'r', 0, G_OPTION_ARG_INT64, &repeat, "alternating runs of each; the best is reported (3)", "N" },
 		{ "mode", 'm', 0, G_OPTION_ARG_STRING, &mode_s,
 		  "one (both stacks in this process, as run --real-hw), split (a node per process, as ib_write_bw) "
-		  "or both (one)", "MODE" },
+		  "or both (default one)", "MODE" },
 		{ "tcp-port", 0, 0, G_OPTION_ARG_INT, &tcp_port, "split: the nodes' CLC port on 127.0.0.1 (18520)", "PORT" },
 		{ "no-compare", 0, 0, G_OPTION_ARG_NONE, &no_compare, "do not run ib_write_bw", NULL },
 		{ NULL },
