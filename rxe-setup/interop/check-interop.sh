@@ -344,6 +344,16 @@ check_two_links() { # SHARE S1 S2 [LINUX_ROLE]: our first link's address and the
 		check "wire: our ADD_LINK offers the second device (its MAC, GID of $s2)" eq "$offer" \
 			"52540000000$(cut -d. -f4 <<< "$s2") $(printf '%02x%02x%02x%02x' $(tr . ' ' <<< "$s2"))"
 		check "wire: Linux's response offers its one MAC and GID again (10.0.0.1)" eq "$resp" "525400000001 0a000001"
+		check "wire: ADD_LINK request and response both for link 2, MTU 1024 (link_num, flags2 & 0x0f = 3)" eq \
+			"$(awk '$2 == "22" { print substr($4, 63, 2) "/" substr($4, 66, 1); n++ } n == 2 { exit }' "$llc" | tr '\n' ' ')" "02/3 02/3 "
+		# the v2 extension after the 44 bytes (smc_llc_fill_ext_v2, smc_llc.c:598-635):
+		# v2_direct (0x80), client_target_gid = the sender's new link GID, num_rkeys in host
+		# order (little-endian), then 16 bytes per RMB
+		local ext
+		ext=$(tshark -r "$d/wire.pcap" -Y "udp.dstport == 4791 && infiniband.bth.opcode == 4" -T fields -e ip.src -e udp.payload 2>/dev/null |
+			awk 'substr($2, 25, 2) == "22" { x = substr($2, 25 + 88); print $1, substr(x, 1, 2), substr(x, 29, 8), substr(x, 53, 4); n++ } n == 2 { exit }' | tr '\n' ' ')
+		check "wire: v2 ADD_LINK extensions: direct, target GID = the sender's new GID, 1 rkey (little-endian) - ours and Linux's" eq \
+			"$ext" "$s1 80 $(printf '%02x%02x%02x%02x' $(tr . ' ' <<< "$s2")) 0100 $LINUX_IP 80 0a000001 0100 "
 	fi
 	check "wire: no ADD_LINK_CONT (0x23)" eq "$(grep -c ' 23 ' "$llc")" 0
 	check "smcr-sim: --fail-cmd ran mid-transfer (after $((2 * BYTES)) of $((4 * BYTES)) bytes received)" \
