@@ -20,6 +20,10 @@
 #   linux-server-2links(-rev)  smcr-sim with a second device (rxe1 on macvlan mv0) and Linux
 #                 as server form an asymmetric two-link group; mid-transfer mv0 goes down
 #                 and link 2 (-rev: link 1, carrying the connections) fails over
+#   linux-client-2links(-rev)  the roles swapped: smcr-sim's server with two devices adds the
+#                 second link, Linux's one-device client accepts it (ASYMMETRIC_LOCAL); mv0
+#                 goes down mid-transfer and our server runs Linux's server-side DELETE_LINK
+#                 flow (lost path), Linux's client responds, rejects the next ADD_LINK
 # Each run: N connections over one link group (the first alone, the others together),
 # B bytes each way per connection with every byte checked, orderly close. Then, from the
 # two sides' reports and the wire:
