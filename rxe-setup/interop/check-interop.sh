@@ -20,6 +20,10 @@
 #   linux-server-2links(-rev)  smcr-sim with a second device (rxe1 on macvlan mv0) and Linux
 #                 as server form an asymmetric two-link group; mid-transfer mv0 goes down
 #                 and link 2 (-rev: link 1, carrying the connections) fails over
+#   linux-client-2links(-rev)  the roles swapped: smcr-sim's server with two devices adds the
+#                 second link, Linux's one-device client accepts it (ASYMMETRIC_LOCAL); mv0
+#                 goes down mid-transfer and our server runs Linux's server-side DELETE_LINK
+#                 flow (lost path), Linux's client responds, rejects the next ADD_LINK
 # Each run: N connections over one link group (the first alone, the others together),
 # B bytes each way per connection with every byte checked, orderly close. Then, from the
 # two sides' reports and the wire:
@@ -82,7 +86,7 @@ for b in "$SMCR_SIM" "$SMC_PEER" "$SMC_NL"; do
 done
 
 rm -rf "$WORK/linux-server" "$WORK/linux-client" "$WORK/linux-server-v21" "$WORK/linux-server-2links" \
-	"$WORK/linux-server-2links-rev" "$WORK/summary.txt"
+	"$WORK/linux-server-2links-rev" "$WORK/linux-client-2links" "$WORK/linux-client-2links-rev" "$WORK/summary.txt"
 mkdir -p "$WORK"
 SUMMARY=$WORK/summary.txt
 : > "$SUMMARY"
@@ -300,8 +304,8 @@ llc_link_seq() { # LLC
 
 # Two links, as both sides saw them while both were active: our links printed just before
 # --fail-cmd (prefail_link), Linux's polled from netlink until two were ACTIVE (two_link).
-check_two_links() { # SHARE S1 S2: our first link's address and the second's
-	local d=$1 s1=$2 s2=$3 llc=$1/wire.pcap.llc id ll sl
+check_two_links() { # SHARE S1 S2 [LINUX_ROLE]: our first link's address and the second's
+	local d=$1 s1=$2 s2=$3 lrole=${4:-server} llc=$1/wire.pcap.llc id ll sl
 	check "two links ACTIVE on both sides before the failure (netlink / our report)" eq \
 		"$(grep -c '^two_link .*state=3' "$d/linux-post.out")/$(grep -c '^prefail_link .*state=3' "$d/sim.out")" 2/2
 	for id in 1 2; do
@@ -314,19 +318,48 @@ check_two_links() { # SHARE S1 S2: our first link's address and the second's
 	check "links on Linux's one rxe0 (asymmetric), ours on rxe0 and rxe1" eq \
 		"$(grep '^two_link ' "$d/linux-post.out" | grep -o 'ibdev=[a-z0-9]*' | sort | tr '\n' ' ')/$(grep '^prefail_link ' "$d/sim.out" | grep -o 'ibdev=[a-z0-9]*' | sort | tr '\n' ' ')" \
 		"ibdev=rxe0 ibdev=rxe0 /ibdev=rxe0 ibdev=rxe1 "
-	check "smcr-sim: the second link made the group ASYMMETRIC_PEER (Linux's client: same server GID, smc_llc.c:1052-1057)" \
-		grep -q 'lgr-type .*(ASYMMETRIC_PEER)' "$d/sim.err"
-	local seq
+	local seq resp offer
 	seq=$(llc_link_seq "$llc")
-	check "wire: first contact CONFIRM_LINK, Linux's ADD_LINK (v2, rkeys in its extension: no ADD_LINK_CONT), our response on link 1, CONFIRM_LINK on the new link" \
-		eq "$(cut -d' ' -f1-6 <<< "$seq") " "21:03:$LINUX_IP 21:83:$s1 22:00:$LINUX_IP 22:80:$s1 21:03:$LINUX_IP 21:83:$s2 "
+	if [ "$lrole" = server ]; then
+		check "smcr-sim: the second link made the group ASYMMETRIC_PEER (Linux's client: same server GID, smc_llc.c:1052-1057)" \
+			grep -q 'lgr-type .*(ASYMMETRIC_PEER)' "$d/sim.err"
+		check "wire: first contact CONFIRM_LINK, Linux's ADD_LINK (v2, rkeys in its extension: no ADD_LINK_CONT), our response on link 1, CONFIRM_LINK on the new link" \
+			eq "$(cut -d' ' -f1-6 <<< "$seq") " "21:03:$LINUX_IP 21:83:$s1 22:00:$LINUX_IP 22:80:$s1 21:03:$LINUX_IP 21:83:$s2 "
+		resp=$(awk '$2 == "22" && substr($4, 7, 2) == "80" { print substr($4, 9, 12), substr($4, 49, 8); exit }' "$llc")
+		offer=$(awk '$2 == "22" && substr($4, 7, 2) == "00" { print substr($4, 49, 8); exit }' "$llc")
+		check "wire: our ADD_LINK response offers the second device (its MAC, GID of $s2)" eq "$resp" \
+			"52540000000$(cut -d. -f4 <<< "$s2") $(printf '%02x%02x%02x%02x' $(tr . ' ' <<< "$s2"))"
+		check "wire: Linux's ADD_LINK offers its one GID again (10.0.0.1)" eq "$offer" 0a000001
+	else
+		# we are the server: our ADD_LINK offers our other device; Linux's client finds no
+		# alternate device and accepts on its one rxe0 (SMC_LGR_ASYMMETRIC_LOCAL,
+		# smc_llc.c:1051-1062), so its response repeats its link 1 GID and our server's
+		# group becomes ASYMMETRIC_PEER as Linux's server's would (smc_llc.c:1469-1474)
+		check "smcr-sim (server): Linux answered from its link 1 GID: group ASYMMETRIC_PEER (smc_llc.c:1469-1474)" \
+			grep -q 'lgr-type .*(ASYMMETRIC_PEER)' "$d/sim.err"
+		check "Linux (client): group ASYMMETRIC_LOCAL (type 4) with two links (smc_llc.c:1059-1062)" eq \
+			"$(kv "$(grep -m1 '^two_lgr ' "$d/linux-post.out")" type)" 4
+		check "wire: first contact CONFIRM_LINK, our ADD_LINK (v2, 88 bytes, no ADD_LINK_CONT), Linux's response on link 1, our CONFIRM_LINK on the new link" \
+			eq "$(cut -d' ' -f1-6 <<< "$seq") " "21:03:$s1 21:83:$LINUX_IP 22:00:$s1 22:80:$LINUX_IP 21:03:$s2 21:83:$LINUX_IP "
+		check "wire: v2 ADD_LINK request and response are 88 bytes (length 0x58 little-endian)" eq \
+			"$(awk '$2 == "22" { print substr($4, 3, 4); n++ } n == 2 { exit }' "$llc" | tr '\n' ' ')" "5800 5800 "
+		resp=$(awk '$2 == "22" && substr($4, 7, 2) == "80" { print substr($4, 9, 12), substr($4, 49, 8); exit }' "$llc")
+		offer=$(awk '$2 == "22" && substr($4, 7, 2) == "00" { print substr($4, 9, 12), substr($4, 49, 8); exit }' "$llc")
+		check "wire: our ADD_LINK offers the second device (its MAC, GID of $s2)" eq "$offer" \
+			"52540000000$(cut -d. -f4 <<< "$s2") $(printf '%02x%02x%02x%02x' $(tr . ' ' <<< "$s2"))"
+		check "wire: Linux's response offers its one MAC and GID again (10.0.0.1)" eq "$resp" "525400000001 0a000001"
+		check "wire: ADD_LINK request and response both for link 2, MTU 1024 (link_num, flags2 & 0x0f = 3)" eq \
+			"$(awk '$2 == "22" { print substr($4, 63, 2) "/" substr($4, 66, 1); n++ } n == 2 { exit }' "$llc" | tr '\n' ' ')" "02/3 02/3 "
+		# the v2 extension after the 44 bytes (smc_llc_fill_ext_v2, smc_llc.c:598-635):
+		# v2_direct (0x80), client_target_gid = the sender's new link GID, num_rkeys in host
+		# order (little-endian), then 16 bytes per RMB
+		local ext
+		ext=$(tshark -r "$d/wire.pcap" -Y "udp.dstport == 4791 && infiniband.bth.opcode == 4" -T fields -e ip.src -e udp.payload 2>/dev/null |
+			awk 'substr($2, 25, 2) == "22" { x = substr($2, 25 + 88); print $1, substr(x, 1, 2), substr(x, 29, 8), substr(x, 53, 4); n++ } n == 2 { exit }' | tr '\n' ' ')
+		check "wire: v2 ADD_LINK extensions: direct, target GID = the sender's new GID, 1 rkey (little-endian) - ours and Linux's" eq \
+			"$ext" "$s1 80 $(printf '%02x%02x%02x%02x' $(tr . ' ' <<< "$s2")) 0100 $LINUX_IP 80 0a000001 0100 "
+	fi
 	check "wire: no ADD_LINK_CONT (0x23)" eq "$(grep -c ' 23 ' "$llc")" 0
-	local resp
-	resp=$(awk '$2 == "22" && substr($4, 7, 2) == "80" { print substr($4, 9, 12), substr($4, 49, 8); exit }' "$llc")
-	check "wire: our ADD_LINK response offers the second device (its MAC, GID of $s2)" eq "$resp" \
-		"52540000000$(cut -d. -f4 <<< "$s2") $(printf '%02x%02x%02x%02x' $(tr . ' ' <<< "$s2"))"
-	check "wire: Linux's ADD_LINK offers its one GID again (10.0.0.1)" eq \
-		"$(awk '$2 == "22" && substr($4, 7, 2) == "00" { print substr($4, 49, 8); exit }' "$llc")" 0a000001
 	check "smcr-sim: --fail-cmd ran mid-transfer (after $((2 * BYTES)) of $((4 * BYTES)) bytes received)" \
 		grep -qE '^fail-cmd .* rc=0$' "$d/sim.out"
 	local got
@@ -383,6 +416,67 @@ checks_failover_first() {
 	check "wire: Linux still retransmits to the lost path after our DELETE_LINK (frame ${last:-none} > $f)" test "${last:-0}" -gt "${f:-0}"
 	check "Linux: one usable link left (link 2), group still ASYMMETRIC_LOCAL (type 4): its DELETE_LINK flow waits" eq \
 		"$(grep -c '^link ' "$d/linux.out")/$(kv "$(grep -m1 '^link ' "$d/linux.out")" link_id)/$(kv "$(grep -m1 '^lgr ' "$d/linux.out")" type)" 1/2/4
+	check "smcr-sim replay: connections 2-$CONNS on link 2 (0102) on both sides" eq \
+		"$(grep -cE "CLOSED +SMCR +00000102 " "$d/wire.pcap.replay")" $((2 * (CONNS - 1)))
+}
+
+# smcr-sim is the SERVER (Linux's client on its one rxe0). After our path fails our server
+# runs Linux's server flow: smcr_link_down queues a local DELETE_LINK (orderly, link id,
+# SMC_LLC_DEL_LOST_PATH: smc_core.c:1692-1694, smc_llc.c:1561-1570) which
+# smc_llc_process_srv_delete_link switches the connections for and sends on the surviving
+# link (smc_llc.c:1683-1691); Linux's client responds at once, reason 0, before it switches
+# its own connections (smc_llc.c:1597-1610) - no wait for the lost link's sends, so the flow
+# completes on rxe too; the server, SINGLE again, offers an asymmetric link on its one
+# remaining device (smc_llc.c:1710-1712) and Linux's client, with no alternate device,
+# rejects an ADD_LINK from its link 1 peer's GID (smc_llc.c:1052-1056).
+checks_cli_delete_flow() { # SHARE LOST_LINK_ID
+	local d=$1 id=$2 llc=$1/wire.pcap.llc
+	check "wire: after the failure: our DELETE_LINK (orderly), Linux's response, our ADD_LINK on the remaining device, Linux's reject" \
+		eq "$(llc_link_seq "$llc" | cut -d' ' -f7-)" "24:20:$SIM_GID_IP 24:a0:$LINUX_IP 22:00:$SIM_GID_IP 22:c0:$LINUX_IP "
+	check "wire: our DELETE_LINK: link $id, reason 0x00010000 (SMC_LLC_DEL_LOST_PATH, server: smc_llc_srv_delete_link_local)" eq \
+		"$(awk -v s="$SIM_GID_IP" '$2 == "24" && $3 == s { print substr($4, 9, 10); exit }' "$llc")" "0${id}00010000"
+	check "wire: Linux's response: link $id, reason 0 (smc_llc.c:1597, 1606-1607)" eq \
+		"$(awk '$2 == "24" && substr($4, 7, 2) == "a0" { print substr($4, 9, 10); exit }' "$llc")" "0${id}00000000"
+	check "wire: our new ADD_LINK offers our remaining GID (10.0.0.2, asymmetric on our side)" eq \
+		"$(awk '$2 == "22" && substr($4, 7, 2) == "00" { g = substr($4, 49, 8) } END { print g }' "$llc")" 0a000002
+	check "smcr-sim: the reject reported, no link added" grep -q 'add-link-rejected' "$d/sim.err"
+	check "Linux: SINGLE again, one link left (netlink type 1); ours SINGLE (type 1)" eq \
+		"$(kv "$(grep -m1 '^lgr ' "$d/linux.out")" type)/$(kv "$(grep -m1 '^lgr ' "$d/sim.out")" type)" 1/1
+	check "smcr-sim replay: both sides removed link $id: DELETE LINK from the server, lost path" eq \
+		"$(grep -c 'SMC-R link removed: DELETE LINK request from the server: lost path' "$d/wire.pcap.replay")" 2
+}
+
+# link 2 (our rxe1, no connections: new connections go to the non-asymmetric link 1 on both
+# sides, smcr_lgr_conn_assign_link, smc_core.c:134) fails
+checks_cli_failover_second() {
+	local d=$1 k
+	check_two_links "$d" "$SIM_GID_IP" 10.0.0.4 client
+	check "smcr-sim: link 2 down on rxe1's port error, removed" eq \
+		"$(grep -cE 'link-down .* link_id=2 \(port error\)' "$d/sim.err")/$(grep -cE 'link-removed .* link_id=2' "$d/sim.err")" 1/1
+	check "the asymmetric link 2 carried no connection (ours before the failure)" eq \
+		"$(kv "$(grep -m1 '^prefail_link .* link_id=2 ' "$d/sim.out")" conn_cnt)" 0
+	for k in $(seq 2 "$CONNS"); do
+		check "conn $k: on link 1 on both sides (smc_diag lgrinfo / ours)" eq \
+			"$(kv "$(conn_line "$d/linux.out" "$k")" link_id)/$(kv "$(conn_line "$d/sim.out" "$k")" link_id)" 1/1
+	done
+	checks_cli_delete_flow "$d" 2
+}
+
+# link 1 (our rxe1, carrying connections 2-N) fails: both sides move them to link 2
+checks_cli_failover_first() {
+	local d=$1 k
+	check_two_links "$d" 10.0.0.4 "$SIM_GID_IP" client
+	check "smcr-sim: link 1 down on rxe1's port error, removed" eq \
+		"$(grep -cE 'link-down .* link_id=1 \(port error\)' "$d/sim.err")/$(grep -cE 'link-removed .* link_id=1' "$d/sim.err")" 1/1
+	check "smcr-sim: link 1 carried connections 2-$CONNS when it failed, link 2 none" eq \
+		"$(kv "$(grep -m1 '^prefail_link .* link_id=1 ' "$d/sim.out")" conn_cnt)/$(kv "$(grep -m1 '^prefail_link .* link_id=2 ' "$d/sim.out")" conn_cnt)" \
+		$((CONNS - 1))/0
+	for k in $(seq 2 "$CONNS"); do
+		check "conn $k: on link 2 at the end on both sides (smc_diag lgrinfo / ours)" eq \
+			"$(kv "$(conn_line "$d/linux.out" "$k")" link_id)/$(kv "$(conn_line "$d/sim.out" "$k")" link_id)" 2/2
+	done
+	checks_cli_delete_flow "$d" 1
+	check "Linux: the one link left is link 2" eq "$(grep -c '^link ' "$d/linux.out")/$(kv "$(grep -m1 '^link ' "$d/linux.out")" link_id)" 1/2
 	check "smcr-sim replay: connections 2-$CONNS on link 2 (0102) on both sides" eq \
 		"$(grep -cE "CLOSED +SMCR +00000102 " "$d/wire.pcap.replay")" $((2 * (CONNS - 1)))
 }
@@ -500,7 +594,7 @@ rdma link add rxe1 type rxe netdev mv0 || exit 1
 for i in $(seq 1 100); do grep -q "ffff:0a00:0004" /sys/class/infiniband/rxe1/ports/1/gids/* 2>/dev/null && break; sleep 0.1; done
 echo "rxe1: $(cat /sys/class/infiniband/rxe1/ports/1/state) $(grep -h ffff /sys/class/infiniband/rxe1/ports/1/gids/* | tr "\n" " ")" >&2'
 # Linux's netlink view while it has two links (polled during the exchange)
-LINUX_PRE='( for i in $(seq 1 600); do smc_nl links | grep "^link " > /tmp/links; [ "$(grep -c "state=3 .*peer_uid=0000010[12]" /tmp/links)" -ge 2 ] && { sed "s/^/two_/" /tmp/links >> /mnt/host/linux-post.out; break; }; sleep 0.1; done ) &'
+LINUX_PRE='( for i in $(seq 1 600); do smc_nl links | grep "^link " > /tmp/links; [ "$(grep -c "state=3 .*peer_uid=0000010[12]" /tmp/links)" -ge 2 ] && { sed "s/^/two_/" /tmp/links >> /mnt/host/linux-post.out; smc_nl lgrs | grep "^lgr " | sed "s/^/two_/" >> /mnt/host/linux-post.out; break; }; sleep 0.1; done ) &'
 LINUX_POST='sleep 1; wait'
 EXP_LINK_DOWN=1 REPLAY_LINKS=2
 B_SAVED=$BYTES
@@ -512,6 +606,13 @@ run_case linux-server-2links server 0 "--release 0 $FAIL"
 EXTRA_CHECKS=checks_failover_first EXPECT_REJECT=no
 SIM_DEVS="--dev rxe1:1@10.0.0.4 --dev rxe0:1@10.0.0.2"
 run_case linux-server-2links-rev server 0 "--release 0 $FAIL"
+# smcr-sim as the server with two devices, Linux's client on its one rxe0
+EXTRA_CHECKS=checks_cli_failover_second EXPECT_REJECT=yes
+SIM_DEVS="--dev rxe0:1@10.0.0.2 --dev rxe1:1@10.0.0.4"
+run_case linux-client-2links client 0 "$FAIL"
+EXTRA_CHECKS=checks_cli_failover_first
+SIM_DEVS="--dev rxe1:1@10.0.0.4 --dev rxe0:1@10.0.0.2"
+run_case linux-client-2links-rev client 0 "$FAIL"
 BYTES=$B_SAVED
 
 say "check-interop: $FAILED failed checks, $(grep -c '^ok - ' "$SUMMARY") passed, in $(since "$T_ALL") s"
