@@ -243,14 +243,16 @@ int smc_layer_real_fail(smc_layer *l, uint16_t pfid, uint8_t port, bool fail)
 			continue;
 		n++;
 		if (fail) {
-			port_qpns q = { .port_index = p->port_index };
-			smcr_ctx_foreach_link(l->ctx, collect_qpn, &q);
-			for (size_t k = 0; k < q.n; k++)
-				verbs_dev_qp_to_err(l->vt, p->dev, q.qpn[k]);
 			/* what the device completed before it failed reaches the core first, as a
 			 * port's completions come before its port event: a CDC the QP received and
 			 * acknowledged is data the peer will not send again */
 			verbs_dev_process(l->vt, p->dev);
+			/* then the adapter stops: its QPs go to the error state (their flushed work
+			 * requests complete after the port event, for QPs the core has let go) */
+			port_qpns q = { .port_index = p->port_index };
+			smcr_ctx_foreach_link(l->ctx, collect_qpn, &q);
+			for (size_t k = 0; k < q.n; k++)
+				verbs_dev_qp_to_err(l->vt, p->dev, q.qpn[k]);
 		}
 		smc_layer_enter(l);
 		smcr_ctx_on_async_event(l->ctx, fail ? SMCR_EV_PORT_ERR : SMCR_EV_PORT_ACTIVE, p->port_index, NULL,

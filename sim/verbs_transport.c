@@ -470,7 +470,45 @@ void verbs_dev_notify_counts(const smcr_tp_dev *dev, uint64_t *send_cq, uint64_t
 
 /* Processing -------------------------------------------------------------------- */
 
-static int poll_cq(verbs_transport *vt, smcr_tp_dev *dev, struct ibv_cq *cq, bool recv)
+/* A failed receive completion held back by poll_cq() (see verbs_dev_process()). */
+typedef struct held_wc {
+	uint64_t wr_id;
+	uint32_t qp_num;
+	enum ibv_wc_status status;
+} held_wc;
+
+static bool deliver(verbs_transport *vt, smcr_tp_dev *dev, uint64_t wr_id, uint32_t qp_num,
+                    enum ibv_wc_status status, enum ibv_wc_opcode opcode, uint32_t byte_len, bool recv)
+{
+	/* looked up per completion: an earlier callback may have destroyed the QP */
+	smcr_tp_qp *qp = g_hash_table_lookup(dev->qps, GUINT_TO_POINTER(qp_num));
+	if (!qp)
+		return false;
+	smcr_wc wc = {
+		.wr_id = wr_id,
+		.qp_ctx = qp->ctx,
+		.status = verbs_map_wc_status(status),
+		.byte_len = byte_len,
+		.qp_num = qp_num,
+	};
+	/* verbs gives the opcode of successful completions only; a failed WR is reported by
+	 * the queue it was on */
+	if (recv)
+		wc.opcode = SMCR_WC_RECV;
+	else if (status == IBV_WC_SUCCESS && opcode == IBV_WC_RDMA_WRITE)
+		wc.opcode = SMCR_WC_RDMA_WRITE;
+	else
+		wc.opcode = SMCR_WC_SEND;
+	if (vt->trace && status != IBV_WC_SUCCESS)
+		fprintf(stderr, "verbs: %s QP %u: %s completion wr_id %llu: %s\n", dev->name, qp_num,
+		        recv ? "receive" : "send", (unsigned long long)wr_id, ibv_wc_status_str(status));
+	if (vt->sink.completion)
+		vt->sink.completion(vt->user, &wc);
+	return true;
+}
+
+/* Poll a CQ empty. With `held`, failed completions are kept there instead of delivered. */
+static int poll_cq(verbs_transport *vt, smcr_tp_dev *dev, struct ibv_cq *cq, bool recv, GArray *held)
 {
 	struct ibv_wc wcs[VERBS_POLL_BATCH];
 	int delivered = 0;
@@ -480,31 +518,13 @@ static int poll_cq(verbs_transport *vt, smcr_tp_dev *dev, struct ibv_cq *cq, boo
 			return fail(vt, SMCR_ERR_TRANSPORT, "ibv_poll_cq(%s): failed (%d)", dev->name, n);
 		for (int i = 0; i < n; i++) {
 			const struct ibv_wc *w = &wcs[i];
-			/* looked up per completion: an earlier callback may have destroyed the QP */
-			smcr_tp_qp *qp = g_hash_table_lookup(dev->qps, GUINT_TO_POINTER(w->qp_num));
-			if (!qp)
+			if (held && w->status != IBV_WC_SUCCESS) {
+				held_wc h = { .wr_id = w->wr_id, .qp_num = w->qp_num, .status = w->status };
+				g_array_append_val(held, h);
 				continue;
-			smcr_wc wc = {
-				.wr_id = w->wr_id,
-				.qp_ctx = qp->ctx,
-				.status = verbs_map_wc_status(w->status),
-				.byte_len = w->byte_len,
-				.qp_num = w->qp_num,
-			};
-			/* verbs gives the opcode of successful completions only; a failed WR is
-			 * reported by the queue it was on */
-			if (recv)
-				wc.opcode = SMCR_WC_RECV;
-			else if (w->status == IBV_WC_SUCCESS && w->opcode == IBV_WC_RDMA_WRITE)
-				wc.opcode = SMCR_WC_RDMA_WRITE;
-			else
-				wc.opcode = SMCR_WC_SEND;
-			if (vt->trace && w->status != IBV_WC_SUCCESS)
-				fprintf(stderr, "verbs: %s QP %u: %s completion wr_id %llu: %s\n", dev->name, w->qp_num,
-				        recv ? "receive" : "send", (unsigned long long)w->wr_id, ibv_wc_status_str(w->status));
-			delivered++;
-			if (vt->sink.completion)
-				vt->sink.completion(vt->user, &wc);
+			}
+			if (deliver(vt, dev, w->wr_id, w->qp_num, w->status, w->opcode, w->byte_len, recv))
+				delivered++;
 		}
 		if (n < VERBS_POLL_BATCH)
 			return delivered;
@@ -572,12 +592,26 @@ int verbs_dev_process(verbs_transport *vt, smcr_tp_dev *dev)
 		ibv_ack_cq_events(dev->recv_cq, recv_events);
 		arm_recv_cq(dev);
 	}
-	int a = poll_cq(vt, dev, dev->send_cq, false);
-	if (a < 0)
-		return a;
-	int b = poll_cq(vt, dev, dev->recv_cq, true);
+	/* Successful receives first: a message the QP received (and acknowledged) must reach
+	 * the core before an error completion takes the link down and frees it. Linux gets the
+	 * same from its separate rx tasklet and from smc_wr_drain_cq() in the link's clearing;
+	 * a CDC lost here makes the peer's failover validation abort the connection
+	 * (smc_cdc_msg_validate), as one interop run did. Then the sends, whose errors name the
+	 * cause (retries exceeded, remote access), then the receives' flush errors. */
+	GArray *held = g_array_new(FALSE, FALSE, sizeof(held_wc));
+	int b = poll_cq(vt, dev, dev->recv_cq, true, held);
+	int a = b < 0 ? 0 : poll_cq(vt, dev, dev->send_cq, false, NULL);
+	if (b >= 0 && a >= 0)
+		for (guint i = 0; i < held->len; i++) {
+			const held_wc *h = &g_array_index(held, held_wc, i);
+			if (deliver(vt, dev, h->wr_id, h->qp_num, h->status, IBV_WC_RECV, 0, true))
+				b++;
+		}
+	g_array_free(held, TRUE);
 	if (b < 0)
 		return b;
+	if (a < 0)
+		return a;
 	return a + b + process_async(vt, dev);
 }
 
