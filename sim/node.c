@@ -67,6 +67,7 @@ struct node {
 	sim_realtime *rt;
 	verbs_transport *vt;
 	smcr_tp_dev *dev;
+	smcr_port_desc port;     /* the device's port, described once when it is opened */
 	smcr_ctx *ctx;
 	int port_index;          /* the core's, -1 = no device */
 	unsigned dev_watch[2];
@@ -894,10 +895,10 @@ static int open_device(node *n)
 		snprintf(n->err, sizeof(n->err), "%s", verbs_transport_last_error(n->vt, NULL));
 		return -1;
 	}
+	/* described before the core exists, so a wrong port or GID fails at once */
 	real_port_opts o = { .dev_port = n->cfg.dev_port ? n->cfg.dev_port : 1, .ipv4 = n->cfg.gid_ipv4 };
-	smcr_port_desc d;
 	char why[512];
-	if (real_port_describe(n->vt, n->dev, &o, &d, why, sizeof(why))) {
+	if (real_port_describe(n->vt, n->dev, &o, &n->port, why, sizeof(why))) {
 		snprintf(n->err, sizeof(n->err), "%s", why);
 		return -1;
 	}
@@ -912,24 +913,18 @@ static int add_port(node *n)
 {
 	if (!n->dev)
 		return 0;
-	real_port_opts o = { .dev_port = n->cfg.dev_port ? n->cfg.dev_port : 1, .ipv4 = n->cfg.gid_ipv4 };
-	smcr_port_desc d;
-	char why[512];
-	if (real_port_describe(n->vt, n->dev, &o, &d, why, sizeof(why))) {
-		snprintf(n->err, sizeof(n->err), "%s", why);
-		return -1;
-	}
-	int rc = smcr_ctx_add_port(n->ctx, &d, sim_now(n->eng));
+	const smcr_port_desc *d = &n->port;
+	int rc = smcr_ctx_add_port(n->ctx, d, sim_now(n->eng));
 	if (rc < 0) {
 		snprintf(n->err, sizeof(n->err), "the core refused %s: %s", n->cfg.dev, smcr_strerror(rc));
 		return -1;
 	}
 	n->port_index = rc;
-	const uint8_t *m = d.mac;
-	const uint8_t *g = d.gids[d.n_gids - 1].gid;
-	say(n, "RoCE port %s:%u, MAC %02x:%02x:%02x:%02x:%02x:%02x, GID ::ffff:%u.%u.%u.%u, MTU %u%s", d.name,
-	    (unsigned)d.port, m[0], m[1], m[2], m[3], m[4], m[5], g[12], g[13], g[14], g[15], smcr_mtu_bytes(d.active_mtu),
-	    d.state == SMCR_PORT_ACTIVE ? "" : " (port not active)");
+	const uint8_t *m = d->mac;
+	const uint8_t *g = d->gids[d->n_gids - 1].gid;
+	say(n, "RoCE port %s:%u, MAC %02x:%02x:%02x:%02x:%02x:%02x, GID ::ffff:%u.%u.%u.%u, MTU %u%s", d->name,
+	    (unsigned)d->port, m[0], m[1], m[2], m[3], m[4], m[5], g[12], g[13], g[14], g[15],
+	    smcr_mtu_bytes(d->active_mtu), d->state == SMCR_PORT_ACTIVE ? "" : " (port not active)");
 	return 0;
 }
 
