@@ -34,6 +34,13 @@ struct verbs_transport {
 	bool trace;      /* SMCR_VERBS_TRACE set: async events and failed completions to stderr */
 };
 
+/* A failed receive completion held back by poll_cq() (see verbs_dev_process()). */
+typedef struct held_wc {
+	uint64_t wr_id;
+	uint32_t qp_num;
+	enum ibv_wc_status status;
+} held_wc;
+
 struct smcr_tp_dev {
 	char name[IBV_SYSFS_NAME_MAX];
 	struct ibv_context *ctx;
@@ -45,6 +52,8 @@ struct smcr_tp_dev {
 	uint8_t port_count;
 	GHashTable *qps; /* qp_num → smcr_tp_qp *: completions name their QP by number */
 	GPtrArray *mrs;  /* smcr_tp_mr * still registered */
+	GArray *held;    /* held_wc: failed receive completions of one verbs_dev_process() pass */
+	bool processing; /* in verbs_dev_process(): a nested call holds its own */
 	uint64_t send_notifies, recv_notifies;
 };
 
@@ -256,6 +265,8 @@ static void dev_release(smcr_tp_dev *dev)
 		}
 		g_ptr_array_free(dev->mrs, TRUE);
 	}
+	if (dev->held)
+		g_array_free(dev->held, TRUE);
 	if (dev->send_cq)
 		ibv_destroy_cq(dev->send_cq);
 	if (dev->recv_cq)
@@ -340,6 +351,7 @@ smcr_tp_dev *verbs_dev_open(verbs_transport *vt, const char *name)
 	}
 	dev->qps = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, free_qp);
 	dev->mrs = g_ptr_array_new();
+	dev->held = g_array_new(FALSE, FALSE, sizeof(held_wc));
 	g_ptr_array_add(vt->devs, dev);
 	return dev;
 err:
@@ -470,13 +482,6 @@ void verbs_dev_notify_counts(const smcr_tp_dev *dev, uint64_t *send_cq, uint64_t
 
 /* Processing -------------------------------------------------------------------- */
 
-/* A failed receive completion held back by poll_cq() (see verbs_dev_process()). */
-typedef struct held_wc {
-	uint64_t wr_id;
-	uint32_t qp_num;
-	enum ibv_wc_status status;
-} held_wc;
-
 static bool deliver(verbs_transport *vt, smcr_tp_dev *dev, uint64_t wr_id, uint32_t qp_num,
                     enum ibv_wc_status status, enum ibv_wc_opcode opcode, uint32_t byte_len, bool recv)
 {
@@ -598,7 +603,10 @@ int verbs_dev_process(verbs_transport *vt, smcr_tp_dev *dev)
 	 * a CDC lost here makes the peer's failover validation abort the connection
 	 * (smc_cdc_msg_validate), as one interop run did. Then the sends, whose errors name the
 	 * cause (retries exceeded, remote access), then the receives' flush errors. */
-	GArray *held = g_array_new(FALSE, FALSE, sizeof(held_wc));
+	bool nested = dev->processing;
+	GArray *held = nested ? g_array_new(FALSE, FALSE, sizeof(held_wc)) : dev->held;
+	g_array_set_size(held, 0);
+	dev->processing = true;
 	int b = poll_cq(vt, dev, dev->recv_cq, true, held);
 	int a = b < 0 ? 0 : poll_cq(vt, dev, dev->send_cq, false, NULL);
 	if (b >= 0 && a >= 0)
@@ -607,7 +615,10 @@ int verbs_dev_process(verbs_transport *vt, smcr_tp_dev *dev)
 			if (deliver(vt, dev, h->wr_id, h->qp_num, h->status, IBV_WC_RECV, 0, true))
 				b++;
 		}
-	g_array_free(held, TRUE);
+	if (nested)
+		g_array_free(held, TRUE);
+	else
+		dev->processing = false;
 	if (b < 0)
 		return b;
 	if (a < 0)
