@@ -26,8 +26,14 @@ int replay_decode_file(const char *path, const replay_opts *opts, replay_result 
 		return -1;
 	}
 	replay_decoder *d = replay_decoder_new(opts);
-	uint8_t *eth = dlt == RP_LINKTYPE_ETHERNET ? NULL : g_malloc((size_t)pcap_snapshot(p) + 262144);
-	size_t eth_size = dlt == RP_LINKTYPE_ETHERNET ? 0 : (size_t)pcap_snapshot(p) + 262144;
+	/* cooked records are rebuilt here: a frame of the file's snapshot length (or libpcap's
+	 * largest) plus the Ethernet header */
+	size_t eth_size = 0;
+	uint8_t *eth = NULL;
+	if (dlt != RP_LINKTYPE_ETHERNET) {
+		eth_size = MAX((size_t)pcap_snapshot(p), (size_t)262144) + 14;
+		eth = g_malloc(eth_size);
+	}
 	uint64_t n = 0;
 	for (;;) {
 		struct pcap_pkthdr *h;
