@@ -6,7 +6,6 @@
  * and links, the core's error counters. The same keys as smc_peer and smc_nl print, so a
  * script compares the two views. Exit 0 when every connection ran on SMC-R with its data
  * verified both ways and closed in order, 1 otherwise, 2 for bad options. */
-#include <arpa/inet.h>
 #include <glib.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include "sim/netif_packet.h"
 #include "sim/realhw_map.h"
 #include "sim/realtime.h"
+#include "sim/scn_values.h"
 #include "sim/smc_layer.h"
 #include "sim/stack.h"
 #include "tools/cli.h"
@@ -346,55 +346,15 @@ static void run_fail_cmd(interop_run *r, const app_interop *app, const char *cmd
 
 /* ---- options ---- */
 
+/* "A.B.C.D/N", or "A.B.C.D" meaning /24; the prefix length 1..32 */
 static int parse_prefix(const char *s, uint32_t *addr, uint8_t *len)
 {
-	char buf[32];
-	snprintf(buf, sizeof(buf), "%s", s);
-	char *slash = strchr(buf, '/');
-	unsigned long l = 24;
-	if (slash) {
-		*slash = 0;
-		char *end;
-		l = strtoul(slash + 1, &end, 10);
-		if (*end || l < 1 || l > 32)
-			return -1;
+	const char *why;
+	if (!strchr(s, '/')) {
+		*len = 24;
+		return scn_parse_ipv4(s, addr, &why) ? 0 : -1;
 	}
-	struct in_addr a;
-	if (inet_pton(AF_INET, buf, &a) != 1)
-		return -1;
-	*addr = ntohl(a.s_addr);
-	*len = (uint8_t)l;
-	return 0;
-}
-
-static int parse_mac(const char *s, uint8_t mac[6])
-{
-	unsigned v[6];
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) != 6)
-		return -1;
-	for (int i = 0; i < 6; i++) {
-		if (v[i] > 255)
-			return -1;
-		mac[i] = (uint8_t)v[i];
-	}
-	return 0;
-}
-
-static int parse_size(const char *s, unsigned long long *out)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 0);
-	unsigned long long mul = 1;
-	if (*end == 'K' || *end == 'k')
-		mul = 1024;
-	else if (*end == 'M' || *end == 'm')
-		mul = 1024 * 1024;
-	else if (*end)
-		return -1;
-	if (*end && end[1])
-		return -1;
-	*out = v * mul;
-	return end == s ? -1 : 0;
+	return scn_parse_prefix(s, addr, len, &why) && *len >= 1 ? 0 : -1;
 }
 
 static void args_free(interop_args *a)
@@ -431,7 +391,8 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 	interop_run run = { 0 };
 	uint32_t ip = 0, peer = 0;
 	uint8_t plen = 24, mac[6];
-	unsigned long long bytes = 1 << 20, wait = 60 * SIM_S, timeout = 120 * SIM_S, linger = 3 * SIM_S;
+	uint64_t bytes = 1 << 20;
+	unsigned long long wait = 60 * SIM_S, timeout = 120 * SIM_S, linger = 3 * SIM_S;
 	unsigned long long testlink = SMCR_TESTLINK_DEFAULT_TIME, after = a.end_lgr ? 10 * SIM_S : 0;
 	char err[512];
 	realhw_map map;
@@ -446,7 +407,7 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 	if (!server && (!a.peer || parse_prefix(a.peer, &peer, &(uint8_t){ 0 })))
 		return usage_error(prog, "a client needs --peer A.B.C.D");
 	if (a.mac) {
-		if (parse_mac(a.mac, mac))
+		if (!scn_parse_mac(a.mac, mac, &(const char *){ NULL }))
 			return usage_error(prog, "bad --mac; expected XX:XX:XX:XX:XX:XX");
 	} else {
 		const uint8_t def[6] = { 0x02, 0x53, 0x4d, 0x43, 0x00, (uint8_t)ip };
@@ -454,7 +415,7 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 	}
 	if (a.release > 1 || a.release < -1)
 		return usage_error(prog, "--release is 0 or 1");
-	if ((a.bytes && parse_size(a.bytes, &bytes)) || a.conns < 1 || a.conns > 64 || a.port < 1 || a.port > 65535)
+	if ((a.bytes && !scn_parse_size(a.bytes, &bytes, &(const char *){ NULL })) || a.conns < 1 || a.conns > 64 || a.port < 1 || a.port > 65535)
 		return usage_error(prog, "bad --bytes, --conns (1..64) or --port");
 	if ((a.wait && cli_parse_duration(a.wait, &wait, err, sizeof(err))) ||
 	    (a.timeout && cli_parse_duration(a.timeout, &timeout, err, sizeof(err))) ||
@@ -465,8 +426,8 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 		return usage_error(prog, "bad --testlink; expected a duration from 0 (off) to 1h");
 	if (a.after && cli_parse_duration(a.after, &after, err, sizeof(err)))
 		return usage_error(prog, "bad --after; expected a duration like 10s");
-	unsigned long long fail_after = 0;
-	if ((a.fail_after && parse_size(a.fail_after, &fail_after)) || (!a.fail_after != !a.fail_cmd))
+	uint64_t fail_after = 0;
+	if ((a.fail_after && !scn_parse_size(a.fail_after, &fail_after, &(const char *){ NULL })) || (!a.fail_after != !a.fail_cmd))
 		return usage_error(prog, "--fail-after SIZE and --fail-cmd CMD go together");
 	/* --dev N becomes PFID 0001+N: the first device is tried first for a connection's
 	 * first link, the others are alternates for a second link (same PNET id) */
@@ -548,7 +509,7 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 	if (pd && pd->n_gids)
 		gid_text(pd->gids[pd->n_gids - 1].gid, gtxt, sizeof(gtxt));
 	printf("interop role=%s stack=%s mac=%02x:%02x:%02x:%02x:%02x:%02x ifname=%s dev=%s port_mac=%02x:%02x:%02x:%02x:%02x:%02x "
-	       "gid=%s conns=%d bytes=%llu testlink_ms=%llu\n",
+	       "gid=%s conns=%d bytes=%" PRIu64 " testlink_ms=%llu\n",
 	       run.role, a.ip, mac[0], mac[1], mac[2], mac[3], mac[4], mac[5], a.ifname, devs_text, pd ? pd->mac[0] : 0,
 	       pd ? pd->mac[1] : 0, pd ? pd->mac[2] : 0, pd ? pd->mac[3] : 0, pd ? pd->mac[4] : 0, pd ? pd->mac[5] : 0,
 	       gtxt, a.conns, bytes, testlink / SIM_MS);
@@ -625,7 +586,7 @@ static int run_interop(const char *prog, const interop_args *ap, int argc, char 
 		printf("result fail: %u of %d connections not verified on SMC-R%s\n", bad, a.conns,
 		       sim_now(eng) >= timeout ? " (timed out)" : "");
 	else
-		printf("result pass: %d connections on SMC-R, %llu bytes each way verified on each\n", a.conns, bytes);
+		printf("result pass: %d connections on SMC-R, %" PRIu64 " bytes each way verified on each\n", a.conns, bytes);
 	rc = bad ? 1 : 0;
 out:
 	g_free(devs_text);
