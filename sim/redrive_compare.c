@@ -48,24 +48,27 @@ int rd_map_pair(rd_map *m, rd_kind k, const void *live, const void *rec, size_t 
 	return 0;
 }
 
-bool rd_map_live(const rd_map *m, rd_kind k, const void *rec, size_t len, void *live_out)
+/* The other side of the pair whose recorded (b) or live (a) value is `key`. */
+static bool map_find(const rd_map *m, rd_kind k, bool by_rec, const void *key, size_t len, void *out)
 {
-	for (size_t i = 0; i < m->n[k]; i++)
-		if (!memcmp(m->p[k][i].b, rec, len)) {
-			memcpy(live_out, m->p[k][i].a, len);
+	for (size_t i = 0; i < m->n[k]; i++) {
+		const rd_pair *p = &m->p[k][i];
+		if (!memcmp(by_rec ? p->b : p->a, key, len)) {
+			memcpy(out, by_rec ? p->a : p->b, len);
 			return true;
 		}
+	}
 	return false;
+}
+
+bool rd_map_live(const rd_map *m, rd_kind k, const void *rec, size_t len, void *live_out)
+{
+	return map_find(m, k, true, rec, len, live_out);
 }
 
 bool rd_map_rec(const rd_map *m, rd_kind k, const void *live, size_t len, void *rec_out)
 {
-	for (size_t i = 0; i < m->n[k]; i++)
-		if (!memcmp(m->p[k][i].a, live, len)) {
-			memcpy(rec_out, m->p[k][i].b, len);
-			return true;
-		}
-	return false;
+	return map_find(m, k, false, live, len, rec_out);
 }
 
 void rd_rmb_add(redrive *rd, bool ours, uint32_t rec_rkey, uint64_t rec_va, uint32_t live_rkey, uint64_t live_va,
