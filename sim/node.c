@@ -21,6 +21,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "sim/core_timer.h"
 #include "sim/engine.h"
 #include "sim/node_report.h"
 #include "sim/pattern.h"
@@ -106,18 +107,7 @@ static void say(node *n, const char *fmt, ...)
 static void node_enter(node *n) { n->depth++; }
 static void node_leave(node *n);
 
-static void timer_sync(node *n)
-{
-	uint64_t t = smcr_ctx_next_expiry(n->ctx);
-	if (t == SMCR_NEVER) {
-		sim_event_cancel(n->eng, &n->timer);
-		return;
-	}
-	if (t < sim_now(n->eng))
-		t = sim_now(n->eng);
-	if (!sim_event_pending(&n->timer) || n->timer.at != t)
-		sim_event_schedule(n->eng, &n->timer, t);
-}
+static void timer_sync(node *n) { sim_core_timer_sync(n->eng, &n->timer, n->ctx); }
 
 static void on_timer(sim_engine *eng, sim_event *ev)
 {

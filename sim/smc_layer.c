@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sim/arp.h"
+#include "sim/core_timer.h"
 #include "sim/route.h"
 
 void smc_layer_config_default(smc_layer_config *c)
@@ -72,20 +73,7 @@ void smc_layer_enter(smc_layer *l)
 	l->ctr.core_calls++;
 }
 
-static void timer_sync(smc_layer *l)
-{
-	sim_engine *eng = l->st->eng;
-	uint64_t t = smcr_ctx_next_expiry(l->ctx);
-	if (t == SMCR_NEVER) {
-		sim_event_cancel(eng, &l->timer);
-		return;
-	}
-	uint64_t now = sim_now(eng);
-	if (t < now)
-		t = now;
-	if (!sim_event_pending(&l->timer) || l->timer.at != t)
-		sim_event_schedule(eng, &l->timer, t);
-}
+static void timer_sync(smc_layer *l) { sim_core_timer_sync(l->st->eng, &l->timer, l->ctx); }
 
 void smc_layer_leave(smc_layer *l)
 {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/smcr.h"
+#include "sim/core_timer.h"
 #include "sim/engine.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
@@ -384,19 +385,7 @@ static void on_timer(sim_engine *eng, sim_event *ev)
 	host_sync(&h->w->h[1]);
 }
 
-static void host_sync(bench_host *h)
-{
-	uint64_t t = smcr_ctx_next_expiry(h->ctx);
-	if (t == SMCR_NEVER) {
-		sim_event_cancel(h->w->eng, &h->timer);
-		return;
-	}
-	uint64_t now = sim_now(h->w->eng);
-	if (t < now)
-		t = now;
-	if (!sim_event_pending(&h->timer) || h->timer.at != t)
-		sim_event_schedule(h->w->eng, &h->timer, t);
-}
+static void host_sync(bench_host *h) { sim_core_timer_sync(h->w->eng, &h->timer, h->ctx); }
 
 static const smcr_callbacks bench_cb = {
 	.rand = cb_rand,

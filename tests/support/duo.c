@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/core_timer.h"
+
 static duo_conn *dc(smcr_conn *c) { return smcr_conn_user(c); }
 
 static void host_sync(duo_host *h);
@@ -298,18 +300,8 @@ static void on_timer(sim_engine *eng, sim_event *ev)
 
 static void host_sync(duo_host *h)
 {
-	if (!h->ctx)
-		return;
-	uint64_t t = smcr_ctx_next_expiry(h->ctx);
-	if (t == SMCR_NEVER) {
-		sim_event_cancel(h->d->eng, &h->timer);
-		return;
-	}
-	uint64_t now = sim_now(h->d->eng);
-	if (t < now)
-		t = now;
-	if (!sim_event_pending(&h->timer) || h->timer.at != t)
-		sim_event_schedule(h->d->eng, &h->timer, t);
+	if (h->ctx)
+		sim_core_timer_sync(h->d->eng, &h->timer, h->ctx);
 }
 
 void duo_sync(duo *d) { sync_both(d); }
