@@ -264,6 +264,15 @@ static void delist(smcr_lgr *lgr)
  * completes with an error counts as sent, as in Linux (smc_wr_tx_process_cqe() completes
  * the waiter whatever the status): when it was flushed on a path that just died, a peer
  * whose other link still works learns of the end only from its TEST_LINK. */
+static int send_delete_all(smcr_lgr *lgr, smcr_link *l)
+{
+	smcr_llc_msg m;
+	smcr_llc_init_msg(lgr, &m, SMCR_LLC_DELETE_LINK);
+	m.flags = SMCR_LLC_FLAG_DEL_LINK_ALL | (lgr->term_orderly ? SMCR_LLC_FLAG_DEL_LINK_ORDERLY : 0);
+	m.u.delete_link.reason = lgr->term_rsn;
+	return smcr_llc_send_wait(l, &m);
+}
+
 static void delete_all_next(smcr_lgr *lgr)
 {
 	smcr_ctx *ctx = lgr->ctx;
@@ -275,11 +284,7 @@ static void delete_all_next(smcr_lgr *lgr)
 		smcr_link *l = lgr->lnk[i];
 		if (!l)
 			continue;
-		smcr_llc_msg m;
-		smcr_llc_init_msg(lgr, &m, SMCR_LLC_DELETE_LINK);
-		m.flags = SMCR_LLC_FLAG_DEL_LINK_ALL | (lgr->term_orderly ? SMCR_LLC_FLAG_DEL_LINK_ORDERLY : 0);
-		m.u.delete_link.reason = lgr->term_rsn;
-		if (smcr_llc_send_wait(l, &m) == 0 && !lgr->dead) {
+		if (send_delete_all(lgr, l) == 0 && !lgr->dead) {
 			lgr->term_wait_link = l->id;
 			smcr_timer_arm(ctx, &lgr->term_timer, ctx->now + SMCR_LLC_WAIT_TIME);
 			return;
@@ -304,12 +309,8 @@ static void lgr_end(smcr_lgr *lgr, bool orderly, uint32_t rsn)
 	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX && lgr->term_links; i++) {
 		if (!(lgr->term_links & (1u << i)))
 			continue;
-		smcr_llc_msg m;
-		smcr_llc_init_msg(lgr, &m, SMCR_LLC_DELETE_LINK);
-		m.flags = SMCR_LLC_FLAG_DEL_LINK_ALL | (orderly ? SMCR_LLC_FLAG_DEL_LINK_ORDERLY : 0);
-		m.u.delete_link.reason = rsn;
 		lgr->term_links &= (uint8_t)~(1u << i);
-		if (smcr_llc_send_wait(lgr->lnk[i], &m) == 0) {
+		if (send_delete_all(lgr, lgr->lnk[i]) == 0) {
 			lgr->term_wait_link = lgr->lnk[i]->id;
 			break;
 		}
