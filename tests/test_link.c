@@ -11,6 +11,14 @@ static bool up(void *arg)
 	return c->established && c->peer->established;
 }
 
+/* A connection from host 0, established on both sides. */
+static duo_conn *connect_up(duo *d)
+{
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	return c;
+}
+
 static bool streamed(void *arg) { return duo_stream_done(arg); }
 
 static duo *two_rnics(int ports0, int ports1)
@@ -45,8 +53,7 @@ static smcr_lgr_info lgr_of(duo *d, int host)
 Test(link, a_second_rnic_on_each_side_gives_a_symmetric_link_group)
 {
 	duo *d = two_rnics(2, 2);
-	duo_conn *c = duo_connect(d, 0);
-	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_conn *c = connect_up(d);
 	duo_run(d, duo_now(d) + SMCR_S);
 	cr_assert_eq(duo_link_count(d, 0, SMCR_LNK_ACTIVE), 2);
 	cr_assert_eq(duo_link_count(d, 1, SMCR_LNK_ACTIVE), 2);
@@ -79,8 +86,7 @@ Test(link, a_second_rnic_on_each_side_gives_a_symmetric_link_group)
 Test(link, one_rnic_client_and_two_rnic_server_give_an_asymmetric_group)
 {
 	duo *d = two_rnics(1, 2);
-	duo_conn *c = duo_connect(d, 0);
-	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	connect_up(d);
 	duo_run(d, duo_now(d) + SMCR_S);
 	cr_assert_eq(duo_link_count(d, 0, SMCR_LNK_ACTIVE), 2);
 	cr_assert_eq(lgr_of(d, 0).type, SMCR_LGR_ASYMMETRIC_LOCAL);
@@ -97,8 +103,7 @@ static bool flowing(void *arg)
 static void failover_mid_transfer(int fail_host)
 {
 	duo *d = two_rnics(2, 2);
-	duo_conn *c = duo_connect(d, 0);
-	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_conn *c = connect_up(d);
 	duo_run(d, duo_now(d) + SMCR_S);
 	cr_assert_eq(duo_link_count(d, 0, SMCR_LNK_ACTIVE), 2);
 	duo_stream(c, 8 << 20);
@@ -134,8 +139,7 @@ Test(link, failover_on_the_server_keeps_every_byte) { failover_mid_transfer(1); 
 Test(link, losing_the_only_link_aborts_the_connections)
 {
 	duo *d = two_rnics(1, 1);
-	duo_conn *c = duo_connect(d, 0);
-	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_conn *c = connect_up(d);
 	duo_stream(c, 4 << 20);
 	cr_assert(duo_run_until(d, flowing, c, 10 * SMCR_S));
 	smcr_link_info li;
@@ -156,8 +160,7 @@ Test(link, losing_the_only_link_aborts_the_connections)
 Test(link, test_link_timeout_takes_a_silent_link_down)
 {
 	duo *d = two_rnics(1, 1);
-	duo_conn *c = duo_connect(d, 0);
-	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_conn *c = connect_up(d);
 	uint64_t t0 = duo_now(d);
 	/* the server's RNIC falls off the fabric without telling anybody */
 	tpi_dev_set_down(d->fab, d->h[1].dev[0], true);
@@ -174,8 +177,7 @@ Test(link, test_link_timeout_takes_a_silent_link_down)
 Test(link, test_link_is_answered_on_an_idle_link)
 {
 	duo *d = two_rnics(1, 1);
-	duo_conn *c = duo_connect(d, 0);
-	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_conn *c = connect_up(d);
 	duo_run(d, duo_now(d) + 100 * SMCR_S);
 	cr_assert_eq(duo_count(d, -1, SMCR_EV_LINK_DOWN), 0);
 	cr_assert_eq(duo_link_count(d, 0, SMCR_LNK_ACTIVE), 1);
@@ -195,8 +197,7 @@ static bool both_freed(void *arg)
 Test(link, idle_link_group_lingers_then_is_deleted_orderly)
 {
 	duo *d = two_rnics(1, 1);
-	duo_conn *c = duo_connect(d, 0);
-	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_conn *c = connect_up(d);
 	smcr_conn_close(c->c, duo_now(d));
 	smcr_conn_close(c->peer->c, duo_now(d));
 	cr_assert(duo_run_until(d, both_freed, c, SMCR_S));
@@ -230,8 +231,7 @@ Test(link, idle_link_group_lingers_then_is_deleted_orderly)
 Test(link, reusing_within_the_linger_time_keeps_the_link_group)
 {
 	duo *d = two_rnics(1, 1);
-	duo_conn *c = duo_connect(d, 0);
-	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_conn *c = connect_up(d);
 	smcr_conn_close(c->c, duo_now(d));
 	smcr_conn_close(c->peer->c, duo_now(d));
 	cr_assert(duo_run_until(d, both_freed, c, SMCR_S));
@@ -250,8 +250,7 @@ Test(link, reusing_within_the_linger_time_keeps_the_link_group)
 Test(link, port_active_for_a_port_that_is_up_starts_no_add_link)
 {
 	duo *d = two_rnics(1, 1);
-	duo_conn *c = duo_connect(d, 0);
-	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	connect_up(d);
 	duo_run(d, duo_now(d) + SMCR_S);
 	cr_assert_eq(duo_count(d, 1, SMCR_EV_ADD_LINK_REJECTED), 1, "one attempt after first contact");
 	for (int h = 0; h < 2; h++)
@@ -265,8 +264,7 @@ Test(link, port_active_for_a_port_that_is_up_starts_no_add_link)
 Test(link, port_active_after_port_error_adds_the_link_again)
 {
 	duo *d = two_rnics(1, 2);
-	duo_conn *c = duo_connect(d, 0);
-	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	connect_up(d);
 	duo_run(d, duo_now(d) + SMCR_S);
 	cr_assert_eq(duo_link_count(d, 1, SMCR_LNK_ACTIVE), 2, "an asymmetric second link on the server's port 2");
 	int added = duo_count(d, 1, SMCR_EV_LINK_ADDED);
@@ -323,8 +321,7 @@ Test(link, smcr_v2_adds_the_second_link_with_the_rkey_extension)
 	duo *d = duo_new(&o);
 	llc_spy s = { 0 };
 	tpi_set_observer(d->fab, spy, &s);
-	duo_conn *c = duo_connect(d, 0);
-	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_conn *c = connect_up(d);
 	duo_run(d, duo_now(d) + SMCR_S);
 	cr_assert_eq(lgr_of(d, 0).version, 2);
 	cr_assert_eq(lgr_of(d, 0).type, SMCR_LGR_SYMMETRIC);
@@ -357,8 +354,7 @@ Test(link, big_endian_v2_llc_lengths_when_configured)
 	duo *d = duo_new(&o);
 	llc_spy s = { 0 };
 	tpi_set_observer(d->fab, spy, &s);
-	duo_conn *c = duo_connect(d, 0);
-	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	connect_up(d);
 	cr_assert_gt(s.total_v2, 2);
 	cr_assert_eq(s.be_len, s.total_v2);
 	duo_free(d);
@@ -367,8 +363,7 @@ Test(link, big_endian_v2_llc_lengths_when_configured)
 Test(link, port_error_fails_over_and_port_return_adds_a_link_again)
 {
 	duo *d = two_rnics(2, 2);
-	duo_conn *c = duo_connect(d, 0);
-	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_conn *c = connect_up(d);
 	duo_run(d, duo_now(d) + SMCR_S);
 	cr_assert_eq(duo_link_count(d, 1, SMCR_LNK_ACTIVE), 2);
 	duo_stream(c->peer, 4 << 20);
@@ -429,8 +424,7 @@ Test(link, smcr_v2_client_gaining_a_second_rnic_requests_an_add_link)
 	smcr_ctx_on_async_event(d->h[0].ctx, SMCR_EV_PORT_ERR, (uint32_t)d->h[0].port_idx[1], NULL, 0);
 	llc_spy s = { 0 };
 	tpi_set_observer(d->fab, spy, &s);
-	duo_conn *c = duo_connect(d, 0);
-	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_conn *c = connect_up(d);
 	duo_run(d, duo_now(d) + SMCR_S);
 	cr_assert_eq(lgr_of(d, 0).type, SMCR_LGR_ASYMMETRIC_LOCAL);
 	cr_assert_eq(lgr_of(d, 1).type, SMCR_LGR_ASYMMETRIC_PEER);
@@ -458,8 +452,7 @@ Test(link, smcr_v2_client_gaining_a_second_rnic_requests_an_add_link)
 Test(link, a_delete_link_all_without_the_orderly_flag_is_an_abnormal_end_by_the_peer)
 {
 	duo *d = two_rnics(1, 1);
-	duo_conn *c = duo_connect(d, 0);
-	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_conn *c = connect_up(d);
 	smcr_link_info li;
 	cr_assert(duo_first_link(d, 0, &li));
 	smcr_llc_msg m;
@@ -492,8 +485,7 @@ Test(link, a_delete_link_all_without_the_orderly_flag_is_an_abnormal_end_by_the_
 Test(link, operator_termination_of_all_link_groups_tells_the_peer_and_aborts_both_sides)
 {
 	duo *d = two_rnics(1, 1);
-	duo_conn *c = duo_connect(d, 0);
-	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_conn *c = connect_up(d);
 	cr_assert_eq(smcr_ctx_terminate_all(d->h[1].ctx, duo_now(d)), 1);
 	cr_assert_eq(smcr_ctx_terminate_all(d->h[1].ctx, duo_now(d)), 0, "nothing left to end");
 	duo_run(d, duo_now(d) + 3 * SMCR_S);
@@ -521,8 +513,7 @@ static uint64_t client_end_after_first_link_lost(uint64_t retry, uint64_t horizo
 {
 	duo *d = two_rnics(2, 2);
 	tpi_set_retry_time(d->fab, retry);
-	duo_conn *c = duo_connect(d, 0);
-	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
+	duo_conn *c = connect_up(d);
 	duo_run(d, duo_now(d) + SMCR_S);
 	cr_assert_eq(duo_link_count(d, 0, SMCR_LNK_ACTIVE), 2);
 	cr_assert_eq(duo_link_count(d, 1, SMCR_LNK_ACTIVE), 2);
