@@ -7,7 +7,8 @@
 #   make traces     regenerate the sample captures traces/trace-*.pcapng
 #
 # Sources are found by wildcard: model/*.c (the sans-I/O protocol core, libc only),
-# sim/*.c (engine, fabric, stacks), tools/*.c (the CLI), tests/test_*.c (one Criterion
+# sim/*/*.c (one folder per subsystem: engine, fabric, rdma, net, smc, app, scenario, report,
+# world, replay, redrive), tools/*.c (the CLI), tests/test_*.c (one Criterion
 # program per file). Adding a file needs no Makefile edit.
 
 comma   := ,
@@ -29,7 +30,7 @@ LDFLAGS_SAN := $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined)
 EXTRA_LIBS := -lm
 
 MODEL_SRC := $(sort $(wildcard model/*.c))
-SIM_SRC   := $(sort $(wildcard sim/*.c))
+SIM_SRC   := $(sort $(wildcard sim/*/*.c))
 TOOL_SRC  := $(sort $(wildcard tools/*.c))
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TESTLIB_SRC := $(sort $(wildcard tests/support/*.c))

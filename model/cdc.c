@@ -7,7 +7,7 @@
 
 #include "model/llc.h"
 #include "model/smcr_err.h"
-#include "model/wire.h"
+#include "model/byteorder.h"
 
 static uint8_t *put_cursor(uint8_t *p, const smcr_cursor *c)
 {

@@ -1,6 +1,6 @@
 /* CDC: connection data control (type 0xFE, 44 bytes, an RDMA SEND on the connection's
  * link), and the cursor arithmetic it carries (Linux smc_cdc.h). Layout:
- * ../shared/docs/smcr-protocol.md §5.
+ * RFC 7609 and Linux struct smc_cdc_msg.
  */
 #ifndef SMCR_CDC_H
 #define SMCR_CDC_H

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "model/smcr_err.h"
-#include "model/wire.h"
+#include "model/byteorder.h"
 
 /* Proposal pieces (Linux struct sizes). */
 #define PROP_BASE_LEN 40      /* header, peer id, GID, MAC, IP area offset */

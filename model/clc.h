@@ -4,7 +4,8 @@
  * Host form and wire form are separate: protocol logic only sees the structs below; the
  * encoders write exactly Linux's bytes and the decoders validate lengths, eyecatchers,
  * versions, types and trailers as Linux does (smc_clc.c), reporting the first problem
- * precisely in an smcr_decode_err. Layouts: ../shared/docs/smcr-protocol.md §2.
+ * precisely in an smcr_decode_err. Layouts: RFC 7609 and Linux
+ * smc_clc.h.
  */
 #ifndef SMCR_CLC_H
 #define SMCR_CLC_H

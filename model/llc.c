@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "model/smcr_err.h"
-#include "model/wire.h"
+#include "model/byteorder.h"
 
 #define LLC_V2_BIT 0x20
 #define ADD_LINK_EXT_OFF 44

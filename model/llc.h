@@ -5,7 +5,8 @@
  * Linux writes the v2 16-bit length (and the ADD_LINK v2 rkey count) in the sender's CPU
  * byte order: little-endian on x86, big-endian on s390 and in Wireshark. The encoder takes
  * the order as a parameter; the decoder accepts either, picking the one that matches the
- * received byte count. Layouts: ../shared/docs/smcr-protocol.md §4.
+ * received byte count. Layouts: RFC 7609 and Linux
+ * smc_llc.c.
  */
 #ifndef SMCR_LLC_H
 #define SMCR_LLC_H

@@ -13,8 +13,7 @@
  *  - everything else the host must know is an upcall in smcr_callbacks, with `user`.
  *
  * Objects carry stable numeric ids assigned in creation order (lgr, link, conn); nothing is
- * ordered by address. Protocol behaviour follows Linux net/smc; the digest is
- * ../shared/docs/smcr-protocol.md.
+ * ordered by address. Protocol behaviour follows Linux net/smc and RFC 7609.
  *
  * Lifetimes: a connection handle returned by smcr_conn_connect/_accept stays valid until the
  * host calls smcr_conn_close() (the application's close()). After that the core finishes the

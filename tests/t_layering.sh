@@ -1,23 +1,89 @@
-# The layering rules outside model/ (t_model_pure.sh judges model/): only the verbs
-# transport includes <infiniband/verbs.h>; only the real-time driver reads a clock, with
-# the exceptions named here; nothing draws system randomness (seeded streams only).
+# The layering of the tree.
+#  - sim/ is a folder per subsystem, no source directly under sim/; the folders form the
+#    DAG of sim/layers.txt (a folder includes only folders listed before it there, and
+#    only the model/ headers its line names); docs/architecture.md shows the same table.
+#  - Outside model/, only model's public headers are included (its private ones are its own).
+#  - Only the verbs transport includes <infiniband/verbs.h>; only the real-time driver reads
+#    a clock (with the exceptions named here); nothing draws system randomness.
 set -eu
 . tests/lib.sh
-
-src="model/*.[ch] sim/*.[ch] tools/*.[ch] tests/*.c tests/support/*.[ch] tests/hw/*.c"
 bad=0
+rules=sim/layers.txt
+model_public='byteorder cdc clc decode_err llc smcr smcr_err smcr_transport'
 
+loose=$(ls sim/*.c sim/*.h 2>/dev/null || true)
+if [ -n "$loose" ]; then
+	echo "sources directly under sim/ (each belongs in a subsystem folder): $loose" >&2
+	bad=1
+fi
+
+# the table: every folder once, each allowed folder listed above it (so it is a DAG)
+seen=" "
+while IFS= read -r line; do
+	case "$line" in ''|'#'*) continue ;; esac
+	dir=${line%%:*}
+	rest=${line#*:}
+	deps=${rest%%|*}
+	for d in $deps; do
+		case "$seen" in *" $d "*) ;; *) echo "$rules: $dir may include $d, which is not listed above it" >&2; bad=1 ;; esac
+	done
+	seen="$seen$dir "
+	[ -d "sim/$dir" ] || { echo "$rules names sim/$dir, which does not exist" >&2; bad=1; }
+done <"$rules"
+for d in sim/*/; do
+	d=${d#sim/}; d=${d%/}
+	case "$seen" in *" $d "*) ;; *) echo "sim/$d/ has no line in $rules" >&2; bad=1 ;; esac
+done
+
+rule_of() { grep -E "^$1:" "$rules" | head -1; }
+for f in sim/*/*.[ch]; do
+	dir=${f#sim/}; dir=${dir%%/*}
+	line=$(rule_of "$dir")
+	rest=${line#*:}
+	deps=" ${rest%%|*} "
+	case "$rest" in *'|'*) mdeps=" ${rest#*|} " ;; *) mdeps=" " ;; esac
+	for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
+		case "$inc" in
+		sim/*/*)
+			to=${inc#sim/}; to=${to%%/*}
+			[ "$to" = "$dir" ] && continue
+			case "$deps" in *" $to "*) ;; *) echo "$f includes $inc: $dir/ may not include $to/ ($rules)" >&2; bad=1 ;; esac ;;
+		model/*)
+			h=${inc#model/}; h=${h%.h}
+			case "$mdeps" in *" $h "*) ;; *) echo "$f includes $inc: $dir/ may not include that model/ header ($rules)" >&2; bad=1 ;; esac ;;
+		*) echo "$f includes \"$inc\": includes name their folder from the top (sim/DIR/NAME.h)" >&2; bad=1 ;;
+		esac
+	done
+done
+
+# model's private headers stay in model/
+for f in tools/*.[ch] tests/*.c tests/support/*.[ch] tests/hw/*.c tests/interop/*.c; do
+	[ -f "$f" ] || continue
+	for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"model\/\([^"]*\)\.h".*/\1/p' "$f"); do
+		case " $model_public " in *" $inc "*) ;; *) echo "$f includes model/$inc.h, a private header of the core" >&2; bad=1 ;; esac
+	done
+done
+
+# docs/architecture.md carries the same table (whitespace aside)
+norm() { sed -e 's/[[:space:]]\{1,\}/ /g' -e 's/ *$//'; }
+grep -vE '^(#|$)' "$rules" | norm >"$BUILD/layers.rules"
+norm <docs/architecture.md >"$BUILD/layers.doc"
+while IFS= read -r l; do
+	grep -qxF "$l" "$BUILD/layers.doc" || { echo "docs/architecture.md lacks the rule line: $l" >&2; bad=1; }
+done <"$BUILD/layers.rules"
+
+src="model/*.[ch] sim/*/*.[ch] tools/*.[ch] tests/*.c tests/support/*.[ch] tests/hw/*.c"
 verbs=$(grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*<infiniband/' $src || true)
-if [ "$verbs" != "sim/verbs_transport.c" ]; then
-	echo "files including <infiniband/...>: $verbs (only sim/verbs_transport.c may)" >&2
+if [ "$verbs" != "sim/rdma/verbs_transport.c" ]; then
+	echo "files including <infiniband/...>: $verbs (only sim/rdma/verbs_transport.c may)" >&2
 	bad=1
 fi
 
 # clock readers: the real-time driver; a node's per-process seed; the benchmarks' wall
 # time and the progress line on a terminal go through realtime.c
-clock_ok='^(sim/realtime\.c|tools/cmd_node\.c)$'
+clock_ok='^(sim/engine/realtime\.c|tools/cmd_node\.c)$'
 clock_re='(^|[^a-z_.>])(clock_gettime|gettimeofday|time|clock|g_get_monotonic_time|g_get_real_time|g_date_time_new_now[a-z_]*|g_timer_new)\('
-for f in $(grep -lE "$clock_re" sim/*.[ch] tools/*.[ch] tests/support/*.[ch] || true); do
+for f in $(grep -lE "$clock_re" sim/*/*.[ch] tools/*.[ch] tests/support/*.[ch] || true); do
 	echo "$f" | grep -Eq "$clock_ok" && continue
 	echo "$f reads a clock:" >&2
 	grep -nE "$clock_re" "$f" >&2
@@ -25,8 +91,8 @@ for f in $(grep -lE "$clock_re" sim/*.[ch] tools/*.[ch] tests/support/*.[ch] || 
 done
 
 rand_re='(^|[^a-z_.>])(rand|random|srand|srandom|rand_r|drand48|getrandom|arc4random|g_random_[a-z_]+)\('
-if grep -nE "$rand_re" sim/*.[ch] tools/*.[ch] tests/support/*.[ch]; then
-	echo "system randomness outside the seeded streams (sim/rng.h)" >&2
+if grep -nE "$rand_re" sim/*/*.[ch] tools/*.[ch] tests/support/*.[ch]; then
+	echo "system randomness outside the seeded streams (sim/engine/rng.h)" >&2
 	bad=1
 fi
 [ "$bad" = 0 ] || fail "layering rules broken"

@@ -1,7 +1,7 @@
 # smcr-sim replay --mode redrive: one recorded side is fed to a simulated stack whose core
 # plays the other side; our messages are compared with the recorded ones.
 #  - our own traces: no difference, either side fed, with their scenario and without it
-#    (the world made from the capture, O's recorded application: sim/app_recorded.c),
+#    (the world made from the capture, O's recorded application: sim/app/app_recorded.c),
 #    through a router (trace-v2-routed), the side named by its address;
 #  - a negative control: one byte of a recorded Accept changed -> exactly that difference;
 #  - the real Linux 6.1 trace (world made from the capture): every CLC and LLC message and

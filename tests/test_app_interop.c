@@ -1,12 +1,12 @@
-/* The interoperability test's application (sim/app_interop.h) between two simulated
+/* The interoperability test's application (sim/app/app_interop.h) between two simulated
  * stacks: the first connection runs alone, the others reuse its link group, every byte
  * both ways is checked, each connection is reported complete while still open and then
  * closed in order; the client retries while the server is not listening yet. */
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "sim/app_interop.h"
-#include "sim/smc_layer.h"
+#include "sim/app/app_interop.h"
+#include "sim/smc/smc_layer.h"
 #include "tests/support/scn_world.h"
 
 #define IP4(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))

@@ -3,11 +3,11 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 
-#include "sim/app_bulk.h"
-#include "sim/app_echo.h"
-#include "sim/app_rr.h"
-#include "sim/pattern.h"
-#include "sim/stack.h"
+#include "sim/app/app_bulk.h"
+#include "sim/app/app_echo.h"
+#include "sim/app/app_rr.h"
+#include "sim/engine/pattern.h"
+#include "sim/net/stack.h"
 #include "tests/support/net.h"
 
 #define A_IP IPV4(10, 7, 0, 1)

@@ -2,9 +2,9 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 
-#include "model/wire.h"
-#include "sim/arp.h"
-#include "sim/stack.h"
+#include "model/byteorder.h"
+#include "sim/net/arp.h"
+#include "sim/net/stack.h"
 #include "tests/support/capture.h"
 #include "tests/support/net.h"
 

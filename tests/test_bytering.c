@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "sim/bytering.h"
+#include "sim/net/bytering.h"
 
 Test(bytering, fifo_across_the_wrap)
 {

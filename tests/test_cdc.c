@@ -7,7 +7,7 @@
 
 #include "model/cdc.h"
 #include "model/smcr_err.h"
-#include "sim/rng.h"
+#include "sim/engine/rng.h"
 
 static size_t unhex(const char *s, uint8_t *out, size_t cap)
 {

@@ -7,8 +7,8 @@
 
 #include "model/clc.h"
 #include "model/smcr_err.h"
-#include "model/wire.h"
-#include "sim/rng.h"
+#include "model/byteorder.h"
+#include "sim/engine/rng.h"
 
 /* Parse hex digit pairs, ignoring everything else (spaces, line breaks). */
 static size_t unhex(const char *s, uint8_t *out, size_t cap)
@@ -70,7 +70,7 @@ static const char hwipl_decline_hex[] =
 	"e2 d4 c3 d9 04 00 1c 10  25 25 25 25 25 25 25 00"
 	"03 03 00 00 00 00 00 00  e2 d4 c3 d9";
 
-/* /work/shared/tools/wireshark-fixture/mkpcap.py frames 4, 5, 6, 18 (tshark decodes them
+/* The Wireshark fixture capture (tests/data/replay/wireshark-fixture-rocev2.pcap) frames 4, 5, 6, 18 (tshark decodes them
  * without warnings, expected/rocev2.detail.txt). */
 static const char fixture_proposal_hex[] =
 	"e2d4c3d901005c101a2b02000000000100000000000000000000ffff0a000001020000000001002800000000"

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/engine.h"
+#include "sim/engine/engine.h"
 
 typedef struct trace {
 	uint64_t seen[64];

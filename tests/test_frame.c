@@ -2,8 +2,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "sim/eth.h"
-#include "sim/frame.h"
+#include "sim/fabric/eth_header.h"
+#include "sim/fabric/frame.h"
 
 Test(frame, headers_are_prepended_into_headroom_without_moving_the_payload)
 {

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "model/smcr_err.h"
-#include "sim/gid.h"
-#include "sim/rnic.h"
+#include "sim/fabric/gid.h"
+#include "sim/rdma/rnic.h"
 
 static void expect_gid_text(const uint8_t mac[6], const char *want)
 {

@@ -2,10 +2,10 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "model/wire.h"
-#include "sim/icrc.h"
-#include "sim/rng.h"
-#include "sim/roce.h"
+#include "model/byteorder.h"
+#include "sim/fabric/icrc.h"
+#include "sim/engine/rng.h"
+#include "sim/fabric/roce.h"
 
 Test(icrc, crc32_check_value_of_123456789)
 {

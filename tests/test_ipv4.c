@@ -3,12 +3,12 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 
-#include "model/wire.h"
-#include "sim/app_bulk.h"
-#include "sim/icmp.h"
-#include "sim/inet_csum.h"
-#include "sim/stack.h"
-#include "sim/tcp.h"
+#include "model/byteorder.h"
+#include "sim/app/app_bulk.h"
+#include "sim/net/icmp.h"
+#include "sim/net/inet_csum.h"
+#include "sim/net/stack.h"
+#include "sim/net/tcp.h"
 #include "tests/support/capture.h"
 #include "tests/support/net.h"
 

@@ -7,8 +7,8 @@
 
 #include "model/llc.h"
 #include "model/smcr_err.h"
-#include "model/wire.h"
-#include "sim/rng.h"
+#include "model/byteorder.h"
+#include "sim/engine/rng.h"
 
 static size_t unhex(const char *s, uint8_t *out, size_t cap)
 {

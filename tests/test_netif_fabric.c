@@ -1,15 +1,15 @@
-/* Stacks on the real simulated fabric (sim/switch.h, sim/wire.h) through the netif
+/* Stacks on the real simulated fabric (sim/fabric/switch.h, sim/fabric/wire.h) through the netif
  * adapter: TCP over a faulty wire (loss, duplicates, reordering, bit flips), VLANs on a
  * switch with access and trunk ports. */
 #include <criterion/criterion.h>
 
-#include "sim/app_bulk.h"
-#include "sim/fabric.h"
-#include "sim/netif_fabric.h"
-#include "sim/stack.h"
-#include "sim/switch.h"
-#include "sim/tcp.h"
-#include "sim/wire.h"
+#include "sim/app/app_bulk.h"
+#include "sim/fabric/fabric.h"
+#include "sim/net/netif_fabric.h"
+#include "sim/net/stack.h"
+#include "sim/fabric/switch.h"
+#include "sim/net/tcp.h"
+#include "sim/fabric/wire.h"
 
 #define MAX_PORTS 4
 

@@ -13,10 +13,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "sim/app_bulk.h"
-#include "sim/netif_packet.h"
-#include "sim/realtime.h"
-#include "sim/stack.h"
+#include "sim/app/app_bulk.h"
+#include "sim/net/netif_packet.h"
+#include "sim/engine/realtime.h"
+#include "sim/net/stack.h"
 
 #define IP4(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
 

@@ -1,12 +1,12 @@
-/* The applications' byte pattern (sim/pattern.h): any chunking gives the same bytes,
+/* The applications' byte pattern (sim/engine/pattern.h): any chunking gives the same bytes,
  * the byte at an offset depends on the seed and the offset only, and a check names the
  * first wrong byte exactly. */
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "sim/icrc.h"
-#include "sim/pattern.h"
-#include "sim/rng.h"
+#include "sim/fabric/icrc.h"
+#include "sim/engine/pattern.h"
+#include "sim/engine/rng.h"
 
 #define N 4096
 

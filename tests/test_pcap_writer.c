@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/pcap_writer.h"
+#include "sim/fabric/pcap_writer.h"
 
 Test(pcap_writer, frames_and_nanosecond_timestamps_read_back)
 {

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/wire.h"
-#include "sim/capture_file.h"
-#include "sim/pcapng_writer.h"
+#include "model/byteorder.h"
+#include "sim/fabric/capture_file.h"
+#include "sim/fabric/pcapng_writer.h"
 
 static void tmp_path(char *path, size_t n)
 {

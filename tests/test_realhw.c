@@ -1,12 +1,12 @@
-/* --real-hw without real hardware: the mapping's syntax (sim/realhw_map.h), what a world
+/* --real-hw without real hardware: the mapping's syntax (sim/smc/realhw_map.h), what a world
  * with a mapping refuses before it touches a device, and that it stops at once with a
  * clear message when the device is not there. The runs on Soft-RoCE are in
  * rxe-setup/check-hw.sh (make check-hw). */
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "sim/realhw_map.h"
-#include "sim/world.h"
+#include "sim/smc/realhw_map.h"
+#include "sim/world/world.h"
 
 #define PAIR                                                                                                           \
 	"end 1s\n"                                                                                                     \

@@ -6,8 +6,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/engine.h"
-#include "sim/realtime.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/realtime.h"
 
 static uint64_t wall_ns(void)
 {

@@ -12,11 +12,11 @@
 
 #include "model/clc.h"
 #include "model/llc.h"
-#include "model/wire.h"
-#include "sim/replay.h"
-#include "sim/replay_frame.h"
-#include "sim/replay_map.h"
-#include "sim/rng.h"
+#include "model/byteorder.h"
+#include "sim/replay/replay.h"
+#include "sim/replay/replay_frame.h"
+#include "sim/replay/replay_map.h"
+#include "sim/engine/rng.h"
 #include "tests/support/pcap_edit.h"
 
 #define FIXTURE_V2 "tests/data/replay/wireshark-fixture-rocev2.pcap"

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "model/clc.h"
-#include "sim/json_writer.h"
-#include "sim/report.h"
-#include "sim/report_print.h"
+#include "sim/report/json_writer.h"
+#include "sim/report/report.h"
+#include "sim/report/report_print.h"
 #include "tests/support/golden.h"
 
 static void set_gid_v1(uint8_t gid[16], const uint8_t mac[6])

@@ -1,8 +1,8 @@
 /* Seeded random streams: reproducibility, independence, distributions. */
 #include <criterion/criterion.h>
 
-#include "sim/engine.h"
-#include "sim/rng.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/rng.h"
 
 Test(rng, same_seed_and_name_same_stream)
 {

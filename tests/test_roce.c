@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "model/smcr_err.h"
-#include "sim/gid.h"
-#include "sim/roce.h"
+#include "sim/fabric/gid.h"
+#include "sim/fabric/roce.h"
 
 static const uint8_t mac_client[6] = { 2, 0, 0, 0, 0, 1 }, mac_server[6] = { 2, 0, 0, 0, 0, 2 };
 

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/scn_internal.h"
-#include "sim/scn_model.h"
-#include "sim/scn_values.h"
+#include "sim/scenario/scn_int.h"
+#include "sim/scenario/scn_model.h"
+#include "sim/scenario/scn_values.h"
 
 /* A valid little world; statements appended to it start on line 14. */
 #define FABRIC                                          \

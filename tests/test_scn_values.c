@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "sim/scn_values.h"
+#include "sim/scenario/scn_values.h"
 
 static uint64_t dur(const char *s)
 {

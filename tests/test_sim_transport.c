@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "model/smcr_err.h"
-#include "sim/sim_transport.h"
-#include "sim/switch.h"
+#include "sim/rdma/sim_transport.h"
+#include "sim/fabric/switch.h"
 
 typedef struct host {
 	smcr_wc wcs[16];

@@ -1,14 +1,14 @@
-/* The SMC-R layer in the stacks (sim/smc_layer.h), with full stacks over the simulated
+/* The SMC-R layer in the stacks (sim/smc/smc_layer.h), with full stacks over the simulated
  * fabric: TCP with the SMC option, CLC on the TCP stream, the core's link groups over
  * simulated RNICs, fallbacks with Linux's reasons. Each test is a small scenario built
- * by the world (sim/world.h); its expectations are checked by the run, the rest through
+ * by the world (sim/world/world.h); its expectations are checked by the run, the rest through
  * the stacks, layers and cores directly. */
 #include <criterion/criterion.h>
 #include <string.h>
 
 #include "model/clc.h"
-#include "sim/smc_layer.h"
-#include "sim/tcp.h"
+#include "sim/smc/smc_layer.h"
+#include "sim/net/tcp.h"
 #include "tests/support/scn_world.h"
 
 #define TWO_STACKS(SRV_SMCR, CLI_SMCR)                                                                               \

@@ -4,11 +4,11 @@
 #include <errno.h>
 #include <string.h>
 
-#include "sim/app_bulk.h"
-#include "sim/app_echo.h"
-#include "sim/app_rr.h"
-#include "sim/stack.h"
-#include "sim/tcp.h"
+#include "sim/app/app_bulk.h"
+#include "sim/app/app_echo.h"
+#include "sim/app/app_rr.h"
+#include "sim/net/stack.h"
+#include "sim/net/tcp.h"
 #include "tests/support/net.h"
 
 Test(stack, personalities_bring_their_defaults)

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "model/smcr_err.h"
-#include "sim/switch.h"
-#include "sim/wire.h"
+#include "sim/fabric/switch.h"
+#include "sim/fabric/wire.h"
 #include "tests/support/frame_recorder.h"
 
 #define N 4

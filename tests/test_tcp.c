@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "model/clc.h"
-#include "sim/app_bulk.h"
-#include "sim/sock.h"
-#include "sim/stack.h"
-#include "sim/tcp.h"
-#include "sim/tcp_opt.h"
+#include "sim/app/app_bulk.h"
+#include "sim/net/sock.h"
+#include "sim/net/stack.h"
+#include "sim/net/tcp.h"
+#include "sim/net/tcp_opt.h"
 #include "tests/support/capture.h"
 #include "tests/support/net.h"
 

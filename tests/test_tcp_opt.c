@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "sim/tcp_opt.h"
+#include "sim/net/tcp_opt.h"
 
 Test(tcp_opt, syn_with_everything_is_laid_out_like_linux)
 {

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/app_rr.h"
-#include "sim/app_echo.h"
-#include "sim/stack.h"
+#include "sim/app/app_rr.h"
+#include "sim/app/app_echo.h"
+#include "sim/net/stack.h"
 #include "tests/support/net.h"
 #include "tests/support/pcap_tap.h"
 

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/replay.h"
-#include "sim/world.h"
+#include "sim/replay/replay.h"
+#include "sim/world/world.h"
 
 typedef struct conns {
 	world_conn_summary c[64];

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "model/smcr_err.h"
-#include "sim/verbs_transport.h"
+#include "sim/rdma/verbs_transport.h"
 
 /* enum ibv_wc_status: 0 SUCCESS … 23 TM_RNDV_INCOMPLETE (kernel uapi ib_user_verbs.h) */
 Test(verbs_transport, every_verbs_completion_status_maps_and_only_success_succeeds)

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/wire.h"
+#include "sim/fabric/wire.h"
 #include "tests/support/frame_recorder.h"
 
 static sim_engine *eng;

@@ -1,10 +1,10 @@
-/* The world (sim/world.h): a scenario's timeline, applications, expectations and
+/* The world (sim/world/world.h): a scenario's timeline, applications, expectations and
  * reports as `smcr-sim run` executes them. */
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "sim/report.h"
-#include "sim/tcp.h"
+#include "sim/report/report.h"
+#include "sim/net/tcp.h"
 #include "tests/support/scn_world.h"
 
 /* lines 2..12 of a scenario that starts with `end` */

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "model/smcr.h"
-#include "sim/core_timer.h"
-#include "sim/engine.h"
+#include "sim/smc/core_timer.h"
+#include "sim/engine/engine.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/icrc.h"
-#include "sim/testbed.h"
+#include "sim/fabric/icrc.h"
+#include "sim/rdma/testbed.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 

@@ -2,7 +2,7 @@
  * N connections (64 by default) streaming over the simulated fabric: applications write
  * the seeded pattern into SMC-R sockets, the cores move it with RDMA WRITEs and CDC
  * messages through simulated RNICs, wires and a switch, and the sink checks every byte.
- * Built from a scenario (sim/world.h), so it measures exactly what `smcr-sim run` runs.
+ * Built from a scenario (sim/world/world.h), so it measures exactly what `smcr-sim run` runs.
  * Prints wall time, engine events per wall second, payload bytes per wall second and
  * the fingerprint (the same on every repetition). */
 #include <glib.h>
@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/scn_values.h"
-#include "sim/world.h"
+#include "sim/scenario/scn_values.h"
+#include "sim/world/world.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 

@@ -6,7 +6,7 @@
  *          CLC over simulated TCP, the SMC-R core on libibverbs, one real-time engine in
  *          one thread (sender, receiver, CDC handling and the check share a CPU). The
  *          connection is a scenario `bulk` of --bytes to a `sink` that checks every byte.
- *   split  two processes, as ib_write_bw runs: a `smcr-sim node` server (sim/node.h) on
+ *   split  two processes, as ib_write_bw runs: a `smcr-sim node` server (sim/smc/node.h) on
  *          --dev2 that reads and checks every byte, and a node client on --dev that writes
  *          them; CLC over kernel TCP on 127.0.0.1.
  * Either way the time runs from the application's connect (the CLC handshake done) to its
@@ -21,12 +21,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/node.h"
-#include "sim/realhw_map.h"
-#include "sim/roce_gid.h"
-#include "sim/scn_values.h"
-#include "sim/verbs_transport.h"
-#include "sim/world.h"
+#include "sim/smc/node.h"
+#include "sim/smc/realhw_map.h"
+#include "sim/rdma/gid_table.h"
+#include "sim/scenario/scn_values.h"
+#include "sim/rdma/verbs_transport.h"
+#include "sim/world/world.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/wire.h"
-#include "sim/replay.h"
+#include "model/byteorder.h"
+#include "sim/replay/replay.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 

@@ -5,7 +5,7 @@
 #include <glib.h>
 #include <stdio.h>
 
-#include "sim/engine.h"
+#include "sim/engine/engine.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/app_bulk.h"
-#include "sim/app_echo.h"
-#include "sim/app_rr.h"
-#include "sim/engine.h"
-#include "sim/stack.h"
+#include "sim/app/app_bulk.h"
+#include "sim/app/app_echo.h"
+#include "sim/app/app_rr.h"
+#include "sim/engine/engine.h"
+#include "sim/net/stack.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 

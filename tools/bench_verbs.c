@@ -15,11 +15,11 @@
 
 #include "model/smcr_err.h"
 #include "model/smcr_transport.h"
-#include "sim/engine.h"
-#include "sim/gid.h"
-#include "sim/realtime.h"
-#include "sim/roce_gid.h"
-#include "sim/verbs_transport.h"
+#include "sim/engine/engine.h"
+#include "sim/fabric/gid.h"
+#include "sim/engine/realtime.h"
+#include "sim/rdma/gid_table.h"
+#include "sim/rdma/verbs_transport.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 

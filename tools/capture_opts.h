@@ -10,7 +10,7 @@
 
 #include <glib.h>
 
-#include "sim/world.h"
+#include "sim/world/world.h"
 
 typedef struct capture_args {
 	gchar *pcap, *format, *per_stack, *snaplen, *taps;

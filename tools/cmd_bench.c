@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "sim/realtime.h"
+#include "sim/engine/realtime.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 

@@ -2,7 +2,7 @@
 #include <glib.h>
 #include <stdio.h>
 
-#include "sim/scn_model.h"
+#include "sim/scenario/scn_model.h"
 #include "tools/cli.h"
 
 int cmd_check(int argc, char **argv)

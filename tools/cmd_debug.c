@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/pcap_writer.h"
-#include "sim/testbed.h"
+#include "sim/fabric/pcap_writer.h"
+#include "sim/rdma/testbed.h"
 #include "tools/cli.h"
 
 typedef struct capture {

@@ -1,6 +1,6 @@
 /* `smcr-sim interop client|server`: one virtual stack on a real Ethernet interface
- * (sim/netif_packet.h) with its SMC-R QPs on a real RDMA device (the layer's verbs
- * transport), in real time, running the interoperability exchange (sim/app_interop.h)
+ * (sim/net/netif_packet.h) with its SMC-R QPs on a real RDMA device (the layer's verbs
+ * transport), in real time, running the interoperability exchange (sim/app/app_interop.h)
  * against a real peer — Linux net/smc with tests/interop/smc_peer.c — and printing, one
  * fact per line, what it saw: each connection's mode, reasons and link, the link groups
  * and links, the core's error counters. The same keys as smc_peer and smc_nl print, so a
@@ -13,13 +13,13 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "sim/app_interop.h"
-#include "sim/netif_packet.h"
-#include "sim/realhw_map.h"
-#include "sim/realtime.h"
-#include "sim/scn_values.h"
-#include "sim/smc_layer.h"
-#include "sim/stack.h"
+#include "sim/app/app_interop.h"
+#include "sim/net/netif_packet.h"
+#include "sim/smc/realhw_map.h"
+#include "sim/engine/realtime.h"
+#include "sim/scenario/scn_values.h"
+#include "sim/smc/smc_layer.h"
+#include "sim/net/stack.h"
 #include "tools/cli.h"
 
 #define INTEROP_PFID 0x0001

@@ -1,15 +1,15 @@
 /* `smcr-sim node`: one SMC-R stack in this process, its CLC on a kernel TCP connection to
- * another node, its QPs on a real RDMA device (sim/node.h). */
+ * another node, its QPs on a real RDMA device (sim/smc/node.h). */
 #include <glib.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/node.h"
-#include "sim/realhw_map.h"
-#include "sim/report_print.h"
-#include "sim/scn_values.h"
+#include "sim/smc/node.h"
+#include "sim/smc/realhw_map.h"
+#include "sim/report/report_print.h"
+#include "sim/scenario/scn_values.h"
 #include "tools/cli.h"
 
 typedef struct node_args {

@@ -4,9 +4,9 @@
  * Modes (one command, one reader):
  *   decode   reconstruct the SMC-R picture and print it as the simulator's reports
  *   timing   inject the frames into a scenario's fabric at their (scaled) times
- *            (tools/replay_timing_cmd.c, sim/replay_timing.h)
+ *            (tools/replay_timing_cmd.c, sim/redrive/replay_timing.h)
  *   redrive  let our core play one side of the conversation and compare, message by
- *            message (tools/replay_redrive_cmd.c, sim/redrive.h)
+ *            message (tools/replay_redrive_cmd.c, sim/redrive/redrive.h)
  * Exit status (decode): 0 decoded, 1 decoded but the capture had damage or messages that
  * do not decode (listed, with frame numbers, on stderr and in the report), 2 usage error
  * or a file that cannot be used at all. timing: as `smcr-sim run`, and 1 for a damaged
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/replay.h"
-#include "sim/report_print.h"
+#include "sim/replay/replay.h"
+#include "sim/report/report_print.h"
 #include "tools/cli.h"
 #include "tools/replay_cli.h"
 

@@ -1,12 +1,12 @@
 /* `smcr-sim run FILE` and `smcr-sim report FILE`: load a scenario, build its world
- * (sim/world.h), run it, print what it says, check its expectations. */
+ * (sim/world/world.h), run it, print what it says, check its expectations. */
 #include <glib.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/world.h"
+#include "sim/world/world.h"
 #include "tools/capture_opts.h"
 #include "tools/cli.h"
 

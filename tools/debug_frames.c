@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/replay_frame.h"
+#include "sim/replay/replay_frame.h"
 #include "tools/cli.h"
 
 int debug_frames(int argc, char **argv)

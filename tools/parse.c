@@ -1,8 +1,8 @@
-/* Small parsers shared by the subcommands; the value syntax itself lives in sim/scn_values.c
+/* Small parsers shared by the subcommands; the value syntax itself lives in sim/scenario/scn_values.c
  * so that scenario files and the command line read values the same way. */
 #include <stdio.h>
 
-#include "sim/scn_values.h"
+#include "sim/scenario/scn_values.h"
 #include "tools/cli.h"
 
 int cli_parse_u64(const char *text, unsigned long long *out)

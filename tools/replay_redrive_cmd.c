@@ -1,11 +1,11 @@
 /* `smcr-sim replay --mode redrive FILE [--side client|server|IP] [--scenario S.scn]`: feed
  * one recorded side to a simulated stack whose core plays the other, list the differences
- * (sim/redrive.h). Exit 0: no difference; 1: differences (or a damaged capture); 2: it
+ * (sim/redrive/redrive.h). Exit 0: no difference; 1: differences (or a damaged capture); 2: it
  * cannot run. */
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/redrive.h"
+#include "sim/redrive/redrive.h"
 #include "tools/cli.h"
 #include "tools/replay_cli.h"
 

@@ -1,11 +1,11 @@
 /* `smcr-sim replay --mode timing FILE --scenario S.scn`: run the scenario with the
- * capture's frames injected at their (scaled) times (sim/replay_timing.h). */
+ * capture's frames injected at their (scaled) times (sim/redrive/replay_timing.h). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/replay_timing.h"
-#include "sim/world.h"
+#include "sim/redrive/replay_timing.h"
+#include "sim/world/world.h"
 #include "tools/cli.h"
 #include "tools/replay_cli.h"
 

@@ -41,8 +41,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/pattern.h"
-#include "sim/interop_proto.h"
+#include "sim/engine/pattern.h"
+#include "sim/app/interop_proto.h"
 
 #ifndef AF_SMC
 #define AF_SMC 43

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/wire.h"
+#include "model/byteorder.h"
 
 static void on_frame(void *ctx, const netif *nif, netif_dir dir, const uint8_t *frame, size_t len)
 {

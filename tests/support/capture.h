@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/engine.h"
-#include "sim/netif.h"
+#include "sim/engine/engine.h"
+#include "sim/net/netif.h"
 
 typedef struct cap_frame {
 	sim_time at;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/core_timer.h"
+#include "sim/smc/core_timer.h"
 
 static duo_conn *dc(smcr_conn *c) { return smcr_conn_user(c); }
 

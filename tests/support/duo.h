@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "model/smcr.h"
-#include "sim/engine.h"
+#include "sim/engine/engine.h"
 #include "tests/support/tp_ideal.h"
 
 #define DUO_MAX_PORTS 4

@@ -3,9 +3,9 @@
 
 #include <string.h>
 
-#include "model/wire.h"
-#include "sim/eth.h"
-#include "sim/rng.h"
+#include "model/byteorder.h"
+#include "sim/fabric/eth_header.h"
+#include "sim/engine/rng.h"
 
 static void rec_rx(sim_endpoint *ep, sim_frame *f)
 {

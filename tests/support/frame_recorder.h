@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/endpoint.h"
-#include "sim/fabric.h"
+#include "sim/fabric/endpoint.h"
+#include "sim/fabric/fabric.h"
 
 #define REC_KEEP 256
 

@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 
-#include "sim/engine.h"
-#include "sim/stack.h"
+#include "sim/engine/engine.h"
+#include "sim/net/stack.h"
 #include "tests/support/wire.h"
 
 #define TEST_NET_MAX_STACKS 8

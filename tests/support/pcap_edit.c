@@ -7,8 +7,8 @@
 #include <pcap/pcap.h>
 #include <string.h>
 
-#include "model/wire.h"
-#include "sim/roce.h"
+#include "model/byteorder.h"
+#include "sim/fabric/roce.h"
 
 static char *tmp_dir;
 

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/replay.h"
+#include "sim/replay/replay.h"
 
 typedef struct pe_frame {
 	uint64_t ts_ns;

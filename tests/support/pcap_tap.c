@@ -1,11 +1,11 @@
-/* netif tap -> the project's pcap writer (sim/pcap_writer.h). */
+/* netif tap -> the project's pcap writer (sim/fabric/pcap_writer.h). */
 #include "tests/support/pcap_tap.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/engine.h"
-#include "sim/pcap_writer.h"
+#include "sim/engine/engine.h"
+#include "sim/fabric/pcap_writer.h"
 
 #define PCAP_TAP_MAX 8
 

@@ -1,4 +1,4 @@
-/* A netif frame tap that writes a pcap through the project's writer (sim/pcap_writer.h),
+/* A netif frame tap that writes a pcap through the project's writer (sim/fabric/pcap_writer.h),
  * with a way to damage one frame in the file for negative controls. */
 #ifndef TESTS_SUPPORT_PCAP_TAP_H
 #define TESTS_SUPPORT_PCAP_TAP_H
@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sim/netif.h"
+#include "sim/net/netif.h"
 
 typedef struct pcap_tap pcap_tap;
 

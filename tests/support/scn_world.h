@@ -1,4 +1,4 @@
-/* Worlds for tests: a scenario from a string, built and ready to run (sim/world.h), its
+/* Worlds for tests: a scenario from a string, built and ready to run (sim/world/world.h), its
  * output collected in memory (or thrown away). */
 #ifndef TESTS_SCN_WORLD_H
 #define TESTS_SCN_WORLD_H
@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "sim/scn_model.h"
-#include "sim/world.h"
+#include "sim/scenario/scn_model.h"
+#include "sim/world/world.h"
 
 typedef struct scn_world {
 	scn_scenario *scn;

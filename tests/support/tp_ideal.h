@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "model/smcr_transport.h"
-#include "sim/engine.h"
+#include "sim/engine/engine.h"
 
 typedef struct tpi_fabric tpi_fabric;
 

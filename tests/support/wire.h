@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/engine.h"
-#include "sim/netif.h"
+#include "sim/engine/engine.h"
+#include "sim/net/netif.h"
 
 typedef struct test_wire test_wire;
 

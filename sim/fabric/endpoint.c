@@ -1,0 +1,140 @@
+/* Endpoints: a NIC's plug, with delivery through engine events. */
+#include "sim/fabric/endpoint.h"
+
+#include <string.h>
+
+#include "sim/fabric/fabric.h"
+#include "sim/fabric/wire.h"
+
+static uint32_t kind_deliver;
+
+static void deliver_pending(sim_engine *eng, sim_event *ev)
+{
+	sim_endpoint *ep = ev->ctx;
+	sim_time now = sim_now(eng);
+	while (ep->pending_head && ep->pending_head->meta64 <= now) {
+		sim_frame *f = ep->pending_head;
+		ep->pending_head = f->next;
+		if (!ep->pending_head)
+			ep->pending_tail = NULL;
+		f->next = NULL;
+		ep->stats.rx_frames++;
+		ep->stats.rx_bytes += f->len;
+		ep->rx(ep, f);
+	}
+	if (ep->pending_head)
+		sim_event_schedule(eng, &ep->deliver_ev, ep->pending_head->meta64);
+}
+
+static void endpoint_receive(sim_plug *self, sim_frame *f, sim_time at)
+{
+	sim_endpoint *ep = self->owner;
+	sim_engine *eng = sim_fabric_engine(self->fab);
+	if (!ep->rx) {
+		sim_frame_free(f);
+		return;
+	}
+	/* A wire delivers from its own arrival event: safe to call rx now. Anything else (a
+	 * switch port) may be inside some sender's call chain, so go through an event. */
+	if (self->peer && self->peer->kind == SIM_PLUG_WIRE_END && at <= sim_now(eng)) {
+		ep->stats.rx_frames++;
+		ep->stats.rx_bytes += f->len;
+		ep->rx(ep, f);
+		return;
+	}
+	f->meta64 = at;
+	f->next = NULL;
+	if (!ep->pending_tail) {
+		ep->pending_head = ep->pending_tail = f;
+	} else if (ep->pending_tail->meta64 <= at) {
+		ep->pending_tail->next = f;
+		ep->pending_tail = f;
+	} else {
+		/* earlier than the tail: keep the list in (time, arrival) order */
+		sim_frame **pp = &ep->pending_head;
+		while ((*pp)->meta64 <= at)
+			pp = &(*pp)->next;
+		f->next = *pp;
+		*pp = f;
+	}
+	if (ep->pending_head == f || !sim_event_pending(&ep->deliver_ev))
+		sim_event_schedule(eng, &ep->deliver_ev, ep->pending_head->meta64);
+}
+
+static void endpoint_carrier_changed(sim_plug *self)
+{
+	sim_endpoint *ep = self->owner;
+	bool c = sim_plug_carrier(self);
+	if (c == ep->carrier)
+		return;
+	ep->carrier = c;
+	if (ep->link)
+		ep->link(ep, c);
+}
+
+void sim_endpoint_init(sim_endpoint *ep, sim_fabric *fab, const char *name, const uint8_t *mac,
+                       sim_endpoint_rx_fn rx, sim_endpoint_link_fn link, void *ctx)
+{
+	memset(ep, 0, sizeof(*ep));
+	if (!kind_deliver)
+		kind_deliver = sim_kind("endpoint.deliver");
+	sim_plug_init(&ep->plug, fab, SIM_PLUG_ENDPOINT, name, ep, endpoint_receive, endpoint_carrier_changed);
+	if (mac)
+		memcpy(ep->mac, mac, SIM_ETH_ALEN);
+	ep->rx = rx;
+	ep->link = link;
+	ep->ctx = ctx;
+	ep->admin_up = true;
+	sim_event_init(&ep->deliver_ev, kind_deliver, ep->plug.id, deliver_pending, ep);
+}
+
+void sim_endpoint_destroy(sim_endpoint *ep)
+{
+	ep->link = NULL;
+	sim_plug_disconnect(&ep->plug);
+	sim_event_cancel(sim_fabric_engine(ep->plug.fab), &ep->deliver_ev);
+	while (ep->pending_head) {
+		sim_frame *f = ep->pending_head;
+		ep->pending_head = f->next;
+		sim_frame_free(f);
+	}
+	ep->pending_tail = NULL;
+}
+
+int sim_endpoint_attach(sim_endpoint *ep, sim_plug *where)
+{
+	return sim_plug_connect(&ep->plug, where);
+}
+
+void sim_endpoint_detach(sim_endpoint *ep) { sim_plug_disconnect(&ep->plug); }
+
+bool sim_endpoint_send(sim_endpoint *ep, sim_frame *f)
+{
+	uint32_t len = f->len;
+	if (!sim_plug_send(&ep->plug, f, sim_now(sim_fabric_engine(ep->plug.fab)))) {
+		ep->stats.tx_dropped++;
+		return false;
+	}
+	ep->stats.tx_frames++;
+	ep->stats.tx_bytes += len;
+	return true;
+}
+
+bool sim_endpoint_carrier(const sim_endpoint *ep) { return sim_plug_carrier(&ep->plug); }
+
+void sim_endpoint_set_admin(sim_endpoint *ep, bool up)
+{
+	ep->admin_up = up;
+	sim_plug_set_up(&ep->plug, up);
+}
+
+sim_time sim_endpoint_tx_idle_at(const sim_endpoint *ep)
+{
+	sim_time now = sim_now(sim_fabric_engine(ep->plug.fab));
+	const sim_plug *peer = ep->plug.peer;
+	if (peer && peer->kind == SIM_PLUG_WIRE_END) {
+		sim_time t = sim_wire_end_tx_idle_at(peer);
+		return t > now ? t : now;
+	}
+	return now;
+}

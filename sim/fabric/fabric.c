@@ -1,0 +1,54 @@
+/* The fabric container. */
+#include "sim/fabric/fabric.h"
+
+#include <stdlib.h>
+
+typedef struct adopted {
+	void *obj;
+	void (*free_fn)(void *obj);
+} adopted;
+
+struct sim_fabric {
+	sim_engine *eng;
+	sim_frame_pool *frames;
+	uint64_t next_id;
+	adopted *objs;
+	size_t n_objs, cap_objs;
+};
+
+sim_fabric *sim_fabric_new(sim_engine *eng)
+{
+	sim_fabric *fab = calloc(1, sizeof(*fab));
+	if (!fab)
+		abort();
+	fab->eng = eng;
+	fab->frames = sim_frame_pool_new();
+	fab->next_id = 1;
+	return fab;
+}
+
+void sim_fabric_free(sim_fabric *fab)
+{
+	if (!fab)
+		return;
+	for (size_t i = fab->n_objs; i-- > 0;)
+		fab->objs[i].free_fn(fab->objs[i].obj);
+	free(fab->objs);
+	sim_frame_pool_free(fab->frames);
+	free(fab);
+}
+
+sim_engine *sim_fabric_engine(const sim_fabric *fab) { return fab->eng; }
+sim_frame_pool *sim_fabric_frames(const sim_fabric *fab) { return fab->frames; }
+uint64_t sim_fabric_new_id(sim_fabric *fab) { return fab->next_id++; }
+
+void sim_fabric_adopt(sim_fabric *fab, void *obj, void (*free_fn)(void *obj))
+{
+	if (fab->n_objs == fab->cap_objs) {
+		fab->cap_objs = fab->cap_objs ? fab->cap_objs * 2 : 16;
+		fab->objs = realloc(fab->objs, fab->cap_objs * sizeof(*fab->objs));
+		if (!fab->objs)
+			abort();
+	}
+	fab->objs[fab->n_objs++] = (adopted){ obj, free_fn };
+}

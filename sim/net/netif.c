@@ -1,0 +1,76 @@
+/* Network interface: the seam between a stack and its link. */
+#include "sim/net/netif.h"
+
+#include <errno.h>
+
+#include "sim/net/ethernet.h"
+#include "sim/net/route.h"
+#include "sim/net/stack.h"
+
+void netif_set_link(netif *nif, netif_link_output_fn fn, void *link_ctx)
+{
+	nif->link_output = fn;
+	nif->link_ctx = link_ctx;
+}
+
+void netif_set_tap(netif *nif, netif_tap_fn fn, void *tap_ctx)
+{
+	nif->tap = fn;
+	nif->tap_ctx = tap_ctx;
+}
+
+void netif_set_up(netif *nif, bool up)
+{
+	nif->up = up;
+}
+
+uint32_t netif_netmask(const netif *nif)
+{
+	return nif->ip4_prefix_len ? 0xffffffffu << (32 - nif->ip4_prefix_len) : 0;
+}
+
+bool netif_on_subnet(const netif *nif, uint32_t addr)
+{
+	if (!nif->ip4)
+		return false;
+	uint32_t mask = netif_netmask(nif);
+	return (addr & mask) == (nif->ip4 & mask);
+}
+
+int netif_set_ipv4(netif *nif, uint32_t addr, uint8_t prefix_len)
+{
+	if (prefix_len > 32 || (addr && prefix_len == 0))
+		return -EINVAL;
+	route_table *rt = &nif->stack->routes;
+	if (nif->ip4)
+		route_remove_connected(rt, nif);
+	nif->ip4 = addr;
+	nif->ip4_prefix_len = addr ? prefix_len : 0;
+	if (addr)
+		return route_add(rt, addr & netif_netmask(nif), prefix_len, 0, nif);
+	return 0;
+}
+
+void netif_input(netif *nif, const uint8_t *frame, size_t len)
+{
+	if (nif->tap)
+		nif->tap(nif->tap_ctx, nif, NETIF_RX, frame, len);
+	if (!nif->up)
+		return;
+	nif->ctr.rx_frames++;
+	nif->ctr.rx_bytes += len;
+	ethernet_input(nif, frame, len);
+}
+
+void netif_output(netif *nif, const uint8_t *frame, size_t len)
+{
+	if (!nif->up || !nif->link_output) {
+		nif->ctr.tx_no_link++;
+		return;
+	}
+	if (nif->tap)
+		nif->tap(nif->tap_ctx, nif, NETIF_TX, frame, len);
+	nif->ctr.tx_frames++;
+	nif->ctr.tx_bytes += len;
+	nif->link_output(nif->link_ctx, nif, frame, len);
+}

@@ -1,0 +1,54 @@
+/* netif <-> fabric endpoint adapter. */
+#include "sim/net/netif_fabric.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/fabric/fabric.h"
+#include "sim/fabric/frame.h"
+#include "sim/net/stack.h"
+
+static void port_output(void *ctx, netif *nif, const uint8_t *frame, size_t len)
+{
+	(void)nif;
+	netif_fabric_port *p = ctx;
+	sim_frame *f = sim_frame_alloc(sim_fabric_frames(p->fab));
+	if (len > sim_frame_tailroom(f)) {
+		sim_frame_free(f);
+		p->tx_dropped++;
+		return;
+	}
+	memcpy(sim_frame_put(f, (uint32_t)len), frame, len);
+	if (!sim_endpoint_send(&p->ep, f))
+		p->tx_dropped++;
+}
+
+static void port_rx(sim_endpoint *ep, sim_frame *f)
+{
+	netif_fabric_port *p = ep->ctx;
+	netif_input(p->nif, f->data, f->len);
+	sim_frame_free(f);
+}
+
+int netif_fabric_attach(netif_fabric_port *p, netif *nif, sim_fabric *fab, sim_plug *where)
+{
+	char name[64];
+	snprintf(name, sizeof name, "%s.%s", nif->stack->name, nif->name);
+	memset(p, 0, sizeof *p);
+	p->nif = nif;
+	p->fab = fab;
+	sim_endpoint_init(&p->ep, fab, name, nif->mac, port_rx, NULL, p);
+	int rc = sim_endpoint_attach(&p->ep, where);
+	if (rc) {
+		sim_endpoint_destroy(&p->ep);
+		return rc;
+	}
+	netif_set_link(nif, port_output, p);
+	return 0;
+}
+
+void netif_fabric_detach(netif_fabric_port *p)
+{
+	netif_set_link(p->nif, NULL, NULL);
+	sim_endpoint_destroy(&p->ep);
+}

@@ -1,0 +1,150 @@
+/* Sockets for scenario applications, and the seam where SMC-R plugs in.
+ *
+ * Applications (sim/app_*.c) use only this API: listen, connect, send, recv, shutdown,
+ * close, with callbacks. They cannot tell whether TCP or SMC-R carries their bytes,
+ * except through the reported mode (sock_get_mode), as smcss shows it:
+ *   SOCK_MODE_TCP       a plain TCP socket (SMC not requested or not enabled)
+ *   SOCK_MODE_SMCR      the data path is SMC-R
+ *   SOCK_MODE_FALLBACK  an SMC socket that stays on TCP, with a Linux decline code
+ *                       (sock_fallback_reason), e.g. 0x03010000 PEERNOSMC when the peer
+ *                       did not send the SMC option.
+ *
+ * SMC layering. A socket always owns a TCP connection. When the socket asked for SMC
+ * (opts.smc and the stack's GLOBALCONFIG SMCR enabled and the port not excluded) and the
+ * SMC option was seen both ways, and an SMC layer is plugged into the stack
+ * (stack_set_smc_hooks), the established TCP connection is handed to that layer before
+ * the application hears of it: the layer reads and writes the raw TCP byte stream
+ * (sock_tcp_*: the CLC handshake), then calls either
+ *   sock_smc_established(s, ops, be)  data now goes through ops (mode SMCR), or
+ *   sock_smc_fallback(s, reason)      the application uses the TCP stream (mode FALLBACK);
+ *                                     bytes left unread after the CLC messages are its data.
+ * Only then does the application get on_connect / on_accept. Without a plugged-in layer,
+ * a connection that negotiated SMC falls back with SMC_CLC_DECL_NOSMCDEV (0x03030000)
+ * and no CLC bytes are exchanged. */
+#ifndef SIM_SOCK_H
+#define SIM_SOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "sim/engine/engine.h"
+
+typedef struct stack stack;
+typedef struct sock sock;
+typedef struct tcp_pcb tcp_pcb;
+
+typedef enum sock_mode {
+	SOCK_MODE_TCP,
+	SOCK_MODE_SMCR,
+	SOCK_MODE_FALLBACK,
+} sock_mode;
+
+const char *sock_mode_name(sock_mode m);
+
+typedef struct sock_callbacks {
+	/* An active open finished: err 0, or -ECONNREFUSED, -ETIMEDOUT, -EHOSTUNREACH. */
+	void (*on_connect)(sock *s, int err, void *user);
+	/* A listener has a new connection. The child starts with the listener's callbacks
+	 * and user pointer; change them with sock_set_callbacks during the call. */
+	void (*on_accept)(sock *listener, sock *child, void *user);
+	/* Bytes (or the end of the stream) can be read with sock_recv. */
+	void (*on_readable)(sock *s, void *user);
+	/* Send space was freed. */
+	void (*on_writable)(sock *s, void *user);
+	/* The connection is over: 0 after an orderly close both ways, -ECONNRESET,
+	 * -ETIMEDOUT. The socket stays valid until sock_close. */
+	void (*on_close)(sock *s, int err, void *user);
+} sock_callbacks;
+
+typedef struct sock_opts {
+	bool smc;              /* use SMC-R if the stack enables it (AF_SMC; z/OS: every socket) */
+	bool nodelay;          /* Nagle off (the default) */
+	bool keepalive;
+	sim_time keepalive_idle;   /* 0: the stack's default */
+	uint32_t sndbuf, rcvbuf;   /* 0: the stack's defaults */
+	uint32_t local_ip;         /* bind address; 0: any (listen) / by route (connect) */
+	uint16_t local_port;       /* 0: ephemeral (connect) */
+	uint32_t backlog;          /* listen; 0: the stack's default */
+} sock_opts;
+
+/* smc = true, nodelay = true, everything else from the stack. */
+void sock_opts_default(sock_opts *o);
+
+/* NULL on failure with *err set (-EADDRINUSE, -EADDRNOTAVAIL, -EHOSTUNREACH, -ENOMEM). */
+sock *sock_listen(stack *st, const sock_opts *o, uint16_t port, const sock_callbacks *cb, void *user,
+                  int *err);
+sock *sock_connect(stack *st, const sock_opts *o, uint32_t dst, uint16_t port, const sock_callbacks *cb,
+                   void *user, int *err);
+void sock_set_callbacks(sock *s, const sock_callbacks *cb, void *user);
+
+/* Bytes accepted (0: no space now, wait for on_writable), or -ENOTCONN, -EPIPE, the
+ * connection's error. */
+ssize_t sock_send(sock *s, const void *buf, size_t len);
+/* Bytes read, 0 at end of stream, -EAGAIN when nothing is there yet, or an error. */
+ssize_t sock_recv(sock *s, void *buf, size_t len);
+size_t sock_send_space(const sock *s);
+/* No more sending: FIN after the queued bytes. */
+int sock_shutdown(sock *s);
+/* Orderly close and release; no callback after this. */
+void sock_close(sock *s);
+/* Reset and release. */
+void sock_abort(sock *s);
+
+sock_mode sock_get_mode(const sock *s);
+uint32_t sock_fallback_reason(const sock *s);  /* 0 unless mode is FALLBACK */
+bool sock_is_server(const sock *s);             /* accepted (passive) side */
+stack *sock_stack(const sock *s);
+tcp_pcb *sock_tcp_pcb(sock *s);                 /* its TCP connection (4-tuple, state, SMC flags) */
+
+/* ---- the SMC-R layer's side ---- */
+
+/* The data path of an SMC-R socket (mode SMCR). Return conventions as sock_send etc. */
+typedef struct sock_backend_ops {
+	ssize_t (*send)(void *be, const void *buf, size_t len);
+	ssize_t (*recv)(void *be, void *buf, size_t len);
+	size_t (*send_space)(void *be);
+	int (*shutdown)(void *be);
+	/* The application closed (abort: with a reset). The backend finishes the SMC close,
+	 * then calls sock_release(). */
+	void (*close)(void *be, bool abort);
+} sock_backend_ops;
+
+/* Plugged into a stack with stack_set_smc_hooks(). `ctx` is the layer's. */
+typedef struct sock_smc_hooks {
+	/* The TCP connection of an SMC socket is established with SMC seen both ways: the
+	 * layer owns it now (run the CLC handshake over sock_tcp_*). */
+	void (*tcp_established)(void *ctx, sock *s);
+	void (*tcp_readable)(void *ctx, sock *s);
+	void (*tcp_writable)(void *ctx, sock *s);
+	/* The TCP connection ended (err as on_close). */
+	void (*tcp_finished)(void *ctx, sock *s, int err);
+	/* The application closed a socket still in the CLC handshake; the layer cleans up
+	 * and calls sock_release(). */
+	void (*app_closed)(void *ctx, sock *s, bool abort);
+} sock_smc_hooks;
+
+void sock_set_smc_state(sock *s, void *state);   /* the layer's per-socket state */
+void *sock_smc_state(const sock *s);
+ssize_t sock_tcp_send(sock *s, const void *buf, size_t len);
+ssize_t sock_tcp_recv(sock *s, void *buf, size_t len);
+ssize_t sock_tcp_peek(sock *s, void *buf, size_t len);
+size_t sock_tcp_readable(const sock *s);
+
+/* End of the CLC handshake. Return 0, or -ECONNABORTED when the application can no
+ * longer be told (its listener was closed): then the layer tears down and calls
+ * sock_release(). */
+int sock_smc_established(sock *s, const sock_backend_ops *ops, void *be);
+int sock_smc_fallback(sock *s, uint32_t reason);
+/* A backend's events for the application. */
+void sock_notify_readable(sock *s);
+void sock_notify_writable(sock *s);
+void sock_notify_closed(sock *s, int err);
+/* The layer is done with the socket: close the TCP connection (abort: with a RST). If
+ * the application still holds it, it is told (on_connect with an error for a client
+ * still in the handshake, else on_close) and keeps the handle until sock_close;
+ * otherwise the socket is freed. */
+void sock_release(sock *s, bool abort);
+
+#endif

@@ -1,0 +1,717 @@
+/* TCP: the per-stack layer, PCB lifetime, the owner's API and state transitions. */
+#include "sim/net/tcp_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *tcp_state_name(tcp_state s)
+{
+	switch (s) {
+	case TCP_CLOSED:
+		return "CLOSED";
+	case TCP_LISTEN:
+		return "LISTEN";
+	case TCP_SYN_SENT:
+		return "SYN_SENT";
+	case TCP_SYN_RCVD:
+		return "SYN_RCVD";
+	case TCP_ESTABLISHED:
+		return "ESTABLISHED";
+	case TCP_FIN_WAIT_1:
+		return "FIN_WAIT_1";
+	case TCP_FIN_WAIT_2:
+		return "FIN_WAIT_2";
+	case TCP_CLOSE_WAIT:
+		return "CLOSE_WAIT";
+	case TCP_CLOSING:
+		return "CLOSING";
+	case TCP_LAST_ACK:
+		return "LAST_ACK";
+	case TCP_TIME_WAIT:
+		return "TIME_WAIT";
+	}
+	return "?";
+}
+
+sim_time tcp_now(const tcp_pcb *pcb)
+{
+	return sim_now(pcb->tl->st->eng);
+}
+
+const tcp_config *tcp_cfg(const tcp_pcb *pcb)
+{
+	return &pcb->tl->st->cfg.tcp;
+}
+
+/* ---- the layer ---- */
+
+tcp_layer *tcp_layer_new(stack *st)
+{
+	tcp_layer *tl = calloc(1, sizeof *tl);
+	if (!tl)
+		return NULL;
+	tl->st = st;
+	sim_engine_rng(st->eng, "tcp.isn", st->entity, &tl->isn_rng);
+	const tcp_config *c = &st->cfg.tcp;
+	uint32_t range = (uint32_t)(c->port_hi - c->port_lo) + 1;
+	tl->next_port = (uint16_t)(c->port_lo + sim_rng_below(&tl->isn_rng, range));
+	tl->k_rto = sim_kind("tcp.rto");
+	tl->k_persist = sim_kind("tcp.persist");
+	tl->k_delack = sim_kind("tcp.delack");
+	tl->k_keepalive = sim_kind("tcp.keepalive");
+	tl->k_wait = sim_kind("tcp.wait");
+	return tl;
+}
+
+static void pcb_free(tcp_pcb *pcb);
+
+void tcp_layer_free(tcp_layer *tl)
+{
+	if (!tl)
+		return;
+	while (tl->head)
+		pcb_free(tl->head);
+	free(tl);
+}
+
+const tcp_counters *tcp_get_counters(const stack *st)
+{
+	return &st->tcp->ctr;
+}
+
+size_t tcp_pcb_count(const stack *st)
+{
+	return st->tcp->n_pcbs;
+}
+
+uint32_t tcp_isn(tcp_layer *tl)
+{
+	return sim_rng_u32(&tl->isn_rng);
+}
+
+/* ---- PCB lifetime ---- */
+
+tcp_pcb *tcp_pcb_alloc(tcp_layer *tl)
+{
+	tcp_pcb *pcb = calloc(1, sizeof *pcb);
+	if (!pcb)
+		return NULL;
+	const tcp_config *c = &tl->st->cfg.tcp;
+	pcb->tl = tl;
+	pcb->id = tl->next_id++;
+	pcb->state = TCP_CLOSED;
+	pcb->nodelay = true;
+	pcb->keep_idle = c->keepalive_idle;
+	pcb->keep_intvl = c->keepalive_interval;
+	pcb->sndbuf_size = c->sndbuf;
+	pcb->rcvbuf_size = c->rcvbuf;
+	pcb->snd_wscale = pcb->rcv_wscale = TCP_NO_WSCALE;
+	pcb->rto = c->rto_initial;
+	tcp_timers_init(pcb);
+	pcb->prev = tl->tail;
+	if (tl->tail)
+		tl->tail->next = pcb;
+	else
+		tl->head = pcb;
+	tl->tail = pcb;
+	tl->n_pcbs++;
+	return pcb;
+}
+
+/* Lazy timers are only stopped (their events fire once more and do nothing): a
+ * cancelled event leaves a stale queue entry, and thousands of connections closing
+ * together would leave thousands. They are cancelled for real when the pcb is freed. */
+void tcp_stop_timers(tcp_pcb *pcb)
+{
+	sim_engine *eng = pcb->tl->st->eng;
+	sim_event_cancel(eng, &pcb->persist_ev);
+	sim_event_cancel(eng, &pcb->keep_ev);
+	sim_event_cancel(eng, &pcb->wait_ev);
+	pcb->rto_due = pcb->delack_due = 0;
+}
+
+static void cancel_all_timers(tcp_pcb *pcb)
+{
+	sim_engine *eng = pcb->tl->st->eng;
+	tcp_stop_timers(pcb);
+	sim_event_cancel(eng, &pcb->rto_ev);
+	sim_event_cancel(eng, &pcb->delack_ev);
+}
+
+static void pcb_free(tcp_pcb *pcb)
+{
+	tcp_layer *tl = pcb->tl;
+	cancel_all_timers(pcb);
+	if (pcb->listener)
+		pcb->listener->n_pending--;
+	for (tcp_pcb *p = tl->head; p; p = p->next)
+		if (p->listener == pcb)
+			p->listener = NULL;
+	if (pcb->prev)
+		pcb->prev->next = pcb->next;
+	else
+		tl->head = pcb->next;
+	if (pcb->next)
+		pcb->next->prev = pcb->prev;
+	else
+		tl->tail = pcb->prev;
+	tl->n_pcbs--;
+	bytering_free(&pcb->sndbuf);
+	bytering_free(&pcb->rcvbuf);
+	free(pcb);
+}
+
+void tcp_enter(tcp_pcb *pcb)
+{
+	pcb->depth++;
+}
+
+void tcp_leave(tcp_pcb *pcb)
+{
+	if (--pcb->depth == 0 && !pcb->owned && pcb->state == TCP_CLOSED)
+		pcb_free(pcb);
+}
+
+/* The connection ends abnormally: optionally tell the peer with a RST. */
+void tcp_fail(tcp_pcb *pcb, int err, bool send_rst)
+{
+	tcp_counters *c = &pcb->tl->ctr;
+	if (pcb->state == TCP_CLOSED)
+		return;
+	if (send_rst && pcb->state != TCP_LISTEN && pcb->state != TCP_SYN_SENT)
+		tcp_emit(pcb, pcb->snd_nxt, TCP_RST | TCP_ACK, 0);
+	tcp_stop_timers(pcb);
+	if (pcb->listener) {
+		pcb->listener->n_pending--;
+		pcb->listener = NULL;
+	}
+	pcb->state = TCP_CLOSED;
+	pcb->err = err;
+	switch (err) {
+	case -ECONNRESET:
+		c->conn_reset++;
+		break;
+	case -ETIMEDOUT:
+		c->conn_timeout++;
+		break;
+	case -ECONNREFUSED:
+		c->conn_refused++;
+		break;
+	default:
+		break;
+	}
+	pcb->ev |= TCP_EV_FINISHED;
+}
+
+void tcp_enter_time_wait(tcp_pcb *pcb)
+{
+	tcp_stop_timers(pcb);
+	pcb->state = TCP_TIME_WAIT;
+	sim_event_schedule_in(pcb->tl->st->eng, &pcb->wait_ev, 2 * tcp_cfg(pcb)->msl);
+	pcb->ev |= TCP_EV_FINISHED;
+}
+
+/* Window scaling, SACK, timestamps and the SMC option: what both sides offered. */
+void tcp_negotiate(tcp_pcb *pcb, const tcp_opts *peer)
+{
+	const tcp_config *c = tcp_cfg(pcb);
+	pcb->peer_mss = peer->has_mss && peer->mss ? peer->mss : TCP_DEFAULT_MSS;
+	if (c->window_scaling && peer->has_wscale) {
+		pcb->snd_wscale = peer->wscale;
+		pcb->rcv_wscale = c->wscale > TCP_MAX_WSCALE ? TCP_MAX_WSCALE : c->wscale;
+	} else {
+		pcb->snd_wscale = pcb->rcv_wscale = TCP_NO_WSCALE;
+	}
+	pcb->sack_ok = c->sack && peer->sack_perm;
+	pcb->ts_ok = c->timestamps && peer->has_ts;
+	if (pcb->ts_ok)
+		pcb->ts_recent = peer->tsval;
+	pcb->smc_peer = peer->smc;
+	pcb->smc_ok = pcb->smc_want && peer->smc;
+	uint32_t mss = pcb->peer_mss < pcb->adv_mss ? pcb->peer_mss : pcb->adv_mss;
+	if (pcb->ts_ok)
+		mss -= 12; /* Linux counts the timestamp option against the MSS */
+	pcb->mss = mss ? mss : 1;
+}
+
+/* The handshake completed (either side). */
+void tcp_established(tcp_pcb *pcb)
+{
+	const tcp_config *c = tcp_cfg(pcb);
+	pcb->state = TCP_ESTABLISHED;
+	pcb->cwnd = c->initial_cwnd * pcb->mss;
+	pcb->ssthresh = UINT32_MAX;
+	pcb->nrexmit = 0;
+	pcb->last_rx = tcp_now(pcb);
+	tcp_rto_stop(pcb);
+	if (pcb->smc_ok)
+		pcb->tl->ctr.smc_negotiated++;
+	tcp_keepalive_arm(pcb);
+}
+
+void tcp_deliver_events(tcp_pcb *pcb)
+{
+	while (pcb->ev && !pcb->finished_sent) {
+		if (pcb->ev & TCP_EV_ACCEPTED) {
+			pcb->ev &= ~TCP_EV_ACCEPTED;
+			tcp_pcb *l = pcb->listener;
+			pcb->listener = NULL;
+			if (l)
+				l->n_pending--;
+			if (l && l->owned && l->cb && l->cb->accepted)
+				l->cb->accepted(l->user, l, pcb);
+			if (!pcb->owned) { /* nobody adopted it */
+				tcp_fail(pcb, -ECONNRESET, true);
+				pcb->ev = 0;
+				return;
+			}
+			continue;
+		}
+		if (!pcb->owned || !pcb->cb) {
+			pcb->ev = 0;
+			return;
+		}
+		const tcp_callbacks *cb = pcb->cb;
+		if (pcb->ev & TCP_EV_CONNECTED) {
+			pcb->ev &= ~TCP_EV_CONNECTED;
+			if (cb->connected)
+				cb->connected(pcb->user, pcb);
+		} else if (pcb->ev & TCP_EV_READABLE) {
+			pcb->ev &= ~TCP_EV_READABLE;
+			if (cb->readable)
+				cb->readable(pcb->user, pcb);
+		} else if (pcb->ev & TCP_EV_WRITABLE) {
+			pcb->ev &= ~TCP_EV_WRITABLE;
+			if (cb->writable)
+				cb->writable(pcb->user, pcb);
+		} else if (pcb->ev & TCP_EV_FINISHED) {
+			pcb->ev = 0;
+			pcb->finished_sent = true;
+			if (cb->finished)
+				cb->finished(pcb->user, pcb, pcb->err);
+		}
+	}
+}
+
+/* ---- the owner's API ---- */
+
+tcp_pcb *tcp_new(stack *st)
+{
+	tcp_pcb *pcb = tcp_pcb_alloc(st->tcp);
+	if (pcb)
+		pcb->owned = true;
+	return pcb;
+}
+
+void tcp_set_callbacks(tcp_pcb *pcb, const tcp_callbacks *cb, void *user)
+{
+	pcb->cb = cb;
+	pcb->user = user;
+	pcb->owned = true;
+}
+
+void *tcp_user(const tcp_pcb *pcb)
+{
+	return pcb->user;
+}
+
+void tcp_set_smc(tcp_pcb *pcb, bool on)
+{
+	pcb->smc_want = on;
+}
+
+void tcp_set_nodelay(tcp_pcb *pcb, bool on)
+{
+	pcb->nodelay = on;
+}
+
+void tcp_set_keepalive(tcp_pcb *pcb, bool on, sim_time idle, sim_time interval)
+{
+	pcb->keepalive = on;
+	pcb->keep_idle = idle ? idle : tcp_cfg(pcb)->keepalive_idle;
+	pcb->keep_intvl = interval ? interval : tcp_cfg(pcb)->keepalive_interval;
+	if (pcb->state == TCP_ESTABLISHED)
+		tcp_keepalive_arm(pcb);
+}
+
+int tcp_set_buffers(tcp_pcb *pcb, uint32_t sndbuf, uint32_t rcvbuf)
+{
+	if (pcb->state != TCP_CLOSED && pcb->state != TCP_LISTEN)
+		return -EISCONN;
+	if (sndbuf)
+		pcb->sndbuf_size = sndbuf;
+	if (rcvbuf)
+		pcb->rcvbuf_size = rcvbuf;
+	return 0;
+}
+
+static bool port_in_use(tcp_layer *tl, uint16_t port, const tcp_pcb *except)
+{
+	for (tcp_pcb *p = tl->head; p; p = p->next)
+		if (p != except && p->lport == port)
+			return true;
+	return false;
+}
+
+static int pick_port(tcp_pcb *pcb)
+{
+	tcp_layer *tl = pcb->tl;
+	const tcp_config *c = tcp_cfg(pcb);
+	uint32_t range = (uint32_t)(c->port_hi - c->port_lo) + 1;
+	for (uint32_t i = 0; i < range; i++) {
+		uint16_t p = tl->next_port;
+		tl->next_port = p >= c->port_hi ? c->port_lo : (uint16_t)(p + 1);
+		if (!port_in_use(tl, p, pcb)) {
+			pcb->lport = p;
+			return 0;
+		}
+	}
+	return -EADDRNOTAVAIL;
+}
+
+int tcp_bind(tcp_pcb *pcb, uint32_t ip, uint16_t port)
+{
+	if (pcb->state != TCP_CLOSED || pcb->lport)
+		return -EINVAL;
+	if (ip && !ipv4_local_netif(pcb->tl->st, ip))
+		return -EADDRNOTAVAIL;
+	if (port) {
+		for (tcp_pcb *p = pcb->tl->head; p; p = p->next)
+			if (p != pcb && p->lport == port && (!ip || !p->lip || p->lip == ip))
+				return -EADDRINUSE;
+	}
+	pcb->lip = ip;
+	pcb->lport = port;
+	return 0;
+}
+
+int tcp_listen(tcp_pcb *pcb, uint32_t backlog)
+{
+	if (pcb->state != TCP_CLOSED)
+		return -EISCONN;
+	if (!pcb->lport)
+		return -EINVAL;
+	pcb->backlog = backlog ? backlog : tcp_cfg(pcb)->backlog;
+	pcb->state = TCP_LISTEN;
+	return 0;
+}
+
+/* The buffers get their size now; storage comes when bytes do. */
+static void size_buffers(tcp_pcb *pcb)
+{
+	bytering_init(&pcb->sndbuf, pcb->sndbuf_size);
+	bytering_init(&pcb->rcvbuf, pcb->rcvbuf_size);
+}
+
+/* MSS we announce: the interface MTU towards the peer less the IPv4 and TCP headers. */
+static void set_adv_mss(tcp_pcb *pcb, const netif *nif)
+{
+	pcb->adv_mss = (uint16_t)(nif->mtu - IPV4_HLEN - TCP_HLEN);
+}
+
+int tcp_connect(tcp_pcb *pcb, uint32_t ip, uint16_t port)
+{
+	tcp_layer *tl = pcb->tl;
+	if (pcb->state != TCP_CLOSED)
+		return -EISCONN;
+	if (!port || !ip)
+		return -EINVAL;
+	uint32_t src;
+	netif *nif;
+	if (!ipv4_route_source(tl->st, ip, &src, &nif))
+		return -EHOSTUNREACH;
+	if (!pcb->lip)
+		pcb->lip = src;
+	if (!pcb->lport) {
+		int rc = pick_port(pcb);
+		if (rc)
+			return rc;
+	}
+	size_buffers(pcb);
+	pcb->rip = ip;
+	pcb->rport = port;
+	set_adv_mss(pcb, nif);
+	pcb->iss = tcp_isn(tl);
+	pcb->ts_offset = sim_rng_u32(&tl->isn_rng);
+	pcb->snd_una = pcb->iss;
+	pcb->snd_nxt = pcb->snd_max = pcb->iss + 1;
+	pcb->snd_buf_seq = pcb->iss + 1;
+	pcb->state = TCP_SYN_SENT;
+	tl->ctr.active_opens++;
+	if (pcb->smc_want)
+		tl->ctr.smc_syn_sent++;
+	tcp_enter(pcb);
+	tcp_send_syn(pcb);
+	tcp_leave(pcb);
+	return 0;
+}
+
+/* A child for a listener (called by tcp_in.c on a SYN). */
+tcp_pcb *tcp_child_new(tcp_pcb *l, uint32_t lip, uint32_t rip, uint16_t rport)
+{
+	uint32_t src;
+	netif *nif;
+	if (!ipv4_route_source(l->tl->st, rip, &src, &nif))
+		return NULL;
+	tcp_pcb *c = tcp_pcb_alloc(l->tl);
+	if (!c)
+		return NULL;
+	c->lip = lip;
+	c->lport = l->lport;
+	c->rip = rip;
+	c->rport = rport;
+	c->smc_want = l->smc_want;
+	c->nodelay = l->nodelay;
+	c->keepalive = l->keepalive;
+	c->keep_idle = l->keep_idle;
+	c->keep_intvl = l->keep_intvl;
+	c->sndbuf_size = l->sndbuf_size;
+	c->rcvbuf_size = l->rcvbuf_size;
+	size_buffers(c);
+	set_adv_mss(c, nif);
+	c->iss = tcp_isn(l->tl);
+	c->ts_offset = sim_rng_u32(&l->tl->isn_rng);
+	c->snd_una = c->iss;
+	c->snd_nxt = c->snd_max = c->iss + 1;
+	c->snd_buf_seq = c->iss + 1;
+	c->listener = l;
+	l->n_pending++;
+	return c;
+}
+
+ssize_t tcp_write(tcp_pcb *pcb, const void *buf, size_t len)
+{
+	switch (pcb->state) {
+	case TCP_ESTABLISHED:
+	case TCP_CLOSE_WAIT:
+		break;
+	case TCP_CLOSED:
+		return pcb->err ? pcb->err : -ENOTCONN;
+	case TCP_LISTEN:
+	case TCP_SYN_SENT:
+	case TCP_SYN_RCVD:
+		return -ENOTCONN;
+	case TCP_FIN_WAIT_1:
+	case TCP_FIN_WAIT_2:
+	case TCP_CLOSING:
+	case TCP_LAST_ACK:
+	case TCP_TIME_WAIT:
+		return -EPIPE;
+	}
+	if (pcb->wr_shut)
+		return -EPIPE;
+	size_t n = bytering_write(&pcb->sndbuf, buf, len);
+	if (n) {
+		tcp_enter(pcb);
+		tcp_output(pcb);
+		tcp_leave(pcb);
+	}
+	return (ssize_t)n;
+}
+
+size_t tcp_readable(const tcp_pcb *pcb)
+{
+	return bytering_len(&pcb->rcvbuf);
+}
+
+size_t tcp_writable(const tcp_pcb *pcb)
+{
+	if (pcb->wr_shut)
+		return 0;
+	return bytering_space(&pcb->sndbuf);
+}
+
+bool tcp_eof(const tcp_pcb *pcb)
+{
+	return pcb->fin_rcvd && !bytering_len(&pcb->rcvbuf);
+}
+
+ssize_t tcp_peek(const tcp_pcb *pcb, void *buf, size_t len)
+{
+	size_t have = bytering_len(&pcb->rcvbuf);
+	if (!have) {
+		if (pcb->fin_rcvd)
+			return 0;
+		if (pcb->state == TCP_CLOSED && pcb->err)
+			return pcb->err;
+		return -EAGAIN;
+	}
+	if (len > have)
+		len = have;
+	bytering_copy_out(&pcb->rcvbuf, 0, buf, len);
+	return (ssize_t)len;
+}
+
+ssize_t tcp_read(tcp_pcb *pcb, void *buf, size_t len)
+{
+	ssize_t n = tcp_peek(pcb, buf, len);
+	if (n <= 0)
+		return n;
+	bytering_drop(&pcb->rcvbuf, (size_t)n);
+	tcp_enter(pcb);
+	tcp_maybe_window_update(pcb);
+	tcp_leave(pcb);
+	return n;
+}
+
+/* Queue our FIN after the data; the state moves at once, the FIN leaves when the data
+ * before it has been sent. */
+static void queue_fin(tcp_pcb *pcb)
+{
+	if (pcb->fin_queued)
+		return;
+	pcb->fin_queued = true;
+	pcb->wr_shut = true;
+	pcb->fin_seq = pcb->snd_buf_seq + (uint32_t)bytering_len(&pcb->sndbuf);
+	if (pcb->state == TCP_ESTABLISHED || pcb->state == TCP_SYN_RCVD)
+		pcb->state = TCP_FIN_WAIT_1;
+	else if (pcb->state == TCP_CLOSE_WAIT)
+		pcb->state = TCP_LAST_ACK;
+	tcp_output(pcb);
+}
+
+int tcp_shutdown(tcp_pcb *pcb)
+{
+	switch (pcb->state) {
+	case TCP_ESTABLISHED:
+	case TCP_CLOSE_WAIT:
+		tcp_enter(pcb);
+		queue_fin(pcb);
+		tcp_leave(pcb);
+		return 0;
+	case TCP_FIN_WAIT_1:
+	case TCP_FIN_WAIT_2:
+	case TCP_CLOSING:
+	case TCP_LAST_ACK:
+	case TCP_TIME_WAIT:
+		return 0;
+	case TCP_CLOSED:
+	case TCP_LISTEN:
+	case TCP_SYN_SENT:
+	case TCP_SYN_RCVD:
+		return -ENOTCONN;
+	}
+	return -ENOTCONN;
+}
+
+static void abort_children(tcp_pcb *l)
+{
+	for (;;) {
+		tcp_pcb *p = l->tl->head;
+		while (p && p->listener != l)
+			p = p->next;
+		if (!p)
+			return;
+		tcp_enter(p);
+		tcp_fail(p, -ECONNRESET, true); /* clears p->listener */
+		p->ev = 0;
+		tcp_leave(p); /* frees p */
+	}
+}
+
+void tcp_close(tcp_pcb *pcb)
+{
+	tcp_enter(pcb);
+	pcb->owned = false;
+	pcb->released = true;
+	pcb->cb = NULL;
+	pcb->user = NULL;
+	pcb->ev = 0;
+	switch (pcb->state) {
+	case TCP_LISTEN:
+		abort_children(pcb);
+		pcb->state = TCP_CLOSED;
+		break;
+	case TCP_SYN_SENT:
+		tcp_stop_timers(pcb);
+		pcb->state = TCP_CLOSED;
+		break;
+	case TCP_SYN_RCVD:
+	case TCP_ESTABLISHED:
+	case TCP_CLOSE_WAIT:
+		if (bytering_len(&pcb->rcvbuf)) {
+			/* Linux: closing with unread data resets the connection. */
+			tcp_fail(pcb, -ECONNRESET, true);
+			pcb->ev = 0;
+			break;
+		}
+		queue_fin(pcb);
+		break;
+	case TCP_FIN_WAIT_2:
+		sim_event_schedule_in(pcb->tl->st->eng, &pcb->wait_ev, tcp_cfg(pcb)->fin_wait2_timeout);
+		break;
+	case TCP_FIN_WAIT_1:
+	case TCP_CLOSING:
+	case TCP_LAST_ACK:
+	case TCP_TIME_WAIT:
+	case TCP_CLOSED:
+		break;
+	}
+	tcp_leave(pcb);
+}
+
+void tcp_abort(tcp_pcb *pcb)
+{
+	tcp_enter(pcb);
+	pcb->owned = false;
+	pcb->released = true;
+	pcb->cb = NULL;
+	pcb->user = NULL;
+	if (pcb->state == TCP_LISTEN) {
+		abort_children(pcb);
+		pcb->state = TCP_CLOSED;
+	} else if (pcb->state == TCP_TIME_WAIT) {
+		tcp_stop_timers(pcb);
+		pcb->state = TCP_CLOSED;
+	} else {
+		tcp_fail(pcb, -ECONNRESET, true);
+	}
+	pcb->ev = 0;
+	tcp_leave(pcb);
+}
+
+tcp_state tcp_get_state(const tcp_pcb *pcb)
+{
+	return pcb->state;
+}
+
+bool tcp_smc_negotiated(const tcp_pcb *pcb)
+{
+	return pcb->smc_ok;
+}
+
+void tcp_get_info(const tcp_pcb *pcb, tcp_info *o)
+{
+	memset(o, 0, sizeof *o);
+	o->state = pcb->state;
+	o->local_ip = pcb->lip;
+	o->remote_ip = pcb->rip;
+	o->local_port = pcb->lport;
+	o->remote_port = pcb->rport;
+	o->iss = pcb->iss;
+	o->irs = pcb->irs;
+	o->snd_una = pcb->snd_una;
+	o->snd_nxt = pcb->snd_nxt;
+	o->snd_max = pcb->snd_max;
+	o->rcv_nxt = pcb->rcv_nxt;
+	o->snd_wnd = pcb->snd_wnd;
+	o->cwnd = pcb->cwnd;
+	o->ssthresh = pcb->ssthresh;
+	o->mss = pcb->mss;
+	o->snd_wscale = pcb->snd_wscale;
+	o->rcv_wscale = pcb->rcv_wscale;
+	o->sack_ok = pcb->sack_ok;
+	o->ts_ok = pcb->ts_ok;
+	o->smc_sent = pcb->smc_sent;
+	o->smc_peer = pcb->smc_peer;
+	o->smc_negotiated = pcb->smc_ok;
+	o->srtt = pcb->srtt;
+	o->rto = pcb->rto;
+	o->bytes_acked = pcb->bytes_acked;
+	o->bytes_received = pcb->bytes_received;
+	o->retransmits = pcb->retransmits;
+	o->rto_expiries = pcb->rto_expiries;
+	o->fast_retransmits = pcb->fast_retransmits;
+	o->zero_window_probes = pcb->zero_window_probes;
+}

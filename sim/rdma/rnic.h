@@ -1,0 +1,128 @@
+/* Simulated RoCE adapters (RNICs) and their virtual functions.
+ *
+ * An adapter has a PFID, one or two ports (each with a physical MAC, a PNet ID and an
+ * interface MTU) and attaches each port to the fabric through a sim_endpoint. A TCP/IP
+ * stack that activates the adapter gets its own virtual function (VF), as z/OS shared RoCE
+ * does: the VF has its own VMAC per port (02:PP:PP:pp:VV:VV = locally administered, PFID,
+ * port, VF number; distinct per stack even on a shared adapter), its own GID table per port,
+ * protection domain (memory regions, keys), QPs and completion delivery. The VF is what
+ * model/ calls `smcr_tp_dev`; rnic_vf_port_desc() fills the smcr_port_desc the core uses.
+ *
+ * GID table of a VF port, in this order (index = position):
+ *   one RoCE v1 GID per configured VLAN (fe80::/64 + modified EUI-64 of the VMAC; VLAN 0 =
+ *   untagged; by default just VLAN 0), then one RoCE v2 GID (::ffff:a.b.c.d) per IPv4
+ *   address the stack assigned, on that address's VLAN. At most SMCR_MAX_GIDS entries.
+ *
+ * Frames from one VF to another VF of the same port (stacks sharing the adapter) are
+ * turned around by the adapter's embedded switch and never reach the wire.
+ *
+ * Everything the adapter reports to its host (work completions, port and QP events) is
+ * delivered through the host callbacks from an engine event, event_delay after it
+ * happened, in order. Received frames are dropped and counted when they are not for a VF
+ * (MAC, VLAN, GID), malformed, or fail the ICRC check; the ICRC of every accepted frame is
+ * folded into the engine fingerprint.
+ */
+#ifndef SIM_RNIC_H
+#define SIM_RNIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/smcr_transport.h"
+#include "sim/fabric/endpoint.h"
+#include "sim/fabric/fabric.h"
+
+typedef struct rnic rnic;
+typedef struct rnic_vf rnic_vf;
+
+#define RNIC_MAX_PORTS 2
+#define RNIC_MAX_VFS 64
+#define RNIC_MAX_VLANS 4
+
+typedef struct rnic_port_config {
+	uint8_t mac[6];     /* physical MAC; all zero = 06:PP:PP:pp:00:00 */
+	char pnet_id[17];
+	uint32_t eth_mtu;   /* interface MTU; the port's IB MTU is the largest that fits */
+} rnic_port_config;
+
+typedef struct rnic_config {
+	char name[32];
+	uint16_t pfid;
+	uint8_t nports;            /* 1 or 2 */
+	rnic_port_config ports[RNIC_MAX_PORTS];
+	sim_time doorbell_delay;   /* post_send to first packet on an idle QP */
+	sim_time event_delay;      /* an event (completion, port change) to its delivery */
+	sim_time tx_window;        /* the adapter keeps at most this much wire time queued */
+	uint32_t ack_req_every;    /* AckReq on every Nth packet of long messages (and the last) */
+	uint8_t roce;              /* GID types the adapter offers: RNIC_ROCE_V1 | RNIC_ROCE_V2
+	                            * (0 = both); Soft-RoCE (rxe), for one, has RoCE v2 only */
+} rnic_config;
+
+#define RNIC_ROCE_V1 1u
+#define RNIC_ROCE_V2 2u
+
+typedef struct rnic_host {
+	/* A completion; wc->qp_ctx is the QP's create-time context. */
+	void (*completion)(void *ctx, const smcr_wc *wc);
+	/* Port up/down (qp_ctx NULL) or a QP that went to ERR without a completion of its own
+	 * (port = the QP's port). */
+	void (*async_event)(void *ctx, smcr_async_event ev, uint8_t port, void *qp_ctx);
+	void *ctx;
+} rnic_host;
+
+typedef struct rnic_stats {
+	uint64_t tx_frames, tx_bytes;
+	uint64_t tx_looped;        /* frames to another VF of the same port, kept inside */
+	uint64_t rx_frames, rx_accepted;
+	uint64_t rx_not_mine;      /* no VF with this destination MAC (floods, broadcasts) */
+	uint64_t rx_not_roce;      /* for a VF but not RoCE (another ethertype or UDP port) */
+	uint64_t rx_vlan_mismatch; /* the VF has no GID on that VLAN */
+	uint64_t rx_gid_mismatch;  /* destination GID / IPv4 address not the VF's */
+	uint64_t rx_malformed;
+	uint64_t rx_icrc_errors;
+	uint64_t rx_no_qp;         /* unknown QPN, another VF's QP, or a QP not ready */
+} rnic_stats;
+
+/* Defaults: 1 port, eth MTU 1500 (IB MTU 1024), doorbell 200 ns, events 100 ns,
+ * tx window 10 us, AckReq every 16 packets. */
+void rnic_config_default(rnic_config *c, const char *name, uint16_t pfid);
+
+rnic *rnic_new(sim_fabric *fab, const rnic_config *cfg);
+/* Frees the VFs, their QPs and MRs. */
+void rnic_free(rnic *r);
+
+/* The port's endpoint, to attach to a switch port or wire end. port is 1-based. */
+sim_endpoint *rnic_port_endpoint(rnic *r, uint8_t port);
+uint64_t rnic_id(const rnic *r);
+const char *rnic_name(const rnic *r);
+uint16_t rnic_pfid(const rnic *r);
+uint8_t rnic_nports(const rnic *r);
+/* The IB MTU a port supports (from its interface MTU). */
+smcr_mtu rnic_port_mtu(const rnic *r, uint8_t port);
+bool rnic_port_active(const rnic *r, uint8_t port);
+const rnic_stats *rnic_stats_get(const rnic *r);
+/* Observe frames the adapter turns around between VFs of one port (they never reach the
+ * port's plug): fn sees each with the port's endpoint plug, SIM_TAP_OUT and the time it
+ * was sent. NULL removes it. */
+void rnic_set_loop_tap(rnic *r, sim_tap_fn fn, void *ctx);
+
+/* A stack activates the adapter: a new VF. NULL when all VFs are in use. */
+rnic_vf *rnic_activate(rnic *r, const char *stack_name, const rnic_host *host);
+/* Destroys the VF's QPs (no further completions) and MRs. */
+void rnic_deactivate(rnic_vf *vf);
+
+rnic *rnic_vf_adapter(const rnic_vf *vf);
+uint32_t rnic_vf_number(const rnic_vf *vf);
+const uint8_t *rnic_vf_vmac(const rnic_vf *vf, uint8_t port);
+/* Configure the VLANs the VF's port is on (v1 GIDs): vid 0 = untagged. Rebuilds the GID
+ * table and reports SMCR_EV_GID_CHANGE. Errors: SMCR_ERR_INVAL, SMCR_ERR_LIMIT. */
+int rnic_vf_set_vlans(rnic_vf *vf, uint8_t port, const uint16_t *vids, size_t n);
+/* Assign an IPv4 address (host order) of an interface with prefix_len bits of network (0 =
+ * unknown) on a VLAN: adds a RoCE v2 GID. */
+int rnic_vf_add_ipv4(rnic_vf *vf, uint8_t port, uint32_t ipv4, uint8_t prefix_len, uint16_t vid);
+int rnic_vf_del_ipv4(rnic_vf *vf, uint8_t port, uint32_t ipv4);
+/* What the core needs to know about a port of this VF. */
+void rnic_vf_port_desc(const rnic_vf *vf, uint8_t port, smcr_port_desc *out);
+
+#endif

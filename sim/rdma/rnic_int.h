@@ -1,0 +1,215 @@
+/* Internal structures shared by the adapter (rnic.c), memory regions (mr.c) and the QP
+ * engine (qp.c, qp_requester.c, qp_responder.c). Not for use outside those files. */
+#ifndef SIM_RNIC_INT_H
+#define SIM_RNIC_INT_H
+
+#include "sim/rdma/mr.h"
+#include "sim/rdma/qp.h"
+#include "sim/rdma/rnic.h"
+#include "sim/fabric/roce.h"
+
+/* QPNs of an adapter start at 0x000100 + PFID (low 10 bits) << 12: distinct across the
+ * adapters of a capture, which makes traces easier to read; 0 and 1 are never used. */
+#define RNIC_QPN_BASE 0x000100u
+
+typedef struct rnic_port {
+	rnic *r;
+	uint8_t num;
+	sim_endpoint ep;
+	uint8_t pmac[6];
+	char pnet_id[17];
+	uint32_t eth_mtu;
+	smcr_mtu ib_mtu;
+} rnic_port;
+
+typedef struct vf_ipv4 {
+	uint32_t addr;
+	uint16_t vid;
+	uint8_t prefix_len;
+} vf_ipv4;
+
+typedef struct vf_port {
+	uint8_t vmac[6];
+	uint64_t vmac_key;
+	uint16_t vlans[RNIC_MAX_VLANS];
+	uint32_t n_vlans;
+	vf_ipv4 ipv4[SMCR_MAX_GIDS];
+	uint32_t n_ipv4;
+	smcr_gid_entry gids[SMCR_MAX_GIDS];
+	uint32_t n_gids;
+} vf_port;
+
+/* Something the VF reports to its host: a completion or an async event. */
+typedef struct vf_item {
+	sim_time at;
+	const rnic_qp *qp;  /* the QP it belongs to (NULL for port events); only compared */
+	bool is_async;
+	bool dead;          /* its QP was destroyed: not delivered */
+	uint8_t port;
+	smcr_async_event ev;
+	smcr_wc wc;
+} vf_item;
+
+typedef struct mr_slot {
+	rnic_mr *mr;        /* NULL when free */
+	uint8_t tag;        /* bumped at every reuse */
+	uint32_t next_free;
+} mr_slot;
+
+struct rnic_mr {
+	rnic_vf *vf;
+	uint32_t slot;
+	uint32_t lkey, rkey;
+	uint8_t *addr;
+	size_t len;
+	uint64_t iova;
+	uint32_t access;
+};
+
+struct rnic_vf {
+	rnic *r;
+	uint32_t number;    /* 1-based, in activation order */
+	uint64_t id;
+	char stack[32];
+	rnic_host host;
+	vf_port ports[RNIC_MAX_PORTS];
+	mr_slot *mrs;
+	uint32_t n_mr_slots, cap_mr_slots, mr_free; /* mr_free: UINT32_MAX = none */
+	uint64_t next_iova;
+	rnic_qp *qps;       /* every live QP of the VF, newest first */
+	vf_item *items;     /* FIFO ring of pending reports */
+	size_t item_head, item_count, item_cap;
+	sim_event item_ev;
+	bool delivering;    /* inside a host callback ... */
+	bool doomed;        /* ... which deactivated the VF: free it afterwards */
+};
+
+/* Between two VFs of one port, through the adapter's embedded switch. */
+#define RNIC_LOOP_DELAY 300u
+
+struct rnic {
+	sim_fabric *fab;
+	sim_engine *eng;
+	uint64_t id;
+	rnic_config cfg;
+	rnic_port ports[RNIC_MAX_PORTS];
+	rnic_vf *vfs[RNIC_MAX_VFS];
+	uint32_t n_vf_slots;
+	uint32_t vf_counter;
+	uint32_t qpn_base;
+	rnic_qp **qps;      /* by qpn - qpn_base; NULL once destroyed */
+	size_t n_qps, cap_qps;
+	rnic_stats st;
+	uint32_t k_qp_tx, k_qp_retry, k_qp_rnr, k_vf_report, k_loop;
+	sim_tap_fn loop_tap;   /* observer of turnaround frames (captures), or NULL */
+	void *loop_tap_ctx;
+};
+
+/* Send work queue entry. */
+typedef struct swqe {
+	uint64_t wr_id;
+	smcr_wr_opcode opcode;
+	uint32_t flags;
+	uint32_t num_sge;
+	smcr_sge sge[SMCR_MAX_SGE];
+	const uint8_t *host[SMCR_MAX_SGE]; /* resolved at the first transmission */
+	bool resolved;
+	uint64_t remote_addr;
+	uint32_t rkey;
+	uint32_t length;
+	uint32_t npkts;
+	uint32_t first_psn;
+} swqe;
+
+/* Receive work queue entry. */
+typedef struct rwqe {
+	uint64_t wr_id;
+	uint32_t num_sge;
+	smcr_sge sge[SMCR_MAX_SGE];
+	uint8_t *host[SMCR_MAX_SGE];
+	uint32_t length;
+} rwqe;
+
+enum resp_msg { RESP_IDLE = 0, RESP_SEND, RESP_WRITE };
+
+struct rnic_qp {
+	rnic *r;
+	rnic_vf *vf;
+	rnic_port *port;
+	rnic_qp *next_in_vf;
+	uint64_t id;
+	uint32_t qpn;
+	void *ctx;
+	smcr_qp_state state;
+	smcr_qp_caps caps;
+
+	/* attributes */
+	uint32_t access;
+	smcr_mtu mtu;
+	uint32_t mtu_bytes;
+	uint32_t dest_qpn;
+	uint8_t min_rnr_timer, timeout, retry_cnt, rnr_retry;
+	roce_addr addr;     /* headers of every packet this QP sends */
+
+	/* requester */
+	swqe *sq;
+	uint8_t *sq_inline; /* max_inline_data bytes per SQ slot */
+	uint32_t sq_cap, sq_head, sq_count;
+	uint32_t tx_idx, tx_pkt; /* next packet to send: SQ position (from head), packet */
+	uint32_t next_psn;  /* first PSN of the next new WQE */
+	uint32_t una;       /* oldest unacknowledged PSN */
+	uint32_t sent_end;  /* one past the highest PSN ever sent */
+	uint8_t retry_left, rnr_left;
+	bool rnr_wait;
+	uint32_t since_ackreq;
+	sim_time retry_deadline; /* local ACK timeout; SIM_TIME_NEVER = not running */
+	sim_event tx_ev, retry_ev, rnr_ev;
+
+	/* responder */
+	rwqe *rq;
+	uint32_t rq_cap, rq_head, rq_count;
+	uint32_t epsn, msn;
+	enum resp_msg resp;
+	uint32_t resp_offset;      /* SEND: bytes placed in the RQ head so far */
+	uint8_t *write_dst;        /* WRITE: where the next byte goes */
+	uint32_t write_left;
+	bool nak_sent;
+
+	rnic_qp_stats st;
+};
+
+/* rnic.c */
+uint32_t rnic_register_qp(rnic *r, rnic_qp *qp);
+void rnic_unregister_qp(rnic *r, const rnic_qp *qp);
+void rnic_vf_report_wc(rnic_vf *vf, const rnic_qp *qp, const smcr_wc *wc);
+void rnic_vf_report_async(rnic_vf *vf, const rnic_qp *qp, smcr_async_event ev, uint8_t port, void *qp_ctx);
+void rnic_vf_forget_qp(rnic_vf *vf, const rnic_qp *qp);
+const smcr_gid_entry *rnic_vf_gid(const rnic_vf *vf, uint8_t port, uint16_t index);
+/* Send a frame out of a port, counting it. */
+void rnic_port_send(rnic_port *port, sim_frame *f);
+
+/* mr.c */
+void rnic_mr_free_all(rnic_vf *vf);
+
+/* qp.c */
+void qp_to_error(rnic_qp *qp, uint32_t sq_fail_idx, smcr_wc_status sq_status, smcr_wc_status rq_head_status);
+void qp_complete_send(rnic_qp *qp, const swqe *w, smcr_wc_status status);
+void qp_receive(rnic_qp *qp, const roce_pkt *pkt);
+static inline swqe *qp_sq_at(rnic_qp *qp, uint32_t i) { return &qp->sq[(qp->sq_head + i) % qp->sq_cap]; }
+static inline rwqe *qp_rq_head(rnic_qp *qp) { return &qp->rq[qp->rq_head]; }
+
+/* qp_requester.c */
+void req_kick(rnic_qp *qp, sim_time at);
+void req_on_ack(rnic_qp *qp, const roce_pkt *pkt);
+void req_tx_event(sim_engine *eng, sim_event *ev);
+void req_retry_event(sim_engine *eng, sim_event *ev);
+void req_rnr_event(sim_engine *eng, sim_event *ev);
+sim_time req_timeout_ns(uint8_t timeout);
+sim_time req_rnr_delay_ns(uint8_t code);
+
+/* qp_responder.c */
+void resp_on_request(rnic_qp *qp, const roce_pkt *pkt);
+
+#define SQ_NONE UINT32_MAX
+
+#endif

@@ -1,0 +1,77 @@
+/* Replay: read a capture file with libpcap (classic pcap and pcapng, nanosecond time
+ * stamps where the file has them) and feed its Ethernet frames to the decoder; Linux
+ * cooked records are rebuilt as Ethernet frames first (sim/replay/replay_cooked.h). */
+#include <glib.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+
+#include "sim/replay/replay.h"
+#include "sim/replay/replay_cooked.h"
+
+int replay_decode_file(const char *path, const replay_opts *opts, replay_result *res, char *err, size_t errlen)
+{
+	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	pcap_t *p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, ebuf);
+	if (!p) {
+		snprintf(err, errlen, "%s: cannot read as a capture file: %s", path, ebuf);
+		return -1;
+	}
+	int dlt = pcap_datalink(p);
+	if (!rp_linktype_readable(dlt)) {
+		const char *name = pcap_datalink_val_to_name(dlt), *desc = pcap_datalink_val_to_description(dlt);
+		snprintf(err, errlen, "%s: link-layer type %s (%d, %s) is not Ethernet; replay decodes Ethernet captures "
+		         "(LINKTYPE_ETHERNET, 1) and Linux cooked ones (tcpdump -i any: LINUX_SLL, 113; LINUX_SLL2, 276)",
+		         path, name ? name : "unknown", dlt, desc ? desc : "no description");
+		pcap_close(p);
+		return -1;
+	}
+	replay_decoder *d = replay_decoder_new(opts);
+	/* cooked records are rebuilt here: a frame of the file's snapshot length (or libpcap's
+	 * largest) plus the Ethernet header */
+	size_t eth_size = 0;
+	uint8_t *eth = NULL;
+	if (dlt != RP_LINKTYPE_ETHERNET) {
+		eth_size = MAX((size_t)pcap_snapshot(p), (size_t)262144) + 14;
+		eth = g_malloc(eth_size);
+	}
+	uint64_t n = 0;
+	for (;;) {
+		struct pcap_pkthdr *h;
+		const u_char *data;
+		int rc = pcap_next_ex(p, &h, &data);
+		if (rc == PCAP_ERROR_BREAK)
+			break;
+		if (rc != 1) {
+			char text[REPLAY_TEXT_LEN];
+			snprintf(text, sizeof(text), "capture file damaged at frame %llu: %s; the %llu frames before it were decoded",
+			         (unsigned long long)n + 1, pcap_geterr(p), (unsigned long long)n);
+			replay_decoder_file_error(d, n + 1, text);
+			break;
+		}
+		n++;
+		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
+		if (!eth) {
+			replay_decoder_frame(d, ts, data, h->caplen, h->len);
+			continue;
+		}
+		uint32_t ocap, olen;
+		char why[REPLAY_TEXT_LEN];
+		if (h->caplen + 14u > eth_size) {
+			snprintf(why, sizeof(why), "record of %u bytes, beyond the file's snapshot length %d", h->caplen,
+			         pcap_snapshot(p));
+			replay_decoder_unreadable_frame(d, ts, h->caplen, h->len, true, why);
+			continue;
+		}
+		rp_cooked_result cr = rp_cooked_to_ethernet(dlt, data, h->caplen, h->len, eth, &ocap, &olen, why, sizeof(why));
+		if (cr == RP_COOKED_OK)
+			replay_decoder_frame(d, ts, eth, ocap, olen);
+		else
+			replay_decoder_unreadable_frame(d, ts, h->caplen, h->len, cr == RP_COOKED_MALFORMED, why);
+	}
+	g_free(eth);
+	pcap_close(p);
+	replay_decoder_finish(d, res);
+	res->linktype = dlt;
+	replay_decoder_free(d);
+	return 0;
+}

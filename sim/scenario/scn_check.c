@@ -1,0 +1,582 @@
+/* Semantic checks of a parsed scenario: what needs the whole file to be known.
+ *
+ * L2 segments, unique PFIDs, MACs and addresses, VLANs the switches carry, routes,
+ * SMC-R activations, app endpoints and their listeners, times against the run's end,
+ * fail/restore order, expectation instances; then the timeline is sorted. Items whose own
+ * statement had an error are skipped, so one mistake is reported once. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/scenario/scn_int.h"
+#include "sim/scenario/scn_values.h"
+
+static scn_loc ip_loc(const scn_parser *P, uint32_t stack, uint32_t iface)
+{
+	GArray *ips = g_array_index(P->ip_loc, GArray *, stack);
+	return g_array_index(ips, scn_loc, iface);
+}
+
+static bool iface_ok(const scn_parser *P, uint32_t stack, uint32_t i)
+{
+	return !scn_is_broken(P, SCN_BRK_IFACE, ((uint64_t)stack << 16) | i) &&
+	       P->scn->stacks[stack].ifaces[i].sw != SCN_NONE;
+}
+
+static uint32_t host_mask(uint8_t len)
+{
+	return len ? (len == 32 ? 0 : ~0u >> len) : ~0u;
+}
+
+static bool on_subnet(const scn_interface *ifc, uint32_t addr)
+{
+	uint32_t net = ~host_mask(ifc->prefix_len);
+	return (ifc->ip & net) == (addr & net);
+}
+
+/* ---- L2 segments -------------------------------------------------------------------- */
+
+static uint32_t uf_find(uint32_t *parent, uint32_t x)
+{
+	while (parent[x] != x) {
+		parent[x] = parent[parent[x]];
+		x = parent[x];
+	}
+	return x;
+}
+
+static void compute_segments(scn_parser *P)
+{
+	scn_scenario *s = P->scn;
+	uint32_t *parent = g_new(uint32_t, s->n_switches + 1);
+	for (uint32_t i = 0; i < s->n_switches; i++)
+		parent[i] = i;
+	for (size_t w = 0; w < s->n_wires; w++) {
+		if (s->wires[w].sw_a == SCN_NONE || s->wires[w].sw_b == SCN_NONE)
+			continue;
+		uint32_t a = uf_find(parent, s->wires[w].sw_a), b = uf_find(parent, s->wires[w].sw_b);
+		/* the lower index is the root, so segment numbers follow file order */
+		if (a < b)
+			parent[b] = a;
+		else if (b < a)
+			parent[a] = b;
+	}
+	uint32_t *seg_of_root = g_new(uint32_t, s->n_switches + 1);
+	uint32_t next = 0;
+	for (uint32_t i = 0; i < s->n_switches; i++) {
+		uint32_t r = uf_find(parent, i);
+		if (r == i)
+			seg_of_root[i] = next++;
+		s->switches[i].segment = seg_of_root[r];
+	}
+	g_free(seg_of_root);
+	g_free(parent);
+}
+
+/* ---- fabric ------------------------------------------------------------------------- */
+
+static void check_pfids(scn_parser *P)
+{
+	scn_scenario *s = P->scn;
+	for (size_t i = 0; i < s->n_adapters; i++) {
+		if (scn_is_broken(P, SCN_BRK_ADAPTER, i))
+			continue;
+		for (size_t j = 0; j < i; j++) {
+			if (scn_is_broken(P, SCN_BRK_ADAPTER, j) || s->adapters[j].pfid != s->adapters[i].pfid)
+				continue;
+			scn_error(P->d, g_array_index(P->pfid_loc, scn_loc, i),
+			          "duplicate PFID %04X (adapter '%s' at %u:%u has it); expected a PFID unique in the fabric",
+			          s->adapters[i].pfid, s->adapters[j].name, s->adapters[j].loc.line, s->adapters[j].loc.col);
+			break;
+		}
+	}
+}
+
+/* Switches learn addresses per VLAN (independent VLAN learning), so a MAC must be unique
+ * per L2 segment and VLAN; adapter ports count as untagged. */
+typedef struct mac_owner {
+	uint8_t mac[6];
+	uint32_t segment;
+	uint16_t vlan;
+	bool derived;
+	char what[80];
+	scn_loc loc;
+} mac_owner;
+
+/* `derived`: the MAC is the default one made from an address or PFID. Two derived MACs
+ * collide only if their addresses or PFIDs do, which is reported on its own. */
+static void claim_mac(scn_parser *P, GArray *owners, const uint8_t mac[6], bool derived, uint32_t segment, uint16_t vlan,
+                      const char *what, scn_loc loc)
+{
+	for (guint i = 0; i < owners->len; i++) {
+		mac_owner *o = &g_array_index(owners, mac_owner, i);
+		if (o->segment == segment && o->vlan == vlan && !memcmp(o->mac, mac, 6)) {
+			if (derived && o->derived)
+				return;
+			char m[SCN_FMT_LEN];
+			scn_error(P->d, loc, "MAC %s of %s is already used by %s (%u:%u) on the same network; expected a unique MAC",
+			          scn_format_mac(mac, m, sizeof(m)), what, o->what, o->loc.line, o->loc.col);
+			return;
+		}
+	}
+	mac_owner o = { .segment = segment, .vlan = vlan, .derived = derived, .loc = loc };
+	memcpy(o.mac, mac, 6);
+	g_strlcpy(o.what, what, sizeof(o.what));
+	g_array_append_val(owners, o);
+}
+
+static void check_macs(scn_parser *P)
+{
+	scn_scenario *s = P->scn;
+	GArray *owners = g_array_new(FALSE, TRUE, sizeof(mac_owner));
+	for (size_t i = 0; i < s->n_adapters; i++) {
+		const scn_adapter *ad = &s->adapters[i];
+		if (scn_is_broken(P, SCN_BRK_ADAPTER, i))
+			continue;
+		for (uint8_t p = 0; p < ad->n_ports; p++) {
+			char what[80];
+			snprintf(what, sizeof(what), "adapter '%s' port %u", ad->name, p + 1);
+			const uint8_t derived[6] = { 0x02, 0x01, (uint8_t)(ad->pfid >> 8), (uint8_t)ad->pfid, 0, (uint8_t)(p + 1) };
+			claim_mac(P, owners, ad->port[p].mac, !memcmp(derived, ad->port[p].mac, 6),
+			          s->switches[ad->port[p].sw].segment, 0, what, ad->loc);
+		}
+	}
+	for (uint32_t si = 0; si < s->n_stacks; si++) {
+		const scn_stack *st = &s->stacks[si];
+		for (uint32_t i = 0; i < st->n_ifaces; i++) {
+			if (!iface_ok(P, si, i))
+				continue;
+			char what[80];
+			snprintf(what, sizeof(what), "interface %s.%s", st->name, st->ifaces[i].name);
+			const scn_interface *ifc = &st->ifaces[i];
+			const uint8_t derived[6] = { 0x02, 0x00, (uint8_t)(ifc->ip >> 24), (uint8_t)(ifc->ip >> 16),
+			                             (uint8_t)(ifc->ip >> 8), (uint8_t)ifc->ip };
+			claim_mac(P, owners, ifc->mac, !memcmp(derived, ifc->mac, 6), s->switches[ifc->sw].segment, ifc->vlan, what,
+			          ifc->loc);
+		}
+	}
+	g_array_free(owners, TRUE);
+}
+
+static char *vlan_list(const scn_vlan_set *v)
+{
+	GString *s = g_string_new(NULL);
+	for (unsigned id = 1; id <= 4094; id++)
+		if (scn_vlan_set_has(v, (uint16_t)id))
+			g_string_append_printf(s, "%s%u", s->len ? "," : "", id);
+	return g_string_free(s, FALSE);
+}
+
+/* ---- stacks ------------------------------------------------------------------------- */
+
+static void check_stack(scn_parser *P, uint32_t si)
+{
+	scn_scenario *s = P->scn;
+	scn_stack *st = &s->stacks[si];
+	if (st->n_ifaces == 0) {
+		scn_error(P->d, st->loc, "stack '%s' has no interface; expected at least one 'interface' statement in its block",
+		          st->name);
+	}
+	for (uint32_t i = 0; i < st->n_ifaces; i++) {
+		scn_interface *ifc = &st->ifaces[i];
+		if (!iface_ok(P, si, i))
+			continue;
+		const scn_switch *sw = &s->switches[ifc->sw];
+		if (ifc->vlan && !scn_vlan_set_has(&sw->vlans, ifc->vlan)) {
+			char *l = vlan_list(&sw->vlans);
+			scn_error(P->d, ifc->loc, "VLAN %u is not carried by switch '%s' (vlans=%s); expected a VLAN the switch carries",
+			          ifc->vlan, sw->name, l);
+			g_free(l);
+		}
+	}
+	/* routes: the gateway must be on one of the stack's subnets */
+	for (size_t r = 0; r < st->n_routes; r++) {
+		scn_route *rt = &st->routes[r];
+		char via[SCN_FMT_LEN];
+		scn_format_ipv4(rt->via, via, sizeof(via));
+		for (uint32_t i = 0; i < st->n_ifaces && rt->iface == SCN_NONE; i++) {
+			if (!iface_ok(P, si, i))
+				continue;
+			if (st->ifaces[i].ip == rt->via) {
+				scn_error(P->d, rt->loc, "gateway %s is stack '%s''s own address; expected a neighbour's address", via,
+				          st->name);
+				rt->iface = i; /* reported; do not report again below */
+				break;
+			}
+			if (on_subnet(&st->ifaces[i], rt->via))
+				rt->iface = i;
+		}
+		if (rt->iface == SCN_NONE && st->n_ifaces) {
+			GString *nets = g_string_new(NULL);
+			for (uint32_t i = 0; i < st->n_ifaces; i++) {
+				char a[SCN_FMT_LEN];
+				scn_format_ipv4(st->ifaces[i].ip & ~host_mask(st->ifaces[i].prefix_len), a, sizeof(a));
+				g_string_append_printf(nets, "%s%s/%u", i ? ", " : "", a, st->ifaces[i].prefix_len);
+			}
+			scn_error(P->d, rt->loc, "gateway %s is not on a subnet of stack '%s' (%s); expected an address on one of them",
+			          via, st->name, nets->str);
+			g_string_free(nets, TRUE);
+		}
+	}
+	/* SMC-R activations: the PFID names an adapter, the port exists */
+	for (size_t k = 0; k < st->n_smcr_ports; k++) {
+		scn_smcr_port *p = &st->smcr_ports[k];
+		for (uint32_t a = 0; a < s->n_adapters && p->adapter == SCN_NONE; a++)
+			if (!scn_is_broken(P, SCN_BRK_ADAPTER, a) && s->adapters[a].pfid == p->pfid)
+				p->adapter = a;
+		if (p->adapter == SCN_NONE) {
+			bool any_broken = false;
+			for (uint32_t a = 0; a < s->n_adapters; a++)
+				any_broken |= scn_is_broken(P, SCN_BRK_ADAPTER, a);
+			if (any_broken)
+				continue; /* a broken adapter may have had this PFID: reported there */
+			GString *have = g_string_new(NULL);
+			for (uint32_t a = 0; a < s->n_adapters && a < 8; a++)
+				g_string_append_printf(have, "%s%04X (%s)", a ? ", " : "", s->adapters[a].pfid, s->adapters[a].name);
+			scn_error(P->d, p->loc, "no adapter has PFID %04X (%s); expected the pfid= of an adapter", p->pfid,
+			          have->len ? have->str : "no adapters defined");
+			g_string_free(have, TRUE);
+			continue;
+		}
+		const scn_adapter *ad = &s->adapters[p->adapter];
+		if (p->port > ad->n_ports)
+			scn_error(P->d, p->loc, "adapter '%s' (PFID %04X) has one port; expected port=1", ad->name, ad->pfid);
+		if (!p->mtu)
+			p->mtu = st->smcr.mtu;
+	}
+}
+
+typedef struct ip_owner {
+	uint32_t ip;
+	uint32_t segment;
+	uint16_t vlan;
+	uint32_t stack, iface;
+} ip_owner;
+
+static void check_addresses(scn_parser *P)
+{
+	scn_scenario *s = P->scn;
+	GArray *owners = g_array_new(FALSE, TRUE, sizeof(ip_owner));
+	for (uint32_t si = 0; si < s->n_stacks; si++) {
+		const scn_stack *st = &s->stacks[si];
+		for (uint32_t i = 0; i < st->n_ifaces; i++) {
+			if (!iface_ok(P, si, i))
+				continue;
+			const scn_interface *ifc = &st->ifaces[i];
+			ip_owner me = { ifc->ip, s->switches[ifc->sw].segment, ifc->vlan, si, i };
+			bool clash = false;
+			for (guint k = 0; k < owners->len && !clash; k++) {
+				const ip_owner *o = &g_array_index(owners, ip_owner, k);
+				if (o->ip != me.ip || o->segment != me.segment || o->vlan != me.vlan)
+					continue;
+				const scn_stack *os = &s->stacks[o->stack];
+				char a[SCN_FMT_LEN], vl[24] = "untagged";
+				if (me.vlan)
+					snprintf(vl, sizeof(vl), "VLAN %u", me.vlan);
+				scn_error(P->d, ip_loc(P, si, i),
+				          "address %s is already used by %s.%s (%u:%u) on the same network (L2 segment of switch '%s', %s); expected a unique address",
+				          scn_format_ipv4(me.ip, a, sizeof(a)), os->name, os->ifaces[o->iface].name,
+				          os->ifaces[o->iface].loc.line, os->ifaces[o->iface].loc.col, s->switches[ifc->sw].name, vl);
+				clash = true;
+			}
+			if (!clash)
+				g_array_append_val(owners, me);
+		}
+	}
+	g_array_free(owners, TRUE);
+}
+
+/* ---- applications ------------------------------------------------------------------- */
+
+/* The earliest time an app starts: start= or the first `at … start app`. */
+static bool earliest_start(const scn_scenario *s, uint32_t app, uint64_t *at)
+{
+	const scn_app *a = &s->apps[app];
+	bool found = !a->start_never;
+	uint64_t t = a->start_ns;
+	for (size_t e = 0; e < s->n_events; e++) {
+		const scn_event *ev = &s->events[e];
+		if (ev->kind == SCN_EV_START_APP && ev->target == app && (!found || ev->at_ns < t)) {
+			t = ev->at_ns;
+			found = true;
+		}
+	}
+	*at = t;
+	return found;
+}
+
+/* For STACK:PORT: the destination interface on a subnet the client shares, else the
+ * first one. */
+static uint32_t pick_dst_iface(const scn_parser *P, const scn_app *app)
+{
+	const scn_scenario *s = P->scn;
+	const scn_stack *dst = &s->stacks[app->dst_stack], *src = &s->stacks[app->stack];
+	for (uint32_t i = 0; i < dst->n_ifaces; i++) {
+		if (!iface_ok(P, app->dst_stack, i))
+			continue;
+		for (uint32_t j = 0; j < src->n_ifaces; j++)
+			if (iface_ok(P, app->stack, j) && on_subnet(&src->ifaces[j], dst->ifaces[i].ip) &&
+			    s->switches[src->ifaces[j].sw].segment == s->switches[dst->ifaces[i].sw].segment &&
+			    src->ifaces[j].vlan == dst->ifaces[i].vlan)
+				return i;
+	}
+	for (uint32_t i = 0; i < dst->n_ifaces; i++)
+		if (iface_ok(P, app->dst_stack, i))
+			return i;
+	return SCN_NONE;
+}
+
+static const char *listener_kind_for(scn_app_kind k)
+{
+	return k == SCN_KIND_BULK ? "sink" : k == SCN_KIND_ECHO ? "echo" : "responder";
+}
+
+static scn_app_kind listener_kind_enum(scn_app_kind k)
+{
+	return k == SCN_KIND_BULK ? SCN_KIND_SINK : k == SCN_KIND_ECHO ? SCN_KIND_ECHO : SCN_KIND_RESPONDER;
+}
+
+static void check_apps(scn_parser *P)
+{
+	scn_scenario *s = P->scn;
+	char t1[SCN_FMT_LEN], t2[SCN_FMT_LEN];
+	/* one listener per stack and port */
+	for (uint32_t i = 0; i < s->n_apps; i++) {
+		const scn_app *a = &s->apps[i];
+		if (scn_is_broken(P, SCN_BRK_APP, i) || a->role != SCN_ROLE_LISTEN)
+			continue;
+		for (uint32_t j = 0; j < i; j++) {
+			const scn_app *b = &s->apps[j];
+			if (scn_is_broken(P, SCN_BRK_APP, j) || b->role != SCN_ROLE_LISTEN || b->stack != a->stack || b->port != a->port)
+				continue;
+			scn_error(P->d, a->loc, "port %u of stack '%s' already has listener '%s' (%u:%u); expected one listener per port",
+			          a->port, s->stacks[a->stack].name, b->name, b->loc.line, b->loc.col);
+			break;
+		}
+	}
+	for (uint32_t i = 0; i < s->n_apps; i++) {
+		scn_app *a = &s->apps[i];
+		if (scn_is_broken(P, SCN_BRK_APP, i))
+			continue;
+		scn_loc ep = g_array_index(P->ep_loc, scn_loc, i);
+		uint64_t my_start;
+		bool starts = earliest_start(s, i, &my_start);
+		if (!starts)
+			scn_error(P->d, a->loc, "app '%s' never starts (start=never and no 'at … start app %s'); expected one of them",
+			          a->name, a->name);
+		if (a->role != SCN_ROLE_CONNECT)
+			continue;
+		if (a->close == SCN_CLOSE_AT && starts && a->close_at_ns <= my_start)
+			scn_error(P->d, a->loc, "close=%s of app '%s' is not after its start (%s); expected a later close time",
+			          scn_format_duration(a->close_at_ns, t1, sizeof(t1)), a->name,
+			          scn_format_duration(my_start, t2, sizeof(t2)));
+		/* the destination address */
+		if (a->ep_form == SCN_EP_IP) {
+			for (uint32_t si = 0; si < s->n_stacks && a->dst_stack == SCN_NONE; si++)
+				for (uint32_t k = 0; k < s->stacks[si].n_ifaces; k++)
+					if (iface_ok(P, si, k) && s->stacks[si].ifaces[k].ip == a->dst_ip) {
+						a->dst_stack = si;
+						a->dst_iface = k;
+						break;
+					}
+			if (a->dst_stack == SCN_NONE) {
+				scn_error(P->d, ep, "no interface has address %s; expected the address of a stack's interface",
+				          scn_format_ipv4(a->dst_ip, t1, sizeof(t1)));
+				continue;
+			}
+		} else if (a->ep_form == SCN_EP_STACK) {
+			a->dst_iface = pick_dst_iface(P, a);
+			if (a->dst_iface == SCN_NONE)
+				continue; /* the stack has no usable interface: reported with the stack */
+		}
+		if (!iface_ok(P, a->dst_stack, a->dst_iface))
+			continue;
+		a->dst_ip = s->stacks[a->dst_stack].ifaces[a->dst_iface].ip;
+		const scn_stack *dst = &s->stacks[a->dst_stack];
+		if (a->dst_stack == a->stack) {
+			scn_error(P->d, ep, "app '%s' connects to its own stack '%s'; expected another stack", a->name, dst->name);
+			continue;
+		}
+		/* the listener */
+		for (uint32_t j = 0; j < s->n_apps && a->listener == SCN_NONE; j++) {
+			const scn_app *l = &s->apps[j];
+			if (!scn_is_broken(P, SCN_BRK_APP, j) && l->role == SCN_ROLE_LISTEN && l->stack == a->dst_stack &&
+			    l->port == a->port)
+				a->listener = j;
+		}
+		if (a->listener == SCN_NONE) {
+			bool broken_listener = false;
+			for (uint32_t j = 0; j < s->n_apps; j++)
+				if (scn_is_broken(P, SCN_BRK_APP, j) && s->apps[j].stack == a->dst_stack)
+					broken_listener = true; /* may have been the one; already reported */
+			if (!broken_listener)
+				scn_error(P->d, ep, "no app listens on %s port %u; expected an 'app NAME %s listen port=%u kind=%s'", dst->name,
+				          a->port, dst->name, a->port, listener_kind_for(a->kind));
+			continue;
+		}
+		const scn_app *l = &s->apps[a->listener];
+		if (l->kind != listener_kind_enum(a->kind)) {
+			scn_error(P->d, ep, "app '%s' (kind=%s) connects to '%s' (kind=%s) on %s:%u; expected a listener with kind=%s",
+			          a->name, scn_kind_name(a->kind), l->name, scn_kind_name(l->kind), dst->name, a->port,
+			          listener_kind_for(a->kind));
+			continue;
+		}
+		uint64_t l_start;
+		if (!earliest_start(s, a->listener, &l_start))
+			continue; /* reported for the listener */
+		if (starts && my_start < l_start)
+			scn_error(P->d, a->loc, "app '%s' starts at %s but its listener '%s' starts at %s; expected a start at or after %s",
+			          a->name, scn_format_duration(my_start, t1, sizeof(t1)), l->name,
+			          scn_format_duration(l_start, t2, sizeof(t2)), t2);
+	}
+}
+
+/* ---- time, timeline, expectations ---------------------------------------------------- */
+
+static void end_desc(const scn_parser *P, char *buf, size_t len)
+{
+	char t[SCN_FMT_LEN];
+	scn_format_duration(P->scn->end_ns, t, sizeof(t));
+	if (P->scn->has_end)
+		snprintf(buf, len, "end %s at %u:%u", t, P->end_loc.line, P->end_loc.col);
+	else
+		snprintf(buf, len, "%s without an 'end' statement", t);
+}
+
+static void check_times(scn_parser *P)
+{
+	scn_scenario *s = P->scn;
+	char t[SCN_FMT_LEN], e[80];
+	end_desc(P, e, sizeof(e));
+	for (size_t i = 0; i < s->n_events; i++) {
+		const scn_event *ev = &s->events[i];
+		if (ev->at_ns >= s->end_ns)
+			scn_error(P->d, ev->loc, "time %s is not before the run's end (%s); expected an earlier time",
+			          scn_format_duration(ev->at_ns, t, sizeof(t)), e);
+	}
+	for (uint32_t i = 0; i < s->n_apps; i++) {
+		const scn_app *a = &s->apps[i];
+		if (scn_is_broken(P, SCN_BRK_APP, i))
+			continue;
+		if (!a->start_never && a->start_ns >= s->end_ns && g_array_index(P->start_given, gboolean, i))
+			scn_error(P->d, a->loc, "start=%s of app '%s' is not before the run's end (%s); expected an earlier time",
+			          scn_format_duration(a->start_ns, t, sizeof(t)), a->name, e);
+		if (a->close == SCN_CLOSE_AT && a->close_at_ns >= s->end_ns)
+			scn_error(P->d, a->loc, "close=%s of app '%s' is not before the run's end (%s); expected an earlier time",
+			          scn_format_duration(a->close_at_ns, t, sizeof(t)), a->name, e);
+	}
+}
+
+static int by_time_then_order(const void *pa, const void *pb)
+{
+	const scn_event *a = pa, *b = pb;
+	if (a->at_ns != b->at_ns)
+		return a->at_ns < b->at_ns ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* "adapter 'R1' port 2" for messages, and "adapter R1 port=2" as it is written. */
+static void target_phrase(const scn_scenario *s, const scn_event *ev, bool as_written, char *buf, size_t len)
+{
+	const char *q = as_written ? "" : "'";
+	switch (ev->target_kind) {
+	case SCN_TGT_ADAPTER:
+		if (ev->port)
+			snprintf(buf, len, "adapter %s%s%s %s%u", q, s->adapters[ev->target].name, q, as_written ? "port=" : "port ",
+			         ev->port);
+		else
+			snprintf(buf, len, "adapter %s%s%s", q, s->adapters[ev->target].name, q);
+		break;
+	case SCN_TGT_WIRE: snprintf(buf, len, "wire %s%s%s", q, s->wires[ev->target].name, q); break;
+	case SCN_TGT_SWITCH: snprintf(buf, len, "switch %s%s%s", q, s->switches[ev->target].name, q); break;
+	case SCN_TGT_INTERFACE:
+		snprintf(buf, len, "interface %s%s.%s%s", q, s->stacks[ev->stack].name,
+		         s->stacks[ev->stack].ifaces[ev->target].name, q);
+		break;
+	case SCN_TGT_APP: snprintf(buf, len, "app %s%s%s", q, s->apps[ev->target].name, q); break;
+	case SCN_TGT_NONE: snprintf(buf, len, "-"); break;
+	}
+}
+
+typedef struct fail_state {
+	scn_target_kind kind;
+	uint32_t stack, target;
+	uint8_t port;
+	scn_loc failed_at; /* line 0: not failed */
+} fail_state;
+
+static void check_timeline(scn_parser *P)
+{
+	scn_scenario *s = P->scn;
+	if (s->n_events > 1)
+		qsort(s->events, s->n_events, sizeof(s->events[0]), by_time_then_order);
+	GArray *states = g_array_new(FALSE, TRUE, sizeof(fail_state));
+	char t[SCN_FMT_LEN], name[96], written[96];
+	for (size_t i = 0; i < s->n_events; i++) {
+		scn_event *ev = &s->events[i];
+		if (ev->target_kind == SCN_TGT_ADAPTER && ev->port && ev->port > s->adapters[ev->target].n_ports) {
+			scn_error(P->d, ev->loc, "adapter '%s' has one port; expected port=1 or no port=", s->adapters[ev->target].name);
+			continue;
+		}
+		if (ev->kind != SCN_EV_FAIL && ev->kind != SCN_EV_RESTORE)
+			continue;
+		fail_state *st = NULL;
+		for (guint k = 0; k < states->len; k++) {
+			fail_state *x = &g_array_index(states, fail_state, k);
+			if (x->kind == ev->target_kind && x->stack == ev->stack && x->target == ev->target && x->port == ev->port)
+				st = x;
+		}
+		if (!st) {
+			fail_state n = { ev->target_kind, ev->stack, ev->target, ev->port, { 0 } };
+			g_array_append_val(states, n);
+			st = &g_array_index(states, fail_state, states->len - 1);
+		}
+		target_phrase(s, ev, false, name, sizeof(name));
+		target_phrase(s, ev, true, written, sizeof(written));
+		scn_format_duration(ev->at_ns, t, sizeof(t));
+		if (ev->kind == SCN_EV_FAIL) {
+			if (st->failed_at.line)
+				scn_error(P->d, ev->loc, "%s fails again at %s but is still failed (since %u:%u); expected 'restore %s' in between",
+				          name, t, st->failed_at.line, st->failed_at.col, written);
+			else
+				st->failed_at = ev->loc;
+		} else {
+			if (!st->failed_at.line)
+				scn_error(P->d, ev->loc, "%s is restored at %s but is not failed then; expected an earlier 'fail %s'", name,
+				          t, written);
+			st->failed_at = (scn_loc){ 0 };
+		}
+	}
+	g_array_free(states, TRUE);
+}
+
+static void check_instances(scn_parser *P)
+{
+	const scn_scenario *s = P->scn;
+	for (guint i = 0; i < P->app_instances->len; i++) {
+		const scn_instance_check *c = &g_array_index(P->app_instances, scn_instance_check, i);
+		if (scn_is_broken(P, SCN_BRK_APP, c->app))
+			continue;
+		const scn_app *a = &s->apps[c->app];
+		if (a->role != SCN_ROLE_CONNECT)
+			scn_error(P->d, c->loc, "'%s.%u' names one connection of '%s', which listens; expected a connecting app",
+			          a->name, c->instance, a->name);
+		else if (c->instance > a->conns)
+			scn_error(P->d, c->loc, "app '%s' has %u connection%s; expected %s.1 … %s.%u", a->name, a->conns,
+			          a->conns == 1 ? "" : "s", a->name, a->name, a->conns);
+	}
+}
+
+void scn_check(scn_parser *P)
+{
+	compute_segments(P);
+	check_pfids(P);
+	check_macs(P);
+	for (uint32_t i = 0; i < P->scn->n_stacks; i++)
+		if (!scn_is_broken(P, SCN_BRK_STACK, i))
+			check_stack(P, i);
+	check_addresses(P);
+	check_apps(P);
+	check_instances(P);
+	check_times(P);
+	check_timeline(P);
+}

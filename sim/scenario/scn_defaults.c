@@ -1,0 +1,143 @@
+/* Attribute defaults of scenario files, per personality: the one table the parser takes
+ * defaults from and `smcr-sim run --defaults` prints.
+ *
+ * Where a value imitates a real system, the comment says where it comes from:
+ *  [zos-gc]  z/OS Communications Server IP Configuration Reference, GLOBALCONFIG statement,
+ *            SMCR options: PFID pfid PORTNUM 1, MTU 1024, FIXEDMEMORY 256 (MB),
+ *            TCPKEEPMININTERVAL 300.
+ *  [zos-tc]  same, TCPCONFIG statement: INTERVAL 120 (minutes, default keepalive interval),
+ *            TCPRCVBUFRSIZE 65536, TCPSENDBFRSIZE 65536.
+ *  [lx-smc]  Linux Documentation/networking/smc-sysctl.rst and net/smc/smc_sysctl.c:
+ *            wmem = rmem = 64 KiB, smcr_testlink_time 30 s, smcr_max_links_per_lgr 2
+ *            (1..2), smcr_max_conns_per_lgr 255 (16..255).
+ *  [lx-tcp]  Linux net.ipv4.tcp_keepalive_time 7200 s.
+ *  [digest]  the team's protocol digest (RMBE sizes 16 KiB..512 MiB: net/smc smc_core.c; IB MTU enum: rdma-core enum ibv_mtu).
+ * Values marked `derived` are computed per item and described instead of spelled. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/scenario/scn_int.h"
+
+const scn_default scn_defaults[] = {
+	/* run */
+	{ "run", "seed", { "1", "1" }, "the command line's --seed overrides it", SCN_DEF_VALUE },
+	{ "run", "end", { "1h", "1h" }, "without `end` the run stops when idle, at the latest then", SCN_DEF_INFO },
+
+	/* fabric */
+	{ "switch", "vlans", { "all", "all" }, "VLANs the switch carries", SCN_DEF_VALUE },
+	{ "wire", "latency", { "1us", "1us" }, "one-way propagation delay", SCN_DEF_VALUE },
+	{ "wire", "bandwidth", { "25Gbps", "25Gbps" }, "serialisation rate", SCN_DEF_VALUE },
+	{ "wire", "mtu", { "9000", "9000" }, "largest Ethernet payload carried", SCN_DEF_VALUE },
+	{ "wire", "loss", { "0", "0" }, "", SCN_DEF_VALUE },
+	{ "wire", "dup", { "0", "0" }, "", SCN_DEF_VALUE },
+	{ "wire", "reorder", { "0", "0" }, "", SCN_DEF_VALUE },
+	{ "wire", "corrupt", { "0", "0" }, "", SCN_DEF_VALUE },
+	{ "wire", "vlans", { "all", "all" }, "VLANs the trunk carries", SCN_DEF_VALUE },
+
+	/* adapters */
+	{ "adapter", "ports", { "1", "1" }, "", SCN_DEF_VALUE },
+	{ "adapter", "mtu", { "4096", "4096" }, "largest RoCE MTU of the ports (IB enum max) [digest]", SCN_DEF_VALUE },
+	{ "adapter", "roce", { "both", "both" }, "RoCE v1 (SMC-Rv1) and v2 (SMC-Rv2)", SCN_DEF_VALUE },
+	{ "adapter", "mac", { "02:01:PF:ID:00:01", "02:01:PF:ID:00:01" }, "PF:ID = the PFID's two bytes", SCN_DEF_DERIVED },
+	{ "adapter", "mac2", { "02:01:PF:ID:00:02", "02:01:PF:ID:00:02" }, "port 2", SCN_DEF_DERIVED },
+	{ "adapter", "pnetid", { "", "" }, "none: ports match interfaces by L2 segment", SCN_DEF_UNSET },
+	{ "adapter", "pnetid2", { "", "" }, "port 2", SCN_DEF_UNSET },
+	{ "adapter", "latency", { "1us", "1us" }, "access wire of each port", SCN_DEF_VALUE },
+	{ "adapter", "bandwidth", { "25Gbps", "25Gbps" }, "", SCN_DEF_VALUE },
+	{ "adapter", "loss", { "0", "0" }, "", SCN_DEF_VALUE },
+	{ "adapter", "dup", { "0", "0" }, "", SCN_DEF_VALUE },
+	{ "adapter", "reorder", { "0", "0" }, "", SCN_DEF_VALUE },
+	{ "adapter", "corrupt", { "0", "0" }, "", SCN_DEF_VALUE },
+
+	/* stacks */
+	{ "stack", "personality", { "linux", "linux" }, "", SCN_DEF_VALUE },
+	{ "stack", "hostname", { "NAME", "NAME" }, "the stack's name", SCN_DEF_DERIVED },
+	{ "stack", "vmac", { "generated per stack and PFID", "the port's MAC" },
+	  "MAC of the RoCE function a stack uses (shared adapters: one per stack)", SCN_DEF_INFO },
+	{ "stack", "os", { "1 (z/OS)", "2 (Linux)" }, "OS type in CLC v2 messages", SCN_DEF_INFO },
+	{ "stack", "forwarding", { "off", "off" }, "", SCN_DEF_VALUE },
+	{ "interface", "vlan", { "", "" }, "untagged", SCN_DEF_UNSET },
+	{ "interface", "mtu", { "1500", "1500" }, "IP MTU", SCN_DEF_VALUE },
+	{ "interface", "mac", { "02:00:A:B:C:D", "02:00:A:B:C:D" }, "A.B.C.D = the interface's IPv4 address", SCN_DEF_DERIVED },
+	{ "interface", "pnetid", { "", "" }, "none", SCN_DEF_UNSET },
+	{ "interface", "latency", { "1us", "1us" }, "access wire", SCN_DEF_VALUE },
+	{ "interface", "bandwidth", { "25Gbps", "25Gbps" }, "", SCN_DEF_VALUE },
+	{ "interface", "loss", { "0", "0" }, "", SCN_DEF_VALUE },
+	{ "interface", "dup", { "0", "0" }, "", SCN_DEF_VALUE },
+	{ "interface", "reorder", { "0", "0" }, "", SCN_DEF_VALUE },
+	{ "interface", "corrupt", { "0", "0" }, "", SCN_DEF_VALUE },
+
+	/* SMC-R settings. enable=yes although z/OS defaults to NOSMCR: a simulated stack
+	 * exists to do SMC-R; write `smcr enable=no` for a stack without it. */
+	{ "smcr", "enable", { "yes", "yes" }, "", SCN_DEF_VALUE },
+	/* z/OS: MTU 1024 [zos-gc]. Linux: the port's active MTU, 1024 under a 1500-byte netdev */
+	{ "smcr", "mtu", { "1024", "1024" }, "RoCE MTU for activations without mtu= [zos-gc]", SCN_DEF_VALUE },
+	/* z/OS FIXEDMEMORY 256 (MB) [zos-gc]; Linux has no such cap */
+	{ "smcr", "fixedmemory", { "256M", "0" }, "buffer storage cap, 0 = none [zos-gc]", SCN_DEF_VALUE },
+	/* Linux rmem/wmem 64 KiB [lx-smc]; z/OS sizes RMBs from TCPRCVBUFRSIZE 65536 [zos-tc] */
+	{ "smcr", "rmbsize", { "64K", "64K" }, "receive buffer per connection [lx-smc][zos-tc]", SCN_DEF_VALUE },
+	{ "smcr", "sndbufsize", { "64K", "64K" }, "send buffer per connection [lx-smc][zos-tc]", SCN_DEF_VALUE },
+	{ "smcr", "v2", { "yes", "yes" }, "propose SMC-Rv2 (needs a common UEID)", SCN_DEF_VALUE },
+	{ "smcr", "ueid", { "", "" }, "none", SCN_DEF_UNSET },
+	/* z/OS TCPCONFIG INTERVAL 120 minutes [zos-tc]; Linux tcp_keepalive_time 7200 s [lx-tcp] */
+	{ "smcr", "keepalive", { "2h", "2h" }, "TCP keepalive idle time [zos-tc][lx-tcp]", SCN_DEF_VALUE },
+	/* Linux smcr_testlink_time 30 s [lx-smc]; z/OS has no documented knob: same timer assumed */
+	{ "smcr", "testlink", { "30s", "30s" }, "LLC TEST_LINK idle time [lx-smc]", SCN_DEF_VALUE },
+	{ "smcr", "maxlinks", { "2", "2" }, "links per link group (v2.1) [lx-smc]", SCN_DEF_VALUE },
+	{ "smcr", "maxconns", { "255", "255" }, "connections per link group (v2.1) [lx-smc]", SCN_DEF_VALUE },
+	/* Linux 6.7 on proposes SMC-Rv2.1 (SMC_RELEASE 1); 6.1 proposes release 0 */
+	{ "smcr", "release", { "1", "1" }, "SMC-Rv2 release proposed (0: v2.0, 1: v2.1) [lx-smc]", SCN_DEF_VALUE },
+	{ "smcr pfid", "port", { "1", "1" }, "PORTNUM 1 [zos-gc]", SCN_DEF_VALUE },
+	{ "smcr pfid", "mtu", { "smcr mtu", "smcr mtu" }, "the stack's `smcr mtu=`", SCN_DEF_DERIVED },
+
+	/* applications */
+	{ "app", "smc", { "yes", "yes" }, "an SMC socket (no: plain TCP)", SCN_DEF_VALUE },
+	{ "app", "start", { "0", "0" }, "", SCN_DEF_VALUE },
+	{ "app", "conns", { "1", "1" }, "connect: connections opened", SCN_DEF_VALUE },
+	{ "app", "interval", { "0", "0" }, "connect: between opening connections", SCN_DEF_VALUE },
+	{ "app", "close", { "after", "after" }, "connect: close when the exchange is done", SCN_DEF_VALUE },
+	{ "app bulk", "bytes", { "1M", "1M" }, "", SCN_DEF_VALUE },
+	{ "app echo", "bytes", { "64K", "64K" }, "", SCN_DEF_VALUE },
+	{ "app rr", "request", { "64", "64" }, "", SCN_DEF_VALUE },
+	{ "app rr", "response", { "1K", "1K" }, "", SCN_DEF_VALUE },
+	{ "app rr", "count", { "100", "100" }, "requests per connection", SCN_DEF_VALUE },
+
+	/* reports */
+	{ "report", "format", { "auto", "auto" }, "auto: each stack in its personality's style", SCN_DEF_VALUE },
+	{ "report", "style", { "netstat", "smc" }, "what format=auto prints", SCN_DEF_INFO },
+};
+
+const size_t scn_n_defaults = sizeof(scn_defaults) / sizeof(scn_defaults[0]);
+
+const scn_default *scn_default_find(const char *scope, const char *key)
+{
+	for (size_t i = 0; i < scn_n_defaults; i++)
+		if (!strcmp(scn_defaults[i].scope, scope) && !strcmp(scn_defaults[i].key, key))
+			return &scn_defaults[i];
+	return NULL;
+}
+
+void scn_print_defaults(FILE *out)
+{
+	fprintf(out, "%-11s %-12s %-30s %-30s %s\n", "STATEMENT", "ATTRIBUTE", "personality=zos", "personality=linux", "NOTE");
+	for (size_t i = 0; i < scn_n_defaults; i++) {
+		const scn_default *d = &scn_defaults[i];
+		const char *zos = d->value[SCN_PERS_ZOS], *lx = d->value[SCN_PERS_LINUX];
+		char zbuf[64], lbuf[64];
+		if (d->how == SCN_DEF_UNSET) {
+			zos = lx = "(none)";
+		} else if (d->how == SCN_DEF_DERIVED) {
+			snprintf(zbuf, sizeof(zbuf), "<%s>", zos);
+			snprintf(lbuf, sizeof(lbuf), "<%s>", lx);
+			zos = zbuf;
+			lx = lbuf;
+		}
+		fprintf(out, "%-11s %-12s %-30s %-30s %s%s\n", d->scope, d->key, zos, lx,
+		        d->how == SCN_DEF_INFO ? "(not an attribute) " : "", d->note);
+	}
+	fprintf(out, "\nSources: [zos-gc] z/OS GLOBALCONFIG SMCR (PORTNUM 1, MTU 1024, FIXEDMEMORY 256);\n"
+	             "[zos-tc] z/OS TCPCONFIG (INTERVAL 120 min, TCPRCVBUFRSIZE/TCPSENDBFRSIZE 65536);\n"
+	             "[lx-smc] Linux net.smc sysctls (rmem/wmem 64 KiB, smcr_testlink_time 30 s,\n"
+	             "smcr_max_links_per_lgr 2, smcr_max_conns_per_lgr 255); [lx-tcp] net.ipv4.tcp_keepalive_time 7200 s;\n"
+	             "[digest] the team's SMC-R protocol digest (RMBE sizes, IB MTUs).\n");
+}

@@ -1,0 +1,285 @@
+/* Loading and freeing scenarios, lookups and the names of the model's enums. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/scenario/scn_int.h"
+#include "sim/scenario/scn_values.h"
+
+bool scn_vlan_set_has(const scn_vlan_set *s, uint16_t vlan)
+{
+	if (vlan < 1 || vlan > 4094)
+		return false;
+	return s->all || (s->bits[vlan / 64] >> (vlan % 64)) & 1;
+}
+
+static guint u64_hash(gconstpointer p)
+{
+	uint64_t v = *(const uint64_t *)p;
+	return (guint)(v ^ (v >> 32) ^ (v >> 56));
+}
+
+static gboolean u64_equal(gconstpointer a, gconstpointer b)
+{
+	return *(const uint64_t *)a == *(const uint64_t *)b;
+}
+
+static void free_ip_locs(gpointer p)
+{
+	g_array_free(*(GArray **)p, TRUE);
+}
+
+scn_scenario *scn_load_string(const char *name, const char *text, size_t len, scn_diag *diag)
+{
+	scn_scenario *scn = g_new0(scn_scenario, 1);
+	scn->file = g_strdup(name);
+	scn->title = g_strdup("");
+	scn->seed = 1;
+	scn->end_ns = SCN_DEFAULT_END_NS;
+	size_t before = scn_diag_count(diag);
+	scn_parser P = {
+		.scn = scn,
+		.d = diag,
+		.block = SCN_NONE,
+		.broken = g_hash_table_new_full(u64_hash, u64_equal, g_free, NULL),
+		.app_instances = g_array_new(FALSE, TRUE, sizeof(scn_instance_check)),
+		.smcr_settings_loc = g_array_new(FALSE, TRUE, sizeof(scn_loc)),
+		.pfid_loc = g_array_new(FALSE, TRUE, sizeof(scn_loc)),
+		.ip_loc = g_array_new(FALSE, TRUE, sizeof(GArray *)),
+		.ep_loc = g_array_new(FALSE, TRUE, sizeof(scn_loc)),
+		.start_given = g_array_new(FALSE, TRUE, sizeof(gboolean)),
+	};
+	g_array_set_clear_func(P.ip_loc, free_ip_locs);
+	const scn_default *seed = scn_default_find("run", "seed");
+	uint64_t v;
+	const char *why;
+	if (seed && scn_parse_uint(seed->value[SCN_PERS_LINUX], &v, &why))
+		scn->seed = v;
+	scn_parse_text(&P, text, len);
+	if (!scn_diag_full(diag))
+		scn_check(&P);
+	bool failed = scn_diag_count(diag) > before || diag->overflow || g_hash_table_size(P.broken) > 0;
+	scn_parser_free_symbols(&P);
+	g_hash_table_destroy(P.broken);
+	g_array_free(P.app_instances, TRUE);
+	g_array_free(P.smcr_settings_loc, TRUE);
+	g_array_free(P.pfid_loc, TRUE);
+	g_array_free(P.ip_loc, TRUE);
+	g_array_free(P.ep_loc, TRUE);
+	g_array_free(P.start_given, TRUE);
+	if (failed) {
+		scn_free(scn);
+		return NULL;
+	}
+	return scn;
+}
+
+scn_scenario *scn_load_file(const char *path, scn_diag *diag)
+{
+	char *text = NULL;
+	gsize len = 0;
+	GError *err = NULL;
+	if (!g_file_get_contents(path, &text, &len, &err)) {
+		scn_error(diag, (scn_loc){ path, 0, 0 }, "cannot read the file (%s); expected a readable scenario file",
+		          err->message);
+		g_error_free(err);
+		return NULL;
+	}
+	scn_scenario *scn = scn_load_string(path, text, len, diag);
+	g_free(text);
+	return scn;
+}
+
+void scn_free(scn_scenario *scn)
+{
+	if (!scn)
+		return;
+	for (size_t i = 0; i < scn->n_stacks; i++) {
+		g_free(scn->stacks[i].ifaces);
+		g_free(scn->stacks[i].routes);
+		g_free(scn->stacks[i].smcr_ports);
+	}
+	g_free(scn->switches);
+	g_free(scn->wires);
+	g_free(scn->adapters);
+	g_free(scn->stacks);
+	g_free(scn->apps);
+	g_free(scn->events);
+	g_free(scn->expects);
+	g_free(scn->reports);
+	g_free(scn->title);
+	g_free(scn->file);
+	g_free(scn);
+}
+
+void *scn_array_push(void **array, size_t *n, size_t elem_size)
+{
+	size_t count = *n;
+	/* capacity is the next power of two: grow when count is 0 or a power of two */
+	if (count == 0 || (count & (count - 1)) == 0) {
+		size_t cap = count ? count * 2 : 4;
+		if (count == 0 || count >= 4)
+			*array = g_realloc(*array, cap * elem_size);
+	}
+	char *el = (char *)*array + count * elem_size;
+	memset(el, 0, elem_size);
+	(*n)++;
+	return el;
+}
+
+uint32_t scn_find_stack(const scn_scenario *scn, const char *name)
+{
+	for (size_t i = 0; i < scn->n_stacks; i++)
+		if (!strcmp(scn->stacks[i].name, name))
+			return (uint32_t)i;
+	return SCN_NONE;
+}
+
+uint32_t scn_find_app(const scn_scenario *scn, const char *name)
+{
+	for (size_t i = 0; i < scn->n_apps; i++)
+		if (!strcmp(scn->apps[i].name, name))
+			return (uint32_t)i;
+	return SCN_NONE;
+}
+
+uint32_t scn_find_adapter(const scn_scenario *scn, const char *name)
+{
+	for (size_t i = 0; i < scn->n_adapters; i++)
+		if (!strcmp(scn->adapters[i].name, name))
+			return (uint32_t)i;
+	return SCN_NONE;
+}
+
+const char *scn_personality_name(scn_personality p)
+{
+	return p == SCN_PERS_ZOS ? "zos" : "linux";
+}
+
+const char *scn_kind_name(scn_app_kind k)
+{
+	switch (k) {
+	case SCN_KIND_BULK: return "bulk";
+	case SCN_KIND_ECHO: return "echo";
+	case SCN_KIND_RR: return "rr";
+	case SCN_KIND_SINK: return "sink";
+	case SCN_KIND_RESPONDER: return "responder";
+	}
+	return "?";
+}
+
+const char *scn_metric_name(scn_metric m)
+{
+	switch (m) {
+	case SCN_M_LINKGROUPS: return "linkgroups";
+	case SCN_M_LINKS: return "links";
+	case SCN_M_CONNS: return "conns";
+	case SCN_M_MODE: return "mode";
+	case SCN_M_SENT: return "sent";
+	case SCN_M_DELIVERED: return "delivered";
+	case SCN_M_RECEIVED: return "received";
+	case SCN_M_ABORTED: return "aborted";
+	case SCN_M_FALLBACK: return "fallback";
+	}
+	return "?";
+}
+
+const char *scn_cmp_name(scn_cmp c)
+{
+	switch (c) {
+	case SCN_CMP_EQ: return "==";
+	case SCN_CMP_NE: return "!=";
+	case SCN_CMP_LT: return "<";
+	case SCN_CMP_LE: return "<=";
+	case SCN_CMP_GT: return ">";
+	case SCN_CMP_GE: return ">=";
+	}
+	return "?";
+}
+
+const char *scn_mode_name(scn_mode m)
+{
+	switch (m) {
+	case SCN_MODE_SMCR: return "SMCR";
+	case SCN_MODE_TCP: return "TCP";
+	case SCN_MODE_FALLBACK: return "FALLBACK";
+	}
+	return "?";
+}
+
+const char *scn_report_format_name(scn_report_format f)
+{
+	switch (f) {
+	case SCN_REPORT_AUTO: return "auto";
+	case SCN_REPORT_NETSTAT: return "netstat";
+	case SCN_REPORT_SMC: return "smc";
+	case SCN_REPORT_JSON: return "json";
+	}
+	return "?";
+}
+
+bool scn_cmp_holds(scn_cmp c, uint64_t measured, uint64_t expected)
+{
+	switch (c) {
+	case SCN_CMP_EQ: return measured == expected;
+	case SCN_CMP_NE: return measured != expected;
+	case SCN_CMP_LT: return measured < expected;
+	case SCN_CMP_LE: return measured <= expected;
+	case SCN_CMP_GT: return measured > expected;
+	case SCN_CMP_GE: return measured >= expected;
+	}
+	return false;
+}
+
+static void app_ref(GString *s, const scn_scenario *scn, scn_app_ref r)
+{
+	g_string_append(s, scn->apps[r.app].name);
+	if (r.instance)
+		g_string_append_printf(s, ".%u", r.instance);
+}
+
+char *scn_format_expect(const scn_scenario *scn, const scn_expect *e, char *buf, size_t len)
+{
+	GString *s = g_string_new("expect ");
+	g_string_append(s, scn_metric_name(e->metric));
+	switch (e->metric) {
+	case SCN_M_LINKGROUPS:
+	case SCN_M_LINKS:
+	case SCN_M_CONNS:
+		g_string_append_printf(s, " %s %s", scn->stacks[e->stack_a].name, scn->stacks[e->stack_b].name);
+		break;
+	case SCN_M_MODE:
+	case SCN_M_SENT:
+	case SCN_M_DELIVERED:
+	case SCN_M_RECEIVED:
+		g_string_append_c(s, ' ');
+		app_ref(s, scn, e->app);
+		break;
+	case SCN_M_ABORTED:
+	case SCN_M_FALLBACK:
+		if (e->stack_a != SCN_NONE)
+			g_string_append_printf(s, " %s", scn->stacks[e->stack_a].name);
+		break;
+	}
+	g_string_append_printf(s, " %s ", scn_cmp_name(e->cmp));
+	char v[SCN_FMT_LEN];
+	switch (e->rhs) {
+	case SCN_RHS_NUMBER:
+		if (e->metric == SCN_M_SENT || e->metric == SCN_M_DELIVERED || e->metric == SCN_M_RECEIVED)
+			g_string_append(s, scn_format_size(e->value, v, sizeof(v)));
+		else
+			g_string_append_printf(s, "%llu", (unsigned long long)e->value);
+		break;
+	case SCN_RHS_MODE:
+		g_string_append(s, scn_mode_name(e->mode));
+		break;
+	case SCN_RHS_COUNTER:
+		g_string_append_printf(s, "%s ", scn_metric_name(e->rhs_metric));
+		app_ref(s, scn, e->rhs_app);
+		break;
+	}
+	if (e->has_reason)
+		g_string_append_printf(s, " reason=0x%08x", e->reason);
+	g_strlcpy(buf, s->str, len);
+	g_string_free(s, TRUE);
+	return buf;
+}

@@ -1,0 +1,395 @@
+/* The scenario file's typed, fully resolved in-memory description (docs/scenario-format.md).
+ *
+ * scn_load_file() / scn_load_string() lex, parse and check a whole file. They return a
+ * scenario only if no error at all was found; otherwise NULL, with every error (up to a
+ * cap) in the scn_diag as "FILE:LINE:COLUMN: what was found; expected what".
+ *
+ * In a returned scenario every reference is an index into the owning array (never
+ * SCN_NONE unless documented), every attribute holds its value (given or default, see
+ * scn_defaults.c), and every item remembers where it was written (scn_loc), so the
+ * runner can report an expectation's FILE:LINE. Arrays are in file order; the timeline is
+ * sorted by time, then file order. */
+#ifndef SIM_SCN_MODEL_H
+#define SIM_SCN_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/engine/rng.h"
+#include "sim/scenario/scn_diag.h"
+
+#define SCN_NAME_MAX 31      /* switch, wire, adapter, stack, interface, app names */
+#define SCN_HOSTNAME_MAX 32  /* CLC v2 host name field */
+#define SCN_PNETID_MAX 16    /* physical network id (z/OS HCD, Linux pnet table) */
+#define SCN_UEID_MAX 32      /* CLC v2 EID length */
+#define SCN_MAX_UEIDS 8      /* EIDs a CLC v2 proposal can carry */
+#define SCN_NONE UINT32_MAX  /* "no index" */
+
+/* --- fabric ---------------------------------------------------------------------- */
+
+/* VLANs a switch or trunk carries: all, or the listed ids (1..4094). */
+typedef struct scn_vlan_set {
+	bool all;
+	uint64_t bits[64]; /* bit v set = VLAN v carried (when !all) */
+} scn_vlan_set;
+
+bool scn_vlan_set_has(const scn_vlan_set *s, uint16_t vlan);
+
+/* Properties of one simulated cable (a trunk wire or the access wire of an endpoint). */
+typedef struct scn_link_params {
+	uint64_t latency_ns;
+	uint64_t bandwidth_bps;
+	uint32_t mtu;      /* largest Ethernet payload; for an interface its IP MTU */
+	sim_ratio loss;    /* frame dropped */
+	sim_ratio dup;     /* frame delivered twice */
+	sim_ratio reorder; /* frame held back behind the next one */
+	sim_ratio corrupt; /* one bit flipped */
+} scn_link_params;
+
+/* Bits of a `set` event's mask: which scn_link_params fields it changes. */
+enum {
+	SCN_SET_LATENCY = 1u << 0,
+	SCN_SET_BANDWIDTH = 1u << 1,
+	SCN_SET_LOSS = 1u << 2,
+	SCN_SET_DUP = 1u << 3,
+	SCN_SET_REORDER = 1u << 4,
+	SCN_SET_CORRUPT = 1u << 5,
+};
+
+typedef struct scn_switch {
+	char name[SCN_NAME_MAX + 1];
+	scn_loc loc;
+	scn_vlan_set vlans;
+	uint32_t segment; /* L2 segment: switches joined by wires share one (0, 1, … in file order) */
+} scn_switch;
+
+typedef struct scn_wire {
+	char name[SCN_NAME_MAX + 1];
+	scn_loc loc;
+	uint32_t sw_a, sw_b; /* switch indices */
+	scn_link_params link;
+	scn_vlan_set vlans;
+} scn_wire;
+
+typedef enum scn_roce {
+	SCN_ROCE_V1 = 1,
+	SCN_ROCE_V2 = 2,
+	SCN_ROCE_BOTH = 3,
+} scn_roce;
+
+typedef struct scn_adapter_port {
+	uint32_t sw;       /* switch index */
+	uint8_t mac[6];    /* the physical port's MAC (VMACs are the runner's business) */
+	char pnetid[SCN_PNETID_MAX + 1]; /* "" = none */
+} scn_adapter_port;
+
+typedef struct scn_adapter {
+	char name[SCN_NAME_MAX + 1];
+	scn_loc loc;
+	uint16_t pfid;
+	uint8_t n_ports; /* 1 or 2 */
+	scn_adapter_port port[2];
+	uint32_t mtu;    /* largest RoCE MTU the ports support: 256..4096 */
+	scn_roce roce;
+	scn_link_params link; /* access wires of both ports (mtu unused) */
+} scn_adapter;
+
+/* --- stacks ---------------------------------------------------------------------- */
+
+typedef enum scn_personality {
+	SCN_PERS_ZOS,
+	SCN_PERS_LINUX,
+} scn_personality;
+#define SCN_N_PERS 2
+
+typedef struct scn_interface {
+	char name[SCN_NAME_MAX + 1];
+	scn_loc loc;
+	uint32_t sw;        /* switch index */
+	uint32_t ip;        /* host order */
+	uint8_t prefix_len; /* 1..32 */
+	uint16_t vlan;      /* 0 = untagged */
+	uint8_t mac[6];
+	char pnetid[SCN_PNETID_MAX + 1];
+	scn_link_params link; /* link.mtu is the interface's IP MTU */
+} scn_interface;
+
+typedef struct scn_route {
+	scn_loc loc;
+	uint32_t dest;      /* host order, host bits zero */
+	uint8_t prefix_len; /* 0 = default route */
+	uint32_t via;       /* gateway, on the subnet of `iface` */
+	uint32_t iface;     /* index in the stack's interfaces */
+} scn_route;
+
+/* `smcr pfid=…`: the stack activates one port of an adapter. */
+typedef struct scn_smcr_port {
+	scn_loc loc;
+	uint16_t pfid;
+	uint32_t adapter; /* index of the adapter with that PFID */
+	uint8_t port;     /* 1 or 2 */
+	uint32_t mtu;     /* RoCE MTU this stack configures for it */
+} scn_smcr_port;
+
+/* `smcr …` settings of a stack (defaults per personality). */
+typedef struct scn_smcr_config {
+	scn_loc loc; /* of the `smcr` settings statement, or of the stack if none */
+	bool enable;
+	uint32_t mtu;          /* default for activations without mtu= */
+	uint64_t fixedmemory;  /* bytes of buffer storage; 0 = no limit */
+	uint64_t rmbsize;      /* receive buffer (RMB) per connection */
+	uint64_t sndbufsize;   /* send buffer per connection */
+	bool v2;
+	uint8_t n_ueids;
+	char ueids[SCN_MAX_UEIDS][SCN_UEID_MAX + 1];
+	uint64_t keepalive_ns; /* TCP keepalive idle time; 0 = off */
+	uint64_t testlink_ns;  /* LLC TEST_LINK idle time; 0 = off */
+	uint8_t maxlinks;      /* 1..2 */
+	uint8_t maxconns;      /* 16..255 */
+	uint8_t release;       /* SMC-Rv2 release offered: 0 (v2.0) or 1 (v2.1) */
+} scn_smcr_config;
+
+typedef struct scn_stack {
+	char name[SCN_NAME_MAX + 1];
+	scn_loc loc;
+	scn_personality personality;
+	char hostname[SCN_HOSTNAME_MAX + 1];
+	bool forwarding;
+	scn_interface *ifaces;
+	size_t n_ifaces;
+	scn_route *routes;
+	size_t n_routes;
+	scn_smcr_port *smcr_ports;
+	size_t n_smcr_ports;
+	scn_smcr_config smcr;
+} scn_stack;
+
+/* --- applications ---------------------------------------------------------------- */
+
+typedef enum scn_app_role {
+	SCN_ROLE_LISTEN,
+	SCN_ROLE_CONNECT,
+} scn_app_role;
+
+/* listen: echo, sink, responder; connect: bulk (to a sink), echo (to an echo), rr (to a
+ * responder). */
+typedef enum scn_app_kind {
+	SCN_KIND_BULK,
+	SCN_KIND_ECHO,
+	SCN_KIND_RR,
+	SCN_KIND_SINK,
+	SCN_KIND_RESPONDER,
+} scn_app_kind;
+
+typedef enum scn_close {
+	SCN_CLOSE_AFTER, /* when the exchange is done */
+	SCN_CLOSE_NEVER,
+	SCN_CLOSE_AT,    /* at close_at_ns */
+} scn_close;
+
+/* How a connect endpoint was written: STACK:PORT, STACK.IFACE:PORT or A.B.C.D:PORT. */
+typedef enum scn_endpoint_form {
+	SCN_EP_STACK,
+	SCN_EP_IFACE,
+	SCN_EP_IP,
+} scn_endpoint_form;
+
+typedef struct scn_app {
+	char name[SCN_NAME_MAX + 1];
+	scn_loc loc;
+	uint32_t stack;
+	scn_app_role role;
+	scn_app_kind kind;
+	bool smc;            /* an SMC socket (else plain TCP) */
+	uint16_t port;       /* listen: local port; connect: destination port */
+	bool start_never;    /* start only from the timeline */
+	uint64_t start_ns;   /* when it starts (unless start_never) */
+	/* connect only (zero for listeners): */
+	scn_endpoint_form ep_form;
+	uint32_t dst_stack;
+	uint32_t dst_iface;  /* interface of dst_stack that owns dst_ip */
+	uint32_t dst_ip;
+	uint32_t listener;   /* app index of the listener it reaches */
+	uint64_t bytes;      /* bulk, echo */
+	uint64_t request;    /* rr */
+	uint64_t response;   /* rr */
+	uint64_t count;      /* rr: requests per connection */
+	uint32_t conns;      /* connections, named NAME.1 … NAME.N when > 1 */
+	uint64_t interval_ns;/* between opening successive connections */
+	scn_close close;
+	uint64_t close_at_ns;
+} scn_app;
+
+/* --- reports, expectations, timeline --------------------------------------------- */
+
+typedef enum scn_report_format {
+	SCN_REPORT_AUTO,    /* each stack in its personality's style */
+	SCN_REPORT_NETSTAT, /* z/OS NETSTAT DEVLINKS SMC style */
+	SCN_REPORT_SMC,     /* smc-tools smcr/smcss style */
+	SCN_REPORT_JSON,
+} scn_report_format;
+
+typedef struct scn_report {
+	scn_loc loc;
+	scn_report_format format;
+	uint32_t stack;     /* SCN_NONE = all stacks */
+	bool has_smcid;
+	uint32_t smcid;     /* only the link with this link ID */
+} scn_report;
+
+typedef enum scn_metric {
+	SCN_M_LINKGROUPS, /* link groups between two stacks */
+	SCN_M_LINKS,      /* links in their link group(s) */
+	SCN_M_CONNS,      /* connections in their link group(s) */
+	SCN_M_MODE,       /* mode of an app's connections */
+	SCN_M_SENT,       /* bytes an app wrote */
+	SCN_M_DELIVERED,  /* bytes an app wrote that its peers received intact */
+	SCN_M_RECEIVED,   /* bytes an app received intact */
+	SCN_M_ABORTED,    /* connections aborted (all stacks, or one) */
+	SCN_M_FALLBACK,   /* connections of a stack that fell back to TCP */
+} scn_metric;
+
+typedef enum scn_cmp {
+	SCN_CMP_EQ,
+	SCN_CMP_NE,
+	SCN_CMP_LT,
+	SCN_CMP_LE,
+	SCN_CMP_GT,
+	SCN_CMP_GE,
+} scn_cmp;
+
+typedef enum scn_mode {
+	SCN_MODE_SMCR,     /* the connection runs over SMC-R */
+	SCN_MODE_TCP,      /* plain TCP socket, SMC never attempted */
+	SCN_MODE_FALLBACK, /* SMC attempted, fell back to TCP */
+} scn_mode;
+
+/* An app, or one connection of it (instance 1..conns; 0 = all its connections). */
+typedef struct scn_app_ref {
+	uint32_t app;
+	uint32_t instance;
+} scn_app_ref;
+
+typedef enum scn_rhs_kind {
+	SCN_RHS_NUMBER,  /* value */
+	SCN_RHS_MODE,    /* mode */
+	SCN_RHS_COUNTER, /* rhs_metric of rhs_app (sent/delivered/received) */
+} scn_rhs_kind;
+
+typedef struct scn_expect {
+	scn_loc loc;
+	bool timed;          /* `at TIME expect …` */
+	uint64_t at_ns;      /* when timed; else checked at the end of the run */
+	scn_metric metric;
+	uint32_t stack_a;    /* linkgroups/links/conns/fallback; aborted: SCN_NONE = all */
+	uint32_t stack_b;    /* linkgroups/links/conns */
+	scn_app_ref app;     /* mode/sent/delivered/received */
+	scn_cmp cmp;
+	scn_rhs_kind rhs;
+	uint64_t value;
+	scn_mode mode;
+	scn_metric rhs_metric;
+	scn_app_ref rhs_app;
+	bool has_reason;     /* mode == FALLBACK and fallback: only this reason */
+	uint32_t reason;     /* CLC decline / fallback reason code */
+} scn_expect;
+
+typedef enum scn_event_kind {
+	SCN_EV_FAIL,
+	SCN_EV_RESTORE,
+	SCN_EV_SET,
+	SCN_EV_START_APP,
+	SCN_EV_STOP_APP,
+	SCN_EV_REPORT,
+	SCN_EV_EXPECT,
+} scn_event_kind;
+
+typedef enum scn_target_kind {
+	SCN_TGT_NONE,
+	SCN_TGT_ADAPTER,
+	SCN_TGT_WIRE,
+	SCN_TGT_SWITCH,
+	SCN_TGT_INTERFACE,
+	SCN_TGT_APP,
+} scn_target_kind;
+
+typedef struct scn_event {
+	scn_loc loc;
+	uint64_t at_ns;
+	uint32_t order;      /* file order among events */
+	scn_event_kind kind;
+	scn_target_kind target_kind;
+	uint32_t target;     /* index in the target kind's array (interface: in the stack) */
+	uint32_t stack;      /* interface targets: the stack */
+	uint8_t port;        /* adapter targets: 0 = whole adapter, else 1..2 */
+	uint32_t set_mask;   /* SCN_SET_* */
+	scn_link_params set; /* the fields named by set_mask */
+	scn_report report;   /* SCN_EV_REPORT */
+	uint32_t expect;     /* SCN_EV_EXPECT: index into expects */
+} scn_event;
+
+/* --- the scenario ---------------------------------------------------------------- */
+
+typedef struct scn_scenario {
+	char *file;          /* as given to the loader; every scn_loc.file points here */
+	char *title;         /* "" if none */
+	uint64_t seed;
+	bool has_seed;
+	uint64_t end_ns;     /* the run's end (default SCN_DEFAULT_END_NS) */
+	bool has_end;        /* `end` was given (else: run until idle, at most end_ns) */
+	scn_switch *switches;
+	size_t n_switches;
+	scn_wire *wires;
+	size_t n_wires;
+	scn_adapter *adapters;
+	size_t n_adapters;
+	scn_stack *stacks;
+	size_t n_stacks;
+	scn_app *apps;
+	size_t n_apps;
+	scn_event *events;   /* sorted by (at_ns, order) */
+	size_t n_events;
+	scn_expect *expects; /* file order, timed ones included */
+	size_t n_expects;
+	scn_report *reports; /* top-level `report`: printed at the end of the run */
+	size_t n_reports;
+} scn_scenario;
+
+#define SCN_DEFAULT_END_NS (3600ULL * 1000000000ULL) /* without `end`: at most 1h */
+#define SCN_MAX_END_NS (24ULL * 3600ULL * 1000000000ULL)
+
+/* Load a scenario. NULL if anything was wrong (the diag says what); the caller owns the
+ * result (scn_free). `name` is what messages call the file. */
+scn_scenario *scn_load_file(const char *path, scn_diag *diag);
+scn_scenario *scn_load_string(const char *name, const char *text, size_t len, scn_diag *diag);
+void scn_free(scn_scenario *scn);
+
+/* Print the resolved scenario in canonical scenario syntax (every default spelled out).
+ * Loading the output gives a scenario whose dump is identical. */
+void scn_dump(const scn_scenario *scn, FILE *out);
+
+/* Print the attribute defaults of both personalities (smcr-sim run --defaults). */
+void scn_print_defaults(FILE *out);
+
+/* Lookups by name; SCN_NONE if absent. */
+uint32_t scn_find_stack(const scn_scenario *scn, const char *name);
+uint32_t scn_find_app(const scn_scenario *scn, const char *name);
+uint32_t scn_find_adapter(const scn_scenario *scn, const char *name);
+
+/* Names for enums as written in scenario files. */
+const char *scn_personality_name(scn_personality p);
+const char *scn_kind_name(scn_app_kind k);
+const char *scn_metric_name(scn_metric m);
+const char *scn_cmp_name(scn_cmp c);
+const char *scn_mode_name(scn_mode m);
+const char *scn_report_format_name(scn_report_format f);
+/* True if `measured cmp expected` holds. */
+bool scn_cmp_holds(scn_cmp c, uint64_t measured, uint64_t expected);
+
+/* The expectation as canonical scenario text ("expect links ZOSA ZOSB == 2"), for
+ * run-time messages. Returns buf. */
+char *scn_format_expect(const scn_scenario *scn, const scn_expect *e, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,544 @@
+/* The scenario parser: statements to the typed model (docs/scenario-format.md).
+ *
+ * Two passes over the text. The pre-scan only collects names (switches, wires, adapters,
+ * stacks and their interfaces, apps), so any statement can name things defined further
+ * down. The main pass parses every statement: the first error in a statement is reported
+ * and the parser moves on to the next statement. An item whose statement had an error
+ * is still entered under its name (so that references to it do not cascade into more
+ * errors) and marked broken for the checker.
+ *
+ * This file holds the dispatch, the pre-scan and the run and fabric statements; the stack
+ * block is in scn_parse_stack.c, apps, reports, expectations and the timeline in
+ * scn_parse_apps.c, values and attributes in scn_attrs.c, names in scn_names.c. */
+#include <string.h>
+
+#include "sim/scenario/scn_attrs.h"
+#include "sim/scenario/scn_values.h"
+
+static const char *const roce_names[] = { "v1", "v2", "both", NULL };
+
+static const scn_attr_spec switch_specs[] = {
+	{ "vlans", SCN_V_VLANS, 0, 0, NULL, NULL, NULL, false },
+};
+
+static const scn_attr_spec wire_specs[] = {
+	LINK_SPECS(576, 9216),
+	{ "vlans", SCN_V_VLANS, 0, 0, NULL, NULL, NULL, false },
+};
+
+enum { A_PFID = N_LINK_SPECS, A_PORTS, A_SWITCH, A_SWITCH2, A_MAC, A_MAC2, A_PNETID, A_PNETID2, A_ROCE };
+static const scn_attr_spec adapter_specs[] = {
+	LINK_SPECS(256, 4096), /* mtu: the RoCE MTU, restricted to scn_roce_mtus below */
+	{ "pfid", SCN_V_HEX, 0, 0xffff, NULL, NULL, "pfid=HEX", true },
+	{ "ports", SCN_V_UINT, 1, 2, NULL, scn_one_or_two, NULL, false },
+	{ "switch", SCN_V_NAME, 0, 0, NULL, NULL, "switch=NAME", true },
+	{ "switch2", SCN_V_NAME, 0, 0, NULL, NULL, "switch2=NAME", false },
+	{ "mac", SCN_V_MAC, 0, 0, NULL, NULL, NULL, false },
+	{ "mac2", SCN_V_MAC, 0, 0, NULL, NULL, NULL, false },
+	{ "pnetid", SCN_V_PNETID, 0, 0, NULL, NULL, NULL, false },
+	{ "pnetid2", SCN_V_PNETID, 0, 0, NULL, NULL, NULL, false },
+	{ "roce", SCN_V_ENUM, 0, 0, roce_names, NULL, NULL, false },
+};
+
+static uint64_t brk_key(unsigned kind, uint64_t index)
+{
+	return ((uint64_t)kind << 56) | index;
+}
+
+bool scn_is_broken(const scn_parser *P, unsigned kind, uint64_t index)
+{
+	uint64_t k = brk_key(kind, index);
+	return g_hash_table_contains(P->broken, &k);
+}
+
+void scn_mark_broken(scn_parser *P, unsigned kind, uint64_t index)
+{
+	uint64_t *k = g_new(uint64_t, 1);
+	*k = brk_key(kind, index);
+	g_hash_table_add(P->broken, k);
+}
+
+/* ---- run settings and fabric ----------------------------------------------------- */
+
+static void once(scn_parser *P, scn_loc *first, const scn_stmt *st, const char *kw, bool *ok)
+{
+	if (first->line) {
+		scn_error(P->d, st->loc, "repeated '%s' (first at %u:%u); expected one '%s' statement", kw, first->line,
+		          first->col, kw);
+		*ok = false;
+		return;
+	}
+	*first = st->loc;
+}
+
+static void stmt_scenario(scn_parser *P, const scn_stmt *st)
+{
+	bool ok = true;
+	size_t np = scn_attr_positionals(P, st, "scenario \"TITLE\"");
+	if (np == SIZE_MAX)
+		return;
+	if (np != 2 || st->n != 2) {
+		scn_error(P->d, np < 2 ? st->loc : st->tok[2].loc, "%s; expected scenario \"TITLE\"",
+		          np < 2 ? "missing title" : "more than one title");
+		return;
+	}
+	once(P, &P->title_loc, st, "scenario", &ok);
+	if (ok) {
+		g_free(P->scn->title);
+		P->scn->title = g_strdup(st->tok[1].value);
+	}
+}
+
+static void stmt_seed(scn_parser *P, const scn_stmt *st)
+{
+	bool ok = true;
+	size_t np = scn_attr_positionals(P, st, "seed N");
+	if (np == SIZE_MAX)
+		return;
+	if (np != 2 || st->n != 2) {
+		scn_error(P->d, np < 2 ? st->loc : st->tok[2].loc, "%s; expected seed N",
+		          np < 2 ? "missing seed value" : "unexpected word after the seed");
+		return;
+	}
+	static const scn_attr_spec spec = { "seed", SCN_V_UINT, 0, UINT64_MAX, NULL, NULL, NULL, false };
+	scn_val v;
+	if (!scn_attr_value(P, "seed", st->tok[1].value, st->tok[1].loc, &spec, &v))
+		return;
+	once(P, &P->seed_loc, st, "seed", &ok);
+	if (ok) {
+		P->scn->seed = v.u;
+		P->scn->has_seed = true;
+	}
+}
+
+static void stmt_end_time(scn_parser *P, const scn_stmt *st)
+{
+	bool ok = true;
+	size_t np = scn_attr_positionals(P, st, "end TIME");
+	if (np == SIZE_MAX)
+		return;
+	if (np == 1 && st->n == 1) {
+		scn_error(P->d, st->loc, "'end' without an open block; expected 'end TIME' to set the run's end time");
+		return;
+	}
+	if (np != 2 || st->n != 2) {
+		scn_error(P->d, st->tok[np < 2 ? 1 : 2].loc, "unexpected word; expected end TIME");
+		return;
+	}
+	static const scn_attr_spec spec = { "end", SCN_V_DURATION, 1, SCN_MAX_END_NS, NULL, NULL, NULL, false };
+	scn_val v;
+	if (!scn_attr_value(P, "end", st->tok[1].value, st->tok[1].loc, &spec, &v))
+		return;
+	once(P, &P->end_loc, st, "end", &ok);
+	if (ok) {
+		P->scn->end_ns = v.u;
+		P->scn->has_end = true;
+	}
+}
+
+static void stmt_switch(scn_parser *P, const scn_stmt *st)
+{
+	const char *usage = "switch NAME [vlans=LIST]";
+	size_t np = scn_attr_positionals(P, st, usage);
+	if (!scn_stmt_name_given(P, st, np, "switch", usage))
+		return;
+	uint32_t idx = scn_declare(P, SCN_SYM_SWITCH, &st->tok[1], (uint32_t)P->scn->n_switches);
+	if (idx == SCN_NONE)
+		return;
+	scn_switch *sw = SCN_PUSH(P->scn->switches, P->scn->n_switches);
+	g_strlcpy(sw->name, st->tok[1].value, sizeof(sw->name));
+	sw->loc = st->loc;
+	sw->vlans.all = true;
+	bool ok = scn_stmt_words_at_most(P, st, np, 2, usage);
+	scn_attrs a = { 0 };
+	scn_val v;
+	if (ok)
+		ok = scn_attr_collect(P, st, np, switch_specs, N_SPECS(switch_specs), "switch", &a);
+	if (ok && (ok = scn_attr_get(P, &a, "vlans", "switch", SCN_PERS_LINUX, &v, NULL)))
+		sw->vlans = v.vlans;
+	if (!ok)
+		scn_mark_broken(P, SCN_BRK_SWITCH, idx);
+}
+
+static void stmt_wire(scn_parser *P, const scn_stmt *st)
+{
+	const char *usage = "wire NAME SWITCH SWITCH [latency=…] [bandwidth=…] [mtu=N] [loss=…] [vlans=LIST]";
+	size_t np = scn_attr_positionals(P, st, usage);
+	if (!scn_stmt_name_given(P, st, np, "wire", usage))
+		return;
+	uint32_t idx = scn_declare(P, SCN_SYM_WIRE, &st->tok[1], (uint32_t)P->scn->n_wires);
+	if (idx == SCN_NONE)
+		return;
+	scn_wire *w = SCN_PUSH(P->scn->wires, P->scn->n_wires);
+	g_strlcpy(w->name, st->tok[1].value, sizeof(w->name));
+	w->loc = st->loc;
+	w->sw_a = w->sw_b = SCN_NONE;
+	bool ok = np != SIZE_MAX;
+	if (ok && np != 4) {
+		if (np < 4)
+			scn_error(P->d, st->loc, "wire '%s' needs two switches; expected %s", w->name, usage);
+		else
+			scn_error(P->d, st->tok[4].loc, "unexpected word '%s'; expected %s", st->tok[4].value, usage);
+		ok = false;
+	}
+	scn_attrs a = { 0 };
+	scn_val v;
+	if (ok)
+		ok = scn_attr_collect(P, st, np, wire_specs, N_SPECS(wire_specs), "wire", &a);
+	if (ok) {
+		w->sw_a = scn_resolve(P, SCN_SYM_SWITCH, st->tok[2].value, st->tok[2].loc);
+		ok = w->sw_a != SCN_NONE;
+	}
+	if (ok) {
+		w->sw_b = scn_resolve(P, SCN_SYM_SWITCH, st->tok[3].value, st->tok[3].loc);
+		ok = w->sw_b != SCN_NONE;
+	}
+	if (ok && w->sw_a == w->sw_b) {
+		scn_error(P->d, st->tok[3].loc, "wire '%s' joins switch '%s' to itself; expected two different switches",
+		          w->name, st->tok[3].value);
+		ok = false;
+	}
+	scn_attr_link(P, &a, "wire", &w->link, &ok);
+	if (ok && (ok = scn_attr_get(P, &a, "vlans", "wire", SCN_PERS_LINUX, &v, NULL)))
+		w->vlans = v.vlans;
+	if (!ok)
+		scn_mark_broken(P, SCN_BRK_WIRE, idx);
+}
+
+static void derived_adapter_mac(uint8_t mac[6], uint16_t pfid, uint8_t port)
+{
+	mac[0] = 0x02;
+	mac[1] = 0x01;
+	mac[2] = (uint8_t)(pfid >> 8);
+	mac[3] = (uint8_t)pfid;
+	mac[4] = 0;
+	mac[5] = port;
+}
+
+static void stmt_adapter(scn_parser *P, const scn_stmt *st)
+{
+	const char *usage = "adapter NAME pfid=HEX switch=NAME [ports=1|2] [switch2=NAME] …";
+	size_t np = scn_attr_positionals(P, st, usage);
+	if (!scn_stmt_name_given(P, st, np, "adapter", usage))
+		return;
+	uint32_t idx = scn_declare(P, SCN_SYM_ADAPTER, &st->tok[1], (uint32_t)P->scn->n_adapters);
+	if (idx == SCN_NONE)
+		return;
+	scn_adapter *ad = SCN_PUSH(P->scn->adapters, P->scn->n_adapters);
+	g_strlcpy(ad->name, st->tok[1].value, sizeof(ad->name));
+	ad->loc = st->loc;
+	ad->port[0].sw = ad->port[1].sw = SCN_NONE;
+	scn_loc pfid_loc = st->loc;
+	bool ok = scn_stmt_words_at_most(P, st, np, 2, usage);
+	scn_attrs a = { 0 };
+	scn_val v;
+	bool given;
+	if (ok)
+		ok = scn_attr_collect(P, st, np, adapter_specs, N_SPECS(adapter_specs), "adapter", &a);
+	if (ok && (ok = scn_attr_get(P, &a, "pfid", "adapter", SCN_PERS_LINUX, &v, NULL))) {
+		ad->pfid = (uint16_t)v.u;
+		pfid_loc = a.tok[A_PFID]->vloc;
+	}
+	if (ok && (ok = scn_attr_get(P, &a, "ports", "adapter", SCN_PERS_LINUX, &v, NULL)))
+		ad->n_ports = (uint8_t)v.u;
+	if (ok && (ok = scn_attr_get(P, &a, "mtu", "adapter", SCN_PERS_LINUX, &v, &given))) {
+		if (!scn_attr_in_allowed(scn_roce_mtus, v.u)) {
+			scn_error(P->d, a.tok[2]->vloc, "mtu=%s is not allowed; expected 256, 512, 1024, 2048 or 4096",
+			          a.tok[2]->value);
+			ok = false;
+		}
+		ad->mtu = (uint32_t)v.u;
+	}
+	if (ok && (ok = scn_attr_get(P, &a, "roce", "adapter", SCN_PERS_LINUX, &v, NULL)))
+		ad->roce = (scn_roce)(v.u + 1);
+	scn_attr_link(P, &a, "adapter", &ad->link, &ok);
+	ad->link.mtu = 0;
+	if (ok) {
+		ad->port[0].sw = scn_resolve(P, SCN_SYM_SWITCH, a.tok[A_SWITCH]->value, a.tok[A_SWITCH]->vloc);
+		ok = ad->port[0].sw != SCN_NONE;
+	}
+	/* port-2 attributes need a second port */
+	static const int port2_attrs[] = { A_SWITCH2, A_MAC2, A_PNETID2 };
+	for (size_t i = 0; ok && i < 3; i++) {
+		const scn_token *t = a.tok[port2_attrs[i]];
+		if (t && ad->n_ports == 1) {
+			scn_error(P->d, t->loc, "%s= describes port 2 but adapter '%s' has one port; expected ports=2 with it",
+			          t->key, ad->name);
+			ok = false;
+		}
+	}
+	if (ok && ad->n_ports == 2) {
+		if (!a.tok[A_SWITCH2]) {
+			scn_error(P->d, st->loc, "missing attribute 'switch2' for adapter '%s' with ports=2; expected switch2=NAME",
+			          ad->name);
+			ok = false;
+		} else {
+			ad->port[1].sw = scn_resolve(P, SCN_SYM_SWITCH, a.tok[A_SWITCH2]->value, a.tok[A_SWITCH2]->vloc);
+			ok = ad->port[1].sw != SCN_NONE;
+		}
+	}
+	for (uint8_t p = 0; ok && p < ad->n_ports; p++) {
+		if ((ok = scn_attr_get(P, &a, p ? "mac2" : "mac", "adapter", SCN_PERS_LINUX, &v, &given))) {
+			if (given)
+				memcpy(ad->port[p].mac, v.mac, 6);
+			else
+				derived_adapter_mac(ad->port[p].mac, ad->pfid, (uint8_t)(p + 1));
+		}
+		if (ok && (ok = scn_attr_get(P, &a, p ? "pnetid2" : "pnetid", "adapter", SCN_PERS_LINUX, &v, &given)) && given)
+			g_strlcpy(ad->port[p].pnetid, v.pnetid, sizeof(ad->port[p].pnetid));
+	}
+	g_array_append_val(P->pfid_loc, pfid_loc);
+	if (!ok)
+		scn_mark_broken(P, SCN_BRK_ADAPTER, idx);
+}
+
+/* ---- statement dispatch ----------------------------------------------------------- */
+
+typedef void (*stmt_fn)(scn_parser *P, const scn_stmt *st);
+
+static const struct stmt_def {
+	const char *kw;
+	stmt_fn fn;
+	bool in_stack; /* belongs inside a stack block */
+} stmts[] = {
+	{ "scenario", stmt_scenario, false },
+	{ "seed", stmt_seed, false },
+	{ "end", stmt_end_time, false },
+	{ "switch", stmt_switch, false },
+	{ "wire", stmt_wire, false },
+	{ "adapter", stmt_adapter, false },
+	{ "stack", scn_stmt_stack, false },
+	{ "app", scn_stmt_app, false },
+	{ "at", scn_stmt_at, false },
+	{ "expect", scn_stmt_expect, false },
+	{ "report", scn_stmt_report, false },
+	{ "interface", scn_stmt_interface, true },
+	{ "route", scn_stmt_route, true },
+	{ "forwarding", scn_stmt_forwarding, true },
+	{ "smcr", scn_stmt_smcr, true },
+};
+
+static const struct stmt_def *find_stmt(const scn_token *t)
+{
+	if (t->key || t->quoted)
+		return NULL;
+	for (size_t i = 0; i < N_SPECS(stmts); i++)
+		if (!strcmp(stmts[i].kw, t->value))
+			return &stmts[i];
+	return NULL;
+}
+
+static char *stmt_list(bool in_stack)
+{
+	GString *s = g_string_new(NULL);
+	for (size_t i = 0; i < N_SPECS(stmts); i++)
+		if (stmts[i].in_stack == in_stack)
+			g_string_append_printf(s, "%s%s", s->len ? ", " : "", stmts[i].kw);
+	if (in_stack)
+		g_string_append(s, ", end");
+	return g_string_free(s, FALSE);
+}
+
+/* The pre-scan: enter every name the main pass will enter, at the same index. It follows
+ * the same block rules as the main pass and reports nothing. */
+static void prescan(scn_parser *P, const char *text, size_t len)
+{
+	scn_diag quiet;
+	scn_diag_init(&quiet);
+	scn_lexer lx;
+	scn_lex_init(&lx, P->scn->file, text, len);
+	scn_stmt st;
+	bool in_block = false;
+	const char *stack_name = NULL;
+	char *stack_copy = NULL;
+	uint32_t n_ifaces = 0; /* of the current stack */
+	while (scn_lex_next(&lx, &st, &quiet)) {
+		scn_diag_clear(&quiet);
+		if (st.n == 0)
+			continue;
+		const struct stmt_def *def = find_stmt(&st.tok[0]);
+		if (in_block) {
+			if (scn_word_is(&st.tok[0], "end")) {
+				in_block = false;
+				continue;
+			}
+			if (def && def->in_stack) {
+				if (!strcmp(def->kw, "interface") && stack_name && st.n > 1 && scn_name_token_ok(&st.tok[1])) {
+					char *key = scn_iface_key(stack_name, st.tok[1].value);
+					if (!g_hash_table_contains(P->sym.ifaces, key)) {
+						scn_sym *e = g_new(scn_sym, 1);
+						e->index = n_ifaces++;
+						e->loc = st.tok[1].loc;
+						g_hash_table_insert(P->sym.ifaces, key, e);
+					} else {
+						g_free(key);
+					}
+				}
+				continue;
+			}
+			if (!def)
+				continue;
+			in_block = false; /* a top-level statement closes the block */
+		}
+		if (!def || def->in_stack || st.n < 2 || !scn_name_token_ok(&st.tok[1]))
+			goto maybe_block;
+		if (!strcmp(def->kw, "switch"))
+			scn_sym_add(&P->sym, SCN_SYM_SWITCH, st.tok[1].value, st.tok[1].loc);
+		else if (!strcmp(def->kw, "wire"))
+			scn_sym_add(&P->sym, SCN_SYM_WIRE, st.tok[1].value, st.tok[1].loc);
+		else if (!strcmp(def->kw, "adapter"))
+			scn_sym_add(&P->sym, SCN_SYM_ADAPTER, st.tok[1].value, st.tok[1].loc);
+		else if (!strcmp(def->kw, "app"))
+			scn_sym_add(&P->sym, SCN_SYM_APP, st.tok[1].value, st.tok[1].loc);
+	maybe_block:
+		if (def && !strcmp(def->kw, "stack")) {
+			in_block = true;
+			stack_name = NULL;
+			if (st.n >= 2 && scn_name_token_ok(&st.tok[1]) &&
+			    scn_sym_add(&P->sym, SCN_SYM_STACK, st.tok[1].value, st.tok[1].loc) != SCN_NONE) {
+				g_free(stack_copy);
+				stack_copy = g_strdup(st.tok[1].value);
+				stack_name = stack_copy;
+				n_ifaces = 0;
+			}
+		}
+	}
+	g_free(stack_copy);
+	scn_lex_free(&lx);
+	scn_diag_free(&quiet);
+}
+
+/* A definition whose statement had a lexical error: enter its name (as the pre-scan did)
+ * with an item marked broken, so that later references to it raise nothing. Only the
+ * keyword and the name are looked at; whatever the handler says about the rest is
+ * dropped, as the statement has been reported once already. */
+static void placeholder(scn_parser *P, const struct stmt_def *def, const scn_stmt *st)
+{
+	static const struct { const char *kw; unsigned brk; } defs[] = {
+		{ "switch", SCN_BRK_SWITCH }, { "wire", SCN_BRK_WIRE }, { "adapter", SCN_BRK_ADAPTER },
+		{ "stack", SCN_BRK_STACK }, { "app", SCN_BRK_APP }, { "interface", SCN_BRK_IFACE },
+	};
+	size_t k;
+	for (k = 0; k < N_SPECS(defs); k++)
+		if (!strcmp(def->kw, defs[k].kw))
+			break;
+	if (k == N_SPECS(defs))
+		return;
+	bool named = st->n >= 2 && scn_name_token_ok(&st->tok[1]);
+	if (!named) {
+		if (!strcmp(def->kw, "stack")) { /* a block without a usable stack */
+			P->block = SCN_NONE;
+			P->block_loc = st->loc;
+		}
+		return;
+	}
+	scn_stmt head = *st;
+	head.n = 2;
+	head.bad = false;
+	scn_diag scratch, *real = P->d;
+	scn_diag_init(&scratch);
+	P->d = &scratch;
+	size_t before = 0, after = 0;
+	scn_stack *blk = P->block == SCN_NONE ? NULL : &P->scn->stacks[P->block];
+	switch (defs[k].brk) {
+	case SCN_BRK_SWITCH: before = P->scn->n_switches; break;
+	case SCN_BRK_WIRE: before = P->scn->n_wires; break;
+	case SCN_BRK_ADAPTER: before = P->scn->n_adapters; break;
+	case SCN_BRK_STACK: before = P->scn->n_stacks; break;
+	case SCN_BRK_APP: before = P->scn->n_apps; break;
+	default: before = blk ? blk->n_ifaces : 0; break;
+	}
+	def->fn(P, &head);
+	switch (defs[k].brk) {
+	case SCN_BRK_SWITCH: after = P->scn->n_switches; break;
+	case SCN_BRK_WIRE: after = P->scn->n_wires; break;
+	case SCN_BRK_ADAPTER: after = P->scn->n_adapters; break;
+	case SCN_BRK_STACK: after = P->scn->n_stacks; break;
+	case SCN_BRK_APP: after = P->scn->n_apps; break;
+	default: after = blk ? blk->n_ifaces : 0; break;
+	}
+	P->d = real;
+	scn_diag_free(&scratch);
+	if (after > before)
+		scn_mark_broken(P, defs[k].brk, defs[k].brk == SCN_BRK_IFACE ? ((uint64_t)P->block << 16) | before : before);
+}
+
+static void close_block(scn_parser *P)
+{
+	P->block = SCN_NONE;
+	P->block_loc = (scn_loc){ 0 };
+}
+
+void scn_parse_text(scn_parser *P, const char *text, size_t len)
+{
+	scn_symbols_init(&P->sym);
+	prescan(P, text, len);
+	scn_lexer lx;
+	scn_lex_init(&lx, P->scn->file, text, len);
+	scn_stmt st;
+	bool in_block = false;
+	while (scn_lex_next(&lx, &st, P->d)) {
+		if (scn_diag_full(P->d)) {
+			scn_error(P->d, st.loc, "more"); /* not stored: marks the overflow */
+			break;
+		}
+		if (st.n == 0)
+			continue;
+		/* a statement with a lexical error (st.bad) has been reported already: it takes
+		 * part in the block structure and keeps its name, but raises nothing more */
+		const scn_token *kw = &st.tok[0];
+		const struct stmt_def *def = find_stmt(kw);
+		if (in_block) {
+			if (scn_word_is(kw, "end")) {
+				if (st.n > 1 && !st.bad)
+					scn_error(P->d, st.tok[1].loc, "'end' closing a stack block takes nothing after it; expected 'end' alone");
+				in_block = false;
+				close_block(P);
+				continue;
+			}
+			if (def && !def->in_stack) {
+				if (!st.bad)
+					scn_error(P->d, kw->loc, "'%s' inside the block of stack '%s' (opened at %u:%u); expected 'end' to close the block first",
+					          kw->value, P->block == SCN_NONE ? "?" : P->scn->stacks[P->block].name,
+					          P->block_loc.line, P->block_loc.col);
+				in_block = false;
+				close_block(P);
+			}
+		} else if (def && def->in_stack) {
+			if (!st.bad)
+				scn_error(P->d, kw->loc, "'%s' outside a stack block; expected it between 'stack NAME' and 'end'", kw->value);
+			continue;
+		}
+		if (!def) {
+			if (!st.bad) {
+				char *list = stmt_list(in_block);
+				if (kw->quoted)
+					scn_error(P->d, kw->loc, "a statement cannot start with a quoted string; expected one of %s", list);
+				else if (kw->key)
+					scn_error(P->d, kw->loc, "a statement cannot start with an attribute ('%s=…'); expected one of %s",
+					          kw->key, list);
+				else
+					scn_error(P->d, kw->loc, "unknown statement '%s'%s; expected one of %s", kw->value,
+					          in_block ? " in a stack block" : "", list);
+				g_free(list);
+			}
+			continue;
+		}
+		if (st.bad)
+			placeholder(P, def, &st);
+		else
+			def->fn(P, &st);
+		if (!strcmp(def->kw, "stack"))
+			in_block = true;
+	}
+	if (in_block && !scn_diag_full(P->d))
+		scn_error(P->d, P->block_loc, "the block of stack '%s' is not closed; expected 'end' before the end of the file",
+		          P->block == SCN_NONE ? "?" : P->scn->stacks[P->block].name);
+	scn_lex_free(&lx);
+}
+
+void scn_parser_free_symbols(scn_parser *P)
+{
+	scn_symbols_free(&P->sym);
+}
+

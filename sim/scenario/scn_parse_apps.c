@@ -1,0 +1,582 @@
+/* Statements about applications and time: app, report, expect and the timeline (at). */
+#include <string.h>
+
+#include "sim/scenario/scn_attrs.h"
+#include "sim/scenario/scn_values.h"
+
+static const char *const listen_kinds[] = { "echo", "sink", "responder", NULL };
+static const char *const connect_kinds[] = { "bulk", "echo", "rr", NULL };
+static const char *const report_formats[] = { "auto", "netstat", "smc", "json", NULL };
+
+static const scn_attr_spec listen_specs[] = {
+	{ "port", SCN_V_UINT, 1, 65535, NULL, NULL, "port=N", true },
+	{ "kind", SCN_V_ENUM, 0, 0, listen_kinds, NULL, "kind=echo|sink|responder", true },
+	{ "smc", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "start", SCN_V_START, 0, 0, NULL, NULL, NULL, false },
+};
+
+enum { C_KIND, C_BYTES, C_REQUEST, C_RESPONSE, C_COUNT, C_CONNS, C_INTERVAL, C_START, C_CLOSE, C_SMC };
+static const scn_attr_spec connect_specs[] = {
+	{ "kind", SCN_V_ENUM, 0, 0, connect_kinds, NULL, "kind=bulk|echo|rr", true },
+	{ "bytes", SCN_V_SIZE, 0, 1ULL << 40, NULL, NULL, NULL, false },
+	{ "request", SCN_V_SIZE, 1, 1ULL << 30, NULL, NULL, NULL, false },
+	{ "response", SCN_V_SIZE, 1, 1ULL << 30, NULL, NULL, NULL, false },
+	{ "count", SCN_V_UINT, 1, 1ULL << 32, NULL, NULL, NULL, false },
+	{ "conns", SCN_V_UINT, 1, 65535, NULL, NULL, NULL, false },
+	{ "interval", SCN_V_DURATION, 0, NS_H, NULL, NULL, NULL, false },
+	{ "start", SCN_V_START, 0, 0, NULL, NULL, NULL, false },
+	{ "close", SCN_V_CLOSE, 0, 0, NULL, NULL, NULL, false },
+	{ "smc", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+};
+
+static const scn_attr_spec report_specs[] = {
+	{ "format", SCN_V_ENUM, 0, 0, report_formats, NULL, NULL, false },
+	{ "stack", SCN_V_NAME, 0, 0, NULL, NULL, NULL, false },
+	{ "smcid", SCN_V_HEX, 0, 0xffffffffULL, NULL, NULL, NULL, false },
+};
+
+static const scn_attr_spec port_only_specs[] = {
+	{ "port", SCN_V_UINT, 1, 2, NULL, scn_one_or_two, NULL, false },
+};
+
+static const scn_attr_spec set_specs[] = {
+	{ "latency", SCN_V_DURATION, 0, 10 * NS_S, NULL, NULL, NULL, false },
+	{ "bandwidth", SCN_V_RATE, 1000, 10000000000000ULL, NULL, NULL, NULL, false },
+	{ "loss", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false },
+	{ "dup", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false },
+	{ "reorder", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false },
+	{ "corrupt", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false },
+	{ "port", SCN_V_UINT, 1, 2, NULL, scn_one_or_two, NULL, false },
+};
+
+static const scn_attr_spec reason_specs[] = {
+	{ "reason", SCN_V_REASON, 0, 0, NULL, NULL, NULL, false },
+};
+
+static bool parse_endpoint(scn_parser *P, const scn_token *t, scn_app *app)
+{
+	const char *colon = strrchr(t->value, ':');
+	if (!colon || colon == t->value || !colon[1]) {
+		scn_error(P->d, t->loc, "bad endpoint '%s'; expected STACK:PORT, STACK.INTERFACE:PORT or A.B.C.D:PORT", t->value);
+		return false;
+	}
+	static const scn_attr_spec port_spec = { "port", SCN_V_UINT, 1, 65535, NULL, NULL, NULL, false };
+	scn_val v;
+	scn_loc ploc = t->loc;
+	ploc.col += (uint32_t)(colon + 1 - t->value);
+	if (!scn_attr_value(P, "port", colon + 1, ploc, &port_spec, &v))
+		return false;
+	app->port = (uint16_t)v.u;
+	char *host = g_strndup(t->value, (size_t)(colon - t->value));
+	bool ok = true;
+	const char *why;
+	uint32_t addr;
+	app->dst_iface = SCN_NONE;
+	app->dst_stack = SCN_NONE;
+	if (g_ascii_isdigit(host[0])) {
+		ok = scn_parse_ipv4(host, &addr, &why);
+		if (!ok)
+			scn_error(P->d, t->loc, "bad IPv4 address '%s' in endpoint; %s", host, why);
+		app->ep_form = SCN_EP_IP;
+		app->dst_ip = addr;
+	} else if (strchr(host, '.')) {
+		ok = scn_resolve_iface(P, host, t->loc, &app->dst_stack, &app->dst_iface);
+		app->ep_form = SCN_EP_IFACE;
+	} else {
+		app->dst_stack = scn_resolve(P, SCN_SYM_STACK, host, t->loc);
+		ok = app->dst_stack != SCN_NONE;
+		app->ep_form = SCN_EP_STACK;
+	}
+	g_free(host);
+	return ok;
+}
+
+void scn_stmt_app(scn_parser *P, const scn_stmt *st)
+{
+	const char *usage = "app NAME STACK listen port=N kind=… or app NAME STACK connect ENDPOINT kind=…";
+	size_t np = scn_attr_positionals(P, st, usage);
+	if (!scn_stmt_name_given(P, st, np, "app", usage))
+		return;
+	uint32_t idx = scn_declare(P, SCN_SYM_APP, &st->tok[1], (uint32_t)P->scn->n_apps);
+	if (idx == SCN_NONE)
+		return;
+	scn_app *app = SCN_PUSH(P->scn->apps, P->scn->n_apps);
+	g_strlcpy(app->name, st->tok[1].value, sizeof(app->name));
+	app->loc = st->loc;
+	app->stack = app->dst_stack = app->dst_iface = app->listener = SCN_NONE;
+	app->conns = 1;
+	g_array_append_val(P->ep_loc, st->loc);
+	gboolean start_given = FALSE;
+	g_array_append_val(P->start_given, start_given);
+	bool ok = np != SIZE_MAX;
+	if (ok && np < 4) {
+		scn_error(P->d, st->loc, "app '%s' needs a stack and a role; expected %s", app->name, usage);
+		ok = false;
+	}
+	if (ok) {
+		app->stack = scn_resolve(P, SCN_SYM_STACK, st->tok[2].value, st->tok[2].loc);
+		ok = app->stack != SCN_NONE;
+	}
+	bool listen = ok && scn_word_is(&st->tok[3], "listen");
+	if (ok && !listen && !scn_word_is(&st->tok[3], "connect")) {
+		scn_error(P->d, st->tok[3].loc, "unknown role '%s'; expected listen or connect", st->tok[3].value);
+		ok = false;
+	}
+	size_t want = listen ? 4 : 5;
+	if (ok && np != want) {
+		if (np < want)
+			scn_error(P->d, st->loc, "missing endpoint; expected app NAME STACK connect ENDPOINT kind=…");
+		else
+			scn_error(P->d, st->tok[want].loc, "unexpected word '%s'; expected %s", st->tok[want].value,
+			          listen ? "app NAME STACK listen port=N kind=…" : "app NAME STACK connect ENDPOINT kind=…");
+		ok = false;
+	}
+	scn_attrs a = { 0 };
+	scn_val v;
+	bool given;
+	const char *kinds_scope = NULL;
+	if (ok && listen) {
+		app->role = SCN_ROLE_LISTEN;
+		ok = scn_attr_collect(P, st, np, listen_specs, N_SPECS(listen_specs), "a listening app", &a);
+		if (ok && (ok = scn_attr_get(P, &a, "port", "app", SCN_PERS_LINUX, &v, NULL)))
+			app->port = (uint16_t)v.u;
+		if (ok && (ok = scn_attr_get(P, &a, "kind", "app", SCN_PERS_LINUX, &v, NULL)))
+			app->kind = v.u == 0 ? SCN_KIND_ECHO : v.u == 1 ? SCN_KIND_SINK : SCN_KIND_RESPONDER;
+	} else if (ok) {
+		app->role = SCN_ROLE_CONNECT;
+		g_array_index(P->ep_loc, scn_loc, idx) = st->tok[4].loc;
+		ok = scn_attr_collect(P, st, np, connect_specs, N_SPECS(connect_specs), "a connecting app", &a);
+		if (ok && (ok = scn_attr_get(P, &a, "kind", "app", SCN_PERS_LINUX, &v, NULL)))
+			app->kind = v.u == 0 ? SCN_KIND_BULK : v.u == 1 ? SCN_KIND_ECHO : SCN_KIND_RR;
+		if (ok)
+			ok = parse_endpoint(P, &st->tok[4], app);
+		if (ok) {
+			/* attributes that belong to other kinds */
+			static const struct { int attr; scn_app_kind kind; const char *only; } fit[] = {
+				{ C_BYTES, SCN_KIND_RR, "kind=bulk or kind=echo" },
+				{ C_REQUEST, SCN_KIND_BULK, "kind=rr" }, { C_REQUEST, SCN_KIND_ECHO, "kind=rr" },
+				{ C_RESPONSE, SCN_KIND_BULK, "kind=rr" }, { C_RESPONSE, SCN_KIND_ECHO, "kind=rr" },
+				{ C_COUNT, SCN_KIND_BULK, "kind=rr" }, { C_COUNT, SCN_KIND_ECHO, "kind=rr" },
+			};
+			for (size_t i = 0; ok && i < N_SPECS(fit); i++)
+				if (a.tok[fit[i].attr] && app->kind == fit[i].kind) {
+					scn_error(P->d, a.tok[fit[i].attr]->loc, "attribute '%s' does not apply to kind=%s; expected it only with %s",
+					          a.tok[fit[i].attr]->key, scn_kind_name(app->kind), fit[i].only);
+					ok = false;
+				}
+		}
+		kinds_scope = app->kind == SCN_KIND_BULK ? "app bulk" : app->kind == SCN_KIND_ECHO ? "app echo" : "app rr";
+		if (ok && app->kind != SCN_KIND_RR && (ok = scn_attr_get(P, &a, "bytes", kinds_scope, SCN_PERS_LINUX, &v, NULL)))
+			app->bytes = v.u;
+		if (ok && app->kind == SCN_KIND_RR) {
+			if ((ok = scn_attr_get(P, &a, "request", kinds_scope, SCN_PERS_LINUX, &v, NULL)))
+				app->request = v.u;
+			if (ok && (ok = scn_attr_get(P, &a, "response", kinds_scope, SCN_PERS_LINUX, &v, NULL)))
+				app->response = v.u;
+			if (ok && (ok = scn_attr_get(P, &a, "count", kinds_scope, SCN_PERS_LINUX, &v, NULL)))
+				app->count = v.u;
+		}
+		if (ok && (ok = scn_attr_get(P, &a, "conns", "app", SCN_PERS_LINUX, &v, NULL)))
+			app->conns = (uint32_t)v.u;
+		if (ok && (ok = scn_attr_get(P, &a, "interval", "app", SCN_PERS_LINUX, &v, NULL)))
+			app->interval_ns = v.u;
+		if (ok && (ok = scn_attr_get(P, &a, "close", "app", SCN_PERS_LINUX, &v, NULL))) {
+			app->close = (scn_close)v.close;
+			app->close_at_ns = v.u;
+		}
+	}
+	if (ok && (ok = scn_attr_get(P, &a, "smc", "app", SCN_PERS_LINUX, &v, NULL)))
+		app->smc = v.b;
+	if (ok && (ok = scn_attr_get(P, &a, "start", "app", SCN_PERS_LINUX, &v, &given))) {
+		app->start_never = v.b;
+		app->start_ns = v.u;
+		g_array_index(P->start_given, gboolean, idx) = given;
+	}
+	if (!ok)
+		scn_mark_broken(P, SCN_BRK_APP, idx);
+}
+
+static bool parse_report(scn_parser *P, const scn_stmt *st, size_t first, scn_report *r)
+{
+	scn_attrs a = { 0 };
+	scn_val v;
+	bool given;
+	*r = (scn_report){ .loc = st->loc, .stack = SCN_NONE };
+	if (!scn_attr_collect(P, st, first, report_specs, N_SPECS(report_specs), "report", &a))
+		return false;
+	if (!scn_attr_get(P, &a, "format", "report", SCN_PERS_LINUX, &v, NULL))
+		return false;
+	r->format = (scn_report_format)v.u;
+	if (!scn_attr_get(P, &a, "stack", NULL, SCN_PERS_LINUX, &v, &given))
+		return false;
+	if (given && (r->stack = scn_resolve(P, SCN_SYM_STACK, v.s, a.tok[1]->vloc)) == SCN_NONE)
+		return false;
+	if (!scn_attr_get(P, &a, "smcid", NULL, SCN_PERS_LINUX, &v, &given))
+		return false;
+	r->has_smcid = given;
+	r->smcid = (uint32_t)v.u;
+	return true;
+}
+
+void scn_stmt_report(scn_parser *P, const scn_stmt *st)
+{
+	size_t np = scn_attr_positionals(P, st, "report [format=…] [stack=NAME] [smcid=HEX]");
+	if (np == SIZE_MAX)
+		return;
+	if (np != 1) {
+		scn_error(P->d, st->tok[1].loc, "unexpected word '%s'; expected report [format=…] [stack=NAME] [smcid=HEX]",
+		          st->tok[1].value);
+		return;
+	}
+	scn_report r;
+	if (parse_report(P, st, 1, &r))
+		*SCN_PUSH(P->scn->reports, P->scn->n_reports) = r;
+}
+
+/* ---- expectations ----------------------------------------------------------------- */
+
+typedef enum { ARGS_TWO_STACKS, ARGS_APP, ARGS_OPT_STACK, ARGS_STACK } metric_args;
+typedef enum { RHS_NUM, RHS_MODE_WORD, RHS_BYTES } metric_rhs;
+
+static const struct metric_def {
+	const char *name;
+	scn_metric metric;
+	metric_args args;
+	metric_rhs rhs;
+	bool reason;
+	const char *usage;
+} metrics[] = {
+	{ "linkgroups", SCN_M_LINKGROUPS, ARGS_TWO_STACKS, RHS_NUM, false, "expect linkgroups STACK STACK OP N" },
+	{ "links", SCN_M_LINKS, ARGS_TWO_STACKS, RHS_NUM, false, "expect links STACK STACK OP N" },
+	{ "conns", SCN_M_CONNS, ARGS_TWO_STACKS, RHS_NUM, false, "expect conns STACK STACK OP N" },
+	{ "mode", SCN_M_MODE, ARGS_APP, RHS_MODE_WORD, true, "expect mode APP ==|!= SMCR|TCP|FALLBACK [reason=CODE]" },
+	{ "sent", SCN_M_SENT, ARGS_APP, RHS_BYTES, false, "expect sent APP OP SIZE|sent APP|delivered APP|received APP" },
+	{ "delivered", SCN_M_DELIVERED, ARGS_APP, RHS_BYTES, false,
+	  "expect delivered APP OP SIZE|sent APP|delivered APP|received APP" },
+	{ "received", SCN_M_RECEIVED, ARGS_APP, RHS_BYTES, false,
+	  "expect received APP OP SIZE|sent APP|delivered APP|received APP" },
+	{ "aborted", SCN_M_ABORTED, ARGS_OPT_STACK, RHS_NUM, false, "expect aborted [STACK] OP N" },
+	{ "fallback", SCN_M_FALLBACK, ARGS_STACK, RHS_NUM, true, "expect fallback STACK OP N [reason=CODE]" },
+};
+
+static const char *const cmp_words[] = { "==", "!=", "<", "<=", ">", ">=", NULL };
+static const char *const mode_words[] = { "SMCR", "TCP", "FALLBACK", NULL };
+
+static int cmp_of(const scn_token *t)
+{
+	for (int i = 0; cmp_words[i]; i++)
+		if (scn_word_is(t, cmp_words[i]))
+			return i;
+	return -1;
+}
+
+/* `expect …` whose metric word is st->tok[first]; timed when called from `at`. */
+static void parse_expect(scn_parser *P, const scn_stmt *st, size_t first, bool timed, uint64_t at_ns)
+{
+	size_t np = scn_attr_positionals(P, st, "expect METRIC … OP VALUE");
+	if (np == SIZE_MAX)
+		return;
+	if (np <= first) {
+		char *names = NULL;
+		GString *s = g_string_new(NULL);
+		for (size_t i = 0; i < N_SPECS(metrics); i++)
+			g_string_append_printf(s, "%s%s", i ? ", " : "", metrics[i].name);
+		names = g_string_free(s, FALSE);
+		scn_error(P->d, st->loc, "missing what to expect; expected one of %s", names);
+		g_free(names);
+		return;
+	}
+	const scn_token *mt = &st->tok[first];
+	const struct metric_def *m = NULL;
+	for (size_t i = 0; i < N_SPECS(metrics); i++)
+		if (scn_word_is(mt, metrics[i].name))
+			m = &metrics[i];
+	if (!m) {
+		GString *s = g_string_new(NULL);
+		for (size_t i = 0; i < N_SPECS(metrics); i++)
+			g_string_append_printf(s, "%s%s", i ? ", " : "", metrics[i].name);
+		scn_error(P->d, mt->loc, "unknown expectation '%s'; expected one of %s", mt->value, s->str);
+		g_string_free(s, TRUE);
+		return;
+	}
+	size_t op = first + 1;
+	while (op < np && cmp_of(&st->tok[op]) < 0)
+		op++;
+	if (op == np) {
+		scn_error(P->d, st->loc, "missing comparison; expected ==, !=, <, <=, > or >= in %s", m->usage);
+		return;
+	}
+	size_t nargs = op - first - 1, nrhs = np - op - 1;
+	size_t want_lo = m->args == ARGS_TWO_STACKS ? 2 : m->args == ARGS_OPT_STACK ? 0 : 1;
+	size_t want_hi = m->args == ARGS_TWO_STACKS ? 2 : 1;
+	if (nargs < want_lo || nargs > want_hi) {
+		scn_error(P->d, nargs > want_hi ? st->tok[first + 1 + want_hi].loc : st->tok[op].loc,
+		          "%s before '%s'; expected %s", nargs > want_hi ? "too many words" : "too few words",
+		          st->tok[op].value, m->usage);
+		return;
+	}
+	scn_expect e = { .loc = st->loc, .timed = timed, .at_ns = at_ns, .metric = m->metric, .stack_a = SCN_NONE,
+	                 .stack_b = SCN_NONE, .app = { SCN_NONE, 0 }, .rhs_app = { SCN_NONE, 0 } };
+	e.cmp = (scn_cmp)cmp_of(&st->tok[op]);
+	const scn_token *arg = &st->tok[first + 1];
+	switch (m->args) {
+	case ARGS_TWO_STACKS:
+		if ((e.stack_a = scn_resolve(P, SCN_SYM_STACK, arg[0].value, arg[0].loc)) == SCN_NONE ||
+		    (e.stack_b = scn_resolve(P, SCN_SYM_STACK, arg[1].value, arg[1].loc)) == SCN_NONE)
+			return;
+		if (e.stack_a == e.stack_b) {
+			scn_error(P->d, arg[1].loc, "both stacks are '%s'; expected two different stacks", arg[1].value);
+			return;
+		}
+		break;
+	case ARGS_APP:
+		if (!scn_resolve_app_ref(P, &arg[0], &e.app))
+			return;
+		break;
+	case ARGS_OPT_STACK:
+	case ARGS_STACK:
+		if (nargs && (e.stack_a = scn_resolve(P, SCN_SYM_STACK, arg[0].value, arg[0].loc)) == SCN_NONE)
+			return;
+		break;
+	}
+	const scn_token *rhs = &st->tok[op + 1];
+	if (nrhs == 0) {
+		scn_error(P->d, st->tok[op].loc, "missing value after '%s'; expected %s", st->tok[op].value, m->usage);
+		return;
+	}
+	switch (m->rhs) {
+	case RHS_NUM: {
+		static const scn_attr_spec spec = { "the expected count", SCN_V_UINT, 0, UINT64_MAX, NULL, NULL, NULL, false };
+		scn_val v;
+		if (nrhs > 1) {
+			scn_error(P->d, rhs[1].loc, "unexpected word '%s'; expected %s", rhs[1].value, m->usage);
+			return;
+		}
+		if (!scn_attr_value(P, "the expected count", rhs->value, rhs->loc, &spec, &v))
+			return;
+		e.rhs = SCN_RHS_NUMBER;
+		e.value = v.u;
+		break;
+	}
+	case RHS_MODE_WORD: {
+		if (e.cmp != SCN_CMP_EQ && e.cmp != SCN_CMP_NE) {
+			scn_error(P->d, st->tok[op].loc, "'%s' cannot compare modes; expected == or !=", st->tok[op].value);
+			return;
+		}
+		int mode = -1;
+		for (int i = 0; mode_words[i]; i++)
+			if (scn_word_is(rhs, mode_words[i]))
+				mode = i;
+		if (mode < 0 || nrhs > 1) {
+			scn_error(P->d, mode < 0 ? rhs->loc : rhs[1].loc, "bad mode '%s'; expected SMCR, TCP or FALLBACK",
+			          mode < 0 ? rhs->value : rhs[1].value);
+			return;
+		}
+		e.rhs = SCN_RHS_MODE;
+		e.mode = (scn_mode)mode;
+		break;
+	}
+	case RHS_BYTES:
+		if (nrhs == 2) {
+			static const struct { const char *w; scn_metric m; } counters[] = {
+				{ "sent", SCN_M_SENT }, { "delivered", SCN_M_DELIVERED }, { "received", SCN_M_RECEIVED },
+			};
+			int c = -1;
+			for (int i = 0; i < 3; i++)
+				if (scn_word_is(rhs, counters[i].w))
+					c = i;
+			if (c < 0) {
+				scn_error(P->d, rhs->loc, "unknown counter '%s'; expected sent, delivered or received", rhs->value);
+				return;
+			}
+			e.rhs = SCN_RHS_COUNTER;
+			e.rhs_metric = counters[c].m;
+			if (!scn_resolve_app_ref(P, &rhs[1], &e.rhs_app))
+				return;
+		} else if (nrhs == 1) {
+			static const scn_attr_spec spec = { "the expected bytes", SCN_V_SIZE, 0, UINT64_MAX, NULL, NULL, NULL, false };
+			scn_val v;
+			if (!scn_attr_value(P, "the expected bytes", rhs->value, rhs->loc, &spec, &v))
+				return;
+			e.rhs = SCN_RHS_NUMBER;
+			e.value = v.u;
+		} else {
+			scn_error(P->d, rhs[2].loc, "unexpected word '%s'; expected %s", rhs[2].value, m->usage);
+			return;
+		}
+		break;
+	}
+	scn_attrs a = { 0 };
+	scn_val v;
+	bool given;
+	if (!scn_attr_collect(P, st, np, reason_specs, m->reason ? 1 : 0, m->reason ? "this expectation" : "this expectation", &a))
+		return;
+	if (m->reason) {
+		if (!scn_attr_get(P, &a, "reason", NULL, SCN_PERS_LINUX, &v, &given))
+			return;
+		if (given && m->metric == SCN_M_MODE && e.mode != SCN_MODE_FALLBACK) {
+			scn_error(P->d, a.tok[0]->loc, "reason= applies only to FALLBACK; expected mode … == FALLBACK reason=…");
+			return;
+		}
+		e.has_reason = given;
+		e.reason = (uint32_t)v.u;
+	}
+	uint32_t idx = (uint32_t)P->scn->n_expects;
+	*SCN_PUSH(P->scn->expects, P->scn->n_expects) = e;
+	if (timed) {
+		scn_event *ev = SCN_PUSH(P->scn->events, P->scn->n_events);
+		ev->loc = st->loc;
+		ev->at_ns = at_ns;
+		ev->order = P->event_order++;
+		ev->kind = SCN_EV_EXPECT;
+		ev->target_kind = SCN_TGT_NONE;
+		ev->target = SCN_NONE;
+		ev->stack = SCN_NONE;
+		ev->expect = idx;
+	}
+}
+
+void scn_stmt_expect(scn_parser *P, const scn_stmt *st)
+{
+	parse_expect(P, st, 1, false, 0);
+}
+
+/* ---- the timeline ------------------------------------------------------------------ */
+
+void scn_stmt_at(scn_parser *P, const scn_stmt *st)
+{
+	const char *usage = "at TIME fail|restore|set|start|stop|report|expect …";
+	size_t np = scn_attr_positionals(P, st, usage);
+	if (np == SIZE_MAX)
+		return;
+	if (np < 3) {
+		scn_error(P->d, np < 2 ? st->loc : st->tok[1].loc, "%s; expected %s", np < 2 ? "missing time" : "missing action",
+		          usage);
+		return;
+	}
+	static const scn_attr_spec time_spec = { "at", SCN_V_DURATION, 0, UINT64_MAX, NULL, NULL, NULL, false };
+	scn_val tv;
+	if (!scn_attr_value(P, "at", st->tok[1].value, st->tok[1].loc, &time_spec, &tv))
+		return;
+	const scn_token *verb = &st->tok[2];
+	if (scn_word_is(verb, "expect")) {
+		parse_expect(P, st, 3, true, tv.u);
+		return;
+	}
+	scn_event ev = { .loc = st->loc, .at_ns = tv.u, .target = SCN_NONE, .stack = SCN_NONE, .expect = SCN_NONE };
+	scn_attrs a = { 0 };
+	scn_val v;
+	bool given;
+	if (scn_word_is(verb, "report")) {
+		if (np != 3) {
+			scn_error(P->d, st->tok[3].loc, "unexpected word '%s'; expected at TIME report [format=…] [stack=NAME] [smcid=HEX]",
+			          st->tok[3].value);
+			return;
+		}
+		ev.kind = SCN_EV_REPORT;
+		if (!parse_report(P, st, 3, &ev.report))
+			return;
+	} else if (scn_word_is(verb, "start") || scn_word_is(verb, "stop")) {
+		ev.kind = scn_word_is(verb, "start") ? SCN_EV_START_APP : SCN_EV_STOP_APP;
+		if (np != 5 || !scn_word_is(&st->tok[3], "app")) {
+			scn_error(P->d, np > 5 ? st->tok[5].loc : np > 3 ? st->tok[3].loc : verb->loc, "%s; expected at TIME %s app NAME",
+			          np > 5 ? "unexpected word" : np > 3 && !scn_word_is(&st->tok[3], "app") ? "only apps can start or stop" : "missing app",
+			          verb->value);
+			return;
+		}
+		if (!scn_attr_collect(P, st, np, NULL, 0, verb->value, &a))
+			return;
+		ev.target_kind = SCN_TGT_APP;
+		if ((ev.target = scn_resolve(P, SCN_SYM_APP, st->tok[4].value, st->tok[4].loc)) == SCN_NONE)
+			return;
+	} else if (scn_word_is(verb, "fail") || scn_word_is(verb, "restore") || scn_word_is(verb, "set")) {
+		bool set = scn_word_is(verb, "set");
+		ev.kind = set ? SCN_EV_SET : scn_word_is(verb, "fail") ? SCN_EV_FAIL : SCN_EV_RESTORE;
+		const char *kinds = set ? "adapter, wire or interface" : "adapter, wire, switch or interface";
+		if (np < 5) {
+			scn_error(P->d, np > 3 ? st->tok[3].loc : verb->loc, "missing what to %s; expected at TIME %s %s NAME",
+			          verb->value, verb->value, kinds);
+			return;
+		}
+		if (np > 5) {
+			scn_error(P->d, st->tok[5].loc, "unexpected word '%s'; expected at TIME %s %s NAME", st->tok[5].value,
+			          verb->value, kinds);
+			return;
+		}
+		const scn_token *kt = &st->tok[3], *nt = &st->tok[4];
+		if (scn_word_is(kt, "adapter")) {
+			ev.target_kind = SCN_TGT_ADAPTER;
+		} else if (scn_word_is(kt, "wire")) {
+			ev.target_kind = SCN_TGT_WIRE;
+		} else if (scn_word_is(kt, "switch") && !set) {
+			ev.target_kind = SCN_TGT_SWITCH;
+		} else if (scn_word_is(kt, "interface")) {
+			ev.target_kind = SCN_TGT_INTERFACE;
+		} else {
+			scn_error(P->d, kt->loc, "unknown target '%s' for %s; expected %s", kt->value, verb->value, kinds);
+			return;
+		}
+		switch (ev.target_kind) {
+		case SCN_TGT_ADAPTER:
+			ev.target = scn_resolve(P, SCN_SYM_ADAPTER, nt->value, nt->loc);
+			break;
+		case SCN_TGT_WIRE:
+			ev.target = scn_resolve(P, SCN_SYM_WIRE, nt->value, nt->loc);
+			break;
+		case SCN_TGT_SWITCH:
+			ev.target = scn_resolve(P, SCN_SYM_SWITCH, nt->value, nt->loc);
+			break;
+		case SCN_TGT_INTERFACE:
+			if (!scn_resolve_iface(P, nt->value, nt->loc, &ev.stack, &ev.target))
+				return;
+			break;
+		case SCN_TGT_NONE:
+		case SCN_TGT_APP:
+			g_assert_not_reached();
+		}
+		if (ev.target == SCN_NONE)
+			return;
+		bool port_ok = ev.target_kind == SCN_TGT_ADAPTER;
+		if (set) {
+			if (!scn_attr_collect(P, st, np, set_specs, N_SPECS(set_specs) - (port_ok ? 0 : 1), "set", &a))
+				return;
+			static const struct { const char *key; uint32_t bit; } fields[] = {
+				{ "latency", SCN_SET_LATENCY }, { "bandwidth", SCN_SET_BANDWIDTH }, { "loss", SCN_SET_LOSS },
+				{ "dup", SCN_SET_DUP }, { "reorder", SCN_SET_REORDER }, { "corrupt", SCN_SET_CORRUPT },
+			};
+			for (size_t i = 0; i < N_SPECS(fields); i++) {
+				if (!scn_attr_get(P, &a, fields[i].key, NULL, SCN_PERS_LINUX, &v, &given))
+					return;
+				if (!given)
+					continue;
+				ev.set_mask |= fields[i].bit;
+				switch (fields[i].bit) {
+				case SCN_SET_LATENCY: ev.set.latency_ns = v.u; break;
+				case SCN_SET_BANDWIDTH: ev.set.bandwidth_bps = v.u; break;
+				case SCN_SET_LOSS: ev.set.loss = v.r; break;
+				case SCN_SET_DUP: ev.set.dup = v.r; break;
+				case SCN_SET_REORDER: ev.set.reorder = v.r; break;
+				default: ev.set.corrupt = v.r; break;
+				}
+			}
+			if (!ev.set_mask) {
+				scn_error(P->d, st->loc, "nothing to set; expected at least one of latency=, bandwidth=, loss=, dup=, reorder=, corrupt=");
+				return;
+			}
+		} else if (!scn_attr_collect(P, st, np, port_only_specs, port_ok ? 1 : 0, verb->value, &a)) {
+			return;
+		}
+		if (port_ok) {
+			if (!scn_attr_get(P, &a, "port", NULL, SCN_PERS_LINUX, &v, &given))
+				return;
+			ev.port = given ? (uint8_t)v.u : 0;
+		}
+	} else {
+		scn_error(P->d, verb->loc, "unknown action '%s'; expected fail, restore, set, start, stop, report or expect",
+		          verb->value);
+		return;
+	}
+	ev.order = P->event_order++;
+	*SCN_PUSH(P->scn->events, P->scn->n_events) = ev;
+}
+

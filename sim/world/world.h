@@ -1,0 +1,145 @@
+/* The world: a running scenario. world_new() builds everything an scn_scenario
+ * (sim/scenario/scn_model.h) declares on one engine — switches, trunk wires, RoCE adapters with
+ * their access wires, stacks with their interfaces (each on its own access wire), routes,
+ * forwarding, the SMC-R layer of every SMC-R enabled stack (sim/smc/smc_layer.h) and the
+ * applications — and world_run() executes it: applications start and close at their
+ * times, the timeline's events (fail/restore, set, start/stop, report, expect) happen at
+ * theirs, expectations are checked when due and at the end.
+ *
+ * Output goes to opts.out: reports (timeline snapshots and the final `report`s), one line
+ * per failed expectation ("FILE:LINE: expectation failed: expect … (measured …)"), with
+ * verbose on also an event log (timeline actions, connections, link groups and links,
+ * IST2406I-style groups for link failures), and a closing summary with the fingerprint.
+ * Everything printed depends only on the scenario and the seed.
+ *
+ * Fabric conventions (the scenario language leaves them to the runner):
+ *  - every switch port is an 802.1Q trunk: untagged frames are VLAN 1, tagged frames keep
+ *    their VLAN if the switch (and, between switches, the wire) carries it;
+ *  - an adapter port's Ethernet MTU is its RoCE MTU plus 80 bytes of RoCE headers (its
+ *    access wire allows that);
+ *  - an interface or adapter port without a PNet id belongs to the stack's one default
+ *    physical network ("SIMNET"): all of a stack's interfaces reach all its RoCE ports;
+ *  - VMACs are the adapter's per-VF MACs (02:PF:ID:port:VF), distinct per stack.
+ */
+#ifndef SIM_WORLD_H
+#define SIM_WORLD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/fabric/capture_file.h"
+#include "sim/engine/engine.h"
+#include "sim/fabric/fabric.h"
+#include "sim/fabric/plug.h"
+#include "sim/smc/realhw_map.h"
+#include "sim/report/report.h"
+#include "sim/scenario/scn_model.h"
+#include "sim/smc/smc_layer.h"
+#include "sim/net/stack.h"
+
+typedef struct world world;
+
+typedef enum world_style {
+	WORLD_STYLE_SCENARIO, /* as each `report` says */
+	WORLD_STYLE_NETSTAT,
+	WORLD_STYLE_SMC,
+} world_style;
+
+/* Where the whole-fabric capture taps (sim/world/world_capture.c). */
+typedef enum world_taps {
+	WORLD_TAPS_INGRESS = 0, /* each frame once, where it enters the fabric */
+	WORLD_TAPS_BOTH = 1,    /* every access port in both directions */
+} world_taps;
+
+typedef struct world_opts {
+	uint64_t seed;          /* used when has_seed; else the scenario's */
+	bool has_seed;
+	uint64_t end_ns;        /* used when has_end; else the scenario's */
+	bool has_end;
+	FILE *out;              /* NULL: stdout */
+	FILE *progress;         /* a progress line every ~second of wall time, or NULL */
+	bool json;              /* reports and the summary as one JSON document */
+	world_style style;      /* text reports: override the scenario's formats */
+	bool verbose;           /* event log */
+	bool quiet;             /* no timeline reports, no final reports, no summary (report cmd) */
+	const char *pcap_path;  /* capture of the whole fabric, or NULL */
+	const char *pcap_stack_dir; /* one capture per stack in this directory, or NULL */
+	capture_format pcap_format; /* pcapng (default) or pcap */
+	uint32_t pcap_snaplen;  /* frames cut to this many bytes; 0 = whole frames */
+	world_taps pcap_taps;
+	const char *spare_port_switch; /* one more port on this switch, for an injector
+	                                * (replay --mode timing); captured as "SW/replay" */
+	/* --real-hw: the scenario's adapters are these RDMA devices (NULL: simulated). The
+	 * engine then runs in real time and the run ends at the scenario's end or as soon as
+	 * everything is done (see world_run). */
+	const realhw_map *real_hw;
+} world_opts;
+
+void world_opts_default(world_opts *o);
+
+/* Build the world. NULL on failure with the reason in err. The scenario must outlive it. */
+world *world_new(const scn_scenario *scn, const world_opts *o, char *err, size_t errlen);
+void world_free(world *w);
+
+/* Run to the end; returns the number of failed expectations. With real_hw the engine
+ * follows the wall clock, completions of the real devices wake it, and the run also ends
+ * once everything is done: the timeline is over, every application has started, opened
+ * its connections and seen them closed, and no SMC-R connection is left in any stack (a
+ * scenario with connections that stay open runs to its end). */
+uint64_t world_run(world *w);
+
+/* Run until virtual time `t` (absolute), executing timeline events due until then, without
+ * the end-of-run checks. For tests. */
+void world_run_until(world *w, sim_time t);
+/* The end-of-run part of world_run (final expectations and reports, summary). */
+uint64_t world_finish(world *w);
+
+sim_engine *world_engine(const world *w);
+sim_fabric *world_fabric(const world *w);
+/* The adapter of the scenario's adapter `index`. */
+rnic *world_rnic(const world *w, uint32_t index);
+/* The run's end (virtual ns), 0 if it runs until nothing is left to do. */
+uint64_t world_end_time(const world *w);
+const scn_scenario *world_scenario(const world *w);
+/* The spare switch port (world_opts.spare_port_switch), or NULL. */
+sim_plug *world_spare_port(const world *w);
+uint64_t world_fingerprint(const world *w);
+uint64_t world_events(const world *w);
+uint64_t world_expect_passed(const world *w);
+uint64_t world_expect_failed(const world *w);
+/* Frames written to the whole-fabric capture so far. */
+uint64_t world_capture_frames(const world *w);
+
+stack *world_stack(const world *w, const char *name);
+smc_layer *world_layer(const world *w, const char *name);
+
+/* One connection of a connecting application, as both of its ends saw it. */
+typedef struct world_conn_summary {
+	const char *app;             /* the connecting app's name */
+	uint32_t instance;           /* 1..conns */
+	uint32_t client_ip, server_ip;   /* host order */
+	uint16_t client_port, server_port;
+	bool opened;                 /* the client's TCP connection got a local port */
+	sock_mode mode;              /* as the client saw it */
+	uint32_t fallback_reason;    /* the client's local reason, or 0 */
+	uint64_t client_sent, client_received, server_sent, server_received;
+} world_conn_summary;
+
+/* Every connection of the run so far, in the order they were opened. */
+void world_foreach_conn(const world *w, void (*fn)(void *arg, const world_conn_summary *c), void *arg);
+
+/* Engine times (ns) of the first connection of connecting app `name` and of the end of
+ * its last one; false if it has none, or one is still open. */
+bool world_app_span(const world *w, const char *name, uint64_t *first_connect, uint64_t *last_end);
+
+/* Measure a metric of an expectation (as the run would check it now). */
+uint64_t world_measure(world *w, const scn_expect *e, char *detail, size_t detail_len);
+
+/* Fill a report of the world now (stack_filter: SCN_NONE = every stack). */
+void world_fill_report(world *w, smcr_report *r, uint32_t stack_filter);
+/* Print a report now in `format` (SCN_REPORT_AUTO: each stack in its style). */
+void world_print_report(world *w, FILE *out, scn_report_format format, uint32_t stack_filter, bool has_smcid,
+                        uint32_t smcid);
+
+#endif

@@ -1,0 +1,165 @@
+/* Internals of the world (sim/world/world.h), shared by its files:
+ *   world.c           building and freeing the fabric, adapters, stacks and layers
+ *   world_apps.c      the scenario's applications and their connections (flows)
+ *   world_run.c       the run loop, the timeline, expectations, the event log, summary
+ *   world_report.c    filling and printing operator reports
+ *   world_capture.c   captures of the fabric and per stack, packet comments */
+#ifndef SIM_WORLD_INT_H
+#define SIM_WORLD_INT_H
+
+#include <glib.h>
+
+#include "sim/fabric/fabric.h"
+#include "sim/report/json_writer.h"
+#include "sim/net/netif_fabric.h"
+#include "sim/engine/realtime.h"
+#include "sim/rdma/rnic.h"
+#include "sim/fabric/switch.h"
+#include "sim/fabric/wire.h"
+#include "sim/world/world.h"
+
+typedef struct world_adapter {
+	rnic *r;
+	sim_wire *wire[RNIC_MAX_PORTS];  /* access wires */
+	sim_switch *sw[RNIC_MAX_PORTS];
+	uint32_t sw_port[RNIC_MAX_PORTS];
+	bool failed;                     /* the whole adapter */
+	bool port_failed[RNIC_MAX_PORTS];
+} world_adapter;
+
+typedef struct world_iface {
+	netif *nif;
+	netif_fabric_port port;
+	sim_wire *wire;
+	sim_switch *sw;
+	uint32_t sw_port;
+	bool failed;
+} world_iface;
+
+typedef struct world_host {
+	stack *st;
+	smc_layer *l;
+	world_iface *ifs;
+	size_t n_ifs;
+	uint32_t report_id;              /* 1-based, scenario order */
+	uint64_t *lgrs_seen;             /* link groups connections were logged on (verbose) */
+	size_t n_lgrs_seen;
+} world_host;
+
+typedef struct world_flow world_flow;
+typedef struct world_capture world_capture;
+typedef struct world_app world_app;
+
+/* One side of a connection. */
+typedef struct world_end {
+	world_flow *f;
+	sock *s;                 /* NULL once closed by us */
+	bool server;
+	bool connected;          /* on_connect / on_accept seen */
+	bool ended;              /* on_close or a failed connect */
+	bool closing;            /* we closed or shut down */
+	bool eof;                /* the peer's end of stream read */
+	bool shut;               /* we sent our FIN (shutdown) */
+	bool bad;                /* content mismatch seen */
+	int err;
+	sock_mode mode;
+	uint32_t reason, peer_diag;
+	uint64_t sent;           /* bytes written */
+	uint64_t received;       /* bytes received and verified */
+	uint64_t rx_total;       /* bytes received (verified or not) */
+	uint64_t echo_pending;   /* echo server: bytes read but not yet written back */
+	uint64_t rr_done;        /* rr: transactions completed (client) / requests answered */
+	uint64_t rr_req_got;     /* responder: bytes of the current request */
+	uint64_t rr_resp_left;   /* responder: bytes of the answer still to send */
+	uint64_t rr_req_sent;    /* client: bytes of the current request sent */
+	uint64_t rr_resp_got;    /* client: bytes of the current answer received */
+	uint32_t stack;          /* scenario stack index of this side */
+	uint64_t t_connected, t_ended; /* engine ns: connected, closed (0 = not yet) */
+} world_end;
+
+/* One connection of a connecting app (instance K), both of its sides. */
+struct world_flow {
+	world *w;
+	uint32_t app;            /* client app index */
+	uint32_t listener;       /* listening app index */
+	uint32_t instance;       /* 1..conns */
+	uint64_t seq;            /* creation order, from 1 */
+	uint64_t seed_up, seed_down; /* patterns client->server, server->client */
+	uint64_t key;            /* (server stack, client ip, client port) */
+	world_end c, srv;
+	bool srv_seen;
+};
+
+struct world_app {
+	world *w;
+	uint32_t idx;
+	sock *listener;          /* listen apps */
+	bool running;
+	uint64_t starts;         /* times it was started */
+	uint64_t unmatched;      /* accepted connections with no known client */
+};
+
+struct world {
+	const scn_scenario *scn;
+	world_opts o;
+	FILE *out;
+	uint64_t seed, end_ns;
+	bool has_end;
+	sim_engine *eng;
+	sim_fabric *fab;
+	sim_switch **sw;
+	uint32_t *sw_used;
+	sim_wire **trunks;
+	world_adapter *ad;
+	world_host *st;
+	world_app *apps;
+	world_flow **flows;
+	size_t n_flows, cap_flows;
+	GHashTable *flow_by_key;
+	report_event *events;    /* link failures and removals, for reports and the log */
+	size_t n_events, cap_events;
+	uint64_t expect_passed, expect_failed;
+	size_t next_timeline;
+	uint32_t k_app_open, k_app_close;
+	world_capture *cap;          /* --pcap, --pcap-per-stack */
+	sim_switch *spare_sw;        /* opts.spare_port_switch */
+	uint32_t spare_port;
+	json_writer json;
+	bool json_open;
+	bool finished;
+	bool freeing;                /* taking the world down: no more log lines */
+	double wall_start, wall_last_progress;
+	uint64_t progress_events;
+	realhw_map real;             /* --real-hw mapping with the scenario's PNet ids */
+	sim_realtime *rt;            /* real-time driver (real_hw), else NULL */
+	sim_event done_check;        /* real_hw: ends the run once everything is done */
+	bool done;
+};
+
+/* world.c */
+uint32_t world_stack_index(const world *w, const stack *st);
+world_host *world_stack_of_layer(world *w, const smc_layer *l);
+double world_wall_seconds(void);
+void world_log_prefix(world *w, FILE *out);
+
+/* world_capture.c */
+int world_capture_open(world *w, char *err, size_t errlen);
+int world_capture_close(world *w);
+void world_capture_links_changed(world *w);
+
+/* world_apps.c */
+void world_apps_init(world *w);
+void world_apps_free(world *w);
+void world_app_start(world *w, uint32_t app);
+void world_app_stop(world *w, uint32_t app);
+uint64_t world_app_counter(world *w, scn_metric m, scn_app_ref ref);
+/* Every application started, opened its connections and saw them closed. */
+bool world_apps_done(const world *w);
+
+/* world_report.c */
+void world_log_connected(world *w, const world_end *e, sock *s);
+void world_log_closed(world *w, const world_end *e);
+void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev);
+void world_report_snapshot(world *w, const scn_report *rep, const char *why);
+
+#endif

@@ -1,0 +1,522 @@
+/* Operator reports of a running world: the plain-data snapshot (sim/report/report.h) filled from
+ * the cores' introspection, the stacks' layers and the applications' sockets, printed in
+ * the requested style; and the log of link events (IST2406I-style groups). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/clc.h"
+#include "sim/report/report_core.h"
+#include "sim/report/report_print.h"
+#include "sim/scenario/scn_values.h"
+#include "sim/net/tcp.h"
+#include "sim/world/world_int.h"
+
+/* ---- link events ---- */
+
+static const char *stack_name_by_sysid(world *w, const uint8_t sysid[8])
+{
+	for (size_t i = 0; i < w->scn->n_stacks; i++) {
+		smc_layer *l = w->st[i].l;
+		if (l && !memcmp(smcr_ctx_system_id(smc_layer_ctx(l)), sysid, 8))
+			return w->scn->stacks[i].name;
+	}
+	return "?";
+}
+
+static uint32_t lgr_num_of(smc_layer *l, uint64_t lgr_id)
+{
+	return report_core_lgr_num(smc_layer_ctx(l), lgr_id);
+}
+
+static const char *port_name(const smc_layer *l, uint32_t port_index)
+{
+	const smcr_port_desc *pd = smcr_ctx_port(smc_layer_ctx(l), port_index);
+	return pd ? pd->name : "?";
+}
+
+static report_event *add_event(world *w)
+{
+	if (w->n_events == w->cap_events) {
+		w->cap_events = w->cap_events ? w->cap_events * 2 : 16;
+		w->events = realloc(w->events, w->cap_events * sizeof(*w->events));
+		if (!w->events)
+			abort();
+	}
+	report_event *e = &w->events[w->n_events];
+	memset(e, 0, sizeof(*e));
+	e->seq = w->n_events++;
+	return e;
+}
+
+static void event_from_link(world *w, world_host *ws, report_event *e, const smcr_link_info *li)
+{
+	e->time_ns = sim_now(w->eng);
+	e->stack_id = ws->report_id;
+	const smcr_port_desc *pd = smcr_ctx_port(smc_layer_ctx(ws->l), li->port_index);
+	snprintf(e->intf, sizeof(e->intf), "%.16s", pd ? pd->name : "");
+	e->lgr_id = lgr_num_of(ws->l, li->lgr_id);
+	e->link_num = li->link_id;
+	e->local_link_id = li->link_uid;
+	e->remote_link_id = li->peer_link_uid;
+	memcpy(e->local_mac, li->local_mac, 6);
+	memcpy(e->remote_mac, li->peer_mac, 6);
+	memcpy(e->local_gid, li->local_gid, 16);
+	memcpy(e->remote_gid, li->peer_gid, 16);
+	e->local_qpn = li->local_qpn;
+	e->remote_qpn = li->peer_qpn;
+	e->vlan = li->vlan_id ? li->vlan_id : REPORT_NO_VLAN;
+}
+
+static void print_event(world *w, const report_event *e)
+{
+	smcr_report r;
+	report_init(&r);
+	const world_host *ws = &w->st[e->stack_id - 1];
+	report_stack *rs = report_add_stack(&r);
+	rs->id = ws->report_id;
+	snprintf(rs->name, sizeof(rs->name), "%s", ws->st->name);
+	*report_add_event(&r) = *e;
+	report_print_log(w->out, &r);
+	report_free(&r);
+}
+
+void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev)
+{
+	world *w = user;
+	world_host *ws = world_stack_of_layer(w, l);
+	if (!ws)
+		return;
+	bool log = w->o.verbose && !w->o.json;
+	const char *name = ws->st->name;
+	world_capture_links_changed(w);
+	switch (ev->type) {
+	case SMCR_EV_LINK_DOWN:
+		if (ev->link && !ev->link->peer_link_uid) {
+			/* never confirmed: a failed setup, not a link failure */
+			if (log) {
+				world_log_prefix(w, w->out);
+				fprintf(w->out, "%s: SMC-R link %08" PRIX32 " setup failed on %s: %s\n", name, ev->link->link_uid,
+				        port_name(l, ev->link->port_index), smcr_linkdown_reason_text(ev->linkdown));
+			}
+			return;
+		}
+		if (ev->link) {
+			report_event *e = add_event(w);
+			event_from_link(w, ws, e, ev->link);
+			e->kind = REPORT_EVENT_LINK_FAILED;
+			/* the DELETE LINK reason; a failure seen locally is a lost path */
+			e->code = ev->reason ? ev->reason : SMCR_LLC_DEL_LOST_PATH;
+			snprintf(e->cause, sizeof(e->cause), "%s", smcr_linkdown_reason_text(ev->linkdown));
+			if (log)
+				print_event(w, e);
+		}
+		return;
+	case SMCR_EV_LINK_REMOVED:
+		if (ev->link && ev->link->peer_link_uid) {
+			for (size_t i = w->n_events; i-- > 0;)
+				if (w->events[i].stack_id == ws->report_id && w->events[i].local_link_id == ev->link->link_uid &&
+				    w->events[i].kind == REPORT_EVENT_LINK_FAILED)
+					return; /* its failure was reported */
+			report_event *e = add_event(w);
+			event_from_link(w, ws, e, ev->link);
+			e->kind = REPORT_EVENT_LINK_DELETED;
+			snprintf(e->cause, sizeof(e->cause), "%s", ev->text ? ev->text : "link removed");
+			if (log)
+				print_event(w, e);
+		}
+		return;
+	case SMCR_EV_LINK_ADDED:
+		if (log && ev->link) {
+			world_log_prefix(w, w->out);
+			fprintf(w->out, "%s: SMC-R link %08" PRIX32 " active on %s (link group %08" PRIX32 ", remote link %08" PRIX32
+			                ", QP %06" PRIX32 " -> %06" PRIX32 ")\n",
+			        name, ev->link->link_uid, port_name(l, ev->link->port_index), lgr_num_of(l, ev->link->lgr_id),
+			        ev->link->peer_link_uid, ev->link->local_qpn, ev->link->peer_qpn);
+		}
+		return;
+	case SMCR_EV_LGR_TERMINATED: {
+		report_event *e = add_event(w);
+		e->time_ns = sim_now(w->eng);
+		e->stack_id = ws->report_id;
+		e->kind = REPORT_EVENT_LGR_ENDED;
+		e->code = ev->reason;
+		e->lgr_id = lgr_num_of(l, ev->lgr_id);
+		e->vlan = REPORT_NO_VLAN;
+		snprintf(e->cause, sizeof(e->cause), "%s%s%s", smcr_lgr_end_text(ev->lgr_end), ev->text ? ": " : "",
+		         ev->text ? ev->text : "");
+		if (log)
+			print_event(w, e);
+		return;
+	}
+	case SMCR_EV_LGR_CREATED:
+	case SMCR_EV_LGR_FREED:
+	case SMCR_EV_LGR_TYPE:
+		if (log) {
+			smcr_lgr_info li;
+			memset(&li, 0, sizeof(li));
+			uint32_t num = lgr_num_of(l, ev->lgr_id);
+			world_log_prefix(w, w->out);
+			if (ev->type == SMCR_EV_LGR_CREATED)
+				fprintf(w->out, "%s: SMC-R link group %08" PRIX32 " created\n", name, num);
+			else if (ev->type == SMCR_EV_LGR_TYPE)
+				fprintf(w->out, "%s: SMC-R link group %08" PRIX32 " is now %s\n", name, num,
+				        report_lgr_type_name((report_lgr_type)ev->lgr_type));
+			else
+				fprintf(w->out, "%s: SMC-R link group freed\n", name);
+		}
+		return;
+	case SMCR_EV_ADD_LINK_REJECTED:
+	case SMCR_EV_DECODE_ERROR:
+	case SMCR_EV_LLC_DROPPED:
+	case SMCR_EV_LLC_PROTOCOL_VIOLATION:
+		if (log) {
+			world_log_prefix(w, w->out);
+			fprintf(w->out, "%s: SMC-R %s%s%s\n", name,
+			        ev->type == SMCR_EV_ADD_LINK_REJECTED ? "ADD LINK rejected"
+			        : ev->type == SMCR_EV_DECODE_ERROR    ? "message failed to decode"
+			        : ev->type == SMCR_EV_LLC_DROPPED     ? "LLC message dropped"
+			                                              : "LLC protocol violation",
+			        ev->text ? ": " : "", ev->text ? ev->text : "");
+		}
+		return;
+	case SMCR_EV_CONN_STATE:
+		return;
+	}
+}
+
+/* ---- filling a report ---- */
+
+typedef struct fill_ctx {
+	world *w;
+	world_host *ws;
+	smcr_report *r;
+	uint32_t stack_id;
+	uint32_t rnic_base;    /* report rnic id of the layer's first port */
+	const smcr_ctx *ctx;
+} fill_ctx;
+
+static void fill_lgr(void *arg, const smcr_lgr_info *li)
+{
+	fill_ctx *c = arg;
+	report_lgr *g = report_add_lgr(c->r);
+	report_core_lgr(g, li);
+	g->stack_id = c->stack_id;
+	const char *peer = stack_name_by_sysid(c->w, li->peer_system_id);
+	if (!g->peer_host[0])
+		snprintf(g->peer_host, sizeof(g->peer_host), "%s", peer);
+	uint32_t ps = scn_find_stack(c->w->scn, peer);
+	g->peer_stack_id = ps == SCN_NONE ? 0 : ps + 1;
+}
+
+static uint32_t rnic_id_of(const fill_ctx *c, uint32_t port_index)
+{
+	size_t n = smc_layer_n_ports(c->ws->l);
+	for (size_t i = 0; i < n; i++)
+		if (smc_layer_port_get(c->ws->l, i)->port_index == port_index)
+			return c->rnic_base + (uint32_t)i;
+	return REPORT_UNKNOWN;
+}
+
+static void fill_link(void *arg, const smcr_link_info *li)
+{
+	fill_ctx *c = arg;
+	report_core_add_link(c->r, c->ctx, li, c->stack_id, rnic_id_of(c, li->port_index));
+}
+
+static void ip4(uint8_t out[16], uint32_t a)
+{
+	memset(out, 0, 16);
+	out[0] = (uint8_t)(a >> 24);
+	out[1] = (uint8_t)(a >> 16);
+	out[2] = (uint8_t)(a >> 8);
+	out[3] = (uint8_t)a;
+}
+
+static void fill_conn(void *arg, const smc_layer_conn *lc)
+{
+	fill_ctx *c = arg;
+	if (lc->mode == SOCK_MODE_FALLBACK)
+		return; /* from the application's socket (below) while it is open */
+	report_conn *k = report_add_conn(c->r);
+	k->id = (uint32_t)lc->id;
+	k->stack_id = c->stack_id;
+	k->family = 4;
+	ip4(k->local_ip, lc->local_ip);
+	ip4(k->peer_ip, lc->peer_ip);
+	k->local_port = lc->local_port;
+	k->peer_port = lc->peer_port;
+	k->role = lc->server ? REPORT_ROLE_SERVER : REPORT_ROLE_CLIENT;
+	k->mode = REPORT_MODE_SMCR;
+	k->state = REPORT_CONN_INIT;
+	if (!lc->has_core)
+		return;
+	const smcr_conn_info *ci = &lc->core_info;
+	k->state = (report_conn_state)ci->state;
+	k->smc_version = ci->version;
+	k->local_token = ci->local_token;
+	k->peer_token = ci->peer_token;
+	k->rmbe_size = ci->rmbe_size;
+	k->peer_rmbe_size = ci->peer_rmbe_size;
+	k->sndbuf_size = ci->sndbuf_size;
+	k->rx_prod = (report_cursor){ ci->rx_prod.wrap, ci->rx_prod.count };
+	k->rx_cons = (report_cursor){ ci->rx_cons.wrap, ci->rx_cons.count };
+	k->tx_prod = (report_cursor){ ci->tx_prod.wrap, ci->tx_prod.count };
+	k->tx_cons = (report_cursor){ ci->tx_cons.wrap, ci->tx_cons.count };
+	k->rx_prod_flags = ci->rx_prod_flags;
+	k->rx_conn_flags = ci->rx_conn_flags;
+	k->tx_prod_flags = ci->tx_prod_flags;
+	k->tx_conn_flags = ci->tx_conn_flags;
+	k->bytes_sent = ci->bytes_sent;
+	k->bytes_received = ci->bytes_received;
+	if (ci->lgr_id)
+		k->lgr_id = lgr_num_of(c->ws->l, ci->lgr_id);
+	smcr_link_info li;
+	if (ci->link_id && smcr_ctx_link_info(c->ctx, ci->link_id, &li) == 0) {
+		k->link_num = li.link_id;
+		k->link_id = li.link_uid;
+		memcpy(k->local_gid, li.local_gid, 16);
+		memcpy(k->peer_gid, li.peer_gid, 16);
+	}
+}
+
+static void fill_fallback_socks(fill_ctx *c, uint32_t stack_idx, uint32_t *next_id)
+{
+	world *w = c->w;
+	for (size_t i = 0; i < w->n_flows; i++) {
+		world_flow *f = w->flows[i];
+		world_end *ends[2] = { &f->c, &f->srv };
+		for (int k = 0; k < 2; k++) {
+			world_end *e = ends[k];
+			if (e->stack != stack_idx || !e->s || !e->connected || e->mode != SOCK_MODE_FALLBACK)
+				continue;
+			tcp_pcb *pcb = sock_tcp_pcb(e->s);
+			report_conn *rc = report_add_conn(c->r);
+			rc->id = (*next_id)++;
+			rc->stack_id = c->stack_id;
+			rc->family = 4;
+			if (pcb) {
+				tcp_info ti;
+				tcp_get_info(pcb, &ti);
+				ip4(rc->local_ip, ti.local_ip);
+				ip4(rc->peer_ip, ti.remote_ip);
+				rc->local_port = ti.local_port;
+				rc->peer_port = ti.remote_port;
+			}
+			rc->state = REPORT_CONN_ACTIVE;
+			rc->mode = REPORT_MODE_TCP;
+			rc->role = e->server ? REPORT_ROLE_SERVER : REPORT_ROLE_CLIENT;
+			rc->fallback_reason = e->reason;
+			rc->peer_diagnosis = e->peer_diag;
+			rc->bytes_sent = e->sent;
+			rc->bytes_received = e->rx_total;
+		}
+	}
+}
+
+static void fill_stats(world *w, uint32_t stack_idx, report_stats *rs, const smcr_ctx *ctx)
+{
+	report_core_stats(rs, ctx);
+	/* PEERNOSMC is decided by TCP before the layer sees the connection */
+	for (size_t i = 0; i < w->n_flows; i++) {
+		const world_flow *f = w->flows[i];
+		const world_end *ends[2] = { &f->c, &f->srv };
+		for (int k = 0; k < 2; k++)
+			if (ends[k]->stack == stack_idx && ends[k]->connected && ends[k]->mode == SOCK_MODE_FALLBACK &&
+			    ends[k]->reason == SMCR_DECL_PEERNOSMC)
+				report_stats_add_fallback(rs, SMCR_DECL_PEERNOSMC, ends[k]->server);
+	}
+}
+
+static void fill_stack(world *w, smcr_report *r, uint32_t i)
+{
+	world_host *ws = &w->st[i];
+	const scn_stack *ss = &w->scn->stacks[i];
+	report_stack *rs = report_add_stack(r);
+	rs->id = ws->report_id;
+	snprintf(rs->name, sizeof(rs->name), "%s", ss->name);
+	rs->os = ss->personality == SCN_PERS_ZOS ? REPORT_OS_ZOS : REPORT_OS_LINUX;
+	if (ws->n_ifs && ws->ifs[0].nif->ip4) {
+		rs->family = 4;
+		ip4(rs->ip, ws->ifs[0].nif->ip4);
+	}
+	if (!ws->l)
+		return;
+	const smcr_ctx *ctx = smc_layer_ctx(ws->l);
+	memcpy(rs->system_id, smcr_ctx_system_id(ctx), 8);
+	fill_stats(w, i, &rs->stats, ctx);
+	fill_ctx c = { w, ws, r, ws->report_id, (uint32_t)r->n_rnics + 1, ctx };
+	size_t np = smc_layer_n_ports(ws->l);
+	for (size_t p = 0; p < np; p++) {
+		const smc_layer_port *lp = smc_layer_port_get(ws->l, p);
+		const smcr_port_desc *d = smcr_ctx_port(ctx, lp->port_index);
+		report_rnic *rn = report_add_rnic(r);
+		rn->id = c.rnic_base + (uint32_t)p;
+		rn->stack_id = ws->report_id;
+		snprintf(rn->name, sizeof(rn->name), "%.16s", d->name);
+		snprintf(rn->pnetid, sizeof(rn->pnetid), "%s", d->pnet_id);
+		rn->pfid = d->pfid;
+		rn->port = d->port;
+		memcpy(rn->mac, d->mac, 6);
+		for (uint32_t g = 0; g < d->n_gids && rn->n_gids < REPORT_MAX_GIDS; g++)
+			memcpy(rn->gids[rn->n_gids++], d->gids[g].gid, 16);
+		rn->mtu = smcr_mtu_bytes(d->active_mtu);
+		rn->status = d->state == SMCR_PORT_ACTIVE ? REPORT_RNIC_READY : REPORT_RNIC_FAILED;
+	}
+	smcr_ctx_foreach_lgr(ctx, fill_lgr, &c);
+	smcr_ctx_foreach_link(ctx, fill_link, &c);
+	smc_layer_foreach_conn(ws->l, fill_conn, &c);
+	uint32_t next_id = (uint32_t)smc_layer_counters_get(ws->l)->handshakes + 1000000u;
+	fill_fallback_socks(&c, i, &next_id);
+}
+
+void world_fill_report(world *w, smcr_report *r, uint32_t stack_filter)
+{
+	for (uint32_t i = 0; i < w->scn->n_stacks; i++)
+		if (stack_filter == SCN_NONE || stack_filter == i)
+			fill_stack(w, r, i);
+	for (size_t i = 0; i < w->n_events; i++)
+		if (stack_filter == SCN_NONE || w->events[i].stack_id == stack_filter + 1)
+			*report_add_event(r) = w->events[i];
+	report_sort(r);
+}
+
+/* ---- printing ---- */
+
+static void print_one(world *w, FILE *out, scn_report_format f, uint32_t stack_filter, bool has_smcid, uint32_t smcid)
+{
+	smcr_report r;
+	report_init(&r);
+	world_fill_report(w, &r, stack_filter);
+	switch (f) {
+	case SCN_REPORT_SMC:
+		report_print_smc(out, &r);
+		break;
+	case SCN_REPORT_JSON:
+		report_print_json(out, &r, NULL, NULL);
+		break;
+	case SCN_REPORT_NETSTAT:
+	case SCN_REPORT_AUTO: {
+		report_netstat_opts o = { has_smcid ? smcid : 0, 0 };
+		report_print_netstat(out, &r, &o);
+		break;
+	}
+	}
+	report_free(&r);
+}
+
+void world_print_report(world *w, FILE *out, scn_report_format format, uint32_t stack_filter, bool has_smcid,
+                        uint32_t smcid)
+{
+	if (format != SCN_REPORT_AUTO) {
+		print_one(w, out, format, stack_filter, has_smcid, smcid);
+		return;
+	}
+	for (uint32_t i = 0; i < w->scn->n_stacks; i++) {
+		if (stack_filter != SCN_NONE && stack_filter != i)
+			continue;
+		scn_report_format f = w->scn->stacks[i].personality == SCN_PERS_ZOS ? SCN_REPORT_NETSTAT : SCN_REPORT_SMC;
+		print_one(w, out, f, i, has_smcid, smcid);
+	}
+}
+
+void world_report_snapshot(world *w, const scn_report *rep, const char *why)
+{
+	sim_time t = sim_now(w->eng);
+	if (w->o.json) {
+		smcr_report r;
+		report_init(&r);
+		world_fill_report(w, &r, rep->stack);
+		json_begin_object(&w->json);
+		json_kv_str(&w->json, "report", why);
+		json_kv_str(&w->json, "file", w->scn->file);
+		json_kv_uint(&w->json, "line", rep->loc.line);
+		json_kv_uint(&w->json, "time_ns", t);
+		report_write_json(&w->json, &r);
+		json_end_object(&w->json);
+		report_free(&r);
+		return;
+	}
+	scn_report_format f = rep->format;
+	if (w->o.style == WORLD_STYLE_NETSTAT)
+		f = SCN_REPORT_NETSTAT;
+	else if (w->o.style == WORLD_STYLE_SMC)
+		f = SCN_REPORT_SMC;
+	fprintf(w->out, "\n==== report (%s:%u) at %" PRIu64 ".%09" PRIu64 " s ====\n", w->scn->file, rep->loc.line, (uint64_t)(t / SIM_S),
+	        (uint64_t)(t % SIM_S));
+	world_print_report(w, w->out, f, rep->stack, rep->has_smcid, rep->smcid);
+	(void)why;
+}
+
+/* ---- connections in the event log ---- */
+
+static void flow_name(const world *w, const world_end *e, char *buf, size_t len)
+{
+	const scn_app *a = &w->scn->apps[e->f->app];
+	if (a->conns > 1)
+		snprintf(buf, len, "%s.%u", a->name, e->f->instance);
+	else
+		snprintf(buf, len, "%s", a->name);
+}
+
+void world_log_connected(world *w, const world_end *e, sock *s)
+{
+	if (!w->o.verbose || w->o.json || e->server)
+		return;
+	char name[48], addr[64] = "";
+	flow_name(w, e, name, sizeof(name));
+	const scn_app *a = &w->scn->apps[e->f->app];
+	tcp_pcb *pcb = sock_tcp_pcb(s);
+	if (pcb) {
+		tcp_info ti;
+		tcp_get_info(pcb, &ti);
+		snprintf(addr, sizeof(addr), "%u.%u.%u.%u:%u", ti.remote_ip >> 24, (ti.remote_ip >> 16) & 0xff,
+		         (ti.remote_ip >> 8) & 0xff, ti.remote_ip & 0xff, (unsigned)ti.remote_port);
+	}
+	world_log_prefix(w, w->out);
+	fprintf(w->out, "%s: %s -> %s %s: ", name, w->scn->stacks[a->stack].name, w->scn->stacks[a->dst_stack].name,
+	        addr);
+	world_host *ws = &w->st[e->stack];
+	smc_layer_conn lc;
+	if (e->mode == SOCK_MODE_SMCR && ws->l && smc_layer_sock_conn(ws->l, s, &lc) && lc.has_core) {
+		uint64_t id = lc.core_info.lgr_id;
+		bool seen = false;
+		for (size_t i = 0; i < ws->n_lgrs_seen; i++)
+			seen |= ws->lgrs_seen[i] == id;
+		if (!seen) {
+			ws->lgrs_seen = realloc(ws->lgrs_seen, (ws->n_lgrs_seen + 1) * sizeof(*ws->lgrs_seen));
+			if (!ws->lgrs_seen)
+				abort();
+			ws->lgrs_seen[ws->n_lgrs_seen++] = id;
+		}
+		smcr_link_info li;
+		uint32_t link_uid = 0;
+		if (smcr_ctx_link_info(smc_layer_ctx(ws->l), lc.core_info.link_id, &li) == 0)
+			link_uid = li.link_uid;
+		fprintf(w->out, "SMC-Rv%u, %s link group %08" PRIX32 ", link %08" PRIX32 "\n", (unsigned)lc.core_info.version,
+		        seen ? "reuses" : "new", lgr_num_of(ws->l, id), link_uid);
+	} else if (e->mode == SOCK_MODE_FALLBACK) {
+		fprintf(w->out, "TCP, fallback %08" PRIX32 " (%s)", e->reason, smcr_decline_name(e->reason));
+		if (e->peer_diag)
+			fprintf(w->out, ", peer %08" PRIX32 " (%s)", e->peer_diag, smcr_decline_name(e->peer_diag));
+		fputc('\n', w->out);
+	} else {
+		fprintf(w->out, "TCP (not an SMC socket)\n");
+	}
+}
+
+void world_log_closed(world *w, const world_end *e)
+{
+	if (!w->o.verbose || w->o.json || e->server)
+		return;
+	char name[48], a[24], b[24], c[24];
+	flow_name(w, e, name, sizeof(name));
+	world_log_prefix(w, w->out);
+	scn_format_size(e->sent, a, sizeof(a));
+	scn_format_size(e->f->srv.received, b, sizeof(b));
+	scn_format_size(e->received, c, sizeof(c));
+	if (e->err)
+		fprintf(w->out, "%s: failed (%s): %s sent, %s delivered\n", name, strerror(-e->err), a, b);
+	else
+		fprintf(w->out, "%s: closed: %s sent, %s delivered, %s received\n", name, a, b, c);
+}
