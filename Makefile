@@ -5,6 +5,7 @@
 #   make check SAN=1  the same with AddressSanitizer + UndefinedBehaviorSanitizer
 #   make deps       install (as root) or list the Debian packages the project needs
 #   make traces     regenerate the sample captures traces/trace-*.pcapng
+#   make compile_commands.json  the compilation database for clangd and clang-tidy
 #
 # Sources are found by wildcard: model/*.c (the sans-I/O protocol core, libc only),
 # sim/*/*.c (one folder per subsystem: engine, fabric, rdma, net, smc, app, scenario, report,
@@ -49,7 +50,7 @@ LIBMODEL  := $(BUILD)/libsmcr-model.a
 LIBSIM    := $(BUILD)/libsmcr-sim.a
 BIN       := $(BUILD)/smcr-sim
 
-.PHONY: all deps demo check check-unit check-hw check-interop traces clean
+.PHONY: all deps demo check check-unit check-hw check-interop traces clean compile_commands.json
 all: $(BIN) $(TEST_BIN) $(HW_BIN) $(INTEROP_BIN)
 
 # model/ is the sans-I/O core: it is compiled without GLib or any I/O headers on purpose.
@@ -117,6 +118,21 @@ traces: $(BIN)
 check-interop: all
 	@tools/install-deps --interop
 	rxe-setup/interop/check-interop.sh $(BUILD)
+
+# The compilation database editors, clangd and clang-tidy read: one entry per source with
+# the exact flags this Makefile uses (model/ without GLib's include paths, as it is built).
+compile_commands.json:
+	@{ echo '['; sep=' '; \
+	for f in $(MODEL_SRC); do \
+		printf '%s{ "directory": "%s", "file": "%s", "command": "%s -c %s -o %s" }\n' "$$sep" "$(CURDIR)" "$$f" "$(CC) $(BASECFLAGS)" "$$f" "$(BUILD)/$${f%.c}.o"; sep=','; \
+	done; \
+	for f in $(SIM_SRC) $(TOOL_SRC); do \
+		printf '%s{ "directory": "%s", "file": "%s", "command": "%s -c %s -o %s" }\n' "$$sep" "$(CURDIR)" "$$f" "$(CC) $(BASECFLAGS) $(PKG_CFLAGS)" "$$f" "$(BUILD)/$${f%.c}.o"; \
+	done; \
+	for f in $(TEST_SRC) $(TESTLIB_SRC) $(HW_SRC) $(INTEROP_SRC); do \
+		printf '%s{ "directory": "%s", "file": "%s", "command": "%s -c %s -o %s" }\n' "$$sep" "$(CURDIR)" "$$f" "$(CC) $(BASECFLAGS) $(PKG_CFLAGS) -Wno-missing-prototypes" "$$f" "$(BUILD)/$${f%.c}.o"; \
+	done; echo ']'; } > $@
+	@echo "wrote $@ ($$(grep -c '"file"' $@) sources)"
 
 check-unit: all
 	tests/run-tests $(BUILD) --unit-only
