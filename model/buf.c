@@ -5,7 +5,21 @@
  * link group when their connection ends and are reused by later connections of the same
  * size; an RMB is registered as one memory region per link. The peer's RMBs are known as
  * rtokens: (rkey, address) per peer RMB per link. */
-#include "model/smcr_int.h"
+#include "model/buf_int.h"
+
+#include <string.h>
+
+#include "model/clc.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/lgr_int.h"
+#include "model/link_int.h"
+#include "model/list_int.h"
+#include "model/llc_flow_int.h"
+#include "model/mem_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
+#include "model/smcr_transport.h"
 
 uint32_t smcr_rmb_wnd_update_limit(uint32_t rmbe_size)
 {

@@ -10,7 +10,24 @@
  * byte the host offers, frames messages itself and hands the unread rest back with the
  * fallback callback. Any malformed message, or a type other than the expected one or a
  * Decline, is a protocol error: the connection fails, no fallback (Linux -EPROTO). */
-#include "model/smcr_int.h"
+#include "model/handshake_int.h"
+
+#include <string.h>
+
+#include "model/buf_int.h"
+#include "model/clc.h"
+#include "model/close_int.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/decode_err.h"
+#include "model/lgr_int.h"
+#include "model/link_int.h"
+#include "model/list_int.h"
+#include "model/llc_flow_int.h"
+#include "model/mem_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
+#include "model/timer_int.h"
 
 #define CLC_INPUT_MAX (64 * 1024)
 

@@ -6,7 +6,17 @@
  * down (FIN); the TCP connection is released once the SMC connection is CLOSED and the
  * application has closed. Received flags drive the passive side (smc_close_passive_work).
  * The 2 s drain is a timer here where Linux sleeps. */
-#include "model/smcr_int.h"
+#include "model/close_int.h"
+
+#include "model/cdc.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/handshake_int.h"
+#include "model/link_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
+#include "model/timer_int.h"
+#include "model/tx_int.h"
 
 static bool rxed_any_close(const smcr_conn *c)
 {

@@ -7,7 +7,25 @@
  * completion of that DELETE_LINK (at most 2 s, like smc_llc_send_message_wait) before the
  * QPs are destroyed, so the message really leaves; a send that fails or times out is made
  * again on the next link. */
-#include "model/smcr_int.h"
+#include "model/lgr_int.h"
+
+#include <string.h>
+
+#include "model/addr_int.h"
+#include "model/buf_int.h"
+#include "model/clc.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/handshake_int.h"
+#include "model/link_int.h"
+#include "model/list_int.h"
+#include "model/llc.h"
+#include "model/llc_flow_int.h"
+#include "model/mem_int.h"
+#include "model/port_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
+#include "model/timer_int.h"
 
 static smcr_lgr *lgr_alloc(smcr_ctx *ctx)
 {

@@ -11,7 +11,28 @@
  *
  * Linux blocks in smc_llc_wait(); here a procedure records its step, arms the flow timer
  * and returns; smcr_llc_resume() continues it on a message, a timeout or a failure. */
-#include "model/smcr_int.h"
+#include "model/llc_flow_int.h"
+
+#include <string.h>
+
+#include "model/buf_int.h"
+#include "model/clc.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/decode_err.h"
+#include "model/handshake_int.h"
+#include "model/lgr_int.h"
+#include "model/link_int.h"
+#include "model/list_int.h"
+#include "model/llc.h"
+#include "model/llc_keepalive_int.h"
+#include "model/llc_link_int.h"
+#include "model/llc_rkey_int.h"
+#include "model/mem_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
+#include "model/timer_int.h"
+#include "model/wr_int.h"
 
 void smcr_llc_lgr_init(smcr_lgr *lgr)
 {

@@ -6,7 +6,24 @@
  * Each procedure is a small state machine over lgr->lcl.step; see llc_flow.c for how waits
  * suspend and resume it. The code follows the Linux functions step by step; their names are
  * given where a block corresponds to one. */
-#include "model/smcr_int.h"
+#include "model/llc_link_int.h"
+
+#include <string.h>
+
+#include "model/addr_int.h"
+#include "model/buf_int.h"
+#include "model/clc.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/failover_int.h"
+#include "model/handshake_int.h"
+#include "model/lgr_int.h"
+#include "model/link_int.h"
+#include "model/llc.h"
+#include "model/llc_flow_int.h"
+#include "model/mem_int.h"
+#include "model/port_int.h"
+#include "model/smcr.h"
 
 #define F (&lgr->lcl)
 

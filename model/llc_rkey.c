@@ -6,7 +6,20 @@
  * the link the message travels on, up to two more for the other links). When a connection
  * ends its RMB stays with the lgr; DELETE_RKEY withdraws it at the peer before reuse. Both
  * requests are answered at any time, from the remote flow. */
-#include "model/smcr_int.h"
+#include "model/llc_rkey_int.h"
+
+#include <string.h>
+
+#include "model/buf_int.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/handshake_int.h"
+#include "model/lgr_int.h"
+#include "model/link_int.h"
+#include "model/llc.h"
+#include "model/llc_flow_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
 
 #define F (&lgr->lcl)
 

@@ -7,7 +7,16 @@
  * An alternate port for a second link must have the link group's PNET id, sit on another
  * device than the existing link's and, for v2, have such a GID for the link group's
  * source address. */
-#include "model/smcr_int.h"
+#include "model/port_int.h"
+
+#include <string.h>
+
+#include "model/addr_int.h"
+#include "model/clc.h"
+#include "model/ctx_int.h"
+#include "model/lgr_int.h"
+#include "model/smcr.h"
+#include "model/smcr_transport.h"
 
 static bool gid_is_v4_mapped(const uint8_t g[16])
 {
