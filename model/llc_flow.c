@@ -445,7 +445,7 @@ static void start_proc(smcr_lgr *lgr, smcr_llc_proc proc, smcr_llc_qentry *req)
 {
 	smcr_llc_flow *f = &lgr->lcl;
 	f->proc = proc;
-	f->step = 0;
+	f->step = 0; /* its start */
 	f->req = req;
 	smcr_llc_resume(lgr, SMCR_WAKE_START);
 }

@@ -56,7 +56,7 @@ typedef struct smcr_llc_flow {
 	uint8_t type;            /* smcr_llc_flowtype */
 	smcr_llc_qentry *qentry; /* message handed to the flow */
 	smcr_llc_proc proc;
-	int step;
+	int step;                /* the procedure's own step enum; 0 is every one's start */
 	bool waiting;
 	uint8_t wait_exp;        /* expected LLC type, 0 = any */
 	uint64_t wait_link;      /* early wake-up when this link is unusable, 0 = none */
