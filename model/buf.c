@@ -21,7 +21,7 @@
 #include "model/smcr_err.h"
 #include "model/smcr_transport.h"
 
-uint32_t smcr_rmb_wnd_update_limit(uint32_t rmbe_size)
+static uint32_t rmb_wnd_update_limit(uint32_t rmbe_size)
 {
 	/* smc_rmb_wnd_update_limit(): min(rmbe_size / 10, SOCK_MIN_SNDBUF / 2), where
 	 * SOCK_MIN_SNDBUF = 2 * (2048 + SKB_TRUESIZE overhead) is 4608 on x86-64. */
@@ -164,7 +164,7 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 		conn->rmb = buf;
 		conn->rmbe_size = buf->len;
 		conn->rmbe_size_code = buf->size_code;
-		conn->rmbe_update_limit = smcr_rmb_wnd_update_limit(buf->len);
+		conn->rmbe_update_limit = rmb_wnd_update_limit(buf->len);
 		conn->bytes_to_rcv = 0;
 	} else {
 		conn->sndbuf = buf;
@@ -254,16 +254,6 @@ void smcr_buf_free_all(smcr_lgr *lgr)
 		while (!smcr_list_empty(heads[h]))
 			buf_free(lgr->ctx, SMCR_CONTAINER_OF(heads[h]->next, smcr_buf, node));
 	}
-}
-
-uint32_t smcr_buf_used_rmbs(const smcr_lgr *lgr)
-{
-	uint32_t n = 0;
-	const smcr_list *pos;
-	for (pos = lgr->rmbs.next; pos != &lgr->rmbs; pos = pos->next)
-		if (SMCR_CONTAINER_OF(pos, smcr_buf, node)->used)
-			n++;
-	return n;
 }
 
 smcr_buf *smcr_buf_next_used_rmb(const smcr_lgr *lgr, uint32_t *pos)

@@ -36,7 +36,6 @@ typedef struct smcr_rtoken {
 	uint64_t vaddr;
 } smcr_rtoken;
 
-uint32_t smcr_rmb_wnd_update_limit(uint32_t rmbe_size);
 /* A send buffer and an RMB for the connection, reused from its lgr or new. */
 int smcr_buf_create(smcr_conn *conn);
 int smcr_buf_map_link(smcr_lgr *lgr, smcr_buf *buf, smcr_link *lnk);
@@ -45,7 +44,6 @@ void smcr_buf_unmap_link(smcr_lgr *lgr, smcr_link *lnk);
 void smcr_buf_unuse(smcr_conn *conn);
 void smcr_buf_free_all(smcr_lgr *lgr);
 void smcr_buf_unuse_done(smcr_lgr *lgr, smcr_buf *buf);
-uint32_t smcr_buf_used_rmbs(const smcr_lgr *lgr);
 /* The used RMB at or after *pos (an index into the lgr's RMB list), *pos moved past it. */
 smcr_buf *smcr_buf_next_used_rmb(const smcr_lgr *lgr, uint32_t *pos);
 

@@ -5,8 +5,6 @@
 
 #include "model/smcr.h"
 
-int smcr_close_active(smcr_conn *conn);
-int smcr_close_shutdown_write(smcr_conn *conn);
 void smcr_close_passive(smcr_conn *conn);
 void smcr_close_active_abort(smcr_conn *conn);
 int smcr_close_abort(smcr_conn *conn);

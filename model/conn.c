@@ -230,7 +230,6 @@ void smcr_conn_reap(smcr_conn *conn)
 void *smcr_conn_user(const smcr_conn *conn) { return conn->user; }
 uint64_t smcr_conn_id(const smcr_conn *conn) { return conn->id; }
 smcr_conn_state smcr_conn_get_state(const smcr_conn *conn) { return conn->state; }
-smcr_conn_mode smcr_conn_get_mode(const smcr_conn *conn) { return conn->mode; }
 size_t smcr_conn_readable(const smcr_conn *conn) { return conn->bytes_to_rcv; }
 size_t smcr_conn_writable(const smcr_conn *conn)
 {

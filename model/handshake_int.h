@@ -63,8 +63,6 @@ typedef struct smcr_hs_ini {
 
 /* clc_stream.c: framing, send, decline, fallback */
 int smcr_clc_send(smcr_conn *conn, const uint8_t *buf, size_t len);
-int smcr_clc_send_decline(smcr_conn *conn, uint32_t reason, uint8_t version);
-void smcr_clc_process(smcr_conn *conn);
 void smcr_hs_fallback(smcr_conn *conn, uint32_t reason);
 void smcr_hs_decline_fallback(smcr_conn *conn, uint32_t reason, uint8_t version);
 void smcr_hs_error(smcr_conn *conn, int err);

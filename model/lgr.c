@@ -27,6 +27,8 @@
 #include "model/smcr_err.h"
 #include "model/timer_int.h"
 
+static void term_send_done(smcr_lgr *lgr);
+
 static smcr_lgr *lgr_alloc(smcr_ctx *ctx)
 {
 	smcr_lgr *lgr = smcr_alloc(ctx, sizeof(*lgr));
@@ -310,7 +312,7 @@ static void delete_all_next(smcr_lgr *lgr)
 		if (lgr->dead)
 			return;
 	}
-	smcr_lgr_term_send_done(lgr);
+	term_send_done(lgr);
 }
 
 /* The links are deactivated at once (smcr_lgr_link_deactivate_all), the DELETE_LINK ALL
@@ -353,12 +355,12 @@ void smcr_lgr_term_send_result(smcr_lgr *lgr, bool ok)
 		return;
 	smcr_timer_cancel(lgr->ctx, &lgr->term_timer);
 	if (ok)
-		smcr_lgr_term_send_done(lgr);
+		term_send_done(lgr);
 	else
 		delete_all_next(lgr);
 }
 
-void smcr_lgr_term_send_done(smcr_lgr *lgr)
+static void term_send_done(smcr_lgr *lgr)
 {
 	if (lgr->dead)
 		return;

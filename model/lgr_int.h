@@ -79,7 +79,6 @@ void smcr_lgr_end_by_peer(smcr_lgr *lgr, const smcr_llc_msg *m);
 void smcr_lgr_cleanup_early(smcr_lgr *lgr);
 void smcr_lgr_on_free_timer(smcr_lgr *lgr);
 void smcr_lgr_on_term_timer(smcr_lgr *lgr);
-void smcr_lgr_term_send_done(smcr_lgr *lgr);
 void smcr_lgr_term_send_result(smcr_lgr *lgr, bool ok); /* the DELETE_LINK ALL completed */
 void smcr_lgr_free_now(smcr_lgr *lgr);
 uint32_t smcr_lgr_active_links(const smcr_lgr *lgr);

@@ -99,14 +99,11 @@ int smcr_llc_send(smcr_link *lnk, const smcr_llc_msg *m);
 int smcr_llc_send_wait(smcr_link *lnk, const smcr_llc_msg *m);
 void smcr_llc_init_msg(smcr_lgr *lgr, smcr_llc_msg *m, uint8_t type);
 void smcr_llc_rx(smcr_link *lnk, const uint8_t *buf, uint32_t len);
-void smcr_llc_run(smcr_lgr *lgr);
-bool smcr_llc_flow_start_local(smcr_lgr *lgr, uint8_t type);
 void smcr_llc_flow_stop(smcr_lgr *lgr);
 /* Arm a wait; true when it is satisfied (or failed) at once and the caller goes on now. */
 bool smcr_llc_wait_msg(smcr_lgr *lgr, smcr_link *lnk, uint64_t timeout, uint8_t exp_msg);
 smcr_llc_qentry *smcr_llc_flow_take(smcr_lgr *lgr, uint8_t exp_msg, smcr_llc_wake why, bool *delayed);
 void smcr_llc_flow_qentry_del(smcr_lgr *lgr);
-void smcr_llc_resume(smcr_lgr *lgr, smcr_llc_wake why);
 void smcr_llc_on_timer(smcr_lgr *lgr);
 void smcr_llc_link_unusable(smcr_link *lnk);
 void smcr_llc_enqueue_local(smcr_link *lnk, const smcr_llc_msg *m);
@@ -114,8 +111,5 @@ void smcr_llc_add_waiter(smcr_lgr *lgr, smcr_flow_waiter_kind kind, uint64_t tim
                          uint64_t conn_id, smcr_buf *buf, uint64_t link_id, uint64_t to_link_id);
 void smcr_llc_remove_waiters_conn(smcr_lgr *lgr, uint64_t conn_id);
 void smcr_llc_on_flow_timer(smcr_lgr *lgr);
-void smcr_llc_kick_waiters(smcr_lgr *lgr);
-void smcr_llc_protocol_violation(smcr_lgr *lgr, uint8_t type);
-void smcr_llc_drop(smcr_lgr *lgr, const char *why);
 
 #endif

@@ -34,7 +34,7 @@ static smcr_link *flow_link_new(smcr_lgr *lgr) { return smcr_ctx_find_link(lgr->
  * A procedure's step (lgr->lcl.step) is the message it waits for; every procedure starts at
  * 0, its START step. A step function handles what it waited for, acts, and either waits
  * again (await_msg) or ends the procedure. The procedure's driver runs steps until one
- * has to wait: it returns then, and smcr_llc_resume() calls it again with why the wait
+ * has to wait: it returns then, and the flow engine calls it again with why the wait
  * ended (a message, a timeout, a failure of the link or the lgr). */
 
 /* smcr_clnt_conf_first_link */
@@ -88,7 +88,7 @@ static step_next await_msg(smcr_lgr *lgr, int step, smcr_link *lnk, uint64_t tim
 
 /* Messages ------------------------------------------------------------------------------- */
 
-int smcr_llc_send_confirm_link(smcr_link *lnk, bool resp)
+static int send_confirm_link(smcr_link *lnk, bool resp)
 {
 	smcr_lgr *lgr = lnk->lgr;
 	smcr_llc_msg m;
@@ -107,7 +107,7 @@ int smcr_llc_send_confirm_link(smcr_link *lnk, bool resp)
 	return smcr_llc_send(lnk, &m);
 }
 
-int smcr_llc_send_delete_link(smcr_link *lnk, uint8_t link_del_id, bool resp, bool orderly, uint32_t reason)
+static int send_delete_link(smcr_link *lnk, uint8_t link_del_id, bool resp, bool orderly, uint32_t reason)
 {
 	smcr_llc_msg m;
 	smcr_llc_init_msg(lnk->lgr, &m, SMCR_LLC_DELETE_LINK);
@@ -124,7 +124,7 @@ int smcr_llc_send_delete_link(smcr_link *lnk, uint8_t link_del_id, bool resp, bo
 }
 
 /* smc_llc_send_link_delete_all(): on the first sendable link. */
-void smcr_llc_send_link_delete_all(smcr_lgr *lgr, bool orderly, uint32_t rsn)
+static void send_link_delete_all(smcr_lgr *lgr, bool orderly, uint32_t rsn)
 {
 	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++) {
 		smcr_link *l = lgr->lnk[i];
@@ -388,7 +388,7 @@ static step_next clnt_first_on_confirm_link(smcr_lgr *lgr, smcr_llc_wake why)
 	if (smcr_link_modify_rts(link))
 		return first_done(lgr, SMCR_DECL_ERR_RDYLNK);
 	first_rmb_confirmed(lgr); /* implicit on first contact */
-	if (smcr_llc_send_confirm_link(link, true))
+	if (send_confirm_link(link, true))
 		return first_done(lgr, SMCR_DECL_TIMEOUT_CL);
 	smcr_link_activate(link);
 	smcr_lgr_set_type(lgr, SMCR_LGR_SINGLE);
@@ -433,7 +433,7 @@ void smcr_llc_proc_clnt_first(smcr_lgr *lgr, smcr_llc_wake why)
 static step_next srv_first_start(smcr_lgr *lgr)
 {
 	smcr_link *link = flow_link(lgr);
-	if (!link || smcr_llc_send_confirm_link(link, false))
+	if (!link || send_confirm_link(link, false))
 		return first_done(lgr, SMCR_DECL_TIMEOUT_CL);
 	return await_msg(lgr, SRV_FIRST_WAIT_CONFIRM_LINK_RESPONSE, link, SMCR_LLC_WAIT_TIME, SMCR_LLC_CONFIRM_LINK);
 }
@@ -610,7 +610,7 @@ static step_next srv_add_confirm_new_link(smcr_lgr *lgr)
 {
 	smcr_link *link = flow_link(lgr);
 	smcr_link *link_new = flow_link_new(lgr);
-	if (!link_new || smcr_llc_send_confirm_link(link_new, false))
+	if (!link_new || send_confirm_link(link_new, false))
 		return srv_add_fail(lgr);
 	return await_msg(lgr, SRV_ADD_WAIT_CONFIRM_LINK_RESPONSE, link, SMCR_LLC_WAIT_FIRST_TIME, 0);
 }
@@ -622,7 +622,7 @@ static step_next srv_add_on_confirm_link_response(smcr_lgr *lgr, smcr_llc_wake w
 	smcr_llc_qentry *q = smcr_llc_flow_take(lgr, 0, why, NULL);
 	if (!q || q->msg.type != SMCR_LLC_CONFIRM_LINK || !link_new) {
 		if (link && link_new)
-			smcr_llc_send_delete_link(link, link_new->link_id, false, false, SMCR_LLC_DEL_LOST_PATH);
+			send_delete_link(link, link_new->link_id, false, false, SMCR_LLC_DEL_LOST_PATH);
 		smcr_llc_flow_qentry_del(lgr);
 		return srv_add_fail(lgr);
 	}
@@ -653,7 +653,7 @@ static step_next srv_add_delete_asym_link(smcr_lgr *lgr)
 	f->type = SMCR_FLOW_DEL_LINK; /* change the flow type from ADD_LINK */
 	f->link_new_id = asym->id;    /* the link to delete */
 	f->link_id = to->id;
-	if (smcr_llc_send_delete_link(to, asym->link_id, false, true, SMCR_LLC_DEL_NO_ASYM_NEEDED)) {
+	if (send_delete_link(to, asym->link_id, false, true, SMCR_LLC_DEL_NO_ASYM_NEEDED)) {
 		smcr_link_down(to, SMCR_LINKDOWN_WC_ERROR);
 		smcr_link *a = flow_link_new(lgr);
 		if (a)
@@ -830,7 +830,7 @@ static step_next clnt_add_on_confirm_link(smcr_lgr *lgr, smcr_llc_wake why)
 		return clnt_add_clear_reject(lgr);
 	}
 	if (!q) {
-		smcr_llc_send_delete_link(link, lnk_new->link_id, false, false, SMCR_LLC_DEL_LOST_PATH);
+		send_delete_link(link, lnk_new->link_id, false, false, SMCR_LLC_DEL_LOST_PATH);
 		return clnt_add_clear_reject(lgr);
 	}
 	if (q->msg.type != SMCR_LLC_CONFIRM_LINK) {
@@ -844,8 +844,8 @@ static step_next clnt_add_on_confirm_link(smcr_lgr *lgr, smcr_llc_wake why)
 	save_peer_uid(lgr, q);
 	smcr_llc_flow_qentry_del(lgr);
 	if (smcr_link_modify_rts(lnk_new) || smcr_buf_map_lgr(lnk_new) ||
-	    smcr_llc_send_confirm_link(lnk_new, true)) {
-		smcr_llc_send_delete_link(link, lnk_new->link_id, false, false, SMCR_LLC_DEL_LOST_PATH);
+	    send_confirm_link(lnk_new, true)) {
+		send_delete_link(link, lnk_new->link_id, false, false, SMCR_LLC_DEL_LOST_PATH);
 		return clnt_add_clear_reject(lgr);
 	}
 	new_link_active(lgr, lnk_new);
@@ -996,7 +996,7 @@ void smcr_llc_clnt_linkdown_send(smcr_lgr *lgr, uint64_t link_id, uint64_t to_li
 	if (!lnk || !lgr->listed)
 		return;
 	if (to)
-		smcr_llc_send_delete_link(to, lnk->link_id, false, true, SMCR_LLC_DEL_LOST_PATH);
+		send_delete_link(to, lnk->link_id, false, true, SMCR_LLC_DEL_LOST_PATH);
 	smcr_link_clear(lnk, true);
 }
 
@@ -1035,7 +1035,7 @@ static step_next srv_del_start(smcr_lgr *lgr)
 	if (q->msg.flags & SMCR_LLC_FLAG_DEL_LINK_ALL) {
 		/* delete the entire lgr: echo, then terminate */
 		uint32_t rsn = q->msg.u.delete_link.reason;
-		smcr_llc_send_link_delete_all(lgr, true, rsn);
+		send_link_delete_all(lgr, true, rsn);
 		smcr_llc_msg m = q->msg;
 		smcr_llc_flow_stop(lgr);
 		smcr_lgr_end_by_peer(lgr, &m);

@@ -11,11 +11,7 @@
 typedef struct smcr_lgr smcr_lgr;
 typedef struct smcr_link smcr_link;
 
-int smcr_llc_send_confirm_link(smcr_link *lnk, bool resp);
-int smcr_llc_send_delete_link(smcr_link *lnk, uint8_t link_del_id, bool resp, bool orderly,
-                              uint32_t reason);
-void smcr_llc_send_link_delete_all(smcr_lgr *lgr, bool orderly, uint32_t rsn);
-/* The procedures, run and resumed by the flow engine (smcr_llc_resume). */
+/* The procedures, run and resumed by the flow engine (llc_flow.c). */
 void smcr_llc_proc_clnt_first(smcr_lgr *lgr, smcr_llc_wake why);
 void smcr_llc_proc_srv_first(smcr_lgr *lgr, smcr_llc_wake why);
 void smcr_llc_proc_srv_add(smcr_lgr *lgr, smcr_llc_wake why);

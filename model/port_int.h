@@ -22,7 +22,6 @@ typedef struct smcr_dev_pick {
 	uint16_t sgid_index;
 } smcr_dev_pick;
 
-bool smcr_port_usable(const smcr_ctx *ctx, uint32_t port);
 /* Find the RoCE port for a TCP connection (smc_pnet_find_roce_resource). */
 bool smcr_port_find(const smcr_ctx *ctx, const smcr_tcp_info *tcp, uint16_t vlan_id, bool v2,
                     smcr_dev_pick *out);
@@ -30,10 +29,6 @@ bool smcr_port_find(const smcr_ctx *ctx, const smcr_tcp_info *tcp, uint16_t vlan
  * another device than known_port's. */
 bool smcr_port_find_alt(const smcr_ctx *ctx, const smcr_lgr *lgr, uint32_t known_port,
                         smcr_dev_pick *out);
-/* The GID a port offers: v1 the one on vlan_id; v2 one in v4_hint's subnet (any when
- * v4_hint is 0), with `loose` also one of unknown prefix. */
-bool smcr_port_gid_for(const smcr_ctx *ctx, uint32_t port, uint16_t vlan_id, bool v2,
-                       uint32_t v4_hint, bool loose, smcr_dev_pick *out);
 /* Server: does the Proposal's prefix match an address of the connection's interface?
  * Client: fill the Proposal's prefix from the interface. */
 bool smcr_prefix_match(const smcr_tcp_info *tcp, const smcr_clc_proposal *p);

@@ -143,9 +143,6 @@ void smcr_ctx_free(smcr_ctx *ctx)
 	smcr_free(&boot, ctx);
 }
 
-void *smcr_ctx_user(const smcr_ctx *ctx) { return ctx->user; }
-const smcr_settings *smcr_ctx_settings(const smcr_ctx *ctx) { return &ctx->set; }
-
 void smcr_ctx_enter(smcr_ctx *ctx, uint64_t now)
 {
 	if (now > ctx->now)
