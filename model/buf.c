@@ -5,9 +5,23 @@
  * link group when their connection ends and are reused by later connections of the same
  * size; an RMB is registered as one memory region per link. The peer's RMBs are known as
  * rtokens: (rkey, address) per peer RMB per link. */
-#include "model/smcr_int.h"
+#include "model/buf_int.h"
 
-uint32_t smcr_rmb_wnd_update_limit(uint32_t rmbe_size)
+#include <string.h>
+
+#include "model/clc.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/lgr_int.h"
+#include "model/link_int.h"
+#include "model/list_int.h"
+#include "model/llc_flow_int.h"
+#include "model/mem_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
+#include "model/smcr_transport.h"
+
+static uint32_t rmb_wnd_update_limit(uint32_t rmbe_size)
 {
 	/* smc_rmb_wnd_update_limit(): min(rmbe_size / 10, SOCK_MIN_SNDBUF / 2), where
 	 * SOCK_MIN_SNDBUF = 2 * (2048 + SKB_TRUESIZE overhead) is 4608 on x86-64. */
@@ -150,7 +164,7 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 		conn->rmb = buf;
 		conn->rmbe_size = buf->len;
 		conn->rmbe_size_code = buf->size_code;
-		conn->rmbe_update_limit = smcr_rmb_wnd_update_limit(buf->len);
+		conn->rmbe_update_limit = rmb_wnd_update_limit(buf->len);
 		conn->bytes_to_rcv = 0;
 	} else {
 		conn->sndbuf = buf;
@@ -240,16 +254,6 @@ void smcr_buf_free_all(smcr_lgr *lgr)
 		while (!smcr_list_empty(heads[h]))
 			buf_free(lgr->ctx, SMCR_CONTAINER_OF(heads[h]->next, smcr_buf, node));
 	}
-}
-
-uint32_t smcr_buf_used_rmbs(const smcr_lgr *lgr)
-{
-	uint32_t n = 0;
-	const smcr_list *pos;
-	for (pos = lgr->rmbs.next; pos != &lgr->rmbs; pos = pos->next)
-		if (SMCR_CONTAINER_OF(pos, smcr_buf, node)->used)
-			n++;
-	return n;
 }
 
 smcr_buf *smcr_buf_next_used_rmb(const smcr_lgr *lgr, uint32_t *pos)

@@ -229,6 +229,89 @@ ssize_t smcr_clc_encode_proposal(uint8_t *out, size_t outlen, const smcr_clc_pro
 	return p - out;
 }
 
+/* Where the parts of a received Proposal lie, as its header, offsets and counts say. */
+typedef struct prop_layout {
+	smcr_clc_smc_type typev1, typev2;
+	uint16_t ipoff;        /* iparea_offset */
+	size_t pfx;            /* the IP prefix area */
+	uint8_t n6;            /* IPv6 prefixes in it */
+	size_t v2ext;          /* the v2 extension, 0 if none */
+	uint8_t n_eids, n_gids;
+} prop_layout;
+
+/* A version 2 Proposal's v2 extension: where it is and its counts. */
+static int locate_prop_v2_ext(prop_layout *l, const uint8_t *buf, size_t len, smcr_decode_err *err)
+{
+	const char *msg = "CLC Proposal";
+	/* smc_get_clc_v2_ext: the SMC-D area is unusable when SMC-D v1 is offered with
+	 * another IP area offset; offset 0 means no extension */
+	uint16_t v2off = len >= PROP_V2EXT_BASE ? get_be16(buf + PROP_V2EXT_OFF_FIELD) : 0;
+	bool usable = !(smcd_offered(l->typev1) && l->ipoff != PROP_SMCD_AREA_LEN);
+	if (usable && v2off != 0 && v2off <= PROP_V2EXT_OFF_MAX)
+		l->v2ext = PROP_V2EXT_BASE + v2off;
+	if (l->typev2 == SMCR_CLC_TYPE_NONE)
+		return 0;
+	if (!l->v2ext)
+		return smcr_decode_fail(err, SMCR_ERR_FIELD, msg, "v2_ext_offset", PROP_V2EXT_OFF_FIELD, v2off,
+		                        "1..%d (SMCv2 offered needs the v2 extension%s)", PROP_V2EXT_OFF_MAX,
+		                        usable ? "" : "; SMC-D area unusable: iparea_offset != 40");
+	if (l->v2ext + PROP_V2EXT_LEN > len)
+		return smcr_decode_fail(err, SMCR_ERR_SHORT, msg, "v2 extension", (uint32_t)l->v2ext, len,
+		                        ">= %zu bytes", l->v2ext + PROP_V2EXT_LEN);
+	l->n_eids = buf[l->v2ext];
+	if (l->n_eids > SMCR_MAX_EIDS)
+		return smcr_decode_fail(err, SMCR_ERR_FIELD, msg, "eid_cnt", (uint32_t)l->v2ext, l->n_eids, "<= %d",
+		                        SMCR_MAX_EIDS);
+	l->n_gids = buf[l->v2ext + 1];
+	if (smcd_offered(l->typev2) && l->n_gids > SMCR_CLC_MAX_ISM_V2)
+		return smcr_decode_fail(err, SMCR_ERR_FIELD, msg, "ism_gid_cnt", (uint32_t)(l->v2ext + 1), l->n_gids,
+		                        "<= %d", SMCR_CLC_MAX_ISM_V2);
+	return 0;
+}
+
+/* The length that the version, the types offered and the counts make. */
+static size_t prop_expected_len(const prop_layout *l, uint8_t version)
+{
+	if (version == 1)
+		return PROP_BASE_LEN + l->ipoff + PROP_PREFIX_LEN + PROP_IPV6_LEN * (size_t)l->n6 + SMCR_CLC_TRAILER_LEN;
+	size_t want = PROP_BASE_LEN + PROP_SMCD_AREA_LEN + SMCR_CLC_TRAILER_LEN;
+	if (l->typev1 != SMCR_CLC_TYPE_NONE)
+		want += PROP_PREFIX_LEN + PROP_IPV6_LEN * (size_t)l->n6;
+	if (l->typev2 != SMCR_CLC_TYPE_NONE)
+		want += PROP_V2EXT_LEN + SMCR_EID_LEN * (size_t)l->n_eids;
+	if (smcd_offered(l->typev2))
+		want += PROP_SMCDV2EXT_LEN + PROP_GIDCHID_LEN * (size_t)l->n_gids;
+	return want;
+}
+
+/* The v2 extension's fields, and the SMC-Dv2 extension's when it lies inside the body. */
+static void get_prop_v2_ext(smcr_clc_proposal *m, const uint8_t *buf, const prop_layout *l, size_t body_end)
+{
+	const uint8_t *x = buf + l->v2ext;
+	m->n_eids = l->n_eids;
+	m->n_ism_gids = smcd_offered(l->typev2) ? l->n_gids : 0; /* meaningless otherwise */
+	m->release = (uint8_t)(x[3] >> 4);
+	m->seid_indicator = x[3] & 1;
+	memcpy(m->roce_v2_gid, x + 8, 16);
+	m->max_conns = x[24];
+	m->max_links = x[25];
+	m->feature_mask = get_be16(x + 26);
+	for (unsigned i = 0; i < l->n_eids; i++)
+		memcpy(m->eids[i], x + PROP_V2EXT_LEN + SMCR_EID_LEN * i, SMCR_EID_LEN);
+	uint16_t doff = get_be16(x + 6);
+	size_t d = l->v2ext + 8 + doff;
+	if (smcd_offered(l->typev2) && doff != 0 && doff <= PROP_SMCDV2EXT_OFF_MAX &&
+	    d + PROP_SMCDV2EXT_LEN + PROP_GIDCHID_LEN * (size_t)l->n_gids <= body_end) {
+		m->smcd_v2_ext = true;
+		memcpy(m->seid, buf + d, SMCR_EID_LEN);
+		for (unsigned i = 0; i < l->n_gids; i++) {
+			const uint8_t *g = buf + d + PROP_SMCDV2EXT_LEN + PROP_GIDCHID_LEN * i;
+			m->ism_v2[i].gid = get_be64(g);
+			m->ism_v2[i].chid = get_be16(g + 8);
+		}
+	}
+}
+
 int smcr_clc_decode_proposal(smcr_clc_proposal *m, const uint8_t *buf, size_t len, smcr_decode_err *err)
 {
 	const char *msg = "CLC Proposal";
@@ -238,63 +321,36 @@ int smcr_clc_decode_proposal(smcr_clc_proposal *m, const uint8_t *buf, size_t le
 		return rc;
 	if (len < PROP_BASE_LEN)
 		return smcr_decode_fail(err, SMCR_ERR_SHORT, msg, "iparea_offset", 38, len, ">= %d bytes", PROP_BASE_LEN);
-	smcr_clc_smc_type typev1 = (smcr_clc_smc_type)(h.flags & 3);
-	smcr_clc_smc_type typev2 = (smcr_clc_smc_type)((h.flags >> 2) & 3);
+	prop_layout l;
+	memset(&l, 0, sizeof(l));
+	l.typev1 = (smcr_clc_smc_type)(h.flags & 3);
+	l.typev2 = (smcr_clc_smc_type)((h.flags >> 2) & 3);
 
 	/* smc_clc_proposal_get_prefix: the prefix area must start within the 40-byte area */
-	uint16_t ipoff = get_be16(buf + 38);
-	if (ipoff > PROP_SMCD_AREA_LEN)
-		return smcr_decode_fail(err, SMCR_ERR_FIELD, msg, "iparea_offset", 38, ipoff, "<= %d", PROP_SMCD_AREA_LEN);
-	size_t pfx = PROP_BASE_LEN + ipoff;
-	if (pfx + PROP_PREFIX_LEN > len)
-		return smcr_decode_fail(err, SMCR_ERR_SHORT, msg, "ip prefix area", (uint32_t)pfx, len,
-		                        ">= %zu bytes", pfx + PROP_PREFIX_LEN);
+	l.ipoff = get_be16(buf + 38);
+	if (l.ipoff > PROP_SMCD_AREA_LEN)
+		return smcr_decode_fail(err, SMCR_ERR_FIELD, msg, "iparea_offset", 38, l.ipoff, "<= %d", PROP_SMCD_AREA_LEN);
+	l.pfx = PROP_BASE_LEN + l.ipoff;
+	if (l.pfx + PROP_PREFIX_LEN > len)
+		return smcr_decode_fail(err, SMCR_ERR_SHORT, msg, "ip prefix area", (uint32_t)l.pfx, len,
+		                        ">= %zu bytes", l.pfx + PROP_PREFIX_LEN);
 	/* Linux checks the count even when no v1 type is offered (the bytes are then part of
 	 * the SMC-D area) */
-	uint8_t n6 = buf[pfx + 7];
-	if (n6 > SMCR_MAX_IPV6_PREFIXES)
-		return smcr_decode_fail(err, SMCR_ERR_FIELD, msg, "ipv6_prefixes_cnt", (uint32_t)(pfx + 7), n6,
+	l.n6 = buf[l.pfx + 7];
+	if (l.n6 > SMCR_MAX_IPV6_PREFIXES)
+		return smcr_decode_fail(err, SMCR_ERR_FIELD, msg, "ipv6_prefixes_cnt", (uint32_t)(l.pfx + 7), l.n6,
 		                        "<= %d", SMCR_MAX_IPV6_PREFIXES);
 
-	size_t v2ext = 0, want;
-	uint8_t n_eids = 0, n_gids = 0;
 	if (h.version == 1) {
-		if (typev1 == SMCR_CLC_TYPE_NONE)
-			return smcr_decode_fail(err, SMCR_ERR_FIELD, msg, "typev1", 7, typev1,
+		if (l.typev1 == SMCR_CLC_TYPE_NONE)
+			return smcr_decode_fail(err, SMCR_ERR_FIELD, msg, "typev1", 7, l.typev1,
 			                        "SMC-R, SMC-D or both in a version 1 Proposal");
-		want = PROP_BASE_LEN + ipoff + PROP_PREFIX_LEN + PROP_IPV6_LEN * (size_t)n6 + SMCR_CLC_TRAILER_LEN;
 	} else {
-		/* smc_get_clc_v2_ext: the SMC-D area is unusable when SMC-D v1 is offered with
-		 * another IP area offset; offset 0 means no extension */
-		uint16_t v2off = len >= PROP_V2EXT_BASE ? get_be16(buf + PROP_V2EXT_OFF_FIELD) : 0;
-		bool usable = !(smcd_offered(typev1) && ipoff != PROP_SMCD_AREA_LEN);
-		if (usable && v2off != 0 && v2off <= PROP_V2EXT_OFF_MAX)
-			v2ext = PROP_V2EXT_BASE + v2off;
-		if (typev2 != SMCR_CLC_TYPE_NONE) {
-			if (!v2ext)
-				return smcr_decode_fail(err, SMCR_ERR_FIELD, msg, "v2_ext_offset", PROP_V2EXT_OFF_FIELD, v2off,
-				                        "1..%d (SMCv2 offered needs the v2 extension%s)", PROP_V2EXT_OFF_MAX,
-				                        usable ? "" : "; SMC-D area unusable: iparea_offset != 40");
-			if (v2ext + PROP_V2EXT_LEN > len)
-				return smcr_decode_fail(err, SMCR_ERR_SHORT, msg, "v2 extension", (uint32_t)v2ext, len,
-				                        ">= %zu bytes", v2ext + PROP_V2EXT_LEN);
-			n_eids = buf[v2ext];
-			if (n_eids > SMCR_MAX_EIDS)
-				return smcr_decode_fail(err, SMCR_ERR_FIELD, msg, "eid_cnt", (uint32_t)v2ext, n_eids, "<= %d",
-				                        SMCR_MAX_EIDS);
-			n_gids = buf[v2ext + 1];
-			if (smcd_offered(typev2) && n_gids > SMCR_CLC_MAX_ISM_V2)
-				return smcr_decode_fail(err, SMCR_ERR_FIELD, msg, "ism_gid_cnt", (uint32_t)(v2ext + 1), n_gids,
-				                        "<= %d", SMCR_CLC_MAX_ISM_V2);
-		}
-		want = PROP_BASE_LEN + PROP_SMCD_AREA_LEN + SMCR_CLC_TRAILER_LEN;
-		if (typev1 != SMCR_CLC_TYPE_NONE)
-			want += PROP_PREFIX_LEN + PROP_IPV6_LEN * (size_t)n6;
-		if (typev2 != SMCR_CLC_TYPE_NONE)
-			want += PROP_V2EXT_LEN + SMCR_EID_LEN * (size_t)n_eids;
-		if (smcd_offered(typev2))
-			want += PROP_SMCDV2EXT_LEN + PROP_GIDCHID_LEN * (size_t)n_gids;
+		rc = locate_prop_v2_ext(&l, buf, len, err);
+		if (rc < 0)
+			return rc;
 	}
+	size_t want = prop_expected_len(&l, h.version);
 	if (h.length != want)
 		return smcr_decode_fail(err, SMCR_ERR_LENGTH, msg, "length", 5, h.length,
 		                        "%zu (from the version, types and counts)", want);
@@ -303,60 +359,37 @@ int smcr_clc_decode_proposal(smcr_clc_proposal *m, const uint8_t *buf, size_t le
 		return rc;
 	/* Linux does not check where the extension lies; we never read past the trailer */
 	size_t body_end = len - SMCR_CLC_TRAILER_LEN;
-	if (typev2 != SMCR_CLC_TYPE_NONE && h.version >= 2 &&
-	    v2ext + PROP_V2EXT_LEN + SMCR_EID_LEN * (size_t)n_eids > body_end)
+	size_t ext_len = PROP_V2EXT_LEN + SMCR_EID_LEN * (size_t)l.n_eids;
+	if (l.typev2 != SMCR_CLC_TYPE_NONE && h.version >= 2 && l.v2ext + ext_len > body_end)
 		return smcr_decode_fail(err, SMCR_ERR_FIELD, msg, "v2_ext_offset", PROP_V2EXT_OFF_FIELD,
-		                        v2ext - PROP_V2EXT_BASE, "<= %zu (extension inside the message)",
-		                        body_end - PROP_V2EXT_LEN - SMCR_EID_LEN * (size_t)n_eids - PROP_V2EXT_BASE);
+		                        l.v2ext - PROP_V2EXT_BASE, "<= %zu (extension inside the message)",
+		                        body_end - ext_len - PROP_V2EXT_BASE);
 
 	memset(m, 0, sizeof(*m));
 	m->version = h.version;
-	m->typev1 = typev1;
-	m->typev2 = h.version == 1 ? SMCR_CLC_TYPE_NONE : typev2;
+	m->typev1 = l.typev1;
+	m->typev2 = h.version == 1 ? SMCR_CLC_TYPE_NONE : l.typev2;
 	memcpy(m->peer_id, buf + 8, 8);
 	memcpy(m->gid, buf + 16, 16);
 	memcpy(m->mac, buf + 32, 6);
-	m->iparea_offset = ipoff;
-	m->rfc_layout = h.version == 1 && ipoff == 0;
-	if (len >= PROP_BASE_LEN + PROP_SMCD_AREA_LEN && (h.version >= 2 || ipoff == PROP_SMCD_AREA_LEN)) {
+	m->iparea_offset = l.ipoff;
+	m->rfc_layout = h.version == 1 && l.ipoff == 0;
+	if (len >= PROP_BASE_LEN + PROP_SMCD_AREA_LEN && (h.version >= 2 || l.ipoff == PROP_SMCD_AREA_LEN)) {
 		m->ism_gid = get_be64(buf + 40);
 		m->ism_chid = get_be16(buf + 48);
 	}
-	if (h.version == 1 || typev1 != SMCR_CLC_TYPE_NONE) {
-		m->ipv4_subnet = get_be32(buf + pfx);
-		m->ipv4_prefix_len = buf[pfx + 4];
-		m->n_ipv6 = n6;
-		for (unsigned i = 0; i < n6; i++) {
-			const uint8_t *e = buf + pfx + PROP_PREFIX_LEN + PROP_IPV6_LEN * i;
+	if (h.version == 1 || l.typev1 != SMCR_CLC_TYPE_NONE) {
+		m->ipv4_subnet = get_be32(buf + l.pfx);
+		m->ipv4_prefix_len = buf[l.pfx + 4];
+		m->n_ipv6 = l.n6;
+		for (unsigned i = 0; i < l.n6; i++) {
+			const uint8_t *e = buf + l.pfx + PROP_PREFIX_LEN + PROP_IPV6_LEN * i;
 			memcpy(m->ipv6[i].prefix, e, 16);
 			m->ipv6[i].len = e[16];
 		}
 	}
-	if (h.version >= 2 && typev2 != SMCR_CLC_TYPE_NONE) {
-		const uint8_t *x = buf + v2ext;
-		m->n_eids = n_eids;
-		m->n_ism_gids = smcd_offered(typev2) ? n_gids : 0; /* meaningless otherwise */
-		m->release = (uint8_t)(x[3] >> 4);
-		m->seid_indicator = x[3] & 1;
-		memcpy(m->roce_v2_gid, x + 8, 16);
-		m->max_conns = x[24];
-		m->max_links = x[25];
-		m->feature_mask = get_be16(x + 26);
-		for (unsigned i = 0; i < n_eids; i++)
-			memcpy(m->eids[i], x + PROP_V2EXT_LEN + SMCR_EID_LEN * i, SMCR_EID_LEN);
-		uint16_t doff = get_be16(x + 6);
-		size_t d = v2ext + 8 + doff;
-		if (smcd_offered(typev2) && doff != 0 && doff <= PROP_SMCDV2EXT_OFF_MAX &&
-		    d + PROP_SMCDV2EXT_LEN + PROP_GIDCHID_LEN * (size_t)n_gids <= body_end) {
-			m->smcd_v2_ext = true;
-			memcpy(m->seid, buf + d, SMCR_EID_LEN);
-			for (unsigned i = 0; i < n_gids; i++) {
-				const uint8_t *g = buf + d + PROP_SMCDV2EXT_LEN + PROP_GIDCHID_LEN * i;
-				m->ism_v2[i].gid = get_be64(g);
-				m->ism_v2[i].chid = get_be16(g + 8);
-			}
-		}
-	}
+	if (h.version >= 2 && l.typev2 != SMCR_CLC_TYPE_NONE)
+		get_prop_v2_ext(m, buf, &l, body_end);
 	return 0;
 }
 

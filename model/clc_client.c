@@ -7,7 +7,23 @@
  * SYNCERR with out-of-sync) -> buffers -> [CONFIRM_RKEY on a reused lgr] -> Confirm ->
  * [first contact: CONFIRM_LINK within 4 s, then an optional ADD_LINK within 2 s].
  * Before the Accept a Linux client without ISMv2 declines with version 1. */
-#include "model/smcr_int.h"
+#include "model/handshake_int.h"
+
+#include <string.h>
+
+#include "model/addr_int.h"
+#include "model/buf_int.h"
+#include "model/clc.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/decode_err.h"
+#include "model/lgr_int.h"
+#include "model/link_int.h"
+#include "model/llc_flow_int.h"
+#include "model/mem_int.h"
+#include "model/port_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
 
 static uint8_t decl_version(const smcr_conn *conn) { return conn->version ? conn->version : 1; }
 

@@ -7,7 +7,23 @@
  * [CONFIRM_RKEY on a reused lgr] -> Accept -> Confirm (6 s) -> [first contact: QP to RTS,
  * CONFIRM_LINK request, response within 2 s, then an ADD_LINK attempt]. The server
  * declines with the Proposal's version. */
-#include "model/smcr_int.h"
+#include "model/handshake_int.h"
+
+#include <string.h>
+
+#include "model/addr_int.h"
+#include "model/buf_int.h"
+#include "model/clc.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/decode_err.h"
+#include "model/lgr_int.h"
+#include "model/link_int.h"
+#include "model/llc_flow_int.h"
+#include "model/mem_int.h"
+#include "model/port_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
 
 static uint8_t prop_version(const smcr_conn *conn)
 {

@@ -10,9 +10,28 @@
  * byte the host offers, frames messages itself and hands the unread rest back with the
  * fallback callback. Any malformed message, or a type other than the expected one or a
  * Decline, is a protocol error: the connection fails, no fallback (Linux -EPROTO). */
-#include "model/smcr_int.h"
+#include "model/handshake_int.h"
+
+#include <string.h>
+
+#include "model/buf_int.h"
+#include "model/clc.h"
+#include "model/close_int.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/decode_err.h"
+#include "model/lgr_int.h"
+#include "model/link_int.h"
+#include "model/list_int.h"
+#include "model/llc_flow_int.h"
+#include "model/mem_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
+#include "model/timer_int.h"
 
 #define CLC_INPUT_MAX (64 * 1024)
+
+static void clc_process(smcr_conn *conn);
 
 int smcr_clc_send(smcr_conn *conn, const uint8_t *buf, size_t len)
 {
@@ -44,7 +63,7 @@ int smcr_hs_open(smcr_ctx *ctx, smcr_role role, const smcr_tcp_info *tcp, void *
 }
 
 /* smc_clc_send_decline() */
-int smcr_clc_send_decline(smcr_conn *conn, uint32_t reason, uint8_t version)
+static int send_decline(smcr_conn *conn, uint32_t reason, uint8_t version)
 {
 	smcr_ctx *ctx = conn->ctx;
 	smcr_clc_decline d;
@@ -99,7 +118,7 @@ void smcr_hs_fallback(smcr_conn *conn, uint32_t reason)
 
 void smcr_hs_decline_fallback(smcr_conn *conn, uint32_t reason, uint8_t version)
 {
-	if (reason != SMCR_DECL_PEERDECL && smcr_clc_send_decline(conn, reason, version)) {
+	if (reason != SMCR_DECL_PEERDECL && send_decline(conn, reason, version)) {
 		smcr_hs_error(conn, SMCR_ERR_CLOSED);
 		return;
 	}
@@ -180,7 +199,7 @@ void smcr_hs_wait_clc(smcr_conn *conn, smcr_hs_state st, uint64_t timeout)
 {
 	conn->hs = st;
 	smcr_timer_arm(conn->ctx, &conn->clc_timer, conn->ctx->now + timeout);
-	smcr_clc_process(conn); /* bytes may be waiting already */
+	clc_process(conn); /* bytes may be waiting already */
 	if (conn->hs == st && conn->tcp_eof)
 		smcr_hs_error(conn, SMCR_ERR_CLOSED); /* and nothing more will come */
 }
@@ -281,7 +300,7 @@ void smcr_hs_on_clc_timer(smcr_conn *conn)
 		smcr_hs_error(conn, SMCR_ERR_AGAIN); /* smc_clc_wait_msg() timed out: -EAGAIN */
 }
 
-void smcr_clc_process(smcr_conn *conn)
+static void clc_process(smcr_conn *conn)
 {
 	uint64_t id = conn->id;
 	smcr_ctx *ctx = conn->ctx;
@@ -382,7 +401,7 @@ ssize_t smcr_conn_clc_input(smcr_conn *conn, const uint8_t *buf, size_t len, uin
 	}
 	memcpy(conn->clc_buf + conn->clc_len, buf, take);
 	conn->clc_len += take;
-	smcr_clc_process(conn);
+	clc_process(conn);
 	smcr_ctx_leave(ctx);
 	return (ssize_t)take;
 }

@@ -6,7 +6,17 @@
  * down (FIN); the TCP connection is released once the SMC connection is CLOSED and the
  * application has closed. Received flags drive the passive side (smc_close_passive_work).
  * The 2 s drain is a timer here where Linux sleeps. */
-#include "model/smcr_int.h"
+#include "model/close_int.h"
+
+#include "model/cdc.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/handshake_int.h"
+#include "model/link_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
+#include "model/timer_int.h"
+#include "model/tx_int.h"
 
 static bool rxed_any_close(const smcr_conn *c)
 {
@@ -125,7 +135,7 @@ static void close_active_step(smcr_conn *conn, bool flushed)
 	}
 }
 
-int smcr_close_active(smcr_conn *conn)
+static int close_active(smcr_conn *conn)
 {
 	close_active_step(conn, false);
 	return 0;
@@ -147,7 +157,7 @@ static void shutdown_write_step(smcr_conn *conn, bool flushed)
 	smcr_conn_tcp(conn, SMCR_TCP_SHUTDOWN_WR);
 }
 
-int smcr_close_shutdown_write(smcr_conn *conn)
+static int close_shutdown_write(smcr_conn *conn)
 {
 	shutdown_write_step(conn, false);
 	return 0;
@@ -313,7 +323,7 @@ int smcr_conn_shutdown_write(smcr_conn *conn, uint64_t now)
 		return SMCR_ERR_STATE; /* ENOTCONN */
 	smcr_ctx_enter(conn->ctx, now);
 	conn->send_shutdown = true;
-	smcr_close_shutdown_write(conn);
+	close_shutdown_write(conn);
 	smcr_ctx_leave(conn->ctx);
 	return 0;
 }
@@ -343,7 +353,7 @@ int smcr_conn_close(smcr_conn *conn, uint64_t now)
 		smcr_conn_tcp(conn, SMCR_TCP_CLOSE);
 		smcr_conn_maybe_reap(conn);
 	} else {
-		smcr_close_active(conn);
+		close_active(conn);
 		conn->sock_dead = true;
 		conn->send_shutdown = conn->rcv_shutdown = true;
 		closed_cleanup(conn);

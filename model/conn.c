@@ -4,7 +4,24 @@
  * A connection is freed when the application has closed it and the protocol is done with
  * it: fallen back, failed, or CLOSED. Until then it stays in the context, still answering
  * CDCs for its close handshake. */
-#include "model/smcr_int.h"
+#include "model/conn_int.h"
+
+#include <string.h>
+
+#include "model/buf_int.h"
+#include "model/cdc.h"
+#include "model/close_int.h"
+#include "model/ctx_int.h"
+#include "model/handshake_int.h"
+#include "model/lgr_int.h"
+#include "model/link_int.h"
+#include "model/list_int.h"
+#include "model/llc_flow_int.h"
+#include "model/mem_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
+#include "model/timer_int.h"
+#include "model/wr_int.h"
 
 smcr_conn *smcr_conn_new(smcr_ctx *ctx, smcr_role role, const smcr_tcp_info *tcp, void *user)
 {
@@ -213,7 +230,6 @@ void smcr_conn_reap(smcr_conn *conn)
 void *smcr_conn_user(const smcr_conn *conn) { return conn->user; }
 uint64_t smcr_conn_id(const smcr_conn *conn) { return conn->id; }
 smcr_conn_state smcr_conn_get_state(const smcr_conn *conn) { return conn->state; }
-smcr_conn_mode smcr_conn_get_mode(const smcr_conn *conn) { return conn->mode; }
 size_t smcr_conn_readable(const smcr_conn *conn) { return conn->bytes_to_rcv; }
 size_t smcr_conn_writable(const smcr_conn *conn)
 {

@@ -12,7 +12,19 @@
  * Unlike Linux, a connection that is closing gets the same treatment when CDCs of it were
  * in flight on the failed link (docs/deviations.md): its last data, its close flags and its
  * consumer cursor may have been lost with them. */
-#include "model/smcr_int.h"
+#include "model/failover_int.h"
+
+#include <string.h>
+
+#include "model/cdc.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/lgr_int.h"
+#include "model/link_int.h"
+#include "model/list_int.h"
+#include "model/smcr.h"
+#include "model/tx_int.h"
+#include "model/wr_int.h"
 
 static void switch_link(smcr_conn *conn, smcr_link *to)
 {

@@ -7,7 +7,27 @@
  * completion of that DELETE_LINK (at most 2 s, like smc_llc_send_message_wait) before the
  * QPs are destroyed, so the message really leaves; a send that fails or times out is made
  * again on the next link. */
-#include "model/smcr_int.h"
+#include "model/lgr_int.h"
+
+#include <string.h>
+
+#include "model/addr_int.h"
+#include "model/buf_int.h"
+#include "model/clc.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/handshake_int.h"
+#include "model/link_int.h"
+#include "model/list_int.h"
+#include "model/llc.h"
+#include "model/llc_flow_int.h"
+#include "model/mem_int.h"
+#include "model/port_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
+#include "model/timer_int.h"
+
+static void term_send_done(smcr_lgr *lgr);
 
 static smcr_lgr *lgr_alloc(smcr_ctx *ctx)
 {
@@ -292,7 +312,7 @@ static void delete_all_next(smcr_lgr *lgr)
 		if (lgr->dead)
 			return;
 	}
-	smcr_lgr_term_send_done(lgr);
+	term_send_done(lgr);
 }
 
 /* The links are deactivated at once (smcr_lgr_link_deactivate_all), the DELETE_LINK ALL
@@ -335,12 +355,12 @@ void smcr_lgr_term_send_result(smcr_lgr *lgr, bool ok)
 		return;
 	smcr_timer_cancel(lgr->ctx, &lgr->term_timer);
 	if (ok)
-		smcr_lgr_term_send_done(lgr);
+		term_send_done(lgr);
 	else
 		delete_all_next(lgr);
 }
 
-void smcr_lgr_term_send_done(smcr_lgr *lgr)
+static void term_send_done(smcr_lgr *lgr)
 {
 	if (lgr->dead)
 		return;

@@ -4,7 +4,26 @@
  * (local MAC, GID, QPN, peer MAC, GID, QPN, VLAN), a 1-byte link number assigned by the
  * server and a 4-byte link user id (Linux: htonl(lgr id + link id)). States UNUSED ->
  * ACTIVATING -> ACTIVE -> INACTIVE. QP attributes are exactly the ones smc_ib.c sets. */
-#include "model/smcr_int.h"
+#include "model/link_int.h"
+
+#include <string.h>
+
+#include "model/buf_int.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/failover_int.h"
+#include "model/lgr_int.h"
+#include "model/list_int.h"
+#include "model/llc_flow_int.h"
+#include "model/llc_keepalive_int.h"
+#include "model/llc_link_int.h"
+#include "model/mem_int.h"
+#include "model/port_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
+#include "model/smcr_transport.h"
+#include "model/timer_int.h"
+#include "model/wr_int.h"
 
 #define SMCR_QP_MIN_RNR_TIMER 5
 #define SMCR_QP_TIMEOUT 15

@@ -312,9 +312,11 @@ static int decode_add_link_ext(smcr_llc_msg *m, const uint8_t *buf, size_t len, 
 	return 0;
 }
 
-int smcr_llc_decode(smcr_llc_msg *m, const uint8_t *buf, size_t len, smcr_decode_err *err)
+/* Bytes 0-3 (smc_llc_rx_handler's checks): a type Linux handles in this version, at least
+ * 44 bytes, the length for the version, the flags. *name: the type's name for errors. */
+static int decode_header(smcr_llc_msg *m, const uint8_t *buf, size_t len, const char **name,
+                         smcr_decode_err *err)
 {
-	memset(m, 0, sizeof(*m));
 	if (len < 1)
 		return smcr_decode_fail(err, SMCR_ERR_SHORT, "LLC", "type", 0, len, ">= %d bytes", SMCR_LLC_LEN);
 	uint8_t raw = buf[0];
@@ -325,27 +327,34 @@ int smcr_llc_decode(smcr_llc_msg *m, const uint8_t *buf, size_t len, smcr_decode
 		                        raw == SMCR_CDC_TYPE ? "an LLC type (0xFE is a CDC message)"
 		                                             : "a type Linux handles: 0x01-0x04, 0x06-0x09, 0x21, "
 		                                               "0x22, 0x24-0x27, 0x29");
-	const char *name = smcr_llc_type_name(raw);
+	*name = smcr_llc_type_name(raw);
 	if (len < SMCR_LLC_LEN)
-		return smcr_decode_fail(err, SMCR_ERR_SHORT, name, "message", 0, len, ">= %d bytes", SMCR_LLC_LEN);
+		return smcr_decode_fail(err, SMCR_ERR_SHORT, *name, "message", 0, len, ">= %d bytes", SMCR_LLC_LEN);
 	if (len > SMCR_LLC_V2_MAX_LEN)
-		return smcr_decode_fail(err, SMCR_ERR_LENGTH, name, "message", 0, len, "<= %d bytes",
+		return smcr_decode_fail(err, SMCR_ERR_LENGTH, *name, "message", 0, len, "<= %d bytes",
 		                        SMCR_LLC_V2_MAX_LEN);
 	m->type = type;
 	m->version = version;
 	m->flags = buf[3];
 	if (version == 1) {
 		if (buf[1] != SMCR_LLC_LEN)
-			return smcr_decode_fail(err, SMCR_ERR_LENGTH, name, "length", 1, buf[1], "%d", SMCR_LLC_LEN);
+			return smcr_decode_fail(err, SMCR_ERR_LENGTH, *name, "length", 1, buf[1], "%d", SMCR_LLC_LEN);
 		m->length = SMCR_LLC_LEN; /* Linux reads 44 bytes; anything after is ignored */
 		if (type == SMCR_LLC_ADD_LINK)
 			m->reject_reason = buf[2] & 0x0F;
 	} else {
-		int rc = resolve_v2_length(m, buf, len, name, err);
+		int rc = resolve_v2_length(m, buf, len, *name, err);
 		if (rc < 0)
 			return rc;
 	}
+	return 0;
+}
 
+/* The type's fields, with the checks of the types that carry counts. */
+static int decode_body(smcr_llc_msg *m, const uint8_t *buf, size_t len, const char *name,
+                       smcr_decode_err *err)
+{
+	uint8_t type = m->type, version = m->version;
 	const uint8_t *p = buf + 4;
 	switch ((smcr_llc_type)type) {
 	case SMCR_LLC_CONFIRM_LINK: {
@@ -434,6 +443,14 @@ int smcr_llc_decode(smcr_llc_msg *m, const uint8_t *buf, size_t len, smcr_decode
 		break;
 	}
 	return 0;
+}
+
+int smcr_llc_decode(smcr_llc_msg *m, const uint8_t *buf, size_t len, smcr_decode_err *err)
+{
+	memset(m, 0, sizeof(*m));
+	const char *name = "LLC";
+	int rc = decode_header(m, buf, len, &name, err);
+	return rc < 0 ? rc : decode_body(m, buf, len, name, err);
 }
 
 void smcr_llc_describe(const smcr_llc_msg *m, char *out, size_t outlen)

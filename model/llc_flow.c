@@ -10,8 +10,32 @@
  * delayed event); further ones are dropped. Local initiators wait up to 20 s for the flow.
  *
  * Linux blocks in smc_llc_wait(); here a procedure records its step, arms the flow timer
- * and returns; smcr_llc_resume() continues it on a message, a timeout or a failure. */
-#include "model/smcr_int.h"
+ * and returns; resume_proc() continues it on a message, a timeout or a failure. */
+#include "model/llc_flow_int.h"
+
+#include <string.h>
+
+#include "model/buf_int.h"
+#include "model/clc.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/decode_err.h"
+#include "model/handshake_int.h"
+#include "model/lgr_int.h"
+#include "model/link_int.h"
+#include "model/list_int.h"
+#include "model/llc.h"
+#include "model/llc_keepalive_int.h"
+#include "model/llc_link_int.h"
+#include "model/llc_rkey_int.h"
+#include "model/mem_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
+#include "model/timer_int.h"
+#include "model/wr_int.h"
+
+static void run_events(smcr_lgr *lgr);
+static void kick_waiters(smcr_lgr *lgr);
 
 void smcr_llc_lgr_init(smcr_lgr *lgr)
 {
@@ -26,13 +50,13 @@ static void qentry_free(smcr_lgr *lgr, smcr_llc_qentry *q)
 		smcr_free(lgr->ctx, q);
 }
 
-void smcr_llc_drop(smcr_lgr *lgr, const char *why)
+static void report_drop(smcr_lgr *lgr, const char *why)
 {
 	lgr->ctx->stats.llc_dropped++;
 	smcr_emit_simple(lgr->ctx, SMCR_EV_LLC_DROPPED, lgr->id, 0, 0, why);
 }
 
-void smcr_llc_protocol_violation(smcr_lgr *lgr, uint8_t type)
+static void protocol_violation(smcr_lgr *lgr, uint8_t type)
 {
 	/* smc_llc_protocol_violation(): terminate the lgr with reason 0x00040000 */
 	(void)type;
@@ -96,7 +120,7 @@ static void flow_parallel(smcr_lgr *lgr, smcr_llc_qentry *q)
 		lgr->delayed_event = q;
 		return;
 	}
-	smcr_llc_drop(lgr, "parallel LLC request");
+	report_drop(lgr, "parallel LLC request");
 	qentry_free(lgr, q);
 }
 
@@ -113,7 +137,7 @@ static bool flow_start(smcr_lgr *lgr, smcr_llc_qentry *q)
 	return true;
 }
 
-bool smcr_llc_flow_start_local(smcr_lgr *lgr, uint8_t type)
+static bool flow_start_local(smcr_lgr *lgr, uint8_t type)
 {
 	if (lgr->lcl.type != SMCR_FLOW_NONE || !lgr->listed)
 		return false;
@@ -135,8 +159,8 @@ void smcr_llc_flow_stop(smcr_lgr *lgr)
 	memset(&lgr->lcl, 0, sizeof(lgr->lcl));
 	smcr_timer_cancel(lgr->ctx, &lgr->llc_timer);
 	if (lgr->listed && lgr->delayed_event)
-		smcr_llc_run(lgr);
-	smcr_llc_kick_waiters(lgr);
+		run_events(lgr);
+	kick_waiters(lgr);
 }
 
 bool smcr_llc_wait_msg(smcr_lgr *lgr, smcr_link *lnk, uint64_t timeout, uint8_t exp_msg)
@@ -175,14 +199,14 @@ smcr_llc_qentry *smcr_llc_flow_take(smcr_lgr *lgr, uint8_t exp_msg, smcr_llc_wak
 				*delayed = true;
 			return NULL;
 		}
-		smcr_llc_drop(lgr, "unexpected LLC message");
+		report_drop(lgr, "unexpected LLC message");
 		smcr_llc_flow_qentry_del(lgr);
 		return NULL;
 	}
 	return f->qentry;
 }
 
-void smcr_llc_resume(smcr_lgr *lgr, smcr_llc_wake why)
+static void resume_proc(smcr_lgr *lgr, smcr_llc_wake why)
 {
 	smcr_llc_flow *f = &lgr->lcl;
 	f->waiting = false;
@@ -220,14 +244,14 @@ void smcr_llc_resume(smcr_lgr *lgr, smcr_llc_wake why)
 void smcr_llc_on_timer(smcr_lgr *lgr)
 {
 	if (lgr->lcl.waiting)
-		smcr_llc_resume(lgr, SMCR_WAKE_TIMEOUT);
+		resume_proc(lgr, SMCR_WAKE_TIMEOUT);
 }
 
 void smcr_llc_link_unusable(smcr_link *lnk)
 {
 	smcr_lgr *lgr = lnk->lgr;
 	if (lgr->lcl.waiting && lgr->lcl.wait_link == lnk->id)
-		smcr_llc_resume(lgr, SMCR_WAKE_FAIL);
+		resume_proc(lgr, SMCR_WAKE_FAIL);
 }
 
 /* Hand a message to the local flow and wake it if it waits. */
@@ -237,7 +261,7 @@ static void assign(smcr_lgr *lgr, smcr_llc_qentry *q)
 		qentry_free(lgr, lgr->lcl.qentry);
 	lgr->lcl.qentry = q;
 	if (lgr->lcl.waiting)
-		smcr_llc_resume(lgr, SMCR_WAKE_MSG);
+		resume_proc(lgr, SMCR_WAKE_MSG);
 }
 
 /* Initiators waiting for the flow slot (smc_llc_flow_initiate) ------------------------ */
@@ -284,7 +308,7 @@ void smcr_llc_add_waiter(smcr_lgr *lgr, smcr_flow_waiter_kind kind, uint64_t tim
 	w->link_id = link_id;
 	w->to_link_id = to_link_id;
 	smcr_list_add_tail(&lgr->flow_waiters, &w->node);
-	smcr_llc_kick_waiters(lgr); /* may start (and free) it at once; arms the timer */
+	kick_waiters(lgr); /* may start (and free) it at once; arms the timer */
 }
 
 void smcr_llc_remove_waiters_conn(smcr_lgr *lgr, uint64_t conn_id)
@@ -305,20 +329,20 @@ static void start_waiter(smcr_lgr *lgr, smcr_flow_waiter *w)
 	smcr_llc_flow *f = &lgr->lcl;
 	switch (w->kind) {
 	case SMCR_FW_CONN_RKEY:
-		smcr_llc_flow_start_local(lgr, SMCR_FLOW_RKEY);
+		flow_start_local(lgr, SMCR_FLOW_RKEY);
 		f->proc = SMCR_PROC_RKEY;
 		f->conn_id = w->conn_id;
 		smcr_llc_proc_rkey(lgr, SMCR_WAKE_START);
 		break;
 	case SMCR_FW_DEL_RKEY:
-		smcr_llc_flow_start_local(lgr, SMCR_FLOW_RKEY);
+		flow_start_local(lgr, SMCR_FLOW_RKEY);
 		f->proc = SMCR_PROC_DEL_RKEY;
 		f->buf = w->buf;
 		smcr_llc_proc_del_rkey(lgr, SMCR_WAKE_START);
 		break;
 	case SMCR_FW_FIRST: {
 		smcr_conn *c = smcr_ctx_find_conn(lgr->ctx, w->conn_id);
-		smcr_llc_flow_start_local(lgr, SMCR_FLOW_ADD_LINK);
+		flow_start_local(lgr, SMCR_FLOW_ADD_LINK);
 		f->conn_id = w->conn_id;
 		f->link_id = c && c->lnk ? c->lnk->id : 0;
 		bool clnt = lgr->role == SMCR_ROLE_CLIENT;
@@ -332,7 +356,7 @@ static void start_waiter(smcr_lgr *lgr, smcr_flow_waiter *w)
 	}
 }
 
-void smcr_llc_kick_waiters(smcr_lgr *lgr)
+static void kick_waiters(smcr_lgr *lgr)
 {
 	while (lgr->lcl.type == SMCR_FLOW_NONE && !smcr_list_empty(&lgr->flow_waiters) && lgr->listed &&
 	       !lgr->delayed_event) {
@@ -400,7 +424,7 @@ void smcr_llc_lgr_clear(smcr_lgr *lgr)
 	lgr->delayed_event = NULL;
 	/* a procedure that waits is told it failed (smc_llc_wait sees list_empty) */
 	if (lgr->lcl.proc != SMCR_PROC_NONE && lgr->lcl.waiting)
-		smcr_llc_resume(lgr, SMCR_WAKE_FAIL);
+		resume_proc(lgr, SMCR_WAKE_FAIL);
 	if (lgr->lcl.type != SMCR_FLOW_NONE && lgr->lcl.proc == SMCR_PROC_NONE) {
 		smcr_llc_flow_qentry_del(lgr);
 		qentry_free(lgr, lgr->lcl.req);
@@ -424,9 +448,9 @@ static void start_proc(smcr_lgr *lgr, smcr_llc_proc proc, smcr_llc_qentry *req)
 {
 	smcr_llc_flow *f = &lgr->lcl;
 	f->proc = proc;
-	f->step = 0;
+	f->step = 0; /* its start */
 	f->req = req;
-	smcr_llc_resume(lgr, SMCR_WAKE_START);
+	resume_proc(lgr, SMCR_WAKE_START);
 }
 
 /* smc_llc_event_handler(): requests, in arrival order. */
@@ -484,7 +508,7 @@ static void event_handler(smcr_lgr *lgr, smcr_llc_qentry *q)
 			assign(lgr, q);
 			return;
 		}
-		smcr_llc_drop(lgr, "LLC message outside of a flow");
+		report_drop(lgr, "LLC message outside of a flow");
 		break;
 	case SMCR_LLC_DELETE_LINK:
 		if (f->type == SMCR_FLOW_ADD_LINK && !f->qentry) {
@@ -527,7 +551,7 @@ static void event_handler(smcr_lgr *lgr, smcr_llc_qentry *q)
 		break;
 	default:
 		qentry_free(lgr, q);
-		smcr_llc_protocol_violation(lgr, q->msg.type);
+		protocol_violation(lgr, q->msg.type);
 		return;
 	}
 	qentry_free(lgr, q);
@@ -535,7 +559,7 @@ static void event_handler(smcr_lgr *lgr, smcr_llc_qentry *q)
 
 /* smc_llc_event_work(): the delayed event first (when the flow is free), then the queue.
  * Not reentrant: a nested call leaves the work to the running loop. */
-void smcr_llc_run(smcr_lgr *lgr)
+static void run_events(smcr_lgr *lgr)
 {
 	if (lgr->llc_running)
 		return;
@@ -557,7 +581,7 @@ void smcr_llc_run(smcr_lgr *lgr)
 	}
 	lgr->llc_running = false;
 	if (!lgr->dead)
-		smcr_llc_kick_waiters(lgr);
+		kick_waiters(lgr);
 }
 
 /* smc_llc_rx_response(): responses go to the local flow if it expects them. */
@@ -593,7 +617,7 @@ static void rx_response(smcr_lgr *lgr, smcr_llc_qentry *q)
 		break;
 	default:
 		qentry_free(lgr, q);
-		smcr_llc_protocol_violation(lgr, q->msg.type);
+		protocol_violation(lgr, q->msg.type);
 		return;
 	}
 	qentry_free(lgr, q);
@@ -606,7 +630,7 @@ static void enqueue(smcr_lgr *lgr, smcr_llc_qentry *q)
 		return;
 	}
 	smcr_list_add_tail(&lgr->event_q, &q->node);
-	smcr_llc_run(lgr);
+	run_events(lgr);
 }
 
 void smcr_llc_enqueue_local(smcr_link *lnk, const smcr_llc_msg *m)

@@ -1,6 +1,12 @@
 /* TEST_LINK (Linux smc_llc_send_test_link, smc_llc_event_handler): the keepalive request
  * carries 16 bytes of user data that the response echoes. The timer side is in link.c. */
-#include "model/smcr_int.h"
+#include "model/llc_keepalive_int.h"
+
+#include <string.h>
+
+#include "model/link_int.h"
+#include "model/llc.h"
+#include "model/llc_flow_int.h"
 
 int smcr_llc_send_test_link(smcr_link *lnk, const uint8_t user_data[16], bool resp)
 {

@@ -6,13 +6,35 @@
  * the link the message travels on, up to two more for the other links). When a connection
  * ends its RMB stays with the lgr; DELETE_RKEY withdraws it at the peer before reuse. Both
  * requests are answered at any time, from the remote flow. */
-#include "model/smcr_int.h"
+#include "model/llc_rkey_int.h"
 
-#define F (&lgr->lcl)
+#include <string.h>
+
+#include "model/buf_int.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/handshake_int.h"
+#include "model/lgr_int.h"
+#include "model/link_int.h"
+#include "model/llc.h"
+#include "model/llc_flow_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
+
+/* The steps of each procedure: what it waits for (see llc_link.c). */
+typedef enum rkey_step {
+	RKEY_START = 0,                      /* register the RMB on every link, CONFIRM_RKEY */
+	RKEY_WAIT_CONFIRM_RKEY_RESPONSE,
+} rkey_step;
+
+typedef enum del_rkey_step {
+	DEL_RKEY_START = 0,                  /* DELETE_RKEY for the RMB */
+	DEL_RKEY_WAIT_DELETE_RKEY_RESPONSE,
+} del_rkey_step;
 
 static void rkey_done(smcr_lgr *lgr, int rc)
 {
-	uint64_t conn_id = F->conn_id;
+	uint64_t conn_id = lgr->lcl.conn_id;
 	smcr_ctx *ctx = lgr->ctx;
 	smcr_llc_flow_stop(lgr);
 	smcr_conn *c = smcr_ctx_find_conn(ctx, conn_id);
@@ -46,10 +68,10 @@ static int send_confirm_rkey(smcr_lgr *lgr, smcr_link *send_link, smcr_buf *rmb)
 
 void smcr_llc_proc_rkey(smcr_lgr *lgr, smcr_llc_wake why)
 {
-	smcr_ctx *ctx = lgr->ctx;
-	smcr_conn *c = smcr_ctx_find_conn(ctx, F->conn_id);
-	switch (F->step) {
-	case 0: {
+	smcr_llc_flow *f = &lgr->lcl;
+	smcr_conn *c = smcr_ctx_find_conn(lgr->ctx, f->conn_id);
+	switch ((rkey_step)f->step) {
+	case RKEY_START: {
 		smcr_link *send_link = c ? c->lnk : NULL;
 		if (!c || !c->rmb || !smcr_link_usable(send_link)) {
 			rkey_done(lgr, SMCR_ERR_STATE);
@@ -66,14 +88,14 @@ void smcr_llc_proc_rkey(smcr_lgr *lgr, smcr_llc_wake why)
 			rkey_done(lgr, SMCR_ERR_TRANSPORT);
 			return;
 		}
-		F->link_id = send_link->id;
-		F->step = 1;
+		f->link_id = send_link->id;
+		f->step = RKEY_WAIT_CONFIRM_RKEY_RESPONSE;
 		if (!smcr_llc_wait_msg(lgr, send_link, SMCR_LLC_WAIT_TIME, SMCR_LLC_CONFIRM_RKEY))
 			return;
-		why = SMCR_WAKE_MSG;
+		why = SMCR_WAKE_MSG; /* the response is there already */
 	}
 		/* fall through */
-	case 1: {
+	case RKEY_WAIT_CONFIRM_RKEY_RESPONSE: {
 		smcr_llc_qentry *q = smcr_llc_flow_take(lgr, SMCR_LLC_CONFIRM_RKEY, why, NULL);
 		int rc = (!q || (q->msg.flags & SMCR_LLC_FLAG_RKEY_NEG)) ? SMCR_ERR_PROTO : 0;
 		smcr_llc_flow_qentry_del(lgr);
@@ -82,16 +104,15 @@ void smcr_llc_proc_rkey(smcr_lgr *lgr, smcr_llc_wake why)
 		rkey_done(lgr, rc);
 		return;
 	}
-	default:
-		return;
 	}
 }
 
 void smcr_llc_proc_del_rkey(smcr_lgr *lgr, smcr_llc_wake why)
 {
-	smcr_buf *rmb = F->buf;
-	switch (F->step) {
-	case 0: {
+	smcr_llc_flow *f = &lgr->lcl;
+	smcr_buf *rmb = f->buf;
+	switch ((del_rkey_step)f->step) {
+	case DEL_RKEY_START: {
 		smcr_link *send_link = smcr_lgr_usable_link(lgr);
 		if (!send_link || !rmb)
 			break;
@@ -101,18 +122,16 @@ void smcr_llc_proc_del_rkey(smcr_lgr *lgr, smcr_llc_wake why)
 		m.u.delete_rkey.rkeys[0] = rmb->mr[send_link->idx].info.rkey;
 		if (smcr_llc_send(send_link, &m))
 			break;
-		F->step = 1;
+		f->step = DEL_RKEY_WAIT_DELETE_RKEY_RESPONSE;
 		if (!smcr_llc_wait_msg(lgr, send_link, SMCR_LLC_WAIT_TIME, SMCR_LLC_DELETE_RKEY))
 			return;
-		why = SMCR_WAKE_MSG;
+		why = SMCR_WAKE_MSG; /* the response is there already */
 	}
 		/* fall through */
-	case 1:
+	case DEL_RKEY_WAIT_DELETE_RKEY_RESPONSE:
 		if (smcr_llc_flow_take(lgr, SMCR_LLC_DELETE_RKEY, why, NULL))
 			smcr_llc_flow_qentry_del(lgr);
 		break;
-	default:
-		return;
 	}
 	if (rmb)
 		rmb->is_conf_rkey = false;

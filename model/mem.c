@@ -1,9 +1,12 @@
 /* Memory through the host's allocator (ngtcp2_mem style). Every allocation carries a
  * small header with its size so the context can report the bytes it holds and a test can
  * count or fail allocations through its own smcr_mem. */
+#include "model/mem_int.h"
+
 #include <stdlib.h>
 
-#include "model/smcr_int.h"
+#include "model/ctx_int.h"
+#include "model/smcr.h"
 
 typedef struct mem_hdr {
 	size_t size;

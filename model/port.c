@@ -7,7 +7,16 @@
  * An alternate port for a second link must have the link group's PNET id, sit on another
  * device than the existing link's and, for v2, have such a GID for the link group's
  * source address. */
-#include "model/smcr_int.h"
+#include "model/port_int.h"
+
+#include <string.h>
+
+#include "model/addr_int.h"
+#include "model/clc.h"
+#include "model/ctx_int.h"
+#include "model/lgr_int.h"
+#include "model/smcr.h"
+#include "model/smcr_transport.h"
 
 static bool gid_is_v4_mapped(const uint8_t g[16])
 {
@@ -15,7 +24,7 @@ static bool gid_is_v4_mapped(const uint8_t g[16])
 	return !memcmp(g, pfx, 12);
 }
 
-bool smcr_port_usable(const smcr_ctx *ctx, uint32_t port)
+static bool port_usable(const smcr_ctx *ctx, uint32_t port)
 {
 	return port < ctx->n_ports && ctx->ports[port].d.state == SMCR_PORT_ACTIVE;
 }
@@ -42,10 +51,12 @@ static void pick(uint32_t port, const smcr_gid_entry *g, smcr_dev_pick *out)
 	out->sgid_index = g->index;
 }
 
-bool smcr_port_gid_for(const smcr_ctx *ctx, uint32_t port, uint16_t vlan_id, bool v2,
+/* The GID a port offers: v1 the one on vlan_id; v2 one in v4_hint's subnet (any when
+ * v4_hint is 0), with `loose` also one of unknown prefix. */
+static bool port_gid_for(const smcr_ctx *ctx, uint32_t port, uint16_t vlan_id, bool v2,
                        uint32_t v4_hint, bool loose, smcr_dev_pick *out)
 {
-	if (!smcr_port_usable(ctx, port))
+	if (!port_usable(ctx, port))
 		return false;
 	const smcr_port_desc *d = &ctx->ports[port].d;
 	for (uint32_t i = 0; i < d->n_gids; i++) {
@@ -85,11 +96,11 @@ bool smcr_port_find(const smcr_ctx *ctx, const smcr_tcp_info *tcp, uint16_t vlan
 			for (uint32_t i = 0; i < ctx->n_ports; i++) {
 				if (strncmp(ctx->ports[i].d.pnet_id, tcp->pnet_id, 16))
 					continue;
-				if (smcr_port_gid_for(ctx, i, vlan_id, v2, hint, loose, out))
+				if (port_gid_for(ctx, i, vlan_id, v2, hint, loose, out))
 					return true;
 			}
 		} else if (tcp->netdev_port >= 0 && (uint32_t)tcp->netdev_port < ctx->n_ports) {
-			if (smcr_port_gid_for(ctx, (uint32_t)tcp->netdev_port, vlan_id, v2, hint, loose, out))
+			if (port_gid_for(ctx, (uint32_t)tcp->netdev_port, vlan_id, v2, hint, loose, out))
 				return true;
 		}
 	}
@@ -109,7 +120,7 @@ bool smcr_port_find_alt(const smcr_ctx *ctx, const smcr_lgr *lgr, uint32_t known
 			const smcr_port_desc *d = &ctx->ports[i].d;
 			if (d->dev == known_dev || strncmp(d->pnet_id, lgr->pnet_id, 16))
 				continue;
-			if (smcr_port_gid_for(ctx, i, lgr->vlan_id, v2, lgr->saddr, loose, out))
+			if (port_gid_for(ctx, i, lgr->vlan_id, v2, lgr->saddr, loose, out))
 				return true;
 		}
 	}

@@ -7,7 +7,21 @@
  * sender's last completed CDC; if not, data may be lost and the connection is aborted.
  * Reading advances our consumer cursor; smc_tx_consumer_update() decides when the peer
  * hears of it. */
-#include "model/smcr_int.h"
+#include "model/rx_int.h"
+
+#include <string.h>
+
+#include "model/cdc.h"
+#include "model/close_int.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/decode_err.h"
+#include "model/lgr_int.h"
+#include "model/link_int.h"
+#include "model/minmax_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
+#include "model/tx_int.h"
 
 static bool cdc_before(uint16_t a, uint16_t b) { return (int16_t)(uint16_t)(a - b) < 0; }
 

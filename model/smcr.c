@@ -5,9 +5,25 @@
  * Every public entry point brackets its work with smcr_ctx_enter()/_leave(): objects that
  * end during a call are unlinked at once but freed only when the outermost call returns,
  * so callbacks may call back into the core without pulling memory from under a caller. */
-#include <stdio.h>
+#include "model/ctx_int.h"
 
-#include "model/smcr_int.h"
+#include <string.h>
+
+#include "model/close_int.h"
+#include "model/conn_int.h"
+#include "model/handshake_int.h"
+#include "model/lgr_int.h"
+#include "model/link_int.h"
+#include "model/list_int.h"
+#include "model/llc.h"
+#include "model/llc_flow_int.h"
+#include "model/llc_link_int.h"
+#include "model/mem_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
+#include "model/smcr_transport.h"
+#include "model/timer_int.h"
+#include "model/wr_int.h"
 
 void smcr_settings_default(smcr_settings *s)
 {
@@ -126,9 +142,6 @@ void smcr_ctx_free(smcr_ctx *ctx)
 	boot.mem = mem;
 	smcr_free(&boot, ctx);
 }
-
-void *smcr_ctx_user(const smcr_ctx *ctx) { return ctx->user; }
-const smcr_settings *smcr_ctx_settings(const smcr_ctx *ctx) { return &ctx->set; }
 
 void smcr_ctx_enter(smcr_ctx *ctx, uint64_t now)
 {

@@ -192,7 +192,7 @@ typedef enum smcr_linkdown_reason {
 	SMCR_LINKDOWN_PEER_DELETE,  /* peer sent DELETE_LINK */
 	SMCR_LINKDOWN_ADD_FAILED,   /* link setup failed */
 	SMCR_LINKDOWN_LGR_END,      /* its link group ended */
-	SMCR_LINKDOWN_LOCAL,        /* host asked (smcr_link_fail) */
+	SMCR_LINKDOWN_LOCAL,        /* host asked (smcr_ctx_link_fail) */
 	SMCR_LINKDOWN_ASYM_UNNEEDED,
 } smcr_linkdown_reason;
 
@@ -338,8 +338,6 @@ int smcr_ctx_new(smcr_ctx **out, const smcr_settings *settings, const smcr_callb
                  uint64_t now);
 /* Free everything at once (no protocol shutdown; QPs destroyed, MRs deregistered). */
 void smcr_ctx_free(smcr_ctx *ctx);
-void *smcr_ctx_user(const smcr_ctx *ctx);
-const smcr_settings *smcr_ctx_settings(const smcr_ctx *ctx);
 
 /* Ports: returns the port index (>= 0) or a negative error. The first ACTIVE port with a
  * MAC fixes the system id (2 random bytes + that MAC), as Linux does. */
@@ -397,7 +395,6 @@ int smcr_conn_abort(smcr_conn *conn, uint64_t now);
 void *smcr_conn_user(const smcr_conn *conn);
 uint64_t smcr_conn_id(const smcr_conn *conn);
 smcr_conn_state smcr_conn_get_state(const smcr_conn *conn);
-smcr_conn_mode smcr_conn_get_mode(const smcr_conn *conn);
 size_t smcr_conn_readable(const smcr_conn *conn);  /* bytes waiting to be read */
 size_t smcr_conn_writable(const smcr_conn *conn);  /* free bytes in the send buffer */
 bool smcr_conn_at_urgent_mark(const smcr_conn *conn);

@@ -2,7 +2,14 @@
  * timers due at the same time fire in the order they were armed, never by address. The
  * host asks smcr_ctx_next_expiry() and calls smcr_ctx_handle_expiry(); timers live inside
  * the objects they belong to and are cancelled before those are freed. */
-#include "model/smcr_int.h"
+#include "model/timer_int.h"
+
+#include <string.h>
+
+#include "model/ctx_int.h"
+#include "model/mem_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
 
 void smcr_timer_init(smcr_timer *t, smcr_timer_kind kind, void *obj)
 {

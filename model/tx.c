@@ -8,7 +8,23 @@
  * autocorking, min(sndbuf/2, 64 KiB)) and pushed when the last CDC completes. Every CDC
  * carries the current consumer cursor; a CDC just for the consumer cursor follows the
  * Linux policy of smc_tx_consumer_update(). */
-#include "model/smcr_int.h"
+#include "model/tx_int.h"
+
+#include <string.h>
+
+#include "model/buf_int.h"
+#include "model/cdc.h"
+#include "model/close_int.h"
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/failover_int.h"
+#include "model/lgr_int.h"
+#include "model/link_int.h"
+#include "model/minmax_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
+#include "model/smcr_transport.h"
+#include "model/wr_int.h"
 
 #define SMCR_AUTOCORKING_SIZE (64 * 1024)
 

@@ -9,7 +9,31 @@
  * generation makes a late completion for a slot that was reused recognisable. Work that
  * finds no free slot waits on the link (LLC messages first, then connections in arrival
  * order); if nothing frees up within 10 s the link goes down, as in Linux. */
-#include "model/smcr_int.h"
+#include "model/wr_int.h"
+
+#include <string.h>
+
+#include "model/conn_int.h"
+#include "model/ctx_int.h"
+#include "model/lgr_int.h"
+#include "model/link_int.h"
+#include "model/list_int.h"
+#include "model/llc.h"
+#include "model/llc_flow_int.h"
+#include "model/mem_int.h"
+#include "model/rx_int.h"
+#include "model/smcr.h"
+#include "model/smcr_err.h"
+#include "model/smcr_transport.h"
+#include "model/timer_int.h"
+#include "model/tx_int.h"
+
+#define SMCR_WR_BUF_SIZE 48
+#define SMCR_WR_BUF_V2_SIZE 8192
+
+#define SMCR_WRID_KIND_SEND 1u
+#define SMCR_WRID_KIND_WRITE 2u
+#define SMCR_WRID_KIND_RECV 3u
 
 static uint64_t mk_wrid(const smcr_link *lnk, uint32_t kind, uint32_t gen, uint32_t idx)
 {

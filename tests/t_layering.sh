@@ -64,6 +64,15 @@ for f in tools/*.[ch] tests/*.c tests/support/*.[ch] tests/hw/*.c tests/interop/
 	done
 done
 
+# ... and that list is model's public headers: every model/*.h but the private *_int.h
+for h in model/*.h; do
+	n=${h#model/}; n=${n%.h}
+	case "$n" in
+	*_int) case " $model_public " in *" $n "*) echo "model_public names $h, a private header" >&2; bad=1 ;; esac ;;
+	*) case " $model_public " in *" $n "*) ;; *) echo "$h is neither private (*_int.h) nor in model_public" >&2; bad=1 ;; esac ;;
+	esac
+done
+
 # docs/architecture.md carries the same table (whitespace aside)
 norm() { sed -e 's/[[:space:]]\{1,\}/ /g' -e 's/ *$//'; }
 grep -vE '^(#|$)' "$rules" | norm >"$BUILD/layers.rules"

@@ -1,6 +1,7 @@
 # model/ is the sans-I/O protocol core: libc headers only (no sim/, GLib, verbs, sockets,
-# threads or clocks), no call that reads a clock or draws system randomness, and the built
-# library links against nothing but memory, string and formatting functions.
+# threads or clocks), every header compiling on its own, no call that reads a clock or
+# draws system randomness, and the built library links against nothing but memory, string
+# and formatting functions.
 set -eu
 . tests/lib.sh
 
@@ -19,6 +20,17 @@ if grep -nE '(^|[^a-z_.>])(clock_gettime|gettimeofday|time|nanosleep|usleep|slee
 	echo "model/ calls something it must not" >&2
 	bad=1
 fi
+# Every header stands alone: it includes what it needs itself (a .c can then include just
+# the headers of the concepts it uses, in any order), and compiles with the core's flags.
+for h in model/*.h; do
+	if ! echo "#include \"$h\"" | ${CC:-cc} -std=gnu11 -Wall -Wextra -Wshadow -Wconversion \
+		-Wno-sign-conversion -Wmissing-prototypes -Wstrict-prototypes -Werror -I. \
+		-x c -fsyntax-only - 2>"$BUILD/model-header.err"; then
+		echo "$h does not compile on its own:" >&2
+		cat "$BUILD/model-header.err" >&2
+		bad=1
+	fi
+done
 # What the built core links against, whatever header or macro it came through: memory,
 # strings and formatting into buffers; nothing that reads a clock, does I/O or draws
 # randomness. (Compiler and sanitizer runtime symbols are not the core's.)

@@ -239,6 +239,32 @@ Test(data, urgent_byte_is_delivered_out_of_band)
 	duo_free(d);
 }
 
+/* SIOCATMARK (Linux smc_ioctl): with the urgent byte inline, a reader is at the mark once
+ * it has read what came before the urgent byte, and past it once it read that byte. */
+Test(data, at_urgent_mark_while_the_urgent_byte_is_the_next_to_read)
+{
+	duo_opts o;
+	duo_opts_default(&o);
+	o.set[1].oob_inline = true;
+	duo_conn *c;
+	duo *d = setup_with(&o, &c);
+	c->peer->auto_read = false;
+	cr_assert_not(smcr_conn_at_urgent_mark(c->peer->c));
+	const uint8_t msg[] = { 'a', 'b', 'c', '!' };
+	cr_assert_eq(smcr_conn_send(c->c, msg, 4, SMCR_MSG_OOB, duo_now(d)), 4);
+	duo_run(d, duo_now(d) + 10 * SMCR_MS);
+	cr_assert_eq(smcr_conn_readable(c->peer->c), 4);
+	cr_assert_not(smcr_conn_at_urgent_mark(c->peer->c), "three bytes come before the mark");
+	uint8_t buf[8];
+	cr_assert_eq(smcr_conn_recv(c->peer->c, buf, 3, 0, duo_now(d)), 3);
+	cr_assert_eq(memcmp(buf, "abc", 3), 0);
+	cr_assert(smcr_conn_at_urgent_mark(c->peer->c));
+	cr_assert_eq(smcr_conn_recv(c->peer->c, buf, sizeof(buf), 0, duo_now(d)), 1);
+	cr_assert_eq(buf[0], '!');
+	cr_assert_not(smcr_conn_at_urgent_mark(c->peer->c));
+	duo_free(d);
+}
+
 Test(data, data_sent_before_the_server_reads_the_confirm_is_not_lost)
 {
 	duo_conn *c;

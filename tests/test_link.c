@@ -389,6 +389,36 @@ Test(link, port_error_fails_over_and_port_return_adds_a_link_again)
 	duo_free(d);
 }
 
+/* An operator takes a link down (smcr_ctx_link_fail): it goes down as if its QP had
+ * failed, with its own reason, and the connection carries on over the other link. */
+Test(link, a_link_the_host_fails_goes_down_and_its_connection_moves_over)
+{
+	duo *d = two_rnics(2, 2);
+	duo_conn *c = connect_up(d);
+	duo_run(d, duo_now(d) + SMCR_S);
+	cr_assert_eq(duo_link_count(d, 0, SMCR_LNK_ACTIVE), 2);
+	cr_assert_eq(smcr_ctx_link_fail(d->h[0].ctx, 12345, duo_now(d)), SMCR_ERR_NOTFOUND);
+	cr_assert_eq(duo_count(d, 0, SMCR_EV_LINK_DOWN), 0);
+	duo_stream(c, 4 << 20);
+	cr_assert(duo_run_until(d, flowing, c, 10 * SMCR_S));
+	smcr_conn_info ci;
+	cr_assert_eq(smcr_conn_get_info(c->c, &ci), 0);
+	uint64_t failed = ci.link_id;
+	cr_assert_eq(smcr_ctx_link_fail(d->h[0].ctx, failed, duo_now(d)), 0);
+	duo_sync(d);
+	const duo_event_rec *e = duo_find(d, 0, SMCR_EV_LINK_DOWN, 0);
+	cr_assert(e);
+	cr_assert_eq(e->linkdown, SMCR_LINKDOWN_LOCAL);
+	cr_assert_eq(e->link_id, failed);
+	cr_assert(duo_run_until(d, streamed, c, 30 * SMCR_S));
+	cr_assert_not(c->peer->rx_bad, "corrupt at %llu", (unsigned long long)c->peer->rx_bad_at);
+	cr_assert_not(c->aborted || c->peer->aborted);
+	cr_assert_eq(smcr_conn_get_info(c->c, &ci), 0);
+	cr_assert_neq(ci.link_id, 0);
+	cr_assert_neq(ci.link_id, failed);
+	duo_free(d);
+}
+
 Test(link, send_slots_that_never_free_up_take_the_link_down_after_ten_seconds)
 {
 	duo *d = two_rnics(1, 1);

@@ -1,0 +1,69 @@
+/* The context's internals (smcr.c): what one TCP/IP stack's SMC-R world holds, the
+ * enter/leave bracket of every public entry point (objects that end during a call are
+ * freed when the outermost call returns), events to the host, and lookups by id. */
+#ifndef SMCR_CTX_INT_H
+#define SMCR_CTX_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/list_int.h"
+#include "model/port_int.h"
+#include "model/smcr.h"
+
+typedef struct smcr_link smcr_link;
+typedef struct smcr_timer smcr_timer;
+
+struct smcr_ctx {
+	smcr_mem mem;
+	uint64_t mem_bytes;
+	smcr_callbacks cb;
+	void *user;
+	const smcr_transport_ops *ops;
+	void *tp;
+	smcr_settings set;
+	uint8_t system_id[8];
+	bool system_id_valid;
+	uint8_t system_id_rnd[2];
+	smcr_port ports[SMCR_MAX_PORTS];
+	uint32_t n_ports;
+	smcr_list lgrs;          /* listed lgrs */
+	smcr_list dying_lgrs;    /* terminated lgrs still finishing */
+	smcr_list conns;
+	uint64_t next_lgr_id, next_link_id, next_conn_id;
+	uint32_t lgr_num;
+	uint32_t next_token;
+	/* live links by id (sorted) for wr_id / qp_ctx routing */
+	smcr_link **links;
+	uint32_t n_links, links_cap;
+	/* timers */
+	smcr_timer **heap;
+	uint32_t heap_len, heap_cap, timers_reserved;
+	uint64_t timer_seq;
+	uint64_t now;
+	int depth;
+	/* objects to free when the outermost call returns */
+	smcr_list reap_conns;
+	smcr_list reap_lgrs;
+	smcr_list reap_links;
+	/* handshake serialisation (smc_server_lgr_pending / smc_client_lgr_pending) */
+	uint64_t srv_lock_owner, clnt_lock_owner;
+	smcr_list srv_lock_waiters, clnt_lock_waiters;
+	smcr_stats stats;
+	bool freeing;            /* smcr_ctx_free: no callbacks, no protocol */
+};
+
+void smcr_ctx_enter(smcr_ctx *ctx, uint64_t now);
+void smcr_ctx_leave(smcr_ctx *ctx);
+void smcr_emit(smcr_ctx *ctx, const smcr_event *ev);
+void smcr_emit_simple(smcr_ctx *ctx, smcr_event_type type, uint64_t lgr_id, uint64_t conn_id,
+                      uint32_t reason, const char *text);
+void smcr_rand(smcr_ctx *ctx, void *dst, size_t len);
+smcr_link *smcr_ctx_find_link(const smcr_ctx *ctx, uint64_t id);
+int smcr_ctx_register_link(smcr_ctx *ctx, smcr_link *lnk);
+void smcr_ctx_unregister_link(smcr_ctx *ctx, smcr_link *lnk);
+smcr_conn *smcr_ctx_find_conn(const smcr_ctx *ctx, uint64_t id);
+void smcr_stat_fallback(smcr_ctx *ctx, smcr_role role, uint32_t reason);
+
+#endif

@@ -1,0 +1,12 @@
+/* TEST_LINK (llc_keepalive.c): the keepalive request and its echo. */
+#ifndef SMCR_LLC_KEEPALIVE_INT_H
+#define SMCR_LLC_KEEPALIVE_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct smcr_link smcr_link;
+
+int smcr_llc_send_test_link(smcr_link *lnk, const uint8_t user_data[16], bool resp);
+
+#endif

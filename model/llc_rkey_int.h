@@ -1,0 +1,15 @@
+/* RMB rkeys at the peer (llc_rkey.c): CONFIRM_RKEY for a connection's RMB on a reused
+ * link group, DELETE_RKEY before an RMB is reused, and the answers to the peer's. */
+#ifndef SMCR_LLC_RKEY_INT_H
+#define SMCR_LLC_RKEY_INT_H
+
+#include "model/llc_flow_int.h"
+
+typedef struct smcr_lgr smcr_lgr;
+
+void smcr_llc_proc_rkey(smcr_lgr *lgr, smcr_llc_wake why);
+void smcr_llc_proc_del_rkey(smcr_lgr *lgr, smcr_llc_wake why);
+void smcr_llc_rmt_conf_rkey(smcr_lgr *lgr, smcr_llc_qentry *q);
+void smcr_llc_rmt_delete_rkey(smcr_lgr *lgr, smcr_llc_qentry *q);
+
+#endif
