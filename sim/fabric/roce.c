@@ -9,7 +9,9 @@
 #include "sim/fabric/gid.h"
 #include "sim/fabric/icrc.h"
 
-int roce_opcode_ext_len(uint8_t opcode)
+/* Bytes of the extension headers an opcode carries (RETH/AETH/IMMDT); -1 for opcodes
+ * this implementation does not handle (RDMA READ, atomics, other transports). */
+static int roce_opcode_ext_len(uint8_t opcode)
 {
 	switch (opcode) {
 	case ROCE_OP_SEND_FIRST:
@@ -35,7 +37,7 @@ int roce_opcode_ext_len(uint8_t opcode)
 	}
 }
 
-bool roce_opcode_has_reth(uint8_t opcode)
+static bool roce_opcode_has_reth(uint8_t opcode)
 {
 	return opcode == ROCE_OP_WRITE_FIRST || opcode == ROCE_OP_WRITE_ONLY || opcode == ROCE_OP_WRITE_ONLY_IMM;
 }
@@ -46,7 +48,7 @@ static bool opcode_has_imm(uint8_t opcode)
 	       opcode == ROCE_OP_WRITE_LAST_IMM || opcode == ROCE_OP_WRITE_ONLY_IMM;
 }
 
-const char *roce_opcode_name(uint8_t opcode)
+static const char *roce_opcode_name(uint8_t opcode)
 {
 	switch (opcode) {
 	case ROCE_OP_SEND_FIRST: return "SEND_FIRST";
@@ -74,7 +76,8 @@ uint32_t roce_overhead(roce_version v, bool tagged, uint8_t opcode)
 	       (ext > 0 ? (uint32_t)ext : 0u) + ROCE_ICRC_LEN;
 }
 
-uint16_t roce_ipv4_checksum(const uint8_t *hdr, uint32_t len)
+/* RFC 1071 checksum of an IPv4 header (as stored: 0 = correct when verifying). */
+static uint16_t roce_ipv4_checksum(const uint8_t *hdr, uint32_t len)
 {
 	uint32_t sum = 0;
 	for (uint32_t i = 0; i + 1 < len; i += 2)

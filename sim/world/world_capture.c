@@ -552,11 +552,6 @@ int world_capture_open(world *w, char *err, size_t errlen)
 	return 0;
 }
 
-uint64_t world_capture_frames(const world *w)
-{
-	return w->cap && w->cap->fabric ? capture_file_frames(w->cap->fabric) : 0;
-}
-
 /* Taps are left in place: the fabric is gone by now (world_free), nothing sends. */
 int world_capture_close(world *w)
 {
