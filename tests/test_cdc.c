@@ -8,26 +8,7 @@
 #include "model/cdc.h"
 #include "model/smcr_err.h"
 #include "sim/engine/rng.h"
-
-static size_t unhex(const char *s, uint8_t *out, size_t cap)
-{
-	size_t n = 0;
-	int hi = -1;
-	for (; *s; s++) {
-		int v;
-		if (*s >= '0' && *s <= '9') v = *s - '0';
-		else if (*s >= 'a' && *s <= 'f') v = *s - 'a' + 10;
-		else continue;
-		if (hi < 0) {
-			hi = v;
-		} else {
-			cr_assert_lt(n, cap);
-			out[n++] = (uint8_t)(hi << 4 | v);
-			hi = -1;
-		}
-	}
-	return n;
-}
+#include "tests/support/bytes.h"
 
 /* mkpcap.py frames 12 and 13: client -> server after a 64-byte RDMA WRITE (producer
  * cursor 0:64), server -> client confirming it (consumer cursor 0:64). */
@@ -39,7 +20,7 @@ static const char fixture_cdc_cons_hex[] =
 static void check_golden(const char *hex, const smcr_cdc_msg *want)
 {
 	uint8_t wire[64], out[SMCR_CDC_LEN];
-	size_t n = unhex(hex, wire, sizeof(wire));
+	size_t n = bytes_from_hex(hex, wire, sizeof(wire));
 	cr_assert_eq(n, SMCR_CDC_LEN);
 	smcr_cdc_msg got;
 	smcr_decode_err err = { 0 };
@@ -119,7 +100,7 @@ static void expect_err(const uint8_t *src, size_t n, int code, const char *field
 Test(cdc, linux_receive_checks_fail_precisely)
 {
 	uint8_t b[64];
-	size_t n = unhex(fixture_cdc_prod_hex, b, sizeof(b));
+	size_t n = bytes_from_hex(fixture_cdc_prod_hex, b, sizeof(b));
 	expect_err(b, 0, SMCR_ERR_SHORT, "type", 0, ">= 26");
 	expect_err(b, 25, SMCR_ERR_SHORT, "message", 0, ">= 26");
 	b[0] = 0x01;
@@ -140,7 +121,7 @@ Test(cdc, decoder_survives_truncation_and_random_mutation)
 	sim_rng rng;
 	sim_rng_seed(&rng, 0xcdc);
 	uint8_t src[SMCR_CDC_LEN];
-	unhex(fixture_cdc_prod_hex, src, sizeof(src));
+	bytes_from_hex(fixture_cdc_prod_hex, src, sizeof(src));
 	int accepted = 0;
 	for (int round = 0; round < 20000; round++) {
 		uint8_t w[SMCR_CDC_LEN];

@@ -9,36 +9,7 @@
 #include "model/smcr_err.h"
 #include "model/byteorder.h"
 #include "sim/engine/rng.h"
-
-/* Parse hex digit pairs, ignoring everything else (spaces, line breaks). */
-static size_t unhex(const char *s, uint8_t *out, size_t cap)
-{
-	size_t n = 0;
-	int hi = -1;
-	for (; *s; s++) {
-		int v;
-		if (*s >= '0' && *s <= '9') v = *s - '0';
-		else if (*s >= 'a' && *s <= 'f') v = *s - 'a' + 10;
-		else if (*s >= 'A' && *s <= 'F') v = *s - 'A' + 10;
-		else continue;
-		if (hi < 0) {
-			hi = v;
-		} else {
-			cr_assert_lt(n, cap);
-			out[n++] = (uint8_t)(hi << 4 | v);
-			hi = -1;
-		}
-	}
-	cr_assert_eq(hi, -1, "odd number of hex digits");
-	return n;
-}
-
-static void assert_bytes_eq(const uint8_t *got, size_t got_len, const uint8_t *want, size_t want_len)
-{
-	cr_assert_eq(got_len, want_len, "length %zu, expected %zu", got_len, want_len);
-	for (size_t i = 0; i < want_len; i++)
-		cr_assert_eq(got[i], want[i], "byte %zu: 0x%02x, expected 0x%02x", i, got[i], want[i]);
-}
+#include "tests/support/bytes.h"
 
 /* ---- real bytes ---------------------------------------------------------------------- */
 
@@ -243,40 +214,40 @@ static smcr_clc_decline linux_decline(uint8_t version, uint32_t diag, bool oos)
 static void check_proposal_golden(const char *hex, const smcr_clc_proposal *want)
 {
 	uint8_t wire[600], out[1024];
-	size_t n = unhex(hex, wire, sizeof(wire));
+	size_t n = bytes_from_hex(hex, wire, sizeof(wire));
 	smcr_clc_proposal got;
 	smcr_decode_err err = { 0 };
 	cr_assert_eq(smcr_clc_decode_proposal(&got, wire, n, &err), 0, "%s %s", err.field, err.expected);
 	cr_assert(memcmp(&got, want, sizeof(got)) == 0, "decoded Proposal differs from the expected host form");
 	ssize_t len = smcr_clc_encode_proposal(out, sizeof(out), want);
 	cr_assert_gt(len, 0);
-	assert_bytes_eq(out, (size_t)len, wire, n);
+	bytes_assert_eq(out, (size_t)len, wire, n);
 }
 
 static void check_accept_golden(const char *hex, const smcr_clc_accept *want)
 {
 	uint8_t wire[600], out[1024];
-	size_t n = unhex(hex, wire, sizeof(wire));
+	size_t n = bytes_from_hex(hex, wire, sizeof(wire));
 	smcr_clc_accept got;
 	smcr_decode_err err = { 0 };
 	cr_assert_eq(smcr_clc_decode_accept(&got, wire, n, &err), 0, "%s %s", err.field, err.expected);
 	cr_assert(memcmp(&got, want, sizeof(got)) == 0, "decoded Accept/Confirm differs from the expected host form");
 	ssize_t len = smcr_clc_encode_accept(out, sizeof(out), want);
 	cr_assert_gt(len, 0);
-	assert_bytes_eq(out, (size_t)len, wire, n);
+	bytes_assert_eq(out, (size_t)len, wire, n);
 }
 
 static void check_decline_golden(const char *hex, const smcr_clc_decline *want)
 {
 	uint8_t wire[64], out[64];
-	size_t n = unhex(hex, wire, sizeof(wire));
+	size_t n = bytes_from_hex(hex, wire, sizeof(wire));
 	smcr_clc_decline got;
 	smcr_decode_err err = { 0 };
 	cr_assert_eq(smcr_clc_decode_decline(&got, wire, n, &err), 0, "%s %s", err.field, err.expected);
 	cr_assert(memcmp(&got, want, sizeof(got)) == 0, "decoded Decline differs from the expected host form");
 	ssize_t len = smcr_clc_encode_decline(out, sizeof(out), want);
 	cr_assert_gt(len, 0);
-	assert_bytes_eq(out, (size_t)len, wire, n);
+	bytes_assert_eq(out, (size_t)len, wire, n);
 }
 
 /* ---- golden ------------------------------------------------------------------------- */
@@ -761,11 +732,11 @@ Test(clc, each_linux_validation_rule_fails_with_field_offset_and_expectation)
 	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
 		const bad_case *c = &bad_cases[i];
 		uint8_t b[1100];
-		size_t n = unhex(c->hex, b, sizeof(b));
+		size_t n = bytes_from_hex(c->hex, b, sizeof(b));
 		if (c->keep)
 			n = (size_t)c->keep;
 		if (c->tail)
-			n += unhex(c->tail, b + n, sizeof(b) - n);
+			n += bytes_from_hex(c->tail, b + n, sizeof(b) - n);
 		for (const patch *p = c->p; p->off >= 0; p++)
 			b[p->off] = p->val;
 		uint8_t *exact = malloc(n ? n : 1); /* exact size: ASan sees any overread */
@@ -788,12 +759,12 @@ Test(clc, each_linux_validation_rule_fails_with_field_offset_and_expectation)
 Test(clc, smcd_eyecatchers_are_accepted_and_decline_trailers_are_not_checked)
 {
 	uint8_t b[200];
-	size_t n = unhex(fixture_accept_hex, b, sizeof(b));
+	size_t n = bytes_from_hex(fixture_accept_hex, b, sizeof(b));
 	b[3] = 0xC4; /* "SMCD" */
 	b[67] = 0xC4;
 	smcr_clc_accept a;
 	cr_assert_eq(smcr_clc_decode_accept(&a, b, n, NULL), 0);
-	n = unhex(fixture_decline_hex, b, sizeof(b));
+	n = bytes_from_hex(fixture_decline_hex, b, sizeof(b));
 	memset(b + n - 4, 0, 4);
 	smcr_clc_decline d;
 	cr_assert_eq(smcr_clc_decode_decline(&d, b, n, NULL), 0);
@@ -803,8 +774,8 @@ Test(clc, smcd_eyecatchers_are_accepted_and_decline_trailers_are_not_checked)
 Test(clc, peek_frames_a_stream_without_consuming_what_follows)
 {
 	uint8_t stream[300];
-	size_t a = unhex(fixture_proposal_hex, stream, sizeof(stream));
-	size_t b = unhex(fixture_accept_hex, stream + a, sizeof(stream) - a);
+	size_t a = bytes_from_hex(fixture_proposal_hex, stream, sizeof(stream));
+	size_t b = bytes_from_hex(fixture_accept_hex, stream + a, sizeof(stream) - a);
 	memcpy(stream + a + b, "GET /", 5);
 	smcr_clc_hdr h;
 	smcr_decode_err err;
@@ -825,7 +796,7 @@ Test(clc, peek_frames_a_stream_without_consuming_what_follows)
 Test(clc, longer_v2_accept_is_accepted_like_linux)
 {
 	uint8_t b[300];
-	size_t n = unhex(acc_v2_fc_hex, b, sizeof(b));
+	size_t n = bytes_from_hex(acc_v2_fc_hex, b, sizeof(b));
 	memmove(b + n - 4 + 12, b + n - 4, 4);
 	memset(b + n - 4, 0xAA, 12);
 	n += 12;
@@ -889,7 +860,7 @@ Test(clc, decoders_survive_truncation_every_length_value_and_random_mutation)
 	sim_rng_seed(&rng, 0xc1c);
 	uint8_t b[1100], m[1100];
 	for (size_t v = 0; v < sizeof(valid_hex) / sizeof(valid_hex[0]); v++) {
-		size_t n = unhex(valid_hex[v], b, sizeof(b));
+		size_t n = bytes_from_hex(valid_hex[v], b, sizeof(b));
 		decode_all(b, n);
 		/* every truncation, with the length field as sent and as the truncated length */
 		for (size_t t = 0; t < n; t++) {
@@ -986,15 +957,15 @@ Test(clc, describe_gives_one_readable_line)
 {
 	uint8_t b[300];
 	char line[512];
-	size_t n = unhex(fixture_accept_hex, b, sizeof(b));
+	size_t n = bytes_from_hex(fixture_accept_hex, b, sizeof(b));
 	smcr_clc_describe(b, n, line, sizeof(line));
 	cr_assert(strstr(line, "CLC Accept v1 len 68 first-contact") != NULL, "%s", line);
 	cr_assert(strstr(line, "qpn 0x000112") != NULL, "%s", line);
 	cr_assert(strstr(line, "rmbe 16384 (code 0)") != NULL, "%s", line);
-	n = unhex(decl_v2_oos_hex, b, sizeof(b));
+	n = bytes_from_hex(decl_v2_oos_hex, b, sizeof(b));
 	smcr_clc_describe(b, n, line, sizeof(line));
 	cr_assert(strstr(line, "CLC Decline v2 len 44 out-of-sync diag 0x04000000 SMC_CLC_DECL_SYNCERR") != NULL, "%s", line);
-	n = unhex(prop_v1v2_hex, b, sizeof(b));
+	n = bytes_from_hex(prop_v1v2_hex, b, sizeof(b));
 	smcr_clc_describe(b, n, line, sizeof(line));
 	cr_assert(strstr(line, "CLC Proposal v2 len 164 v1=R v2=R") != NULL, "%s", line);
 	cr_assert(strstr(line, "prefix 10.0.0.0/24") != NULL, "%s", line);

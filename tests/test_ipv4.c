@@ -4,6 +4,7 @@
 #include <errno.h>
 
 #include "model/byteorder.h"
+#include "sim/addr/addr_text.h"
 #include "sim/app/app_bulk.h"
 #include "sim/net/icmp.h"
 #include "sim/net/inet_csum.h"
@@ -18,10 +19,10 @@ static const sim_ratio no_loss = { 0, 1 };
 Test(ipv4, parses_and_prints_dotted_quads)
 {
 	uint32_t a;
-	char buf[16];
+	char buf[ADDR_TEXT_IPV4_LEN];
 	cr_assert(ipv4_pton("192.168.7.254", &a));
 	cr_assert_eq(a, IPV4(192, 168, 7, 254));
-	cr_assert_str_eq(ipv4_ntop(a, buf), "192.168.7.254");
+	cr_assert_str_eq(addr_text_ipv4(a, buf, sizeof(buf)), "192.168.7.254");
 	cr_assert_not(ipv4_pton("192.168.7", &a));
 	cr_assert_not(ipv4_pton("256.1.1.1", &a));
 	cr_assert_not(ipv4_pton("1.2.3.4x", &a));

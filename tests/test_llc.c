@@ -9,35 +9,7 @@
 #include "model/smcr_err.h"
 #include "model/byteorder.h"
 #include "sim/engine/rng.h"
-
-static size_t unhex(const char *s, uint8_t *out, size_t cap)
-{
-	size_t n = 0;
-	int hi = -1;
-	for (; *s; s++) {
-		int v;
-		if (*s >= '0' && *s <= '9') v = *s - '0';
-		else if (*s >= 'a' && *s <= 'f') v = *s - 'a' + 10;
-		else if (*s >= 'A' && *s <= 'F') v = *s - 'A' + 10;
-		else continue;
-		if (hi < 0) {
-			hi = v;
-		} else {
-			cr_assert_lt(n, cap);
-			out[n++] = (uint8_t)(hi << 4 | v);
-			hi = -1;
-		}
-	}
-	cr_assert_eq(hi, -1, "odd number of hex digits");
-	return n;
-}
-
-static void assert_bytes_eq(const uint8_t *got, size_t got_len, const uint8_t *want, size_t want_len)
-{
-	cr_assert_eq(got_len, want_len, "length %zu, expected %zu", got_len, want_len);
-	for (size_t i = 0; i < want_len; i++)
-		cr_assert_eq(got[i], want[i], "byte %zu: 0x%02x, expected 0x%02x", i, got[i], want[i]);
-}
+#include "tests/support/bytes.h"
 
 /* mkpcap.py frames 8 and 9: CONFIRM_LINK request (server) and response (client), v1. */
 static const char fixture_cl_req_hex[] =
@@ -114,7 +86,7 @@ static smcr_llc_msg base(uint8_t type, uint8_t version, uint8_t flags)
 static void check_golden(const char *hex, const smcr_llc_msg *want, smcr_llc_v2_order order)
 {
 	uint8_t wire[8192], out[8192];
-	size_t n = unhex(hex, wire, sizeof(wire));
+	size_t n = bytes_from_hex(hex, wire, sizeof(wire));
 	smcr_llc_msg got;
 	smcr_decode_err err = { 0 };
 	cr_assert_eq(smcr_llc_decode(&got, wire, n, &err), 0, "%s: %s", err.field, err.expected);
@@ -122,7 +94,7 @@ static void check_golden(const char *hex, const smcr_llc_msg *want, smcr_llc_v2_
 	          smcr_llc_type_name(want->type));
 	ssize_t len = smcr_llc_encode(out, sizeof(out), want, order);
 	cr_assert_gt(len, 0);
-	assert_bytes_eq(out, (size_t)len, wire, n);
+	bytes_assert_eq(out, (size_t)len, wire, n);
 }
 
 static smcr_llc_msg confirm_link(uint8_t version, uint8_t flags)
@@ -395,12 +367,12 @@ Test(llc, every_type_version_and_byte_order_round_trips)
 Test(llc, v2_length_picks_the_byte_order_that_matches_the_received_bytes)
 {
 	uint8_t b[128];
-	size_t n = unhex(llc_cl_v2_le_hex, b, sizeof(b));
+	size_t n = bytes_from_hex(llc_cl_v2_le_hex, b, sizeof(b));
 	smcr_llc_msg m;
 	cr_assert_eq(smcr_llc_decode(&m, b, n, NULL), 0);
 	cr_assert_eq(m.order, SMCR_LLC_V2_LE);
 	cr_assert_not(m.order_ambiguous);
-	n = unhex(llc_cl_v2_be_hex, b, sizeof(b));
+	n = bytes_from_hex(llc_cl_v2_be_hex, b, sizeof(b));
 	cr_assert_eq(smcr_llc_decode(&m, b, n, NULL), 0);
 	cr_assert_eq(m.order, SMCR_LLC_V2_BE);
 	cr_assert_not(m.order_ambiguous);
@@ -465,7 +437,7 @@ static void expect_err(const uint8_t *src, size_t n, int code, const char *field
 Test(llc, types_linux_has_no_handler_for_are_type_errors)
 {
 	uint8_t b[44];
-	unhex(fixture_cl_req_hex, b, sizeof(b));
+	bytes_from_hex(fixture_cl_req_hex, b, sizeof(b));
 	const uint8_t bad[] = { 0x00, 0x05, 0x0a, 0x0f, 0x10, 0x11, 0x20, 0x23, 0x28, 0x2a, 0x31, 0x41, 0x81, 0xfe, 0xff };
 	for (size_t i = 0; i < sizeof(bad); i++) {
 		b[0] = bad[i];
@@ -475,7 +447,7 @@ Test(llc, types_linux_has_no_handler_for_are_type_errors)
 	}
 	const uint8_t good[] = { 0x01, 0x02, 0x03, 0x04, 0x06, 0x07, 0x08, 0x09, 0x21, 0x22, 0x24, 0x25, 0x26, 0x27, 0x29 };
 	for (size_t i = 0; i < sizeof(good); i++) {
-		unhex(fixture_cl_req_hex, b, sizeof(b));
+		bytes_from_hex(fixture_cl_req_hex, b, sizeof(b));
 		b[0] = good[i];
 		if (good[i] & 0x20) {
 			b[1] = 44; /* v2 length, little-endian */
@@ -489,7 +461,7 @@ Test(llc, types_linux_has_no_handler_for_are_type_errors)
 Test(llc, each_length_rule_fails_with_field_offset_and_expectation)
 {
 	static uint8_t b[8200];
-	size_t n = unhex(fixture_cl_req_hex, b, sizeof(b));
+	size_t n = bytes_from_hex(fixture_cl_req_hex, b, sizeof(b));
 	expect_err(b, 0, SMCR_ERR_SHORT, "type", 0, ">= 44", "empty");
 	expect_err(b, 43, SMCR_ERR_SHORT, "message", 0, ">= 44", "43 bytes");
 	b[1] = 48;
@@ -500,7 +472,7 @@ Test(llc, each_length_rule_fails_with_field_offset_and_expectation)
 	cr_assert_eq(smcr_llc_decode(&m, b, 48, NULL), 0);
 	cr_assert_eq(m.length, 44);
 
-	n = unhex(llc_cl_v2_le_hex, b, sizeof(b));
+	n = bytes_from_hex(llc_cl_v2_le_hex, b, sizeof(b));
 	b[1] = 45;
 	expect_err(b, n, SMCR_ERR_LENGTH, "length", 1, "44 (the received bytes) in either byte order (little-endian reads 45)",
 	           "v2 length 45");
@@ -508,34 +480,34 @@ Test(llc, each_length_rule_fails_with_field_offset_and_expectation)
 	expect_err(b, 8193, SMCR_ERR_LENGTH, "message", 0, "<= 8192", "8193 bytes");
 
 	/* ADD_LINK v2 extension */
-	n = unhex(llc_al_v2_le_hex, b, sizeof(b));
+	n = bytes_from_hex(llc_al_v2_le_hex, b, sizeof(b));
 	put_le16(b + 1, 60);
 	expect_err(b, 60, SMCR_ERR_SHORT, "v2 extension", 44, ">= 72", "60-byte ADD_LINK v2");
-	n = unhex(llc_al_v2_le_hex, b, sizeof(b));
+	n = bytes_from_hex(llc_al_v2_le_hex, b, sizeof(b));
 	b[70] = 3;
 	expect_err(b, n, SMCR_ERR_FIELD, "num_rkeys", 70, "2 (16-byte pairs after offset 72, little-endian",
 	           "3 pairs announced, 2 sent");
-	n = unhex(llc_al_v2_be_hex, b, sizeof(b));
+	n = bytes_from_hex(llc_al_v2_be_hex, b, sizeof(b));
 	b[71] = 1;
 	expect_err(b, n, SMCR_ERR_FIELD, "num_rkeys", 70, "big-endian", "1 pair announced, 2 sent (BE)");
-	n = unhex(llc_al_v2_le_hex, b, sizeof(b));
+	n = bytes_from_hex(llc_al_v2_le_hex, b, sizeof(b));
 	put_le16(b + 1, 110);
 	expect_err(b, 110, SMCR_ERR_FIELD, "num_rkeys", 70, "a whole number of pairs, not 2", "110 bytes");
 	memset(b, 0, sizeof(b));
-	n = unhex(llc_al_v2_le_hex, b, sizeof(b));
+	n = bytes_from_hex(llc_al_v2_le_hex, b, sizeof(b));
 	put_le16(b + 1, 72 + 16 * 256);
 	put_le16(b + 70, 256);
 	expect_err(b, 72 + 16 * 256, SMCR_ERR_FIELD, "num_rkeys", 70, "<= 255", "256 pairs");
 
 	/* REQUEST_ADD_LINK GID list */
-	n = unhex(req_add_link_rsp_v2_hex, b, sizeof(b));
+	n = bytes_from_hex(req_add_link_rsp_v2_hex, b, sizeof(b));
 	b[24] = 9;
 	expect_err(b, n, SMCR_ERR_FIELD, "gid_cnt", 24, "<= 8", "9 GIDs");
 	b[24] = 2;
 	expect_err(b, n, SMCR_ERR_SHORT, "gid list", 28, ">= 60", "2 GIDs in 44 bytes");
 
 	/* DELETE_RKEY */
-	n = unhex(delete_rkey_v1_hex, b, sizeof(b));
+	n = bytes_from_hex(delete_rkey_v1_hex, b, sizeof(b));
 	b[4] = 9;
 	expect_err(b, n, SMCR_ERR_FIELD, "num_rkeys", 4, "<= 8 (v1)", "9 rkeys v1");
 	b[0] = 0x29;
@@ -634,7 +606,7 @@ Test(llc, decoder_survives_truncation_every_length_and_type_value_and_random_mut
 		                 confirm_rkey_v1_hex, delete_rkey_v1_hex, test_link_rsp_v1_hex, req_add_link_rsp_v2_hex,
 		                 llc_cl_v2_le_hex, llc_cl_v2_be_hex, llc_al_v2_le_hex, llc_al_v2_be_hex };
 	for (size_t i = 0; i < sizeof(golden) / sizeof(golden[0]); i++) {
-		lens[count] = unhex(golden[i], msgs[count], sizeof(msgs[0]));
+		lens[count] = bytes_from_hex(golden[i], msgs[count], sizeof(msgs[0]));
 		count++;
 	}
 	for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++)
@@ -704,17 +676,17 @@ Test(llc, describe_gives_one_readable_line)
 	uint8_t b[128];
 	char line[256];
 	smcr_llc_msg m;
-	size_t n = unhex(fixture_cl_req_hex, b, sizeof(b));
+	size_t n = bytes_from_hex(fixture_cl_req_hex, b, sizeof(b));
 	cr_assert_eq(smcr_llc_decode(&m, b, n, NULL), 0);
 	smcr_llc_describe(&m, line, sizeof(line));
 	cr_assert_str_eq(line, "LLC CONFIRM_LINK req flags 0x00 link 1 qpn 0x000112 uid 0x00000100 max_links 2 max_conns 0");
-	n = unhex(delete_link_all_v1_hex, b, sizeof(b));
+	n = bytes_from_hex(delete_link_all_v1_hex, b, sizeof(b));
 	b[0] = 0x24;
 	b[1] = 0x2c;
 	cr_assert_eq(smcr_llc_decode(&m, b, n, NULL), 0);
 	smcr_llc_describe(&m, line, sizeof(line));
 	cr_assert_str_eq(line, "LLC DELETE_LINK v2 req flags 0x60 link 0 all orderly reason 0x00030000 (program initiated termination)");
-	n = unhex(add_link_reject_v1_hex, b, sizeof(b));
+	n = bytes_from_hex(add_link_reject_v1_hex, b, sizeof(b));
 	cr_assert_eq(smcr_llc_decode(&m, b, n, NULL), 0);
 	smcr_llc_describe(&m, line, sizeof(line));
 	cr_assert(strstr(line, "LLC ADD_LINK resp flags 0xc0 link 2 qpn 0x000113 mtu 3 psn 0x00beef rejected") == line, "%s", line);

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/byteorder.h"
+#include "sim/addr/addr_text.h"
 #include "sim/replay/replay.h"
 #include "sim/world/world.h"
 
@@ -100,8 +102,9 @@ static void cross_check(const char *name)
 		const report_stack *st = report_stack_by_id(&run, k->stack_id);
 		cr_assert_not_null(st);
 		uint32_t rs = replay_stack_by_ip(rp, st->ip);
-		cr_assert_neq(rs, 0, "%s: stack %s (%u.%u.%u.%u) is not in the replay", name, st->name, st->ip[0], st->ip[1],
-		              st->ip[2], st->ip[3]);
+		char ip[ADDR_TEXT_IPV4_LEN];
+		cr_assert_neq(rs, 0, "%s: stack %s (%s) is not in the replay", name, st->name,
+		              addr_text_ipv4(get_be32(st->ip), ip, sizeof(ip)));
 		const report_link *m = NULL;
 		for (size_t j = 0; j < rp->n_links && !m; j++)
 			if (rp->links[j].stack_id == rs && rp->links[j].local_qpn == k->local_qpn &&

@@ -488,8 +488,6 @@ app_recorded *app_recorded_start(stack *st, smc_layer *layer, const app_rec_scri
 	return a;
 }
 
-const app_rec_stats *app_recorded_stats(const app_recorded *a) { return &a->stats; }
-
 void app_recorded_free(app_recorded *a)
 {
 	if (!a)

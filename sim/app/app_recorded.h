@@ -78,7 +78,6 @@ app_recorded *app_recorded_start(stack *st, smc_layer *layer, const app_rec_scri
                                  char *err, size_t errlen);
 /* Gates may have opened: look again (from an event, not from inside the caller). */
 void app_recorded_poke(app_recorded *a);
-const app_rec_stats *app_recorded_stats(const app_recorded *a);
 void app_recorded_free(app_recorded *a);
 
 #endif

@@ -37,7 +37,6 @@ typedef struct bucket {
 	uint32_t len, cap;
 } bucket;
 
-
 struct sim_engine {
 	sim_time now;
 	uint64_t seed;
@@ -94,7 +93,6 @@ void sim_engine_free(sim_engine *eng)
 }
 
 sim_time sim_now(const sim_engine *eng) { return eng->now; }
-uint64_t sim_engine_seed(const sim_engine *eng) { return eng->seed; }
 
 uint32_t sim_kind(const char *name)
 {

@@ -63,7 +63,6 @@ sim_engine *sim_engine_new(uint64_t seed);
 void sim_engine_free(sim_engine *eng);
 
 sim_time sim_now(const sim_engine *eng);
-uint64_t sim_engine_seed(const sim_engine *eng);
 
 /* Event kinds are 32-bit hashes of a dotted name ("tcp.rto", "qp.retry"): a component
  * computes its kinds once at setup; no central registry, and the fingerprint does not

@@ -54,7 +54,9 @@ static void finish(sim_realtime *rt, sim_realtime_result r)
 	}
 }
 
-sim_time sim_realtime_sync(sim_realtime *rt)
+/* Run every due event and return the engine's time (= wall time since the run began,
+ * plus the virtual time at its start). Only meaningful inside sim_realtime_run(). */
+static sim_time sim_realtime_sync(sim_realtime *rt)
 {
 	if (!rt->running)
 		return sim_now(rt->eng);

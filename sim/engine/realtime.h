@@ -51,8 +51,4 @@ sim_realtime_result sim_realtime_run(sim_realtime *rt, sim_time until);
 /* Make the running sim_realtime_run() return SIM_RT_QUIT (callable from any callback). */
 void sim_realtime_quit(sim_realtime *rt);
 
-/* Run every due event and return the engine's time (= wall time since the run began,
- * plus the virtual time at its start). Only meaningful inside sim_realtime_run(). */
-sim_time sim_realtime_sync(sim_realtime *rt);
-
 #endif

@@ -29,7 +29,6 @@ void sim_fabric_free(sim_fabric *fab);
 
 sim_engine *sim_fabric_engine(const sim_fabric *fab);
 sim_frame_pool *sim_fabric_frames(const sim_fabric *fab);
-static inline sim_time sim_fabric_now(const sim_fabric *fab) { return sim_now(sim_fabric_engine(fab)); }
 
 /* The next stable object id (1, 2, 3... in creation order). */
 uint64_t sim_fabric_new_id(sim_fabric *fab);

@@ -9,7 +9,9 @@
 #include "sim/fabric/gid.h"
 #include "sim/fabric/icrc.h"
 
-int roce_opcode_ext_len(uint8_t opcode)
+/* Bytes of the extension headers an opcode carries (RETH/AETH/IMMDT); -1 for opcodes
+ * this implementation does not handle (RDMA READ, atomics, other transports). */
+static int roce_opcode_ext_len(uint8_t opcode)
 {
 	switch (opcode) {
 	case ROCE_OP_SEND_FIRST:
@@ -35,7 +37,7 @@ int roce_opcode_ext_len(uint8_t opcode)
 	}
 }
 
-bool roce_opcode_has_reth(uint8_t opcode)
+static bool roce_opcode_has_reth(uint8_t opcode)
 {
 	return opcode == ROCE_OP_WRITE_FIRST || opcode == ROCE_OP_WRITE_ONLY || opcode == ROCE_OP_WRITE_ONLY_IMM;
 }
@@ -46,7 +48,7 @@ static bool opcode_has_imm(uint8_t opcode)
 	       opcode == ROCE_OP_WRITE_LAST_IMM || opcode == ROCE_OP_WRITE_ONLY_IMM;
 }
 
-const char *roce_opcode_name(uint8_t opcode)
+static const char *roce_opcode_name(uint8_t opcode)
 {
 	switch (opcode) {
 	case ROCE_OP_SEND_FIRST: return "SEND_FIRST";
@@ -74,7 +76,8 @@ uint32_t roce_overhead(roce_version v, bool tagged, uint8_t opcode)
 	       (ext > 0 ? (uint32_t)ext : 0u) + ROCE_ICRC_LEN;
 }
 
-uint16_t roce_ipv4_checksum(const uint8_t *hdr, uint32_t len)
+/* RFC 1071 checksum of an IPv4 header (as stored: 0 = correct when verifying). */
+static uint16_t roce_ipv4_checksum(const uint8_t *hdr, uint32_t len)
 {
 	uint32_t sum = 0;
 	for (uint32_t i = 0; i + 1 < len; i += 2)
@@ -189,88 +192,90 @@ static int fail(smcr_decode_err *err, int code, const char *msg, const char *fie
 	return smcr_decode_fail(err, code, msg, field, off, got, "%s", expected);
 }
 
-int roce_parse(const uint8_t *frame, uint32_t len, roce_pkt *out, smcr_decode_err *err)
+/* The InfiniBand part of a frame: where its BTH starts, and its bytes from there to the
+ * end of the ICRC. */
+typedef struct ib_span {
+	uint32_t off, len;
+} ib_span;
+
+/* RoCE v1: the GRH at frame + off. */
+static int parse_grh(const uint8_t *frame, uint32_t len, uint32_t off, roce_addr *a, ib_span *ib, smcr_decode_err *err)
 {
-	sim_eth_hdr eh;
-	if (!sim_eth_parse(frame, len, &eh))
-		return fail(err, SMCR_ERR_SHORT, "Ethernet", "header", 0, len, ">= 14 bytes");
-	memset(out, 0, sizeof(*out));
-	roce_addr *a = &out->addr;
-	memcpy(a->dmac, eh.dst, 6);
-	memcpy(a->smac, eh.src, 6);
-	a->vlan_tci = eh.tagged ? eh.tci : 0;
-	uint32_t off = eh.hlen;
+	const char *msg = "RoCE v1";
 	const uint8_t *l3 = frame + off;
-	uint32_t ib_off, ib_len; /* BTH offset, and bytes from the BTH to the end of the ICRC */
-	const char *msg;
+	a->version = ROCE_V1;
+	if (len - off < ROCE_GRH_LEN)
+		return fail(err, SMCR_ERR_SHORT, msg, "GRH", off, len - off, ">= 40 bytes");
+	uint32_t w0 = get_be32(l3);
+	if ((w0 >> 28) != 6)
+		return fail(err, SMCR_ERR_VERSION, msg, "GRH IPVer", off, w0 >> 28, "6");
+	a->traffic_class = (uint8_t)(w0 >> 20);
+	a->flow_label = w0 & 0xFFFFFu;
+	uint16_t paylen = get_be16(l3 + 4);
+	if (l3[6] != ROCE_GRH_NXTHDR)
+		return fail(err, SMCR_ERR_FIELD, msg, "GRH NxtHdr", off + 6, l3[6], "0x1b (IBA transport)");
+	a->hop_limit = l3[7];
+	memcpy(a->sgid, l3 + 8, 16);
+	memcpy(a->dgid, l3 + 24, 16);
+	ib->off = off + ROCE_GRH_LEN;
+	/* nothing may follow the ICRC: PayLen must cover the rest of the frame exactly */
+	if (paylen != len - ib->off)
+		return smcr_decode_fail(err, SMCR_ERR_LENGTH, msg, "GRH PayLen", off + 4, paylen,
+		                        "%u (the rest of the frame)", len - ib->off);
+	ib->len = paylen;
+	return SMCR_ERR_OK;
+}
 
-	if (eh.ethertype == SIM_ETHERTYPE_ROCE) {
-		msg = "RoCE v1";
-		a->version = ROCE_V1;
-		if (len - off < ROCE_GRH_LEN)
-			return fail(err, SMCR_ERR_SHORT, msg, "GRH", off, len - off, ">= 40 bytes");
-		uint32_t w0 = get_be32(l3);
-		if ((w0 >> 28) != 6)
-			return fail(err, SMCR_ERR_VERSION, msg, "GRH IPVer", off, w0 >> 28, "6");
-		a->traffic_class = (uint8_t)(w0 >> 20);
-		a->flow_label = w0 & 0xFFFFFu;
-		uint16_t paylen = get_be16(l3 + 4);
-		if (l3[6] != ROCE_GRH_NXTHDR)
-			return fail(err, SMCR_ERR_FIELD, msg, "GRH NxtHdr", off + 6, l3[6], "0x1b (IBA transport)");
-		a->hop_limit = l3[7];
-		memcpy(a->sgid, l3 + 8, 16);
-		memcpy(a->dgid, l3 + 24, 16);
-		ib_off = off + ROCE_GRH_LEN;
-		/* nothing may follow the ICRC: PayLen must cover the rest of the frame exactly */
-		if (paylen != len - ib_off)
-			return smcr_decode_fail(err, SMCR_ERR_LENGTH, msg, "GRH PayLen", off + 4, paylen,
-			                        "%u (the rest of the frame)", len - ib_off);
-		ib_len = paylen;
-	} else if (eh.ethertype == SIM_ETHERTYPE_IPV4) {
-		msg = "RoCE v2";
-		a->version = ROCE_V2;
-		if (len - off < ROCE_IPV4_LEN)
-			return fail(err, SMCR_ERR_SHORT, msg, "IPv4 header", off, len - off, ">= 20 bytes");
-		if (l3[0] != 0x45)
-			return fail(err, l3[0] >> 4 != 4 ? SMCR_ERR_VERSION : SMCR_ERR_FIELD, msg, "IPv4 version/IHL",
-			            off, l3[0], "0x45 (IPv4, no options)");
-		if (l3[9] != 17)
-			return fail(err, SMCR_ERR_TYPE, msg, "IPv4 protocol", off + 9, l3[9], "17 (UDP)");
-		uint16_t tot = get_be16(l3 + 2);
-		if (tot < ROCE_IPV4_LEN + ROCE_UDP_LEN || tot > len - off)
-			return smcr_decode_fail(err, SMCR_ERR_LENGTH, msg, "IPv4 total length", off + 2, tot,
-			                        "28..%u", len - off);
-		if (roce_ipv4_checksum(l3, ROCE_IPV4_LEN) != 0)
-			return fail(err, SMCR_ERR_FIELD, msg, "IPv4 header checksum", off + 10, get_be16(l3 + 10),
-			            "a valid RFC 1071 checksum");
-		if ((get_be16(l3 + 6) & 0x3FFF) != 0)
-			return fail(err, SMCR_ERR_FIELD, msg, "IPv4 fragment", off + 6, get_be16(l3 + 6),
-			            "unfragmented (MF 0, offset 0)");
-		a->traffic_class = l3[1];
-		a->ip_id = get_be16(l3 + 4);
-		a->hop_limit = l3[8];
-		gid_from_ipv4(get_be32(l3 + 12), a->sgid);
-		gid_from_ipv4(get_be32(l3 + 16), a->dgid);
-		const uint8_t *udp = l3 + ROCE_IPV4_LEN;
-		uint32_t uoff = off + ROCE_IPV4_LEN;
-		if (get_be16(udp + 2) != ROCE_UDP_PORT)
-			return fail(err, SMCR_ERR_TYPE, msg, "UDP destination port", uoff + 2, get_be16(udp + 2), "4791");
-		a->udp_sport = get_be16(udp);
-		uint16_t ulen = get_be16(udp + 4);
-		if (ulen != tot - ROCE_IPV4_LEN)
-			return smcr_decode_fail(err, SMCR_ERR_LENGTH, msg, "UDP length", uoff + 4, ulen,
-			                        "%u (IPv4 total length - 20)", tot - ROCE_IPV4_LEN);
-		ib_off = uoff + ROCE_UDP_LEN;
-		ib_len = (uint32_t)ulen - ROCE_UDP_LEN; /* Ethernet padding after the IP packet is ignored */
-	} else {
-		return fail(err, SMCR_ERR_TYPE, "Ethernet", "ethertype", eh.tagged ? 16 : 12, eh.ethertype,
-		            "0x8915 (RoCE v1) or 0x0800 (IPv4)");
-	}
+/* RoCE v2: the UDP header after the IPv4 header at frame + uoff; tot is the IP length. */
+static int parse_udp(const uint8_t *frame, uint32_t uoff, uint16_t tot, roce_addr *a, ib_span *ib, smcr_decode_err *err)
+{
+	const char *msg = "RoCE v2";
+	const uint8_t *udp = frame + uoff;
+	if (get_be16(udp + 2) != ROCE_UDP_PORT)
+		return fail(err, SMCR_ERR_TYPE, msg, "UDP destination port", uoff + 2, get_be16(udp + 2), "4791");
+	a->udp_sport = get_be16(udp);
+	uint16_t ulen = get_be16(udp + 4);
+	if (ulen != tot - ROCE_IPV4_LEN)
+		return smcr_decode_fail(err, SMCR_ERR_LENGTH, msg, "UDP length", uoff + 4, ulen,
+		                        "%u (IPv4 total length - 20)", tot - ROCE_IPV4_LEN);
+	ib->off = uoff + ROCE_UDP_LEN;
+	ib->len = (uint32_t)ulen - ROCE_UDP_LEN; /* Ethernet padding after the IP packet is ignored */
+	return SMCR_ERR_OK;
+}
 
-	if (ib_len < ROCE_BTH_LEN + ROCE_ICRC_LEN)
-		return fail(err, SMCR_ERR_SHORT, msg, "BTH", ib_off, ib_len, ">= 16 bytes (BTH + ICRC)");
-	const uint8_t *b = frame + ib_off;
-	roce_bth *h = &out->bth;
+/* RoCE v2: the IPv4 header at frame + off, then UDP. */
+static int parse_ipv4(const uint8_t *frame, uint32_t len, uint32_t off, roce_addr *a, ib_span *ib, smcr_decode_err *err)
+{
+	const char *msg = "RoCE v2";
+	const uint8_t *l3 = frame + off;
+	a->version = ROCE_V2;
+	if (len - off < ROCE_IPV4_LEN)
+		return fail(err, SMCR_ERR_SHORT, msg, "IPv4 header", off, len - off, ">= 20 bytes");
+	if (l3[0] != 0x45)
+		return fail(err, l3[0] >> 4 != 4 ? SMCR_ERR_VERSION : SMCR_ERR_FIELD, msg, "IPv4 version/IHL",
+		            off, l3[0], "0x45 (IPv4, no options)");
+	if (l3[9] != 17)
+		return fail(err, SMCR_ERR_TYPE, msg, "IPv4 protocol", off + 9, l3[9], "17 (UDP)");
+	uint16_t tot = get_be16(l3 + 2);
+	if (tot < ROCE_IPV4_LEN + ROCE_UDP_LEN || tot > len - off)
+		return smcr_decode_fail(err, SMCR_ERR_LENGTH, msg, "IPv4 total length", off + 2, tot,
+		                        "28..%u", len - off);
+	if (roce_ipv4_checksum(l3, ROCE_IPV4_LEN) != 0)
+		return fail(err, SMCR_ERR_FIELD, msg, "IPv4 header checksum", off + 10, get_be16(l3 + 10),
+		            "a valid RFC 1071 checksum");
+	if ((get_be16(l3 + 6) & 0x3FFF) != 0)
+		return fail(err, SMCR_ERR_FIELD, msg, "IPv4 fragment", off + 6, get_be16(l3 + 6),
+		            "unfragmented (MF 0, offset 0)");
+	a->traffic_class = l3[1];
+	a->ip_id = get_be16(l3 + 4);
+	a->hop_limit = l3[8];
+	gid_from_ipv4(get_be32(l3 + 12), a->sgid);
+	gid_from_ipv4(get_be32(l3 + 16), a->dgid);
+	return parse_udp(frame, off + ROCE_IPV4_LEN, tot, a, ib, err);
+}
+
+static void read_bth(const uint8_t *b, roce_bth *h)
+{
 	h->opcode = b[0];
 	h->se = (b[1] & 0x80) != 0;
 	h->mig = (b[1] & 0x40) != 0;
@@ -282,48 +287,92 @@ int roce_parse(const uint8_t *frame, uint32_t len, roce_pkt *out, smcr_decode_er
 	h->dest_qp = get_be24(b + 5);
 	h->ack_req = (b[8] & 0x80) != 0;
 	h->psn = get_be24(b + 9);
-	int ext = roce_opcode_ext_len(h->opcode);
-	if (ext < 0)
-		return fail(err, SMCR_ERR_TYPE, msg, "BTH OpCode", ib_off, h->opcode,
-		            "an RC SEND, RDMA WRITE or ACKNOWLEDGE opcode");
-	if (h->tver != 0)
-		return fail(err, SMCR_ERR_VERSION, msg, "BTH TVer", ib_off + 1, h->tver, "0");
-	uint32_t hdrs = ROCE_BTH_LEN + (uint32_t)ext;
-	if (ib_len < hdrs + ROCE_ICRC_LEN)
-		return smcr_decode_fail(err, SMCR_ERR_SHORT, msg, "extension header", ib_off + ROCE_BTH_LEN,
-		                        ib_len, ">= %u bytes for %s", hdrs + ROCE_ICRC_LEN, roce_opcode_name(h->opcode));
-	const uint8_t *x = b + ROCE_BTH_LEN;
-	if (roce_opcode_has_reth(h->opcode)) {
+}
+
+/* The extension headers after the BTH (which the opcode says); returns what follows. */
+static const uint8_t *read_ext(const uint8_t *x, roce_pkt *out)
+{
+	uint8_t opcode = out->bth.opcode;
+	if (roce_opcode_has_reth(opcode)) {
 		out->has_reth = true;
 		out->reth.va = get_be64(x);
 		out->reth.rkey = get_be32(x + 8);
 		out->reth.dma_len = get_be32(x + 12);
 		x += ROCE_RETH_LEN;
 	}
-	if (h->opcode == ROCE_OP_ACK) {
+	if (opcode == ROCE_OP_ACK) {
 		out->has_aeth = true;
 		out->aeth.syndrome = x[0];
 		out->aeth.msn = get_be24(x + 1);
 		x += ROCE_AETH_LEN;
 	}
-	if (opcode_has_imm(h->opcode)) {
+	if (opcode_has_imm(opcode)) {
 		out->has_imm = true;
 		out->imm = get_be32(x);
 		x += ROCE_IMM_LEN;
 	}
-	uint32_t data_len = ib_len - hdrs - ROCE_ICRC_LEN;
+	return x;
+}
+
+/* BTH, extension headers, payload and ICRC (over the L3 header at frame + l3_off). */
+static int parse_transport(const uint8_t *frame, uint32_t l3_off, ib_span ib, const char *msg, roce_pkt *out,
+                           smcr_decode_err *err)
+{
+	if (ib.len < ROCE_BTH_LEN + ROCE_ICRC_LEN)
+		return fail(err, SMCR_ERR_SHORT, msg, "BTH", ib.off, ib.len, ">= 16 bytes (BTH + ICRC)");
+	const uint8_t *b = frame + ib.off;
+	roce_bth *h = &out->bth;
+	read_bth(b, h);
+	int ext = roce_opcode_ext_len(h->opcode);
+	if (ext < 0)
+		return fail(err, SMCR_ERR_TYPE, msg, "BTH OpCode", ib.off, h->opcode,
+		            "an RC SEND, RDMA WRITE or ACKNOWLEDGE opcode");
+	if (h->tver != 0)
+		return fail(err, SMCR_ERR_VERSION, msg, "BTH TVer", ib.off + 1, h->tver, "0");
+	uint32_t hdrs = ROCE_BTH_LEN + (uint32_t)ext;
+	if (ib.len < hdrs + ROCE_ICRC_LEN)
+		return smcr_decode_fail(err, SMCR_ERR_SHORT, msg, "extension header", ib.off + ROCE_BTH_LEN,
+		                        ib.len, ">= %u bytes for %s", hdrs + ROCE_ICRC_LEN, roce_opcode_name(h->opcode));
+	const uint8_t *x = read_ext(b + ROCE_BTH_LEN, out);
+	uint32_t data_len = ib.len - hdrs - ROCE_ICRC_LEN;
 	if (h->pad > data_len)
-		return smcr_decode_fail(err, SMCR_ERR_LENGTH, msg, "BTH PadCnt", ib_off + 1, h->pad,
+		return smcr_decode_fail(err, SMCR_ERR_LENGTH, msg, "BTH PadCnt", ib.off + 1, h->pad,
 		                        "<= %u (the payload length)", data_len);
 	if (h->opcode == ROCE_OP_ACK && data_len != 0)
-		return fail(err, SMCR_ERR_LENGTH, msg, "ACKNOWLEDGE payload", ib_off + hdrs, data_len, "0");
+		return fail(err, SMCR_ERR_LENGTH, msg, "ACKNOWLEDGE payload", ib.off + hdrs, data_len, "0");
 	out->payload = x;
 	out->payload_len = data_len - h->pad;
-	const uint8_t *icrc_at = b + ib_len - ROCE_ICRC_LEN;
+	const uint8_t *l3 = frame + l3_off;
+	const uint8_t *icrc_at = b + ib.len - ROCE_ICRC_LEN;
 	out->icrc = get_le32(icrc_at);
-	uint32_t want = roce_icrc(a->version, l3, (uint32_t)(icrc_at - l3));
+	uint32_t want = roce_icrc(out->addr.version, l3, (uint32_t)(icrc_at - l3));
 	if (want != out->icrc)
 		return smcr_decode_fail(err, SMCR_ERR_FIELD, msg, "ICRC", (uint32_t)(icrc_at - frame), out->icrc,
 		                        "0x%08x", want);
 	return SMCR_ERR_OK;
+}
+
+int roce_parse(const uint8_t *frame, uint32_t len, roce_pkt *out, smcr_decode_err *err)
+{
+	sim_eth_hdr eh;
+	if (!sim_eth_parse(frame, len, &eh))
+		return fail(err, SMCR_ERR_SHORT, "Ethernet", "header", 0, len, ">= 14 bytes");
+	memset(out, 0, sizeof(*out));
+	roce_addr *a = &out->addr;
+	memcpy(a->dmac, eh.dst, 6);
+	memcpy(a->smac, eh.src, 6);
+	a->vlan_tci = eh.tagged ? eh.tci : 0;
+	uint32_t off = eh.hlen;
+	ib_span ib = { 0, 0 };
+	int rc;
+	if (eh.ethertype == SIM_ETHERTYPE_ROCE)
+		rc = parse_grh(frame, len, off, a, &ib, err);
+	else if (eh.ethertype == SIM_ETHERTYPE_IPV4)
+		rc = parse_ipv4(frame, len, off, a, &ib, err);
+	else
+		return fail(err, SMCR_ERR_TYPE, "Ethernet", "ethertype", eh.tagged ? 16 : 12, eh.ethertype,
+		            "0x8915 (RoCE v1) or 0x0800 (IPv4)");
+	if (rc != SMCR_ERR_OK)
+		return rc;
+	return parse_transport(frame, off, ib, a->version == ROCE_V1 ? "RoCE v1" : "RoCE v2", out, err);
 }

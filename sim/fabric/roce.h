@@ -124,12 +124,6 @@ typedef struct roce_seg {
 	uint32_t len;
 } roce_seg;
 
-/* Which extension header an opcode carries (RETH/AETH/IMMDT); -1 for opcodes this
- * implementation does not handle (RDMA READ, atomics, other transports). */
-int roce_opcode_ext_len(uint8_t opcode);
-bool roce_opcode_has_reth(uint8_t opcode);
-const char *roce_opcode_name(uint8_t opcode);
-
 /* Bytes of headers before the payload and after it (pad excluded), for MTU planning. */
 uint32_t roce_overhead(roce_version v, bool tagged, uint8_t opcode);
 
@@ -146,9 +140,6 @@ int roce_parse(const uint8_t *frame, uint32_t len, roce_pkt *out, smcr_decode_er
 /* The ICRC over a packet whose GRH or IPv4 header starts at l3 and whose pad ends
  * l3_len bytes later (the ICRC itself excluded). */
 uint32_t roce_icrc(roce_version v, const uint8_t *l3, uint32_t l3_len);
-
-/* RFC 1071 checksum of an IPv4 header (as stored: 0 = correct when verifying). */
-uint16_t roce_ipv4_checksum(const uint8_t *hdr, uint32_t len);
 
 /* PSN arithmetic on 24 bits: a - b as a signed distance. */
 static inline int32_t roce_psn_diff(uint32_t a, uint32_t b)

@@ -266,9 +266,7 @@ sim_switch *sim_switch_new(sim_fabric *fab, const char *name, const sim_switch_p
 	return sw;
 }
 
-uint64_t sim_switch_id(const sim_switch *sw) { return sw->id; }
 const char *sim_switch_name(const sim_switch *sw) { return sw->name; }
-uint32_t sim_switch_nports(const sim_switch *sw) { return sw->p.nports; }
 
 sim_plug *sim_switch_port(sim_switch *sw, uint32_t port)
 {
@@ -322,7 +320,7 @@ void sim_switch_fail(sim_switch *sw)
 	sw->failed = true;
 	for (uint32_t i = 0; i < sw->p.nports; i++)
 		port_apply(sw, &sw->ports[i]);
-	sim_switch_flush(sw);
+	table_rebuild(sw, ALL_PORTS, false); /* a failed switch forgets what it learned */
 }
 
 void sim_switch_restore(sim_switch *sw)
@@ -333,8 +331,6 @@ void sim_switch_restore(sim_switch *sw)
 	for (uint32_t i = 0; i < sw->p.nports; i++)
 		port_apply(sw, &sw->ports[i]);
 }
-
-bool sim_switch_is_failed(const sim_switch *sw) { return sw->failed; }
 
 int sim_switch_lookup(const sim_switch *sw, uint16_t vid, const uint8_t *mac)
 {
@@ -347,7 +343,6 @@ int sim_switch_lookup(const sim_switch *sw, uint16_t vid, const uint8_t *mac)
 }
 
 size_t sim_switch_mac_count(const sim_switch *sw) { return sw->table_used; }
-void sim_switch_flush(sim_switch *sw) { table_rebuild(sw, ALL_PORTS, false); }
 const sim_switch_stats *sim_switch_stats_get(const sim_switch *sw) { return &sw->st; }
 
 const sim_switch_port_stats *sim_switch_port_stats_get(const sim_switch *sw, uint32_t port)

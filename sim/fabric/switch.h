@@ -54,9 +54,7 @@ typedef struct sim_switch_stats {
 void sim_switch_params_default(sim_switch_params *p);
 
 sim_switch *sim_switch_new(sim_fabric *fab, const char *name, const sim_switch_params *p);
-uint64_t sim_switch_id(const sim_switch *sw);
 const char *sim_switch_name(const sim_switch *sw);
-uint32_t sim_switch_nports(const sim_switch *sw);
 sim_plug *sim_switch_port(sim_switch *sw, uint32_t port);
 
 /* VLAN configuration (ports start as access ports in VLAN 1). VIDs are 1..4094.
@@ -69,12 +67,10 @@ int sim_switch_port_trunk(sim_switch *sw, uint32_t port, uint16_t native_vid, co
 void sim_switch_port_set_up(sim_switch *sw, uint32_t port, bool up);
 void sim_switch_fail(sim_switch *sw);
 void sim_switch_restore(sim_switch *sw);
-bool sim_switch_is_failed(const sim_switch *sw);
 
 /* The learned port for (vid, mac), or -1 (also when aged out). */
 int sim_switch_lookup(const sim_switch *sw, uint16_t vid, const uint8_t *mac);
 size_t sim_switch_mac_count(const sim_switch *sw);
-void sim_switch_flush(sim_switch *sw);
 
 const sim_switch_stats *sim_switch_stats_get(const sim_switch *sw);
 const sim_switch_port_stats *sim_switch_port_stats_get(const sim_switch *sw, uint32_t port);

@@ -187,11 +187,9 @@ sim_wire *sim_wire_new(sim_fabric *fab, const char *name, const sim_wire_params 
 }
 
 sim_plug *sim_wire_end(sim_wire *w, unsigned side) { return side < 2 ? &w->ends[side].plug : NULL; }
-uint64_t sim_wire_id(const sim_wire *w) { return w->id; }
 const char *sim_wire_name(const sim_wire *w) { return w->name; }
 void sim_wire_set_params(sim_wire *w, const sim_wire_params *p) { w->p = *p; }
 const sim_wire_params *sim_wire_params_get(const sim_wire *w) { return &w->p; }
-bool sim_wire_is_up(const sim_wire *w) { return w->up; }
 
 void sim_wire_set_up(sim_wire *w, bool up)
 {

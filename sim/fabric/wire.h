@@ -51,7 +51,6 @@ void sim_wire_params_default(sim_wire_params *p);
 sim_wire *sim_wire_new(sim_fabric *fab, const char *name, const sim_wire_params *p);
 /* side 0 or 1. */
 sim_plug *sim_wire_end(sim_wire *w, unsigned side);
-uint64_t sim_wire_id(const sim_wire *w);
 const char *sim_wire_name(const sim_wire *w);
 
 /* Change parameters (faults, bandwidth...) from now on; frames in flight keep their times. */
@@ -59,7 +58,6 @@ void sim_wire_set_params(sim_wire *w, const sim_wire_params *p);
 const sim_wire_params *sim_wire_params_get(const sim_wire *w);
 
 void sim_wire_set_up(sim_wire *w, bool up);
-bool sim_wire_is_up(const sim_wire *w);
 
 /* Statistics of the direction that starts at end `side`. */
 const sim_wire_stats *sim_wire_stats_get(const sim_wire *w, unsigned side);

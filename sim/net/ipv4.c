@@ -244,12 +244,6 @@ void ipv4_input(netif *nif, const uint8_t *d, size_t len)
 	}
 }
 
-const char *ipv4_ntop(uint32_t a, char buf[16])
-{
-	snprintf(buf, 16, "%u.%u.%u.%u", a >> 24, (a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff);
-	return buf;
-}
-
 bool ipv4_pton(const char *s, uint32_t *addr)
 {
 	uint32_t v = 0;

@@ -57,8 +57,6 @@ netif *ipv4_local_netif(stack *st, uint32_t addr);
 void ipv4_loopback_init(stack *st);
 void ipv4_loopback_clear(stack *st);
 
-/* Dotted quad. buf must hold 16 bytes. */
-const char *ipv4_ntop(uint32_t addr, char buf[16]);
 /* Parse a dotted quad; returns false on anything else. */
 bool ipv4_pton(const char *s, uint32_t *addr);
 

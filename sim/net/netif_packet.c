@@ -208,8 +208,3 @@ const netif_packet_counters *netif_packet_counters_get(const netif_packet *p)
 {
 	return &p->ctr;
 }
-
-void netif_packet_if_mac(const netif_packet *p, uint8_t mac[6])
-{
-	memcpy(mac, p->if_mac, 6);
-}

@@ -46,7 +46,5 @@ int netif_packet_fd(const netif_packet *p);
 int netif_packet_process(netif_packet *p);
 
 const netif_packet_counters *netif_packet_counters_get(const netif_packet *p);
-/* The interface's own MAC (the host kernel's), e.g. for the RoCE port of the same NIC. */
-void netif_packet_if_mac(const netif_packet *p, uint8_t mac[6]);
 
 #endif

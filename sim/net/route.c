@@ -51,19 +51,6 @@ static void remove_at(route_table *t, size_t i)
 	t->n--;
 }
 
-int route_remove(route_table *t, uint32_t prefix, uint8_t prefix_len, uint32_t gateway)
-{
-	prefix &= mask_of(prefix_len);
-	for (size_t i = 0; i < t->n; i++) {
-		if (t->r[i].prefix == prefix && t->r[i].prefix_len == prefix_len &&
-		    t->r[i].gateway == gateway) {
-			remove_at(t, i);
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
 void route_remove_connected(route_table *t, const netif *nif)
 {
 	for (size_t i = t->n; i-- > 0;)

@@ -28,7 +28,6 @@ void route_table_free(route_table *t);
 
 /* Returns 0, -EEXIST for an identical route, -EINVAL, or -ENOMEM. */
 int route_add(route_table *t, uint32_t prefix, uint8_t prefix_len, uint32_t gateway, netif *nif);
-int route_remove(route_table *t, uint32_t prefix, uint8_t prefix_len, uint32_t gateway);
 void route_remove_connected(route_table *t, const netif *nif);
 
 /* Where a packet to dst goes: the interface and the next hop (dst itself when the route

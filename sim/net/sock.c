@@ -471,11 +471,6 @@ bool sock_is_server(const sock *s)
 	return s->server;
 }
 
-stack *sock_stack(const sock *s)
-{
-	return s->st;
-}
-
 tcp_pcb *sock_tcp_pcb(sock *s)
 {
 	return s->tcp;

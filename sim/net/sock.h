@@ -95,7 +95,6 @@ void sock_abort(sock *s);
 sock_mode sock_get_mode(const sock *s);
 uint32_t sock_fallback_reason(const sock *s);  /* 0 unless mode is FALLBACK */
 bool sock_is_server(const sock *s);             /* accepted (passive) side */
-stack *sock_stack(const sock *s);
 tcp_pcb *sock_tcp_pcb(sock *s);                 /* its TCP connection (4-tuple, state, SMC flags) */
 
 /* ---- the SMC-R layer's side ---- */

@@ -5,35 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *tcp_state_name(tcp_state s)
-{
-	switch (s) {
-	case TCP_CLOSED:
-		return "CLOSED";
-	case TCP_LISTEN:
-		return "LISTEN";
-	case TCP_SYN_SENT:
-		return "SYN_SENT";
-	case TCP_SYN_RCVD:
-		return "SYN_RCVD";
-	case TCP_ESTABLISHED:
-		return "ESTABLISHED";
-	case TCP_FIN_WAIT_1:
-		return "FIN_WAIT_1";
-	case TCP_FIN_WAIT_2:
-		return "FIN_WAIT_2";
-	case TCP_CLOSE_WAIT:
-		return "CLOSE_WAIT";
-	case TCP_CLOSING:
-		return "CLOSING";
-	case TCP_LAST_ACK:
-		return "LAST_ACK";
-	case TCP_TIME_WAIT:
-		return "TIME_WAIT";
-	}
-	return "?";
-}
-
 sim_time tcp_now(const tcp_pcb *pcb)
 {
 	return sim_now(pcb->tl->st->eng);
@@ -92,7 +63,7 @@ uint32_t tcp_isn(tcp_layer *tl)
 
 /* ---- PCB lifetime ---- */
 
-tcp_pcb *tcp_pcb_alloc(tcp_layer *tl)
+static tcp_pcb *tcp_pcb_alloc(tcp_layer *tl)
 {
 	tcp_pcb *pcb = calloc(1, sizeof *pcb);
 	if (!pcb)
@@ -309,11 +280,6 @@ void tcp_set_callbacks(tcp_pcb *pcb, const tcp_callbacks *cb, void *user)
 	pcb->cb = cb;
 	pcb->user = user;
 	pcb->owned = true;
-}
-
-void *tcp_user(const tcp_pcb *pcb)
-{
-	return pcb->user;
 }
 
 void tcp_set_smc(tcp_pcb *pcb, bool on)

@@ -46,8 +46,6 @@ typedef enum tcp_state {
 	TCP_TIME_WAIT,
 } tcp_state;
 
-const char *tcp_state_name(tcp_state s);
-
 typedef struct tcp_callbacks {
 	/* An active open reached ESTABLISHED. */
 	void (*connected)(void *user, tcp_pcb *pcb);
@@ -105,7 +103,6 @@ void tcp_input(stack *st, const ipv4_rx *rx);
 /* A new CLOSED pcb with the stack's defaults; NULL on allocation failure. */
 tcp_pcb *tcp_new(stack *st);
 void tcp_set_callbacks(tcp_pcb *pcb, const tcp_callbacks *cb, void *user);
-void *tcp_user(const tcp_pcb *pcb);
 
 /* Options; set before tcp_connect/tcp_listen (children inherit the listener's). */
 void tcp_set_smc(tcp_pcb *pcb, bool on);

@@ -146,7 +146,6 @@ struct tcp_pcb {
 /* tcp.c */
 sim_time tcp_now(const tcp_pcb *pcb);
 const tcp_config *tcp_cfg(const tcp_pcb *pcb);
-tcp_pcb *tcp_pcb_alloc(tcp_layer *tl);
 void tcp_enter(tcp_pcb *pcb);
 void tcp_leave(tcp_pcb *pcb);          /* may free the pcb */
 void tcp_fail(tcp_pcb *pcb, int err, bool send_rst);
@@ -170,7 +169,6 @@ void tcp_send_rst_reply(tcp_layer *tl, const ipv4_rx *rx, uint32_t seq, uint32_t
 void tcp_maybe_window_update(tcp_pcb *pcb);
 void tcp_arm_rto(tcp_pcb *pcb);      /* start the RTO unless it runs */
 uint32_t tcp_rcv_space(const tcp_pcb *pcb);
-uint32_t tcp_send_room(const tcp_pcb *pcb); /* payload bytes that fit in one segment now */
 
 /* tcp_timer.c */
 void tcp_timers_init(tcp_pcb *pcb);

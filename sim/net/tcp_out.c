@@ -73,7 +73,8 @@ static unsigned sack_blocks(const tcp_pcb *pcb)
 	return pcb->sack_ok && pcb->n_ooo ? (pcb->n_ooo < max ? pcb->n_ooo : max) : 0;
 }
 
-uint32_t tcp_send_room(const tcp_pcb *pcb)
+/* payload bytes that fit in one segment now */
+static uint32_t tcp_send_room(const tcp_pcb *pcb)
 {
 	/* pcb->mss already leaves room for timestamps; SACK blocks take payload room too. */
 	unsigned n = sack_blocks(pcb);

@@ -48,7 +48,6 @@ rnic_qp *rnic_qp_create(rnic_vf *vf, uint8_t port, const smcr_qp_caps *caps, voi
 }
 
 uint32_t rnic_qp_num(const rnic_qp *qp) { return qp->qpn; }
-uint64_t rnic_qp_id(const rnic_qp *qp) { return qp->id; }
 smcr_qp_state rnic_qp_state(const rnic_qp *qp) { return qp->state; }
 const rnic_qp_stats *rnic_qp_stats_get(const rnic_qp *qp) { return &qp->st; }
 

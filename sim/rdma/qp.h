@@ -44,7 +44,6 @@ typedef struct rnic_qp_stats {
 /* NULL on bad port or caps beyond the device limits. */
 rnic_qp *rnic_qp_create(rnic_vf *vf, uint8_t port, const smcr_qp_caps *caps, void *qp_ctx);
 uint32_t rnic_qp_num(const rnic_qp *qp);
-uint64_t rnic_qp_id(const rnic_qp *qp);
 /* 0, SMCR_ERR_INVAL (attribute out of range) or SMCR_ERR_STATE (transition not allowed). */
 int rnic_qp_modify(rnic_qp *qp, const smcr_qp_attr *attr);
 smcr_qp_state rnic_qp_state(const rnic_qp *qp);

@@ -4,13 +4,13 @@
 
 #include "sim/rdma/rnic_int.h"
 
-sim_time req_timeout_ns(uint8_t timeout)
+static sim_time req_timeout_ns(uint8_t timeout)
 {
 	/* 4.096 us * 2^timeout; 0 means "wait forever" */
 	return timeout ? (sim_time)4096u << timeout : SIM_TIME_NEVER;
 }
 
-sim_time req_rnr_delay_ns(uint8_t code)
+static sim_time req_rnr_delay_ns(uint8_t code)
 {
 	/* IBTA RNR NAK timer field encoding, in microseconds (code 0 is the longest) */
 	static const uint32_t us[32] = {

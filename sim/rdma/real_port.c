@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/smcr_err.h"
+#include "sim/addr/addr_text.h"
 
 static bool v4_mapped(const uint8_t g[16])
 {
@@ -23,8 +24,9 @@ static void gids_text(const smcr_port_desc *d, char *buf, size_t len)
 	buf[0] = 0;
 	for (uint32_t i = 0; i < d->n_gids && off + 24 < len; i++) {
 		const uint8_t *g = d->gids[i].gid;
+		char ip[ADDR_TEXT_IPV4_LEN];
 		if (v4_mapped(g))
-			off += (size_t)snprintf(buf + off, len - off, "%s%u.%u.%u.%u", off ? ", " : "", g[12], g[13], g[14], g[15]);
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "", addr_text_ipv4(gid_v4(g), ip, sizeof(ip)));
 	}
 	if (!off)
 		snprintf(buf, len, "none");
@@ -47,14 +49,13 @@ int real_port_describe(verbs_transport *vt, smcr_tp_dev *dev, const real_port_op
 	}
 	const char *name = verbs_dev_name(dev);
 	if (pick < 0) {
-		char have[160];
+		char have[160], want[ADDR_TEXT_IPV4_LEN];
 		gids_text(&real, have, sizeof(have));
 		if (o->ipv4)
 			snprintf(err, errlen,
-			         "%s port %u has no RoCE v2 GID for %u.%u.%u.%u (IPv4-mapped GIDs: %s); add the address to "
+			         "%s port %u has no RoCE v2 GID for %s (IPv4-mapped GIDs: %s); add the address to "
 			         "the device's network interface (ip addr add)",
-			         name, (unsigned)o->dev_port, o->ipv4 >> 24, (o->ipv4 >> 16) & 255, (o->ipv4 >> 8) & 255,
-			         o->ipv4 & 255, have);
+			         name, (unsigned)o->dev_port, addr_text_ipv4(o->ipv4, want, sizeof(want)), have);
 		else
 			snprintf(err, errlen,
 			         "%s port %u has no IPv4-mapped RoCE v2 GID: give its network interface an IPv4 address "

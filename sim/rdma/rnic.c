@@ -293,7 +293,6 @@ sim_endpoint *rnic_port_endpoint(rnic *r, uint8_t port)
 }
 
 uint64_t rnic_id(const rnic *r) { return r->id; }
-const char *rnic_name(const rnic *r) { return r->cfg.name; }
 uint16_t rnic_pfid(const rnic *r) { return r->cfg.pfid; }
 uint8_t rnic_nports(const rnic *r) { return r->cfg.nports; }
 const rnic_stats *rnic_stats_get(const rnic *r) { return &r->st; }
@@ -302,11 +301,6 @@ void rnic_set_loop_tap(rnic *r, sim_tap_fn fn, void *ctx)
 {
 	r->loop_tap = fn;
 	r->loop_tap_ctx = ctx;
-}
-
-smcr_mtu rnic_port_mtu(const rnic *r, uint8_t port)
-{
-	return port >= 1 && port <= r->cfg.nports ? r->ports[port - 1].ib_mtu : SMCR_MTU_256;
 }
 
 bool rnic_port_active(const rnic *r, uint8_t port)
@@ -419,7 +413,6 @@ void rnic_deactivate(rnic_vf *vf)
 	vf_free(vf);
 }
 
-rnic *rnic_vf_adapter(const rnic_vf *vf) { return vf->r; }
 uint32_t rnic_vf_number(const rnic_vf *vf) { return vf->number; }
 
 const uint8_t *rnic_vf_vmac(const rnic_vf *vf, uint8_t port)

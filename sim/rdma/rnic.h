@@ -95,11 +95,8 @@ void rnic_free(rnic *r);
 /* The port's endpoint, to attach to a switch port or wire end. port is 1-based. */
 sim_endpoint *rnic_port_endpoint(rnic *r, uint8_t port);
 uint64_t rnic_id(const rnic *r);
-const char *rnic_name(const rnic *r);
 uint16_t rnic_pfid(const rnic *r);
 uint8_t rnic_nports(const rnic *r);
-/* The IB MTU a port supports (from its interface MTU). */
-smcr_mtu rnic_port_mtu(const rnic *r, uint8_t port);
 bool rnic_port_active(const rnic *r, uint8_t port);
 const rnic_stats *rnic_stats_get(const rnic *r);
 /* Observe frames the adapter turns around between VFs of one port (they never reach the
@@ -112,7 +109,6 @@ rnic_vf *rnic_activate(rnic *r, const char *stack_name, const rnic_host *host);
 /* Destroys the VF's QPs (no further completions) and MRs. */
 void rnic_deactivate(rnic_vf *vf);
 
-rnic *rnic_vf_adapter(const rnic_vf *vf);
 uint32_t rnic_vf_number(const rnic_vf *vf);
 const uint8_t *rnic_vf_vmac(const rnic_vf *vf, uint8_t port);
 /* Configure the VLANs the VF's port is on (v1 GIDs): vid 0 = untagged. Rebuilds the GID

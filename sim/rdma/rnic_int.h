@@ -204,8 +204,6 @@ void req_on_ack(rnic_qp *qp, const roce_pkt *pkt);
 void req_tx_event(sim_engine *eng, sim_event *ev);
 void req_retry_event(sim_engine *eng, sim_event *ev);
 void req_rnr_event(sim_engine *eng, sim_event *ev);
-sim_time req_timeout_ns(uint8_t timeout);
-sim_time req_rnr_delay_ns(uint8_t code);
 
 /* qp_responder.c */
 void resp_on_request(rnic_qp *qp, const roce_pkt *pkt);

@@ -170,7 +170,7 @@ void testbed_free(testbed *tb)
 	free(tb);
 }
 
-testbed_side *testbed_peer(testbed_side *s) { return s == &s->tb->a ? &s->tb->b : &s->tb->a; }
+static testbed_side *testbed_peer(testbed_side *s) { return s == &s->tb->a ? &s->tb->b : &s->tb->a; }
 
 int testbed_post_write(testbed_side *s, uint64_t wr_id, uint32_t off, uint32_t len, uint64_t remote_off,
                        uint32_t flags)

@@ -77,7 +77,6 @@ int testbed_post_write(testbed_side *s, uint64_t wr_id, uint32_t off, uint32_t l
                        uint32_t flags);
 int testbed_post_send(testbed_side *s, uint64_t wr_id, uint32_t off, uint32_t len, uint32_t flags);
 int testbed_post_recv(testbed_side *s, uint64_t wr_id, uint32_t off, uint32_t len);
-testbed_side *testbed_peer(testbed_side *s);
 /* Run the engine until idle or `until`. */
 sim_run_result testbed_run(testbed *tb, sim_time until);
 

@@ -48,7 +48,6 @@ struct smcr_tp_dev {
 	struct ibv_comp_channel *channel;
 	struct ibv_cq *send_cq;
 	struct ibv_cq *recv_cq;
-	bool recv_solicited_only;
 	uint8_t port_count;
 	GHashTable *qps; /* qp_num → smcr_tp_qp *: completions name their QP by number */
 	GPtrArray *mrs;  /* smcr_tp_mr * still registered */
@@ -211,17 +210,9 @@ verbs_transport *verbs_transport_new(const verbs_sink *sink, void *user)
 	return vt;
 }
 
-void verbs_transport_free(verbs_transport *vt)
-{
-	if (!vt)
-		return;
-	while (vt->devs->len > 0)
-		verbs_dev_close(vt, g_ptr_array_index(vt->devs, vt->devs->len - 1));
-	g_ptr_array_free(vt->devs, TRUE);
-	g_free(vt);
-}
-
-int verbs_list_devices(char *out, size_t outlen)
+/* Names of the RDMA devices present, comma-separated ("" if none); returns 0, or a
+ * negative SMCR_ERR_* when libibverbs cannot list devices at all. */
+static int verbs_list_devices(char *out, size_t outlen)
 {
 	int n = 0;
 	if (outlen > 0)
@@ -280,9 +271,10 @@ static void dev_release(smcr_tp_dev *dev)
 	g_free(dev);
 }
 
+/* Solicited completions only, as Linux SMC-R arms its receive CQ. */
 static int arm_recv_cq(smcr_tp_dev *dev)
 {
-	return ibv_req_notify_cq(dev->recv_cq, dev->recv_solicited_only ? 1 : 0);
+	return ibv_req_notify_cq(dev->recv_cq, 1);
 }
 
 smcr_tp_dev *verbs_dev_open(verbs_transport *vt, const char *name)
@@ -312,7 +304,6 @@ smcr_tp_dev *verbs_dev_open(verbs_transport *vt, const char *name)
 
 	smcr_tp_dev *dev = g_new0(smcr_tp_dev, 1);
 	g_strlcpy(dev->name, name, sizeof dev->name);
-	dev->recv_solicited_only = true;
 	dev->ctx = ibv_open_device(found);
 	ibv_free_device_list(list);
 	if (!dev->ctx) {
@@ -359,7 +350,8 @@ err:
 	return NULL;
 }
 
-void verbs_dev_close(verbs_transport *vt, smcr_tp_dev *dev)
+/* QPs and MRs still on the device are destroyed first. */
+static void verbs_dev_close(verbs_transport *vt, smcr_tp_dev *dev)
 {
 	if (!dev)
 		return;
@@ -367,13 +359,17 @@ void verbs_dev_close(verbs_transport *vt, smcr_tp_dev *dev)
 	dev_release(dev);
 }
 
-const char *verbs_dev_name(const smcr_tp_dev *dev) { return dev->name; }
-
-void verbs_dev_set_recv_notify(smcr_tp_dev *dev, bool solicited_only)
+void verbs_transport_free(verbs_transport *vt)
 {
-	dev->recv_solicited_only = solicited_only;
-	arm_recv_cq(dev);
+	if (!vt)
+		return;
+	while (vt->devs->len > 0)
+		verbs_dev_close(vt, g_ptr_array_index(vt->devs, vt->devs->len - 1));
+	g_ptr_array_free(vt->devs, TRUE);
+	g_free(vt);
 }
+
+const char *verbs_dev_name(const smcr_tp_dev *dev) { return dev->name; }
 
 /* Small kernel text files (sysfs, /proc); "" when absent. */
 static void read_text(const char *path, char *buf, size_t len)

@@ -46,16 +46,10 @@ const char *verbs_transport_last_error(const verbs_transport *vt, int *code);
  * at once (SMCR_ERR_NOTFOUND) with a message that lists what was looked for, what exists
  * and how to create a Soft-RoCE device (rxe-setup/). */
 smcr_tp_dev *verbs_dev_open(verbs_transport *vt, const char *name);
-/* QPs and MRs still on the device are destroyed first. */
-void verbs_dev_close(verbs_transport *vt, smcr_tp_dev *dev);
 /* Describe one port (1-based): state, active MTU, MAC, RoCE GIDs with type and VLAN.
  * 0, or SMCR_ERR_NOTFOUND (no such port), SMCR_ERR_INVAL (not an Ethernet/RoCE port). */
 int verbs_dev_port(verbs_transport *vt, smcr_tp_dev *dev, uint8_t port, smcr_port_desc *out);
 const char *verbs_dev_name(const smcr_tp_dev *dev);
-
-/* Arm the receive CQ for solicited completions only (true, the default and what Linux
- * SMC-R does) or for every completion. */
-void verbs_dev_set_recv_notify(smcr_tp_dev *dev, bool solicited_only);
 
 /* The descriptors to watch for readability: the completion channel and the async event
  * queue. Both are non-blocking. Returns the count written (2). */
@@ -71,10 +65,6 @@ void verbs_dev_notify_counts(const smcr_tp_dev *dev, uint64_t *send_cq, uint64_t
  * outstanding WRs complete with SMCR_WC_WR_FLUSH_ERR through the CQ. For timeline faults
  * in --real-hw runs (the device itself stays up). 0, SMCR_ERR_NOTFOUND or a verbs error. */
 int verbs_dev_qp_to_err(verbs_transport *vt, smcr_tp_dev *dev, uint32_t qpn);
-
-/* Names of the RDMA devices present, comma-separated ("" if none); returns 0, or a
- * negative SMCR_ERR_* when libibverbs cannot list devices at all. */
-int verbs_list_devices(char *out, size_t outlen);
 
 /* The translation tables at the edge, exported so tests can check them without verbs
  * headers. Arguments are the raw libibverbs enum values / errno numbers. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/byteorder.h"
+#include "sim/addr/addr_text.h"
 #include "sim/redrive/redrive_int.h"
 
 #define MAX_DIFFS 500
@@ -199,11 +200,10 @@ int redrive_run(const char *capture, const redrive_opts *o, redrive_result *res,
 		break;
 	}
 	if (rd.r_ip != rd.client_ip && rd.r_ip != rd.server_ip) {
-		snprintf(err, errlen, "%s: %u.%u.%u.%u is neither side of the conversation (client %u.%u.%u.%u, server "
-		         "%u.%u.%u.%u)", capture, rd.r_ip >> 24, (rd.r_ip >> 16) & 255u, (rd.r_ip >> 8) & 255u,
-		         rd.r_ip & 255u, rd.client_ip >> 24, (rd.client_ip >> 16) & 255u, (rd.client_ip >> 8) & 255u,
-		         rd.client_ip & 255u, rd.server_ip >> 24, (rd.server_ip >> 16) & 255u, (rd.server_ip >> 8) & 255u,
-		         rd.server_ip & 255u);
+		char side[ADDR_TEXT_IPV4_LEN], client[ADDR_TEXT_IPV4_LEN], server[ADDR_TEXT_IPV4_LEN];
+		snprintf(err, errlen, "%s: %s is neither side of the conversation (client %s, server %s)", capture,
+		         addr_text_ipv4(rd.r_ip, side, sizeof(side)), addr_text_ipv4(rd.client_ip, client, sizeof(client)),
+		         addr_text_ipv4(rd.server_ip, server, sizeof(server)));
 		free_run(&rd);
 		return -1;
 	}
@@ -276,16 +276,11 @@ int redrive_run(const char *capture, const redrive_opts *o, redrive_result *res,
 	return 0;
 }
 
-static void ip_text(uint32_t ip, char *out, size_t n)
-{
-	snprintf(out, n, "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 255u, (ip >> 8) & 255u, ip & 255u);
-}
-
 void redrive_print(FILE *out, const redrive_result *r, bool pairs)
 {
 	char a[20], b[20];
-	ip_text(r->r_ip, a, sizeof(a));
-	ip_text(r->o_ip, b, sizeof(b));
+	addr_text_ipv4(r->r_ip, a, sizeof(a));
+	addr_text_ipv4(r->o_ip, b, sizeof(b));
 	fprintf(out, "re-drive: recorded %s %s fed in, our core plays the %s %s\n", r->r_is_client ? "client" : "server", a,
 	        r->r_is_client ? "server" : "client", b);
 	fprintf(out, "  %" PRIu64 " messages in the conversation: %" PRIu64 " fed, %" PRIu64 " not fed; %" PRIu64

@@ -207,7 +207,19 @@ static bool steps_of(const redrive *rd, uint32_t ci, const conn_facts *f, app_re
 	return true;
 }
 
-void rd_app_script(redrive *rd, app_rec_script *s)
+static void rd_app_listen_port(app_rec_script *s, uint16_t port)
+{
+	if (!port)
+		return;
+	for (size_t i = 0; i < s->n_listen; i++)
+		if (s->listen_ports[i] == port)
+			return;
+	s->listen_ports = g_realloc_n(s->listen_ports, s->n_listen + 1, sizeof(*s->listen_ports));
+	s->listen_ports[s->n_listen++] = port;
+}
+
+/* The recorded application's script, for a world made from the capture. */
+static void rd_app_script(redrive *rd, app_rec_script *s)
 {
 	memset(s, 0, sizeof(*s));
 	bool o_server = rd->o_ip == rd->server_ip;
@@ -257,18 +269,7 @@ void rd_app_script(redrive *rd, app_rec_script *s)
 	}
 }
 
-void rd_app_listen_port(app_rec_script *s, uint16_t port)
-{
-	if (!port)
-		return;
-	for (size_t i = 0; i < s->n_listen; i++)
-		if (s->listen_ports[i] == port)
-			return;
-	s->listen_ports = g_realloc_n(s->listen_ports, s->n_listen + 1, sizeof(*s->listen_ports));
-	s->listen_ports[s->n_listen++] = port;
-}
-
-void rd_app_script_free(app_rec_script *s)
+static void rd_app_script_free(app_rec_script *s)
 {
 	for (size_t i = 0; i < s->n_conns; i++)
 		g_free(s->conns[i].steps);

@@ -66,7 +66,7 @@ bool rd_map_live(const rd_map *m, rd_kind k, const void *rec, size_t len, void *
 	return map_find(m, k, true, rec, len, live_out);
 }
 
-bool rd_map_rec(const rd_map *m, rd_kind k, const void *live, size_t len, void *rec_out)
+static bool rd_map_rec(const rd_map *m, rd_kind k, const void *live, size_t len, void *rec_out)
 {
 	return map_find(m, k, false, live, len, rec_out);
 }

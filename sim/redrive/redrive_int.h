@@ -108,11 +108,8 @@ void rd_note(redrive *rd, const char *fmt, ...) __attribute__((format(printf, 2,
 /* redrive_world.c: build rd->scn and rd->w; R's stack, adapter and port for the feeder */
 int rd_world_build(redrive *rd, stack **r_stack, rnic **r_adapter, uint8_t *r_port, char *err, size_t errlen);
 
-/* redrive_app.c: the recorded application's script (for a world made from the capture) */
-void rd_app_script(redrive *rd, app_rec_script *s);
-void rd_app_listen_port(app_rec_script *s, uint16_t port);
-void rd_app_script_free(app_rec_script *s);
-/* Start it on our side's stack (after the feeder exists). */
+/* redrive_app.c: the recorded application of our side (for a world made from the capture),
+ * started on our side's stack after the feeder exists. */
 int rd_app_start(redrive *rd, stack *o_stack, smc_layer *o_layer, char *err, size_t errlen);
 
 /* redrive_compare.c */
@@ -121,7 +118,6 @@ void rd_map_free(rd_map *m);
  * -1 when either side is already paired otherwise (*other gets that partner). */
 int rd_map_pair(rd_map *m, rd_kind k, const void *live, const void *rec, size_t len, void *other);
 bool rd_map_live(const rd_map *m, rd_kind k, const void *rec, size_t len, void *live_out);
-bool rd_map_rec(const rd_map *m, rd_kind k, const void *live, size_t len, void *rec_out);
 void rd_rmb_add(redrive *rd, bool ours, uint32_t rec_rkey, uint64_t rec_va, uint32_t live_rkey, uint64_t live_va,
                 uint32_t size);
 const rd_rmb *rd_rmb_by_rec(const redrive *rd, bool ours, uint32_t rec_rkey);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/byteorder.h"
+#include "sim/addr/addr_text.h"
 #include "sim/redrive/redrive_int.h"
 
 /* What the recorded CLC messages say about the hosts, for a made world. */
@@ -103,11 +104,6 @@ static void facts(const redrive *rd, rd_facts *f)
 	}
 }
 
-static void ip_text(uint32_t ip, char *out, size_t n)
-{
-	snprintf(out, n, "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 255u, (ip >> 8) & 255u, ip & 255u);
-}
-
 static uint32_t mask_of(uint8_t len) { return len ? ~0u << (32 - len) : 0; }
 
 /* A router address in ip's subnet that is neither ip nor the subnet's ends. */
@@ -126,8 +122,8 @@ static void write_scenario(const redrive *rd, char *out, size_t n)
 	rd_facts f;
 	facts(rd, &f);
 	char oip[20], rip[20];
-	ip_text(rd->o_ip, oip, sizeof(oip));
-	ip_text(rd->r_ip, rip, sizeof(rip));
+	addr_text_ipv4(rd->o_ip, oip, sizeof(oip));
+	addr_text_ipv4(rd->r_ip, rip, sizeof(rip));
 	char host[64] = "";
 	if (f.o_hostname[0])
 		snprintf(host, sizeof(host), " hostname=\"%s\"", f.o_hostname);
@@ -154,10 +150,10 @@ static void write_scenario(const redrive *rd, char *out, size_t n)
 	char o_route[64] = "", r_route[64] = "", router[400] = "";
 	if (routed) {
 		char og[20], rg[20], rnet[20], onet[20];
-		ip_text(gateway_for(rd->o_ip, f.prefix_len), og, sizeof(og));
-		ip_text(gateway_for(rd->r_ip, f.prefix_len), rg, sizeof(rg));
-		ip_text(rd->r_ip & m, rnet, sizeof(rnet));
-		ip_text(rd->o_ip & m, onet, sizeof(onet));
+		addr_text_ipv4(gateway_for(rd->o_ip, f.prefix_len), og, sizeof(og));
+		addr_text_ipv4(gateway_for(rd->r_ip, f.prefix_len), rg, sizeof(rg));
+		addr_text_ipv4(rd->r_ip & m, rnet, sizeof(rnet));
+		addr_text_ipv4(rd->o_ip & m, onet, sizeof(onet));
 		snprintf(o_route, sizeof(o_route), "  route %s/%u via=%s\n", rnet, (unsigned)f.prefix_len, og);
 		snprintf(r_route, sizeof(r_route), "  route %s/%u via=%s\n", onet, (unsigned)f.prefix_len, rg);
 		snprintf(router, sizeof(router),
@@ -230,7 +226,7 @@ int rd_world_build(redrive *rd, stack **r_stack, rnic **r_adapter, uint8_t *r_po
 	uint32_t ri = stack_with_ip(s, rd->r_ip), oi = stack_with_ip(s, rd->o_ip);
 	char a[20];
 	if (ri == SCN_NONE || oi == SCN_NONE) {
-		ip_text(ri == SCN_NONE ? rd->r_ip : rd->o_ip, a, sizeof(a));
+		addr_text_ipv4(ri == SCN_NONE ? rd->r_ip : rd->o_ip, a, sizeof(a));
 		snprintf(err, errlen, "%s: no stack has the address %s of the recording", s->file, a);
 		return -1;
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/byteorder.h"
+#include "sim/addr/addr_text.h"
 #include "sim/fabric/endpoint.h"
 #include "sim/fabric/eth_header.h"
 #include "sim/fabric/fabric.h"
@@ -506,9 +507,9 @@ void replay_timing_print(FILE *out, replay_timing *t)
 	count_rest(t);
 	const replay_timing_stats *st = &t->st;
 	fprintf(out, "replay (timing): played");
+	char ip[ADDR_TEXT_IPV4_LEN];
 	for (size_t i = 0; i < st->n_played; i++)
-		fprintf(out, " %u.%u.%u.%u", st->played[i] >> 24, (st->played[i] >> 16) & 255u, (st->played[i] >> 8) & 255u,
-		        st->played[i] & 255u);
+		fprintf(out, " %s", addr_text_ipv4(st->played[i], ip, sizeof(ip)));
 	fprintf(out, "\n  %" PRIu64 " frames read, %" PRIu64 " injected", st->frames, st->injected);
 	if (st->injected)
 		fprintf(out, " (virtual time %" PRIu64 ".%09" PRIu64 " to %" PRIu64 ".%09" PRIu64 " s)", st->first_ns / 1000000000u,

@@ -35,7 +35,7 @@ static void rkey_key(uint8_t key[12], uint32_t lgr, int side, uint32_t rkey)
 /* RMB of connection `conn` owned by `side`, under rkey (and every alias of it). The value
  * keeps the alias index (+1) in the high half so a write's address can be checked against
  * the RMB address on that link. */
-void rp_rkey_register(replay_decoder *d, uint32_t lgr, int side, uint32_t rkey, uint32_t conn)
+static void rp_rkey_register(replay_decoder *d, uint32_t lgr, int side, uint32_t rkey, uint32_t conn)
 {
 	uint8_t key[12];
 	rkey_key(key, lgr, side, rkey);

@@ -220,7 +220,6 @@ void rp_tcp_finish(replay_decoder *d);
 void rp_clc_message(replay_decoder *d, uint32_t conn, int from, const uint8_t *msg, uint32_t len);
 uint32_t rp_mtu_bytes(uint8_t code);
 void rp_link_register(replay_decoder *d, uint32_t link);
-void rp_rkey_register(replay_decoder *d, uint32_t lgr, int side, uint32_t rkey, uint32_t conn);
 void rp_rkey_alias_add(replay_decoder *d, uint32_t lgr, int side, uint32_t rkey_a, uint32_t rkey_b, uint64_t vaddr_b);
 
 /* replay_roce.c */

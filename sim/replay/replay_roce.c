@@ -131,6 +131,121 @@ static void delete_link(replay_decoder *d, uint32_t li, int s, const smcr_llc_ms
 	             smcr_llc_del_reason_text(reason));
 }
 
+static void llc_confirm_link(replay_decoder *d, uint32_t li, int s, const smcr_llc_msg *m)
+{
+	rp_link *l = RP_LINK(d, li);
+	rp_lgr *g = RP_LGR(d, l->lgr);
+	l->uid[s] = m->u.confirm_link.link_uid;
+	if (m->u.confirm_link.link_id)
+		l->link_num = m->u.confirm_link.link_id;
+	if (m->u.confirm_link.qpn != l->ep[s].qpn || memcmp(m->u.confirm_link.gid, l->ep[s].gid, 16))
+		rp_note(d, "CONFIRM LINK from the %s names QP 0x%06x, the link's %s QP is 0x%06x", side_name(s),
+		        m->u.confirm_link.qpn, side_name(s), l->ep[s].qpn);
+	if (!(m->flags & SMCR_LLC_FLAG_RESP)) {
+		g->max_links = m->u.confirm_link.max_links;
+		g->max_conns = m->u.confirm_link.max_conns;
+	} else {
+		l->state = REPORT_LINK_ACTIVE;
+	}
+}
+
+/* The client accepted the server's ADD LINK: the new link, between the endpoint the
+ * request named and the one in this response, beside link li. */
+static void add_link_accepted(replay_decoder *d, uint32_t li, const smcr_llc_msg *m)
+{
+	const typeof(m->u.add_link) *a = &m->u.add_link;
+	uint32_t lgr = RP_LINK(d, li)->lgr;
+	rp_lgr *g = RP_LGR(d, lgr);
+	rp_ep ep[2];
+	ep[RP_SERVER] = g->add_ep;
+	memcpy(ep[RP_CLIENT].gid, a->gid, 16);
+	memcpy(ep[RP_CLIENT].mac, a->mac, 6);
+	ep[RP_CLIENT].qpn = a->qpn;
+	ep[RP_CLIENT].psn = a->psn;
+	uint8_t mtu = a->mtu && (!g->add_mtu || a->mtu < g->add_mtu) ? a->mtu : g->add_mtu;
+	d->links = rp_grow(d->links, &d->n_links, &d->cap_links, sizeof(*d->links));
+	uint32_t nl = (uint32_t)d->n_links;
+	rp_link *n = RP_LINK(d, nl);
+	const rp_link *l = RP_LINK(d, li); /* after the growth: the array may have moved */
+	n->lgr = lgr;
+	n->ep[0] = ep[0];
+	n->ep[1] = ep[1];
+	n->link_num = g->add_link_num ? g->add_link_num : a->link_id;
+	n->mtu = rp_mtu_bytes(mtu);
+	n->vlan = l->vlan;
+	n->roce_version = l->roce_version;
+	n->state = REPORT_LINK_ACTIVATING;
+	n->created_frame = d->frame;
+	for (int k = 0; k < 2; k++) {
+		n->flow[k].psn_valid = true;
+		n->flow[k].next_psn = ep[k].psn;
+	}
+	rp_link_register(d, nl);
+	g->add_pending = false;
+}
+
+/* The server's request is remembered until the client's response makes the link. */
+static void llc_add_link(replay_decoder *d, uint32_t li, int s, const smcr_llc_msg *m)
+{
+	const typeof(m->u.add_link) *a = &m->u.add_link;
+	bool resp = m->flags & SMCR_LLC_FLAG_RESP;
+	uint32_t lgr = RP_LINK(d, li)->lgr;
+	rp_lgr *g = RP_LGR(d, lgr);
+	if (s == RP_SERVER && !resp) {
+		g->add_pending = true;
+		memcpy(g->add_ep.gid, a->gid, 16);
+		memcpy(g->add_ep.mac, a->mac, 6);
+		g->add_ep.qpn = a->qpn;
+		g->add_ep.psn = a->psn;
+		g->add_link_num = a->link_id;
+		g->add_mtu = a->mtu;
+	} else if (s == RP_CLIENT && resp) {
+		if (m->flags & SMCR_LLC_FLAG_ADD_LNK_REJ) {
+			rp_note(d, "ADD LINK rejected by the client (no alternate path)");
+			g->add_pending = false;
+			return;
+		}
+		if (!g->add_pending) {
+			rp_note(d, "ADD LINK response without its request in the capture");
+			return;
+		}
+		add_link_accepted(d, li, m);
+	} else {
+		rp_note(d, "ADD LINK %s from the %s (a suggestion; no link is created)", resp ? "response" : "request",
+		        side_name(s));
+	}
+	for (uint16_t i = 0; i < a->n_rkeys; i++)
+		rp_rkey_alias_add(d, lgr, s, a->rkeys[i].rkey_known, a->rkeys[i].rkey_new, a->rkeys[i].vaddr_new);
+}
+
+static void llc_delete_link(replay_decoder *d, uint32_t lgr, int s, const smcr_llc_msg *m)
+{
+	if (m->flags & SMCR_LLC_FLAG_DEL_LINK_ALL) {
+		RP_LGR(d, lgr)->ended = true;
+		for (size_t i = 0; i < d->n_links; i++)
+			if (d->links[i].lgr == lgr)
+				delete_link(d, (uint32_t)(i + 1), s, m);
+		return;
+	}
+	uint32_t t = link_by_num(d, lgr, m->u.delete_link.link_id);
+	if (t)
+		delete_link(d, t, s, m);
+	else if (!(m->flags & SMCR_LLC_FLAG_RESP))
+		rp_note(d, "DELETE LINK for link %u, which is not active in this link group", m->u.delete_link.link_id);
+}
+
+static void llc_confirm_rkey(replay_decoder *d, uint32_t lgr, int s, const smcr_llc_msg *m)
+{
+	/* the response echoes the request (Linux sends the message back with the RESP
+	 * flag): the rkeys in it are the requester's, not the responder's */
+	if (m->flags & SMCR_LLC_FLAG_RESP)
+		return;
+	uint8_t n = m->u.confirm_rkey.n_other < 2 ? m->u.confirm_rkey.n_other : 2;
+	for (uint8_t i = 0; i < n; i++)
+		rp_rkey_alias_add(d, lgr, s, m->u.confirm_rkey.rkey, m->u.confirm_rkey.other[i].rkey,
+		                  m->u.confirm_rkey.other[i].vaddr);
+}
+
 static void on_llc(replay_decoder *d, uint32_t li, int s, const uint8_t *p, uint32_t len)
 {
 	smcr_llc_msg m;
@@ -142,109 +257,25 @@ static void on_llc(replay_decoder *d, uint32_t li, int s, const uint8_t *p, uint
 		return;
 	}
 	d->res.llc_messages++;
-	rp_link *l = RP_LINK(d, li);
-	uint32_t lgr = l->lgr;
-	rp_lgr *g = RP_LGR(d, lgr);
-	bool resp = m.flags & SMCR_LLC_FLAG_RESP;
+	uint32_t lgr = RP_LINK(d, li)->lgr;
 	switch ((smcr_llc_type)m.type) {
 	case SMCR_LLC_CONFIRM_LINK:
-		l->uid[s] = m.u.confirm_link.link_uid;
-		if (m.u.confirm_link.link_id)
-			l->link_num = m.u.confirm_link.link_id;
-		if (m.u.confirm_link.qpn != l->ep[s].qpn || memcmp(m.u.confirm_link.gid, l->ep[s].gid, 16))
-			rp_note(d, "CONFIRM LINK from the %s names QP 0x%06x, the link's %s QP is 0x%06x", side_name(s),
-			        m.u.confirm_link.qpn, side_name(s), l->ep[s].qpn);
-		if (!resp) {
-			g->max_links = m.u.confirm_link.max_links;
-			g->max_conns = m.u.confirm_link.max_conns;
-		} else {
-			l->state = REPORT_LINK_ACTIVE;
-		}
+		llc_confirm_link(d, li, s, &m);
 		break;
-	case SMCR_LLC_ADD_LINK: {
-		const typeof(m.u.add_link) *a = &m.u.add_link;
-		if (s == RP_SERVER && !resp) {
-			g->add_pending = true;
-			memcpy(g->add_ep.gid, a->gid, 16);
-			memcpy(g->add_ep.mac, a->mac, 6);
-			g->add_ep.qpn = a->qpn;
-			g->add_ep.psn = a->psn;
-			g->add_link_num = a->link_id;
-			g->add_mtu = a->mtu;
-		} else if (s == RP_CLIENT && resp) {
-			if (m.flags & SMCR_LLC_FLAG_ADD_LNK_REJ) {
-				rp_note(d, "ADD LINK rejected by the client (no alternate path)");
-				g->add_pending = false;
-				break;
-			}
-			if (!g->add_pending) {
-				rp_note(d, "ADD LINK response without its request in the capture");
-				break;
-			}
-			rp_ep ep[2];
-			ep[RP_SERVER] = g->add_ep;
-			memcpy(ep[RP_CLIENT].gid, a->gid, 16);
-			memcpy(ep[RP_CLIENT].mac, a->mac, 6);
-			ep[RP_CLIENT].qpn = a->qpn;
-			ep[RP_CLIENT].psn = a->psn;
-			uint8_t mtu = a->mtu && (!g->add_mtu || a->mtu < g->add_mtu) ? a->mtu : g->add_mtu;
-			d->links = rp_grow(d->links, &d->n_links, &d->cap_links, sizeof(*d->links));
-			uint32_t nl = (uint32_t)d->n_links;
-			rp_link *n = RP_LINK(d, nl);
-			l = RP_LINK(d, li); /* the array may have moved */
-			n->lgr = lgr;
-			n->ep[0] = ep[0];
-			n->ep[1] = ep[1];
-			n->link_num = g->add_link_num ? g->add_link_num : a->link_id;
-			n->mtu = rp_mtu_bytes(mtu);
-			n->vlan = l->vlan;
-			n->roce_version = l->roce_version;
-			n->state = REPORT_LINK_ACTIVATING;
-			n->created_frame = d->frame;
-			for (int k = 0; k < 2; k++) {
-				n->flow[k].psn_valid = true;
-				n->flow[k].next_psn = ep[k].psn;
-			}
-			rp_link_register(d, nl);
-			g->add_pending = false;
-		} else {
-			rp_note(d, "ADD LINK %s from the %s (a suggestion; no link is created)", resp ? "response" : "request",
-			        side_name(s));
-		}
-		for (uint16_t i = 0; i < a->n_rkeys; i++)
-			rp_rkey_alias_add(d, lgr, s, a->rkeys[i].rkey_known, a->rkeys[i].rkey_new, a->rkeys[i].vaddr_new);
+	case SMCR_LLC_ADD_LINK:
+		llc_add_link(d, li, s, &m);
 		break;
-	}
 	case SMCR_LLC_ADD_LINK_CONT:
 		for (uint8_t i = 0; i < m.u.add_link_cont.n_here && i < 2; i++)
 			rp_rkey_alias_add(d, lgr, s, m.u.add_link_cont.rkeys[i].rkey_known, m.u.add_link_cont.rkeys[i].rkey_new,
 			                  m.u.add_link_cont.rkeys[i].vaddr_new);
 		break;
 	case SMCR_LLC_DELETE_LINK:
-		if (m.flags & SMCR_LLC_FLAG_DEL_LINK_ALL) {
-			g->ended = true;
-			for (size_t i = 0; i < d->n_links; i++)
-				if (d->links[i].lgr == lgr)
-					delete_link(d, (uint32_t)(i + 1), s, &m);
-		} else {
-			uint32_t t = link_by_num(d, lgr, m.u.delete_link.link_id);
-			if (t)
-				delete_link(d, t, s, &m);
-			else if (!resp)
-				rp_note(d, "DELETE LINK for link %u, which is not active in this link group", m.u.delete_link.link_id);
-		}
+		llc_delete_link(d, lgr, s, &m);
 		break;
-	case SMCR_LLC_CONFIRM_RKEY: {
-		/* the response echoes the request (Linux sends the message back with the RESP
-		 * flag): the rkeys in it are the requester's, not the responder's */
-		if (resp)
-			break;
-		uint8_t n = m.u.confirm_rkey.n_other < 2 ? m.u.confirm_rkey.n_other : 2;
-		for (uint8_t i = 0; i < n; i++)
-			rp_rkey_alias_add(d, lgr, s, m.u.confirm_rkey.rkey, m.u.confirm_rkey.other[i].rkey,
-			                  m.u.confirm_rkey.other[i].vaddr);
+	case SMCR_LLC_CONFIRM_RKEY:
+		llc_confirm_rkey(d, lgr, s, &m);
 		break;
-	}
 	case SMCR_LLC_REQ_ADD_LINK:
 	case SMCR_LLC_CONFIRM_RKEY_CONT:
 	case SMCR_LLC_DELETE_RKEY:

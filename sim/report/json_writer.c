@@ -136,7 +136,7 @@ void json_key(json_writer *w, const char *key)
 	w->after_key = true;
 }
 
-void json_string_len(json_writer *w, const char *s, size_t len)
+static void json_string_len(json_writer *w, const char *s, size_t len)
 {
 	before_item(w);
 	write_escaped(w->out, s, len);
@@ -163,7 +163,7 @@ void json_int(json_writer *w, int64_t v)
 	fprintf(w->out, "%" PRId64, v);
 }
 
-void json_bool(json_writer *w, bool v)
+static void json_bool(json_writer *w, bool v)
 {
 	before_item(w);
 	fputs(v ? "true" : "false", w->out);
@@ -177,7 +177,6 @@ void json_null(json_writer *w)
 
 void json_kv_str(json_writer *w, const char *key, const char *s) { json_key(w, key); json_string(w, s); }
 void json_kv_uint(json_writer *w, const char *key, uint64_t v) { json_key(w, key); json_uint(w, v); }
-void json_kv_int(json_writer *w, const char *key, int64_t v) { json_key(w, key); json_int(w, v); }
 void json_kv_bool(json_writer *w, const char *key, bool v) { json_key(w, key); json_bool(w, v); }
 
 void json_kv_hex(json_writer *w, const char *key, uint64_t v, int width)

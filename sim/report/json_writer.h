@@ -34,16 +34,13 @@ void json_key(json_writer *w, const char *key);
 /* Strings are UTF-8; invalid bytes are written as \u00XX (read as Latin-1) so any input
  * gives valid JSON. NULL writes null. */
 void json_string(json_writer *w, const char *s);
-void json_string_len(json_writer *w, const char *s, size_t len);
 void json_uint(json_writer *w, uint64_t v);
 void json_int(json_writer *w, int64_t v);
-void json_bool(json_writer *w, bool v);
 void json_null(json_writer *w);
 
 /* key + value in one call */
 void json_kv_str(json_writer *w, const char *key, const char *s);
 void json_kv_uint(json_writer *w, const char *key, uint64_t v);
-void json_kv_int(json_writer *w, const char *key, int64_t v);
 void json_kv_bool(json_writer *w, const char *key, bool v);
 /* "0x%0*x" formatted hex string (ids and codes read better in hex) */
 void json_kv_hex(json_writer *w, const char *key, uint64_t v, int width);

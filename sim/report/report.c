@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/addr/addr_text.h"
+
 void report_init(smcr_report *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -336,11 +338,6 @@ void report_gid_str(const uint8_t gid[16], char *out, size_t outlen)
 	g_strlcpy(out, buf, outlen);
 }
 
-void report_mac_str(const uint8_t mac[6], char *out, size_t outlen)
-{
-	snprintf(out, outlen, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
-}
-
 void report_vmac_str(const uint8_t mac[6], char *out, size_t outlen)
 {
 	snprintf(out, outlen, "%02X%02X%02X%02X%02X%02X", mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
@@ -348,10 +345,18 @@ void report_vmac_str(const uint8_t mac[6], char *out, size_t outlen)
 
 void report_ip_str(uint8_t family, const uint8_t ip[16], char *out, size_t outlen)
 {
+	if (!family) {
+		g_strlcpy(out, "?", outlen);
+		return;
+	}
+	if (family != 6) {
+		addr_text_ipv4((uint32_t)ip[0] << 24 | (uint32_t)ip[1] << 16 | (uint32_t)ip[2] << 8 | ip[3], out, outlen);
+		return;
+	}
 	char buf[INET6_ADDRSTRLEN];
-	if (!inet_ntop(family == 6 ? AF_INET6 : AF_INET, ip, buf, sizeof(buf)))
+	if (!inet_ntop(AF_INET6, ip, buf, sizeof(buf)))
 		buf[0] = '\0';
-	g_strlcpy(out, family ? buf : "?", outlen);
+	g_strlcpy(out, buf, outlen);
 }
 
 void report_vlan_str(uint16_t vlan, char *out, size_t outlen)

@@ -279,7 +279,6 @@ const char *report_conn_state_name(report_conn_state s);  /* smcss names */
 const char *report_conn_mode_name(report_conn_mode m);    /* "SMCR", "TCP", "SMCD" */
 const char *report_event_kind_name(report_event_kind k);
 void report_gid_str(const uint8_t gid[16], char *out, size_t outlen);    /* IPv6 text, "::" if zero */
-void report_mac_str(const uint8_t mac[6], char *out, size_t outlen);     /* 02:00:00:00:00:01 */
 void report_vmac_str(const uint8_t mac[6], char *out, size_t outlen);    /* 020000000001 */
 void report_ip_str(uint8_t family, const uint8_t ip[16], char *out, size_t outlen);
 void report_vlan_str(uint16_t vlan, char *out, size_t outlen);          /* "None" or number */

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 
 #include "model/clc.h"
+#include "sim/addr/addr_text.h"
 #include "sim/report/report_print.h"
 
 static void kv_gid(json_writer *w, const char *key, const uint8_t gid[16])
@@ -15,9 +16,8 @@ static void kv_gid(json_writer *w, const char *key, const uint8_t gid[16])
 
 static void kv_mac(json_writer *w, const char *key, const uint8_t mac[6])
 {
-	char buf[32];
-	report_mac_str(mac, buf, sizeof(buf));
-	json_kv_str(w, key, buf);
+	char buf[ADDR_TEXT_MAC_LEN];
+	json_kv_str(w, key, addr_text_mac(mac, buf, sizeof(buf)));
 }
 
 static void kv_vlan(json_writer *w, const char *key, uint16_t vlan)

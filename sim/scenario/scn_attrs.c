@@ -217,146 +217,180 @@ static bool parse_reason(const char *text, uint64_t *code, const char **why)
 	return false;
 }
 
-/* Parse `text` (written at loc, for attribute `key`) per spec; report and return false on
- * error. */
-bool scn_attr_value(scn_parser *P, const char *key, const char *text, scn_loc loc, const scn_attr_spec *sp, scn_val *out)
+/* One of sp->choices; its index in out->u. */
+static bool enum_value(scn_parser *P, const char *key, const char *text, scn_loc loc, const scn_attr_spec *sp,
+                       scn_val *out)
 {
-	const char *why = NULL;
-	bool ok = true;
-	bool ranged = false;
+	for (unsigned i = 0; sp->choices[i]; i++)
+		if (!strcmp(text, sp->choices[i])) {
+			out->u = i;
+			return true;
+		}
+	char *c = join_choices(sp->choices);
+	scn_error(P->d, loc, "bad value '%s' for %s; expected %s", text, key, c);
+	g_free(c);
+	return false;
+}
+
+/* A start time: TIME, or never (out->b). */
+static bool parse_start(const char *text, scn_val *out, const char **why)
+{
+	out->b = !strcmp(text, "never");
+	if (out->b) {
+		out->u = 0;
+		return true;
+	}
+	if (scn_parse_duration(text, 0, &out->u, why))
+		return true;
+	*why = "expected a time such as 0, 2s or 500ms, or never";
+	return false;
+}
+
+/* How an app closes: after (its work), never, or at a TIME. */
+static bool parse_close(const char *text, scn_val *out, const char **why)
+{
+	if (!strcmp(text, "after")) {
+		out->close = SCN_CLOSE_AFTER;
+		return true;
+	}
+	if (!strcmp(text, "never")) {
+		out->close = SCN_CLOSE_NEVER;
+		return true;
+	}
+	out->close = SCN_CLOSE_AT;
+	if (scn_parse_duration(text, 0, &out->u, why))
+		return true;
+	*why = "expected after, never or a time such as 30s";
+	return false;
+}
+
+/* The text as a value of its type; false with *why when it is not written like one. */
+static bool parse_typed(const scn_attr_spec *sp, const char *text, scn_val *out, const char **why)
+{
+	switch (sp->type) {
+	case SCN_V_UINT: return scn_parse_uint(text, &out->u, why);
+	case SCN_V_HEX: return scn_parse_hex(text, 16, &out->u, why);
+	case SCN_V_DURATION: return scn_parse_duration(text, 0, &out->u, why);
+	case SCN_V_SIZE: return scn_parse_size(text, &out->u, why);
+	case SCN_V_RATE: return scn_parse_rate(text, &out->u, why);
+	case SCN_V_RATIO: return scn_parse_ratio(text, &out->r, why);
+	case SCN_V_BOOL: return scn_parse_bool(text, &out->b, why);
+	case SCN_V_NAME:
+		out->s = text;
+		return scn_valid_name(text, why);
+	case SCN_V_STRING:
+		out->s = text;
+		return true;
+	case SCN_V_PREFIX: return scn_parse_prefix(text, &out->addr, &out->len, why);
+	case SCN_V_IPV4: return scn_parse_ipv4(text, &out->addr, why);
+	case SCN_V_MAC: return scn_parse_mac(text, out->mac, why);
+	case SCN_V_VLANS: return parse_vlans(text, &out->vlans, why);
+	case SCN_V_UEIDS: return parse_ueids(text, out, why);
+	case SCN_V_PNETID: return parse_pnetid(text, out->pnetid, why);
+	case SCN_V_ENUM: g_assert_not_reached(); /* enum_value, which lists the choices */
+	case SCN_V_START: return parse_start(text, out, why);
+	case SCN_V_CLOSE: return parse_close(text, out, why);
+	case SCN_V_REASON: return parse_reason(text, &out->u, why);
+	}
+	return false;
+}
+
+/* A number within the spec: one of allowed[], else in [min, max]. */
+static bool check_range(scn_parser *P, const char *key, const char *text, scn_loc loc, const scn_attr_spec *sp,
+                        uint64_t u)
+{
+	if (sp->allowed) {
+		if (scn_attr_in_allowed(sp->allowed, u))
+			return true;
+		char *a = join_allowed(sp->allowed);
+		scn_error(P->d, loc, "%s=%s is not allowed; expected %s", key, text, a);
+		g_free(a);
+		return false;
+	}
+	if (u >= sp->min && u <= sp->max)
+		return true;
+	char lo[SCN_FMT_LEN], hi[SCN_FMT_LEN];
+	fmt_typed(sp->type, sp->min, lo, sizeof(lo));
+	fmt_typed(sp->type, sp->max, hi, sizeof(hi));
+	scn_error(P->d, loc, "%s=%s is out of range; expected %s..%s", key, text, lo, hi);
+	return false;
+}
+
+static bool check_unicast_mac(scn_parser *P, const char *key, const char *text, scn_loc loc, const uint8_t mac[6])
+{
+	if (mac[0] & 1) {
+		scn_error(P->d, loc, "%s=%s is a multicast address; expected a unicast MAC (first byte even)", key, text);
+		return false;
+	}
+	if (!(mac[0] | mac[1] | mac[2] | mac[3] | mac[4] | mac[5])) {
+		scn_error(P->d, loc, "%s=%s is the zero MAC; expected a unicast MAC", key, text);
+		return false;
+	}
+	return true;
+}
+
+/* What a well-written value must still satisfy: ranges, lengths, a unicast MAC. */
+static bool check_typed(scn_parser *P, const char *key, const char *text, scn_loc loc, const scn_attr_spec *sp,
+                        const scn_val *out)
+{
 	switch (sp->type) {
 	case SCN_V_UINT:
-		ok = scn_parse_uint(text, &out->u, &why);
-		ranged = true;
-		break;
+	case SCN_V_DURATION:
+	case SCN_V_SIZE:
+	case SCN_V_RATE:
+		return check_range(P, key, text, loc, sp, out->u);
 	case SCN_V_HEX:
-		ok = scn_parse_hex(text, 16, &out->u, &why);
-		if (ok && out->u > sp->max) {
+		if (out->u > sp->max) {
 			char mx[SCN_FMT_LEN];
 			fmt_typed(SCN_V_HEX, sp->max, mx, sizeof(mx));
 			scn_error(P->d, loc, "%s=%s is out of range; expected at most %s", key, text, mx);
 			return false;
 		}
-		break;
-	case SCN_V_DURATION:
-		ok = scn_parse_duration(text, 0, &out->u, &why);
-		ranged = true;
-		break;
-	case SCN_V_SIZE:
-		ok = scn_parse_size(text, &out->u, &why);
-		ranged = true;
-		break;
-	case SCN_V_RATE:
-		ok = scn_parse_rate(text, &out->u, &why);
-		ranged = true;
-		break;
-	case SCN_V_RATIO:
-		ok = scn_parse_ratio(text, &out->r, &why);
-		break;
-	case SCN_V_BOOL:
-		ok = scn_parse_bool(text, &out->b, &why);
-		break;
-	case SCN_V_NAME:
-		ok = scn_valid_name(text, &why);
-		out->s = text;
-		break;
+		return true;
 	case SCN_V_STRING:
 		if (sp->max && strlen(text) > sp->max) {
 			scn_error(P->d, loc, "%s is %zu characters long; expected at most %llu", key, strlen(text),
 			          (unsigned long long)sp->max);
 			return false;
 		}
-		out->s = text;
-		break;
+		return true;
 	case SCN_V_PREFIX:
-		ok = scn_parse_prefix(text, &out->addr, &out->len, &why);
-		if (ok && (out->len < sp->min || out->len > sp->max)) {
+		if (out->len < sp->min || out->len > sp->max) {
 			scn_error(P->d, loc, "prefix length /%u is out of range; expected %llu..%llu", out->len,
 			          (unsigned long long)sp->min, (unsigned long long)sp->max);
 			return false;
 		}
-		break;
-	case SCN_V_IPV4:
-		ok = scn_parse_ipv4(text, &out->addr, &why);
-		break;
+		return true;
 	case SCN_V_MAC:
-		ok = scn_parse_mac(text, out->mac, &why);
-		if (ok && (out->mac[0] & 1)) {
-			scn_error(P->d, loc, "%s=%s is a multicast address; expected a unicast MAC (first byte even)", key, text);
-			return false;
-		}
-		if (ok && !(out->mac[0] | out->mac[1] | out->mac[2] | out->mac[3] | out->mac[4] | out->mac[5])) {
-			scn_error(P->d, loc, "%s=%s is the zero MAC; expected a unicast MAC", key, text);
-			return false;
-		}
-		break;
+		return check_unicast_mac(P, key, text, loc, out->mac);
+	case SCN_V_RATIO:
+	case SCN_V_BOOL:
+	case SCN_V_NAME:
+	case SCN_V_IPV4:
 	case SCN_V_VLANS:
-		ok = parse_vlans(text, &out->vlans, &why);
-		break;
 	case SCN_V_UEIDS:
-		ok = parse_ueids(text, out, &why);
-		break;
 	case SCN_V_PNETID:
-		ok = parse_pnetid(text, out->pnetid, &why);
-		break;
-	case SCN_V_ENUM: {
-		for (unsigned i = 0; sp->choices[i]; i++)
-			if (!strcmp(text, sp->choices[i])) {
-				out->u = i;
-				return true;
-			}
-		char *c = join_choices(sp->choices);
-		scn_error(P->d, loc, "bad value '%s' for %s; expected %s", text, key, c);
-		g_free(c);
-		return false;
-	}
+	case SCN_V_ENUM:
 	case SCN_V_START:
-		out->b = !strcmp(text, "never");
-		if (out->b) {
-			out->u = 0;
-			break;
-		}
-		ok = scn_parse_duration(text, 0, &out->u, &why);
-		if (!ok)
-			why = "expected a time such as 0, 2s or 500ms, or never";
-		break;
 	case SCN_V_CLOSE:
-		if (!strcmp(text, "after")) {
-			out->close = SCN_CLOSE_AFTER;
-		} else if (!strcmp(text, "never")) {
-			out->close = SCN_CLOSE_NEVER;
-		} else {
-			out->close = SCN_CLOSE_AT;
-			ok = scn_parse_duration(text, 0, &out->u, &why);
-			if (!ok)
-				why = "expected after, never or a time such as 30s";
-		}
-		break;
 	case SCN_V_REASON:
-		ok = parse_reason(text, &out->u, &why);
-		break;
+		return true;
 	}
-	if (!ok) {
+	return true;
+}
+
+/* Parse `text` (written at loc, for attribute `key`) per spec; report and return false on
+ * error. */
+bool scn_attr_value(scn_parser *P, const char *key, const char *text, scn_loc loc, const scn_attr_spec *sp, scn_val *out)
+{
+	if (sp->type == SCN_V_ENUM)
+		return enum_value(P, key, text, loc, sp, out);
+	const char *why = NULL;
+	if (!parse_typed(sp, text, out, &why)) {
 		scn_error(P->d, loc, "bad %s '%s' for %s; %s", type_noun(sp->type), text, key, why);
 		return false;
 	}
-	if (ranged) {
-		if (sp->allowed) {
-			if (!scn_attr_in_allowed(sp->allowed, out->u)) {
-				char *a = join_allowed(sp->allowed);
-				scn_error(P->d, loc, "%s=%s is not allowed; expected %s", key, text, a);
-				g_free(a);
-				return false;
-			}
-		} else if (out->u < sp->min || out->u > sp->max) {
-			char lo[SCN_FMT_LEN], hi[SCN_FMT_LEN];
-			fmt_typed(sp->type, sp->min, lo, sizeof(lo));
-			fmt_typed(sp->type, sp->max, hi, sizeof(hi));
-			scn_error(P->d, loc, "%s=%s is out of range; expected %s..%s", key, text, lo, hi);
-			return false;
-		}
-	}
-	return true;
+	return check_typed(P, key, text, loc, sp, out);
 }
 
 /* ---- attribute collection --------------------------------------------------------- */

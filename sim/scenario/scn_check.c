@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/addr/addr_text.h"
 #include "sim/scenario/scn_int.h"
 #include "sim/scenario/scn_values.h"
 
@@ -114,7 +115,7 @@ static void claim_mac(scn_parser *P, GArray *owners, const uint8_t mac[6], bool 
 				return;
 			char m[SCN_FMT_LEN];
 			scn_error(P->d, loc, "MAC %s of %s is already used by %s (%u:%u) on the same network; expected a unique MAC",
-			          scn_format_mac(mac, m, sizeof(m)), what, o->what, o->loc.line, o->loc.col);
+			          addr_text_mac(mac, m, sizeof(m)), what, o->what, o->loc.line, o->loc.col);
 			return;
 		}
 	}
@@ -192,7 +193,7 @@ static void check_stack(scn_parser *P, uint32_t si)
 	for (size_t r = 0; r < st->n_routes; r++) {
 		scn_route *rt = &st->routes[r];
 		char via[SCN_FMT_LEN];
-		scn_format_ipv4(rt->via, via, sizeof(via));
+		addr_text_ipv4(rt->via, via, sizeof(via));
 		for (uint32_t i = 0; i < st->n_ifaces && rt->iface == SCN_NONE; i++) {
 			if (!iface_ok(P, si, i))
 				continue;
@@ -209,7 +210,7 @@ static void check_stack(scn_parser *P, uint32_t si)
 			GString *nets = g_string_new(NULL);
 			for (uint32_t i = 0; i < st->n_ifaces; i++) {
 				char a[SCN_FMT_LEN];
-				scn_format_ipv4(st->ifaces[i].ip & ~host_mask(st->ifaces[i].prefix_len), a, sizeof(a));
+				addr_text_ipv4(st->ifaces[i].ip & ~host_mask(st->ifaces[i].prefix_len), a, sizeof(a));
 				g_string_append_printf(nets, "%s%s/%u", i ? ", " : "", a, st->ifaces[i].prefix_len);
 			}
 			scn_error(P->d, rt->loc, "gateway %s is not on a subnet of stack '%s' (%s); expected an address on one of them",
@@ -274,7 +275,7 @@ static void check_addresses(scn_parser *P)
 					snprintf(vl, sizeof(vl), "VLAN %u", me.vlan);
 				scn_error(P->d, ip_loc(P, si, i),
 				          "address %s is already used by %s.%s (%u:%u) on the same network (L2 segment of switch '%s', %s); expected a unique address",
-				          scn_format_ipv4(me.ip, a, sizeof(a)), os->name, os->ifaces[o->iface].name,
+				          addr_text_ipv4(me.ip, a, sizeof(a)), os->name, os->ifaces[o->iface].name,
 				          os->ifaces[o->iface].loc.line, os->ifaces[o->iface].loc.col, s->switches[ifc->sw].name, vl);
 				clash = true;
 			}
@@ -380,7 +381,7 @@ static void check_apps(scn_parser *P)
 					}
 			if (a->dst_stack == SCN_NONE) {
 				scn_error(P->d, ep, "no interface has address %s; expected the address of a stack's interface",
-				          scn_format_ipv4(a->dst_ip, t1, sizeof(t1)));
+				          addr_text_ipv4(a->dst_ip, t1, sizeof(t1)));
 				continue;
 			}
 		} else if (a->ep_form == SCN_EP_STACK) {

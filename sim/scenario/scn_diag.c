@@ -26,7 +26,7 @@ void scn_diag_free(scn_diag *d)
 	*d = (scn_diag){ 0 };
 }
 
-void scn_verror(scn_diag *d, scn_loc loc, const char *fmt, va_list ap)
+static void scn_verror(scn_diag *d, scn_loc loc, const char *fmt, va_list ap)
 {
 	if (d->n >= SCN_MAX_ERRORS) {
 		if (!d->overflow)

@@ -39,7 +39,6 @@ void scn_diag_free(scn_diag *d);
 void scn_diag_clear(scn_diag *d);
 
 void scn_error(scn_diag *d, scn_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void scn_verror(scn_diag *d, scn_loc loc, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 
 size_t scn_diag_count(const scn_diag *d);
 bool scn_diag_full(const scn_diag *d);

@@ -3,6 +3,7 @@
  * the same text (tests rely on it). */
 #include <string.h>
 
+#include "sim/addr/addr_text.h"
 #include "sim/scenario/scn_model.h"
 #include "sim/scenario/scn_values.h"
 
@@ -58,10 +59,10 @@ static void dump_stack(const scn_scenario *scn, const scn_stack *st, FILE *out)
 	for (size_t i = 0; i < st->n_ifaces; i++) {
 		const scn_interface *ifc = &st->ifaces[i];
 		fprintf(out, "  interface %s switch=%s ip=%s/%u", ifc->name, scn->switches[ifc->sw].name,
-		        scn_format_ipv4(ifc->ip, a, sizeof(a)), ifc->prefix_len);
+		        addr_text_ipv4(ifc->ip, a, sizeof(a)), ifc->prefix_len);
 		if (ifc->vlan)
 			fprintf(out, " vlan=%u", ifc->vlan);
-		fprintf(out, " mac=%s", scn_format_mac(ifc->mac, b, sizeof(b)));
+		fprintf(out, " mac=%s", addr_text_mac(ifc->mac, b, sizeof(b)));
 		if (ifc->pnetid[0])
 			fprintf(out, " pnetid=%s", ifc->pnetid);
 		put_link(out, &ifc->link, true);
@@ -72,8 +73,8 @@ static void dump_stack(const scn_scenario *scn, const scn_stack *st, FILE *out)
 		if (r->prefix_len == 0)
 			fprintf(out, "  route default");
 		else
-			fprintf(out, "  route %s/%u", scn_format_ipv4(r->dest, a, sizeof(a)), r->prefix_len);
-		fprintf(out, " via=%s\n", scn_format_ipv4(r->via, b, sizeof(b)));
+			fprintf(out, "  route %s/%u", addr_text_ipv4(r->dest, a, sizeof(a)), r->prefix_len);
+		fprintf(out, " via=%s\n", addr_text_ipv4(r->via, b, sizeof(b)));
 	}
 	fprintf(out, "  forwarding %s\n", st->forwarding ? "on" : "off");
 	const scn_smcr_config *m = &st->smcr;
@@ -102,7 +103,7 @@ static void dump_app(const scn_scenario *scn, const scn_app *app, FILE *out)
 		switch (app->ep_form) {
 		case SCN_EP_STACK: fprintf(out, "connect %s:%u", dst->name, app->port); break;
 		case SCN_EP_IFACE: fprintf(out, "connect %s.%s:%u", dst->name, dst->ifaces[app->dst_iface].name, app->port); break;
-		case SCN_EP_IP: fprintf(out, "connect %s:%u", scn_format_ipv4(app->dst_ip, a, sizeof(a)), app->port); break;
+		case SCN_EP_IP: fprintf(out, "connect %s:%u", addr_text_ipv4(app->dst_ip, a, sizeof(a)), app->port); break;
 		}
 		fprintf(out, " kind=%s", scn_kind_name(app->kind));
 		if (app->kind == SCN_KIND_RR)
@@ -218,7 +219,7 @@ void scn_dump(const scn_scenario *scn, FILE *out)
 		if (ad->n_ports == 2)
 			fprintf(out, " switch2=%s", scn->switches[ad->port[1].sw].name);
 		for (uint8_t p = 0; p < ad->n_ports; p++) {
-			fprintf(out, " %s=%s", p ? "mac2" : "mac", scn_format_mac(ad->port[p].mac, a, sizeof(a)));
+			fprintf(out, " %s=%s", p ? "mac2" : "mac", addr_text_mac(ad->port[p].mac, a, sizeof(a)));
 			if (ad->port[p].pnetid[0])
 				fprintf(out, " %s=%s", p ? "pnetid2" : "pnetid", ad->port[p].pnetid);
 		}

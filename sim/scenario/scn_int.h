@@ -104,7 +104,6 @@ void scn_parser_free_symbols(scn_parser *P);
 /* scn_names.c: the name tables, definitions and references. */
 void scn_symbols_init(scn_symbols *s);
 void scn_symbols_free(scn_symbols *s);
-scn_sym *scn_sym_get(const scn_symbols *s, scn_sym_kind k, const char *name);
 /* Enter a name; its index, or SCN_NONE if it was there already. */
 uint32_t scn_sym_add(scn_symbols *s, scn_sym_kind k, const char *name, scn_loc loc);
 /* The key of an interface in scn_symbols.ifaces (g_free it). */
@@ -137,8 +136,5 @@ void scn_check(scn_parser *P);
 /* Growing arrays of the model (count in *n). Returns the new, zeroed element. */
 void *scn_array_push(void **array, size_t *n, size_t elem_size);
 #define SCN_PUSH(arr, n) ((__typeof__(arr))scn_array_push((void **)&(arr), &(n), sizeof(*(arr))))
-
-/* "defined: A, B, C, …" or "none defined", for unknown-name messages. */
-char *scn_defined_list(GPtrArray *names);
 
 #endif

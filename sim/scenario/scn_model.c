@@ -142,14 +142,6 @@ uint32_t scn_find_app(const scn_scenario *scn, const char *name)
 	return SCN_NONE;
 }
 
-uint32_t scn_find_adapter(const scn_scenario *scn, const char *name)
-{
-	for (size_t i = 0; i < scn->n_adapters; i++)
-		if (!strcmp(scn->adapters[i].name, name))
-			return (uint32_t)i;
-	return SCN_NONE;
-}
-
 const char *scn_personality_name(scn_personality p)
 {
 	return p == SCN_PERS_ZOS ? "zos" : "linux";
@@ -167,7 +159,7 @@ const char *scn_kind_name(scn_app_kind k)
 	return "?";
 }
 
-const char *scn_metric_name(scn_metric m)
+static const char *scn_metric_name(scn_metric m)
 {
 	switch (m) {
 	case SCN_M_LINKGROUPS: return "linkgroups";
@@ -183,7 +175,7 @@ const char *scn_metric_name(scn_metric m)
 	return "?";
 }
 
-const char *scn_cmp_name(scn_cmp c)
+static const char *scn_cmp_name(scn_cmp c)
 {
 	switch (c) {
 	case SCN_CMP_EQ: return "==";
@@ -196,7 +188,7 @@ const char *scn_cmp_name(scn_cmp c)
 	return "?";
 }
 
-const char *scn_mode_name(scn_mode m)
+static const char *scn_mode_name(scn_mode m)
 {
 	switch (m) {
 	case SCN_MODE_SMCR: return "SMCR";

@@ -376,14 +376,10 @@ void scn_print_defaults(FILE *out);
 /* Lookups by name; SCN_NONE if absent. */
 uint32_t scn_find_stack(const scn_scenario *scn, const char *name);
 uint32_t scn_find_app(const scn_scenario *scn, const char *name);
-uint32_t scn_find_adapter(const scn_scenario *scn, const char *name);
 
 /* Names for enums as written in scenario files. */
 const char *scn_personality_name(scn_personality p);
 const char *scn_kind_name(scn_app_kind k);
-const char *scn_metric_name(scn_metric m);
-const char *scn_cmp_name(scn_cmp c);
-const char *scn_mode_name(scn_mode m);
 const char *scn_report_format_name(scn_report_format f);
 /* True if `measured cmp expected` holds. */
 bool scn_cmp_holds(scn_cmp c, uint64_t measured, uint64_t expected);

@@ -5,7 +5,8 @@
 #include "sim/scenario/scn_attrs.h"
 #include "sim/scenario/scn_values.h"
 
-char *scn_defined_list(GPtrArray *names)
+/* "defined: A, B, C, …" or "none defined", for unknown-name messages. */
+static char *scn_defined_list(GPtrArray *names)
 {
 	if (!names || names->len == 0)
 		return g_strdup("none defined");
@@ -25,7 +26,7 @@ bool scn_name_token_ok(const scn_token *t)
 	return t && !t->key && !t->quoted && scn_valid_name(t->value, &why);
 }
 
-scn_sym *scn_sym_get(const scn_symbols *s, scn_sym_kind k, const char *name)
+static scn_sym *scn_sym_get(const scn_symbols *s, scn_sym_kind k, const char *name)
 {
 	return g_hash_table_lookup(s->by_name[k], name);
 }

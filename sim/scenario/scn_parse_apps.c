@@ -270,35 +270,204 @@ static int cmp_of(const scn_token *t)
 	return -1;
 }
 
+/* "linkgroups, links, …": the metric words, for messages (g_free it). */
+static char *metric_names(void)
+{
+	GString *s = g_string_new(NULL);
+	for (size_t i = 0; i < N_SPECS(metrics); i++)
+		g_string_append_printf(s, "%s%s", i ? ", " : "", metrics[i].name);
+	return g_string_free(s, FALSE);
+}
+
+/* The metric that st->tok[first] names; NULL after reporting. */
+static const struct metric_def *expect_metric(scn_parser *P, const scn_stmt *st, size_t np, size_t first)
+{
+	if (np <= first) {
+		char *names = metric_names();
+		scn_error(P->d, st->loc, "missing what to expect; expected one of %s", names);
+		g_free(names);
+		return NULL;
+	}
+	const scn_token *mt = &st->tok[first];
+	for (size_t i = 0; i < N_SPECS(metrics); i++)
+		if (scn_word_is(mt, metrics[i].name))
+			return &metrics[i];
+	char *names = metric_names();
+	scn_error(P->d, mt->loc, "unknown expectation '%s'; expected one of %s", mt->value, names);
+	g_free(names);
+	return NULL;
+}
+
+/* The words between the metric and the comparison st->tok[op]: two stacks, an app or
+ * a stack (optional for `aborted`). */
+static bool expect_subject(scn_parser *P, const scn_stmt *st, size_t first, size_t op, const struct metric_def *m,
+                           scn_expect *e)
+{
+	size_t nargs = op - first - 1;
+	size_t want_lo = m->args == ARGS_TWO_STACKS ? 2 : m->args == ARGS_OPT_STACK ? 0 : 1;
+	size_t want_hi = m->args == ARGS_TWO_STACKS ? 2 : 1;
+	if (nargs < want_lo || nargs > want_hi) {
+		scn_error(P->d, nargs > want_hi ? st->tok[first + 1 + want_hi].loc : st->tok[op].loc,
+		          "%s before '%s'; expected %s", nargs > want_hi ? "too many words" : "too few words",
+		          st->tok[op].value, m->usage);
+		return false;
+	}
+	const scn_token *arg = &st->tok[first + 1];
+	switch (m->args) {
+	case ARGS_TWO_STACKS:
+		if ((e->stack_a = scn_resolve(P, SCN_SYM_STACK, arg[0].value, arg[0].loc)) == SCN_NONE ||
+		    (e->stack_b = scn_resolve(P, SCN_SYM_STACK, arg[1].value, arg[1].loc)) == SCN_NONE)
+			return false;
+		if (e->stack_a == e->stack_b) {
+			scn_error(P->d, arg[1].loc, "both stacks are '%s'; expected two different stacks", arg[1].value);
+			return false;
+		}
+		return true;
+	case ARGS_APP:
+		return scn_resolve_app_ref(P, &arg[0], &e->app);
+	case ARGS_OPT_STACK:
+	case ARGS_STACK:
+		return !nargs || (e->stack_a = scn_resolve(P, SCN_SYM_STACK, arg[0].value, arg[0].loc)) != SCN_NONE;
+	}
+	return false;
+}
+
+/* A plain number right of the comparison (counts, or bytes with a size suffix). */
+static bool expect_number(scn_parser *P, const scn_token *rhs, const scn_attr_spec *spec, scn_expect *e)
+{
+	scn_val v;
+	if (!scn_attr_value(P, spec->key, rhs->value, rhs->loc, spec, &v))
+		return false;
+	e->rhs = SCN_RHS_NUMBER;
+	e->value = v.u;
+	return true;
+}
+
+static bool expect_count(scn_parser *P, const scn_token *rhs, size_t nrhs, const struct metric_def *m, scn_expect *e)
+{
+	static const scn_attr_spec spec = { "the expected count", SCN_V_UINT, 0, UINT64_MAX, NULL, NULL, NULL, false };
+	if (nrhs > 1) {
+		scn_error(P->d, rhs[1].loc, "unexpected word '%s'; expected %s", rhs[1].value, m->usage);
+		return false;
+	}
+	return expect_number(P, rhs, &spec, e);
+}
+
+static bool expect_mode(scn_parser *P, const scn_token *optok, const scn_token *rhs, size_t nrhs, scn_expect *e)
+{
+	if (e->cmp != SCN_CMP_EQ && e->cmp != SCN_CMP_NE) {
+		scn_error(P->d, optok->loc, "'%s' cannot compare modes; expected == or !=", optok->value);
+		return false;
+	}
+	int mode = -1;
+	for (int i = 0; mode_words[i]; i++)
+		if (scn_word_is(rhs, mode_words[i]))
+			mode = i;
+	if (mode < 0 || nrhs > 1) {
+		scn_error(P->d, mode < 0 ? rhs->loc : rhs[1].loc, "bad mode '%s'; expected SMCR, TCP or FALLBACK",
+		          mode < 0 ? rhs->value : rhs[1].value);
+		return false;
+	}
+	e->rhs = SCN_RHS_MODE;
+	e->mode = (scn_mode)mode;
+	return true;
+}
+
+/* A size, or another app's counter: `sent APP`, `delivered APP`, `received APP`. */
+static bool expect_bytes(scn_parser *P, const scn_token *rhs, size_t nrhs, const struct metric_def *m, scn_expect *e)
+{
+	static const scn_attr_spec spec = { "the expected bytes", SCN_V_SIZE, 0, UINT64_MAX, NULL, NULL, NULL, false };
+	static const struct { const char *w; scn_metric m; } counters[] = {
+		{ "sent", SCN_M_SENT }, { "delivered", SCN_M_DELIVERED }, { "received", SCN_M_RECEIVED },
+	};
+	if (nrhs == 1)
+		return expect_number(P, rhs, &spec, e);
+	if (nrhs != 2) {
+		scn_error(P->d, rhs[2].loc, "unexpected word '%s'; expected %s", rhs[2].value, m->usage);
+		return false;
+	}
+	int c = -1;
+	for (int i = 0; i < 3; i++)
+		if (scn_word_is(rhs, counters[i].w))
+			c = i;
+	if (c < 0) {
+		scn_error(P->d, rhs->loc, "unknown counter '%s'; expected sent, delivered or received", rhs->value);
+		return false;
+	}
+	e->rhs = SCN_RHS_COUNTER;
+	e->rhs_metric = counters[c].m;
+	return scn_resolve_app_ref(P, &rhs[1], &e->rhs_app);
+}
+
+/* The words right of the comparison st->tok[op], up to the attributes at np. */
+static bool expect_rhs(scn_parser *P, const scn_stmt *st, size_t op, size_t np, const struct metric_def *m,
+                       scn_expect *e)
+{
+	const scn_token *rhs = &st->tok[op + 1];
+	size_t nrhs = np - op - 1;
+	if (nrhs == 0) {
+		scn_error(P->d, st->tok[op].loc, "missing value after '%s'; expected %s", st->tok[op].value, m->usage);
+		return false;
+	}
+	switch (m->rhs) {
+	case RHS_NUM:
+		return expect_count(P, rhs, nrhs, m, e);
+	case RHS_MODE_WORD:
+		return expect_mode(P, &st->tok[op], rhs, nrhs, e);
+	case RHS_BYTES:
+		return expect_bytes(P, rhs, nrhs, m, e);
+	}
+	return false;
+}
+
+/* reason=CODE, where the metric takes one (FALLBACK modes and fallback counts). */
+static bool expect_reason(scn_parser *P, const scn_stmt *st, size_t np, const struct metric_def *m, scn_expect *e)
+{
+	scn_attrs a = { 0 };
+	scn_val v;
+	bool given;
+	if (!scn_attr_collect(P, st, np, reason_specs, m->reason ? 1 : 0, "this expectation", &a))
+		return false;
+	if (!m->reason)
+		return true;
+	if (!scn_attr_get(P, &a, "reason", NULL, SCN_PERS_LINUX, &v, &given))
+		return false;
+	if (given && m->metric == SCN_M_MODE && e->mode != SCN_MODE_FALLBACK) {
+		scn_error(P->d, a.tok[0]->loc, "reason= applies only to FALLBACK; expected mode … == FALLBACK reason=…");
+		return false;
+	}
+	e->has_reason = given;
+	e->reason = (uint32_t)v.u;
+	return true;
+}
+
+/* Keep the expectation; a timed one also gets its place on the timeline. */
+static void add_expect(scn_parser *P, const scn_stmt *st, const scn_expect *e)
+{
+	uint32_t idx = (uint32_t)P->scn->n_expects;
+	*SCN_PUSH(P->scn->expects, P->scn->n_expects) = *e;
+	if (!e->timed)
+		return;
+	scn_event *ev = SCN_PUSH(P->scn->events, P->scn->n_events);
+	ev->loc = st->loc;
+	ev->at_ns = e->at_ns;
+	ev->order = P->event_order++;
+	ev->kind = SCN_EV_EXPECT;
+	ev->target_kind = SCN_TGT_NONE;
+	ev->target = SCN_NONE;
+	ev->stack = SCN_NONE;
+	ev->expect = idx;
+}
+
 /* `expect …` whose metric word is st->tok[first]; timed when called from `at`. */
 static void parse_expect(scn_parser *P, const scn_stmt *st, size_t first, bool timed, uint64_t at_ns)
 {
 	size_t np = scn_attr_positionals(P, st, "expect METRIC … OP VALUE");
 	if (np == SIZE_MAX)
 		return;
-	if (np <= first) {
-		char *names = NULL;
-		GString *s = g_string_new(NULL);
-		for (size_t i = 0; i < N_SPECS(metrics); i++)
-			g_string_append_printf(s, "%s%s", i ? ", " : "", metrics[i].name);
-		names = g_string_free(s, FALSE);
-		scn_error(P->d, st->loc, "missing what to expect; expected one of %s", names);
-		g_free(names);
+	const struct metric_def *m = expect_metric(P, st, np, first);
+	if (!m)
 		return;
-	}
-	const scn_token *mt = &st->tok[first];
-	const struct metric_def *m = NULL;
-	for (size_t i = 0; i < N_SPECS(metrics); i++)
-		if (scn_word_is(mt, metrics[i].name))
-			m = &metrics[i];
-	if (!m) {
-		GString *s = g_string_new(NULL);
-		for (size_t i = 0; i < N_SPECS(metrics); i++)
-			g_string_append_printf(s, "%s%s", i ? ", " : "", metrics[i].name);
-		scn_error(P->d, mt->loc, "unknown expectation '%s'; expected one of %s", mt->value, s->str);
-		g_string_free(s, TRUE);
-		return;
-	}
 	size_t op = first + 1;
 	while (op < np && cmp_of(&st->tok[op]) < 0)
 		op++;
@@ -306,134 +475,11 @@ static void parse_expect(scn_parser *P, const scn_stmt *st, size_t first, bool t
 		scn_error(P->d, st->loc, "missing comparison; expected ==, !=, <, <=, > or >= in %s", m->usage);
 		return;
 	}
-	size_t nargs = op - first - 1, nrhs = np - op - 1;
-	size_t want_lo = m->args == ARGS_TWO_STACKS ? 2 : m->args == ARGS_OPT_STACK ? 0 : 1;
-	size_t want_hi = m->args == ARGS_TWO_STACKS ? 2 : 1;
-	if (nargs < want_lo || nargs > want_hi) {
-		scn_error(P->d, nargs > want_hi ? st->tok[first + 1 + want_hi].loc : st->tok[op].loc,
-		          "%s before '%s'; expected %s", nargs > want_hi ? "too many words" : "too few words",
-		          st->tok[op].value, m->usage);
-		return;
-	}
 	scn_expect e = { .loc = st->loc, .timed = timed, .at_ns = at_ns, .metric = m->metric, .stack_a = SCN_NONE,
 	                 .stack_b = SCN_NONE, .app = { SCN_NONE, 0 }, .rhs_app = { SCN_NONE, 0 } };
 	e.cmp = (scn_cmp)cmp_of(&st->tok[op]);
-	const scn_token *arg = &st->tok[first + 1];
-	switch (m->args) {
-	case ARGS_TWO_STACKS:
-		if ((e.stack_a = scn_resolve(P, SCN_SYM_STACK, arg[0].value, arg[0].loc)) == SCN_NONE ||
-		    (e.stack_b = scn_resolve(P, SCN_SYM_STACK, arg[1].value, arg[1].loc)) == SCN_NONE)
-			return;
-		if (e.stack_a == e.stack_b) {
-			scn_error(P->d, arg[1].loc, "both stacks are '%s'; expected two different stacks", arg[1].value);
-			return;
-		}
-		break;
-	case ARGS_APP:
-		if (!scn_resolve_app_ref(P, &arg[0], &e.app))
-			return;
-		break;
-	case ARGS_OPT_STACK:
-	case ARGS_STACK:
-		if (nargs && (e.stack_a = scn_resolve(P, SCN_SYM_STACK, arg[0].value, arg[0].loc)) == SCN_NONE)
-			return;
-		break;
-	}
-	const scn_token *rhs = &st->tok[op + 1];
-	if (nrhs == 0) {
-		scn_error(P->d, st->tok[op].loc, "missing value after '%s'; expected %s", st->tok[op].value, m->usage);
-		return;
-	}
-	switch (m->rhs) {
-	case RHS_NUM: {
-		static const scn_attr_spec spec = { "the expected count", SCN_V_UINT, 0, UINT64_MAX, NULL, NULL, NULL, false };
-		scn_val v;
-		if (nrhs > 1) {
-			scn_error(P->d, rhs[1].loc, "unexpected word '%s'; expected %s", rhs[1].value, m->usage);
-			return;
-		}
-		if (!scn_attr_value(P, "the expected count", rhs->value, rhs->loc, &spec, &v))
-			return;
-		e.rhs = SCN_RHS_NUMBER;
-		e.value = v.u;
-		break;
-	}
-	case RHS_MODE_WORD: {
-		if (e.cmp != SCN_CMP_EQ && e.cmp != SCN_CMP_NE) {
-			scn_error(P->d, st->tok[op].loc, "'%s' cannot compare modes; expected == or !=", st->tok[op].value);
-			return;
-		}
-		int mode = -1;
-		for (int i = 0; mode_words[i]; i++)
-			if (scn_word_is(rhs, mode_words[i]))
-				mode = i;
-		if (mode < 0 || nrhs > 1) {
-			scn_error(P->d, mode < 0 ? rhs->loc : rhs[1].loc, "bad mode '%s'; expected SMCR, TCP or FALLBACK",
-			          mode < 0 ? rhs->value : rhs[1].value);
-			return;
-		}
-		e.rhs = SCN_RHS_MODE;
-		e.mode = (scn_mode)mode;
-		break;
-	}
-	case RHS_BYTES:
-		if (nrhs == 2) {
-			static const struct { const char *w; scn_metric m; } counters[] = {
-				{ "sent", SCN_M_SENT }, { "delivered", SCN_M_DELIVERED }, { "received", SCN_M_RECEIVED },
-			};
-			int c = -1;
-			for (int i = 0; i < 3; i++)
-				if (scn_word_is(rhs, counters[i].w))
-					c = i;
-			if (c < 0) {
-				scn_error(P->d, rhs->loc, "unknown counter '%s'; expected sent, delivered or received", rhs->value);
-				return;
-			}
-			e.rhs = SCN_RHS_COUNTER;
-			e.rhs_metric = counters[c].m;
-			if (!scn_resolve_app_ref(P, &rhs[1], &e.rhs_app))
-				return;
-		} else if (nrhs == 1) {
-			static const scn_attr_spec spec = { "the expected bytes", SCN_V_SIZE, 0, UINT64_MAX, NULL, NULL, NULL, false };
-			scn_val v;
-			if (!scn_attr_value(P, "the expected bytes", rhs->value, rhs->loc, &spec, &v))
-				return;
-			e.rhs = SCN_RHS_NUMBER;
-			e.value = v.u;
-		} else {
-			scn_error(P->d, rhs[2].loc, "unexpected word '%s'; expected %s", rhs[2].value, m->usage);
-			return;
-		}
-		break;
-	}
-	scn_attrs a = { 0 };
-	scn_val v;
-	bool given;
-	if (!scn_attr_collect(P, st, np, reason_specs, m->reason ? 1 : 0, m->reason ? "this expectation" : "this expectation", &a))
-		return;
-	if (m->reason) {
-		if (!scn_attr_get(P, &a, "reason", NULL, SCN_PERS_LINUX, &v, &given))
-			return;
-		if (given && m->metric == SCN_M_MODE && e.mode != SCN_MODE_FALLBACK) {
-			scn_error(P->d, a.tok[0]->loc, "reason= applies only to FALLBACK; expected mode … == FALLBACK reason=…");
-			return;
-		}
-		e.has_reason = given;
-		e.reason = (uint32_t)v.u;
-	}
-	uint32_t idx = (uint32_t)P->scn->n_expects;
-	*SCN_PUSH(P->scn->expects, P->scn->n_expects) = e;
-	if (timed) {
-		scn_event *ev = SCN_PUSH(P->scn->events, P->scn->n_events);
-		ev->loc = st->loc;
-		ev->at_ns = at_ns;
-		ev->order = P->event_order++;
-		ev->kind = SCN_EV_EXPECT;
-		ev->target_kind = SCN_TGT_NONE;
-		ev->target = SCN_NONE;
-		ev->stack = SCN_NONE;
-		ev->expect = idx;
-	}
+	if (expect_subject(P, st, first, op, m, &e) && expect_rhs(P, st, op, np, m, &e) && expect_reason(P, st, np, m, &e))
+		add_expect(P, st, &e);
 }
 
 void scn_stmt_expect(scn_parser *P, const scn_stmt *st)
@@ -442,6 +488,135 @@ void scn_stmt_expect(scn_parser *P, const scn_stmt *st)
 }
 
 /* ---- the timeline ------------------------------------------------------------------ */
+
+/* An action of `at TIME VERB …` (st->tok[2]) fills ev; false after reporting. */
+typedef bool (*at_action)(scn_parser *P, const scn_stmt *st, size_t np, scn_event *ev);
+
+static bool at_report(scn_parser *P, const scn_stmt *st, size_t np, scn_event *ev)
+{
+	if (np != 3) {
+		scn_error(P->d, st->tok[3].loc, "unexpected word '%s'; expected at TIME report [format=…] [stack=NAME] [smcid=HEX]",
+		          st->tok[3].value);
+		return false;
+	}
+	ev->kind = SCN_EV_REPORT;
+	return parse_report(P, st, 3, &ev->report);
+}
+
+static bool at_start_stop(scn_parser *P, const scn_stmt *st, size_t np, scn_event *ev)
+{
+	const scn_token *verb = &st->tok[2];
+	ev->kind = scn_word_is(verb, "start") ? SCN_EV_START_APP : SCN_EV_STOP_APP;
+	if (np != 5 || !scn_word_is(&st->tok[3], "app")) {
+		scn_error(P->d, np > 5 ? st->tok[5].loc : np > 3 ? st->tok[3].loc : verb->loc, "%s; expected at TIME %s app NAME",
+		          np > 5 ? "unexpected word" : np > 3 && !scn_word_is(&st->tok[3], "app") ? "only apps can start or stop" : "missing app",
+		          verb->value);
+		return false;
+	}
+	scn_attrs a = { 0 };
+	if (!scn_attr_collect(P, st, np, NULL, 0, verb->value, &a))
+		return false;
+	ev->target_kind = SCN_TGT_APP;
+	return (ev->target = scn_resolve(P, SCN_SYM_APP, st->tok[4].value, st->tok[4].loc)) != SCN_NONE;
+}
+
+/* `… KIND NAME` (st->tok[3], st->tok[4]) of fail, restore and set: the target. */
+static bool at_target(scn_parser *P, const scn_stmt *st, bool set, const char *kinds, scn_event *ev)
+{
+	static const struct { const char *word; scn_target_kind target; scn_sym_kind sym; } targets[] = {
+		{ "adapter", SCN_TGT_ADAPTER, SCN_SYM_ADAPTER },
+		{ "wire", SCN_TGT_WIRE, SCN_SYM_WIRE },
+		{ "switch", SCN_TGT_SWITCH, SCN_SYM_SWITCH }, /* switches fail and restore, nothing to set */
+		{ "interface", SCN_TGT_INTERFACE, SCN_SYM_N },
+	};
+	const scn_token *verb = &st->tok[2], *kt = &st->tok[3], *nt = &st->tok[4];
+	size_t i = 0;
+	while (i < N_SPECS(targets) && !(scn_word_is(kt, targets[i].word) && !(set && targets[i].target == SCN_TGT_SWITCH)))
+		i++;
+	if (i == N_SPECS(targets)) {
+		scn_error(P->d, kt->loc, "unknown target '%s' for %s; expected %s", kt->value, verb->value, kinds);
+		return false;
+	}
+	ev->target_kind = targets[i].target;
+	if (ev->target_kind == SCN_TGT_INTERFACE)
+		return scn_resolve_iface(P, nt->value, nt->loc, &ev->stack, &ev->target) && ev->target != SCN_NONE;
+	return (ev->target = scn_resolve(P, targets[i].sym, nt->value, nt->loc)) != SCN_NONE;
+}
+
+/* The link parameters of `at TIME set …`: at least one. */
+static bool at_set_fields(scn_parser *P, const scn_stmt *st, size_t np, bool port_ok, scn_event *ev, scn_attrs *a)
+{
+	static const struct { const char *key; uint32_t bit; } fields[] = {
+		{ "latency", SCN_SET_LATENCY }, { "bandwidth", SCN_SET_BANDWIDTH }, { "loss", SCN_SET_LOSS },
+		{ "dup", SCN_SET_DUP }, { "reorder", SCN_SET_REORDER }, { "corrupt", SCN_SET_CORRUPT },
+	};
+	if (!scn_attr_collect(P, st, np, set_specs, N_SPECS(set_specs) - (port_ok ? 0 : 1), "set", a))
+		return false;
+	for (size_t i = 0; i < N_SPECS(fields); i++) {
+		scn_val v;
+		bool given;
+		if (!scn_attr_get(P, a, fields[i].key, NULL, SCN_PERS_LINUX, &v, &given))
+			return false;
+		if (!given)
+			continue;
+		ev->set_mask |= fields[i].bit;
+		switch (fields[i].bit) {
+		case SCN_SET_LATENCY: ev->set.latency_ns = v.u; break;
+		case SCN_SET_BANDWIDTH: ev->set.bandwidth_bps = v.u; break;
+		case SCN_SET_LOSS: ev->set.loss = v.r; break;
+		case SCN_SET_DUP: ev->set.dup = v.r; break;
+		case SCN_SET_REORDER: ev->set.reorder = v.r; break;
+		default: ev->set.corrupt = v.r; break;
+		}
+	}
+	if (!ev->set_mask) {
+		scn_error(P->d, st->loc, "nothing to set; expected at least one of latency=, bandwidth=, loss=, dup=, reorder=, corrupt=");
+		return false;
+	}
+	return true;
+}
+
+/* fail, restore and set: a target, then set's parameters or an adapter's port=. */
+static bool at_change(scn_parser *P, const scn_stmt *st, size_t np, scn_event *ev)
+{
+	const scn_token *verb = &st->tok[2];
+	bool set = scn_word_is(verb, "set");
+	ev->kind = set ? SCN_EV_SET : scn_word_is(verb, "fail") ? SCN_EV_FAIL : SCN_EV_RESTORE;
+	const char *kinds = set ? "adapter, wire or interface" : "adapter, wire, switch or interface";
+	if (np < 5) {
+		scn_error(P->d, np > 3 ? st->tok[3].loc : verb->loc, "missing what to %s; expected at TIME %s %s NAME",
+		          verb->value, verb->value, kinds);
+		return false;
+	}
+	if (np > 5) {
+		scn_error(P->d, st->tok[5].loc, "unexpected word '%s'; expected at TIME %s %s NAME", st->tok[5].value,
+		          verb->value, kinds);
+		return false;
+	}
+	if (!at_target(P, st, set, kinds, ev))
+		return false;
+	bool port_ok = ev->target_kind == SCN_TGT_ADAPTER;
+	scn_attrs a = { 0 };
+	if (set) {
+		if (!at_set_fields(P, st, np, port_ok, ev, &a))
+			return false;
+	} else if (!scn_attr_collect(P, st, np, port_only_specs, port_ok ? 1 : 0, verb->value, &a)) {
+		return false;
+	}
+	if (port_ok) {
+		scn_val v;
+		bool given;
+		if (!scn_attr_get(P, &a, "port", NULL, SCN_PERS_LINUX, &v, &given))
+			return false;
+		ev->port = given ? (uint8_t)v.u : 0;
+	}
+	return true;
+}
+
+static const struct { const char *verb; at_action parse; } at_actions[] = {
+	{ "report", at_report }, { "start", at_start_stop }, { "stop", at_start_stop },
+	{ "fail", at_change },   { "restore", at_change },   { "set", at_change },
+};
 
 void scn_stmt_at(scn_parser *P, const scn_stmt *st)
 {
@@ -463,120 +638,17 @@ void scn_stmt_at(scn_parser *P, const scn_stmt *st)
 		parse_expect(P, st, 3, true, tv.u);
 		return;
 	}
-	scn_event ev = { .loc = st->loc, .at_ns = tv.u, .target = SCN_NONE, .stack = SCN_NONE, .expect = SCN_NONE };
-	scn_attrs a = { 0 };
-	scn_val v;
-	bool given;
-	if (scn_word_is(verb, "report")) {
-		if (np != 3) {
-			scn_error(P->d, st->tok[3].loc, "unexpected word '%s'; expected at TIME report [format=…] [stack=NAME] [smcid=HEX]",
-			          st->tok[3].value);
-			return;
-		}
-		ev.kind = SCN_EV_REPORT;
-		if (!parse_report(P, st, 3, &ev.report))
-			return;
-	} else if (scn_word_is(verb, "start") || scn_word_is(verb, "stop")) {
-		ev.kind = scn_word_is(verb, "start") ? SCN_EV_START_APP : SCN_EV_STOP_APP;
-		if (np != 5 || !scn_word_is(&st->tok[3], "app")) {
-			scn_error(P->d, np > 5 ? st->tok[5].loc : np > 3 ? st->tok[3].loc : verb->loc, "%s; expected at TIME %s app NAME",
-			          np > 5 ? "unexpected word" : np > 3 && !scn_word_is(&st->tok[3], "app") ? "only apps can start or stop" : "missing app",
-			          verb->value);
-			return;
-		}
-		if (!scn_attr_collect(P, st, np, NULL, 0, verb->value, &a))
-			return;
-		ev.target_kind = SCN_TGT_APP;
-		if ((ev.target = scn_resolve(P, SCN_SYM_APP, st->tok[4].value, st->tok[4].loc)) == SCN_NONE)
-			return;
-	} else if (scn_word_is(verb, "fail") || scn_word_is(verb, "restore") || scn_word_is(verb, "set")) {
-		bool set = scn_word_is(verb, "set");
-		ev.kind = set ? SCN_EV_SET : scn_word_is(verb, "fail") ? SCN_EV_FAIL : SCN_EV_RESTORE;
-		const char *kinds = set ? "adapter, wire or interface" : "adapter, wire, switch or interface";
-		if (np < 5) {
-			scn_error(P->d, np > 3 ? st->tok[3].loc : verb->loc, "missing what to %s; expected at TIME %s %s NAME",
-			          verb->value, verb->value, kinds);
-			return;
-		}
-		if (np > 5) {
-			scn_error(P->d, st->tok[5].loc, "unexpected word '%s'; expected at TIME %s %s NAME", st->tok[5].value,
-			          verb->value, kinds);
-			return;
-		}
-		const scn_token *kt = &st->tok[3], *nt = &st->tok[4];
-		if (scn_word_is(kt, "adapter")) {
-			ev.target_kind = SCN_TGT_ADAPTER;
-		} else if (scn_word_is(kt, "wire")) {
-			ev.target_kind = SCN_TGT_WIRE;
-		} else if (scn_word_is(kt, "switch") && !set) {
-			ev.target_kind = SCN_TGT_SWITCH;
-		} else if (scn_word_is(kt, "interface")) {
-			ev.target_kind = SCN_TGT_INTERFACE;
-		} else {
-			scn_error(P->d, kt->loc, "unknown target '%s' for %s; expected %s", kt->value, verb->value, kinds);
-			return;
-		}
-		switch (ev.target_kind) {
-		case SCN_TGT_ADAPTER:
-			ev.target = scn_resolve(P, SCN_SYM_ADAPTER, nt->value, nt->loc);
-			break;
-		case SCN_TGT_WIRE:
-			ev.target = scn_resolve(P, SCN_SYM_WIRE, nt->value, nt->loc);
-			break;
-		case SCN_TGT_SWITCH:
-			ev.target = scn_resolve(P, SCN_SYM_SWITCH, nt->value, nt->loc);
-			break;
-		case SCN_TGT_INTERFACE:
-			if (!scn_resolve_iface(P, nt->value, nt->loc, &ev.stack, &ev.target))
-				return;
-			break;
-		case SCN_TGT_NONE:
-		case SCN_TGT_APP:
-			g_assert_not_reached();
-		}
-		if (ev.target == SCN_NONE)
-			return;
-		bool port_ok = ev.target_kind == SCN_TGT_ADAPTER;
-		if (set) {
-			if (!scn_attr_collect(P, st, np, set_specs, N_SPECS(set_specs) - (port_ok ? 0 : 1), "set", &a))
-				return;
-			static const struct { const char *key; uint32_t bit; } fields[] = {
-				{ "latency", SCN_SET_LATENCY }, { "bandwidth", SCN_SET_BANDWIDTH }, { "loss", SCN_SET_LOSS },
-				{ "dup", SCN_SET_DUP }, { "reorder", SCN_SET_REORDER }, { "corrupt", SCN_SET_CORRUPT },
-			};
-			for (size_t i = 0; i < N_SPECS(fields); i++) {
-				if (!scn_attr_get(P, &a, fields[i].key, NULL, SCN_PERS_LINUX, &v, &given))
-					return;
-				if (!given)
-					continue;
-				ev.set_mask |= fields[i].bit;
-				switch (fields[i].bit) {
-				case SCN_SET_LATENCY: ev.set.latency_ns = v.u; break;
-				case SCN_SET_BANDWIDTH: ev.set.bandwidth_bps = v.u; break;
-				case SCN_SET_LOSS: ev.set.loss = v.r; break;
-				case SCN_SET_DUP: ev.set.dup = v.r; break;
-				case SCN_SET_REORDER: ev.set.reorder = v.r; break;
-				default: ev.set.corrupt = v.r; break;
-				}
-			}
-			if (!ev.set_mask) {
-				scn_error(P->d, st->loc, "nothing to set; expected at least one of latency=, bandwidth=, loss=, dup=, reorder=, corrupt=");
-				return;
-			}
-		} else if (!scn_attr_collect(P, st, np, port_only_specs, port_ok ? 1 : 0, verb->value, &a)) {
-			return;
-		}
-		if (port_ok) {
-			if (!scn_attr_get(P, &a, "port", NULL, SCN_PERS_LINUX, &v, &given))
-				return;
-			ev.port = given ? (uint8_t)v.u : 0;
-		}
-	} else {
+	size_t i = 0;
+	while (i < N_SPECS(at_actions) && !scn_word_is(verb, at_actions[i].verb))
+		i++;
+	if (i == N_SPECS(at_actions)) {
 		scn_error(P->d, verb->loc, "unknown action '%s'; expected fail, restore, set, start, stop, report or expect",
 		          verb->value);
 		return;
 	}
+	scn_event ev = { .loc = st->loc, .at_ns = tv.u, .target = SCN_NONE, .stack = SCN_NONE, .expect = SCN_NONE };
+	if (!at_actions[i].parse(P, st, np, &ev))
+		return;
 	ev.order = P->event_order++;
 	*SCN_PUSH(P->scn->events, P->scn->n_events) = ev;
 }
-

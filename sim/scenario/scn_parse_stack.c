@@ -1,6 +1,7 @@
 /* The statements of a stack block: stack, interface, route, forwarding, smcr. */
 #include <string.h>
 
+#include "sim/addr/addr_text.h"
 #include "sim/scenario/scn_attrs.h"
 #include "sim/scenario/scn_values.h"
 
@@ -231,7 +232,7 @@ void scn_stmt_route(scn_parser *P, const scn_stmt *st)
 		uint32_t host = v.len ? (v.len == 32 ? 0 : ~0u >> v.len) : ~0u;
 		if (v.addr & host) {
 			char net[SCN_FMT_LEN];
-			scn_format_ipv4(v.addr & ~host, net, sizeof(net));
+			addr_text_ipv4(v.addr & ~host, net, sizeof(net));
 			scn_error(P->d, st->tok[1].loc, "%s has host bits set; expected %s/%u", st->tok[1].value, net, v.len);
 			return;
 		}

@@ -503,14 +503,3 @@ char *scn_format_ratio(sim_ratio r, char *buf, size_t len)
 	return buf;
 }
 
-char *scn_format_ipv4(uint32_t a, char *buf, size_t len)
-{
-	snprintf(buf, len, "%u.%u.%u.%u", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255);
-	return buf;
-}
-
-char *scn_format_mac(const uint8_t m[6], char *buf, size_t len)
-{
-	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
-	return buf;
-}

@@ -49,7 +49,5 @@ char *scn_format_duration(uint64_t ns, char *buf, size_t len);
 char *scn_format_size(uint64_t bytes, char *buf, size_t len);
 char *scn_format_rate(uint64_t bps, char *buf, size_t len);
 char *scn_format_ratio(sim_ratio r, char *buf, size_t len);
-char *scn_format_ipv4(uint32_t addr, char *buf, size_t len);
-char *scn_format_mac(const uint8_t mac[6], char *buf, size_t len);
 
 #endif

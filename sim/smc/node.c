@@ -29,6 +29,8 @@
 #include "sim/engine/realtime.h"
 #include "sim/engine/rng.h"
 #include "sim/rdma/verbs_transport.h"
+#include "sim/fabric/gid.h"
+#include "sim/addr/addr_text.h"
 
 #define NODE_CHUNK 65536u
 #define NODE_MAX_CONNS 1024u
@@ -910,10 +912,10 @@ static int add_port(node *n)
 		return -1;
 	}
 	n->port_index = rc;
-	const uint8_t *m = d->mac;
-	const uint8_t *g = d->gids[d->n_gids - 1].gid;
-	say(n, "RoCE port %s:%u, MAC %02x:%02x:%02x:%02x:%02x:%02x, GID ::ffff:%u.%u.%u.%u, MTU %u%s", d->name,
-	    (unsigned)d->port, m[0], m[1], m[2], m[3], m[4], m[5], g[12], g[13], g[14], g[15],
+	char mac[ADDR_TEXT_MAC_LEN], ip[ADDR_TEXT_IPV4_LEN];
+	addr_text_mac(d->mac, mac, sizeof(mac));
+	addr_text_ipv4(gid_ipv4(d->gids[d->n_gids - 1].gid), ip, sizeof(ip));
+	say(n, "RoCE port %s:%u, MAC %s, GID ::ffff:%s, MTU %u%s", d->name, (unsigned)d->port, mac, ip,
 	    smcr_mtu_bytes(d->active_mtu), d->state == SMCR_PORT_ACTIVE ? "" : " (port not active)");
 	return 0;
 }

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/addr/addr_text.h"
+
 static int bad(char *err, size_t errlen, const char *entry, size_t len, const char *what)
 {
 	snprintf(err, errlen, "bad --real-hw entry '%.*s': %s", (int)len, entry, what);
@@ -143,7 +145,7 @@ int realhw_map_parse(const char *text, realhw_map *m, char *err, size_t errlen)
 void realhw_map_format(const smc_real_port *p, char *buf, size_t len)
 {
 	int n = snprintf(buf, len, "%04X%s=%s:%u", (unsigned)p->pfid, p->port == 2 ? "/2" : "", p->dev, (unsigned)p->dev_port);
+	char ip[ADDR_TEXT_IPV4_LEN];
 	if (p->ipv4 && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, "@%u.%u.%u.%u", p->ipv4 >> 24, (p->ipv4 >> 16) & 255, (p->ipv4 >> 8) & 255,
-		         p->ipv4 & 255);
+		snprintf(buf + n, len - (size_t)n, "@%s", addr_text_ipv4(p->ipv4, ip, sizeof(ip)));
 }

@@ -41,7 +41,7 @@ static void bind_conn(smc_conn *c, smcr_conn *conn)
 
 /* ---- lifetime ---- */
 
-void smc_conn_defer(smc_conn *c)
+static void smc_conn_defer(smc_conn *c)
 {
 	smc_layer *l = c->l;
 	if (c->on_work)

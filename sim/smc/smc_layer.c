@@ -453,8 +453,6 @@ int smc_layer_activate(smc_layer *l, rnic *const *adapters, size_t n_adapters)
 
 /* ---- views ---- */
 
-stack *smc_layer_stack(const smc_layer *l) { return l->st; }
-
 int smc_layer_terminate_all(smc_layer *l)
 {
 	smc_layer_enter(l);

@@ -84,7 +84,6 @@ int smc_layer_associate(smc_layer *l, uint16_t pfid, uint8_t port, const netif *
  * too many GIDs). PFIDs with no adapter in the list are skipped. */
 int smc_layer_activate(smc_layer *l, rnic *const *adapters, size_t n_adapters);
 
-stack *smc_layer_stack(const smc_layer *l);
 smcr_ctx *smc_layer_ctx(const smc_layer *l);
 
 /* One activated RoCE port. */
@@ -188,6 +187,5 @@ void smc_layer_real_watch(smc_layer *l, sim_realtime *rt);
  * and processes on it are not touched. port 0 = every port of the PFID. Returns the
  * ports affected. */
 int smc_layer_real_fail(smc_layer *l, uint16_t pfid, uint8_t port, bool fail);
-bool smc_layer_is_real(const smc_layer *l);
 
 #endif

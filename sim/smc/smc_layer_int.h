@@ -123,7 +123,6 @@ extern const sock_smc_hooks smc_conn_hooks;
 extern const smcr_callbacks smc_conn_core_callbacks;
 void smc_conn_do_work(smc_conn *c);
 void smc_conn_teardown(smc_conn *c);
-void smc_conn_defer(smc_conn *c);
 const char *smc_layer_pnet_of(const smc_layer *l, const netif *nif);
 
 /* The IB MTU enum of a configured MTU in bytes (rounded down). */

@@ -71,8 +71,6 @@ void smc_real_free(smc_layer *l)
 	l->vt = NULL;
 }
 
-bool smc_layer_is_real(const smc_layer *l) { return l->vt != NULL; }
-
 /* ---- activation ---- */
 
 static smc_real_dev *real_dev(smc_layer *l, const char *name, char *err, size_t errlen)

@@ -439,8 +439,6 @@ const scn_scenario *world_scenario(const world *w) { return w->scn; }
 sim_plug *world_spare_port(const world *w) { return w->spare_sw ? sim_switch_port(w->spare_sw, w->spare_port) : NULL; }
 uint64_t world_fingerprint(const world *w) { return sim_engine_fingerprint(w->eng); }
 uint64_t world_events(const world *w) { return sim_engine_events_run(w->eng); }
-uint64_t world_expect_passed(const world *w) { return w->expect_passed; }
-uint64_t world_expect_failed(const world *w) { return w->expect_failed; }
 
 stack *world_stack(const world *w, const char *name)
 {
@@ -452,14 +450,6 @@ smc_layer *world_layer(const world *w, const char *name)
 {
 	uint32_t i = scn_find_stack(w->scn, name);
 	return i == SCN_NONE ? NULL : w->st[i].l;
-}
-
-uint32_t world_stack_index(const world *w, const stack *st)
-{
-	for (size_t i = 0; i < w->scn->n_stacks; i++)
-		if (w->st[i].st == st)
-			return (uint32_t)i;
-	return SCN_NONE;
 }
 
 world_host *world_stack_of_layer(world *w, const smc_layer *l)

@@ -106,10 +106,6 @@ const scn_scenario *world_scenario(const world *w);
 sim_plug *world_spare_port(const world *w);
 uint64_t world_fingerprint(const world *w);
 uint64_t world_events(const world *w);
-uint64_t world_expect_passed(const world *w);
-uint64_t world_expect_failed(const world *w);
-/* Frames written to the whole-fabric capture so far. */
-uint64_t world_capture_frames(const world *w);
 
 stack *world_stack(const world *w, const char *name);
 smc_layer *world_layer(const world *w, const char *name);

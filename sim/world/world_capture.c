@@ -35,6 +35,7 @@
 #include "sim/fabric/capture_file.h"
 #include "sim/fabric/endpoint.h"
 #include "sim/replay/replay_frame.h"
+#include "sim/addr/addr_text.h"
 
 #define DIR_IN (1u << SIM_TAP_IN)
 #define DIR_OUT (1u << SIM_TAP_OUT)
@@ -486,10 +487,9 @@ static int attach_stack(world_capture *c, size_t i, const char *dir, char *err, 
 	for (size_t k = 0; k < ws->n_ifs; k++) {
 		world_iface *wi = &ws->ifs[k];
 		snprintf(name, sizeof(name), "%s", sim_wire_name(wi->wire));
-		uint32_t ip = ss->ifaces[k].ip;
-		snprintf(descr, sizeof(descr), "interface %s of stack %s (%u.%u.%u.%u/%u), both directions",
-		         ss->ifaces[k].name, ss->name, ip >> 24, (ip >> 16) & 255u, (ip >> 8) & 255u, ip & 255u,
-		         (unsigned)ss->ifaces[k].prefix_len);
+		char ip[ADDR_TEXT_IPV4_LEN];
+		snprintf(descr, sizeof(descr), "interface %s of stack %s (%s/%u), both directions", ss->ifaces[k].name,
+		         ss->name, addr_text_ipv4(ss->ifaces[k].ip, ip, sizeof(ip)), (unsigned)ss->ifaces[k].prefix_len);
 		uint32_t ifc = capture_file_add_interface(f, name, descr);
 		/* at the endpoint end: IN = the interface sends, OUT = the wire delivers to it */
 		cap_sink *sk = point_add(plug_point(c, sim_wire_end(wi->wire, 0)), f, ifc, DIR_IN | DIR_OUT);
@@ -503,12 +503,12 @@ static int attach_stack(world_capture *c, size_t i, const char *dir, char *err, 
 		if (a == s->n_adapters)
 			continue;
 		const uint8_t *vmac = rnic_vf_vmac(lp->vf, lp->port);
+		char vmac_text[ADDR_TEXT_MAC_LEN];
 		snprintf(name, sizeof(name), "%s", sim_wire_name(w->ad[a].wire[lp->port - 1]));
 		snprintf(descr, sizeof(descr),
-		         "RoCE port %u of adapter %s, VF %" PRIu32 " of stack %s (VMAC %02x:%02x:%02x:%02x:%02x:%02x), both "
-		         "directions, turnarounds included",
-		         (unsigned)lp->port, s->adapters[a].name, rnic_vf_number(lp->vf), ss->name, vmac[0], vmac[1], vmac[2],
-		         vmac[3], vmac[4], vmac[5]);
+		         "RoCE port %u of adapter %s, VF %" PRIu32 " of stack %s (VMAC %s), both directions, turnarounds included",
+		         (unsigned)lp->port, s->adapters[a].name, rnic_vf_number(lp->vf), ss->name,
+		         addr_text_mac(vmac, vmac_text, sizeof(vmac_text)));
 		uint32_t ifc = capture_file_add_interface(f, name, descr);
 		cap_sink *sk = point_add(plug_point(c, sim_wire_end(w->ad[a].wire[lp->port - 1], 0)), f, ifc, DIR_IN | DIR_OUT);
 		sink_add_mac(sk, vmac);
@@ -550,11 +550,6 @@ int world_capture_open(world *w, char *err, size_t errlen)
 				return -1;
 	}
 	return 0;
-}
-
-uint64_t world_capture_frames(const world *w)
-{
-	return w->cap && w->cap->fabric ? capture_file_frames(w->cap->fabric) : 0;
 }
 
 /* Taps are left in place: the fabric is gone by now (world_free), nothing sends. */

@@ -137,7 +137,6 @@ struct world {
 };
 
 /* world.c */
-uint32_t world_stack_index(const world *w, const stack *st);
 world_host *world_stack_of_layer(world *w, const smc_layer *l);
 double world_wall_seconds(void);
 void world_log_prefix(world *w, FILE *out);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/clc.h"
+#include "sim/addr/addr_text.h"
 #include "sim/report/report_core.h"
 #include "sim/report/report_print.h"
 #include "sim/scenario/scn_values.h"
@@ -470,8 +471,8 @@ void world_log_connected(world *w, const world_end *e, sock *s)
 	if (pcb) {
 		tcp_info ti;
 		tcp_get_info(pcb, &ti);
-		snprintf(addr, sizeof(addr), "%u.%u.%u.%u:%u", ti.remote_ip >> 24, (ti.remote_ip >> 16) & 0xff,
-		         (ti.remote_ip >> 8) & 0xff, ti.remote_ip & 0xff, (unsigned)ti.remote_port);
+		char ip[ADDR_TEXT_IPV4_LEN];
+		snprintf(addr, sizeof(addr), "%s:%u", addr_text_ipv4(ti.remote_ip, ip, sizeof(ip)), (unsigned)ti.remote_port);
 	}
 	world_log_prefix(w, w->out);
 	fprintf(w->out, "%s: %s -> %s %s: ", name, w->scn->stacks[a->stack].name, w->scn->stacks[a->dst_stack].name,

@@ -24,6 +24,7 @@
 
 #include "model/smcr_err.h"
 #include "model/smcr_transport.h"
+#include "sim/addr/addr_text.h"
 #include "sim/engine/engine.h"
 #include "sim/fabric/gid.h"
 #include "sim/engine/realtime.h"
@@ -280,9 +281,10 @@ static endpoint *endpoint_open(lab *L, const char *label, size_t rmb_len, fd_ctx
 		sim_realtime_watch_fd(L->rt, fds[i], on_dev_fd, fc);
 
 	smcr_port_desc *p = &ep->port;
-	note("%s: %s port %u state %s, active MTU %u, MAC %02x:%02x:%02x:%02x:%02x:%02x, %u RoCE GIDs", label,
-	     p->name, p->port, p->state == SMCR_PORT_ACTIVE ? "ACTIVE" : "DOWN", smcr_mtu_bytes(p->active_mtu),
-	     p->mac[0], p->mac[1], p->mac[2], p->mac[3], p->mac[4], p->mac[5], p->n_gids);
+	char mac[ADDR_TEXT_MAC_LEN];
+	note("%s: %s port %u state %s, active MTU %u, MAC %s, %u RoCE GIDs", label, p->name, p->port,
+	     p->state == SMCR_PORT_ACTIVE ? "ACTIVE" : "DOWN", smcr_mtu_bytes(p->active_mtu),
+	     addr_text_mac(p->mac, mac, sizeof(mac)), p->n_gids);
 	for (uint32_t i = 0; i < p->n_gids; i++) {
 		char text[GID_STRLEN];
 		gid_format(p->gids[i].gid, text);

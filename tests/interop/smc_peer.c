@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/addr/addr_text.h"
 #include "sim/engine/pattern.h"
 #include "sim/app/interop_proto.h"
 
@@ -161,9 +162,9 @@ static int diag_dump_once(int fd, char *out, size_t outlen, bool *smcr)
 			                   : m->diag_mode == SMC_DIAG_MODE_SMCD ? "SMCD"
 			                   : m->diag_mode == SMC_DIAG_MODE_FALLBACK_TCP ? "FALLBACK_TCP" : "UNKNOWN";
 			*smcr = m->diag_mode == SMC_DIAG_MODE_SMCR;
-			char src[INET_ADDRSTRLEN], dst[INET_ADDRSTRLEN];
-			inet_ntop(AF_INET, &m->id.idiag_src[0], src, sizeof(src));
-			inet_ntop(AF_INET, &m->id.idiag_dst[0], dst, sizeof(dst));
+			char src[ADDR_TEXT_IPV4_LEN], dst[ADDR_TEXT_IPV4_LEN];
+			addr_text_ipv4(ntohl(m->id.idiag_src[0]), src, sizeof(src));
+			addr_text_ipv4(ntohl(m->id.idiag_dst[0]), dst, sizeof(dst));
 			used += (size_t)snprintf(out + used, outlen - used, " local=%s:%u peer=%s:%u mode=%s state=%u", src,
 			                         ntohs(m->id.idiag_sport), dst, ntohs(m->id.idiag_dport), mode, m->diag_state);
 			uint32_t reason = 0, peer_diag = 0;
