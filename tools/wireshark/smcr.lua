@@ -18,8 +18,8 @@
 -- already carried an SMC-Rv2 LLC message earlier in the capture, and is marked malformed.
 --
 -- The fields are those of Wireshark's own smc.* ones, under the prefix smcr_v2llc.
--- (smc.add.link.sender.mac -> smcr_v2llc.add.link.sender.mac); a Lua script cannot
--- re-register an existing abbreviation. v1 LLC and CDC messages stay Wireshark's (smc.*).
+-- (smc.add.link.sender.mac -> smcr_v2llc.add.link.sender.mac), with the same types and
+-- bases; a Lua script cannot re-register an existing abbreviation. v1 LLC and CDC messages stay Wireshark's (smc.*).
 --
 -- Precedence over the other InfiniBand payload heuristics: tshark tries the heuristics of
 -- "infiniband.payload" in the reverse order of registration, and a script given with -X is
@@ -88,16 +88,16 @@ local f = {
 	cl_mac = ProtoField.ether("smcr_v2llc.confirm.link.sender.mac", "Sender MAC Address"),
 	cl_gid = ProtoField.ipv6("smcr_v2llc.confirm.link.sender.gid", "Sender GID"),
 	cl_qpn = ProtoField.uint24("smcr_v2llc.confirm.link.sender.qp.number", "Sender QP Number", base.HEX),
-	cl_link = ProtoField.uint8("smcr_v2llc.confirm.link.number", "Link Number", base.DEC),
+	cl_link = ProtoField.uint8("smcr_v2llc.confirm.link.number", "Link Number", base.HEX),
 	cl_uid = ProtoField.uint32("smcr_v2llc.confirm.link.sender.link.userid", "Sender Link User ID", base.HEX),
-	cl_max_links = ProtoField.uint8("smcr_v2llc.confirm.link.max.links", "Max Links", base.DEC),
-	cl_max_conns = ProtoField.uint8("smcr_v2llc.confirm.link.max.conns", "Max Connections (v2.1)", base.DEC),
+	cl_max_links = ProtoField.uint8("smcr_v2llc.confirm.link.max.links", "Max Links", base.HEX),
+	cl_max_conns = ProtoField.uint8("smcr_v2llc.confirm.link.max.conns", "Max Connections (v2.1)", base.HEX),
 
 	al_rejected = ProtoField.bool("smcr_v2llc.add.link.response.rejected", "Add Link Rejected", 8, nil, 0x40),
 	al_mac = ProtoField.ether("smcr_v2llc.add.link.sender.mac", "Sender MAC Address"),
 	al_gid = ProtoField.ipv6("smcr_v2llc.add.link.sender.gid", "Sender GID"),
 	al_qpn = ProtoField.uint24("smcr_v2llc.add.link.sender.qp.number", "Sender QP Number", base.HEX),
-	al_link = ProtoField.uint8("smcr_v2llc.add.link.link.number", "Link Number", base.DEC),
+	al_link = ProtoField.uint8("smcr_v2llc.add.link.link.number", "Link Number", base.HEX),
 	al_mtu = ProtoField.uint8("smcr_v2llc.add.link.qp.mtu.value", "QP MTU Value", base.DEC, MTUS, 0x0F),
 	al_psn = ProtoField.uint24("smcr_v2llc.add.link.initial.psn", "Initial PSN", base.HEX),
 	al_direct = ProtoField.bool("smcr_v2llc.add.link.direct_link", "Direct link attachment to peer", 8, nil, 0x80),
@@ -107,12 +107,12 @@ local f = {
 	al_rkey2 = ProtoField.uint32("smcr_v2llc.add.link.rmb.RTok.Rkey2", "Equivalent RMB Rkey for the new SMC Link", base.HEX),
 	al_virt = ProtoField.uint64("smcr_v2llc.add.link.rmb.RTok.virt", "RMB Virtual Address for the new SMC Link", base.HEX),
 
-	alc_link = ProtoField.uint8("smcr_v2llc.add.link.cont.link.number", "Link Number", base.DEC),
-	alc_count = ProtoField.uint8("smcr_v2llc.add.link.cont.rkey.number", "Number of Rkeys (remaining)", base.DEC),
+	alc_link = ProtoField.uint8("smcr_v2llc.add.link.cont.link.number", "Link Number", base.HEX),
+	alc_count = ProtoField.uint8("smcr_v2llc.add.link.cont.rkey.number", "Number of Rkeys (remaining)", base.HEX),
 
 	dl_all = ProtoField.bool("smcr_v2llc.delete.link.all", "Terminate All Links In The Link Group", 8, nil, 0x40),
 	dl_orderly = ProtoField.bool("smcr_v2llc.delete.link.orderly", "Terminate Links Orderly", 8, nil, 0x20),
-	dl_link = ProtoField.uint8("smcr_v2llc.delete.link.number", "Link Number", base.DEC),
+	dl_link = ProtoField.uint8("smcr_v2llc.delete.link.number", "Link Number", base.HEX),
 	dl_reason = ProtoField.uint32("smcr_v2llc.delete.link.reason.code", "Reason Code", base.HEX, DEL_REASONS),
 
 	ral_count = ProtoField.uint8("smcr_v2llc.request.add.link.gid.list.entry_count", "GID List Entry Count", base.DEC),
@@ -123,7 +123,7 @@ local f = {
 	cr_number = ProtoField.uint8("smcr_v2llc.confirm.rkey.number.qp", "Number of other QP", base.DEC),
 	cr_rkey = ProtoField.uint32("smcr_v2llc.confirm.rkey.new.rkey", "New Rkey", base.HEX),
 	cr_virt = ProtoField.uint64("smcr_v2llc.confirm.rkey.new.virt", "New RMB virtual address", base.HEX),
-	cr_link = ProtoField.uint8("smcr_v2llc.confirm.rkey.link.number", "Link Number", base.DEC),
+	cr_link = ProtoField.uint8("smcr_v2llc.confirm.rkey.link.number", "Link Number", base.HEX),
 
 	tl_data = ProtoField.bytes("smcr_v2llc.test.link.user_data", "User Data"),
 
