@@ -254,6 +254,9 @@ for o in le be; do
 	[ "$(cat_field "$c" smcr_v2llc.request.add.link.gid.list.entry)" = "::ffff:10.1.0.1,::ffff:10.1.0.2" ] ||
 		fail "catalogue-$o: REQUEST ADD LINK GIDs"
 done
+# two passes (tshark -2): the first builds no tree, so the heuristic sees no opcode field
+two=$($TS -2 -X lua_script:"$LUA" -r "$TMP/cat-be.pcapng" -T fields -e smcr_v2llc.llc_msg 2>/dev/null | grep -c . || true)
+[ "$two" -eq "$(wc -l <"$TMP/catalogue-be.got_v2")" ] || fail "catalogue-be with tshark -2: $two v2 frames decoded"
 # the precedence: without the trick, Wireshark's SMC heuristic (first again after each CDC)
 # takes the big-endian v2 frames (it reads network order); with it, none
 theirs=$($TS -X lua_script:"$LUA" -o smcr_v2llc.keep_first:FALSE -r "$TMP/cat-be.pcapng" \

@@ -416,8 +416,10 @@ local function heuristic(tvb, pinfo, tree)
 	local len = tvb:reported_len()
 	if len < 2 or tvb:len() < 2 then return false end
 	if proto.prefs.keep_first and is_smc_v1(tvb) then return delegate(tvb, pinfo, tree) end
+	-- the opcode is only there when a tree is built (not in the first pass of tshark -2,
+	-- for one): without it the other checks alone decide
 	local op = f_opcode()
-	if not op or op.value ~= RC_SEND_ONLY then return false end
+	if op and op.value ~= RC_SEND_ONLY then return false end
 	if len < LLC_LEN or len > V2_MAX_LEN or tvb:len() < 4 or not is_v2_llc_type(tvb(0, 1):uint()) then
 		return false
 	end
