@@ -37,6 +37,7 @@ TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TESTLIB_SRC := $(sort $(wildcard tests/support/*.c))
 HW_SRC    := $(sort $(wildcard tests/hw/*.c))
 INTEROP_SRC := $(sort $(wildcard tests/interop/*.c))
+WIRESHARK_SRC := $(sort $(wildcard tests/wireshark/*.c))
 
 MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ   := $(SIM_SRC:%.c=$(BUILD)/%.o)
@@ -45,13 +46,14 @@ TESTLIB_OBJ := $(TESTLIB_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 HW_BIN    := $(HW_SRC:tests/%.c=$(BUILD)/tests/%)
 INTEROP_BIN := $(INTEROP_SRC:tests/%.c=$(BUILD)/tests/%)
+WIRESHARK_BIN := $(WIRESHARK_SRC:tests/%.c=$(BUILD)/tests/%)
 
 LIBMODEL  := $(BUILD)/libsmcr-model.a
 LIBSIM    := $(BUILD)/libsmcr-sim.a
 BIN       := $(BUILD)/smcr-sim
 
 .PHONY: all deps demo check check-unit check-hw check-interop traces clean compile_commands.json
-all: $(BIN) $(TEST_BIN) $(HW_BIN) $(INTEROP_BIN)
+all: $(BIN) $(TEST_BIN) $(HW_BIN) $(INTEROP_BIN) $(WIRESHARK_BIN)
 
 # model/ is the sans-I/O core: it is compiled without GLib or any I/O headers on purpose.
 $(BUILD)/model/%.o: model/%.c
@@ -91,6 +93,11 @@ $(BUILD)/tests/hw/%: $(BUILD)/tests/hw/%.o $(LIBSIM) $(LIBMODEL)
 # tests/interop/*.c: the Linux side of the interoperability test (AF_SMC, netlink), no Criterion.
 $(BUILD)/tests/interop/%: $(BUILD)/tests/interop/%.o $(LIBSIM)
 	$(CC) $(LDFLAGS_SAN) -o $@ $< $(LIBSIM) -lpthread
+
+# tests/wireshark/*.c: programs that write capture files for the Wireshark Lua dissector
+# test (tests/t_wireshark_lua.sh), no Criterion.
+$(BUILD)/tests/wireshark/%: $(BUILD)/tests/wireshark/%.o $(LIBSIM) $(LIBMODEL)
+	$(CC) $(LDFLAGS_SAN) -o $@ $< $(LIBSIM) $(LIBMODEL) $(PKG_LIBS) $(EXTRA_LIBS)
 
 deps:
 	@tools/install-deps
