@@ -1,8 +1,8 @@
-/* bench core: two SMC-R cores (model/) over a lean in-memory RC loopback on the event
- * engine: one link group, N connections streaming from one stack to the other. Prints
- * protocol events per wall second (completions, timer expiries and socket calls that enter
- * a core) and payload bytes per wall second. The loopback copies RDMA WRITE data once,
- * from the sender's send buffer straight into the peer RMB, as an RNIC would. */
+/* bench core: two SMC-R cores (model/) over the in-memory RC loopback on the event engine
+ * (sim/rdma/loopback_transport.h, 1 us per message, no serialisation time): one link
+ * group, N connections streaming from one stack to the other. Prints protocol events per
+ * wall second (completions, timer expiries and socket calls that enter a core) and payload
+ * bytes per wall second. */
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,63 +11,11 @@
 #include "model/smcr.h"
 #include "sim/smc/core_timer.h"
 #include "sim/engine/engine.h"
+#include "sim/rdma/loopback_transport.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 
-/* Loopback transport ------------------------------------------------------------------- */
-
-#define LB_MAX_MR 2048
-#define LB_MAX_QP 16
-#define LB_KEY_BASE 0x1000u
-
-struct smcr_tp_dev {
-	int host;
-};
-struct smcr_tp_mr {
-	int idx;
-};
-struct smcr_tp_qp {
-	int idx;
-};
-
-typedef struct lb_wr {
-	smcr_send_wr wr;
-} lb_wr;
-
-typedef struct lb_qp {
-	struct smcr_tp_qp h;
-	int host;
-	void *qp_ctx;
-	uint32_t qpn, dest_qpn;
-	smcr_qp_state state;
-	smcr_recv_wr *rq;
-	uint32_t rq_cap, rq_head, rq_len;
-	lb_wr *sq;
-	uint32_t sq_cap, sq_head, sq_len;
-	bool scheduled;
-} lb_qp;
-
-typedef struct lb_mr {
-	struct smcr_tp_mr h;
-	bool live;
-	uint8_t *addr;
-	size_t len;
-	smcr_mr_info info;
-} lb_mr;
-
 typedef struct bench_world bench_world;
-
-typedef struct lb {
-	sim_engine *eng;
-	bench_world *w;
-	struct smcr_tp_dev dev[2];
-	lb_mr mr[LB_MAX_MR];
-	int n_mr;
-	lb_qp qp[LB_MAX_QP];
-	int n_qp;
-	uint32_t kind_run, kind_wc;
-	uint64_t latency;
-} lb;
 
 typedef struct bench_host {
 	smcr_ctx *ctx;
@@ -88,7 +36,8 @@ typedef struct bench_conn {
 
 struct bench_world {
 	sim_engine *eng;
-	lb t;
+	loopback *lb;
+	smcr_tp_dev *dev[2];
 	bench_host h[2];
 	bench_conn *conns;
 	int n;
@@ -105,170 +54,16 @@ struct bench_world {
 
 static void host_sync(bench_host *h);
 
-static smcr_tp_mr *lb_reg_mr(void *tp, smcr_tp_dev *dev, void *addr, size_t len, uint32_t access,
-                             smcr_mr_info *out)
-{
-	lb *t = tp;
-	(void)dev;
-	(void)access;
-	int i;
-	for (i = 0; i < t->n_mr; i++)
-		if (!t->mr[i].live)
-			break;
-	if (i == t->n_mr) {
-		if (t->n_mr == LB_MAX_MR)
-			return NULL;
-		t->n_mr++;
-	}
-	lb_mr *m = &t->mr[i];
-	m->live = true;
-	m->h.idx = i;
-	m->addr = addr;
-	m->len = len;
-	m->info.lkey = LB_KEY_BASE + (uint32_t)i * 2;
-	m->info.rkey = LB_KEY_BASE + (uint32_t)i * 2 + 1;
-	m->info.iova = 0x100000000000ull + ((uint64_t)i << 32);
-	*out = m->info;
-	return &m->h;
-}
-
-static void lb_dereg_mr(void *tp, smcr_tp_mr *mr) { ((lb *)tp)->mr[mr->idx].live = false; }
-
-static smcr_tp_qp *lb_create_qp(void *tp, smcr_tp_dev *dev, uint8_t port, const smcr_qp_caps *caps,
-                                void *qp_ctx, uint32_t *qpn)
-{
-	lb *t = tp;
-	(void)port;
-	if (t->n_qp == LB_MAX_QP)
-		return NULL;
-	lb_qp *q = &t->qp[t->n_qp];
-	memset(q, 0, sizeof(*q));
-	q->h.idx = t->n_qp++;
-	q->host = dev->host;
-	q->qp_ctx = qp_ctx;
-	q->qpn = 0x200u + (uint32_t)q->h.idx;
-	q->rq_cap = caps->max_recv_wr;
-	q->rq = calloc(q->rq_cap, sizeof(*q->rq));
-	q->sq_cap = caps->max_send_wr + 8;
-	q->sq = calloc(q->sq_cap, sizeof(*q->sq));
-	*qpn = q->qpn;
-	return &q->h;
-}
-
-static int lb_modify_qp(void *tp, smcr_tp_qp *h, const smcr_qp_attr *a)
-{
-	lb_qp *q = &((lb *)tp)->qp[h->idx];
-	if (a->state == SMCR_QPS_RTR)
-		q->dest_qpn = a->dest_qpn;
-	if (a->state == SMCR_QPS_RESET)
-		q->sq_len = q->rq_len = 0;
-	q->state = a->state;
-	return 0;
-}
-
-static smcr_qp_state lb_query(void *tp, smcr_tp_qp *h) { return ((lb *)tp)->qp[h->idx].state; }
-
-static void lb_destroy_qp(void *tp, smcr_tp_qp *h)
-{
-	lb_qp *q = &((lb *)tp)->qp[h->idx];
-	q->state = SMCR_QPS_RESET;
-	q->sq_len = q->rq_len = 0;
-	q->qpn = 0;
-}
-
-static void lb_run(sim_engine *eng, sim_event *ev);
-
-static int lb_post_send(void *tp, smcr_tp_qp *h, const smcr_send_wr *wr)
-{
-	lb *t = tp;
-	lb_qp *q = &t->qp[h->idx];
-	if (q->state != SMCR_QPS_RTS || q->sq_len == q->sq_cap)
-		return -1;
-	q->sq[(q->sq_head + q->sq_len) % q->sq_cap].wr = *wr;
-	q->sq_len++;
-	if (!q->scheduled) {
-		q->scheduled = true;
-		sim_post(t->eng, sim_now(t->eng) + t->latency, t->kind_run, q->qpn, lb_run, t, (uint64_t)h->idx);
-	}
-	return 0;
-}
-
-static int lb_post_recv(void *tp, smcr_tp_qp *h, const smcr_recv_wr *wr)
-{
-	lb_qp *q = &((lb *)tp)->qp[h->idx];
-	if (q->rq_len == q->rq_cap)
-		return -1;
-	q->rq[(q->rq_head + q->rq_len) % q->rq_cap] = *wr;
-	q->rq_len++;
-	return 0;
-}
-
-static const smcr_transport_ops lb_ops = {
-	.reg_mr = lb_reg_mr,
-	.dereg_mr = lb_dereg_mr,
-	.create_qp = lb_create_qp,
-	.modify_qp = lb_modify_qp,
-	.query_qp_state = lb_query,
-	.destroy_qp = lb_destroy_qp,
-	.post_send = lb_post_send,
-	.post_recv = lb_post_recv,
-};
-
-static void deliver_wc(bench_world *w, int host, const smcr_wc *wc)
-{
-	w->core_calls++;
-	smcr_ctx_on_completion(w->h[host].ctx, wc, sim_now(w->eng));
-}
-
-/* Execute everything queued on one QP: WRITEs land in the peer RMB, SENDs in its receive
- * buffers; completions go to the cores at once (the peer's first). */
-static void lb_run(sim_engine *eng, sim_event *ev)
-{
-	lb *t = ev->ctx;
-	bench_world *w = t->w;
-	lb_qp *q = &t->qp[ev->arg];
-	q->scheduled = false;
-	lb_qp *d = NULL;
-	for (int i = 0; i < t->n_qp; i++)
-		if (t->qp[i].qpn == q->dest_qpn && t->qp[i].qpn)
-			d = &t->qp[i];
-	while (q->sq_len && d) {
-		smcr_send_wr wr = q->sq[q->sq_head].wr;
-		q->sq_head = (q->sq_head + 1) % q->sq_cap;
-		q->sq_len--;
-		if (wr.opcode == SMCR_WR_RDMA_WRITE) {
-			lb_mr *m = &t->mr[(wr.rkey - LB_KEY_BASE) / 2];
-			uint8_t *dst = m->addr + (wr.remote_addr - m->info.iova);
-			for (uint32_t i = 0; i < wr.num_sge; i++) {
-				memcpy(dst, wr.sg_list[i].addr, wr.sg_list[i].length);
-				dst += wr.sg_list[i].length;
-			}
-			continue;
-		}
-		if (!d->rq_len)
-			break;
-		smcr_recv_wr *r = &d->rq[d->rq_head];
-		d->rq_head = (d->rq_head + 1) % d->rq_cap;
-		d->rq_len--;
-		uint32_t len = wr.sg_list[0].length;
-		memcpy(r->sg_list[0].addr, wr.sg_list[0].addr, len);
-		smcr_wc rwc = { .wr_id = r->wr_id, .qp_ctx = d->qp_ctx, .status = SMCR_WC_SUCCESS,
-		                .opcode = SMCR_WC_RECV, .byte_len = len, .qp_num = d->qpn, .solicited = 1 };
-		smcr_wc swc = { .wr_id = wr.wr_id, .qp_ctx = q->qp_ctx, .status = SMCR_WC_SUCCESS,
-		                .opcode = SMCR_WC_SEND, .qp_num = q->qpn };
-		deliver_wc(w, d->host, &rwc);
-		if (wr.send_flags & SMCR_SEND_SIGNALED)
-			deliver_wc(w, q->host, &swc);
-	}
-	if (q->sq_len && !q->scheduled) {
-		q->scheduled = true;
-		sim_post(eng, sim_now(eng) + t->latency, t->kind_run, q->qpn, lb_run, t, ev->arg);
-	}
-	host_sync(&w->h[0]);
-	host_sync(&w->h[1]);
-}
-
 /* The two stacks ---------------------------------------------------------------------- */
+
+static void host_wc(void *owner, const smcr_wc *wc)
+{
+	bench_host *h = owner;
+	h->w->core_calls++;
+	smcr_ctx_on_completion(h->ctx, wc, sim_now(h->w->eng));
+	host_sync(&h->w->h[0]);
+	host_sync(&h->w->h[1]);
+}
 
 static void cb_rand(void *user, uint8_t *dst, size_t len) { sim_rng_bytes(&((bench_host *)user)->rng, dst, len); }
 
@@ -452,10 +247,9 @@ int bench_core(int argc, char **argv)
 	}
 	bench_world *w = calloc(1, sizeof(*w));
 	w->eng = sim_engine_new((uint64_t)seed);
-	w->t.eng = w->eng;
-	w->t.w = w;
-	w->t.kind_run = sim_kind("bench.qp");
-	w->t.latency = 1000;
+	w->lb = loopback_new(w->eng);
+	loopback_set_latency(w->lb, 1000);
+	loopback_set_ns_per_kib(w->lb, 0);
 	w->n = (int)conns * 2;
 	w->conns = calloc((size_t)w->n, sizeof(*w->conns));
 	w->chunk = (size_t)chunk;
@@ -476,15 +270,15 @@ int bench_core(int argc, char **argv)
 		bench_host *h = &w->h[i];
 		h->w = w;
 		h->idx = i;
-		w->t.dev[i].host = i;
+		w->dev[i] = loopback_dev_new(w->lb, i ? "lb1" : "lb0", host_wc, NULL, h);
 		sim_engine_rng(w->eng, "bench.host", (uint64_t)i, &h->rng);
 		sim_event_init(&h->timer, sim_kind("bench.timer"), (uint64_t)i, on_timer, h);
-		if (smcr_ctx_new(&h->ctx, &set, &bench_cb, h, &lb_ops, &w->t, NULL, 0)) {
+		if (smcr_ctx_new(&h->ctx, &set, &bench_cb, h, &loopback_ops, w->lb, NULL, 0)) {
 			fprintf(stderr, "%s: cannot create the core\n", argv[0]);
 			return 1;
 		}
 		smcr_port_desc pd;
-		port_for(i, &pd, &w->t.dev[i]);
+		port_for(i, &pd, w->dev[i]);
 		smcr_ctx_add_port(h->ctx, &pd, 0);
 	}
 	uint64_t total = (uint64_t)conns * (uint64_t)mib << 20;
@@ -555,10 +349,7 @@ int bench_core(int argc, char **argv)
 		sim_event_cancel(w->eng, &w->h[i].timer);
 		smcr_ctx_free(w->h[i].ctx);
 	}
-	for (int i = 0; i < w->t.n_qp; i++) {
-		free(w->t.qp[i].rq);
-		free(w->t.qp[i].sq);
-	}
+	loopback_free(w->lb);
 	sim_engine_free(w->eng);
 	free(w->pattern);
 	free(w->prefix);
