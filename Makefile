@@ -9,7 +9,7 @@
 #
 # Sources are found by wildcard: model/*.c (the sans-I/O protocol core, libc only),
 # sim/*/*.c (one folder per subsystem: engine, fabric, rdma, net, smc, app, scenario, report,
-# world, replay, redrive), tools/*.c (the CLI), tests/test_*.c (one Criterion
+# world, interop, replay, redrive, bench), tools/*.c (the CLI), tests/test_*.c (one Criterion
 # program per file). Adding a file needs no Makefile edit.
 
 comma   := ,

@@ -34,7 +34,7 @@ static wire_hash run(uint64_t seed)
 	o.ports[0] = o.ports[1] = 2;
 	duo *d = duo_new(&o);
 	wire_hash w = { 0xcbf29ce484222325ull, 0 };
-	tpi_set_observer(d->fab, hash_send, &w);
+	loopback_set_observer(d->lb, hash_send, &w);
 	duo_conn *c = duo_connect(d, 0);
 	cr_assert(duo_run_until(d, up, c, 20 * SMCR_S));
 	duo_conn *c2 = duo_connect(d, 1);

@@ -1,4 +1,4 @@
-/* Failover of connections that are closing, and the ends of their lives, over the ideal
+/* Failover of connections that are closing, and the ends of their lives, over the loopback
  * transport (regressions of the failover torture, tests/failover-torture): CDCs in flight
  * on a failed link are flushed, so the last data, the close flags and a connection that
  * already left must all be taken care of on the surviving link. */
@@ -41,7 +41,7 @@ static uint32_t qpn_of(duo *d, duo_conn *c)
  * flushed (QP to ERR, QP_FATAL: the core takes the link down at once). */
 static void fail_link_of(duo *d, duo_conn *c)
 {
-	cr_assert_eq(tpi_fail_qp(d->fab, qpn_of(d, c)), 0);
+	cr_assert_eq(loopback_fail_qp(d->lb, qpn_of(d, c)), 0);
 }
 
 static bool in_state(duo_conn *c, smcr_conn_state st) { return c->c && smcr_conn_get_state(c->c) == st; }
@@ -128,7 +128,7 @@ Test(failover, the_last_close_of_a_connection_that_left_is_not_lost)
 	uint32_t qpn = qpn_of(d, c);
 	c->closed_by_app = true;
 	smcr_conn_close(c->c, duo_now(d)); /* client: CLOSED, its close CDC in flight */
-	cr_assert_eq(tpi_fail_qp(d->fab, qpn), 0);
+	cr_assert_eq(loopback_fail_qp(d->lb, qpn), 0);
 	cr_assert(duo_run_until(d, both_freed, c, 10 * SMCR_S), "client freed %d, server freed %d",
 	          c->freed, c->peer->freed);
 	cr_assert_not(c->aborted || c->peer->aborted);
@@ -198,7 +198,7 @@ Test(failover, retries_exceeded_on_an_asymmetric_link_fail_over_to_the_same_port
 			found = true;
 	cr_assert(found);
 	cr_assert_lt((int)si.port_index, d->h[1].n_ports);
-	tpi_dev_set_down(d->fab, d->h[1].dev[si.port_index], true);
+	loopback_dev_set_down(d->lb, d->h[1].dev[si.port_index], true);
 	duo_run(d, duo_now(d) + 30 * SMCR_S);
 	cr_assert_eq(c->peer->rx_done, 4 << 20, "received %llu", (unsigned long long)c->peer->rx_done);
 	cr_assert_eq(c->rx_done, 3 << 20, "received %llu", (unsigned long long)c->rx_done);

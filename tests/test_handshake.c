@@ -375,7 +375,7 @@ static bool server_up(void *arg) { return ((duo_conn *)arg)->peer->established; 
 Test(handshake, unanswered_add_link_makes_the_linux_server_wait_two_seconds)
 {
 	duo *d = make(NULL);
-	tpi_drop_type(d->fab, 0x02, 1); /* the server's ADD_LINK request is lost */
+	loopback_drop_type(d->lb, 0x02, 1); /* the server's ADD_LINK request is lost */
 	duo_conn *c = duo_connect(d, 0);
 	cr_assert(duo_run_until(d, server_up, c, 10 * SMCR_S));
 	/* the server's first connection waits for the ADD_LINK response (2 s) */

@@ -115,7 +115,7 @@ static void failover_mid_transfer(int fail_host)
 	smcr_conn_get_info((fail_host ? c->peer : c)->c, &ci);
 	smcr_link_info li;
 	cr_assert_eq(smcr_ctx_link_info(d->h[fail_host].ctx, ci.link_id, &li), 0);
-	cr_assert_eq(tpi_fail_qp(d->fab, li.local_qpn), 0);
+	cr_assert_eq(loopback_fail_qp(d->lb, li.local_qpn), 0);
 	cr_assert(duo_run_until(d, streamed, c, 60 * SMCR_S), "received %llu of %llu",
 	          (unsigned long long)c->peer->rx_done, (unsigned long long)c->tx_total);
 	cr_assert(duo_run_until(d, streamed, c->peer, 60 * SMCR_S));
@@ -144,7 +144,7 @@ Test(link, losing_the_only_link_aborts_the_connections)
 	cr_assert(duo_run_until(d, flowing, c, 10 * SMCR_S));
 	smcr_link_info li;
 	cr_assert(duo_first_link(d, 0, &li));
-	tpi_fail_qp(d->fab, li.local_qpn);
+	loopback_fail_qp(d->lb, li.local_qpn);
 	duo_run(d, duo_now(d) + 5 * SMCR_S);
 	cr_assert(c->aborted, "the connection ends with an error, not silently");
 	cr_assert(c->tcp_aborted);
@@ -163,7 +163,7 @@ Test(link, test_link_timeout_takes_a_silent_link_down)
 	duo_conn *c = connect_up(d);
 	uint64_t t0 = duo_now(d);
 	/* the server's RNIC falls off the fabric without telling anybody */
-	tpi_dev_set_down(d->fab, d->h[1].dev[0], true);
+	loopback_dev_set_down(d->lb, d->h[1].dev[0], true);
 	duo_run(d, t0 + 35 * SMCR_S);
 	const duo_event_rec *e = duo_find(d, 0, SMCR_EV_LINK_DOWN, 0);
 	cr_assert(e, "no link down on the client");
@@ -320,7 +320,7 @@ Test(link, smcr_v2_adds_the_second_link_with_the_rkey_extension)
 	v2_ueid(&o);
 	duo *d = duo_new(&o);
 	llc_spy s = { 0 };
-	tpi_set_observer(d->fab, spy, &s);
+	loopback_set_observer(d->lb, spy, &s);
 	duo_conn *c = connect_up(d);
 	duo_run(d, duo_now(d) + SMCR_S);
 	cr_assert_eq(lgr_of(d, 0).version, 2);
@@ -338,7 +338,7 @@ Test(link, smcr_v2_adds_the_second_link_with_the_rkey_extension)
 	smcr_conn_get_info(c->c, &ci);
 	smcr_link_info li;
 	smcr_ctx_link_info(d->h[0].ctx, ci.link_id, &li);
-	tpi_fail_qp(d->fab, li.local_qpn);
+	loopback_fail_qp(d->lb, li.local_qpn);
 	duo_stream(c, 2 << 20);
 	cr_assert(duo_run_until(d, streamed, c, 20 * SMCR_S));
 	cr_assert_not(c->peer->rx_bad);
@@ -353,7 +353,7 @@ Test(link, big_endian_v2_llc_lengths_when_configured)
 	o.set[0].llc_v2_order = o.set[1].llc_v2_order = SMCR_LLC_V2_BE;
 	duo *d = duo_new(&o);
 	llc_spy s = { 0 };
-	tpi_set_observer(d->fab, spy, &s);
+	loopback_set_observer(d->lb, spy, &s);
 	connect_up(d);
 	cr_assert_gt(s.total_v2, 2);
 	cr_assert_eq(s.be_len, s.total_v2);
@@ -369,7 +369,7 @@ Test(link, port_error_fails_over_and_port_return_adds_a_link_again)
 	duo_stream(c->peer, 4 << 20);
 	cr_assert(duo_run_until(d, flowing, c->peer, 10 * SMCR_S));
 	/* the server's second RNIC port goes down and comes back */
-	tpi_dev_set_down(d->fab, d->h[1].dev[1], true);
+	loopback_dev_set_down(d->lb, d->h[1].dev[1], true);
 	smcr_ctx_on_async_event(d->h[1].ctx, SMCR_EV_PORT_ERR, (uint32_t)d->h[1].port_idx[1], NULL, duo_now(d));
 	duo_sync(d);
 	cr_assert(duo_run_until(d, streamed, c->peer, 30 * SMCR_S));
@@ -380,7 +380,7 @@ Test(link, port_error_fails_over_and_port_return_adds_a_link_again)
 	duo_run(d, duo_now(d) + 5 * SMCR_S);
 	/* with one port left the server adds an asymmetric link over it */
 	cr_assert_eq(lgr_of(d, 1).type, SMCR_LGR_ASYMMETRIC_LOCAL);
-	tpi_dev_set_down(d->fab, d->h[1].dev[1], false);
+	loopback_dev_set_down(d->lb, d->h[1].dev[1], false);
 	smcr_ctx_on_async_event(d->h[1].ctx, SMCR_EV_PORT_ACTIVE, (uint32_t)d->h[1].port_idx[1], NULL, duo_now(d));
 	duo_sync(d);
 	duo_run(d, duo_now(d) + 5 * SMCR_S);
@@ -428,8 +428,8 @@ Test(link, send_slots_that_never_free_up_take_the_link_down_after_ten_seconds)
 		cr_assert(duo_run_until(d, up, cs[i], 20 * SMCR_S));
 	}
 	/* the peer stops acknowledging and the retries never end: 20 CDCs for 16 slots */
-	tpi_set_retry_time(d->fab, 3600 * SMCR_S);
-	tpi_dev_set_down(d->fab, d->h[1].dev[0], true);
+	loopback_set_retry_time(d->lb, 3600 * SMCR_S);
+	loopback_dev_set_down(d->lb, d->h[1].dev[0], true);
 	uint64_t t0 = duo_now(d);
 	for (int i = 0; i < 20; i++)
 		duo_stream(cs[i], 1000);
@@ -453,7 +453,7 @@ Test(link, smcr_v2_client_gaining_a_second_rnic_requests_an_add_link)
 	/* the client's second RNIC is down at first */
 	smcr_ctx_on_async_event(d->h[0].ctx, SMCR_EV_PORT_ERR, (uint32_t)d->h[0].port_idx[1], NULL, 0);
 	llc_spy s = { 0 };
-	tpi_set_observer(d->fab, spy, &s);
+	loopback_set_observer(d->lb, spy, &s);
 	duo_conn *c = connect_up(d);
 	duo_run(d, duo_now(d) + SMCR_S);
 	cr_assert_eq(lgr_of(d, 0).type, SMCR_LGR_ASYMMETRIC_LOCAL);
@@ -495,7 +495,7 @@ Test(link, a_delete_link_all_without_the_orderly_flag_is_an_abnormal_end_by_the_
 	uint8_t buf[SMCR_LLC_V2_MAX_LEN];
 	ssize_t n = smcr_llc_encode(buf, sizeof(buf), &m, SMCR_LLC_V2_LE);
 	cr_assert_gt(n, 0);
-	cr_assert_eq(tpi_inject_recv(d->fab, li.local_qpn, buf, (uint32_t)n), 0);
+	cr_assert_eq(loopback_inject_recv(d->lb, li.local_qpn, buf, (uint32_t)n), 0);
 	duo_run(d, duo_now(d) + SMCR_S);
 	const duo_event_rec *e = duo_find(d, 0, SMCR_EV_LGR_TERMINATED, 0);
 	cr_assert(e);
@@ -542,7 +542,7 @@ Test(link, operator_termination_of_all_link_groups_tells_the_peer_and_aborts_bot
 static uint64_t client_end_after_first_link_lost(uint64_t retry, uint64_t horizon, smcr_lgr_end *how)
 {
 	duo *d = two_rnics(2, 2);
-	tpi_set_retry_time(d->fab, retry);
+	loopback_set_retry_time(d->lb, retry);
 	duo_conn *c = connect_up(d);
 	duo_run(d, duo_now(d) + SMCR_S);
 	cr_assert_eq(duo_link_count(d, 0, SMCR_LNK_ACTIVE), 2);
@@ -550,7 +550,7 @@ static uint64_t client_end_after_first_link_lost(uint64_t retry, uint64_t horizo
 	smcr_link_info a0, b0, b1;
 	cr_assert(duo_link_nth(d, 0, 0, &a0) && duo_link_nth(d, 1, 0, &b0) && duo_link_nth(d, 1, 1, &b1));
 	cr_assert_eq(a0.link_id, b0.link_id, "the first link on both sides");
-	tpi_dev_set_down(d->fab, d->h[0].dev[a0.port_index], true);
+	loopback_dev_set_down(d->lb, d->h[0].dev[a0.port_index], true);
 	smcr_llc_msg m;
 	memset(&m, 0, sizeof(m));
 	m.type = SMCR_LLC_DELETE_LINK;
@@ -562,7 +562,7 @@ static uint64_t client_end_after_first_link_lost(uint64_t retry, uint64_t horizo
 	ssize_t n = smcr_llc_encode(buf, sizeof(buf), &m, SMCR_LLC_V2_LE);
 	cr_assert_gt(n, 0);
 	uint64_t t0 = duo_now(d);
-	cr_assert_eq(tpi_inject_recv(d->fab, b1.local_qpn, buf, (uint32_t)n), 0);
+	cr_assert_eq(loopback_inject_recv(d->lb, b1.local_qpn, buf, (uint32_t)n), 0);
 	duo_run(d, t0 + horizon);
 	cr_assert(duo_find(d, 1, SMCR_EV_LGR_TERMINATED, 0), "the server ends the link group");
 	const duo_event_rec *e = duo_find(d, 0, SMCR_EV_LGR_TERMINATED, 0);

@@ -42,7 +42,7 @@ Test(robust, garbage_sends_on_the_link_are_counted_and_dropped)
 		for (size_t i = 0; i < sizeof(junk); i++)
 			junk[i] = (uint8_t)(round * 37 + i * 11);
 		junk[0] = (uint8_t)(round & 1 ? 0xFE : 0x30 + round); /* CDC-looking or unknown */
-		tpi_inject_recv(d->fab, li.local_qpn, junk, (uint32_t)(round % 44) + 4);
+		loopback_inject_recv(d->lb, li.local_qpn, junk, (uint32_t)(round % 44) + 4);
 	}
 	duo_run(d, duo_now(d) + SMCR_S);
 	smcr_stats st;
@@ -65,7 +65,7 @@ Test(robust, cdc_for_an_unknown_token_is_ignored)
 	smcr_cdc_msg m = { .seqno = 9, .token = 0xdeadbeef, .prod = { 0, 100 } };
 	uint8_t buf[SMCR_CDC_LEN];
 	smcr_cdc_encode(buf, &m);
-	tpi_inject_recv(d->fab, li.local_qpn, buf, sizeof(buf));
+	loopback_inject_recv(d->lb, li.local_qpn, buf, sizeof(buf));
 	duo_run(d, duo_now(d) + SMCR_S);
 	smcr_stats st;
 	smcr_ctx_get_stats(d->h[1].ctx, &st);
@@ -88,7 +88,7 @@ Test(robust, a_cdc_whose_cursor_runs_backwards_is_ignored)
 	                   .prod = { 0, 10 }, .cons = { 0, 0 } };
 	uint8_t buf[SMCR_CDC_LEN];
 	smcr_cdc_encode(buf, &m);
-	tpi_inject_recv(d->fab, li.local_qpn, buf, sizeof(buf));
+	loopback_inject_recv(d->lb, li.local_qpn, buf, sizeof(buf));
 	duo_run(d, duo_now(d) + SMCR_S);
 	smcr_conn_info after;
 	smcr_conn_get_info(c->peer->c, &after);
@@ -104,7 +104,7 @@ Test(robust, llc_request_of_an_unhandled_kind_is_dropped)
 	smcr_link_info li;
 	cr_assert(duo_first_link(d, 1, &li));
 	uint8_t buf[44] = { 0x05, 44, 0, 0 }; /* v1 REQUEST_ADD_LINK: Linux has no handler */
-	tpi_inject_recv(d->fab, li.local_qpn, buf, sizeof(buf));
+	loopback_inject_recv(d->lb, li.local_qpn, buf, sizeof(buf));
 	duo_run(d, duo_now(d) + SMCR_S);
 	cr_assert_eq(duo_lgr_count(d, 1), 1);
 	cr_assert_eq(duo_link_count(d, 1, SMCR_LNK_ACTIVE), 1);
@@ -121,7 +121,7 @@ Test(robust, peer_deleting_the_whole_link_group_aborts_its_connections)
 	cr_assert(duo_first_link(d, 0, &li));
 	/* DELETE_LINK ALL, disorderly, protocol violation, from the "server" */
 	uint8_t buf[44] = { 0x04, 44, 0, 0x40, 0, 0x00, 0x04, 0x00, 0x00 };
-	tpi_inject_recv(d->fab, li.local_qpn, buf, sizeof(buf));
+	loopback_inject_recv(d->lb, li.local_qpn, buf, sizeof(buf));
 	duo_run(d, duo_now(d) + SMCR_S);
 	cr_assert(c->aborted);
 	cr_assert_eq(duo_lgr_count(d, 0), 0);
@@ -145,7 +145,7 @@ Test(robust, lost_confirm_link_request_gives_timeout_decline_and_fallback)
 		sim_engine_run(d->eng, sim_engine_next_time(d->eng), 1);
 	smcr_link_info li;
 	cr_assert(duo_first_link(d, 1, &li));
-	tpi_drop_sends(d->fab, li.local_qpn, 100);
+	loopback_drop_sends(d->lb, li.local_qpn, 100);
 	cr_assert(duo_run_until(d, settled, c, 30 * SMCR_S));
 	cr_assert(c->fallback && c->peer->fallback);
 	/* the server times out first (2 s) and declines; the client takes the Decline */

@@ -1,45 +1,48 @@
-/* bench protocol: the whole protocol path at speed. Two stacks, one SMC-R link group,
- * N connections (64 by default) streaming over the simulated fabric: applications write
- * the seeded pattern into SMC-R sockets, the cores move it with RDMA WRITEs and CDC
- * messages through simulated RNICs, wires and a switch, and the sink checks every byte.
- * Built from a scenario (sim/world/world.h), so it measures exactly what `smcr-sim run` runs.
- * Prints wall time, engine events per wall second, payload bytes per wall second and
- * the fingerprint (the same on every repetition). */
+/* `smcr-sim bench protocol`: options and figures of the end-to-end SMC-R benchmark
+ * (sim/bench/protocol_bench.h): wall time, engine events per wall second, payload bytes
+ * per wall second and the fingerprint (the same on every repetition). */
 #include <glib.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 
+#include "sim/bench/bench_measure.h"
+#include "sim/bench/protocol_bench.h"
+#include "sim/engine/engine.h"
 #include "sim/scenario/scn_values.h"
-#include "sim/world/world.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 
-static char *scenario_text(unsigned conns, uint64_t bytes, unsigned mtu, uint64_t rmb)
+/* The options as a config; 0, or 2 after printing what is wrong. */
+static int config_of(const char *prog, gint conns, gint reps, gint mtu, const char *bytes_s, const char *rmb_s,
+                     protocol_bench_config *c)
 {
-	return g_strdup_printf("scenario \"bench protocol\"\n"
-	                       "end 60s\n"
-	                       "switch SW\n"
-	                       "adapter RA pfid=0010 switch=SW bandwidth=100Gbps latency=500ns mtu=4096\n"
-	                       "adapter RB pfid=0020 switch=SW bandwidth=100Gbps latency=500ns mtu=4096\n"
-	                       "stack A personality=linux\n"
-	                       "  interface eth0 switch=SW ip=10.0.0.1/24\n"
-	                       "  smcr pfid=0010 mtu=%u\n"
-	                       "  smcr maxlinks=1 rmbsize=%" PRIu64 " sndbufsize=%" PRIu64 "\n"
-	                       "end\n"
-	                       "stack B personality=linux\n"
-	                       "  interface eth0 switch=SW ip=10.0.0.2/24\n"
-	                       "  smcr pfid=0020 mtu=%u\n"
-	                       "  smcr maxlinks=1 rmbsize=%" PRIu64 " sndbufsize=%" PRIu64 "\n"
-	                       "end\n"
-	                       "app sink B listen port=5000 kind=sink\n"
-	                       "app bulk A connect B:5000 kind=bulk bytes=%" PRIu64 " conns=%u\n"
-	                       "expect linkgroups A B == 1\n"
-	                       "expect links A B == 1\n"
-	                       "expect mode bulk == SMCR\n"
-	                       "expect delivered bulk == sent bulk\n"
-	                       "expect delivered bulk == %" PRIu64 "\n",
-	                       mtu, rmb, rmb, mtu, rmb, rmb, bytes, conns, bytes * conns);
+	uint64_t bytes = 16ull << 20, rmb = 256ull << 10;
+	const char *why = NULL;
+	if ((bytes_s && !scn_parse_size(bytes_s, &bytes, &why)) || (rmb_s && !scn_parse_size(rmb_s, &rmb, &why)) ||
+	    !bytes || rmb < 16384 || conns < 1 || conns > 255 || reps < 1 || (mtu != 1024 && mtu != 2048 && mtu != 4096)) {
+		fprintf(stderr, "%s: bad option value (sizes like 16M, RMB at least 16K; 1..255 connections; MTU 1024, 2048 or 4096)\n",
+		        prog);
+		return 2;
+	}
+	*c = (protocol_bench_config){ .conns = (unsigned)conns, .bytes = bytes, .mtu = (unsigned)mtu, .rmb = rmb,
+	                              .reps = (unsigned)reps, .log = stderr };
+	return 0;
+}
+
+static void print_result(const protocol_bench_config *c, const protocol_bench_result *r)
+{
+	printf("bench protocol: 2 stacks, 1 link group, %u connections x %" PRIu64 " bytes, RoCE MTU %u, RMB %" PRIu64 "\n",
+	       c->conns, c->bytes, c->mtu, c->rmb);
+	printf("  wall time          %.3f s (best of %u)\n", r->wall, c->reps);
+	printf("  virtual run        %" PRIu64 ".%06" PRIu64 " s\n", (uint64_t)(r->virtual_ns / SIM_S),
+	       (uint64_t)(r->virtual_ns % SIM_S / 1000));
+	printf("  engine events      %" PRIu64 "  (%.2f M/s wall)\n", r->events, (double)r->events / r->wall / 1e6);
+	printf("  core entries       %" PRIu64 "  (%.2f M/s wall)\n", r->core_entries,
+	       (double)r->core_entries / r->wall / 1e6);
+	printf("  payload            %" PRIu64 " bytes  (%.2f GB/s wall)\n", r->payload, (double)r->payload / r->wall / 1e9);
+	printf("  peak RSS           %.1f MiB\n", (double)bench_peak_rss() / (1024.0 * 1024.0));
+	printf("  expectations       %s\n", r->failed ? "FAILED" : "met (one link group, one link, all bytes intact)");
+	printf("  fingerprint        %016" PRIx64 "\n", r->fingerprint);
 }
 
 int bench_protocol(int argc, char **argv)
@@ -57,68 +60,20 @@ int bench_protocol(int argc, char **argv)
 	cli_options opts = { .params = "- SMC-R streams between two stacks over the simulated fabric", .entries = entries };
 	if (cli_parse_options(&opts, &argc, &argv))
 		return 2;
-	uint64_t bytes = 16ull << 20, rmb = 256ull << 10;
-	const char *why = NULL;
-	if ((bytes_s && !scn_parse_size(bytes_s, &bytes, &why)) || (rmb_s && !scn_parse_size(rmb_s, &rmb, &why)) ||
-	    !bytes || rmb < 16384 || conns < 1 ||
-	    conns > 255 || reps < 1 || (mtu != 1024 && mtu != 2048 && mtu != 4096)) {
-		fprintf(stderr, "%s: bad option value (sizes like 16M, RMB at least 16K; 1..255 connections; MTU 1024, 2048 or 4096)\n",
-		        argv[0]);
-		g_free(bytes_s);
-		g_free(rmb_s);
-		return 2;
-	}
+	protocol_bench_config c;
+	int rc = config_of(argv[0], conns, reps, mtu, bytes_s, rmb_s, &c);
 	g_free(bytes_s);
 	g_free(rmb_s);
-	char *text = scenario_text((unsigned)conns, bytes, (unsigned)mtu, rmb);
-	scn_diag diag;
-	scn_diag_init(&diag);
-	scn_scenario *scn = scn_load_string("bench-protocol", text, strlen(text), &diag);
-	g_free(text);
-	if (!scn) {
-		scn_diag_print(&diag, stderr);
-		scn_diag_free(&diag);
-		return 2;
+	if (rc)
+		return rc;
+	protocol_bench_result r;
+	char err[256];
+	rc = protocol_bench_run(&c, &r, err, sizeof(err));
+	if (rc) {
+		if (err[0])
+			fprintf(stderr, "%s: %s\n", argv[0], err);
+		return rc;
 	}
-	scn_diag_free(&diag);
-	double best = 0;
-	uint64_t events = 0, fp = 0, failed = 0, core = 0;
-	sim_time vt = 0;
-	for (int r = 0; r < reps; r++) {
-		world_opts o;
-		world_opts_default(&o);
-		o.quiet = true;
-		o.out = stderr; /* failed expectations only */
-		char e[256];
-		world *w = world_new(scn, &o, e, sizeof(e));
-		if (!w) {
-			fprintf(stderr, "%s: %s\n", argv[0], e);
-			scn_free(scn);
-			return 2;
-		}
-		double t0 = bench_wall_seconds();
-		failed = world_run(w);
-		double dt = bench_wall_seconds() - t0;
-		if (!best || dt < best)
-			best = dt;
-		events = world_events(w);
-		fp = world_fingerprint(w);
-		vt = sim_now(world_engine(w));
-		core = smc_layer_counters_get(world_layer(w, "A"))->core_calls +
-		       smc_layer_counters_get(world_layer(w, "B"))->core_calls;
-		world_free(w);
-	}
-	uint64_t payload = bytes * (uint64_t)conns;
-	printf("bench protocol: 2 stacks, 1 link group, %d connections x %" PRIu64 " bytes, RoCE MTU %d, RMB %" PRIu64 "\n",
-	       conns, bytes, mtu, rmb);
-	printf("  wall time          %.3f s (best of %d)\n", best, reps);
-	printf("  virtual run        %" PRIu64 ".%06" PRIu64 " s\n", (uint64_t)(vt / SIM_S), (uint64_t)(vt % SIM_S / 1000));
-	printf("  engine events      %" PRIu64 "  (%.2f M/s wall)\n", events, (double)events / best / 1e6);
-	printf("  core entries       %" PRIu64 "  (%.2f M/s wall)\n", core, (double)core / best / 1e6);
-	printf("  payload            %" PRIu64 " bytes  (%.2f GB/s wall)\n", payload, (double)payload / best / 1e9);
-	printf("  peak RSS           %.1f MiB\n", (double)bench_peak_rss() / (1024.0 * 1024.0));
-	printf("  expectations       %s\n", failed ? "FAILED" : "met (one link group, one link, all bytes intact)");
-	printf("  fingerprint        %016" PRIx64 "\n", fp);
-	scn_free(scn);
-	return failed ? 1 : 0;
+	print_result(&c, &r);
+	return r.failed ? 1 : 0;
 }

@@ -1,28 +1,24 @@
-/* bench scheduler: the ns-3 bench-scheduler shape. A population of pending events is
- * kept constant: every executed event schedules one new event after an exponentially
- * distributed gap (mean 100 ns by default), until the total is reached. The published
- * ns-3 figure for its default scheduler is about 1.4 M events/s. */
+/* `smcr-sim bench scheduler`: options and figures of the event engine benchmark
+ * (sim/bench/scheduler_bench.h). The published ns-3 figure for its default scheduler is
+ * about 1.4 M events/s. */
 #include <glib.h>
+#include <inttypes.h>
 #include <stdio.h>
 
-#include "sim/engine/engine.h"
+#include "sim/bench/bench_measure.h"
+#include "sim/bench/scheduler_bench.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 
-typedef struct sched_bench {
-	sim_rng rng;
-	uint64_t mean;
-	uint64_t to_schedule;
-	uint32_t kind;
-} sched_bench;
-
-static void on_event(sim_engine *eng, sim_event *ev)
+static void print_result(const scheduler_bench_config *c, const scheduler_bench_result *r)
 {
-	sched_bench *b = ev->ctx;
-	if (b->to_schedule == 0)
-		return;
-	b->to_schedule--;
-	sim_post(eng, sim_now(eng) + sim_rng_exp(&b->rng, b->mean), b->kind, ev->entity, on_event, b, 0);
+	printf("bench scheduler: population %" PRIu64 ", %" PRIu64 " events, mean gap %" PRIu64 " ns, seed %" PRId64 "\n",
+	       c->population, c->total, c->mean_ns, (int64_t)c->seed);
+	printf("  events/s (best of %" PRIu64 "):  %.2f M\n", c->repeat, r->best_rate / 1e6);
+	printf("  engine memory:          %.1f MiB\n", (double)r->engine_memory / (1024.0 * 1024.0));
+	printf("  peak RSS (process):     %.1f MiB\n", (double)bench_peak_rss() / (1024.0 * 1024.0));
+	printf("  fingerprint:            %016" PRIx64 "\n", r->fingerprint);
+	printf("  reference: ns-3 default scheduler ~1.4 M events/s (published); target >= 10 M\n");
 }
 
 int bench_scheduler(int argc, char **argv)
@@ -47,38 +43,14 @@ int bench_scheduler(int argc, char **argv)
 		fprintf(stderr, "%s: need population > 0, total >= population, mean > 0, repeat > 0\n", argv[0]);
 		return 2;
 	}
-
-	double best = 0;
-	uint64_t fp = 0, mem = 0;
-	for (gint64 r = 0; r < repeat; r++) {
-		sim_engine *eng = sim_engine_new((uint64_t)seed);
-		sched_bench b = { .mean = (uint64_t)mean, .to_schedule = (uint64_t)(total - population),
-		                  .kind = sim_kind("bench.event") };
-		sim_engine_rng(eng, "bench.scheduler", 0, &b.rng);
-		double t0 = bench_wall_seconds();
-		for (gint64 i = 0; i < population; i++)
-			sim_post(eng, sim_rng_exp(&b.rng, b.mean), b.kind, (uint64_t)i, on_event, &b, 0);
-		sim_engine_run(eng, SIM_TIME_NEVER, 0);
-		double dt = bench_wall_seconds() - t0;
-		double rate = (double)sim_engine_events_run(eng) / dt;
-		if (rate > best)
-			best = rate;
-		if (r == 0) {
-			fp = sim_engine_fingerprint(eng);
-			mem = sim_engine_memory(eng);
-		} else if (fp != sim_engine_fingerprint(eng)) {
-			fprintf(stderr, "%s: fingerprint differs between runs (determinism bug)\n", argv[0]);
-			sim_engine_free(eng);
-			return 1;
-		}
-		sim_engine_free(eng);
+	scheduler_bench_config c = { (uint64_t)population, (uint64_t)total, (uint64_t)mean, (uint64_t)seed,
+	                             (uint64_t)repeat };
+	scheduler_bench_result r;
+	char err[256];
+	if (scheduler_bench_run(&c, &r, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", argv[0], err);
+		return 1;
 	}
-	printf("bench scheduler: population %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT " events, mean gap %" G_GINT64_FORMAT " ns, seed %" G_GINT64_FORMAT "\n",
-	       population, total, mean, seed);
-	printf("  events/s (best of %" G_GINT64_FORMAT "):  %.2f M\n", repeat, best / 1e6);
-	printf("  engine memory:          %.1f MiB\n", (double)mem / (1024.0 * 1024.0));
-	printf("  peak RSS (process):     %.1f MiB\n", (double)bench_peak_rss() / (1024.0 * 1024.0));
-	printf("  fingerprint:            %016" G_GINT64_MODIFIER "x\n", fp);
-	printf("  reference: ns-3 default scheduler ~1.4 M events/s (published); target >= 10 M\n");
+	print_result(&c, &r);
 	return 0;
 }

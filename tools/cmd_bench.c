@@ -2,9 +2,7 @@
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 
-#include "sim/engine/realtime.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 
@@ -18,19 +16,6 @@ static const cli_command benches[] = {
 	{ "replay", "replay decode rate (frames/s) next to tshark -r on the same trace", bench_replay },
 	{ "core", "two SMC-R cores alone over an in-memory RC loopback: 64 connections streaming", bench_core },
 };
-
-double bench_wall_seconds(void)
-{
-	return (double)sim_realtime_clock_ns() * 1e-9;
-}
-
-uint64_t bench_peak_rss(void)
-{
-	struct rusage ru;
-	if (getrusage(RUSAGE_SELF, &ru) != 0)
-		return 0;
-	return (uint64_t)ru.ru_maxrss * 1024u;
-}
 
 static void list(FILE *out)
 {

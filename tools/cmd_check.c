@@ -5,6 +5,31 @@
 #include "sim/scenario/scn_model.h"
 #include "tools/cli.h"
 
+/* One file: "FILE: ok (...)", or its errors on stderr; 0 or 2. */
+static int check_file(const char *path, bool dump)
+{
+	scn_diag diag;
+	scn_diag_init(&diag);
+	scn_scenario *scn = scn_load_file(path, &diag);
+	int rc = 0;
+	if (!scn) {
+		scn_diag_print(&diag, stderr);
+		rc = 2;
+	} else {
+		size_t timed = 0;
+		for (size_t e = 0; e < scn->n_expects; e++)
+			timed += scn->expects[e].timed;
+		/* with --dump, stdout carries only the scenario text */
+		fprintf(dump ? stderr : stdout, "%s: ok (%zu stacks, %zu apps, %zu events, %zu expectations)\n", path,
+		        scn->n_stacks, scn->n_apps, scn->n_events - timed, scn->n_expects);
+		if (dump)
+			scn_dump(scn, stdout);
+	}
+	scn_free(scn);
+	scn_diag_free(&diag);
+	return rc;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	gboolean dump = FALSE, defaults = FALSE;
@@ -32,25 +57,8 @@ int cmd_check(int argc, char **argv)
 		return 2;
 	}
 	int rc = 0;
-	for (int i = 1; i < argc; i++) {
-		scn_diag diag;
-		scn_diag_init(&diag);
-		scn_scenario *scn = scn_load_file(argv[i], &diag);
-		if (!scn) {
-			scn_diag_print(&diag, stderr);
+	for (int i = 1; i < argc; i++)
+		if (check_file(argv[i], dump))
 			rc = 2;
-		} else {
-			size_t timed = 0;
-			for (size_t e = 0; e < scn->n_expects; e++)
-				timed += scn->expects[e].timed;
-			/* with --dump, stdout carries only the scenario text */
-			fprintf(dump ? stderr : stdout, "%s: ok (%zu stacks, %zu apps, %zu events, %zu expectations)\n", argv[i],
-			        scn->n_stacks, scn->n_apps, scn->n_events - timed, scn->n_expects);
-			if (dump)
-				scn_dump(scn, stdout);
-		}
-		scn_free(scn);
-		scn_diag_free(&diag);
-	}
 	return rc;
 }

@@ -65,7 +65,19 @@ static int parse_dev(const char *prog, const char *text, node_config *c)
 	return 0;
 }
 
-static int options(const char *prog, node_args *a, node_config *c, bool *json)
+static int parse_app(const char *prog, const char *text, node_config *c)
+{
+	if (!strcmp(text, "bulk") || !strcmp(text, "sink"))
+		c->app = NODE_APP_BULK;
+	else if (!strcmp(text, "echo"))
+		c->app = NODE_APP_ECHO;
+	else
+		return bad(prog, "--app", text, "bulk (server: sink) or echo");
+	return 0;
+}
+
+/* The role and the endpoint, the device and the application. */
+static int where_and_what(const char *prog, const node_args *a, node_config *c)
 {
 	if (!!a->listen == !!a->connect) {
 		fprintf(stderr, "%s: give either --listen [ADDR:]PORT or --connect ADDR:PORT (try --help)\n", prog);
@@ -74,18 +86,16 @@ static int options(const char *prog, node_args *a, node_config *c, bool *json)
 	c->server = a->listen != NULL;
 	int rc = c->server ? parse_endpoint(prog, "--listen", a->listen, false, c)
 	                   : parse_endpoint(prog, "--connect", a->connect, true, c);
-	if (rc)
-		return rc;
-	if (a->dev && (rc = parse_dev(prog, a->dev, c)))
-		return rc;
-	if (a->app) {
-		if (!strcmp(a->app, "bulk") || !strcmp(a->app, "sink"))
-			c->app = NODE_APP_BULK;
-		else if (!strcmp(a->app, "echo"))
-			c->app = NODE_APP_ECHO;
-		else
-			return bad(prog, "--app", a->app, "bulk (server: sink) or echo");
-	}
+	if (!rc && a->dev)
+		rc = parse_dev(prog, a->dev, c);
+	if (!rc && a->app)
+		rc = parse_app(prog, a->app, c);
+	return rc;
+}
+
+/* --bytes, --conns and the durations. */
+static int amounts(const char *prog, const node_args *a, node_config *c)
+{
 	const char *why;
 	uint64_t v;
 	if (a->bytes) {
@@ -113,24 +123,39 @@ static int options(const char *prog, node_args *a, node_config *c, bool *json)
 			return bad(prog, durs[i].opt, durs[i].text, "a duration like 10s or 250ms");
 		*durs[i].dst = u;
 	}
+	return 0;
+}
+
+/* The seeds: the data pattern's, and the core's randomness. */
+static int seeds(const char *prog, const node_args *a, node_config *c)
+{
+	unsigned long long u;
 	if (a->data_seed) {
 		if (cli_parse_u64(a->data_seed, &u))
 			return bad(prog, "--data-seed", a->data_seed, "an unsigned integer");
 		c->data_seed = u;
 	}
-	/* the core's randomness: the system id's two random bytes must differ between two
-	 * nodes on one device (same MAC), so by default it differs per process */
+	/* the system id's two random bytes must differ between two nodes on one device (same
+	 * MAC), so by default the core's seed differs per process */
 	c->seed = (uint64_t)g_get_monotonic_time() ^ ((uint64_t)getpid() << 32);
 	if (a->seed) {
 		if (cli_parse_u64(a->seed, &u))
 			return bad(prog, "--seed", a->seed, "an unsigned integer");
 		c->seed = u;
 	}
+	return 0;
+}
+
+/* The core's settings: buffer sizes, SMC-Rv2 with a UEID, the host name (the stack's). */
+static int core_settings(const char *prog, const node_args *a, node_config *c)
+{
 	struct { const char *opt; const char *text; uint32_t *dst; } sizes[] = {
 		{ "--rmbsize", a->rmb, &c->core.rmb_size },
 		{ "--sndbufsize", a->sndbuf, &c->core.sndbuf_size },
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
+		const char *why;
+		uint64_t v;
 		if (!sizes[i].text)
 			continue;
 		if (!scn_parse_size(sizes[i].text, &v, &why) || v < 16384 || v > (512u << 20))
@@ -150,6 +175,20 @@ static int options(const char *prog, node_args *a, node_config *c, bool *json)
 		snprintf(c->name, sizeof(c->name), "%s", a->name);
 	memset(c->core.hostname, ' ', SMCR_HOSTNAME_LEN);
 	memcpy(c->core.hostname, c->name, strlen(c->name) < SMCR_HOSTNAME_LEN ? strlen(c->name) : SMCR_HOSTNAME_LEN);
+	return 0;
+}
+
+static int options(const char *prog, const node_args *a, node_config *c, bool *json)
+{
+	int rc = where_and_what(prog, a, c);
+	if (!rc)
+		rc = amounts(prog, a, c);
+	if (!rc)
+		rc = seeds(prog, a, c);
+	if (!rc)
+		rc = core_settings(prog, a, c);
+	if (rc)
+		return rc;
 	*json = false;
 	if (a->format) {
 		if (!strcmp(a->format, "json"))
@@ -186,6 +225,57 @@ static void write_extra(json_writer *w, void *ctx)
 	if (x->err && x->err[0])
 		json_kv_str(w, "error", x->err);
 	json_end_object(w);
+}
+
+static void print_text(const node_config *c, const node_result *res, const smcr_report *r)
+{
+	double mib = (double)(c->server ? res->bytes_received : res->bytes_sent) / 1048576.0;
+	printf("node %s (%s, %s): %u of %u connection(s) done (SMC-R %u, fallback %u, failed %u)\n", c->name,
+	       c->server ? "server" : "client", c->dev[0] ? c->dev : "no RDMA device", res->conns, c->conns, res->smcr,
+	       res->fallback, res->failed);
+	printf("  sent %" PRIu64 " bytes, received %" PRIu64 " (%" PRIu64 " verified)%s\n", res->bytes_sent,
+	       res->bytes_received, res->bytes_verified, res->content_bad ? ", CONTENT MISMATCH" : "");
+	if (res->fallback)
+		printf("  fallback reason 0x%08" PRIx32 " (%s)\n", res->last_reason, smcr_decline_name(res->last_reason));
+	if (res->data_seconds > 0)
+		printf("  data: %.3f s, %.1f MiB/s payload\n", res->data_seconds, mib / res->data_seconds);
+	if (r->n_lgrs || res->conns) {
+		printf("\n");
+		report_print_smc(stdout, r);
+	}
+}
+
+/* The node's run and its summary and report; the exit code. */
+static int run(const char *prog, const node_args *a)
+{
+	node_config c;
+	node_config_default(&c);
+	bool json = false;
+	int rc = options(prog, a, &c, &json);
+	if (rc)
+		return rc;
+	c.log = a->verbose ? stderr : NULL;
+	smcr_report r;
+	report_init(&r);
+	node_result res;
+	memset(&res, 0, sizeof(res));
+	char err[1024] = "";
+	rc = node_run(&c, &r, &res, err, sizeof(err));
+	if (rc < 0 && !r.n_stacks) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		report_free(&r);
+		return 2;
+	}
+	if (json) {
+		json_extra x = { &c, &res, rc, err };
+		report_print_json(stdout, &r, write_extra, &x);
+	} else {
+		print_text(&c, &res, &r);
+	}
+	if (rc)
+		fprintf(stderr, "%s: %s\n", prog, err[0] ? err : "failed");
+	report_free(&r);
+	return rc == 0 ? 0 : rc < 0 ? 2 : 1;
 }
 
 int cmd_node(int argc, char **argv)
@@ -227,58 +317,13 @@ int cmd_node(int argc, char **argv)
 		      "Every byte is checked. Prints a summary and the final report. Exit 0 when every connection\n"
 		      "completed intact, 1 when one failed, 2 for bad options or when the node cannot run.",
 	};
-	if (cli_parse_options(&opts, &argc, &argv)) {
-		free_args(&a);
-		return 2;
-	}
-	if (argc > 1) {
+	int rc = cli_parse_options(&opts, &argc, &argv);
+	if (!rc && argc > 1) {
 		fprintf(stderr, "%s: unexpected argument '%s' (try --help)\n", argv[0], argv[1]);
-		free_args(&a);
-		return 2;
+		rc = 2;
 	}
-	node_config c;
-	node_config_default(&c);
-	bool json = false;
-	int rc = options(argv[0], &a, &c, &json);
-	if (rc) {
-		free_args(&a);
-		return rc;
-	}
-	c.log = a.verbose ? stderr : NULL;
-	smcr_report r;
-	report_init(&r);
-	node_result res;
-	memset(&res, 0, sizeof(res));
-	char err[1024] = "";
-	rc = node_run(&c, &r, &res, err, sizeof(err));
-	if (rc < 0 && !r.n_stacks) {
-		fprintf(stderr, "%s: %s\n", argv[0], err);
-		report_free(&r);
-		free_args(&a);
-		return 2;
-	}
-	double mib = (double)(c.server ? res.bytes_received : res.bytes_sent) / 1048576.0;
-	if (json) {
-		json_extra x = { &c, &res, rc, err };
-		report_print_json(stdout, &r, write_extra, &x);
-	} else {
-		printf("node %s (%s, %s): %u of %u connection(s) done (SMC-R %u, fallback %u, failed %u)\n", c.name,
-		       c.server ? "server" : "client", c.dev[0] ? c.dev : "no RDMA device", res.conns, c.conns, res.smcr,
-		       res.fallback, res.failed);
-		printf("  sent %" PRIu64 " bytes, received %" PRIu64 " (%" PRIu64 " verified)%s\n", res.bytes_sent,
-		       res.bytes_received, res.bytes_verified, res.content_bad ? ", CONTENT MISMATCH" : "");
-		if (res.fallback)
-			printf("  fallback reason 0x%08" PRIx32 " (%s)\n", res.last_reason, smcr_decline_name(res.last_reason));
-		if (res.data_seconds > 0)
-			printf("  data: %.3f s, %.1f MiB/s payload\n", res.data_seconds, mib / res.data_seconds);
-		if (r.n_lgrs || res.conns) {
-			printf("\n");
-			report_print_smc(stdout, &r);
-		}
-	}
-	if (rc)
-		fprintf(stderr, "%s: %s\n", argv[0], err[0] ? err : "failed");
-	report_free(&r);
+	if (!rc)
+		rc = run(argv[0], &a);
 	free_args(&a);
-	return rc == 0 ? 0 : rc < 0 ? 2 : 1;
+	return rc;
 }

@@ -1,10 +1,11 @@
 /* `smcr-sim replay [--mode decode|timing|redrive] FILE`: read a pcap/pcapng capture of
- * SMC-R traffic.
+ * SMC-R traffic. The options of every mode, and the mode's main.
  *
  * Modes (one command, one reader):
  *   decode   reconstruct the SMC-R picture and print it as the simulator's reports
+ *            (tools/replay_decode_cmd.c, sim/replay/replay.h)
  *   timing   inject the frames into a scenario's fabric at their (scaled) times
- *            (tools/replay_timing_cmd.c, sim/redrive/replay_timing.h)
+ *            (tools/replay_timing_cmd.c, sim/redrive/replay_timing_run.h)
  *   redrive  let our core play one side of the conversation and compare, message by
  *            message (tools/replay_redrive_cmd.c, sim/redrive/redrive.h)
  * Exit status (decode): 0 decoded, 1 decoded but the capture had damage or messages that
@@ -13,38 +14,35 @@
  * capture. redrive: 0 no difference, 1 differences (or damage), 2 unusable. */
 #include <glib.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "sim/replay/replay.h"
-#include "sim/report/report_print.h"
 #include "tools/cli.h"
 #include "tools/replay_cli.h"
 
-typedef enum out_format { FMT_NETSTAT, FMT_SMC, FMT_JSON, FMT_NONE } out_format;
-
-static void print_msg(void *ctx, const replay_msg *m)
+static void args_free(replay_cli *a)
 {
-	replay_print_msg(ctx, m);
+	gchar **all[] = { &a->mode, &a->format, &a->smcid, &a->stall, &a->scenario, &a->speed, &a->play, &a->offset,
+		          &a->inject_at, &a->end, &a->seed, &a->side, &a->wait };
+	for (size_t i = 0; i < G_N_ELEMENTS(all); i++)
+		g_free(*all[i]);
+	capture_args_free(&a->cap);
 }
 
-static void json_extra(json_writer *w, void *ctx)
+/* The mode's main, or 2 after saying why not. */
+static int run_mode(const char *prog, const char *file, replay_cli *a)
 {
-	replay_write_json(w, ctx);
-}
-
-static int parse_smcid(const char *text, uint32_t *out)
-{
-	const char *p = text;
-	if (!g_ascii_strncasecmp(p, "0x", 2))
-		p += 2;
-	if (!*p || strlen(p) > 8)
-		return -1;
-	for (const char *q = p; *q; q++)
-		if (!g_ascii_isxdigit(*q))
-			return -1;
-	*out = (uint32_t)strtoul(p, NULL, 16);
-	return *out ? 0 : -1;
+	if (!a->mode || !strcmp(a->mode, "decode"))
+		return replay_decode_main(prog, file, a);
+	bool decode_opts = a->format || a->smcid || a->messages || a->stall;
+	if (strcmp(a->mode, "timing") && strcmp(a->mode, "redrive"))
+		fprintf(stderr, "%s: unknown mode '%s' (decode, timing, redrive)\n", prog, a->mode);
+	else if (decode_opts)
+		fprintf(stderr, "%s: --format, --smcid, --messages and --stall are for --mode decode\n", prog);
+	else if (!strcmp(a->mode, "timing"))
+		return replay_timing_main(prog, file, a);
+	else
+		return replay_redrive_main(prog, file, a);
+	return 2;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -95,133 +93,13 @@ int cmd_replay(int argc, char **argv)
 		"the other side, and lists where its messages differ from the recorded ones (QPNs, PSNs,\n"
 		"rkeys, addresses, tokens and random ids mapped, not compared). See docs/traces.md.",
 	};
-	int rc = 2;
-	if (cli_parse_options(&opts, &argc, &argv))
-		goto out;
-	if (argc != 2) {
+	int rc = cli_parse_options(&opts, &argc, &argv);
+	if (!rc && argc != 2) {
 		fprintf(stderr, "%s: expected one capture FILE (try --help)\n", argv[0]);
-		goto out;
+		rc = 2;
 	}
-	if (a.mode && strcmp(a.mode, "decode")) {
-		bool decode_opts = a.format || a.smcid || a.messages || a.stall;
-		if (strcmp(a.mode, "timing") && strcmp(a.mode, "redrive"))
-			fprintf(stderr, "%s: unknown mode '%s' (decode, timing, redrive)\n", argv[0], a.mode);
-		else if (decode_opts)
-			fprintf(stderr, "%s: --format, --smcid, --messages and --stall are for --mode decode\n", argv[0]);
-		else if (!strcmp(a.mode, "timing"))
-			rc = replay_timing_main(argv[0], argv[1], &a);
-		else
-			rc = replay_redrive_main(argv[0], argv[1], &a);
-		goto out;
-	}
-	if (a.scenario || a.speed || a.play || a.offset || a.inject_at || a.end || a.seed || a.side || a.wait ||
-	    a.verbose || a.cap.pcap || a.cap.per_stack) {
-		fprintf(stderr, "%s: that option is for --mode timing or redrive, not decode\n", argv[0]);
-		goto out;
-	}
-	gchar *format = a.format, *smcid_text = a.smcid, *stall_text = a.stall;
-	gint max_list = a.max_list;
-	gboolean messages = a.messages;
-	out_format fmt = FMT_NETSTAT;
-	if (format && !strcmp(format, "smc"))
-		fmt = FMT_SMC;
-	else if (format && !strcmp(format, "json"))
-		fmt = FMT_JSON;
-	else if (format && strcmp(format, "netstat")) {
-		fprintf(stderr, "%s: unknown format '%s' (netstat, smc, json)\n", argv[0], format);
-		goto out;
-	}
-	report_netstat_opts nopts = { 0 };
-	if (smcid_text) {
-		if (parse_smcid(smcid_text, &nopts.smcid) < 0) {
-			fprintf(stderr, "%s: --smcid needs a nonzero hex link group or link id (like 00000101), not '%s'\n",
-			        argv[0], smcid_text);
-			goto out;
-		}
-		if (fmt != FMT_NETSTAT) {
-			fprintf(stderr, "%s: --smcid filters the netstat report only\n", argv[0]);
-			goto out;
-		}
-	}
-	if (max_list < 0) {
-		fprintf(stderr, "%s: --max-list must be >= 0\n", argv[0]);
-		goto out;
-	}
-	replay_opts ropts = { .max_listed = (uint32_t)max_list };
-	if (stall_text) {
-		unsigned long long ns;
-		char msg[128];
-		if (cli_parse_duration(stall_text, &ns, msg, sizeof(msg)) < 0 || ns == 0) {
-			fprintf(stderr, "%s: --stall: %s\n", argv[0], ns == 0 ? "must be > 0" : msg);
-			goto out;
-		}
-		ropts.stall_ns = ns;
-	}
-
-	if (messages && (format || smcid_text)) {
-		fprintf(stderr, "%s: --messages prints messages, not a report: no --format or --smcid with it\n", argv[0]);
-		goto out;
-	}
-	if (messages) {
-		ropts.on_msg = print_msg;
-		ropts.on_msg_ctx = stdout;
-	}
-	replay_result res;
-	char err[512];
-	if (replay_decode_file(argv[1], &ropts, &res, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: %s\n", argv[0], err);
-		goto out;
-	}
-	switch (messages ? FMT_NONE : fmt) {
-	case FMT_NONE:
-		break;
-	case FMT_NETSTAT:
-		report_print_netstat(stdout, &res.report, &nopts);
-		if (res.report.n_events) {
-			printf("\nSMC-R LINK EVENTS\n");
-			report_print_log(stdout, &res.report);
-		}
-		replay_print_summary(stdout, &res);
-		break;
-	case FMT_SMC:
-		report_print_smc(stdout, &res.report);
-		if (res.report.n_events) {
-			printf("\n# link events\n");
-			report_print_log(stdout, &res.report);
-		}
-		replay_print_summary(stdout, &res);
-		break;
-	case FMT_JSON:
-		report_print_json(stdout, &res.report, json_extra, &res);
-		break;
-	}
-	fflush(stdout);
-	for (size_t i = 0; i < res.errors.n; i++) {
-		if (res.errors.items[i].frame)
-			fprintf(stderr, "%s: %s: frame %llu: %s\n", argv[0], argv[1], (unsigned long long)res.errors.items[i].frame,
-			        res.errors.items[i].text);
-		else
-			fprintf(stderr, "%s: %s: %s\n", argv[0], argv[1], res.errors.items[i].text);
-	}
-	if (res.errors.total > res.errors.n)
-		fprintf(stderr, "%s: %s: ... %llu more errors not listed\n", argv[0], argv[1],
-		        (unsigned long long)(res.errors.total - res.errors.n));
-	rc = res.errors.total || res.file_damaged ? 1 : 0;
-	replay_result_free(&res);
-out:
-	g_free(a.mode);
-	g_free(a.format);
-	g_free(a.smcid);
-	g_free(a.stall);
-	g_free(a.scenario);
-	g_free(a.speed);
-	g_free(a.play);
-	g_free(a.offset);
-	g_free(a.inject_at);
-	g_free(a.end);
-	g_free(a.seed);
-	g_free(a.side);
-	g_free(a.wait);
-	capture_args_free(&a.cap);
+	if (!rc)
+		rc = run_mode(argv[0], argv[1], &a);
+	args_free(&a);
 	return rc;
 }

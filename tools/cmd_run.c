@@ -120,6 +120,60 @@ static void free_args(run_args *a)
 	g_free(a->real_hw);
 }
 
+/* The scenario file argument; 0 or 2 after saying what is wrong. */
+static int one_file(const char *prog, int argc)
+{
+	if (argc == 2)
+		return 0;
+	fprintf(stderr, "%s: %s (try --help)\n", prog, argc < 2 ? "no scenario file given" : "one scenario file only");
+	return 2;
+}
+
+static void print_header(const scn_scenario *scn, const world_opts *o, const char *real_hw)
+{
+	printf("scenario %s: %s\nseed %" PRIu64 ", %d stack%s, %zu app%s\n", scn->file, scn->title[0] ? scn->title : "(untitled)",
+	       o->has_seed ? o->seed : scn->seed, (int)scn->n_stacks, scn->n_stacks == 1 ? "" : "s", scn->n_apps,
+	       scn->n_apps == 1 ? "" : "s");
+	if (o->real_hw)
+		printf("real hardware: %s (QPs on RDMA devices, engine in real time)\n", real_hw);
+}
+
+/* The world's options past the common ones: -v, the captures, the progress line, --real-hw
+ * (its map in *real); 0 or 2 after saying what is wrong. */
+static int run_opts(const char *prog, const run_args *a, world_opts *o, realhw_map *real)
+{
+	o->verbose = a->verbose;
+	if (capture_args_apply(prog, &a->cap, o))
+		return 2;
+	o->progress = isatty(STDERR_FILENO) ? stderr : NULL;
+	if (!a->real_hw)
+		return 0;
+	char err[1024];
+	if (realhw_map_parse(a->real_hw, real, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return 2;
+	}
+	o->real_hw = real;
+	o->progress = NULL;
+	return 0;
+}
+
+/* Build the world and run it; its exit code. */
+static int run_world(const char *prog, const scn_scenario *scn, const world_opts *o, const char *real_hw)
+{
+	char err[1024];
+	world *w = world_new(scn, o, err, sizeof(err));
+	if (!w) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return 2;
+	}
+	if (!o->json)
+		print_header(scn, o, real_hw);
+	uint64_t failed = world_run(w);
+	world_free(w);
+	return failed ? 1 : 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	run_args a;
@@ -134,10 +188,8 @@ int cmd_run(int argc, char **argv)
 		free_args(&a);
 		return 0;
 	}
-	if (!rc && argc != 2) {
-		fprintf(stderr, "%s: %s (try --help)\n", argv[0], argc < 2 ? "no scenario file given" : "one scenario file only");
-		rc = 2;
-	}
+	if (!rc)
+		rc = one_file(argv[0], argc);
 	scn_scenario *scn = NULL;
 	if (!rc)
 		rc = load(argv[0], argv[1], &scn);
@@ -147,48 +199,50 @@ int cmd_run(int argc, char **argv)
 		free_args(&a);
 		return 0;
 	}
-	if (rc) {
-		scn_free(scn);
-		free_args(&a);
-		return rc;
-	}
-	o.verbose = a.verbose;
-	if (capture_args_apply(argv[0], &a.cap, &o)) {
-		scn_free(scn);
-		free_args(&a);
-		return 2;
-	}
-	o.progress = isatty(STDERR_FILENO) ? stderr : NULL;
-	char err[1024];
 	realhw_map real;
-	if (a.real_hw) {
-		if (realhw_map_parse(a.real_hw, &real, err, sizeof(err))) {
-			fprintf(stderr, "%s: %s\n", argv[0], err);
-			scn_free(scn);
-			free_args(&a);
-			return 2;
-		}
-		o.real_hw = &real;
-		o.progress = NULL;
-	}
-	world *w = world_new(scn, &o, err, sizeof(err));
-	if (!w) {
-		fprintf(stderr, "%s: %s\n", argv[0], err);
-		scn_free(scn);
-		free_args(&a);
-		return 2;
-	}
-	if (!o.json) {
-		printf("scenario %s: %s\nseed %" PRIu64 ", %d stack%s, %zu app%s\n", scn->file, scn->title[0] ? scn->title : "(untitled)",
-		       o.has_seed ? o.seed : scn->seed, (int)scn->n_stacks, scn->n_stacks == 1 ? "" : "s", scn->n_apps,
-		       scn->n_apps == 1 ? "" : "s");
-		if (o.real_hw)
-			printf("real hardware: %s (QPs on RDMA devices, engine in real time)\n", a.real_hw);
-	}
-	uint64_t failed = world_run(w);
-	world_free(w);
+	if (!rc)
+		rc = run_opts(argv[0], &a, &o, &real);
+	if (!rc)
+		rc = run_world(argv[0], scn, &o, a.real_hw);
 	scn_free(scn);
 	free_args(&a);
+	return rc;
+}
+
+/* --smcid HEX; 0 or 2 after saying what is wrong. */
+static int parse_smcid(const char *prog, const char *text, unsigned long long *smcid)
+{
+	gchar *end = NULL;
+	*smcid = g_ascii_strtoull(text, &end, 16);
+	if (!end || *end || !text[0] || *smcid > 0xffffffffull) {
+		fprintf(stderr, "%s: bad --smcid '%s'; expected a hex id like 00000101\n", prog, text);
+		return 2;
+	}
+	return 0;
+}
+
+/* Run silently, then the final report in the chosen format; the exit code. */
+static int report_world(const char *prog, const scn_scenario *scn, world_opts *o, const run_args *a,
+                        unsigned long long smcid)
+{
+	bool json = o->json;
+	o->json = false;
+	o->quiet = true;
+	o->out = stderr; /* only failed expectations would print */
+	o->progress = isatty(STDERR_FILENO) ? stderr : NULL;
+	char err[512];
+	world *w = world_new(scn, o, err, sizeof(err));
+	if (!w) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return 2;
+	}
+	uint64_t failed = world_run(w);
+	scn_report_format f = json ? SCN_REPORT_JSON
+	                      : o->style == WORLD_STYLE_SMC ? SCN_REPORT_SMC
+	                      : a->report && !strcmp(a->report, "auto") ? SCN_REPORT_AUTO
+	                                                                : SCN_REPORT_NETSTAT;
+	world_print_report(w, stdout, f, SCN_NONE, a->smcid != NULL, (uint32_t)smcid);
+	world_free(w);
 	return failed ? 1 : 0;
 }
 
@@ -202,49 +256,18 @@ int cmd_report(int argc, char **argv)
 	if (!rc)
 		rc = common_opts(argv[0], &a, &o);
 	unsigned long long smcid = 0;
-	if (!rc && a.smcid) {
-		gchar *end = NULL;
-		smcid = g_ascii_strtoull(a.smcid, &end, 16);
-		if (!end || *end || !a.smcid[0] || smcid > 0xffffffffull) {
-			fprintf(stderr, "%s: bad --smcid '%s'; expected a hex id like 00000101\n", argv[0], a.smcid);
-			rc = 2;
-		}
-	}
-	if (!rc && argc != 2) {
-		fprintf(stderr, "%s: %s (try --help)\n", argv[0], argc < 2 ? "no scenario file given" : "one scenario file only");
-		rc = 2;
-	}
+	if (!rc && a.smcid)
+		rc = parse_smcid(argv[0], a.smcid, &smcid);
+	if (!rc)
+		rc = one_file(argv[0], argc);
 	scn_scenario *scn = NULL;
 	if (!rc)
 		rc = load(argv[0], argv[1], &scn);
 	if (!rc)
 		rc = capture_args_apply(argv[0], &a.cap, &o);
-	if (rc) {
-		scn_free(scn);
-		free_args(&a);
-		return rc;
-	}
-	bool json = o.json;
-	o.json = false;
-	o.quiet = true;
-	o.out = stderr; /* only failed expectations would print */
-	o.progress = isatty(STDERR_FILENO) ? stderr : NULL;
-	char err[512];
-	world *w = world_new(scn, &o, err, sizeof(err));
-	if (!w) {
-		fprintf(stderr, "%s: %s\n", argv[0], err);
-		scn_free(scn);
-		free_args(&a);
-		return 2;
-	}
-	uint64_t failed = world_run(w);
-	scn_report_format f = json ? SCN_REPORT_JSON
-	                      : o.style == WORLD_STYLE_SMC ? SCN_REPORT_SMC
-	                      : a.report && !strcmp(a.report, "auto") ? SCN_REPORT_AUTO
-	                                                              : SCN_REPORT_NETSTAT;
-	world_print_report(w, stdout, f, SCN_NONE, a.smcid != NULL, (uint32_t)smcid);
-	world_free(w);
+	if (!rc)
+		rc = report_world(argv[0], scn, &o, &a, smcid);
 	scn_free(scn);
 	free_args(&a);
-	return failed ? 1 : 0;
+	return rc;
 }

@@ -1,5 +1,5 @@
-/* `smcr-sim replay`: the options of every mode, and the modes that run a world
- * (tools/replay_timing_cmd.c, tools/replay_redrive_cmd.c). */
+/* `smcr-sim replay`: the options of every mode, and each mode's main
+ * (tools/replay_decode_cmd.c, tools/replay_timing_cmd.c, tools/replay_redrive_cmd.c). */
 #ifndef TOOLS_REPLAY_CLI_H
 #define TOOLS_REPLAY_CLI_H
 
@@ -17,6 +17,7 @@ typedef struct replay_cli {
 	capture_args cap;                           /* timing and redrive: the world's captures */
 } replay_cli;
 
+int replay_decode_main(const char *prog, const char *file, replay_cli *a);
 int replay_timing_main(const char *prog, const char *file, replay_cli *a);
 int replay_redrive_main(const char *prog, const char *file, replay_cli *a);
 

@@ -1,11 +1,11 @@
-/* `smcr-sim replay --mode timing FILE --scenario S.scn`: run the scenario with the
- * capture's frames injected at their (scaled) times (sim/redrive/replay_timing.h). */
+/* `smcr-sim replay --mode timing FILE --scenario S.scn`: the options of a scenario's run
+ * with the capture's frames injected at their (scaled) times
+ * (sim/redrive/replay_timing_run.h). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/redrive/replay_timing.h"
-#include "sim/world/world.h"
+#include "sim/redrive/replay_timing_run.h"
 #include "tools/cli.h"
 #include "tools/replay_cli.h"
 
@@ -51,20 +51,16 @@ static int parse_play(const char *text, replay_timing_opts *o)
 	return rc;
 }
 
-int replay_timing_main(const char *prog, const char *file, replay_cli *a)
+/* --speed, --play, --offset; 0 or 2 after printing what is wrong. */
+static int injection_opts(const char *prog, const replay_cli *a, replay_timing_opts *ro)
 {
-	if (!a->scenario) {
-		fprintf(stderr, "%s: --mode timing needs --scenario FILE (the world to inject into)\n", prog);
-		return 2;
-	}
-	replay_timing_opts ro;
-	memset(&ro, 0, sizeof(ro));
-	ro.speed_num = ro.speed_den = 1;
-	if (a->speed && parse_speed(a->speed, &ro.speed_num, &ro.speed_den)) {
+	memset(ro, 0, sizeof(*ro));
+	ro->speed_num = ro->speed_den = 1;
+	if (a->speed && parse_speed(a->speed, &ro->speed_num, &ro->speed_den)) {
 		fprintf(stderr, "%s: bad --speed '%s'; expected a positive number like 2 or 0.5\n", prog, a->speed);
 		return 2;
 	}
-	if (a->play && parse_play(a->play, &ro)) {
+	if (a->play && parse_play(a->play, ro)) {
 		fprintf(stderr, "%s: bad --play '%s'; expected IPv4 addresses separated by commas (at most %d)\n", prog,
 		        a->play, REPLAY_TIMING_MAX_PLAY);
 		return 2;
@@ -76,71 +72,58 @@ int replay_timing_main(const char *prog, const char *file, replay_cli *a)
 			fprintf(stderr, "%s: --offset: %s\n", prog, msg);
 			return 2;
 		}
-		ro.offset_ns = v;
+		ro->offset_ns = v;
 	}
-	world_opts o;
-	world_opts_default(&o);
+	return 0;
+}
+
+/* --end, --seed, the captures, -v; 0 or 2 after printing what is wrong. */
+static int world_options(const char *prog, replay_cli *a, world_opts *o)
+{
+	world_opts_default(o);
+	unsigned long long v;
+	char msg[128];
 	if (a->end) {
-		unsigned long long v;
-		char msg[128];
 		if (cli_parse_duration(a->end, &v, msg, sizeof(msg)) || !v) {
 			fprintf(stderr, "%s: bad --end '%s'\n", prog, a->end);
 			return 2;
 		}
-		o.end_ns = v;
-		o.has_end = true;
+		o->end_ns = v;
+		o->has_end = true;
 	}
 	if (a->seed) {
-		unsigned long long v;
 		if (cli_parse_u64(a->seed, &v)) {
 			fprintf(stderr, "%s: bad --seed '%s'\n", prog, a->seed);
 			return 2;
 		}
-		o.seed = v;
-		o.has_seed = true;
+		o->seed = v;
+		o->has_seed = true;
 	}
-	if (capture_args_apply(prog, &a->cap, &o))
+	if (capture_args_apply(prog, &a->cap, o))
 		return 2;
-	scn_diag diag;
-	scn_diag_init(&diag);
-	scn_scenario *scn = scn_load_file(a->scenario, &diag);
-	if (!scn)
-		scn_diag_print(&diag, stderr);
-	scn_diag_free(&diag);
-	if (!scn)
-		return 2;
-	if (!scn->n_switches) {
-		fprintf(stderr, "%s: %s has no switch to inject at\n", prog, a->scenario);
-		scn_free(scn);
+	o->verbose = a->verbose;
+	o->progress = isatty(STDERR_FILENO) ? stderr : NULL;
+	return 0;
+}
+
+int replay_timing_main(const char *prog, const char *file, replay_cli *a)
+{
+	if (!a->scenario) {
+		fprintf(stderr, "%s: --mode timing needs --scenario FILE (the world to inject into)\n", prog);
 		return 2;
 	}
-	o.spare_port_switch = a->inject_at ? a->inject_at : scn->switches[0].name;
-	o.verbose = a->verbose;
-	o.progress = isatty(STDERR_FILENO) ? stderr : NULL;
+	replay_timing_run_config c = { .capture = file, .scenario = a->scenario, .inject_at = a->inject_at,
+		                       .speed_text = a->speed ? a->speed : "1", .out = stdout, .log = stderr };
+	if (injection_opts(prog, a, &c.timing) || world_options(prog, a, &c.world))
+		return 2;
+	replay_timing_run_result r;
 	char err[512];
-	int rc = 2;
-	replay_timing *t = NULL;
-	world *w = world_new(scn, &o, err, sizeof(err));
-	if (!w) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		goto out;
+	if (replay_timing_run(&c, &r, err, sizeof(err))) {
+		if (err[0])
+			fprintf(stderr, "%s: %s\n", prog, err);
+		return 2;
 	}
-	t = replay_timing_new(w, file, &ro, err, sizeof(err));
-	if (!t) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		goto out;
-	}
-	printf("replay (timing): %s into %s at switch %s, speed %s\n", file, scn->file, o.spare_port_switch,
-	       a->speed ? a->speed : "1");
-	uint64_t failed = world_run(w);
-	replay_timing_print(stdout, t);
-	const replay_timing_stats *st = replay_timing_stats_get(t);
-	if (st->damaged)
-		fprintf(stderr, "%s: %s: %s\n", prog, file, st->damage);
-	rc = failed || st->damaged ? 1 : 0;
-out:
-	replay_timing_free(t);
-	world_free(w);
-	scn_free(scn);
-	return rc;
+	if (r.damaged)
+		fprintf(stderr, "%s: %s: %s\n", prog, file, r.damage);
+	return r.failed || r.damaged ? 1 : 0;
 }

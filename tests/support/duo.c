@@ -325,7 +325,7 @@ static void make_port(duo *d, duo_host *h, int i, smcr_port_desc *pd)
 	memset(pd, 0, sizeof(*pd));
 	char name[32];
 	snprintf(name, sizeof(name), "roce%d_%d", h->idx, i);
-	h->dev[i] = tpi_dev_new(d->fab, name, on_wc, on_async, h);
+	h->dev[i] = loopback_dev_new(d->lb, name, on_wc, on_async, h);
 	pd->dev = h->dev[i];
 	pd->port = 1;
 	pd->pfid = (uint16_t)(0x10 + i);
@@ -370,9 +370,9 @@ duo *duo_new(const duo_opts *o)
 	duo *d = calloc(1, sizeof(*d));
 	d->opts = *o;
 	d->eng = sim_engine_new(o->seed);
-	d->fab = tpi_new(d->eng);
+	d->lb = loopback_new(d->eng);
 	if (trace_on())
-		tpi_set_observer(d->fab, trace_send, d);
+		loopback_set_observer(d->lb, trace_send, d);
 	d->tcp_latency = 10000;
 	d->kind_tcp = sim_kind("duo.tcp");
 	d->kind_timer = sim_kind("duo.timer");
@@ -389,7 +389,7 @@ duo *duo_new(const duo_opts *o)
 		h->mem.malloc = t_malloc;
 		h->mem.free = t_free;
 		h->mem.calloc = t_calloc;
-		int rc = smcr_ctx_new(&h->ctx, &h->set, &callbacks, h, &tpi_ops, d->fab, &h->mem, 0);
+		int rc = smcr_ctx_new(&h->ctx, &h->set, &callbacks, h, &loopback_ops, d->lb, &h->mem, 0);
 		if (rc) {
 			fprintf(stderr, "smcr_ctx_new: %s\n", smcr_strerror(rc));
 			abort();
@@ -415,7 +415,7 @@ void duo_free(duo *d)
 		free(d->conns[i].app_rx);
 		free(d->conns[i].clc_pending);
 	}
-	tpi_free(d->fab);
+	loopback_free(d->lb);
 	sim_engine_free(d->eng);
 	free(d);
 }

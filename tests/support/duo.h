@@ -1,7 +1,7 @@
-/* Two SMC-R cores against each other for tests: an event engine, the ideal transport,
- * two hosts (each one smcr_ctx with its RoCE ports) and fake TCP connections that carry
- * CLC bytes between them (split into chunks of a configurable size, coalesced when they
- * pile up). Applications on the connections can stream a deterministic byte pattern and
+/* Two SMC-R cores against each other for tests: an event engine, the in-memory loopback
+ * transport (sim/rdma/loopback_transport.h), two hosts (each one smcr_ctx with its RoCE
+ * ports) and fake TCP connections that carry CLC bytes between them (split into chunks of
+ * a configurable size, coalesced when they pile up). Applications on the connections can stream a deterministic byte pattern and
  * verify it on the other side. Every callback is recorded for the tests to inspect. */
 #ifndef DUO_H
 #define DUO_H
@@ -12,7 +12,7 @@
 
 #include "model/smcr.h"
 #include "sim/engine/engine.h"
-#include "tests/support/tp_ideal.h"
+#include "sim/rdma/loopback_transport.h"
 
 #define DUO_MAX_PORTS 4
 #define DUO_MAX_CONNS 64
@@ -96,7 +96,7 @@ typedef struct duo_opts {
 
 struct duo {
 	sim_engine *eng;
-	tpi_fabric *fab;
+	loopback *lb;
 	duo_host h[2];
 	duo_conn conns[DUO_MAX_CONNS];
 	int n_conns;

@@ -1,0 +1,13 @@
+/* What the benchmarks measure besides their own counters: wall time (through the
+ * real-time driver, the one clock reader) and the process's peak memory. */
+#ifndef SIM_BENCH_MEASURE_H
+#define SIM_BENCH_MEASURE_H
+
+#include <stdint.h>
+
+/* Wall-clock seconds from an arbitrary origin (the simulated path never reads a clock). */
+double bench_wall_seconds(void);
+/* Peak resident set size of this process in bytes (getrusage). */
+uint64_t bench_peak_rss(void);
+
+#endif

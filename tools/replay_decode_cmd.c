@@ -1,0 +1,162 @@
+/* `smcr-sim replay [--mode decode] FILE`: the options of mode 1 (sim/replay/replay.h) and
+ * its output: the report in the chosen format with the capture summary, or every message
+ * with its frame, then the decode errors on stderr. Exit 0 decoded, 1 decoded but the
+ * capture had damage or messages that do not decode, 2 an unusable file. */
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/replay/replay.h"
+#include "sim/report/report_print.h"
+#include "tools/cli.h"
+#include "tools/replay_cli.h"
+
+typedef enum out_format { FMT_NETSTAT, FMT_SMC, FMT_JSON, FMT_NONE } out_format;
+
+static void print_msg(void *ctx, const replay_msg *m)
+{
+	replay_print_msg(ctx, m);
+}
+
+static void json_extra(json_writer *w, void *ctx)
+{
+	replay_write_json(w, ctx);
+}
+
+static int parse_smcid(const char *text, uint32_t *out)
+{
+	const char *p = text;
+	if (!g_ascii_strncasecmp(p, "0x", 2))
+		p += 2;
+	if (!*p || strlen(p) > 8)
+		return -1;
+	for (const char *q = p; *q; q++)
+		if (!g_ascii_isxdigit(*q))
+			return -1;
+	*out = (uint32_t)strtoul(p, NULL, 16);
+	return *out ? 0 : -1;
+}
+
+/* --format and --smcid; 0 or 2 after printing what is wrong. */
+static int report_opts(const char *prog, const replay_cli *a, out_format *fmt, report_netstat_opts *nopts)
+{
+	*fmt = FMT_NETSTAT;
+	if (a->format && !strcmp(a->format, "smc"))
+		*fmt = FMT_SMC;
+	else if (a->format && !strcmp(a->format, "json"))
+		*fmt = FMT_JSON;
+	else if (a->format && strcmp(a->format, "netstat")) {
+		fprintf(stderr, "%s: unknown format '%s' (netstat, smc, json)\n", prog, a->format);
+		return 2;
+	}
+	memset(nopts, 0, sizeof(*nopts));
+	if (!a->smcid)
+		return 0;
+	if (parse_smcid(a->smcid, &nopts->smcid) < 0) {
+		fprintf(stderr, "%s: --smcid needs a nonzero hex link group or link id (like 00000101), not '%s'\n", prog,
+		        a->smcid);
+		return 2;
+	}
+	if (*fmt != FMT_NETSTAT) {
+		fprintf(stderr, "%s: --smcid filters the netstat report only\n", prog);
+		return 2;
+	}
+	return 0;
+}
+
+/* --max-list, --stall, --messages; 0 or 2 after printing what is wrong. */
+static int decode_opts(const char *prog, const replay_cli *a, replay_opts *ropts)
+{
+	if (a->max_list < 0) {
+		fprintf(stderr, "%s: --max-list must be >= 0\n", prog);
+		return 2;
+	}
+	*ropts = (replay_opts){ .max_listed = (uint32_t)a->max_list };
+	if (a->stall) {
+		unsigned long long ns = 0;
+		char msg[128];
+		int bad = cli_parse_duration(a->stall, &ns, msg, sizeof(msg));
+		if (bad || ns == 0) {
+			fprintf(stderr, "%s: --stall: %s\n", prog, bad ? msg : "must be > 0");
+			return 2;
+		}
+		ropts->stall_ns = ns;
+	}
+	if (a->messages && (a->format || a->smcid)) {
+		fprintf(stderr, "%s: --messages prints messages, not a report: no --format or --smcid with it\n", prog);
+		return 2;
+	}
+	if (a->messages) {
+		ropts->on_msg = print_msg;
+		ropts->on_msg_ctx = stdout;
+	}
+	return 0;
+}
+
+static void print_report(out_format fmt, const replay_result *res, const report_netstat_opts *nopts)
+{
+	switch (fmt) {
+	case FMT_NONE:
+		break;
+	case FMT_NETSTAT:
+		report_print_netstat(stdout, &res->report, nopts);
+		if (res->report.n_events) {
+			printf("\nSMC-R LINK EVENTS\n");
+			report_print_log(stdout, &res->report);
+		}
+		replay_print_summary(stdout, res);
+		break;
+	case FMT_SMC:
+		report_print_smc(stdout, &res->report);
+		if (res->report.n_events) {
+			printf("\n# link events\n");
+			report_print_log(stdout, &res->report);
+		}
+		replay_print_summary(stdout, res);
+		break;
+	case FMT_JSON:
+		report_print_json(stdout, &res->report, json_extra, (void *)res);
+		break;
+	}
+	fflush(stdout);
+}
+
+static void print_errors(const char *prog, const char *file, const replay_result *res)
+{
+	for (size_t i = 0; i < res->errors.n; i++) {
+		if (res->errors.items[i].frame)
+			fprintf(stderr, "%s: %s: frame %llu: %s\n", prog, file, (unsigned long long)res->errors.items[i].frame,
+			        res->errors.items[i].text);
+		else
+			fprintf(stderr, "%s: %s: %s\n", prog, file, res->errors.items[i].text);
+	}
+	if (res->errors.total > res->errors.n)
+		fprintf(stderr, "%s: %s: ... %llu more errors not listed\n", prog, file,
+		        (unsigned long long)(res->errors.total - res->errors.n));
+}
+
+int replay_decode_main(const char *prog, const char *file, replay_cli *a)
+{
+	if (a->scenario || a->speed || a->play || a->offset || a->inject_at || a->end || a->seed || a->side || a->wait ||
+	    a->verbose || a->cap.pcap || a->cap.per_stack) {
+		fprintf(stderr, "%s: that option is for --mode timing or redrive, not decode\n", prog);
+		return 2;
+	}
+	out_format fmt;
+	report_netstat_opts nopts;
+	replay_opts ropts;
+	if (report_opts(prog, a, &fmt, &nopts) || decode_opts(prog, a, &ropts))
+		return 2;
+	replay_result res;
+	char err[512];
+	if (replay_decode_file(file, &ropts, &res, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return 2;
+	}
+	print_report(a->messages ? FMT_NONE : fmt, &res, &nopts);
+	print_errors(prog, file, &res);
+	int rc = res.errors.total || res.file_damaged ? 1 : 0;
+	replay_result_free(&res);
+	return rc;
+}
