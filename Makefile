@@ -8,7 +8,7 @@
 #   make compile_commands.json  the compilation database for clangd and clang-tidy
 #
 # Sources are found by wildcard: model/*.c (the sans-I/O protocol core, libc only),
-# sim/*/*.c (one folder per subsystem: engine, fabric, rdma, net, smc, app, scenario, report,
+# sim/*/*.c (one folder per subsystem: addr, engine, fabric, rdma, net, smc, app, scenario, report,
 # world, interop, replay, redrive, bench), tools/*.c (the CLI), tests/test_*.c (one Criterion
 # program per file). Adding a file needs no Makefile edit.
 
@@ -136,7 +136,7 @@ compile_commands.json:
 	for f in $(SIM_SRC) $(TOOL_SRC); do \
 		printf '%s{ "directory": "%s", "file": "%s", "command": "%s -c %s -o %s" }\n' "$$sep" "$(CURDIR)" "$$f" "$(CC) $(BASECFLAGS) $(PKG_CFLAGS)" "$$f" "$(BUILD)/$${f%.c}.o"; \
 	done; \
-	for f in $(TEST_SRC) $(TESTLIB_SRC) $(HW_SRC) $(INTEROP_SRC); do \
+	for f in $(TEST_SRC) $(TESTLIB_SRC) $(HW_SRC) $(INTEROP_SRC) $(WIRESHARK_SRC); do \
 		printf '%s{ "directory": "%s", "file": "%s", "command": "%s -c %s -o %s" }\n' "$$sep" "$(CURDIR)" "$$f" "$(CC) $(BASECFLAGS) $(PKG_CFLAGS) -Wno-missing-prototypes" "$$f" "$(BUILD)/$${f%.c}.o"; \
 	done; echo ']'; } > $@
 	@echo "wrote $@ ($$(grep -c '"file"' $@) sources)"

@@ -4,15 +4,12 @@
 #include <inttypes.h>
 #include <string.h>
 
-void interop_gid_text(const uint8_t g[16], char *out, size_t len)
+#include "sim/addr/addr_text.h"
+
+static void interop_gid_text(const uint8_t g[16], char *out, size_t len)
 {
 	snprintf(out, len, "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x", g[0], g[1], g[2],
 	         g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
-}
-
-static void ip_text(uint32_t a, char *out, size_t len)
-{
-	snprintf(out, len, "%u.%u.%u.%u", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255);
 }
 
 /* A blank-padded field without its padding, inner blanks as '_', "-" when empty. */
@@ -32,11 +29,6 @@ static void trimmed(const char *src, size_t n, char *out, size_t len)
 const char *interop_mode_text(sock_mode m)
 {
 	return m == SOCK_MODE_SMCR ? "SMCR" : m == SOCK_MODE_FALLBACK ? "FALLBACK_TCP" : "TCP";
-}
-
-static void mac_text(const uint8_t *m, char *out, size_t len)
-{
-	snprintf(out, len, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
 }
 
 /* Connections ------------------------------------------------------------------------- */
@@ -69,8 +61,8 @@ void interop_conn_line(char *line, size_t len, const smc_layer *l, const char *r
 	if (known) {
 		reason = lc.fallback_reason;
 		peer_diag = lc.peer_diagnosis;
-		ip_text(lc.local_ip, lip, sizeof(lip));
-		ip_text(lc.peer_ip, pip, sizeof(pip));
+		addr_text_ipv4(lc.local_ip, lip, sizeof(lip));
+		addr_text_ipv4(lc.peer_ip, pip, sizeof(pip));
 	}
 	used += (size_t)snprintf(line + used, len - used, "conn k=%" PRIu64 " role=%s local=%s:%u peer=%s:%u mode=%s", k,
 	                         role, lip, known ? lc.local_port : 0, pip, known ? lc.peer_port : 0,
@@ -96,15 +88,15 @@ void interop_print_header(FILE *out, const interop_header *h, const smcr_ctx *ct
 	static const uint8_t none[6];
 	char gtxt[48], mac[24], port_mac[24];
 	last_gid(pd, gtxt, sizeof(gtxt));
-	mac_text(h->mac, mac, sizeof(mac));
-	mac_text(pd ? pd->mac : none, port_mac, sizeof(port_mac));
+	addr_text_mac(h->mac, mac, sizeof(mac));
+	addr_text_mac(pd ? pd->mac : none, port_mac, sizeof(port_mac));
 	fprintf(out, "interop role=%s stack=%s mac=%s ifname=%s dev=%s port_mac=%s gid=%s conns=%u bytes=%" PRIu64
 	        " testlink_ms=%" PRIu64 "\n", h->role, h->ip_text, mac, h->ifname, h->devs_text, port_mac, gtxt, h->conns,
 	        h->bytes, h->testlink_ns / 1000000u);
 	for (uint32_t i = 0; (pd = smcr_ctx_port(ctx, i)) != NULL; i++) {
 		char pg[48];
 		last_gid(pd, pg, sizeof(pg));
-		mac_text(pd->mac, port_mac, sizeof(port_mac));
+		addr_text_mac(pd->mac, port_mac, sizeof(port_mac));
 		fprintf(out, "port index=%u ibdev=%s ibport=%u pnetid=%s port_mac=%s gid=%s\n", i, pd->name, pd->port,
 		        pd->pnet_id[0] ? pd->pnet_id : "-", port_mac, pg);
 	}

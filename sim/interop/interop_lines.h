@@ -16,7 +16,6 @@
 #include "sim/smc/smc_layer.h"
 
 /* "xxxx:xxxx:...": 8 groups of 4 hex digits. */
-void interop_gid_text(const uint8_t g[16], char *out, size_t len);
 /* SMCR, FALLBACK_TCP or TCP. */
 const char *interop_mode_text(sock_mode m);
 

@@ -28,7 +28,8 @@ static void classify_roce(const rp_frame *f, char *out, size_t outlen)
 		snprintf(out + n, outlen - (size_t)n, " msg 0x%02x", b.payload[0]);
 }
 
-void rp_frame_classify(const uint8_t *data, uint32_t caplen, uint32_t len, char *out, size_t outlen)
+/* The class of a frame of len bytes, caplen of them captured, as text into out. */
+static void rp_frame_classify(const uint8_t *data, uint32_t caplen, uint32_t len, char *out, size_t outlen)
 {
 	rp_frame f;
 	char why[128];

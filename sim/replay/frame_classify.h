@@ -12,9 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The class of a frame of len bytes, caplen of them captured, as text into out. */
-void rp_frame_classify(const uint8_t *data, uint32_t caplen, uint32_t len, char *out, size_t outlen);
-
 /* Every frame of a capture file (pcap or pcapng) to fn with its number (from 1) and its
  * class. 0 when all were read; 1 when a record cannot be read (after the frames before
  * it; err: "frame N: why"); 2 when the file cannot be opened (err: why). */

@@ -1,6 +1,7 @@
 /* Two SMC-R cores against each other (see duo.h). */
 #include "tests/support/duo.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -414,6 +415,15 @@ void duo_free(duo *d)
 	for (int i = 0; i < d->n_conns; i++) {
 		free(d->conns[i].app_rx);
 		free(d->conns[i].clc_pending);
+	}
+	/* Freed cores give back every memory region and QP they made (a leak here is a bug
+	 * in the core's teardown, whatever the test was about). */
+	loopback_stats st;
+	loopback_get_stats(d->lb, &st);
+	if (st.mrs_live || st.qps_live) {
+		fprintf(stderr, "duo_free: the freed cores left %" PRIu64 " memory regions and %" PRIu64 " QPs\n",
+		        st.mrs_live, st.qps_live);
+		abort();
 	}
 	loopback_free(d->lb);
 	sim_engine_free(d->eng);
