@@ -24,7 +24,7 @@
 #include "sim/report/json_writer.h"
 #include "sim/report/report.h"
 
-#define REPLAY_TEXT_LEN 200
+#define REPLAY_TEXT_LEN 320
 
 /* One SMC-R message as the decoder reads it, in capture order: a CLC message complete on
  * its TCP stream, an LLC or CDC message (a whole SEND), or one packet of an RDMA WRITE.
@@ -63,6 +63,9 @@ typedef struct replay_opts {
 	                       * as a stopped link; 0 = default 1 s */
 	replay_msg_fn on_msg; /* every message as it is read, or NULL */
 	void *on_msg_ctx;
+	uint64_t copy_window_ns; /* the same packet again at another capture point within this
+	                          * time is a copy, not a resend (sim/replay/replay_copies.h);
+	                          * 0 = 5 ms */
 } replay_opts;
 
 /* One listed frame or problem. */
@@ -91,7 +94,9 @@ typedef struct replay_result {
 	uint64_t first_ns, last_ns;
 	uint64_t explained;
 	uint64_t cut_frames;            /* frames shorter in the capture than on the wire */
-	uint64_t tcp_retransmissions, roce_retransmissions;
+	uint64_t frames_captured_twice; /* copies of a frame at another capture point: counted,
+	                                 * not decoded again (sim/replay/replay_copies.h) */
+	uint64_t tcp_retransmissions, roce_retransmissions; /* resent by their sender */
 	uint64_t capture_gaps;          /* RoCE packets missing from the capture (PSN gaps) */
 	uint64_t clc_messages, llc_messages, cdc_messages, rdma_writes;
 	replay_list unexplained;        /* frames not explained */
@@ -106,6 +111,9 @@ typedef struct replay_decoder replay_decoder;
 
 replay_decoder *replay_decoder_new(const replay_opts *opts);
 void replay_decoder_free(replay_decoder *d);
+/* The capture interface of the frames fed from now on (pcapng interface, cooked
+ * interface index; 0 when the file has none): tells copies from resends. */
+void replay_decoder_interface(replay_decoder *d, uint32_t iface);
 /* Feed frame after frame (Ethernet), numbered from 1 in feeding order. */
 void replay_decoder_frame(replay_decoder *d, uint64_t ts_ns, const uint8_t *data, uint32_t caplen, uint32_t len);
 /* Count a frame the reader could not turn into Ethernet (a cut or foreign cooked

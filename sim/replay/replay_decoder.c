@@ -31,6 +31,7 @@ replay_decoder *replay_decoder_new(const replay_opts *opts)
 	rp_map_init(&d->token_map, 12);
 	rp_map_init(&d->rkey_map, 12);
 	rp_map_init(&d->reasons, 64);
+	d->copies = rp_copies_new(d->opts.copy_window_ns);
 	return d;
 }
 
@@ -64,6 +65,7 @@ void replay_decoder_free(replay_decoder *d)
 	rp_map_free(&d->token_map);
 	rp_map_free(&d->rkey_map);
 	rp_map_free(&d->reasons);
+	rp_copies_free(d->copies);
 	/* lists and report still owned by d->res if finish was not called */
 	list_free(&d->res.unexplained);
 	list_free(&d->res.errors);
@@ -264,6 +266,11 @@ void replay_decoder_unreadable_frame(replay_decoder *d, uint64_t ts_ns, uint32_t
 		rp_unexplained(d, why, "%s", why);
 }
 
+void replay_decoder_interface(replay_decoder *d, uint32_t iface)
+{
+	d->iface = iface;
+}
+
 void replay_decoder_frame(replay_decoder *d, uint64_t ts_ns, const uint8_t *data, uint32_t caplen, uint32_t len)
 {
 	replay_result *res = &d->res;
@@ -271,7 +278,14 @@ void replay_decoder_frame(replay_decoder *d, uint64_t ts_ns, const uint8_t *data
 	rp_frame f;
 	char why[REPLAY_TEXT_LEN];
 	uint64_t before = res->unexplained.total;
-	switch (rp_frame_parse(&f, data, caplen, len, why, sizeof(why))) {
+	rp_frame_kind kind = rp_frame_parse(&f, data, caplen, len, why, sizeof(why));
+	if (kind != RP_FRAME_BAD && rp_copies_check(d->copies, ts_ns, d->iface, &f)) {
+		/* the packet once more, at another capture point: explained, not decoded again */
+		res->frames_captured_twice++;
+		res->explained++;
+		return;
+	}
+	switch (kind) {
 	case RP_FRAME_TCP:
 		rp_tcp_segment(d, &f);
 		break;
@@ -299,6 +313,7 @@ void replay_decoder_finish(replay_decoder *d, replay_result *res)
 {
 	rp_tcp_finish(d);
 	rp_roce_finish(d);
+	rp_missing_steps(d);
 	rp_build_report(d, &d->res.report);
 	report_sort(&d->res.report);
 	if (d->res.n_reasons)
