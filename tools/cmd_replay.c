@@ -28,6 +28,11 @@ static void print_msg(void *ctx, const replay_msg *m)
 	replay_print_msg(ctx, m);
 }
 
+static void msg_json(void *ctx, const replay_msg *m)
+{
+	replay_write_msg_json(ctx, m);
+}
+
 static void json_extra(json_writer *w, void *ctx)
 {
 	replay_write_json(w, ctx);
@@ -59,7 +64,8 @@ int cmd_replay(int argc, char **argv)
 		  "ID" },
 		{ "max-list", 0, 0, G_OPTION_ARG_INT, &a.max_list, "decode: list at most N frames per list, all are counted (50; 0 = all)", "N" },
 		{ "messages", 0, 0, G_OPTION_ARG_NONE, &a.messages,
-		  "decode: list every SMC-R message (CLC, LLC, CDC, RDMA WRITE packets) with its frame instead of the report",
+		  "decode: list every SMC-R message (CLC, LLC, CDC, RDMA WRITE packets) with its frame and fields instead "
+		  "of the report (--format json: as JSON)",
 		  NULL },
 		{ "stall", 0, 0, G_OPTION_ARG_STRING, &a.stall, "decode: requests unacknowledged this long before the end mean a stopped link (1s)", "TIME" },
 		{ "scenario", 's', 0, G_OPTION_ARG_FILENAME, &a.scenario, "timing: the scenario to inject into; redrive: "
@@ -158,11 +164,23 @@ int cmd_replay(int argc, char **argv)
 		ropts.stall_ns = ns;
 	}
 
-	if (messages && (format || smcid_text)) {
-		fprintf(stderr, "%s: --messages prints messages, not a report: no --format or --smcid with it\n", argv[0]);
+	if (messages && (fmt == FMT_SMC || smcid_text)) {
+		fprintf(stderr, "%s: --messages prints messages, not a report: no --smcid or --format smc with it\n",
+		        argv[0]);
 		goto out;
 	}
-	if (messages) {
+	json_writer mw;
+	if (messages && fmt == FMT_JSON) {
+		/* {"format": "smcr-replay-messages", "version": 1, "messages": [...]} */
+		json_init(&mw, stdout, true);
+		json_begin_object(&mw);
+		json_kv_str(&mw, "format", "smcr-replay-messages");
+		json_kv_uint(&mw, "version", 1);
+		json_key(&mw, "messages");
+		json_begin_array(&mw);
+		ropts.on_msg = msg_json;
+		ropts.on_msg_ctx = &mw;
+	} else if (messages) {
 		ropts.on_msg = print_msg;
 		ropts.on_msg_ctx = stdout;
 	}
@@ -171,6 +189,11 @@ int cmd_replay(int argc, char **argv)
 	if (replay_decode_file(argv[1], &ropts, &res, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		goto out;
+	}
+	if (messages && fmt == FMT_JSON) {
+		json_end_array(&mw);
+		json_end_object(&mw);
+		json_finish(&mw);
 	}
 	switch (messages ? FMT_NONE : fmt) {
 	case FMT_NONE:

@@ -105,6 +105,9 @@ typedef struct replay_result {
 	replay_list errors;             /* decode errors and damaged input, with frame numbers */
 	replay_list notes;              /* things worth knowing that are not errors */
 	bool file_damaged;              /* the file ended in the middle of a record, or similar */
+	replay_msg *kept;               /* every CLC and LLC message, in capture order (own copies
+	                                 * of the bytes), for the JSON "clc" and "llc" lists */
+	size_t n_kept, cap_kept;
 } replay_result;
 
 typedef struct replay_decoder replay_decoder;
@@ -135,8 +138,12 @@ int replay_decode_file(const char *path, const replay_opts *opts, replay_result 
 
 void replay_result_free(replay_result *res);
 
-/* One line per message: "FRAME TIME FROM->TO KIND detail" (for --messages). */
+/* One line per message: "FRAME TIME FROM->TO KIND detail", for CLC and LLC followed by
+ * ": " and every field (sim/replay/replay_fields.h) (for --messages). */
 void replay_print_msg(FILE *out, const replay_msg *m);
+/* The same as a JSON object: frame, time, addresses, the decoder's connection / link / link
+ * group numbers, and every field (for --messages --format json). */
+void replay_write_msg_json(json_writer *w, const replay_msg *m);
 
 /* The capture summary: counts, frames not explained (by reason, then listed), decode
  * errors and notes. */

@@ -33,6 +33,8 @@ typedef struct rp_host {
 	uint8_t ip[16];              /* first TCP address seen */
 	char name[REPORT_NAME_LEN];  /* host name from a v2 First Contact Extension */
 	uint8_t os_type;             /* SMCR_CLC_OS_*, 0 unknown */
+	bool server_side;            /* the server end of connections from this address to itself */
+	bool same_system_noted;
 } rp_host;
 
 typedef struct rp_seg {
@@ -212,7 +214,7 @@ void *rp_grow(void *rows, size_t *n, size_t *cap, size_t size);
 void rp_unexplained(replay_decoder *d, const char *reason, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void rp_error(replay_decoder *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rp_note(replay_decoder *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-uint32_t rp_host_for_ip(replay_decoder *d, uint8_t family, const uint8_t ip[16]);
+uint32_t rp_host_for_ip(replay_decoder *d, uint8_t family, const uint8_t ip[16], uint8_t side_tag);
 uint32_t rp_host_root(const replay_decoder *d, uint32_t h);
 void rp_host_set_sysid(replay_decoder *d, uint32_t h, const uint8_t sysid[8]);
 void rp_event_add(replay_decoder *d, uint32_t link, report_event_kind kind, uint32_t code, const char *fmt, ...)

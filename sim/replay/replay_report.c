@@ -6,6 +6,7 @@
 
 #include "model/llc.h"
 #include "model/byteorder.h"
+#include "sim/replay/replay_fields.h"
 #include "sim/replay/replay_int.h"
 
 typedef struct build {
@@ -40,6 +41,11 @@ static void ensure_stack(build *b, uint32_t host)
 		g_strlcpy(s->name, h->name, sizeof(s->name));
 	else
 		report_ip_str(h->family, h->ip, s->name, sizeof(s->name));
+	if (h->server_side) {
+		/* the listening end of a connection to itself: named apart from the other end */
+		size_t n = strlen(s->name);
+		snprintf(s->name + n, sizeof(s->name) - n, " (server)");
+	}
 	s->os = h->os_type == SMCR_CLC_OS_ZOS ? REPORT_OS_ZOS : h->os_type == SMCR_CLC_OS_LINUX ? REPORT_OS_LINUX :
 	        h->os_type == SMCR_CLC_OS_AIX ? REPORT_OS_AIX : REPORT_OS_UNKNOWN;
 	memcpy(s->system_id, h->sysid, 8);
@@ -562,7 +568,26 @@ void replay_write_json(json_writer *w, const replay_result *res)
 	write_list(w, "unexplained", &res->unexplained);
 	write_list(w, "errors", &res->errors);
 	write_list(w, "notes", &res->notes);
+	/* every CLC and LLC message with all its fields: the handshakes and the link
+	 * management (ADD LINK and its rkey table, DELETE LINK, CONFIRM RKEY, ...) */
+	for (int pass = 0; pass < 2; pass++) {
+		replay_msg_kind kind = pass == 0 ? REPLAY_MSG_CLC : REPLAY_MSG_LLC;
+		json_key(w, pass == 0 ? "clc" : "llc");
+		json_begin_array(w);
+		for (size_t i = 0; i < res->n_kept; i++)
+			if (res->kept[i].kind == kind)
+				replay_write_msg_json(w, &res->kept[i]);
+		json_end_array(w);
+	}
 	json_end_object(w);
+}
+
+static void print_fields(FILE *out, const replay_msg *m)
+{
+	rp_sink k = { .out = out };
+	fputs(": ", out);
+	rp_fields_of_msg(&k, m);
+	fputc('\n', out);
 }
 
 void replay_print_msg(FILE *out, const replay_msg *m)
@@ -577,16 +602,19 @@ void replay_print_msg(FILE *out, const replay_msg *m)
 	const uint8_t *p = m->data;
 	switch (m->kind) {
 	case REPLAY_MSG_CLC:
-		fprintf(out, "%s v%u %" PRIu32 " bytes\n", m->len > 4 ? smcr_clc_type_name(p[4]) : "CLC ?",
+		fprintf(out, "%s v%u %" PRIu32 " bytes", m->len > 4 ? smcr_clc_type_name(p[4]) : "CLC ?",
 		        m->len > 7 ? (unsigned)(p[7] >> 4) : 0u, m->len);
+		print_fields(out, m);
 		break;
 	case REPLAY_MSG_LLC: {
 		bool v2 = m->len && (p[0] & 0xF0) == 0x20;
-		fprintf(out, "%s %s %s %" PRIu32 " bytes\n", v2 ? "LLCv2" : "LLC", m->len ? smcr_llc_type_name(p[0]) : "?",
+		fprintf(out, "%s %s %s %" PRIu32 " bytes", v2 ? "LLCv2" : "LLC", m->len ? smcr_llc_type_name(p[0]) : "?",
 		        m->len > 3 && (p[3] & SMCR_LLC_FLAG_RESP) ? "response" : "request", m->len);
+		print_fields(out, m);
 		break;
 	}
 	case REPLAY_MSG_CDC:
+		/* every field of a CDC message is in the line */
 		if (m->len >= 26)
 			fprintf(out, "CDC seq %u token 0x%08" PRIx32 " prod %u:%" PRIu32 " cons %u:%" PRIu32 " flags 0x%02x/0x%02x\n",
 			        get_be16(p + 2), get_be32(p + 4), get_be16(p + 10), get_be32(p + 12), get_be16(p + 18),
@@ -599,4 +627,40 @@ void replay_print_msg(FILE *out, const replay_msg *m)
 		        m->write_first ? "" : "+", m->wire_len, m->rkey, m->va);
 		break;
 	}
+}
+
+static const char *kind_name(replay_msg_kind k)
+{
+	switch (k) {
+	case REPLAY_MSG_CLC: return "clc";
+	case REPLAY_MSG_LLC: return "llc";
+	case REPLAY_MSG_CDC: return "cdc";
+	case REPLAY_MSG_WRITE: return "rdma_write";
+	}
+	return "?";
+}
+
+void replay_write_msg_json(json_writer *w, const replay_msg *m)
+{
+	char a[64] = "", b[64] = "";
+	if (m->family) {
+		report_ip_str(m->family, m->ip[m->from], a, sizeof(a));
+		report_ip_str(m->family, m->ip[1 - m->from], b, sizeof(b));
+	}
+	json_begin_object(w);
+	json_kv_uint(w, "frame", m->frame);
+	json_kv_uint(w, "time_ns", m->time_ns);
+	json_kv_str(w, "kind", kind_name(m->kind));
+	json_kv_str(w, "from", m->from == RP_CLIENT ? "client" : "server");
+	json_kv_str(w, "src", m->family ? a : NULL);
+	json_kv_str(w, "dst", m->family ? b : NULL);
+	json_kv_uint(w, "connection", m->conn);
+	json_kv_uint(w, "link", m->link);
+	json_kv_uint(w, "link_group", m->lgr);
+	json_key(w, "fields");
+	json_begin_object(w);
+	rp_sink k = { .w = w };
+	rp_fields_of_msg(&k, m);
+	json_end_object(w);
+	json_end_object(w);
 }
