@@ -262,6 +262,15 @@ void rp_clc_message(replay_decoder *d, uint32_t ci, int from, const uint8_t *msg
 			break;
 		rp_host_set_sysid(d, h->host, m.peer_id);
 		c->decliner = from;
+		if (c->mode == RP_MODE_SMCR && c->first_contact && c->link && !RP_LINK(d, c->link)->confirmed) {
+			/* a first contact declined after its Confirm: the link never came up, and Linux
+			 * frees the new link group (smc_conn_abort, smc_lgr_cleanup_early) */
+			rp_link *l = RP_LINK(d, c->link);
+			l->state = REPORT_LINK_INACTIVE;
+			RP_LGR(d, c->lgr)->ended = true;
+			rp_event_add(d, c->link, REPORT_EVENT_LINK_FAILED, m.diagnosis,
+			             "first contact failed: CLC Decline 0x%08x from the %s", m.diagnosis, side);
+		}
 		c->mode = RP_MODE_TCP;
 		h->fallback = m.diagnosis;
 		c->h[RP_OTHER(from)].fallback = SMCR_DECL_PEERDECL;
