@@ -101,7 +101,7 @@ grep '^  frame' "$TMP/linuxs" | grep -v ': equal$' | grep -Ev '^  frame (211|213
 # the complete Linux 6.1 capture (two connections, 128 KiB each way, nothing trimmed):
 # with the client fed, every message of ours is Linux's; with the server fed, only the
 # write-blocked flag of Linux's client CDC messages differs (docs/conformance.md)
-C=traces/linux-6.1-smcr-v2-rxe-complete.pcap
+C=tests/data/replay/linux-6.1-smcr-v2-rxe-complete.pcap
 set +e
 rd "$C" >"$TMP/full" 2>&1
 rc=$?
