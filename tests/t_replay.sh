@@ -23,6 +23,8 @@ golden() { # golden FILE CMD...: stdout of CMD must equal FILE
 golden "$D/linux-netstat.golden" "$SMCR_SIM" replay "$TRACE"
 golden "$D/fixture-rocev2-smc.golden" "$SMCR_SIM" replay --format smc "$D/wireshark-fixture-rocev2.pcap"
 golden "$D/fixture-rocev1.json.golden" "$SMCR_SIM" replay --format=json "$D/wireshark-fixture-rocev1.pcap"
+# a real first contact that never got its CONFIRM LINK: SMC_INIT, a made-up group id, a note
+golden "$D/linux-no-confirm-link-netstat.golden" "$SMCR_SIM" replay "$D/linux-6.1-no-confirm-link.pcap"
 # the same run twice gives the same bytes
 "$SMCR_SIM" replay --format json "$TRACE" >"$TMP/a.json"
 "$SMCR_SIM" replay --format json "$TRACE" >"$TMP/b.json"

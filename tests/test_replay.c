@@ -15,13 +15,18 @@
 #include "model/byteorder.h"
 #include "sim/replay/replay.h"
 #include "sim/replay/replay_frame.h"
+#include "sim/redrive/redrive.h"
 #include "sim/replay/replay_map.h"
+#include "sim/report/report_print.h"
 #include "sim/engine/rng.h"
 #include "tests/support/pcap_edit.h"
 
 #define FIXTURE_V2 "tests/data/replay/wireshark-fixture-rocev2.pcap"
 #define FIXTURE_V1 "tests/data/replay/wireshark-fixture-rocev1.pcap"
 #define LINUX_TRACE "traces/linux-6.1-smcr-v2-rxe.pcap"
+#define LINUX_NO_CONFIRM "tests/data/replay/linux-6.1-no-confirm-link.pcap"
+#define LINUX_SAME_HOST "tests/data/replay/linux-6.1-same-host.pcap"
+#define TWO_STACKS "traces/trace-two-stacks.pcapng"
 
 /* Fixture frame indexes (frame number - 1). */
 enum { F_SYN, F_SYNACK, F_ACK, F_PROPOSAL, F_ACCEPT, F_CONFIRM, F_ACK2, F_CL_REQ, F_CL_RSP, F_RACK, F_WRITE,
@@ -34,21 +39,21 @@ static void teardown(void)
 
 TestSuite(replay, .fini = teardown);
 
-static const report_conn *conn_of(const smcr_report *r, uint32_t stack, uint16_t local_port, uint16_t peer_port)
+static const report_conn *conn_of(const smcr_report *r, uint32_t stack_id, uint16_t local_port, uint16_t peer_port)
 {
 	for (size_t i = 0; i < r->n_conns; i++)
-		if (r->conns[i].stack_id == stack && r->conns[i].local_port == local_port && r->conns[i].peer_port == peer_port)
+		if (r->conns[i].stack_id == stack_id && r->conns[i].local_port == local_port && r->conns[i].peer_port == peer_port)
 			return &r->conns[i];
-	cr_assert_fail("no connection %u->%u on stack %u", local_port, peer_port, stack);
+	cr_assert_fail("no connection %u->%u on stack %u", local_port, peer_port, stack_id);
 	return NULL;
 }
 
-static const report_link *link_of(const smcr_report *r, uint32_t stack, uint8_t num)
+static const report_link *link_of(const smcr_report *r, uint32_t stack_id, uint8_t num)
 {
 	for (size_t i = 0; i < r->n_links; i++)
-		if (r->links[i].stack_id == stack && r->links[i].link_num == num)
+		if (r->links[i].stack_id == stack_id && r->links[i].link_num == num)
 			return &r->links[i];
-	cr_assert_fail("no link %u on stack %u", num, stack);
+	cr_assert_fail("no link %u on stack %u", num, stack_id);
 	return NULL;
 }
 
@@ -747,6 +752,9 @@ Test(replay, real_linux_smcr_v2_capture_is_reconstructed)
 	cr_assert_eq(cc->rmbe_size, 65536);
 	cr_assert_eq(res.notes.total, 1);
 	cr_assert_not_null(strstr(res.notes.items[0].text, "ADD LINK rejected"));
+	/* Linux's v2 reject: bytes 1-2 are the length (2c 00), the reason it set is gone */
+	cr_assert_not_null(strstr(res.notes.items[0].text, "the reason is not on the wire"), "%s", res.notes.items[0].text);
+	cr_assert_null(strstr(res.notes.items[0].text, "no alternate path"));
 	replay_result_free(&res);
 }
 
@@ -895,4 +903,365 @@ Test(replay_map, stores_replaces_and_grows)
 	cr_assert_null(rp_map_get(&m, key));
 	cr_assert_eq(m.n, 5000);
 	rp_map_free(&m);
+}
+
+/* ---- fidelity: what the bytes say, and only that ------------------------------------ */
+
+static char *text_of_msgs(const char *path, bool json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	json_writer w;
+	replay_opts o = { .on_msg_ctx = m };
+	if (json) {
+		json_init(&w, m, false);
+		json_begin_array(&w);
+		o.on_msg = (replay_msg_fn)(void (*)(void))replay_write_msg_json;
+		o.on_msg_ctx = &w;
+	} else {
+		o.on_msg = (replay_msg_fn)(void (*)(void))replay_print_msg;
+	}
+	replay_result res;
+	char err[256];
+	cr_assert_eq(replay_decode_file(path, &o, &res, err, sizeof(err)), 0, "%s", err);
+	if (json) {
+		json_end_array(&w);
+		json_finish(&w);
+	}
+	replay_result_free(&res);
+	fclose(m);
+	return buf;
+}
+
+static void json_extra(json_writer *w, void *ctx)
+{
+	replay_write_json(w, ctx);
+}
+
+static char *report_json_of(const char *path)
+{
+	replay_result res;
+	decode_file(path, &res);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	report_print_json(m, &res.report, json_extra, &res);
+	fclose(m);
+	replay_result_free(&res);
+	return buf;
+}
+
+static void assert_has(const char *text, const char *want)
+{
+	cr_assert_not_null(strstr(text, want), "missing: %s", want);
+}
+
+Test(replay, v1_add_link_reject_gives_the_reason_byte)
+{
+	replay_result res;
+	decode_file(TWO_STACKS, &res);
+	bool found = false;
+	for (size_t i = 0; i < res.notes.n; i++)
+		found |= strstr(res.notes.items[i].text, "ADD LINK rejected by the client: reason 1, no alternate path") != NULL;
+	cr_assert(found, "the v1 reject carries reason 1 in byte 2");
+	replay_result_free(&res);
+}
+
+/* Linux's ADD LINK request (frame 31 of the real capture): every field in --messages and in
+ * both JSON forms, as the bytes have them. */
+Test(replay, add_link_request_fields_are_visible_in_messages_and_json)
+{
+	char *t = text_of_msgs(LINUX_TRACE, false);
+	assert_has(t, "31 1795947999.320404000 10.0.0.1->10.0.0.2 LLCv2 ADD_LINK request 88 bytes: ");
+	assert_has(t, "mac=52:54:00:00:00:01 gid=::ffff:10.0.0.1 qpn=0x000012 link_num=2 mtu_code=3 mtu=1024 psn=0x8970c1 "
+	              "v2_direct=yes client_target_gid=::ffff:10.0.0.1 rkeys=[{rkey_known=0x000003cc rkey_new=0x000005b5 "
+	              "vaddr_new=0xff220060848c0000}]");
+	assert_has(t, "rejected=yes reject_reason=\"not on the wire\"");
+	assert_has(t, "CLC Accept v2 160 bytes: ");
+	assert_has(t, "rkey=0x000003cc rmbe_idx=1 rmbe_alert_token=0x00000001");
+	assert_has(t, "rmb_vaddr=0xff220060848c0000 psn=0xfbed02");
+	free(t);
+	char *j = text_of_msgs(LINUX_TRACE, true);
+	assert_has(j, "\"psn\":\"0x8970c1\"");
+	assert_has(j, "\"rkey_new\":\"0x000005b5\"");
+	free(j);
+	char *r = report_json_of(LINUX_TRACE);
+	assert_has(r, "\"source\": \"capture\"");
+	assert_has(r, "\"first_contact\": true");
+	assert_has(r, "\"local_rkey\": \"0x000003d3\"");
+	assert_has(r, "\"peer_rkey\": \"0x000003cc\"");
+	assert_has(r, "\"local_rmb_vaddr\": \"0xff339567c4680000\"");
+	assert_has(r, "\"local_psn\": \"0xadc77b\"");
+	assert_has(r, "\"remote_psn\": \"0xfbed02\"");
+	assert_has(r, "\"client_target_gid\": \"::ffff:10.0.0.1\"");
+	assert_has(r, "\"id_made_up\": false");
+	free(r);
+	/* the v1 fixture's Proposal carries an IPv4 prefix */
+	r = report_json_of(FIXTURE_V2);
+	assert_has(r, "\"proposal_prefixes\": [\n");
+	assert_has(r, "\"10.0.0.0/24\"");
+	free(r);
+}
+
+static const report_conn *only_smc_conn(const smcr_report *r, uint32_t stack_id)
+{
+	for (size_t i = 0; i < r->n_conns; i++)
+		if (r->conns[i].stack_id == stack_id && r->conns[i].mode == REPORT_MODE_SMCR)
+			return &r->conns[i];
+	cr_assert_fail("no SMC-R connection on stack %u", stack_id);
+	return NULL;
+}
+
+/* Two Linux 6.1 kernels over the stock rdma_rxe, which never lets SMC send CONFIRM LINK
+ * (rxe-setup/interop/patches/0001): the CLC handshake completes, the link never does. */
+Test(replay, real_first_contact_without_confirm_link_stays_init_with_a_note)
+{
+	replay_result res;
+	decode_file(LINUX_NO_CONFIRM, &res);
+	const smcr_report *r = &res.report;
+	cr_assert_eq(res.clc_messages, 3);
+	cr_assert_eq(res.llc_messages, 0);
+	cr_assert_eq(r->n_stacks, 2);
+	for (uint32_t s = 1; s <= 2; s++)
+		cr_assert_eq(only_smc_conn(r, s)->state, REPORT_CONN_INIT, "SMC_INIT until the first contact completes");
+	for (size_t i = 0; i < r->n_lgrs; i++)
+		cr_assert(r->lgrs[i].id_made_up, "no CONFIRM LINK named the link group");
+	for (size_t i = 0; i < r->n_links; i++)
+		cr_assert_eq(r->links[i].state, REPORT_LINK_ACTIVATING);
+	bool noted = false;
+	for (size_t i = 0; i < res.notes.n; i++)
+		noted |= strstr(res.notes.items[i].text, "first contact not completed: no CONFIRM LINK request") != NULL &&
+		         res.notes.items[i].frame == 22;
+	cr_assert(noted, "the missing CONFIRM LINK is a note at the Confirm (frame 22)");
+	replay_result_free(&res);
+	char *t = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&t, &len);
+	decode_file(LINUX_NO_CONFIRM, &res);
+	report_print_netstat(m, &res.report, NULL);
+	fclose(m);
+	assert_has(t, "SMCR link group: FF000100  (id made up by replay");
+	free(t);
+	replay_result_free(&res);
+}
+
+/* A simulator capture cut after the CONFIRM LINK request: the response is missing. */
+Test(replay, cut_after_confirm_link_request_is_init_with_a_note)
+{
+	pe_capture c;
+	pe_load(&c, TWO_STACKS);
+	while (c.n > 9)
+		pe_remove(&c, c.n - 1);
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	cr_assert_eq(only_smc_conn(&res.report, 1)->state, REPORT_CONN_INIT);
+	cr_assert_eq(only_smc_conn(&res.report, 2)->state, REPORT_CONN_INIT);
+	bool noted = false;
+	for (size_t i = 0; i < res.notes.n; i++)
+		noted |= strstr(res.notes.items[i].text, "CONFIRM LINK response is not in the capture") != NULL;
+	cr_assert(noted);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+/* Without the CDC messages that carry the close flags, the TCP FINs both ways still
+ * close the SMC-R connections (Linux closes the TCP socket with the SMC socket). */
+Test(replay, fin_both_ways_closes_smc_connections_without_cdc_close_flags)
+{
+	pe_capture c;
+	pe_load(&c, TWO_STACKS);
+	size_t removed = 0;
+	for (size_t i = c.n; i > 200; i--)
+		if (get_be16(c.f[i - 1].data + 12) == 0x8915) {
+			pe_remove(&c, i - 1);
+			removed++;
+		}
+	cr_assert_gt(removed, 100);
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	size_t smc = 0;
+	for (size_t i = 0; i < res.report.n_conns; i++) {
+		const report_conn *rc = &res.report.conns[i];
+		if (rc->mode != REPORT_MODE_SMCR)
+			continue;
+		smc++;
+		cr_assert_eq(rc->state, REPORT_CONN_CLOSED, "connection %u of stack %u", rc->id, rc->stack_id);
+	}
+	cr_assert_eq(smc, 6);
+	bool noted = false;
+	for (size_t i = 0; i < res.notes.n; i++)
+		noted |= strstr(res.notes.items[i].text, "TCP closed both ways (FIN), but no CDC message with the close flags") != NULL;
+	cr_assert(noted);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+/* Each stack's link group lists its own link once: one link row per (stack, group). */
+static void assert_one_link_block_per_group(const smcr_report *r)
+{
+	cr_assert_eq(r->n_stacks, 2, "the two ends are two stacks");
+	for (size_t g = 0; g < r->n_lgrs; g++) {
+		unsigned rows = 0;
+		for (size_t l = 0; l < r->n_links; l++)
+			rows += r->links[l].stack_id == r->lgrs[g].stack_id && r->links[l].lgr_id == r->lgrs[g].id;
+		cr_assert_eq(rows, r->lgrs[g].n_links, "stack %u group %08X: %u link rows under Links: %u",
+		             r->lgrs[g].stack_id, r->lgrs[g].id, rows, r->lgrs[g].n_links);
+		cr_assert_neq(r->lgrs[g].stack_id, r->lgrs[g].peer_stack_id);
+	}
+}
+
+/* One Linux kernel, client and server: the same system id at both ends, and both ended
+ * up on one RoCE device (the same GID and MAC at both ends of the link). */
+Test(replay, real_same_host_capture_gives_two_stacks)
+{
+	replay_result res;
+	decode_file(LINUX_SAME_HOST, &res);
+	const smcr_report *r = &res.report;
+	assert_one_link_block_per_group(r);
+	cr_assert(!memcmp(r->stacks[0].system_id, r->stacks[1].system_id, 8), "one kernel, one system id");
+	bool noted = false;
+	for (size_t i = 0; i < res.notes.n; i++)
+		noted |= strstr(res.notes.items[i].text, "both ends on one system, shown as two stacks") != NULL;
+	cr_assert(noted);
+	/* its first contact timed out (no CONFIRM LINK) and the server declined 0x02010000 */
+	cr_assert_gt(r->n_events, 0);
+	cr_assert_eq(r->events[0].code, SMCR_DECL_TIMEOUT_CL);
+	for (size_t i = 0; i < r->n_links; i++)
+		cr_assert_eq(r->links[i].state, REPORT_LINK_INACTIVE);
+	replay_result_free(&res);
+}
+
+/* Rewrite every IPv4 address b of the capture as a (untagged frames). */
+static void same_address(pe_capture *c, uint32_t a, uint32_t b)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		uint8_t *p = c->f[i].data;
+		if (c->f[i].caplen < 34 || get_be16(p + 12) != 0x0800)
+			continue;
+		for (int k = 26; k <= 30; k += 4)
+			if (get_be32(p + k) == b)
+				put_be32(p + k, a);
+	}
+}
+
+/* IPv4 TCP frames as IPv6 (2001:db8::X for a.b.c.X), the TCP segment unchanged. */
+static void to_ipv6(pe_capture *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		pe_frame *fr = &c->f[i];
+		uint8_t *p = fr->data;
+		if (fr->caplen < 34 || get_be16(p + 12) != 0x0800 || p[23] != 6)
+			continue;
+		uint32_t ihl = (uint32_t)(p[14] & 0x0F) * 4, tot = get_be16(p + 16);
+		uint32_t seg = tot - ihl, n = 14 + 40 + seg;
+		uint8_t *q = g_malloc0(n);
+		memcpy(q, p, 12);
+		put_be16(q + 12, 0x86DD);
+		q[14] = 0x60;
+		put_be16(q + 18, (uint16_t)seg);
+		q[20] = 6;
+		q[21] = 64;
+		for (int k = 0; k < 2; k++) {
+			uint8_t *a = q + 22 + 16 * k;
+			a[0] = 0x20;
+			a[1] = 0x01;
+			a[2] = 0x0d;
+			a[3] = 0xb8;
+			a[15] = p[29 + 4 * k];
+		}
+		memcpy(q + 54, p + 14 + ihl, seg);
+		g_free(fr->data);
+		fr->data = q;
+		fr->caplen = fr->len = n;
+	}
+}
+
+/* A conversation of one address with itself (the server's address rewritten as the
+ * client's): two stacks, the listening one named apart. */
+Test(replay, one_address_conversation_gives_two_stacks)
+{
+	pe_capture c;
+	pe_load(&c, TWO_STACKS);
+	same_address(&c, 0xC0A80A01u, 0xC0A80A02u);
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	assert_one_link_block_per_group(&res.report);
+	cr_assert_str_eq(res.report.stacks[0].name, "192.168.10.1");
+	cr_assert_str_eq(res.report.stacks[1].name, "192.168.10.1 (server)");
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
+static void redrive_of(const char *path, redrive_side side, redrive_result *res)
+{
+	redrive_opts o;
+	memset(&o, 0, sizeof(o));
+	world_opts_default(&o.world);
+	o.side = side;
+	char err[512];
+	cr_assert_eq(redrive_run(path, &o, res, err, sizeof(err)), 0, "%s", err);
+}
+
+/* Re-drive of the same conversation over IPv6, and between two ends of one address: the
+ * world has 10.0.0.1 and 10.0.0.2 in their place, and every message compares as in the
+ * IPv4 recording. */
+Test(replay, redrive_takes_ipv6_and_one_address_captures, .timeout = 120)
+{
+	pe_capture v6, one;
+	pe_load(&v6, TWO_STACKS);
+	to_ipv6(&v6);
+	pe_load(&one, TWO_STACKS);
+	same_address(&one, 0xC0A80A01u, 0xC0A80A02u);
+	char *p6 = pe_write_pcap(&v6, "v6.pcap", 1), *p1 = pe_write_pcap(&one, "one.pcap", 1);
+	for (int side = 0; side < 2; side++) {
+		redrive_result base, a, b;
+		redrive_of(TWO_STACKS, (redrive_side)side, &base);
+		redrive_of(p6, (redrive_side)side, &a);
+		redrive_of(p1, (redrive_side)side, &b);
+		cr_assert_gt(base.compared, 60);
+		cr_assert_str_eq(a.r_rec, side == 0 ? "2001:db8::1" : "2001:db8::2");
+		cr_assert_str_eq(b.r_rec, "192.168.10.1");
+		const redrive_result *x[2] = { &a, &b };
+		for (int k = 0; k < 2; k++) {
+			cr_assert_eq(x[k]->compared, base.compared, "%s, side %d: %llu compared, IPv4 %llu", k ? "one address" :
+			             "IPv6", side, (unsigned long long)x[k]->compared, (unsigned long long)base.compared);
+			cr_assert_eq(x[k]->equal, base.equal);
+			cr_assert_eq(x[k]->missing, base.missing);
+			cr_assert_eq(x[k]->extra, base.extra);
+		}
+		redrive_result_free(&base);
+		redrive_result_free(&a);
+		redrive_result_free(&b);
+	}
+	g_free(p6);
+	g_free(p1);
+	pe_free(&v6);
+	pe_free(&one);
+}
+
+/* The same frame fed again at another interface is a copy; at the same one, a resend. */
+Test(replay, copies_and_resends_are_told_apart)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	replay_decoder *d = replay_decoder_new(NULL);
+	for (size_t i = 0; i < c.n; i++)
+		for (uint32_t tap = 0; tap < 2; tap++) {
+			replay_decoder_interface(d, tap);
+			replay_decoder_frame(d, c.f[i].ts_ns + tap * 500, c.f[i].data, c.f[i].caplen, c.f[i].len);
+		}
+	/* the RDMA WRITE once more from its sender, 2 us later: a real resend */
+	replay_decoder_interface(d, 0);
+	replay_decoder_frame(d, c.f[F_WRITE].ts_ns + 2000, c.f[F_WRITE].data, c.f[F_WRITE].caplen, c.f[F_WRITE].len);
+	replay_result res;
+	replay_decoder_finish(d, &res);
+	replay_decoder_free(d);
+	cr_assert_eq(res.frames, 2 * c.n + 1);
+	cr_assert_eq(res.frames_captured_twice, c.n);
+	cr_assert_eq(res.roce_retransmissions, 1, "the resend, and only it");
+	cr_assert_eq(res.tcp_retransmissions, 0);
+	cr_assert_eq(link_of(&res.report, 1, 1)->retrans_out, 1);
+	replay_result_free(&res);
+	pe_free(&c);
 }

@@ -170,3 +170,72 @@ static void cross_check(const char *name)
 Test(traces, two_stacks_replay_matches_the_run) { cross_check("trace-two-stacks"); }
 Test(traces, failover_replay_matches_the_run) { cross_check("trace-failover"); }
 Test(traces, v2_routed_replay_matches_the_run) { cross_check("trace-v2-routed"); }
+
+/* Run a sample scenario with a whole-fabric capture at the given taps; decode it. */
+static void run_and_decode(const char *name, world_taps taps, replay_result *res)
+{
+	char scn_path[128], cap[64];
+	snprintf(scn_path, sizeof(scn_path), "scenarios/%s.scn", name);
+	snprintf(cap, sizeof(cap), "/tmp/smcr-taps-XXXXXX");
+	int fd = mkstemp(cap);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	scn_diag diag;
+	scn_diag_init(&diag);
+	scn_scenario *scn = scn_load_file(scn_path, &diag);
+	scn_diag_free(&diag);
+	cr_assert_not_null(scn);
+	world_opts o;
+	world_opts_default(&o);
+	o.quiet = true;
+	o.out = fopen("/dev/null", "w");
+	o.pcap_path = cap;
+	o.pcap_taps = taps;
+	char err[256];
+	world *w = world_new(scn, &o, err, sizeof(err));
+	cr_assert_not_null(w, "%s", err);
+	cr_assert_eq(world_run(w), 0);
+	world_free(w);
+	fclose(o.out);
+	scn_free(scn);
+	cr_assert_eq(replay_decode_file(cap, NULL, res, err, sizeof(err)), 0, "%s", err);
+	unlink(cap);
+}
+
+/* A loss-free run captured at both ends of every access wire holds most frames twice:
+ * those copies are one packet each, not retransmissions, and the picture is the one of
+ * the ingress capture. */
+Test(traces, copies_at_two_taps_are_not_retransmissions)
+{
+	replay_result one, both;
+	run_and_decode("trace-two-stacks", WORLD_TAPS_INGRESS, &one);
+	run_and_decode("trace-two-stacks", WORLD_TAPS_BOTH, &both);
+	cr_assert_eq(one.frames_captured_twice, 0);
+	cr_assert_gt(both.frames, one.frames + one.frames / 2, "the second tap records most frames again");
+	cr_assert_eq(both.frames_captured_twice, both.frames - one.frames, "every extra frame is a copy");
+	cr_assert_eq(both.roce_retransmissions, 0, "a loss-free run has no RoCE retransmission");
+	cr_assert_eq(both.tcp_retransmissions, 0, "nor TCP ones");
+	cr_assert_eq(both.report.n_links, one.report.n_links);
+	for (size_t i = 0; i < one.report.n_links; i++) {
+		cr_assert_eq(both.report.links[i].bytes_out, one.report.links[i].bytes_out, "link bytes are not doubled");
+		cr_assert_eq(both.report.links[i].retrans_out, 0);
+	}
+	for (size_t i = 0; i < one.report.n_conns; i++)
+		cr_assert_eq(both.report.conns[i].bytes_sent, one.report.conns[i].bytes_sent);
+	replay_result_free(&one);
+	replay_result_free(&both);
+}
+
+/* A routed SMC-Rv2 capture holds each routed frame as the client sent it and as the router
+ * forwarded it (other MACs, TTL one less): the forwarded one is a copy, not a resend. */
+Test(traces, routed_copies_are_not_retransmissions)
+{
+	replay_result res;
+	char err[256];
+	cr_assert_eq(replay_decode_file("traces/trace-v2-routed.pcapng", NULL, &res, err, sizeof(err)), 0, "%s", err);
+	cr_assert_gt(res.frames_captured_twice, 300);
+	cr_assert_eq(res.roce_retransmissions, 0);
+	cr_assert_eq(res.tcp_retransmissions, 0);
+	cr_assert_eq(res.errors.total, 0);
+	replay_result_free(&res);
+}

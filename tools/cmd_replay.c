@@ -57,7 +57,8 @@ int cmd_replay(int argc, char **argv)
 		  "ID" },
 		{ "max-list", 0, 0, G_OPTION_ARG_INT, &a.max_list, "decode: list at most N frames per list, all are counted (50; 0 = all)", "N" },
 		{ "messages", 0, 0, G_OPTION_ARG_NONE, &a.messages,
-		  "decode: list every SMC-R message (CLC, LLC, CDC, RDMA WRITE packets) with its frame instead of the report",
+		  "decode: list every SMC-R message (CLC, LLC, CDC, RDMA WRITE packets) with its frame and fields instead "
+		  "of the report (--format json: as JSON)",
 		  NULL },
 		{ "stall", 0, 0, G_OPTION_ARG_STRING, &a.stall, "decode: requests unacknowledged this long before the end mean a stopped link (1s)", "TIME" },
 		{ "scenario", 's', 0, G_OPTION_ARG_FILENAME, &a.scenario, "timing: the scenario to inject into; redrive: "

@@ -19,6 +19,11 @@ static void print_msg(void *ctx, const replay_msg *m)
 	replay_print_msg(ctx, m);
 }
 
+static void msg_json(void *ctx, const replay_msg *m)
+{
+	replay_write_msg_json(ctx, m);
+}
+
 static void json_extra(json_writer *w, void *ctx)
 {
 	replay_write_json(w, ctx);
@@ -66,7 +71,7 @@ static int report_opts(const char *prog, const replay_cli *a, out_format *fmt, r
 }
 
 /* --max-list, --stall, --messages; 0 or 2 after printing what is wrong. */
-static int decode_opts(const char *prog, const replay_cli *a, replay_opts *ropts)
+static int decode_opts(const char *prog, const replay_cli *a, out_format fmt, json_writer *mw, replay_opts *ropts)
 {
 	if (a->max_list < 0) {
 		fprintf(stderr, "%s: --max-list must be >= 0\n", prog);
@@ -83,11 +88,14 @@ static int decode_opts(const char *prog, const replay_cli *a, replay_opts *ropts
 		}
 		ropts->stall_ns = ns;
 	}
-	if (a->messages && (a->format || a->smcid)) {
-		fprintf(stderr, "%s: --messages prints messages, not a report: no --format or --smcid with it\n", prog);
+	if (a->messages && (fmt == FMT_SMC || a->smcid)) {
+		fprintf(stderr, "%s: --messages prints messages, not a report: no --smcid or --format smc with it\n", prog);
 		return 2;
 	}
-	if (a->messages) {
+	if (a->messages && fmt == FMT_JSON) {
+		ropts->on_msg = msg_json;
+		ropts->on_msg_ctx = mw;
+	} else if (a->messages) {
 		ropts->on_msg = print_msg;
 		ropts->on_msg_ctx = stdout;
 	}
@@ -146,13 +154,29 @@ int replay_decode_main(const char *prog, const char *file, replay_cli *a)
 	out_format fmt;
 	report_netstat_opts nopts;
 	replay_opts ropts;
-	if (report_opts(prog, a, &fmt, &nopts) || decode_opts(prog, a, &ropts))
+	json_writer mw;
+	if (report_opts(prog, a, &fmt, &nopts) || decode_opts(prog, a, fmt, &mw, &ropts))
 		return 2;
+	bool msgs_json = a->messages && fmt == FMT_JSON;
+	if (msgs_json) {
+		/* {"format": "smcr-replay-messages", "version": 1, "messages": [...]} */
+		json_init(&mw, stdout, true);
+		json_begin_object(&mw);
+		json_kv_str(&mw, "format", "smcr-replay-messages");
+		json_kv_uint(&mw, "version", 1);
+		json_key(&mw, "messages");
+		json_begin_array(&mw);
+	}
 	replay_result res;
 	char err[512];
 	if (replay_decode_file(file, &ropts, &res, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return 2;
+	}
+	if (msgs_json) {
+		json_end_array(&mw);
+		json_end_object(&mw);
+		json_finish(&mw);
 	}
 	print_report(a->messages ? FMT_NONE : fmt, &res, &nopts);
 	print_errors(prog, file, &res);

@@ -60,22 +60,62 @@ static size_t *slot(size_t **arr, size_t *n, size_t idx)
 	return &(*arr)[idx];
 }
 
+#define MAPPED_CLIENT 0x0A000001u /* 10.0.0.1 */
+#define MAPPED_SERVER 0x0A000002u /* 10.0.0.2 */
+
+static bool v4_mapped_ok(uint8_t family, const uint8_t ip[2][16])
+{
+	return family == 4 && memcmp(ip[0], ip[1], 16);
+}
+
+/* The conversation's addresses, from its first CLC message. */
+static void start_conversation(redrive *rd, const replay_msg *m)
+{
+	rd->have_conversation = true;
+	rd->rec_family = m->family;
+	memcpy(rd->rec_ip, m->ip, sizeof(rd->rec_ip));
+	rd->addr_mapped = !v4_mapped_ok(m->family, m->ip);
+	rd->client_ip = rd->addr_mapped ? MAPPED_CLIENT : ip_of(m->ip[0]);
+	rd->server_ip = rd->addr_mapped ? MAPPED_SERVER : ip_of(m->ip[1]);
+	rd->t0 = m->time_ns;
+}
+
+static bool in_conversation(const redrive *rd, const replay_msg *m)
+{
+	if (m->family != rd->rec_family)
+		return false;
+	return (!memcmp(m->ip[0], rd->rec_ip[0], 16) && !memcmp(m->ip[1], rd->rec_ip[1], 16)) ||
+	       (!memcmp(m->ip[0], rd->rec_ip[1], 16) && !memcmp(m->ip[1], rd->rec_ip[0], 16));
+}
+
+bool rd_is_o_addr(const redrive *rd, uint8_t family, const uint8_t ip[16], report_role role)
+{
+	if (!rd->addr_mapped)
+		return family == 4 && ip_of(ip) == rd->o_ip;
+	/* by role: with one address at both ends, the address cannot tell them */
+	int o = rd->o_ip == rd->client_ip ? 0 : 1;
+	return family == rd->rec_family && !memcmp(ip, rd->rec_ip[o], 16) &&
+	       role == (o == 0 ? REPORT_ROLE_CLIENT : REPORT_ROLE_SERVER);
+}
+
 static void collect(void *ctx, const replay_msg *m)
 {
 	redrive *rd = ctx;
-	if (m->family != 4)
+	if (!m->family)
 		return;
-	uint32_t a = ip_of(m->ip[0]), b = ip_of(m->ip[1]);
-	if (!rd->client_ip) {
+	if (!rd->have_conversation) {
 		if (m->kind != REPLAY_MSG_CLC)
 			return; /* the conversation starts with the first CLC message */
-		rd->client_ip = a;
-		rd->server_ip = b;
-		rd->t0 = m->time_ns;
+		start_conversation(rd, m);
 	}
-	if (!((a == rd->client_ip && b == rd->server_ip) || (a == rd->server_ip && b == rd->client_ip)))
+	if (!in_conversation(rd, m))
 		return;
-	uint32_t sender = ip_of(m->ip[m->from]);
+	/* the sender by its role (0 the client end): the same as its address, and the only
+	 * way to tell the ends of a one-address conversation apart */
+	bool from_client = m->from == 0;
+	if (!rd->addr_mapped && memcmp(rd->rec_ip[0], rd->rec_ip[1], 16))
+		from_client = !memcmp(m->ip[m->from], rd->rec_ip[0], 16);
+	uint32_t sender = from_client ? rd->client_ip : rd->server_ip;
 	size_t key = (size_t)m->link * 2 + (size_t)m->from;
 	if (m->kind == REPLAY_MSG_WRITE && !m->write_first) {
 		size_t *ow = slot(&rd->open_write, &rd->n_open_write, key);
@@ -183,8 +223,8 @@ int redrive_run(const char *capture, const redrive_opts *o, redrive_result *res,
 	for (size_t i = 0; i < rd.decoded.errors.n && res->damaged && !res->damage[0]; i++)
 		if (strstr(rd.decoded.errors.items[i].text, "damaged"))
 			g_strlcpy(res->damage, rd.decoded.errors.items[i].text, sizeof(res->damage));
-	if (!rd.client_ip) {
-		snprintf(err, errlen, "%s: no SMC-R conversation: no CLC message between IPv4 hosts", capture);
+	if (!rd.have_conversation) {
+		snprintf(err, errlen, "%s: no SMC-R conversation: no CLC message in the capture", capture);
 		free_run(&rd);
 		return -1;
 	}
@@ -210,6 +250,13 @@ int redrive_run(const char *capture, const redrive_opts *o, redrive_result *res,
 	rd.o_ip = rd.r_ip == rd.client_ip ? rd.server_ip : rd.client_ip;
 	res->r_ip = rd.r_ip;
 	res->o_ip = rd.o_ip;
+	if (rd.addr_mapped) {
+		bool r_client = rd.r_ip == rd.client_ip;
+		report_ip_str(rd.rec_family, rd.rec_ip[r_client ? 0 : 1], res->r_rec, sizeof(res->r_rec));
+		report_ip_str(rd.rec_family, rd.rec_ip[r_client ? 1 : 0], res->o_rec, sizeof(res->o_rec));
+		rd_note(&rd, "the recorded %s conversation is re-driven with the world addresses %s (client) and %s (server)",
+		        rd.rec_family == 6 ? "IPv6" : "one-address", "10.0.0.1", "10.0.0.2");
+	}
 	res->r_is_client = rd.r_ip == rd.client_ip;
 	/* a connection's link group is known from its Confirm on: tell its earlier messages */
 	for (size_t i = rd.n_msgs; i > 0; i--) {
@@ -281,8 +328,16 @@ void redrive_print(FILE *out, const redrive_result *r, bool pairs)
 	char a[20], b[20];
 	addr_text_ipv4(r->r_ip, a, sizeof(a));
 	addr_text_ipv4(r->o_ip, b, sizeof(b));
-	fprintf(out, "re-drive: recorded %s %s fed in, our core plays the %s %s\n", r->r_is_client ? "client" : "server", a,
-	        r->r_is_client ? "server" : "client", b);
+	char ra[96], oa[96];
+	if (r->r_rec[0]) {
+		snprintf(ra, sizeof(ra), "%s (as %s)", r->r_rec, a);
+		snprintf(oa, sizeof(oa), "%s (as %s)", r->o_rec, b);
+	} else {
+		snprintf(ra, sizeof(ra), "%s", a);
+		snprintf(oa, sizeof(oa), "%s", b);
+	}
+	fprintf(out, "re-drive: recorded %s %s fed in, our core plays the %s %s\n", r->r_is_client ? "client" : "server",
+	        ra, r->r_is_client ? "server" : "client", oa);
 	fprintf(out, "  %" PRIu64 " messages in the conversation: %" PRIu64 " fed, %" PRIu64 " not fed; %" PRIu64
 	             " recorded from our side\n",
 	        r->conversation_msgs, r->fed, r->not_fed, r->recorded_o);

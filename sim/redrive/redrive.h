@@ -36,6 +36,12 @@
  * value that names R's resources is read back as the recorded value. Recorded O messages
  * our side never sent are "missing", ours that have no recorded partner are "extra".
  *
+ * Addresses: the simulated stacks speak IPv4. A conversation over IPv6, or between the two
+ * ends of one address (a loopback capture), is re-driven in a world whose stacks have
+ * 10.0.0.1 (the recorded client) and 10.0.0.2 (the server); the fed side's IP prefix area
+ * in its Proposal is the world's, and the Proposal's IP area of ours is mapped, not
+ * compared, like the other addresses.
+ *
  * Limits: one link per link group is fed (messages of second links are listed as not fed
  * and not compared); RDMA WRITEs are compared by length and target, not content. */
 #ifndef SIM_REDRIVE_H
@@ -81,7 +87,9 @@ typedef struct redrive_pair {
 } redrive_pair;
 
 typedef struct redrive_result {
-	uint32_t r_ip, o_ip;     /* fed side, our side (host order) */
+	uint32_t r_ip, o_ip;     /* fed side, our side (host order): the world's addresses */
+	char r_rec[64], o_rec[64]; /* the recorded addresses, when they differ from those (an
+	                          * IPv6 or a one-address conversation); else empty */
 	bool r_is_client;
 	uint64_t conversation_msgs;  /* recorded messages between the two hosts */
 	uint64_t fed, not_fed;   /* recorded R messages sent / not sent (second links, timeouts) */

@@ -231,7 +231,7 @@ static void rd_app_script(redrive *rd, app_rec_script *s)
 	if (o_server) {
 		for (size_t i = 0; i < rd->decoded.report.n_conns; i++) {
 			const report_conn *c = &rd->decoded.report.conns[i];
-			if (c->family == 4 && c->role == REPORT_ROLE_SERVER && get_be32(c->local_ip) == rd->o_ip)
+			if (c->role == REPORT_ROLE_SERVER && rd_is_o_addr(rd, c->family, c->local_ip, c->role))
 				rd_app_listen_port(s, c->local_port);
 		}
 		for (size_t i = 0; i < rd->n_msgs; i++)

@@ -269,6 +269,13 @@ static void compare_clc(cmp *c, const uint8_t *ours, uint32_t len)
 		own(c, "GID", RD_GID, a.gid, b.gid, 16);
 		own(c, "MAC", RD_MAC, a.mac, b.mac, 6);
 		own(c, "RoCE v2 GID", RD_GID, a.roce_v2_gid, b.roce_v2_gid, 16);
+		if (c->rd->addr_mapped && a.typev1 != SMCR_CLC_TYPE_NONE && b.typev1 != SMCR_CLC_TYPE_NONE) {
+			/* the world's addresses stand for the recording's: the IP area is mapped */
+			a.ipv4_subnet = b.ipv4_subnet;
+			a.ipv4_prefix_len = b.ipv4_prefix_len;
+			a.n_ipv6 = b.n_ipv6;
+			memcpy(a.ipv6, b.ipv6, sizeof(a.ipv6));
+		}
 		n = smcr_clc_encode_proposal(out, sizeof(out), &a);
 		break;
 	}

@@ -609,6 +609,19 @@ static void map_r_gid(rd_feed *f, const uint8_t rec[16], const uint8_t live[16])
 		rd_map_pair(&f->rd->map_r, RD_GID, live, rec, 16, NULL);
 }
 
+/* A mapped conversation (IPv6, one address): the IP area of R's Proposal names R's
+ * subnet in the world, as R's stack there would. */
+static void world_prefix(rd_feed *f, smcr_clc_proposal *p)
+{
+	uint8_t len = 24;
+	for (size_t i = 0; i < f->st->n_netifs; i++)
+		if (f->st->netifs[i]->ip4 == f->rd->r_ip)
+			len = f->st->netifs[i]->ip4_prefix_len;
+	p->ipv4_prefix_len = len;
+	p->ipv4_subnet = len ? f->rd->r_ip & ~0u << (32 - len) : 0;
+	p->n_ipv6 = 0;
+}
+
 static uint32_t rewrite_clc(rd_feed *f, const rd_msg *m, uint8_t *out, uint32_t outlen)
 {
 	smcr_decode_err e;
@@ -629,6 +642,8 @@ static uint32_t rewrite_clc(rd_feed *f, const rd_msg *m, uint8_t *out, uint32_t 
 			map_r_gid(f, p.roce_v2_gid, f->gid_v2);
 			memcpy(p.roce_v2_gid, f->gid_v2, 16);
 		}
+		if (f->rd->addr_mapped && p.typev1 != SMCR_CLC_TYPE_NONE)
+			world_prefix(f, &p); /* R's recorded prefixes are not the world's */
 		n = smcr_clc_encode_proposal(out, outlen, &p);
 		break;
 	}

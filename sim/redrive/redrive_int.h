@@ -81,7 +81,14 @@ typedef struct redrive {
 	/* the recording */
 	rd_msg *msgs;
 	size_t n_msgs, cap_msgs;
-	uint32_t client_ip, server_ip, r_ip, o_ip;
+	uint32_t client_ip, server_ip, r_ip, o_ip; /* the world's addresses (host order) */
+	/* the recording's: the two ends of the first SMC connection (client, server). An IPv6
+	 * conversation, or one between two ends of one address (loopback), is re-driven with
+	 * the world addresses 10.0.0.1 (client) and 10.0.0.2 (server) in their place, and the
+	 * sender of a message is told by its role, not its address */
+	bool have_conversation;
+	uint8_t rec_family, rec_ip[2][16];
+	bool addr_mapped;
 	uint64_t t0;              /* time of the conversation's first message */
 	size_t *open_write;       /* per (link, side): index + 1 of a WRITE still collecting */
 	size_t n_open_write;
@@ -111,6 +118,9 @@ int rd_world_build(redrive *rd, stack **r_stack, rnic **r_adapter, uint8_t *r_po
 /* redrive_app.c: the recorded application of our side (for a world made from the capture),
  * started on our side's stack after the feeder exists. */
 int rd_app_start(redrive *rd, stack *o_stack, smc_layer *o_layer, char *err, size_t errlen);
+
+/* redrive.c: a recorded address is O's (the host our core plays) */
+bool rd_is_o_addr(const redrive *rd, uint8_t family, const uint8_t ip[16], report_role role);
 
 /* redrive_compare.c */
 void rd_map_free(rd_map *m);

@@ -24,7 +24,7 @@
 #include "sim/report/json_writer.h"
 #include "sim/report/report.h"
 
-#define REPLAY_TEXT_LEN 200
+#define REPLAY_TEXT_LEN 320
 
 /* One SMC-R message as the decoder reads it, in capture order: a CLC message complete on
  * its TCP stream, an LLC or CDC message (a whole SEND), or one packet of an RDMA WRITE.
@@ -63,6 +63,9 @@ typedef struct replay_opts {
 	                       * as a stopped link; 0 = default 1 s */
 	replay_msg_fn on_msg; /* every message as it is read, or NULL */
 	void *on_msg_ctx;
+	uint64_t copy_window_ns; /* the same packet again at another capture point within this
+	                          * time is a copy, not a resend (sim/replay/replay_copies.h);
+	                          * 0 = 5 ms */
 } replay_opts;
 
 /* One listed frame or problem. */
@@ -91,7 +94,9 @@ typedef struct replay_result {
 	uint64_t first_ns, last_ns;
 	uint64_t explained;
 	uint64_t cut_frames;            /* frames shorter in the capture than on the wire */
-	uint64_t tcp_retransmissions, roce_retransmissions;
+	uint64_t frames_captured_twice; /* copies of a frame at another capture point: counted,
+	                                 * not decoded again (sim/replay/replay_copies.h) */
+	uint64_t tcp_retransmissions, roce_retransmissions; /* resent by their sender */
 	uint64_t capture_gaps;          /* RoCE packets missing from the capture (PSN gaps) */
 	uint64_t clc_messages, llc_messages, cdc_messages, rdma_writes;
 	replay_list unexplained;        /* frames not explained */
@@ -100,12 +105,18 @@ typedef struct replay_result {
 	replay_list errors;             /* decode errors and damaged input, with frame numbers */
 	replay_list notes;              /* things worth knowing that are not errors */
 	bool file_damaged;              /* the file ended in the middle of a record, or similar */
+	replay_msg *kept;               /* every CLC and LLC message, in capture order (own copies
+	                                 * of the bytes), for the JSON "clc" and "llc" lists */
+	size_t n_kept, cap_kept;
 } replay_result;
 
 typedef struct replay_decoder replay_decoder;
 
 replay_decoder *replay_decoder_new(const replay_opts *opts);
 void replay_decoder_free(replay_decoder *d);
+/* The capture interface of the frames fed from now on (pcapng interface, cooked
+ * interface index; 0 when the file has none): tells copies from resends. */
+void replay_decoder_interface(replay_decoder *d, uint32_t iface);
 /* Feed frame after frame (Ethernet), numbered from 1 in feeding order. */
 void replay_decoder_frame(replay_decoder *d, uint64_t ts_ns, const uint8_t *data, uint32_t caplen, uint32_t len);
 /* Count a frame the reader could not turn into Ethernet (a cut or foreign cooked
@@ -127,8 +138,12 @@ int replay_decode_file(const char *path, const replay_opts *opts, replay_result 
 
 void replay_result_free(replay_result *res);
 
-/* One line per message: "FRAME TIME FROM->TO KIND detail" (for --messages). */
+/* One line per message: "FRAME TIME FROM->TO KIND detail", for CLC and LLC followed by
+ * ": " and every field (sim/replay/replay_fields.h) (for --messages). */
 void replay_print_msg(FILE *out, const replay_msg *m);
+/* The same as a JSON object: frame, time, addresses, the decoder's connection / link / link
+ * group numbers, and every field (for --messages --format json). */
+void replay_write_msg_json(json_writer *w, const replay_msg *m);
 
 /* The capture summary: counts, frames not explained (by reason, then listed), decode
  * errors and notes. */

@@ -175,6 +175,28 @@ static void establish(replay_decoder *d, uint32_t ci)
 	}
 }
 
+/* The IP prefixes a Proposal offers (its IP area, sent when it offers SMC-Rv1 or -D). */
+static void proposal_prefixes(rp_conn *c, const smcr_clc_proposal *p)
+{
+	c->n_prefixes = 0;
+	if (p->typev1 == SMCR_CLC_TYPE_NONE)
+		return;
+	report_prefix *x = &c->prefixes[c->n_prefixes++];
+	memset(x, 0, sizeof(*x));
+	x->family = 4;
+	x->addr[0] = (uint8_t)(p->ipv4_subnet >> 24);
+	x->addr[1] = (uint8_t)(p->ipv4_subnet >> 16);
+	x->addr[2] = (uint8_t)(p->ipv4_subnet >> 8);
+	x->addr[3] = (uint8_t)p->ipv4_subnet;
+	x->len = p->ipv4_prefix_len;
+	for (uint8_t i = 0; i < p->n_ipv6 && c->n_prefixes < REPORT_MAX_PREFIXES; i++) {
+		x = &c->prefixes[c->n_prefixes++];
+		x->family = 6;
+		memcpy(x->addr, p->ipv6[i].prefix, 16);
+		x->len = p->ipv6[i].len;
+	}
+}
+
 void rp_clc_message(replay_decoder *d, uint32_t ci, int from, const uint8_t *msg, uint32_t len)
 {
 	rp_conn *c = RP_CONN(d, ci);
@@ -203,7 +225,9 @@ void rp_clc_message(replay_decoder *d, uint32_t ci, int from, const uint8_t *msg
 		if (rc < 0)
 			break;
 		c->proposal = true;
+		c->proposal_frame = c->proposal_frame ? c->proposal_frame : d->frame;
 		c->version = p.version;
+		proposal_prefixes(c, &p);
 		if (c->mode == RP_MODE_PENDING)
 			memcpy(h->mac, p.mac, 6);
 		break;
@@ -216,6 +240,7 @@ void rp_clc_message(replay_decoder *d, uint32_t ci, int from, const uint8_t *msg
 			break;
 		if (type == SMCR_CLC_ACCEPT) {
 			c->accept = true;
+			c->accept_frame = c->accept_frame ? c->accept_frame : d->frame;
 			c->version = a.version;
 			c->first_contact = a.first_contact;
 			half_from_accept(d, h, &a);
@@ -223,6 +248,7 @@ void rp_clc_message(replay_decoder *d, uint32_t ci, int from, const uint8_t *msg
 		}
 		half_from_accept(d, h, &a);
 		c->confirm = true;
+		c->confirm_frame = c->confirm_frame ? c->confirm_frame : d->frame;
 		if (!c->accept)
 			rp_note(d, "CLC Confirm without a readable Accept: the server's side of the link is unknown");
 		else if (c->mode == RP_MODE_PENDING)
@@ -236,6 +262,15 @@ void rp_clc_message(replay_decoder *d, uint32_t ci, int from, const uint8_t *msg
 			break;
 		rp_host_set_sysid(d, h->host, m.peer_id);
 		c->decliner = from;
+		if (c->mode == RP_MODE_SMCR && c->first_contact && c->link && !RP_LINK(d, c->link)->confirmed) {
+			/* a first contact declined after its Confirm: the link never came up, and Linux
+			 * frees the new link group (smc_conn_abort, smc_lgr_cleanup_early) */
+			rp_link *l = RP_LINK(d, c->link);
+			l->state = REPORT_LINK_INACTIVE;
+			RP_LGR(d, c->lgr)->ended = true;
+			rp_event_add(d, c->link, REPORT_EVENT_LINK_FAILED, m.diagnosis,
+			             "first contact failed: CLC Decline 0x%08x from the %s", m.diagnosis, side);
+		}
 		c->mode = RP_MODE_TCP;
 		h->fallback = m.diagnosis;
 		c->h[RP_OTHER(from)].fallback = SMCR_DECL_PEERDECL;

@@ -17,6 +17,25 @@ void *rp_grow(void *rows, size_t *n, size_t *cap, size_t size)
 	return rows;
 }
 
+/* CLC and LLC messages are kept for the report's JSON (a few per connection and link). */
+static void keep(replay_decoder *d, const replay_msg *m)
+{
+	replay_result *r = &d->res;
+	r->kept = rp_grow(r->kept, &r->n_kept, &r->cap_kept, sizeof(*r->kept));
+	replay_msg *k = &r->kept[r->n_kept - 1];
+	*k = *m;
+	k->data = g_memdup2(m->data, m->len);
+}
+
+static void free_kept(replay_result *r)
+{
+	for (size_t i = 0; i < r->n_kept; i++)
+		g_free((void *)r->kept[i].data);
+	g_free(r->kept);
+	r->kept = NULL;
+	r->n_kept = r->cap_kept = 0;
+}
+
 replay_decoder *replay_decoder_new(const replay_opts *opts)
 {
 	replay_decoder *d = g_new0(replay_decoder, 1);
@@ -26,11 +45,12 @@ replay_decoder *replay_decoder_new(const replay_opts *opts)
 		d->opts.stall_ns = 1000000000ull;
 	d->res.linktype = 1;
 	rp_map_init(&d->tcp_map, 37);
-	rp_map_init(&d->ip_host, 17);
+	rp_map_init(&d->ip_host, 18);
 	rp_map_init(&d->ep_map, 20);
 	rp_map_init(&d->token_map, 12);
 	rp_map_init(&d->rkey_map, 12);
 	rp_map_init(&d->reasons, 64);
+	d->copies = rp_copies_new(d->opts.copy_window_ns);
 	return d;
 }
 
@@ -64,11 +84,13 @@ void replay_decoder_free(replay_decoder *d)
 	rp_map_free(&d->token_map);
 	rp_map_free(&d->rkey_map);
 	rp_map_free(&d->reasons);
+	rp_copies_free(d->copies);
 	/* lists and report still owned by d->res if finish was not called */
 	list_free(&d->res.unexplained);
 	list_free(&d->res.errors);
 	list_free(&d->res.notes);
 	g_free(d->res.reasons);
+	free_kept(&d->res);
 	report_free(&d->res.report);
 	g_free(d);
 }
@@ -139,11 +161,14 @@ uint32_t rp_host_root(const replay_decoder *d, uint32_t h)
 	return h;
 }
 
-uint32_t rp_host_for_ip(replay_decoder *d, uint8_t family, const uint8_t ip[16])
+/* A host is an address; the server side of a connection from an address to itself
+ * (loopback) is a host of its own (side_tag 1), so that the two ends stay two stacks. */
+uint32_t rp_host_for_ip(replay_decoder *d, uint8_t family, const uint8_t ip[16], uint8_t side_tag)
 {
-	uint8_t key[17];
+	uint8_t key[18];
 	key[0] = family;
 	memcpy(key + 1, ip, 16);
+	key[17] = side_tag;
 	uint64_t *v = rp_map_get(&d->ip_host, key);
 	if (v)
 		return rp_host_root(d, (uint32_t)*v);
@@ -151,11 +176,25 @@ uint32_t rp_host_for_ip(replay_decoder *d, uint8_t family, const uint8_t ip[16])
 	rp_host *h = &d->hosts[d->n_hosts - 1];
 	h->family = family;
 	memcpy(h->ip, ip, 16);
+	h->server_side = side_tag != 0;
 	rp_map_put(&d->ip_host, key, d->n_hosts);
 	return (uint32_t)d->n_hosts;
 }
 
-/* A system id names a host: two addresses with one system id are one host. */
+/* Hosts a and b are the two ends of some connection. */
+static bool opposite_ends(const replay_decoder *d, uint32_t a, uint32_t b)
+{
+	for (size_t i = 0; i < d->n_conns; i++) {
+		uint32_t x = rp_host_root(d, d->conns[i].h[0].host), y = rp_host_root(d, d->conns[i].h[1].host);
+		if ((x == a && y == b) || (x == b && y == a))
+			return true;
+	}
+	return false;
+}
+
+/* A system id names a host: two addresses with one system id are one host, unless they
+ * talk to each other (both ends of a capture on one system: Linux has one system id per
+ * kernel), which stay two stacks. */
 void rp_host_set_sysid(replay_decoder *d, uint32_t h, const uint8_t sysid[8])
 {
 	static const uint8_t zero[8];
@@ -172,6 +211,18 @@ void rp_host_set_sysid(replay_decoder *d, uint32_t h, const uint8_t sysid[8])
 		rp_host *o = &d->hosts[i];
 		if (i + 1 == h || o->alias || !o->has_sysid || memcmp(o->sysid, sysid, 8))
 			continue;
+		if (opposite_ends(d, (uint32_t)(i + 1), h)) {
+			if (!o->same_system_noted) {
+				char a[64], b[64];
+				report_ip_str(o->family, o->ip, a, sizeof(a));
+				report_ip_str(host->family, host->ip, b, sizeof(b));
+				rp_note(d, "%s and %s announce the same system id %02X%02X%02X%02X%02X%02X%02X%02X: both ends on one "
+				        "system, shown as two stacks", a, b, sysid[0], sysid[1], sysid[2], sysid[3], sysid[4], sysid[5],
+				        sysid[6], sysid[7]);
+				o->same_system_noted = true;
+			}
+			continue;
+		}
 		/* merge into the older host, which keeps the lower id */
 		uint32_t keep = (uint32_t)(i + 1) < h ? (uint32_t)(i + 1) : h, gone = keep == h ? (uint32_t)(i + 1) : h;
 		RP_HOST(d, gone)->alias = keep;
@@ -205,8 +256,6 @@ void rp_event_add(replay_decoder *d, uint32_t link, report_event_kind kind, uint
 
 void rp_emit(replay_decoder *d, replay_msg *m, uint32_t conn, uint32_t link, int from)
 {
-	if (!d->opts.on_msg)
-		return;
 	if (!m->frame)
 		m->frame = d->frame;
 	m->time_ns = d->now;
@@ -235,7 +284,10 @@ void rp_emit(replay_decoder *d, replay_msg *m, uint32_t conn, uint32_t link, int
 			}
 		}
 	}
-	d->opts.on_msg(d->opts.on_msg_ctx, m);
+	if (m->kind == REPLAY_MSG_CLC || m->kind == REPLAY_MSG_LLC)
+		keep(d, m);
+	if (d->opts.on_msg)
+		d->opts.on_msg(d->opts.on_msg_ctx, m);
 }
 
 static void count_frame(replay_decoder *d, uint64_t ts_ns, uint32_t caplen, uint32_t len)
@@ -264,6 +316,11 @@ void replay_decoder_unreadable_frame(replay_decoder *d, uint64_t ts_ns, uint32_t
 		rp_unexplained(d, why, "%s", why);
 }
 
+void replay_decoder_interface(replay_decoder *d, uint32_t iface)
+{
+	d->iface = iface;
+}
+
 void replay_decoder_frame(replay_decoder *d, uint64_t ts_ns, const uint8_t *data, uint32_t caplen, uint32_t len)
 {
 	replay_result *res = &d->res;
@@ -271,7 +328,14 @@ void replay_decoder_frame(replay_decoder *d, uint64_t ts_ns, const uint8_t *data
 	rp_frame f;
 	char why[REPLAY_TEXT_LEN];
 	uint64_t before = res->unexplained.total;
-	switch (rp_frame_parse(&f, data, caplen, len, why, sizeof(why))) {
+	rp_frame_kind kind = rp_frame_parse(&f, data, caplen, len, why, sizeof(why));
+	if (kind != RP_FRAME_BAD && rp_copies_check(d->copies, ts_ns, d->iface, &f)) {
+		/* the packet once more, at another capture point: explained, not decoded again */
+		res->frames_captured_twice++;
+		res->explained++;
+		return;
+	}
+	switch (kind) {
 	case RP_FRAME_TCP:
 		rp_tcp_segment(d, &f);
 		break;
@@ -299,6 +363,7 @@ void replay_decoder_finish(replay_decoder *d, replay_result *res)
 {
 	rp_tcp_finish(d);
 	rp_roce_finish(d);
+	rp_missing_steps(d);
 	rp_build_report(d, &d->res.report);
 	report_sort(&d->res.report);
 	if (d->res.n_reasons)
@@ -314,5 +379,6 @@ void replay_result_free(replay_result *res)
 	list_free(&res->errors);
 	list_free(&res->notes);
 	g_free(res->reasons);
+	free_kept(res);
 	memset(res, 0, sizeof(*res));
 }

@@ -175,6 +175,9 @@ rp_frame_kind rp_frame_parse(rp_frame *f, const uint8_t *data, uint32_t caplen, 
 	f->roce_version = 0;
 	f->ib = NULL;
 	f->ib_caplen = f->ib_len = 0;
+	f->l3 = NULL;
+	f->l3_caplen = 0;
+	f->hop_off = f->csum_off = -1;
 	if (len < caplen)
 		len = caplen; /* a capture claiming fewer wire bytes than captured: trust the bytes */
 	f->raw = data;
@@ -197,6 +200,14 @@ rp_frame_kind rp_frame_parse(rp_frame *f, const uint8_t *data, uint32_t caplen, 
 	f->ethertype = type;
 	const uint8_t *p = data + off;
 	uint32_t cap = caplen - off, wire = len - off;
+	f->l3 = p;
+	f->l3_caplen = cap;
+	if (type == 0x0800 && cap >= 20) {
+		f->hop_off = 8;
+		f->csum_off = 10;
+	} else if ((type == 0x86DD || type == 0x8915) && cap >= 40) {
+		f->hop_off = 7; /* IPv6 hop limit, GRH hop limit */
+	}
 	switch (type) {
 	case 0x0800: return parse_ipv4(f, p, cap, wire, why, whylen);
 	case 0x86DD: return parse_ipv6(f, p, cap, wire, why, whylen);

@@ -47,6 +47,12 @@ typedef struct rp_frame {
 	/* the whole frame as given */
 	const uint8_t *raw;
 	uint32_t raw_caplen, raw_len;
+	/* the network-layer packet after the tags (IPv4, IPv6, GRH, ARP, ...), as captured, and
+	 * where in it the TTL / hop limit is (-1 none) and the IPv4 header checksum (-1 none):
+	 * what a router changes, so a forwarded copy can be told from a resend */
+	const uint8_t *l3;
+	uint32_t l3_caplen;
+	int hop_off, csum_off;
 } rp_frame;
 
 /* Dissect an Ethernet frame of `len` bytes of which `caplen` were captured. On

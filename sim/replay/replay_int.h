@@ -14,6 +14,7 @@
 #include "model/llc.h"
 #include "model/smcr_err.h"
 #include "sim/replay/replay.h"
+#include "sim/replay/replay_copies.h"
 #include "sim/replay/replay_frame.h"
 #include "sim/replay/replay_map.h"
 #include "sim/report/report.h"
@@ -32,6 +33,8 @@ typedef struct rp_host {
 	uint8_t ip[16];              /* first TCP address seen */
 	char name[REPORT_NAME_LEN];  /* host name from a v2 First Contact Extension */
 	uint8_t os_type;             /* SMCR_CLC_OS_*, 0 unknown */
+	bool server_side;            /* the server end of connections from this address to itself */
+	bool same_system_noted;
 } rp_host;
 
 typedef struct rp_seg {
@@ -104,6 +107,9 @@ typedef struct rp_conn {
 	uint32_t lgr, link;
 	uint16_t vlan;
 	uint64_t first_frame;
+	uint64_t proposal_frame, accept_frame, confirm_frame; /* CLC messages, 0 not seen */
+	uint8_t n_prefixes;          /* the Proposal's IP prefixes */
+	report_prefix prefixes[REPORT_MAX_PREFIXES];
 } rp_conn;
 
 typedef struct rp_ep {
@@ -142,6 +148,8 @@ typedef struct rp_link {
 	uint8_t roce_version;
 	uint32_t mtu;
 	report_link_state state;
+	uint64_t confirm_req_frame;  /* the first CONFIRM LINK request, 0 none */
+	bool confirmed;              /* CONFIRM LINK answered, or data flowed on it */
 	bool unknown_rkey_noted;
 	rp_flow flow[2];
 	uint64_t created_frame;
@@ -162,6 +170,7 @@ typedef struct rp_lgr {
 	bool seen_first_contact;     /* created by a first-contact handshake in the capture */
 	bool ended;
 	bool add_pending;            /* the server offered a link (ADD LINK request) */
+	uint64_t add_frame;          /* where */
 	rp_ep add_ep;
 	uint8_t add_link_num;
 	uint8_t add_mtu;
@@ -196,6 +205,8 @@ struct replay_decoder {
 	rp_map rkey_map;             /* (lgr, side, rkey) -> conn */
 	rp_map reasons;              /* unexplained reason text -> index in res.reasons + 1 */
 	size_t cap_reasons;
+	uint32_t iface;              /* capture interface of the current frame */
+	rp_copies *copies;           /* recent packets, to tell copies from resends */
 };
 
 /* replay_decoder.c */
@@ -203,7 +214,7 @@ void *rp_grow(void *rows, size_t *n, size_t *cap, size_t size);
 void rp_unexplained(replay_decoder *d, const char *reason, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void rp_error(replay_decoder *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rp_note(replay_decoder *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-uint32_t rp_host_for_ip(replay_decoder *d, uint8_t family, const uint8_t ip[16]);
+uint32_t rp_host_for_ip(replay_decoder *d, uint8_t family, const uint8_t ip[16], uint8_t side_tag);
 uint32_t rp_host_root(const replay_decoder *d, uint32_t h);
 void rp_host_set_sysid(replay_decoder *d, uint32_t h, const uint8_t sysid[8]);
 void rp_event_add(replay_decoder *d, uint32_t link, report_event_kind kind, uint32_t code, const char *fmt, ...)
@@ -223,8 +234,12 @@ void rp_link_register(replay_decoder *d, uint32_t link);
 void rp_rkey_alias_add(replay_decoder *d, uint32_t lgr, int side, uint32_t rkey_a, uint32_t rkey_b, uint64_t vaddr_b);
 
 /* replay_roce.c */
+void rp_add_link_reject_text(const smcr_llc_msg *m, char *out, size_t n);
 void rp_roce_frame(replay_decoder *d, const rp_frame *f);
 void rp_roce_finish(replay_decoder *d);
+
+/* replay_steps.c: notes for the steps the capture lacks */
+void rp_missing_steps(replay_decoder *d);
 
 /* replay_report.c */
 void rp_build_report(replay_decoder *d, smcr_report *r);

@@ -7,6 +7,7 @@
 
 #include "sim/replay/replay.h"
 #include "sim/replay/replay_cooked.h"
+#include "sim/replay/replay_ifaces.h"
 
 int replay_decode_file(const char *path, const replay_opts *opts, replay_result *res, char *err, size_t errlen)
 {
@@ -34,6 +35,9 @@ int replay_decode_file(const char *path, const replay_opts *opts, replay_result 
 		eth_size = MAX((size_t)pcap_snapshot(p), (size_t)262144) + 14;
 		eth = g_malloc(eth_size);
 	}
+	/* which tap saw each packet: copies at two taps are one packet (replay_copies.h) */
+	rp_ifaces ifaces;
+	bool have_ifaces = rp_ifaces_open(&ifaces, path);
 	uint64_t n = 0;
 	for (;;) {
 		struct pcap_pkthdr *h;
@@ -49,6 +53,11 @@ int replay_decode_file(const char *path, const replay_opts *opts, replay_result 
 			break;
 		}
 		n++;
+		uint32_t iface = have_ifaces ? rp_ifaces_next(&ifaces) : 0;
+		/* a cooked SLL2 record names its interface (tcpdump -i any) */
+		if (dlt == RP_LINKTYPE_LINUX_SLL2 && h->caplen >= 8)
+			iface = (uint32_t)data[4] << 24 | (uint32_t)data[5] << 16 | (uint32_t)data[6] << 8 | data[7];
+		replay_decoder_interface(d, iface);
 		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
 		if (!eth) {
 			replay_decoder_frame(d, ts, data, h->caplen, h->len);
@@ -69,6 +78,8 @@ int replay_decode_file(const char *path, const replay_opts *opts, replay_result 
 			replay_decoder_unreadable_frame(d, ts, h->caplen, h->len, cr == RP_COOKED_MALFORMED, why);
 	}
 	g_free(eth);
+	if (have_ifaces)
+		rp_ifaces_close(&ifaces);
 	pcap_close(p);
 	replay_decoder_finish(d, res);
 	res->linktype = dlt;

@@ -6,6 +6,7 @@
 
 #include "model/llc.h"
 #include "model/byteorder.h"
+#include "sim/replay/replay_fields.h"
 #include "sim/replay/replay_int.h"
 
 typedef struct build {
@@ -16,6 +17,7 @@ typedef struct build {
 	size_t n_rnics, cap_rnics;
 	uint32_t *conn_id_next;       /* per stack */
 	uint32_t *lgr_ids;            /* [2 * (lgr - 1) + side]: each side's link group id */
+	bool *lgr_id_made_up;         /* the same index: no link id told it */
 	uint32_t *first_link, *next_link; /* links of each link group, in index order */
 	uint32_t *first_conn, *next_conn; /* SMC-R connections of each link group */
 	uint32_t *live_on_link;       /* connections not closed, per link */
@@ -39,6 +41,11 @@ static void ensure_stack(build *b, uint32_t host)
 		g_strlcpy(s->name, h->name, sizeof(s->name));
 	else
 		report_ip_str(h->family, h->ip, s->name, sizeof(s->name));
+	if (h->server_side) {
+		/* the listening end of a connection to itself: named apart from the other end */
+		size_t n = strlen(s->name);
+		snprintf(s->name + n, sizeof(s->name) - n, " (server)");
+	}
 	s->os = h->os_type == SMCR_CLC_OS_ZOS ? REPORT_OS_ZOS : h->os_type == SMCR_CLC_OS_LINUX ? REPORT_OS_LINUX :
 	        h->os_type == SMCR_CLC_OS_AIX ? REPORT_OS_AIX : REPORT_OS_UNKNOWN;
 	memcpy(s->system_id, h->sysid, 8);
@@ -73,6 +80,7 @@ static uint32_t rnic_for(build *b, uint32_t stack, const rp_ep *ep, uint32_t mtu
 	report_rnic *n = report_add_rnic(b->r);
 	n->stack_id = stack;
 	snprintf(n->name, sizeof(n->name), "RNIC%u", count + 1);
+	n->name_made_up = true; /* no SMC-R message names a device */
 	memcpy(n->mac, ep->mac, 6);
 	n->n_gids = 1;
 	memcpy(n->gids[0], ep->gid, 16);
@@ -107,8 +115,10 @@ static void compute_lgr_ids(build *b)
 	}
 	for (size_t gi = 0; gi < d->n_lgrs; gi++)
 		for (int s = 0; s < 2; s++)
-			if (!b->lgr_ids[2 * gi + (size_t)s])
+			if (!b->lgr_ids[2 * gi + (size_t)s]) {
 				b->lgr_ids[2 * gi + (size_t)s] = 0xFF000000u | d->lgrs[gi].seq << 8;
+				b->lgr_id_made_up[2 * gi + (size_t)s] = true;
+			}
 }
 
 static uint32_t lgr_id(const build *b, uint32_t lgr, int side)
@@ -121,9 +131,21 @@ static bool half_reported(const rp_conn *c, int s)
 	return !c->not_smc && c->h[s].smc_active;
 }
 
-static report_conn_state conn_state(const rp_conn *c, int s)
+/* A first contact is done when its link's CONFIRM LINK was answered (or data flowed on
+ * it); until then Linux keeps both sockets in SMC_INIT (smc_connect_rdma and
+ * smc_listen_work move them to SMC_ACTIVE only afterwards). */
+static bool first_contact_pending(const replay_decoder *d, const rp_conn *c)
+{
+	return c->mode == RP_MODE_SMCR && c->first_contact && c->link && !RP_LINK(d, c->link)->confirmed;
+}
+
+static report_conn_state conn_state(const replay_decoder *d, const rp_conn *c, int s)
 {
 	const rp_half *me = &c->h[s], *peer = &c->h[RP_OTHER(s)];
+	if (c->mode == RP_MODE_SMCR && c->reset)
+		return REPORT_CONN_CLOSED;
+	if (first_contact_pending(d, c))
+		return me->tcp.fin && peer->tcp.fin ? REPORT_CONN_CLOSED : REPORT_CONN_INIT;
 	if (c->mode == RP_MODE_PENDING)
 		return c->reset || (me->tcp.fin && peer->tcp.fin) ? REPORT_CONN_CLOSED : REPORT_CONN_INIT;
 	if (c->mode == RP_MODE_TCP) {
@@ -135,16 +157,19 @@ static report_conn_state conn_state(const rp_conn *c, int s)
 			return REPORT_CONN_APPCLOSEWAIT1;
 		return REPORT_CONN_ACTIVE;
 	}
-	bool me_end = me->closed || me->aborted, peer_end = peer->closed || peer->aborted;
+	/* Linux shuts the TCP socket down only when the SMC socket closes (smc_close_active,
+	 * smc_release): a FIN tells that side closed, whether or not its CDC close flags are
+	 * in the capture */
+	bool me_end = me->closed || me->aborted || me->tcp.fin, peer_end = peer->closed || peer->aborted || peer->tcp.fin;
 	if (me_end && peer_end)
 		return REPORT_CONN_CLOSED;
 	if (me->aborted)
 		return REPORT_CONN_PEERABORTWAIT;
 	if (peer->aborted)
 		return REPORT_CONN_PROCESSABORT;
-	if (me->closed || me->done_writing)
+	if (me_end || me->done_writing)
 		return REPORT_CONN_PEERCLOSEWAIT1;
-	if (peer->closed || peer->done_writing)
+	if (peer_end || peer->done_writing)
 		return REPORT_CONN_APPCLOSEWAIT1;
 	return REPORT_CONN_ACTIVE;
 }
@@ -167,11 +192,13 @@ static void add_conn_row(build *b, const rp_conn *c, int s)
 	memcpy(rc->peer_ip, peer->ip, 16);
 	rc->local_port = me->port;
 	rc->peer_port = peer->port;
-	rc->state = conn_state(c, s);
+	rc->state = conn_state(d, c, s);
 	rc->mode = c->mode == RP_MODE_TCP ? REPORT_MODE_TCP : REPORT_MODE_SMCR;
 	rc->role = s == RP_CLIENT ? REPORT_ROLE_CLIENT : REPORT_ROLE_SERVER;
 	rc->fallback_reason = me->fallback;
 	rc->peer_diagnosis = me->peer_diag;
+	rc->n_prefixes = c->n_prefixes;
+	memcpy(rc->prefixes, c->prefixes, sizeof(rc->prefixes));
 	if (c->mode == RP_MODE_TCP) {
 		rc->bytes_sent = me->tcp.app_bytes;
 		rc->bytes_received = peer->tcp.app_bytes;
@@ -184,6 +211,11 @@ static void add_conn_row(build *b, const rp_conn *c, int s)
 	rc->peer_token = peer->token;
 	rc->rmbe_size = me->rmbe_size;
 	rc->peer_rmbe_size = peer->rmbe_size;
+	rc->first_contact = c->first_contact;
+	rc->local_rkey = me->rkey;
+	rc->peer_rkey = peer->rkey;
+	rc->local_rmb_vaddr = me->rmb_vaddr;
+	rc->peer_rmb_vaddr = peer->rmb_vaddr;
 	if (c->link) {
 		const rp_link *l = RP_LINK(d, c->link);
 		rc->lgr_id = lgr_id(b, c->lgr, s);
@@ -239,9 +271,9 @@ static void add_stats(build *b, const rp_conn *c, int s)
 		x->tx_rmb_hist[report_buf_bucket(peer->rmbe_size)]++;
 }
 
-static bool conn_live(const rp_conn *c)
+static bool conn_live(const replay_decoder *d, const rp_conn *c)
 {
-	return c->mode == RP_MODE_SMCR && conn_state(c, RP_CLIENT) != REPORT_CONN_CLOSED;
+	return c->mode == RP_MODE_SMCR && conn_state(d, c, RP_CLIENT) != REPORT_CONN_CLOSED;
 }
 
 static void add_lgr_rows(build *b, uint32_t gi)
@@ -253,6 +285,7 @@ static void add_lgr_rows(build *b, uint32_t gi)
 		uint32_t stack = stack_of(b, g->host[s]);
 		report_lgr *rg = report_add_lgr(b->r);
 		rg->id = lgr_id(b, gi, s);
+		rg->id_made_up = b->lgr_id_made_up[2 * (gi - 1) + (size_t)s];
 		rg->stack_id = stack;
 		rg->role = s == RP_CLIENT ? REPORT_ROLE_CLIENT : REPORT_ROLE_SERVER;
 		rg->version = g->version;
@@ -292,7 +325,7 @@ static void add_lgr_rows(build *b, uint32_t gi)
 		unsigned n_seen = 0;
 		for (uint32_t ci = b->first_conn[gi - 1]; ci; ci = b->next_conn[ci - 1]) {
 			const rp_conn *c = RP_CONN(d, ci);
-			if (conn_live(c))
+			if (conn_live(d, c))
 				rg->n_conns++;
 			bool dup = false;
 			for (unsigned k = 0; k < n_seen; k++)
@@ -329,6 +362,8 @@ static void add_link_rows(build *b, uint32_t li)
 		memcpy(rl->remote_gid, l->ep[o].gid, 16);
 		rl->local_qpn = l->ep[s].qpn;
 		rl->remote_qpn = l->ep[o].qpn;
+		rl->local_psn = l->ep[s].psn;
+		rl->remote_psn = l->ep[o].psn;
 		rl->vlan = l->vlan;
 		rl->mtu = l->mtu;
 		rl->bytes_out = l->flow[s].bytes;
@@ -383,6 +418,7 @@ void rp_build_report(replay_decoder *d, smcr_report *r)
 {
 	build b = { .d = d, .r = r };
 	report_init(r);
+	r->from_capture = true;
 	b.stack_of_host = g_new0(uint32_t, d->n_hosts + 1);
 	/* stacks in order of first appearance of their hosts in connections and link groups */
 	for (size_t ci = 0; ci < d->n_conns; ci++)
@@ -399,6 +435,7 @@ void rp_build_report(replay_decoder *d, smcr_report *r)
 			rnic_for(&b, stack_of(&b, RP_LGR(d, l->lgr)->host[s]), &l->ep[s], l->mtu);
 		}
 	b.lgr_ids = g_new0(uint32_t, 2 * d->n_lgrs + 1);
+	b.lgr_id_made_up = g_new0(bool, 2 * d->n_lgrs + 1);
 	compute_lgr_ids(&b);
 	b.first_link = g_new0(uint32_t, d->n_lgrs + 1);
 	b.next_link = g_new0(uint32_t, d->n_links + 1);
@@ -416,7 +453,7 @@ void rp_build_report(replay_decoder *d, smcr_report *r)
 			continue;
 		b.next_conn[ci - 1] = b.first_conn[c->lgr - 1];
 		b.first_conn[c->lgr - 1] = (uint32_t)ci;
-		if (c->link && conn_live(c))
+		if (c->link && conn_live(d, c))
 			b.live_on_link[c->link - 1]++;
 	}
 	for (size_t gi = 0; gi < d->n_lgrs; gi++)
@@ -435,6 +472,7 @@ void rp_build_report(replay_decoder *d, smcr_report *r)
 	g_free(b.conn_id_next);
 	g_free(b.rnics);
 	g_free(b.lgr_ids);
+	g_free(b.lgr_id_made_up);
 	g_free(b.first_link);
 	g_free(b.next_link);
 	g_free(b.first_conn);
@@ -465,8 +503,11 @@ void replay_print_summary(FILE *out, const replay_result *res)
 	        res->explained, res->unexplained.total, res->cut_frames);
 	fprintf(out, "  SMC messages: CLC %" PRIu64 ", LLC %" PRIu64 ", CDC %" PRIu64 "; RDMA WRITEs %" PRIu64 "\n",
 	        res->clc_messages, res->llc_messages, res->cdc_messages, res->rdma_writes);
-	fprintf(out, "  Retransmissions: TCP %" PRIu64 ", RoCE %" PRIu64 "; RoCE packets missing from the capture: %" PRIu64 "\n",
+	fprintf(out, "  Retransmissions (resent by their sender): TCP %" PRIu64 ", RoCE %" PRIu64
+	        "; RoCE packets missing from the capture: %" PRIu64 "\n",
 	        res->tcp_retransmissions, res->roce_retransmissions, res->capture_gaps);
+	fprintf(out, "  Captured twice (the same packet at another capture point, not decoded again): %" PRIu64 "\n",
+	        res->frames_captured_twice);
 	if (res->n_reasons) {
 		fprintf(out, "\nFrames not explained, by reason:\n");
 		for (size_t i = 0; i < res->n_reasons; i++)
@@ -509,6 +550,7 @@ void replay_write_json(json_writer *w, const replay_result *res)
 	json_kv_uint(w, "llc_messages", res->llc_messages);
 	json_kv_uint(w, "cdc_messages", res->cdc_messages);
 	json_kv_uint(w, "rdma_writes", res->rdma_writes);
+	json_kv_uint(w, "frames_captured_twice", res->frames_captured_twice);
 	json_kv_uint(w, "tcp_retransmissions", res->tcp_retransmissions);
 	json_kv_uint(w, "roce_retransmissions", res->roce_retransmissions);
 	json_kv_uint(w, "capture_gaps", res->capture_gaps);
@@ -526,7 +568,26 @@ void replay_write_json(json_writer *w, const replay_result *res)
 	write_list(w, "unexplained", &res->unexplained);
 	write_list(w, "errors", &res->errors);
 	write_list(w, "notes", &res->notes);
+	/* every CLC and LLC message with all its fields: the handshakes and the link
+	 * management (ADD LINK and its rkey table, DELETE LINK, CONFIRM RKEY, ...) */
+	for (int pass = 0; pass < 2; pass++) {
+		replay_msg_kind kind = pass == 0 ? REPLAY_MSG_CLC : REPLAY_MSG_LLC;
+		json_key(w, pass == 0 ? "clc" : "llc");
+		json_begin_array(w);
+		for (size_t i = 0; i < res->n_kept; i++)
+			if (res->kept[i].kind == kind)
+				replay_write_msg_json(w, &res->kept[i]);
+		json_end_array(w);
+	}
 	json_end_object(w);
+}
+
+static void print_fields(FILE *out, const replay_msg *m)
+{
+	rp_sink k = { .out = out };
+	fputs(": ", out);
+	rp_fields_of_msg(&k, m);
+	fputc('\n', out);
 }
 
 void replay_print_msg(FILE *out, const replay_msg *m)
@@ -541,16 +602,19 @@ void replay_print_msg(FILE *out, const replay_msg *m)
 	const uint8_t *p = m->data;
 	switch (m->kind) {
 	case REPLAY_MSG_CLC:
-		fprintf(out, "%s v%u %" PRIu32 " bytes\n", m->len > 4 ? smcr_clc_type_name(p[4]) : "CLC ?",
+		fprintf(out, "%s v%u %" PRIu32 " bytes", m->len > 4 ? smcr_clc_type_name(p[4]) : "CLC ?",
 		        m->len > 7 ? (unsigned)(p[7] >> 4) : 0u, m->len);
+		print_fields(out, m);
 		break;
 	case REPLAY_MSG_LLC: {
 		bool v2 = m->len && (p[0] & 0xF0) == 0x20;
-		fprintf(out, "%s %s %s %" PRIu32 " bytes\n", v2 ? "LLCv2" : "LLC", m->len ? smcr_llc_type_name(p[0]) : "?",
+		fprintf(out, "%s %s %s %" PRIu32 " bytes", v2 ? "LLCv2" : "LLC", m->len ? smcr_llc_type_name(p[0]) : "?",
 		        m->len > 3 && (p[3] & SMCR_LLC_FLAG_RESP) ? "response" : "request", m->len);
+		print_fields(out, m);
 		break;
 	}
 	case REPLAY_MSG_CDC:
+		/* every field of a CDC message is in the line */
 		if (m->len >= 26)
 			fprintf(out, "CDC seq %u token 0x%08" PRIx32 " prod %u:%" PRIu32 " cons %u:%" PRIu32 " flags 0x%02x/0x%02x\n",
 			        get_be16(p + 2), get_be32(p + 4), get_be16(p + 10), get_be32(p + 12), get_be16(p + 18),
@@ -563,4 +627,40 @@ void replay_print_msg(FILE *out, const replay_msg *m)
 		        m->write_first ? "" : "+", m->wire_len, m->rkey, m->va);
 		break;
 	}
+}
+
+static const char *kind_name(replay_msg_kind k)
+{
+	switch (k) {
+	case REPLAY_MSG_CLC: return "clc";
+	case REPLAY_MSG_LLC: return "llc";
+	case REPLAY_MSG_CDC: return "cdc";
+	case REPLAY_MSG_WRITE: return "rdma_write";
+	}
+	return "?";
+}
+
+void replay_write_msg_json(json_writer *w, const replay_msg *m)
+{
+	char a[64] = "", b[64] = "";
+	if (m->family) {
+		report_ip_str(m->family, m->ip[m->from], a, sizeof(a));
+		report_ip_str(m->family, m->ip[1 - m->from], b, sizeof(b));
+	}
+	json_begin_object(w);
+	json_kv_uint(w, "frame", m->frame);
+	json_kv_uint(w, "time_ns", m->time_ns);
+	json_kv_str(w, "kind", kind_name(m->kind));
+	json_kv_str(w, "from", m->from == RP_CLIENT ? "client" : "server");
+	json_kv_str(w, "src", m->family ? a : NULL);
+	json_kv_str(w, "dst", m->family ? b : NULL);
+	json_kv_uint(w, "connection", m->conn);
+	json_kv_uint(w, "link", m->link);
+	json_kv_uint(w, "link_group", m->lgr);
+	json_key(w, "fields");
+	json_begin_object(w);
+	rp_sink k = { .w = w };
+	rp_fields_of_msg(&k, m);
+	json_end_object(w);
+	json_end_object(w);
 }

@@ -14,6 +14,7 @@
  * the fabric does not build (snaplen-cut frames, IPv6, stacked VLAN tags, IP options, RDMA
  * READ and atomic opcodes). */
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/llc.h"
@@ -67,6 +68,7 @@ static void on_cdc(replay_decoder *d, uint32_t li, int s, const uint8_t *p, uint
 	rp_link *l = RP_LINK(d, li);
 	if (l->state == REPORT_LINK_ACTIVATING)
 		l->state = REPORT_LINK_ACTIVE; /* data flows, whether or not CONFIRM LINK was captured */
+	l->confirmed = true;
 	int r = RP_OTHER(s);
 	uint32_t ci = find_conn_by_token(d, l->lgr, r, m.token);
 	if (!ci) {
@@ -144,8 +146,11 @@ static void llc_confirm_link(replay_decoder *d, uint32_t li, int s, const smcr_l
 	if (!(m->flags & SMCR_LLC_FLAG_RESP)) {
 		g->max_links = m->u.confirm_link.max_links;
 		g->max_conns = m->u.confirm_link.max_conns;
+		if (!l->confirm_req_frame)
+			l->confirm_req_frame = d->frame;
 	} else {
 		l->state = REPORT_LINK_ACTIVE;
+		l->confirmed = true;
 	}
 }
 
@@ -184,6 +189,21 @@ static void add_link_accepted(replay_decoder *d, uint32_t li, const smcr_llc_msg
 	g->add_pending = false;
 }
 
+/* The reason of an ADD LINK reject as the bytes give it. SMC-Rv1 carries it in the low
+ * nibble of byte 2 (RFC 7609: 1 = no alternate path); in SMC-Rv2 bytes 1-2 are the 16-bit
+ * length, so the reason Linux sets (smc_llc_cli_add_link_reject) is overwritten by the
+ * length's high byte and a v2 reject carries none. */
+void rp_add_link_reject_text(const smcr_llc_msg *m, char *out, size_t n)
+{
+	if (m->version == 2)
+		snprintf(out, n, "the reason is not on the wire (SMC-Rv2: byte 2, where v1 has the reason, "
+		         "is the %u-byte length's %s byte)", m->length, m->order == SMCR_LLC_V2_LE ? "high" : "low");
+	else if (m->reject_reason == SMCR_LLC_REJ_NO_ALT_PATH)
+		snprintf(out, n, "reason 1, no alternate path");
+	else
+		snprintf(out, n, "reason %u (%s)", m->reject_reason, m->reject_reason ? "not defined by RFC 7609" : "none given");
+}
+
 /* The server's request is remembered until the client's response makes the link. */
 static void llc_add_link(replay_decoder *d, uint32_t li, int s, const smcr_llc_msg *m)
 {
@@ -193,6 +213,7 @@ static void llc_add_link(replay_decoder *d, uint32_t li, int s, const smcr_llc_m
 	rp_lgr *g = RP_LGR(d, lgr);
 	if (s == RP_SERVER && !resp) {
 		g->add_pending = true;
+		g->add_frame = d->frame;
 		memcpy(g->add_ep.gid, a->gid, 16);
 		memcpy(g->add_ep.mac, a->mac, 6);
 		g->add_ep.qpn = a->qpn;
@@ -201,7 +222,9 @@ static void llc_add_link(replay_decoder *d, uint32_t li, int s, const smcr_llc_m
 		g->add_mtu = a->mtu;
 	} else if (s == RP_CLIENT && resp) {
 		if (m->flags & SMCR_LLC_FLAG_ADD_LNK_REJ) {
-			rp_note(d, "ADD LINK rejected by the client (no alternate path)");
+			char why[160];
+			rp_add_link_reject_text(m, why, sizeof(why));
+			rp_note(d, "ADD LINK rejected by the client: %s", why);
 			g->add_pending = false;
 			return;
 		}

@@ -62,8 +62,9 @@ static uint32_t new_conn(replay_decoder *d, const rp_frame *f, bool sender_is_cl
 	c->h[cs].port = f->sport;
 	memcpy(c->h[RP_OTHER(cs)].ip, f->dst_ip, 16);
 	c->h[RP_OTHER(cs)].port = f->dport;
+	bool to_itself = !memcmp(c->h[RP_CLIENT].ip, c->h[RP_SERVER].ip, 16);
 	for (int s = 0; s < 2; s++) {
-		c->h[s].host = rp_host_for_ip(d, f->family, c->h[s].ip);
+		c->h[s].host = rp_host_for_ip(d, f->family, c->h[s].ip, to_itself && s == RP_SERVER);
 		c->h[s].tcp.parsing = true;
 	}
 	c->decliner = -1;

@@ -163,7 +163,7 @@ void json_int(json_writer *w, int64_t v)
 	fprintf(w->out, "%" PRId64, v);
 }
 
-static void json_bool(json_writer *w, bool v)
+void json_bool(json_writer *w, bool v)
 {
 	before_item(w);
 	fputs(v ? "true" : "false", w->out);

@@ -36,6 +36,7 @@ void json_key(json_writer *w, const char *key);
 void json_string(json_writer *w, const char *s);
 void json_uint(json_writer *w, uint64_t v);
 void json_int(json_writer *w, int64_t v);
+void json_bool(json_writer *w, bool v);
 void json_null(json_writer *w);
 
 /* key + value in one call */

@@ -135,6 +135,7 @@ typedef struct report_rnic {
 	uint32_t id;                  /* unique in the report */
 	uint32_t stack_id;
 	char name[REPORT_INTF_LEN];   /* EZARIUTpffff (z/OS), IB device name (Linux) */
+	bool name_made_up;            /* from a capture: no message names devices ("RNIC1") */
 	char netdev[REPORT_INTF_LEN]; /* associated net device, may be empty */
 	char pnetid[REPORT_INTF_LEN]; /* may be empty */
 	uint32_t pfid;                /* PCI function id, REPORT_UNKNOWN if unknown */
@@ -149,6 +150,7 @@ typedef struct report_rnic {
 
 typedef struct report_lgr {
 	uint32_t id;                  /* link group id (unique per stack) */
+	bool id_made_up;              /* from a capture: no link id in it told the id */
 	uint32_t stack_id;
 	report_role role;
 	report_lgr_type type;
@@ -182,7 +184,18 @@ typedef struct report_link {
 	uint64_t naks_in, naks_out;   /* NAK / RNR NAK acknowledgements */
 	uint64_t retrans_out;         /* requests this side sent again */
 	uint32_t n_conns;
+	uint32_t local_psn, remote_psn; /* from a capture: the initial PSNs the CLC or ADD LINK
+	                                 * messages announced */
 } report_link;
+
+/* An IP prefix of a CLC Proposal. */
+typedef struct report_prefix {
+	uint8_t family;               /* 4 or 6 */
+	uint8_t addr[16];
+	uint8_t len;
+} report_prefix;
+
+#define REPORT_MAX_PREFIXES 9     /* an IPv4 subnet and 8 IPv6 prefixes */
 
 typedef struct report_conn {
 	uint32_t id;                  /* per stack, creation order */
@@ -207,6 +220,12 @@ typedef struct report_conn {
 	uint64_t bytes_sent, bytes_received; /* application bytes */
 	uint64_t rdma_bytes_out, rdma_bytes_in; /* RDMA WRITE payload bytes (retransmissions included) */
 	uint64_t cdc_out, cdc_in;
+	/* from a capture: what the CLC handshake carried */
+	bool first_contact;
+	uint32_t local_rkey, peer_rkey;   /* RMB rkeys (Accept / Confirm) */
+	uint64_t local_rmb_vaddr, peer_rmb_vaddr;
+	uint8_t n_prefixes;               /* the client's Proposal: its IP prefixes */
+	report_prefix prefixes[REPORT_MAX_PREFIXES];
 } report_conn;
 
 /* A link failure or removal, printed as an IST2406I message group. */
@@ -229,6 +248,8 @@ typedef struct report_event {
 } report_event;
 
 typedef struct smcr_report {
+	bool from_capture;            /* read from a capture (replay): the printers add what the
+	                               * wire carried and mark what replay had to make up */
 	report_stack *stacks; size_t n_stacks, cap_stacks;
 	report_rnic *rnics; size_t n_rnics, cap_rnics;
 	report_lgr *lgrs; size_t n_lgrs, cap_lgrs;

@@ -92,11 +92,13 @@ static void write_stats(json_writer *w, const report_stats *st)
 	json_end_object(w);
 }
 
-static void write_rnic(json_writer *w, const report_rnic *n)
+static void write_rnic(json_writer *w, const smcr_report *r, const report_rnic *n)
 {
 	json_begin_object(w);
 	json_kv_uint(w, "id", n->id);
 	json_kv_str(w, "name", n->name);
+	if (r->from_capture)
+		json_kv_bool(w, "name_made_up", n->name_made_up);
 	json_kv_str(w, "netdev", n->netdev);
 	json_kv_str(w, "pnetid", n->pnetid);
 	kv_known_u32(w, "pfid", n->pfid);
@@ -119,7 +121,7 @@ static void write_rnic(json_writer *w, const report_rnic *n)
 	json_end_object(w);
 }
 
-static void write_link(json_writer *w, const report_link *l)
+static void write_link(json_writer *w, const smcr_report *r, const report_link *l)
 {
 	json_begin_object(w);
 	json_kv_uint(w, "link_num", l->link_num);
@@ -133,6 +135,10 @@ static void write_link(json_writer *w, const report_link *l)
 	kv_gid(w, "remote_gid", l->remote_gid);
 	json_kv_hex(w, "local_qpn", l->local_qpn, 6);
 	json_kv_hex(w, "remote_qpn", l->remote_qpn, 6);
+	if (r->from_capture) {
+		json_kv_hex(w, "local_psn", l->local_psn, 6);
+		json_kv_hex(w, "remote_psn", l->remote_psn, 6);
+	}
 	kv_vlan(w, "vlan", l->vlan);
 	json_kv_uint(w, "mtu", l->mtu);
 	json_kv_uint(w, "bytes_in", l->bytes_in);
@@ -150,6 +156,8 @@ static void write_lgr(json_writer *w, const smcr_report *r, const report_lgr *g)
 {
 	json_begin_object(w);
 	json_kv_hex(w, "id", g->id, 8);
+	if (r->from_capture)
+		json_kv_bool(w, "id_made_up", g->id_made_up);
 	json_kv_str(w, "role", report_role_short(g->role));
 	json_kv_str(w, "type", report_lgr_type_name(g->type));
 	json_kv_uint(w, "version", g->version);
@@ -167,12 +175,31 @@ static void write_lgr(json_writer *w, const smcr_report *r, const report_lgr *g)
 	json_begin_array(w);
 	for (size_t i = 0; i < r->n_links; i++)
 		if (r->links[i].stack_id == g->stack_id && r->links[i].lgr_id == g->id)
-			write_link(w, &r->links[i]);
+			write_link(w, r, &r->links[i]);
 	json_end_array(w);
 	json_end_object(w);
 }
 
-static void write_conn(json_writer *w, const report_conn *c)
+/* What the CLC handshake of a connection carried (reports from a capture). */
+static void write_conn_wire(json_writer *w, const report_conn *c)
+{
+	json_kv_bool(w, "first_contact", c->first_contact);
+	json_kv_hex(w, "local_rkey", c->local_rkey, 8);
+	json_kv_hex(w, "peer_rkey", c->peer_rkey, 8);
+	json_kv_hex(w, "local_rmb_vaddr", c->local_rmb_vaddr, 16);
+	json_kv_hex(w, "peer_rmb_vaddr", c->peer_rmb_vaddr, 16);
+	json_key(w, "proposal_prefixes");
+	json_begin_array(w);
+	for (unsigned i = 0; i < c->n_prefixes && i < REPORT_MAX_PREFIXES; i++) {
+		char ip[64], buf[80];
+		report_ip_str(c->prefixes[i].family, c->prefixes[i].addr, ip, sizeof(ip));
+		snprintf(buf, sizeof(buf), "%s/%u", ip, c->prefixes[i].len);
+		json_string(w, buf);
+	}
+	json_end_array(w);
+}
+
+static void write_conn(json_writer *w, const smcr_report *r, const report_conn *c)
 {
 	char buf[64];
 	json_begin_object(w);
@@ -217,6 +244,8 @@ static void write_conn(json_writer *w, const report_conn *c)
 	json_kv_uint(w, "rdma_bytes_in", c->rdma_bytes_in);
 	json_kv_uint(w, "cdc_out", c->cdc_out);
 	json_kv_uint(w, "cdc_in", c->cdc_in);
+	if (r->from_capture)
+		write_conn_wire(w, c);
 	json_end_object(w);
 }
 
@@ -270,7 +299,7 @@ void report_write_json(json_writer *w, const smcr_report *r)
 		json_begin_array(w);
 		for (size_t i = 0; i < r->n_rnics; i++)
 			if (r->rnics[i].stack_id == s->id)
-				write_rnic(w, &r->rnics[i]);
+				write_rnic(w, r, &r->rnics[i]);
 		json_end_array(w);
 		json_key(w, "link_groups");
 		json_begin_array(w);
@@ -282,7 +311,7 @@ void report_write_json(json_writer *w, const smcr_report *r)
 		json_begin_array(w);
 		for (size_t i = 0; i < r->n_conns; i++)
 			if (r->conns[i].stack_id == s->id)
-				write_conn(w, &r->conns[i]);
+				write_conn(w, r, &r->conns[i]);
 		json_end_array(w);
 		json_end_object(w);
 	}
@@ -301,6 +330,8 @@ void report_print_json(FILE *out, const smcr_report *r, report_json_extra_fn ext
 	json_begin_object(&w);
 	json_kv_str(&w, "format", "smcr-report");
 	json_kv_uint(&w, "version", 1);
+	if (r->from_capture)
+		json_kv_str(&w, "source", "capture");
 	report_write_json(&w, r);
 	if (extra)
 		extra(&w, ctx);

@@ -132,7 +132,8 @@ static void print_link(FILE *out, const smcr_report *r, const report_link *l)
 static void print_lgr_head(FILE *out, const report_lgr *g)
 {
 	char a[96], b[96], c[96], t[64];
-	fprintf(out, "\nSMCR link group: %08" PRIX32 "\n", g->id);
+	fprintf(out, "\nSMCR link group: %08" PRIX32 "%s\n", g->id,
+	        g->id_made_up ? "  (id made up by replay: no link id in the capture tells it)" : "");
 	row(out, 2, kv(a, sizeof(a), "Role", "%s", report_role_name(g->role)),
 	    kv(b, sizeof(b), "Type", "%s", report_lgr_type_name(g->type)),
 	    kv(c, sizeof(c), "Redundancy", "%s", report_lgr_redundancy(g->type)));

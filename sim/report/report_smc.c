@@ -30,6 +30,17 @@ static const report_rnic *rnic_of(const smcr_report *r, uint32_t id)
 	return id == REPORT_UNKNOWN ? NULL : report_rnic_by_id(r, id);
 }
 
+/* A link group id replay had to make up is said below the table (the column keeps
+ * smc-tools' width). */
+static void print_made_up_ids(FILE *out, const smcr_report *r, const report_stack *s)
+{
+	for (size_t i = 0; i < r->n_lgrs; i++) {
+		const report_lgr *g = &r->lgrs[i];
+		if (g->stack_id == s->id && g->id_made_up)
+			line(out, "(%08" PRIx32 ": id made up by replay, no link id in the capture tells it)", g->id);
+	}
+}
+
 static void print_lgr_show(FILE *out, const smcr_report *r, const report_stack *s)
 {
 	line(out, "# smcr linkgroup show");
@@ -44,6 +55,8 @@ static void print_lgr_show(FILE *out, const smcr_report *r, const report_stack *
 		line(out, "%08" PRIx32 " %-8s %-8s %4s  %6u  %-16s", g->id, report_role_short(g->role),
 		     report_lgr_type_name(g->type), v, g->n_conns, g->pnetid);
 	}
+	if (r->from_capture)
+		print_made_up_ids(out, r, s);
 }
 
 static void print_link_show(FILE *out, const smcr_report *r, const report_stack *s)
@@ -236,6 +249,37 @@ static void print_smcss(FILE *out, const smcr_report *r, const report_stack *s, 
 	}
 }
 
+static void cursor_str(report_cursor c, char *out, size_t n)
+{
+	snprintf(out, n, "%04x:%08" PRIx32, c.wrap, c.count);
+}
+
+/* smcss -d: the connection's token, buffers, cursors and flags as its last CDC messages
+ * each way carried them (printed for reports from a capture, where they are the wire's). */
+static void print_smcss_debug(FILE *out, const smcr_report *r, const report_stack *s)
+{
+	line(out, "# smcss -d");
+	line(out, "State          Local Address           Foreign Address         Mode Token    Sndbuf   Rcvbuf   "
+	          "Peerbuf  rxprod-Cursor rxcons-Cursor rxFlags txprod-Cursor txcons-Cursor txFlags");
+	for (size_t i = 0; i < r->n_conns; i++) {
+		const report_conn *c = &r->conns[i];
+		if (c->stack_id != s->id || c->mode != REPORT_MODE_SMCR)
+			continue;
+		char la[80], fa[80], rp[24], rc[24], tp[24], tc[24];
+		addr_str(c->family, c->local_ip, c->local_port, la, sizeof(la));
+		addr_str(c->family, c->peer_ip, c->peer_port, fa, sizeof(fa));
+		cursor_str(c->rx_prod, rp, sizeof(rp));
+		cursor_str(c->rx_cons, rc, sizeof(rc));
+		cursor_str(c->tx_prod, tp, sizeof(tp));
+		cursor_str(c->tx_cons, tc, sizeof(tc));
+		line(out, "%-14s %-23s %-23s %4s %08" PRIx32 " %-8" PRIu32 " %-8" PRIu32 " %-8" PRIu32
+		          " %-13s %-13s %02x:%02x   %-13s %-13s %02x:%02x",
+		     report_conn_state_name(c->state), la, fa, report_conn_mode_name(c->mode), c->local_token,
+		     c->sndbuf_size, c->rmbe_size, c->peer_rmbe_size, rp, rc, c->rx_prod_flags, c->rx_conn_flags, tp, tc,
+		     c->tx_prod_flags, c->tx_conn_flags);
+	}
+}
+
 void report_print_smc(FILE *out, const smcr_report *r)
 {
 	for (size_t si = 0; si < r->n_stacks; si++) {
@@ -254,5 +298,9 @@ void report_print_smc(FILE *out, const smcr_report *r)
 		print_smcss(out, r, s, false);
 		fputc('\n', out);
 		print_smcss(out, r, s, true);
+		if (r->from_capture) {
+			fputc('\n', out);
+			print_smcss_debug(out, r, s);
+		}
 	}
 }
