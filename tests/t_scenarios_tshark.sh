@@ -44,6 +44,7 @@ mins() {
 	fallback-smc-disabled) echo "0 0 0" ;;       # the server has SMC off: no SMC option, no CLC
 	fallback-subnets)      echo "4 0 0" ;;       # 2 conns declined (different subnets)
 	large-fabric)          echo "960 64 640" ;;  # 32 apps x 10 conns, 32 link groups
+	scale-smoke)           echo "300 200 200" ;; # 100 conns, 100 link groups
 	link-reuse)            echo "900 2 600" ;;   # 300 conns, 1 link group, one link
 	redundancy-failover)   echo "24 7 16" ;;     # 8 conns, 1 lgr, second link, failover
 	shared-adapters)       echo "60 30 40" ;;    # 20 conns, 5 lgrs of 2 links
@@ -151,6 +152,7 @@ reap() { # wait for the oldest scenario and print what it said
 	fi
 }
 for f in scenarios/*.scn; do
+	grep -q '^# heavy:' "$f" && continue # only checked, never run
 	n=$(basename "$f" .scn)
 	mkdir "$TMP/$n"
 	(judge "$f" "$TMP/$n") >"$TMP/$n.out" 2>&1 &

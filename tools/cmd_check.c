@@ -6,11 +6,11 @@
 #include "tools/cli.h"
 
 /* One file: "FILE: ok (...)", or its errors on stderr; 0 or 2. */
-static int check_file(const char *path, bool dump)
+static int check_file(const char *path, const scn_load_opts *lo, bool dump)
 {
 	scn_diag diag;
 	scn_diag_init(&diag);
-	scn_scenario *scn = scn_load_file(path, &diag);
+	scn_scenario *scn = scn_load_file_opts(path, lo, &diag);
 	int rc = 0;
 	if (!scn) {
 		scn_diag_print(&diag, stderr);
@@ -33,8 +33,10 @@ static int check_file(const char *path, bool dump)
 int cmd_check(int argc, char **argv)
 {
 	gboolean dump = FALSE, defaults = FALSE;
+	gchar **set = NULL;
 	GOptionEntry entries[] = {
 		{ "dump", 0, 0, G_OPTION_ARG_NONE, &dump, "print each resolved scenario in canonical form", NULL },
+		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &set, "give parameter NAME the value VALUE (repeatable)", "NAME=VALUE" },
 		{ "defaults", 0, 0, G_OPTION_ARG_NONE, &defaults, "print the attribute defaults of each personality", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
@@ -49,16 +51,21 @@ int cmd_check(int argc, char **argv)
 		return 2;
 	if (defaults) {
 		scn_print_defaults(stdout);
-		if (argc < 2)
+		if (argc < 2) {
+			g_strfreev(set);
 			return 0;
+		}
 	}
 	if (argc < 2) {
 		fprintf(stderr, "%s: no scenario file given (try --help)\n", argv[0]);
+		g_strfreev(set);
 		return 2;
 	}
+	scn_load_opts lo = { (const char *const *)set, set ? g_strv_length(set) : 0 };
 	int rc = 0;
 	for (int i = 1; i < argc; i++)
-		if (check_file(argv[i], dump))
+		if (check_file(argv[i], &lo, dump))
 			rc = 2;
+	g_strfreev(set);
 	return rc;
 }

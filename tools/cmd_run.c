@@ -12,15 +12,17 @@
 
 typedef struct run_args {
 	gchar *seed, *end, *format, *report, *smcid, *real_hw;
+	gchar **set; /* --set NAME=VALUE, the scenario's parameters */
 	gboolean verbose, defaults, dump;
 	capture_args cap;
 } run_args;
 
-static int load(const char *prog, const char *path, scn_scenario **out)
+static int load(const char *prog, const char *path, const run_args *a, scn_scenario **out)
 {
 	scn_diag diag;
 	scn_diag_init(&diag);
-	*out = scn_load_file(path, &diag);
+	scn_load_opts lo = { (const char *const *)a->set, a->set ? g_strv_length(a->set) : 0 };
+	*out = scn_load_file_opts(path, &lo, &diag);
 	if (!*out)
 		scn_diag_print(&diag, stderr);
 	scn_diag_free(&diag);
@@ -30,23 +32,20 @@ static int load(const char *prog, const char *path, scn_scenario **out)
 
 static int common_opts(const char *prog, const run_args *a, world_opts *o)
 {
+	/* the scenario's rules for `seed` and `end` (sim/scenario/scn_model.h) */
+	char err[256];
 	if (a->seed) {
-		unsigned long long v;
-		if (cli_parse_u64(a->seed, &v)) {
-			fprintf(stderr, "%s: bad --seed '%s'; expected an unsigned integer\n", prog, a->seed);
+		if (!scn_parse_seed(a->seed, &o->seed, err, sizeof(err))) {
+			fprintf(stderr, "%s: bad --seed: %s\n", prog, err);
 			return 2;
 		}
-		o->seed = v;
 		o->has_seed = true;
 	}
 	if (a->end) {
-		unsigned long long v;
-		char err[128];
-		if (cli_parse_duration(a->end, &v, err, sizeof(err)) || v == 0) {
-			fprintf(stderr, "%s: bad --end '%s'; expected a duration like 10s or 250ms\n", prog, a->end);
+		if (!scn_parse_end_time(a->end, &o->end_ns, err, sizeof(err))) {
+			fprintf(stderr, "%s: bad --end: %s\n", prog, err);
 			return 2;
 		}
-		o->end_ns = v;
 		o->has_end = true;
 	}
 	if (a->format) {
@@ -75,6 +74,7 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 	GOptionEntry run_entries[] = {
 		{ "seed", 0, 0, G_OPTION_ARG_STRING, &a->seed, "run seed (overrides the scenario's)", "N" },
 		{ "end", 0, 0, G_OPTION_ARG_STRING, &a->end, "virtual end time (overrides the scenario's)", "TIME" },
+		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->set, "give parameter NAME the value VALUE (repeatable)", "NAME=VALUE" },
 		{ "format", 0, 0, G_OPTION_ARG_STRING, &a->format, "output: text (default) or json", "text|json" },
 		{ "report", 0, 0, G_OPTION_ARG_STRING, &a->report,
 		  "style of text reports: netstat, smc, or auto (as the scenario says)", "STYLE" },
@@ -89,6 +89,7 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 	GOptionEntry report_entries[] = {
 		{ "seed", 0, 0, G_OPTION_ARG_STRING, &a->seed, "run seed (overrides the scenario's)", "N" },
 		{ "end", 0, 0, G_OPTION_ARG_STRING, &a->end, "virtual end time (overrides the scenario's)", "TIME" },
+		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->set, "give parameter NAME the value VALUE (repeatable)", "NAME=VALUE" },
 		{ "format", 0, 0, G_OPTION_ARG_STRING, &a->format, "report as text (default) or json", "text|json" },
 		{ "report", 0, 0, G_OPTION_ARG_STRING, &a->report, "text style: netstat (default), smc or auto", "STYLE" },
 		{ "smcid", 0, 0, G_OPTION_ARG_STRING, &a->smcid, "only the link group or link with this id (hex)", "HEX" },
@@ -118,6 +119,7 @@ static void free_args(run_args *a)
 	capture_args_free(&a->cap);
 	g_free(a->smcid);
 	g_free(a->real_hw);
+	g_strfreev(a->set);
 }
 
 /* The scenario file argument; 0 or 2 after saying what is wrong. */
@@ -192,7 +194,7 @@ int cmd_run(int argc, char **argv)
 		rc = one_file(argv[0], argc);
 	scn_scenario *scn = NULL;
 	if (!rc)
-		rc = load(argv[0], argv[1], &scn);
+		rc = load(argv[0], argv[1], &a, &scn);
 	if (!rc && a.dump) {
 		scn_dump(scn, stdout);
 		scn_free(scn);
@@ -262,7 +264,7 @@ int cmd_report(int argc, char **argv)
 		rc = one_file(argv[0], argc);
 	scn_scenario *scn = NULL;
 	if (!rc)
-		rc = load(argv[0], argv[1], &scn);
+		rc = load(argv[0], argv[1], &a, &scn);
 	if (!rc)
 		rc = capture_args_apply(argv[0], &a.cap, &o);
 	if (!rc)

@@ -242,7 +242,8 @@ static bool parse_start(const char *text, scn_val *out, const char **why)
 	}
 	if (scn_parse_duration(text, 0, &out->u, why))
 		return true;
-	*why = "expected a time such as 0, 2s or 500ms, or never";
+	if (*why != SCN_WHY_OVERFLOW)
+		*why = "expected a time such as 0, 2s or 500ms, or never";
 	return false;
 }
 
@@ -260,7 +261,8 @@ static bool parse_close(const char *text, scn_val *out, const char **why)
 	out->close = SCN_CLOSE_AT;
 	if (scn_parse_duration(text, 0, &out->u, why))
 		return true;
-	*why = "expected after, never or a time such as 30s";
+	if (*why != SCN_WHY_OVERFLOW)
+		*why = "expected after, never or a time such as 30s";
 	return false;
 }
 
@@ -313,6 +315,24 @@ static bool check_range(scn_parser *P, const char *key, const char *text, scn_lo
 	fmt_typed(sp->type, sp->min, lo, sizeof(lo));
 	fmt_typed(sp->type, sp->max, hi, sizeof(hi));
 	scn_error(P->d, loc, "%s=%s is out of range; expected %s..%s", key, text, lo, hi);
+	return false;
+}
+
+/* A number too large for 64 bits: out of range, with the largest value the attribute
+ * takes (start and close times lie before the run's end, at most 24h). */
+static bool overflow(scn_parser *P, const char *key, const char *text, scn_loc loc, const scn_attr_spec *sp)
+{
+	char lo[SCN_FMT_LEN], hi[SCN_FMT_LEN];
+	scn_vtype t = sp->type == SCN_V_START || sp->type == SCN_V_CLOSE ? SCN_V_DURATION : sp->type;
+	uint64_t min = sp->min, max = sp->max;
+	if (sp->type == SCN_V_START || sp->type == SCN_V_CLOSE)
+		max = SCN_MAX_END_NS;
+	fmt_typed(t, min, lo, sizeof(lo));
+	fmt_typed(t, max, hi, sizeof(hi));
+	if (t == SCN_V_HEX)
+		scn_error(P->d, loc, "%s=%s is out of range (max %s); expected at most %s", key, scn_echo(P->d, text), hi, hi);
+	else
+		scn_error(P->d, loc, "%s=%s is out of range (max %s); expected %s..%s", key, scn_echo(P->d, text), hi, lo, hi);
 	return false;
 }
 
@@ -387,7 +407,9 @@ bool scn_attr_value(scn_parser *P, const char *key, const char *text, scn_loc lo
 		return enum_value(P, key, text, loc, sp, out);
 	const char *why = NULL;
 	if (!parse_typed(sp, text, out, &why)) {
-		scn_error(P->d, loc, "bad %s '%s' for %s; %s", type_noun(sp->type), text, key, why);
+		if (why == SCN_WHY_OVERFLOW)
+			return overflow(P, key, text, loc, sp);
+		scn_error(P->d, loc, "bad %s '%s' for %s; %s", type_noun(sp->type), scn_echo(P->d, text), key, why);
 		return false;
 	}
 	return check_typed(P, key, text, loc, sp, out);
@@ -405,7 +427,7 @@ size_t scn_attr_positionals(scn_parser *P, const scn_stmt *st, const char *usage
 	for (size_t i = n; i < st->n; i++)
 		if (!st->tok[i].key) {
 			scn_error(P->d, st->tok[i].loc, "unexpected word '%s' after the attributes; expected key=value (%s)",
-			          st->tok[i].value, usage);
+			          scn_echo(P->d, st->tok[i].value), usage);
 			return SIZE_MAX;
 		}
 	return n;
@@ -425,7 +447,7 @@ bool scn_stmt_words_at_most(scn_parser *P, const scn_stmt *st, size_t np, size_t
 	if (np == SIZE_MAX)
 		return false;
 	if (np > max) {
-		scn_error(P->d, st->tok[max].loc, "unexpected word '%s'; expected %s", st->tok[max].value, usage);
+		scn_error(P->d, st->tok[max].loc, "unexpected word '%s'; expected %s", scn_echo(P->d, st->tok[max].value), usage);
 		return false;
 	}
 	return true;
@@ -457,14 +479,14 @@ bool scn_attr_collect(scn_parser *P, const scn_stmt *st, size_t first, const scn
 		if (k == nspec) {
 			char *keys = spec_keys(spec, nspec);
 			if (nspec)
-				scn_error(P->d, t->loc, "unknown attribute '%s' for %s; expected one of %s", t->key, what, keys);
+				scn_error(P->d, t->loc, "unknown attribute '%s' for %s; expected one of %s", scn_echo(P->d, t->key), what, keys);
 			else
-				scn_error(P->d, t->loc, "unknown attribute '%s' for %s; expected no attributes", t->key, what);
+				scn_error(P->d, t->loc, "unknown attribute '%s' for %s; expected no attributes", scn_echo(P->d, t->key), what);
 			g_free(keys);
 			return false;
 		}
 		if (a->tok[k]) {
-			scn_error(P->d, t->loc, "repeated attribute '%s' (first at %u:%u); expected each attribute once", t->key,
+			scn_error(P->d, t->loc, "repeated attribute '%s' (first at %u:%u); expected each attribute once", scn_echo(P->d, t->key),
 			          a->tok[k]->loc.line, a->tok[k]->loc.col);
 			return false;
 		}

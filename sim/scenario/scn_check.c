@@ -3,7 +3,11 @@
  * L2 segments, unique PFIDs, MACs and addresses, VLANs the switches carry, routes,
  * SMC-R activations, app endpoints and their listeners, times against the run's end,
  * fail/restore order, expectation instances; then the timeline is sorted. Items whose own
- * statement had an error are skipped, so one mistake is reported once. */
+ * statement had an error are skipped, so one mistake is reported once.
+ *
+ * Linear in the size of the scenario: whatever is looked up by value (PFIDs, MACs,
+ * addresses, listeners, failed targets) is found in a hash table; the tables only find,
+ * every loop that reports walks the arrays in file order. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +36,26 @@ static bool on_subnet(const scn_interface *ifc, uint32_t addr)
 {
 	uint32_t net = ~host_mask(ifc->prefix_len);
 	return (ifc->ip & net) == (addr & net);
+}
+
+/* A table of 64-bit keys to indices (stored + 1, so that NULL is "absent"). */
+static GHashTable *index_table(void)
+{
+	return g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+}
+
+static bool index_get(GHashTable *t, gint64 key, size_t *index)
+{
+	gpointer v = g_hash_table_lookup(t, &key);
+	if (!v)
+		return false;
+	*index = GPOINTER_TO_SIZE(v) - 1;
+	return true;
+}
+
+static void index_put(GHashTable *t, gint64 key, size_t index)
+{
+	g_hash_table_insert(t, g_memdup2(&key, sizeof(key)), GSIZE_TO_POINTER(index + 1));
 }
 
 /* ---- L2 segments -------------------------------------------------------------------- */
@@ -75,20 +99,30 @@ static void compute_segments(scn_parser *P)
 
 /* ---- fabric ------------------------------------------------------------------------- */
 
-static void check_pfids(scn_parser *P)
+/* The first adapter (not broken) with each PFID, by PFID. */
+static GHashTable *adapters_by_pfid(const scn_parser *P)
+{
+	GHashTable *t = index_table();
+	for (size_t i = 0; i < P->scn->n_adapters; i++) {
+		size_t first;
+		if (!scn_is_broken(P, SCN_BRK_ADAPTER, i) && !index_get(t, P->scn->adapters[i].pfid, &first))
+			index_put(t, P->scn->adapters[i].pfid, i);
+	}
+	return t;
+}
+
+static void check_pfids(scn_parser *P, GHashTable *by_pfid)
 {
 	scn_scenario *s = P->scn;
 	for (size_t i = 0; i < s->n_adapters; i++) {
-		if (scn_is_broken(P, SCN_BRK_ADAPTER, i))
+		size_t j;
+		if (scn_is_broken(P, SCN_BRK_ADAPTER, i) || !index_get(by_pfid, s->adapters[i].pfid, &j) || j == i)
 			continue;
-		for (size_t j = 0; j < i; j++) {
-			if (scn_is_broken(P, SCN_BRK_ADAPTER, j) || s->adapters[j].pfid != s->adapters[i].pfid)
-				continue;
-			scn_error(P->d, g_array_index(P->pfid_loc, scn_loc, i),
-			          "duplicate PFID %04X (adapter '%s' at %u:%u has it); expected a PFID unique in the fabric",
-			          s->adapters[i].pfid, s->adapters[j].name, s->adapters[j].loc.line, s->adapters[j].loc.col);
-			break;
-		}
+		char at[96];
+		scn_loc_text(s->adapters[j].loc, at, sizeof(at));
+		scn_error(P->d, g_array_index(P->pfid_loc, scn_loc, i),
+		          "duplicate PFID %04X (adapter '%s' at %s has it); expected a PFID unique in the fabric",
+		          s->adapters[i].pfid, s->adapters[j].name, at);
 	}
 }
 
@@ -103,32 +137,57 @@ typedef struct mac_owner {
 	scn_loc loc;
 } mac_owner;
 
+/* The key of a MAC on a segment and VLAN: 48 + 12 bits of MAC and VLAN, the segment
+ * hashed in by the table below (segments are few; a collision only costs a compare). */
+typedef struct mac_key {
+	uint8_t mac[6];
+	uint16_t vlan;
+	uint32_t segment;
+} mac_key;
+
+static guint mac_key_hash(gconstpointer p)
+{
+	const mac_key *k = p;
+	guint h = k->segment * 2654435761u ^ k->vlan;
+	for (int i = 0; i < 6; i++)
+		h = h * 31 + k->mac[i];
+	return h;
+}
+
+static gboolean mac_key_equal(gconstpointer a, gconstpointer b)
+{
+	const mac_key *x = a, *y = b;
+	return x->segment == y->segment && x->vlan == y->vlan && !memcmp(x->mac, y->mac, 6);
+}
+
 /* `derived`: the MAC is the default one made from an address or PFID. Two derived MACs
  * collide only if their addresses or PFIDs do, which is reported on its own. */
-static void claim_mac(scn_parser *P, GArray *owners, const uint8_t mac[6], bool derived, uint32_t segment, uint16_t vlan,
-                      const char *what, scn_loc loc)
+static void claim_mac(scn_parser *P, GHashTable *owners, const uint8_t mac[6], bool derived, uint32_t segment,
+                      uint16_t vlan, const char *what, scn_loc loc)
 {
-	for (guint i = 0; i < owners->len; i++) {
-		mac_owner *o = &g_array_index(owners, mac_owner, i);
-		if (o->segment == segment && o->vlan == vlan && !memcmp(o->mac, mac, 6)) {
-			if (derived && o->derived)
-				return;
-			char m[SCN_FMT_LEN];
-			scn_error(P->d, loc, "MAC %s of %s is already used by %s (%u:%u) on the same network; expected a unique MAC",
-			          addr_text_mac(mac, m, sizeof(m)), what, o->what, o->loc.line, o->loc.col);
+	mac_key k = { .vlan = vlan, .segment = segment };
+	memcpy(k.mac, mac, 6);
+	const mac_owner *o = g_hash_table_lookup(owners, &k);
+	if (o) {
+		if (derived && o->derived)
 			return;
-		}
+		char m[SCN_FMT_LEN], at[96];
+		scn_loc_text(o->loc, at, sizeof(at));
+		scn_error(P->d, loc, "MAC %s of %s is already used by %s (%s) on the same network; expected a unique MAC",
+		          addr_text_mac(mac, m, sizeof(m)), what, o->what, at);
+		return;
 	}
-	mac_owner o = { .segment = segment, .vlan = vlan, .derived = derived, .loc = loc };
-	memcpy(o.mac, mac, 6);
-	g_strlcpy(o.what, what, sizeof(o.what));
-	g_array_append_val(owners, o);
+	mac_owner *n = g_new0(mac_owner, 1);
+	*n = (mac_owner){ .segment = segment, .vlan = vlan, .derived = derived, .loc = loc };
+	memcpy(n->mac, mac, 6);
+	g_strlcpy(n->what, what, sizeof(n->what));
+	g_hash_table_insert(owners, g_memdup2(&k, sizeof(k)), n);
 }
 
 static void check_macs(scn_parser *P)
 {
 	scn_scenario *s = P->scn;
-	GArray *owners = g_array_new(FALSE, TRUE, sizeof(mac_owner));
+	GHashTable *owners = g_hash_table_new_full(mac_key_hash, mac_key_equal, g_free, g_free);
 	for (size_t i = 0; i < s->n_adapters; i++) {
 		const scn_adapter *ad = &s->adapters[i];
 		if (scn_is_broken(P, SCN_BRK_ADAPTER, i))
@@ -155,7 +214,7 @@ static void check_macs(scn_parser *P)
 			          ifc->loc);
 		}
 	}
-	g_array_free(owners, TRUE);
+	g_hash_table_destroy(owners);
 }
 
 static char *vlan_list(const scn_vlan_set *v)
@@ -169,7 +228,17 @@ static char *vlan_list(const scn_vlan_set *v)
 
 /* ---- stacks ------------------------------------------------------------------------- */
 
-static void check_stack(scn_parser *P, uint32_t si)
+/* What the checks look up, built once. */
+typedef struct check_ctx {
+	GHashTable *by_pfid;       /* PFID -> first adapter */
+	bool any_broken_adapter;
+	GHashTable *listeners;     /* stack << 16 | port -> first listening app */
+	GHashTable *by_ip;         /* address -> first stack << 32 | interface that has it */
+	bool *stack_has_broken_app;
+	uint64_t *start_event;     /* per app: earliest `at … start app`, UINT64_MAX: none */
+} check_ctx;
+
+static void check_stack(scn_parser *P, const check_ctx *c, uint32_t si)
 {
 	scn_scenario *s = P->scn;
 	scn_stack *st = &s->stacks[si];
@@ -221,18 +290,17 @@ static void check_stack(scn_parser *P, uint32_t si)
 	/* SMC-R activations: the PFID names an adapter, the port exists */
 	for (size_t k = 0; k < st->n_smcr_ports; k++) {
 		scn_smcr_port *p = &st->smcr_ports[k];
-		for (uint32_t a = 0; a < s->n_adapters && p->adapter == SCN_NONE; a++)
-			if (!scn_is_broken(P, SCN_BRK_ADAPTER, a) && s->adapters[a].pfid == p->pfid)
-				p->adapter = a;
+		size_t a;
+		if (index_get(c->by_pfid, p->pfid, &a))
+			p->adapter = (uint32_t)a;
 		if (p->adapter == SCN_NONE) {
-			bool any_broken = false;
-			for (uint32_t a = 0; a < s->n_adapters; a++)
-				any_broken |= scn_is_broken(P, SCN_BRK_ADAPTER, a);
-			if (any_broken)
+			if (c->any_broken_adapter)
 				continue; /* a broken adapter may have had this PFID: reported there */
 			GString *have = g_string_new(NULL);
-			for (uint32_t a = 0; a < s->n_adapters && a < 8; a++)
-				g_string_append_printf(have, "%s%04X (%s)", a ? ", " : "", s->adapters[a].pfid, s->adapters[a].name);
+			for (uint32_t i = 0; i < s->n_adapters && i < 8; i++)
+				g_string_append_printf(have, "%s%04X (%s)", i ? ", " : "", s->adapters[i].pfid, s->adapters[i].name);
+			if (s->n_adapters > 8)
+				g_string_append(have, ", …");
 			scn_error(P->d, p->loc, "no adapter has PFID %04X (%s); expected the pfid= of an adapter", p->pfid,
 			          have->len ? have->str : "no adapters defined");
 			g_string_free(have, TRUE);
@@ -246,60 +314,50 @@ static void check_stack(scn_parser *P, uint32_t si)
 	}
 }
 
-typedef struct ip_owner {
-	uint32_t ip;
-	uint32_t segment;
-	uint16_t vlan;
-	uint32_t stack, iface;
-} ip_owner;
-
 static void check_addresses(scn_parser *P)
 {
 	scn_scenario *s = P->scn;
-	GArray *owners = g_array_new(FALSE, TRUE, sizeof(ip_owner));
+	/* (address, segment, VLAN) -> the first stack << 32 | interface that has it */
+	GHashTable *owners = g_hash_table_new_full(mac_key_hash, mac_key_equal, g_free, NULL);
 	for (uint32_t si = 0; si < s->n_stacks; si++) {
 		const scn_stack *st = &s->stacks[si];
 		for (uint32_t i = 0; i < st->n_ifaces; i++) {
 			if (!iface_ok(P, si, i))
 				continue;
 			const scn_interface *ifc = &st->ifaces[i];
-			ip_owner me = { ifc->ip, s->switches[ifc->sw].segment, ifc->vlan, si, i };
-			bool clash = false;
-			for (guint k = 0; k < owners->len && !clash; k++) {
-				const ip_owner *o = &g_array_index(owners, ip_owner, k);
-				if (o->ip != me.ip || o->segment != me.segment || o->vlan != me.vlan)
-					continue;
-				const scn_stack *os = &s->stacks[o->stack];
-				char a[SCN_FMT_LEN], vl[24] = "untagged";
-				if (me.vlan)
-					snprintf(vl, sizeof(vl), "VLAN %u", me.vlan);
-				scn_error(P->d, ip_loc(P, si, i),
-				          "address %s is already used by %s.%s (%u:%u) on the same network (L2 segment of switch '%s', %s); expected a unique address",
-				          addr_text_ipv4(me.ip, a, sizeof(a)), os->name, os->ifaces[o->iface].name,
-				          os->ifaces[o->iface].loc.line, os->ifaces[o->iface].loc.col, s->switches[ifc->sw].name, vl);
-				clash = true;
+			mac_key k = { .vlan = ifc->vlan, .segment = s->switches[ifc->sw].segment };
+			memcpy(k.mac, &ifc->ip, sizeof(ifc->ip));
+			gpointer o;
+			if (!g_hash_table_lookup_extended(owners, &k, NULL, &o)) {
+				g_hash_table_insert(owners, g_memdup2(&k, sizeof(k)), GSIZE_TO_POINTER(((size_t)si << 32) | i));
+				continue;
 			}
-			if (!clash)
-				g_array_append_val(owners, me);
+			const scn_stack *os = &s->stacks[GPOINTER_TO_SIZE(o) >> 32];
+			const scn_interface *oi = &os->ifaces[GPOINTER_TO_SIZE(o) & 0xffffffffu];
+			char a[SCN_FMT_LEN], vl[24] = "untagged", at[96];
+			if (ifc->vlan)
+				snprintf(vl, sizeof(vl), "VLAN %u", ifc->vlan);
+			scn_loc_text(oi->loc, at, sizeof(at));
+			scn_error(P->d, ip_loc(P, si, i),
+			          "address %s is already used by %s.%s (%s) on the same network (L2 segment of switch '%s', %s); expected a unique address",
+			          addr_text_ipv4(ifc->ip, a, sizeof(a)), os->name, oi->name, at, s->switches[ifc->sw].name, vl);
 		}
 	}
-	g_array_free(owners, TRUE);
+	g_hash_table_destroy(owners);
 }
 
 /* ---- applications ------------------------------------------------------------------- */
 
 /* The earliest time an app starts: start= or the first `at … start app`. */
-static bool earliest_start(const scn_scenario *s, uint32_t app, uint64_t *at)
+static bool earliest_start(const scn_scenario *s, const check_ctx *c, uint32_t app, uint64_t *at)
 {
 	const scn_app *a = &s->apps[app];
 	bool found = !a->start_never;
 	uint64_t t = a->start_ns;
-	for (size_t e = 0; e < s->n_events; e++) {
-		const scn_event *ev = &s->events[e];
-		if (ev->kind == SCN_EV_START_APP && ev->target == app && (!found || ev->at_ns < t)) {
-			t = ev->at_ns;
-			found = true;
-		}
+	uint64_t ev = c->start_event[app];
+	if (ev != UINT64_MAX && (!found || ev < t)) {
+		t = ev;
+		found = true;
 	}
 	*at = t;
 	return found;
@@ -336,31 +394,135 @@ static scn_app_kind listener_kind_enum(scn_app_kind k)
 	return k == SCN_KIND_BULK ? SCN_KIND_SINK : k == SCN_KIND_ECHO ? SCN_KIND_ECHO : SCN_KIND_RESPONDER;
 }
 
-static void check_apps(scn_parser *P)
+static void build_ctx(scn_parser *P, check_ctx *c)
 {
 	scn_scenario *s = P->scn;
-	char t1[SCN_FMT_LEN], t2[SCN_FMT_LEN];
+	c->by_pfid = adapters_by_pfid(P);
+	for (uint32_t a = 0; a < s->n_adapters; a++)
+		c->any_broken_adapter |= scn_is_broken(P, SCN_BRK_ADAPTER, a);
+	c->listeners = index_table();
+	c->stack_has_broken_app = g_new0(bool, s->n_stacks + 1);
+	for (uint32_t i = 0; i < s->n_apps; i++) {
+		const scn_app *a = &s->apps[i];
+		if (scn_is_broken(P, SCN_BRK_APP, i)) {
+			if (a->stack != SCN_NONE)
+				c->stack_has_broken_app[a->stack] = true;
+			continue;
+		}
+		size_t first;
+		gint64 key = ((gint64)a->stack << 16) | a->port;
+		if (a->role == SCN_ROLE_LISTEN && !index_get(c->listeners, key, &first))
+			index_put(c->listeners, key, i);
+	}
+	c->by_ip = index_table();
+	for (uint32_t si = 0; si < s->n_stacks; si++)
+		for (uint32_t k = 0; k < s->stacks[si].n_ifaces; k++) {
+			size_t first;
+			if (iface_ok(P, si, k) && !index_get(c->by_ip, s->stacks[si].ifaces[k].ip, &first))
+				index_put(c->by_ip, s->stacks[si].ifaces[k].ip, ((size_t)si << 32) | k);
+		}
+	c->start_event = g_new(uint64_t, s->n_apps + 1);
+	for (size_t i = 0; i < s->n_apps; i++)
+		c->start_event[i] = UINT64_MAX;
+	for (size_t e = 0; e < s->n_events; e++) {
+		const scn_event *ev = &s->events[e];
+		if (ev->kind == SCN_EV_START_APP && ev->at_ns < c->start_event[ev->target])
+			c->start_event[ev->target] = ev->at_ns;
+	}
+}
+
+static void free_ctx(check_ctx *c)
+{
+	g_hash_table_destroy(c->by_pfid);
+	g_hash_table_destroy(c->listeners);
+	g_hash_table_destroy(c->by_ip);
+	g_free(c->stack_has_broken_app);
+	g_free(c->start_event);
+}
+
+static void check_listeners(scn_parser *P, const check_ctx *c)
+{
+	scn_scenario *s = P->scn;
 	/* one listener per stack and port */
 	for (uint32_t i = 0; i < s->n_apps; i++) {
 		const scn_app *a = &s->apps[i];
-		if (scn_is_broken(P, SCN_BRK_APP, i) || a->role != SCN_ROLE_LISTEN)
+		size_t j;
+		if (scn_is_broken(P, SCN_BRK_APP, i) || a->role != SCN_ROLE_LISTEN ||
+		    !index_get(c->listeners, ((gint64)a->stack << 16) | a->port, &j) || j == i)
 			continue;
-		for (uint32_t j = 0; j < i; j++) {
-			const scn_app *b = &s->apps[j];
-			if (scn_is_broken(P, SCN_BRK_APP, j) || b->role != SCN_ROLE_LISTEN || b->stack != a->stack || b->port != a->port)
-				continue;
-			scn_error(P->d, a->loc, "port %u of stack '%s' already has listener '%s' (%u:%u); expected one listener per port",
-			          a->port, s->stacks[a->stack].name, b->name, b->loc.line, b->loc.col);
-			break;
-		}
+		const scn_app *b = &s->apps[j];
+		char at[96];
+		scn_loc_text(b->loc, at, sizeof(at));
+		scn_error(P->d, a->loc, "port %u of stack '%s' already has listener '%s' (%s); expected one listener per port",
+		          a->port, s->stacks[a->stack].name, b->name, at);
 	}
+}
+
+/* A connecting app's destination: its address, interface and listener. */
+static void check_client(scn_parser *P, const check_ctx *c, uint32_t i, bool starts, uint64_t my_start)
+{
+	scn_scenario *s = P->scn;
+	scn_app *a = &s->apps[i];
+	char t1[SCN_FMT_LEN], t2[SCN_FMT_LEN];
+	scn_loc ep = g_array_index(P->ep_loc, scn_loc, i);
+	if (a->ep_form == SCN_EP_IP) {
+		size_t owner;
+		if (!index_get(c->by_ip, a->dst_ip, &owner)) {
+			scn_error(P->d, ep, "no interface has address %s; expected the address of a stack's interface",
+			          addr_text_ipv4(a->dst_ip, t1, sizeof(t1)));
+			return;
+		}
+		a->dst_stack = (uint32_t)(owner >> 32);
+		a->dst_iface = (uint32_t)(owner & 0xffffffffu);
+	} else if (a->ep_form == SCN_EP_STACK) {
+		a->dst_iface = pick_dst_iface(P, a);
+		if (a->dst_iface == SCN_NONE)
+			return; /* the stack has no usable interface: reported with the stack */
+	}
+	if (!iface_ok(P, a->dst_stack, a->dst_iface))
+		return;
+	a->dst_ip = s->stacks[a->dst_stack].ifaces[a->dst_iface].ip;
+	const scn_stack *dst = &s->stacks[a->dst_stack];
+	if (a->dst_stack == a->stack) {
+		scn_error(P->d, ep, "app '%s' connects to its own stack '%s'; expected another stack", a->name, dst->name);
+		return;
+	}
+	size_t l_index;
+	if (!index_get(c->listeners, ((gint64)a->dst_stack << 16) | a->port, &l_index)) {
+		/* a broken app on that stack may have been the listener: reported there */
+		if (!c->stack_has_broken_app[a->dst_stack])
+			scn_error(P->d, ep, "no app listens on %s port %u; expected an 'app NAME %s listen port=%u kind=%s'", dst->name,
+			          a->port, dst->name, a->port, listener_kind_for(a->kind));
+		return;
+	}
+	a->listener = (uint32_t)l_index;
+	const scn_app *l = &s->apps[a->listener];
+	if (l->kind != listener_kind_enum(a->kind)) {
+		scn_error(P->d, ep, "app '%s' (kind=%s) connects to '%s' (kind=%s) on %s:%u; expected a listener with kind=%s",
+		          a->name, scn_kind_name(a->kind), l->name, scn_kind_name(l->kind), dst->name, a->port,
+		          listener_kind_for(a->kind));
+		return;
+	}
+	uint64_t l_start;
+	if (!earliest_start(s, c, a->listener, &l_start))
+		return; /* reported for the listener */
+	if (starts && my_start < l_start)
+		scn_error(P->d, a->loc, "app '%s' starts at %s but its listener '%s' starts at %s; expected a start at or after %s",
+		          a->name, scn_format_duration(my_start, t1, sizeof(t1)), l->name,
+		          scn_format_duration(l_start, t2, sizeof(t2)), t2);
+}
+
+static void check_apps(scn_parser *P, const check_ctx *c)
+{
+	scn_scenario *s = P->scn;
+	char t1[SCN_FMT_LEN], t2[SCN_FMT_LEN];
+	check_listeners(P, c);
 	for (uint32_t i = 0; i < s->n_apps; i++) {
 		scn_app *a = &s->apps[i];
 		if (scn_is_broken(P, SCN_BRK_APP, i))
 			continue;
-		scn_loc ep = g_array_index(P->ep_loc, scn_loc, i);
 		uint64_t my_start;
-		bool starts = earliest_start(s, i, &my_start);
+		bool starts = earliest_start(s, c, i, &my_start);
 		if (!starts)
 			scn_error(P->d, a->loc, "app '%s' never starts (start=never and no 'at … start app %s'); expected one of them",
 			          a->name, a->name);
@@ -370,64 +532,7 @@ static void check_apps(scn_parser *P)
 			scn_error(P->d, a->loc, "close=%s of app '%s' is not after its start (%s); expected a later close time",
 			          scn_format_duration(a->close_at_ns, t1, sizeof(t1)), a->name,
 			          scn_format_duration(my_start, t2, sizeof(t2)));
-		/* the destination address */
-		if (a->ep_form == SCN_EP_IP) {
-			for (uint32_t si = 0; si < s->n_stacks && a->dst_stack == SCN_NONE; si++)
-				for (uint32_t k = 0; k < s->stacks[si].n_ifaces; k++)
-					if (iface_ok(P, si, k) && s->stacks[si].ifaces[k].ip == a->dst_ip) {
-						a->dst_stack = si;
-						a->dst_iface = k;
-						break;
-					}
-			if (a->dst_stack == SCN_NONE) {
-				scn_error(P->d, ep, "no interface has address %s; expected the address of a stack's interface",
-				          addr_text_ipv4(a->dst_ip, t1, sizeof(t1)));
-				continue;
-			}
-		} else if (a->ep_form == SCN_EP_STACK) {
-			a->dst_iface = pick_dst_iface(P, a);
-			if (a->dst_iface == SCN_NONE)
-				continue; /* the stack has no usable interface: reported with the stack */
-		}
-		if (!iface_ok(P, a->dst_stack, a->dst_iface))
-			continue;
-		a->dst_ip = s->stacks[a->dst_stack].ifaces[a->dst_iface].ip;
-		const scn_stack *dst = &s->stacks[a->dst_stack];
-		if (a->dst_stack == a->stack) {
-			scn_error(P->d, ep, "app '%s' connects to its own stack '%s'; expected another stack", a->name, dst->name);
-			continue;
-		}
-		/* the listener */
-		for (uint32_t j = 0; j < s->n_apps && a->listener == SCN_NONE; j++) {
-			const scn_app *l = &s->apps[j];
-			if (!scn_is_broken(P, SCN_BRK_APP, j) && l->role == SCN_ROLE_LISTEN && l->stack == a->dst_stack &&
-			    l->port == a->port)
-				a->listener = j;
-		}
-		if (a->listener == SCN_NONE) {
-			bool broken_listener = false;
-			for (uint32_t j = 0; j < s->n_apps; j++)
-				if (scn_is_broken(P, SCN_BRK_APP, j) && s->apps[j].stack == a->dst_stack)
-					broken_listener = true; /* may have been the one; already reported */
-			if (!broken_listener)
-				scn_error(P->d, ep, "no app listens on %s port %u; expected an 'app NAME %s listen port=%u kind=%s'", dst->name,
-				          a->port, dst->name, a->port, listener_kind_for(a->kind));
-			continue;
-		}
-		const scn_app *l = &s->apps[a->listener];
-		if (l->kind != listener_kind_enum(a->kind)) {
-			scn_error(P->d, ep, "app '%s' (kind=%s) connects to '%s' (kind=%s) on %s:%u; expected a listener with kind=%s",
-			          a->name, scn_kind_name(a->kind), l->name, scn_kind_name(l->kind), dst->name, a->port,
-			          listener_kind_for(a->kind));
-			continue;
-		}
-		uint64_t l_start;
-		if (!earliest_start(s, a->listener, &l_start))
-			continue; /* reported for the listener */
-		if (starts && my_start < l_start)
-			scn_error(P->d, a->loc, "app '%s' starts at %s but its listener '%s' starts at %s; expected a start at or after %s",
-			          a->name, scn_format_duration(my_start, t1, sizeof(t1)), l->name,
-			          scn_format_duration(l_start, t2, sizeof(t2)), t2);
+		check_client(P, c, i, starts, my_start);
 	}
 }
 
@@ -510,7 +615,8 @@ static void check_timeline(scn_parser *P)
 	scn_scenario *s = P->scn;
 	if (s->n_events > 1)
 		qsort(s->events, s->n_events, sizeof(s->events[0]), by_time_then_order);
-	GArray *states = g_array_new(FALSE, TRUE, sizeof(fail_state));
+	/* (kind, stack, target, port) -> its state */
+	GHashTable *states = g_hash_table_new_full(mac_key_hash, mac_key_equal, g_free, g_free);
 	char t[SCN_FMT_LEN], name[96], written[96];
 	for (size_t i = 0; i < s->n_events; i++) {
 		scn_event *ev = &s->events[i];
@@ -520,16 +626,13 @@ static void check_timeline(scn_parser *P)
 		}
 		if (ev->kind != SCN_EV_FAIL && ev->kind != SCN_EV_RESTORE)
 			continue;
-		fail_state *st = NULL;
-		for (guint k = 0; k < states->len; k++) {
-			fail_state *x = &g_array_index(states, fail_state, k);
-			if (x->kind == ev->target_kind && x->stack == ev->stack && x->target == ev->target && x->port == ev->port)
-				st = x;
-		}
+		mac_key key = { .vlan = (uint16_t)(ev->target_kind << 8 | ev->port), .segment = ev->target };
+		memcpy(key.mac, &ev->stack, sizeof(ev->stack));
+		fail_state *st = g_hash_table_lookup(states, &key);
 		if (!st) {
-			fail_state n = { ev->target_kind, ev->stack, ev->target, ev->port, { 0 } };
-			g_array_append_val(states, n);
-			st = &g_array_index(states, fail_state, states->len - 1);
+			st = g_new0(fail_state, 1);
+			*st = (fail_state){ ev->target_kind, ev->stack, ev->target, ev->port, { 0 } };
+			g_hash_table_insert(states, g_memdup2(&key, sizeof(key)), st);
 		}
 		target_phrase(s, ev, false, name, sizeof(name));
 		target_phrase(s, ev, true, written, sizeof(written));
@@ -547,7 +650,7 @@ static void check_timeline(scn_parser *P)
 			st->failed_at = (scn_loc){ 0 };
 		}
 	}
-	g_array_free(states, TRUE);
+	g_hash_table_destroy(states);
 }
 
 static void check_instances(scn_parser *P)
@@ -570,14 +673,17 @@ static void check_instances(scn_parser *P)
 void scn_check(scn_parser *P)
 {
 	compute_segments(P);
-	check_pfids(P);
+	check_ctx c = { 0 };
+	build_ctx(P, &c);
+	check_pfids(P, c.by_pfid);
 	check_macs(P);
 	for (uint32_t i = 0; i < P->scn->n_stacks; i++)
 		if (!scn_is_broken(P, SCN_BRK_STACK, i))
-			check_stack(P, i);
+			check_stack(P, &c, i);
 	check_addresses(P);
-	check_apps(P);
+	check_apps(P, &c);
 	check_instances(P);
 	check_times(P);
 	check_timeline(P);
+	free_ctx(&c);
 }

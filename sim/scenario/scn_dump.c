@@ -196,6 +196,17 @@ void scn_dump(const scn_scenario *scn, FILE *out)
 		fprintf(out, "seed %llu\n", (unsigned long long)scn->seed);
 	if (scn->has_end)
 		fprintf(out, "end %s\n", scn_format_duration(scn->end_ns, a, sizeof(a)));
+	/* the parameters with their resolved values; what used them is expanded below */
+	for (size_t i = 0; i < scn->n_params; i++) {
+		const scn_param *p = &scn->params[i];
+		fprintf(out, "param %s=", p->name);
+		bool plain = *p->value && !strpbrk(p->value, " \t\"\\#{}");
+		if (plain)
+			fputs(p->value, out);
+		else
+			put_quoted(out, p->value);
+		fprintf(out, " type=%s\n", scn_param_kind_name(p->kind));
+	}
 	if (scn->n_switches || scn->n_wires)
 		fputc('\n', out);
 	for (size_t i = 0; i < scn->n_switches; i++) {

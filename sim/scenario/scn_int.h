@@ -43,6 +43,7 @@ typedef enum scn_sym_kind {
 typedef struct scn_sym {
 	uint32_t index;
 	scn_loc loc;
+	uint64_t ord; /* the defining statement's place in the expanded file (scn_stmt.ord) */
 } scn_sym;
 
 /* Name tables, filled by a pre-scan of the whole file so that statements may refer to
@@ -52,6 +53,7 @@ typedef struct scn_symbols {
 	GHashTable *by_name[SCN_SYM_N]; /* name -> scn_sym* */
 	GPtrArray *names[SCN_SYM_N];    /* names in index order */
 	GHashTable *ifaces;             /* "STACK\nIFACE" -> scn_sym* (index within the stack) */
+	GPtrArray *stack_ifaces;        /* per stack index: GPtrArray of its interface names */
 } scn_symbols;
 
 /* --- the parser's state --------------------------------------------------------- */
@@ -71,6 +73,10 @@ typedef struct scn_parser {
 	GArray *ip_loc;         /* per stack, GArray of per-interface ip= value locations */
 	GArray *ep_loc;         /* per app: location of the connect endpoint (or the statement) */
 	GArray *start_given;    /* per app: gboolean, start= written */
+	GHashTable *routes;     /* (stack, prefix) of every route, for duplicates */
+	GHashTable *activations;/* (stack, PFID, port) of every `smcr pfid=` */
+	uint64_t n_conns;       /* conns= of the connecting apps so far */
+	bool limited;           /* a limit was exceeded: the file is refused as it is */
 } scn_parser;
 
 /* Keys of the `broken` set: kind in the high byte, index below (interfaces: stack<<16|i). */
@@ -97,22 +103,35 @@ typedef struct scn_instance_check {
 	uint32_t instance;
 } scn_instance_check;
 
+/* What a statement keyword is: the parser's table, which scn_expand.c follows for the
+ * block structure. */
+typedef enum scn_kw_class {
+	SCN_KW_UNKNOWN,
+	SCN_KW_TOP,      /* a top-level statement (`end` too) */
+	SCN_KW_IN_STACK, /* interface, route, forwarding, smcr */
+} scn_kw_class;
+scn_kw_class scn_keyword_class(const scn_token *t);
+
 /* scn_parse.c: parse the whole text into P->scn (errors into P->d). */
-void scn_parse_text(scn_parser *P, const char *text, size_t len);
+void scn_parse_text(scn_parser *P, const char *text, size_t len, const scn_load_opts *opts);
 void scn_parser_free_symbols(scn_parser *P);
 
 /* scn_names.c: the name tables, definitions and references. */
 void scn_symbols_init(scn_symbols *s);
 void scn_symbols_free(scn_symbols *s);
-/* Enter a name; its index, or SCN_NONE if it was there already. */
-uint32_t scn_sym_add(scn_symbols *s, scn_sym_kind k, const char *name, scn_loc loc);
+/* Enter a name defined by statement `ord`; its index, or SCN_NONE if it was there already. */
+uint32_t scn_sym_add(scn_symbols *s, scn_sym_kind k, const char *name, scn_loc loc, uint64_t ord);
 /* The key of an interface in scn_symbols.ifaces (g_free it). */
 char *scn_iface_key(const char *stack, const char *iface);
+/* Enter interface `iface` of the stack with index `stack` (pre-scan order); false if the
+ * stack has it already. */
+bool scn_sym_add_iface(scn_symbols *s, uint32_t stack, const char *stack_name, const char *iface, scn_loc loc,
+                       uint64_t ord);
 /* A positional, unquoted, valid name? */
 bool scn_name_token_ok(const scn_token *t);
-/* Check a defining name token in the main pass: valid, and the one the pre-scan entered
- * here (else a duplicate). Its index, or SCN_NONE after reporting. */
-uint32_t scn_declare(scn_parser *P, scn_sym_kind k, const scn_token *t, uint32_t expected_index);
+/* Check the defining name st->tok[1] in the main pass: valid, and the one the pre-scan
+ * entered for this statement (else a duplicate). Its index, or SCN_NONE after reporting. */
+uint32_t scn_declare(scn_parser *P, scn_sym_kind k, const scn_stmt *st, uint32_t expected_index);
 /* A reference to a name of kind k written at loc; SCN_NONE after reporting. */
 uint32_t scn_resolve(scn_parser *P, scn_sym_kind k, const char *name, scn_loc loc);
 /* "STACK.IFACE" to stack and interface indices. */
@@ -132,6 +151,8 @@ void scn_stmt_expect(scn_parser *P, const scn_stmt *st);
 void scn_stmt_at(scn_parser *P, const scn_stmt *st);
 /* scn_check.c: cross-item checks and resolution; sorts the timeline. */
 void scn_check(scn_parser *P);
+/* scn_limits.c: the limits the parsed model must keep (the connections of all apps). */
+void scn_check_limits(scn_parser *P);
 
 /* Growing arrays of the model (count in *n). Returns the new, zeroed element. */
 void *scn_array_push(void **array, size_t *n, size_t elem_size);

@@ -87,9 +87,15 @@ static bool ends_word(const scn_lexer *lx, size_t pos)
 	return at_eol(lx, pos) || is_blank(lx->src[pos]) || lx->src[pos] == '#';
 }
 
-static void add_token(builder *b, size_t key_off, size_t value_off, scn_loc loc, scn_loc vloc, bool quoted)
+static bool add_token(builder *b, size_t key_off, size_t value_off, scn_loc loc, scn_loc vloc, bool quoted, bool braces,
+                      scn_diag *d)
 {
 	scn_lexer *lx = b->lx;
+	if (b->n == SCN_MAX_STMT_WORDS) {
+		scn_error(d, loc, "more than %d words in one statement; expected at most %d", SCN_MAX_STMT_WORDS,
+		          SCN_MAX_STMT_WORDS);
+		return false;
+	}
 	if (b->n == lx->tok_cap) {
 		lx->tok_cap = lx->tok_cap ? lx->tok_cap * 2 : 16;
 		lx->tok = g_renew(scn_token, lx->tok, lx->tok_cap);
@@ -99,10 +105,54 @@ static void add_token(builder *b, size_t key_off, size_t value_off, scn_loc loc,
 		b->key_off = g_renew(size_t, b->key_off, b->off_cap);
 		b->value_off = g_renew(size_t, b->value_off, b->off_cap);
 	}
-	lx->tok[b->n] = (scn_token){ .loc = loc, .vloc = vloc, .quoted = quoted };
+	lx->tok[b->n] = (scn_token){ .loc = loc, .vloc = vloc, .quoted = quoted, .braces = braces };
 	b->key_off[b->n] = key_off;
 	b->value_off[b->n] = value_off;
 	b->n++;
+	return true;
+}
+
+static bool word_too_long(const scn_lexer *lx, size_t start, size_t p, scn_diag *d)
+{
+	if (p - start <= SCN_MAX_WORD_BYTES)
+		return false;
+	scn_error(d, here(lx, start), "a word of more than %d bytes; expected shorter words", SCN_MAX_WORD_BYTES);
+	return true;
+}
+
+/* `{…}` at lx->src[*pos] == '{': on success *pos is after the '}'. */
+static bool lex_braces(scn_lexer *lx, size_t *pos, scn_diag *d)
+{
+	size_t open = *pos, p = open + 1;
+	for (; !at_eol(lx, p) && lx->src[p] != '}'; p++) {
+		char c = lx->src[p];
+		if (c == '{') {
+			scn_error(d, here(lx, p), "'{' inside '{…}' (opened at column %u); expected one level of braces",
+			          (unsigned)(open - lx->line_start + 1));
+			*pos = p;
+			return false;
+		}
+		if (c == '\r' && at_eol(lx, p + 1))
+			break; /* CR LF: the line ends here */
+		if (c == '"' || c == '\\') {
+			scn_error(d, here(lx, p), "'%c' inside '{…}'; expected an expression such as {i*2+1}", c);
+			*pos = p;
+			return false;
+		}
+		if ((unsigned char)c < 0x20 && c != '\t') {
+			scn_error(d, here(lx, p), "control character 0x%02x inside '{…}'; expected printable text",
+			          (unsigned)(unsigned char)c);
+			*pos = p;
+			return false;
+		}
+	}
+	if (at_eol(lx, p) || lx->src[p] != '}') {
+		scn_error(d, here(lx, open), "'{' is not closed; expected '}' on the same line");
+		*pos = p;
+		return false;
+	}
+	*pos = p + 1;
+	return true;
 }
 
 /* A quoted string at lx->src[*pos] == '"'; on success *pos is after the closing quote. */
@@ -119,6 +169,10 @@ static bool lex_quoted(scn_lexer *lx, size_t *pos, size_t *off, scn_diag *d)
 		char c = lx->src[p];
 		if (c == '"')
 			break;
+		if (word_too_long(lx, open, p, d)) {
+			*pos = p;
+			return false;
+		}
 		if (c == '\\') {
 			char e = at_eol(lx, p + 1) ? 0 : lx->src[p + 1];
 			if (e != '"' && e != '\\') {
@@ -164,15 +218,32 @@ static bool lex_word(builder *b, size_t *pos, bool *cont, scn_diag *d)
 		size_t off;
 		if (!lex_quoted(lx, pos, &off, d))
 			return false;
-		add_token(b, NO_KEY, off, loc, loc, true);
-		return true;
+		return add_token(b, NO_KEY, off, loc, loc, true, false, d);
 	}
 	size_t p = start;
 	size_t key_off = NO_KEY;
-	bool key_shape = true;
+	bool key_shape = true, braces = false;
 	size_t value_start = start;
 	while (!ends_word(lx, p)) {
 		char c = lx->src[p];
+		if (word_too_long(lx, start, p, d)) {
+			*pos = p;
+			return false;
+		}
+		if (c == '{') {
+			if (!lex_braces(lx, &p, d)) {
+				*pos = p;
+				return false;
+			}
+			braces = true;
+			key_shape = false;
+			continue;
+		}
+		if (c == '}') {
+			scn_error(d, here(lx, p), "'}' without '{'; expected '{' before it, as in R{i}");
+			*pos = p;
+			return false;
+		}
 		if (c == '\\') {
 			if (rest_blank(lx, p + 1)) {
 				*cont = true;
@@ -203,9 +274,8 @@ static bool lex_word(builder *b, size_t *pos, bool *cont, scn_diag *d)
 					*pos = p;
 					return false;
 				}
-				add_token(b, key_off, off, loc, vloc, true);
 				*pos = p;
-				return true;
+				return add_token(b, key_off, off, loc, vloc, true, false, d);
 			}
 			continue;
 		}
@@ -218,10 +288,13 @@ static bool lex_word(builder *b, size_t *pos, bool *cont, scn_diag *d)
 		*pos = p;
 		return false;
 	}
+	if (word_too_long(lx, start, p, d)) {
+		*pos = p;
+		return false;
+	}
 	size_t value_off = text_add(lx, lx->src + value_start, p - value_start);
-	add_token(b, key_off, value_off, loc, here(lx, value_start), false);
 	*pos = p;
-	return true;
+	return add_token(b, key_off, value_off, loc, here(lx, value_start), false, braces, d);
 }
 
 /* Skip to the end of the physical line; true if its last non-blank character is '\'. */
@@ -257,6 +330,15 @@ bool scn_lex_next(scn_lexer *lx, scn_stmt *st, scn_diag *d)
 		}
 		size_t p = lx->pos;
 		bool cont = false, content = false;
+		const char *nl = memchr(lx->src + p, '\n', lx->len - p);
+		size_t line_len = (nl ? (size_t)(nl - lx->src) : lx->len) - p;
+		if (line_len > SCN_MAX_LINE_BYTES && !bad) {
+			scn_error(d, here(lx, p + SCN_MAX_LINE_BYTES), "line %u is %zu bytes long; expected at most %d bytes per line",
+			          lx->line, line_len, SCN_MAX_LINE_BYTES);
+			bad = true;
+			content = true;
+			p += line_len; /* the whole line is skipped */
+		}
 		while (!at_eol(lx, p)) {
 			char c = lx->src[p];
 			if (is_blank(c)) {

@@ -3,15 +3,23 @@
  * A statement is one line, or several joined by a trailing '\'. '#' outside quotes starts
  * a comment. Words are separated by blanks (space, tab); a word is either a bare word, a
  * quoted string ("…" with \" and \\ escapes), or key=value where the value may be quoted.
- * Every word remembers its line and column. A lexical error is reported once and the
- * rest of its statement is skipped (the statement comes back with `bad` set). */
+ * In a bare word, `{…}` (an expression, see scn_expand.h) is kept whole, blanks and '#'
+ * included; it closes on its line and does not nest. Every word remembers its line and
+ * column. A lexical error is reported once and the rest of its statement is skipped (the
+ * statement comes back with `bad` set). Lines, words and statements have size limits
+ * (below), so no input makes the lexer take unbounded memory. */
 #ifndef SIM_SCN_LEX_H
 #define SIM_SCN_LEX_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sim/scenario/scn_diag.h"
+
+#define SCN_MAX_LINE_BYTES 65536  /* a physical line */
+#define SCN_MAX_WORD_BYTES 4096   /* a word (a value, a quoted string) */
+#define SCN_MAX_STMT_WORDS 1024   /* words in a statement, continuations included */
 
 typedef struct scn_token {
 	const char *key;   /* key of key=value, NULL for a positional word */
@@ -19,6 +27,7 @@ typedef struct scn_token {
 	scn_loc loc;       /* where the word starts */
 	scn_loc vloc;      /* where the value starts (== loc for positional words) */
 	bool quoted;       /* the value was a quoted string */
+	bool braces;       /* the value holds `{…}` (bare words only) */
 } scn_token;
 
 typedef struct scn_stmt {
@@ -26,6 +35,7 @@ typedef struct scn_stmt {
 	size_t n;
 	scn_loc loc;       /* first word */
 	bool bad;          /* a lexical error was reported; skip it */
+	uint64_t ord;      /* 0, 1, … : the statement's place in the expanded file */
 } scn_stmt;
 
 typedef struct scn_lexer {

@@ -1,4 +1,5 @@
 /* Loading and freeing scenarios, lookups and the names of the model's enums. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,13 +29,37 @@ static void free_ip_locs(gpointer p)
 	g_array_free(*(GArray **)p, TRUE);
 }
 
-scn_scenario *scn_load_string(const char *name, const char *text, size_t len, scn_diag *diag)
+static void free_key(gpointer p)
+{
+	g_free(p);
+}
+
+/* The name indexes of scn_find_stack and scn_find_app. */
+typedef struct scn_index {
+	GHashTable *stacks, *apps; /* name -> index + 1 */
+} scn_index;
+
+static void build_index(scn_scenario *scn)
+{
+	scn_index *ix = g_new(scn_index, 1);
+	ix->stacks = g_hash_table_new(g_str_hash, g_str_equal);
+	ix->apps = g_hash_table_new(g_str_hash, g_str_equal);
+	for (size_t i = 0; i < scn->n_stacks; i++)
+		g_hash_table_insert(ix->stacks, scn->stacks[i].name, GSIZE_TO_POINTER(i + 1));
+	for (size_t i = 0; i < scn->n_apps; i++)
+		g_hash_table_insert(ix->apps, scn->apps[i].name, GSIZE_TO_POINTER(i + 1));
+	scn->index = ix;
+}
+
+scn_scenario *scn_load_string_opts(const char *name, const char *text, size_t len, const scn_load_opts *opts,
+                                   scn_diag *diag)
 {
 	scn_scenario *scn = g_new0(scn_scenario, 1);
 	scn->file = g_strdup(name);
 	scn->title = g_strdup("");
 	scn->seed = 1;
 	scn->end_ns = SCN_DEFAULT_END_NS;
+	scn->iters = g_string_chunk_new(1024);
 	size_t before = scn_diag_count(diag);
 	scn_parser P = {
 		.scn = scn,
@@ -47,6 +72,8 @@ scn_scenario *scn_load_string(const char *name, const char *text, size_t len, sc
 		.ip_loc = g_array_new(FALSE, TRUE, sizeof(GArray *)),
 		.ep_loc = g_array_new(FALSE, TRUE, sizeof(scn_loc)),
 		.start_given = g_array_new(FALSE, TRUE, sizeof(gboolean)),
+		.routes = g_hash_table_new_full(g_int64_hash, g_int64_equal, free_key, NULL),
+		.activations = g_hash_table_new_full(g_int64_hash, g_int64_equal, free_key, NULL),
 	};
 	g_array_set_clear_func(P.ip_loc, free_ip_locs);
 	const scn_default *seed = scn_default_find("run", "seed");
@@ -54,10 +81,12 @@ scn_scenario *scn_load_string(const char *name, const char *text, size_t len, sc
 	const char *why;
 	if (seed && scn_parse_uint(seed->value[SCN_PERS_LINUX], &v, &why))
 		scn->seed = v;
-	scn_parse_text(&P, text, len);
-	if (!scn_diag_full(diag))
+	scn_parse_text(&P, text, len, opts);
+	if (!scn_diag_full(diag) && !P.limited)
+		scn_check_limits(&P);
+	if (!scn_diag_full(diag) && !P.limited)
 		scn_check(&P);
-	bool failed = scn_diag_count(diag) > before || diag->overflow || g_hash_table_size(P.broken) > 0;
+	bool failed = scn_diag_count(diag) > before || diag->overflow || g_hash_table_size(P.broken) > 0 || P.limited;
 	scn_parser_free_symbols(&P);
 	g_hash_table_destroy(P.broken);
 	g_array_free(P.app_instances, TRUE);
@@ -66,27 +95,78 @@ scn_scenario *scn_load_string(const char *name, const char *text, size_t len, sc
 	g_array_free(P.ip_loc, TRUE);
 	g_array_free(P.ep_loc, TRUE);
 	g_array_free(P.start_given, TRUE);
+	g_hash_table_destroy(P.routes);
+	g_hash_table_destroy(P.activations);
 	if (failed) {
 		scn_free(scn);
 		return NULL;
 	}
+	build_index(scn);
+	return scn;
+}
+
+scn_scenario *scn_load_string(const char *name, const char *text, size_t len, scn_diag *diag)
+{
+	return scn_load_string_opts(name, text, len, NULL, diag);
+}
+
+/* The whole file, at most SCN_MAX_FILE_BYTES: a device or a pipe that never ends
+ * (/dev/zero) is refused once it has given more. */
+static char *read_scenario(const char *path, size_t *len, scn_diag *diag)
+{
+	scn_loc file = { path, 0, 0, NULL };
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		scn_error(diag, file, "cannot read the file (%s); expected a readable scenario file", g_strerror(errno));
+		return NULL;
+	}
+	size_t cap = 65536, n = 0;
+	char *buf = g_malloc(cap + 1);
+	for (;;) {
+		if (n == cap) {
+			if (cap > SCN_MAX_FILE_BYTES)
+				break;
+			cap *= 2;
+			buf = g_realloc(buf, cap + 1);
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0 || n > SCN_MAX_FILE_BYTES)
+			break;
+	}
+	bool err = ferror(f) != 0;
+	int e = errno;
+	fclose(f);
+	if (err) {
+		scn_error(diag, file, "cannot read the file (%s); expected a readable scenario file", g_strerror(e));
+		g_free(buf);
+		return NULL;
+	}
+	if (n > SCN_MAX_FILE_BYTES) {
+		scn_error(diag, file, "the file is larger than %u MiB; expected a scenario file of at most %u bytes",
+		          SCN_MAX_FILE_BYTES >> 20, SCN_MAX_FILE_BYTES);
+		g_free(buf);
+		return NULL;
+	}
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+scn_scenario *scn_load_file_opts(const char *path, const scn_load_opts *opts, scn_diag *diag)
+{
+	size_t len;
+	char *text = read_scenario(path, &len, diag);
+	if (!text)
+		return NULL;
+	scn_scenario *scn = scn_load_string_opts(path, text, len, opts, diag);
+	g_free(text);
 	return scn;
 }
 
 scn_scenario *scn_load_file(const char *path, scn_diag *diag)
 {
-	char *text = NULL;
-	gsize len = 0;
-	GError *err = NULL;
-	if (!g_file_get_contents(path, &text, &len, &err)) {
-		scn_error(diag, (scn_loc){ path, 0, 0 }, "cannot read the file (%s); expected a readable scenario file",
-		          err->message);
-		g_error_free(err);
-		return NULL;
-	}
-	scn_scenario *scn = scn_load_string(path, text, len, diag);
-	g_free(text);
-	return scn;
+	return scn_load_file_opts(path, NULL, diag);
 }
 
 void scn_free(scn_scenario *scn)
@@ -98,6 +178,17 @@ void scn_free(scn_scenario *scn)
 		g_free(scn->stacks[i].routes);
 		g_free(scn->stacks[i].smcr_ports);
 	}
+	for (size_t i = 0; i < scn->n_params; i++)
+		g_free(scn->params[i].value);
+	if (scn->index) {
+		scn_index *ix = scn->index;
+		g_hash_table_destroy(ix->stacks);
+		g_hash_table_destroy(ix->apps);
+		g_free(ix);
+	}
+	if (scn->iters)
+		g_string_chunk_free(scn->iters);
+	g_free(scn->params);
 	g_free(scn->switches);
 	g_free(scn->wires);
 	g_free(scn->adapters);
@@ -128,6 +219,8 @@ void *scn_array_push(void **array, size_t *n, size_t elem_size)
 
 uint32_t scn_find_stack(const scn_scenario *scn, const char *name)
 {
+	if (scn->index)
+		return (uint32_t)GPOINTER_TO_SIZE(g_hash_table_lookup(((const scn_index *)scn->index)->stacks, name)) - 1;
 	for (size_t i = 0; i < scn->n_stacks; i++)
 		if (!strcmp(scn->stacks[i].name, name))
 			return (uint32_t)i;
@@ -136,6 +229,8 @@ uint32_t scn_find_stack(const scn_scenario *scn, const char *name)
 
 uint32_t scn_find_app(const scn_scenario *scn, const char *name)
 {
+	if (scn->index)
+		return (uint32_t)GPOINTER_TO_SIZE(g_hash_table_lookup(((const scn_index *)scn->index)->apps, name)) - 1;
 	for (size_t i = 0; i < scn->n_apps; i++)
 		if (!strcmp(scn->apps[i].name, name))
 			return (uint32_t)i;
@@ -207,6 +302,39 @@ const char *scn_report_format_name(scn_report_format f)
 	case SCN_REPORT_JSON: return "json";
 	}
 	return "?";
+}
+
+bool scn_parse_end_time(const char *text, uint64_t *ns, char *err, size_t len)
+{
+	const char *why;
+	char lo[SCN_FMT_LEN], hi[SCN_FMT_LEN];
+	scn_format_duration(1, lo, sizeof(lo));
+	scn_format_duration(SCN_MAX_END_NS, hi, sizeof(hi));
+	if (!scn_parse_duration(text, 0, ns, &why)) {
+		if (why == SCN_WHY_OVERFLOW)
+			snprintf(err, len, "end=%.64s is out of range (max %s); expected %s..%s", text, hi, lo, hi);
+		else
+			snprintf(err, len, "bad duration '%.64s' for end; %s", text, why);
+		return false;
+	}
+	if (*ns < 1 || *ns > SCN_MAX_END_NS) {
+		snprintf(err, len, "end=%.64s is out of range; expected %s..%s", text, lo, hi);
+		return false;
+	}
+	return true;
+}
+
+bool scn_parse_seed(const char *text, uint64_t *seed, char *err, size_t len)
+{
+	const char *why;
+	if (scn_parse_uint(text, seed, &why))
+		return true;
+	if (why == SCN_WHY_OVERFLOW)
+		snprintf(err, len, "seed=%.64s is out of range (max %llu); expected 0..%llu", text, (unsigned long long)UINT64_MAX,
+		         (unsigned long long)UINT64_MAX);
+	else
+		snprintf(err, len, "bad integer '%.64s' for seed; %s", text, why);
+	return false;
 }
 
 bool scn_cmp_holds(scn_cmp c, uint64_t measured, uint64_t expected)

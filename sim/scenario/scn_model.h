@@ -330,6 +330,50 @@ typedef struct scn_event {
 	uint32_t expect;     /* SCN_EV_EXPECT: index into expects */
 } scn_event;
 
+/* --- parameters ------------------------------------------------------------------ */
+
+/* The kind of a `param`: what its value must parse as (docs/scenario-format.md). */
+typedef enum scn_param_kind {
+	SCN_PARAM_INT,
+	SCN_PARAM_DURATION,
+	SCN_PARAM_SIZE,
+	SCN_PARAM_RATE,
+	SCN_PARAM_RATIO,
+	SCN_PARAM_BOOL,
+	SCN_PARAM_TEXT,
+} scn_param_kind;
+
+typedef struct scn_param {
+	char name[SCN_NAME_MAX + 1];
+	char *value;         /* the resolved text: the --set value, else the default */
+	scn_param_kind kind;
+	bool overridden;     /* given with --set */
+	scn_loc loc;
+} scn_param;
+
+/* --- limits ---------------------------------------------------------------------- */
+
+/* What one scenario may hold (docs/scenario-format.md, Limits). A file over a limit is
+ * refused before anything is built: loops that would exceed one are refused when they
+ * start, from the sizes their bounds give. Together they keep a loaded scenario's model
+ * under about 250 MB. */
+#define SCN_MAX_FILE_BYTES (64u << 20)
+#define SCN_MAX_STATEMENTS 1000000u   /* statements after loops are expanded */
+#define SCN_MAX_ITERATIONS 1000000u   /* iterations of all loops together */
+#define SCN_MAX_LOOP_DEPTH 16u
+#define SCN_MAX_PARAMS 1024u
+#define SCN_MAX_SWITCHES 16384u
+#define SCN_MAX_WIRES 65536u
+#define SCN_MAX_ADAPTERS 65536u       /* every PFID once */
+#define SCN_MAX_STACKS 65536u
+#define SCN_MAX_IFACES 262144u
+#define SCN_MAX_IFACES_PER_STACK 1024u
+#define SCN_MAX_ROUTES 262144u
+#define SCN_MAX_APPS 262144u
+#define SCN_MAX_CONNS 4194304u        /* the conns= of all connecting apps together */
+#define SCN_MAX_TIMELINE 262144u      /* `at` lines */
+#define SCN_MAX_EXPECTS 262144u       /* `expect` lines */
+
 /* --- the scenario ---------------------------------------------------------------- */
 
 typedef struct scn_scenario {
@@ -355,15 +399,34 @@ typedef struct scn_scenario {
 	size_t n_expects;
 	scn_report *reports; /* top-level `report`: printed at the end of the run */
 	size_t n_reports;
+	scn_param *params;   /* file order */
+	size_t n_params;
+	void *iters;         /* GStringChunk: the iteration texts scn_loc.iter points to */
+	void *index;         /* name lookups of scn_find_stack/app (scn_model.c) */
 } scn_scenario;
 
 #define SCN_DEFAULT_END_NS (3600ULL * 1000000000ULL) /* without `end`: at most 1h */
 #define SCN_MAX_END_NS (24ULL * 3600ULL * 1000000000ULL)
 
+/* How to load: `--set NAME=VALUE` overrides of the file's parameters. */
+typedef struct scn_load_opts {
+	const char *const *set;
+	size_t n_set;
+} scn_load_opts;
+
 /* Load a scenario. NULL if anything was wrong (the diag says what); the caller owns the
- * result (scn_free). `name` is what messages call the file. */
+ * result (scn_free). `name` is what messages call the file. opts may be NULL. */
 scn_scenario *scn_load_file(const char *path, scn_diag *diag);
 scn_scenario *scn_load_string(const char *name, const char *text, size_t len, scn_diag *diag);
+scn_scenario *scn_load_file_opts(const char *path, const scn_load_opts *opts, scn_diag *diag);
+scn_scenario *scn_load_string_opts(const char *name, const char *text, size_t len, const scn_load_opts *opts,
+                                   scn_diag *diag);
+
+/* The run's end as `end` and `--end` read it: a duration with a unit (or 0), 1ns..24h.
+ * False with a message ("bad duration …; expected …") in err. */
+bool scn_parse_end_time(const char *text, uint64_t *ns, char *err, size_t len);
+/* A seed as `seed` and `--seed` read it: an integer 0..2^64-1. */
+bool scn_parse_seed(const char *text, uint64_t *seed, char *err, size_t len);
 void scn_free(scn_scenario *scn);
 
 /* Print the resolved scenario in canonical scenario syntax (every default spelled out).
@@ -381,6 +444,7 @@ uint32_t scn_find_app(const scn_scenario *scn, const char *name);
 const char *scn_personality_name(scn_personality p);
 const char *scn_kind_name(scn_app_kind k);
 const char *scn_report_format_name(scn_report_format f);
+const char *scn_param_kind_name(scn_param_kind k);
 /* True if `measured cmp expected` holds. */
 bool scn_cmp_holds(scn_cmp c, uint64_t measured, uint64_t expected);
 

@@ -32,13 +32,16 @@ static scn_sym *scn_sym_get(const scn_symbols *s, scn_sym_kind k, const char *na
 }
 
 /* Enter a name; returns its index, or SCN_NONE if it was already there. */
-uint32_t scn_sym_add(scn_symbols *s, scn_sym_kind k, const char *name, scn_loc loc)
+uint32_t scn_sym_add(scn_symbols *s, scn_sym_kind k, const char *name, scn_loc loc, uint64_t ord)
 {
 	if (scn_sym_get(s, k, name))
 		return SCN_NONE;
 	scn_sym *e = g_new(scn_sym, 1);
 	e->index = s->names[k]->len;
 	e->loc = loc;
+	e->ord = ord;
+	if (k == SCN_SYM_STACK)
+		g_ptr_array_add(s->stack_ifaces, g_ptr_array_new_with_free_func(g_free));
 	char *key = g_strdup(name);
 	g_hash_table_insert(s->by_name[k], key, e);
 	g_ptr_array_add(s->names[k], key);
@@ -50,6 +53,24 @@ char *scn_iface_key(const char *stack, const char *iface)
 	return g_strdup_printf("%s\n%s", stack, iface);
 }
 
+bool scn_sym_add_iface(scn_symbols *s, uint32_t stack, const char *stack_name, const char *iface, scn_loc loc,
+                       uint64_t ord)
+{
+	char *key = scn_iface_key(stack_name, iface);
+	if (g_hash_table_contains(s->ifaces, key)) {
+		g_free(key);
+		return false;
+	}
+	GPtrArray *names = s->stack_ifaces->pdata[stack];
+	scn_sym *e = g_new(scn_sym, 1);
+	e->index = names->len;
+	e->loc = loc;
+	e->ord = ord;
+	g_hash_table_insert(s->ifaces, key, e);
+	g_ptr_array_add(names, g_strdup(iface));
+	return true;
+}
+
 void scn_symbols_init(scn_symbols *s)
 {
 	for (int k = 0; k < SCN_SYM_N; k++) {
@@ -57,6 +78,7 @@ void scn_symbols_init(scn_symbols *s)
 		s->names[k] = g_ptr_array_new_with_free_func(g_free);
 	}
 	s->ifaces = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	s->stack_ifaces = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
 }
 
 void scn_symbols_free(scn_symbols *s)
@@ -66,23 +88,27 @@ void scn_symbols_free(scn_symbols *s)
 		g_ptr_array_free(s->names[k], TRUE);
 	}
 	g_hash_table_destroy(s->ifaces);
+	g_ptr_array_free(s->stack_ifaces, TRUE);
 }
 
 /* Check a positional name token in the main pass: valid and, for kind k, the one the
  * pre-scan entered at this spot. Returns its index, or SCN_NONE after reporting. */
-uint32_t scn_declare(scn_parser *P, scn_sym_kind k, const scn_token *t, uint32_t expected_index)
+uint32_t scn_declare(scn_parser *P, scn_sym_kind k, const scn_stmt *st, uint32_t expected_index)
 {
+	const scn_token *t = &st->tok[1];
 	const char *why;
 	if (!scn_valid_name(t->value, &why) || t->quoted) {
-		scn_error(P->d, t->loc, "bad %s name '%s'; %s", sym_kind_names[k], t->value,
+		scn_error(P->d, t->loc, "bad %s name '%s'; %s", sym_kind_names[k], scn_echo(P->d, t->value),
 		          t->quoted ? "expected a name without quotes" : why);
 		return SCN_NONE;
 	}
 	scn_sym *e = scn_sym_get(&P->sym, k, t->value);
 	g_assert(e);
-	if (e->loc.line != t->loc.line || e->loc.col != t->loc.col) {
-		scn_error(P->d, t->loc, "duplicate %s '%s' (first defined at %u:%u); expected a unique name",
-		          sym_kind_names[k], t->value, e->loc.line, e->loc.col);
+	if (e->ord != st->ord) {
+		char at[96];
+		scn_loc_text(e->loc, at, sizeof(at));
+		scn_error(P->d, t->loc, "duplicate %s '%s' (first defined at %s); expected a unique name", sym_kind_names[k],
+		          scn_echo(P->d, t->value), at);
 		return SCN_NONE;
 	}
 	g_assert(e->index == expected_index);
@@ -105,7 +131,7 @@ uint32_t scn_resolve(scn_parser *P, scn_sym_kind k, const char *name, scn_loc lo
 			g_free(defined);
 			return SCN_NONE;
 		}
-	scn_error(P->d, loc, "unknown %s '%s'; expected the name of %s %s (%s)", sym_kind_names[k], name,
+	scn_error(P->d, loc, "unknown %s '%s'; expected the name of %s %s (%s)", sym_kind_names[k], scn_echo(P->d, name),
 	          k == SCN_SYM_ADAPTER || k == SCN_SYM_APP ? "an" : "a", sym_kind_names[k], defined);
 	g_free(defined);
 	return SCN_NONE;
@@ -116,7 +142,7 @@ bool scn_resolve_iface(scn_parser *P, const char *text, scn_loc loc, uint32_t *s
 {
 	const char *dot = strchr(text, '.');
 	if (!dot || dot == text || !dot[1]) {
-		scn_error(P->d, loc, "bad interface '%s'; expected STACK.INTERFACE such as ZOSA.eth0", text);
+		scn_error(P->d, loc, "bad interface '%s'; expected STACK.INTERFACE such as ZOSA.eth0", scn_echo(P->d, text));
 		return false;
 	}
 	char *sname = g_strndup(text, (size_t)(dot - text));
@@ -129,12 +155,15 @@ bool scn_resolve_iface(scn_parser *P, const char *text, scn_loc loc, uint32_t *s
 	scn_sym *e = g_hash_table_lookup(P->sym.ifaces, key);
 	g_free(key);
 	if (!e) {
-		const scn_stack *s = &P->scn->stacks[*stack];
+		/* the pre-scan's names: the stack may be defined further down */
+		const GPtrArray *have = P->sym.stack_ifaces->pdata[*stack];
 		GString *names = g_string_new(NULL);
-		for (size_t i = 0; i < s->n_ifaces; i++)
-			g_string_append_printf(names, "%s%s", i ? ", " : "", s->ifaces[i].name);
-		scn_error(P->d, loc, "stack '%s' has no interface '%s'; expected one of its interfaces (%s)", sname, dot + 1,
-		          names->len ? names->str : "it has none yet");
+		for (guint i = 0; i < have->len && i < 8; i++)
+			g_string_append_printf(names, "%s%s", i ? ", " : "", (const char *)have->pdata[i]);
+		if (have->len > 8)
+			g_string_append(names, ", …");
+		scn_error(P->d, loc, "stack '%s' has no interface '%s'; expected one of its interfaces (%s)", sname,
+		          scn_echo(P->d, dot + 1), names->len ? names->str : "it has none");
 		g_string_free(names, TRUE);
 		g_free(sname);
 		return false;

@@ -7,12 +7,17 @@
  * is still entered under its name (so that references to it do not cascade into more
  * errors) and marked broken for the checker.
  *
+ * Both passes read the statements the expander (scn_expand.c) makes of loops and
+ * parameters; it yields the same statements to both, so a statement's place (its `ord`)
+ * identifies it in both.
+ *
  * This file holds the dispatch, the pre-scan and the run and fabric statements; the stack
  * block is in scn_parse_stack.c, apps, reports, expectations and the timeline in
  * scn_parse_apps.c, values and attributes in scn_attrs.c, names in scn_names.c. */
 #include <string.h>
 
 #include "sim/scenario/scn_attrs.h"
+#include "sim/scenario/scn_expand.h"
 #include "sim/scenario/scn_values.h"
 
 static const char *const roce_names[] = { "v1", "v2", "both", NULL };
@@ -100,13 +105,15 @@ static void stmt_seed(scn_parser *P, const scn_stmt *st)
 		          np < 2 ? "missing seed value" : "unexpected word after the seed");
 		return;
 	}
-	static const scn_attr_spec spec = { "seed", SCN_V_UINT, 0, UINT64_MAX, NULL, NULL, NULL, false };
-	scn_val v;
-	if (!scn_attr_value(P, "seed", st->tok[1].value, st->tok[1].loc, &spec, &v))
+	uint64_t seed;
+	char err[256];
+	if (!scn_parse_seed(st->tok[1].value, &seed, err, sizeof(err))) {
+		scn_error(P->d, st->tok[1].loc, "%s", err);
 		return;
+	}
 	once(P, &P->seed_loc, st, "seed", &ok);
 	if (ok) {
-		P->scn->seed = v.u;
+		P->scn->seed = seed;
 		P->scn->has_seed = true;
 	}
 }
@@ -125,13 +132,15 @@ static void stmt_end_time(scn_parser *P, const scn_stmt *st)
 		scn_error(P->d, st->tok[np < 2 ? 1 : 2].loc, "unexpected word; expected end TIME");
 		return;
 	}
-	static const scn_attr_spec spec = { "end", SCN_V_DURATION, 1, SCN_MAX_END_NS, NULL, NULL, NULL, false };
-	scn_val v;
-	if (!scn_attr_value(P, "end", st->tok[1].value, st->tok[1].loc, &spec, &v))
+	uint64_t ns;
+	char err[256];
+	if (!scn_parse_end_time(st->tok[1].value, &ns, err, sizeof(err))) {
+		scn_error(P->d, st->tok[1].loc, "%s", err);
 		return;
+	}
 	once(P, &P->end_loc, st, "end", &ok);
 	if (ok) {
-		P->scn->end_ns = v.u;
+		P->scn->end_ns = ns;
 		P->scn->has_end = true;
 	}
 }
@@ -142,7 +151,7 @@ static void stmt_switch(scn_parser *P, const scn_stmt *st)
 	size_t np = scn_attr_positionals(P, st, usage);
 	if (!scn_stmt_name_given(P, st, np, "switch", usage))
 		return;
-	uint32_t idx = scn_declare(P, SCN_SYM_SWITCH, &st->tok[1], (uint32_t)P->scn->n_switches);
+	uint32_t idx = scn_declare(P, SCN_SYM_SWITCH, st, (uint32_t)P->scn->n_switches);
 	if (idx == SCN_NONE)
 		return;
 	scn_switch *sw = SCN_PUSH(P->scn->switches, P->scn->n_switches);
@@ -166,7 +175,7 @@ static void stmt_wire(scn_parser *P, const scn_stmt *st)
 	size_t np = scn_attr_positionals(P, st, usage);
 	if (!scn_stmt_name_given(P, st, np, "wire", usage))
 		return;
-	uint32_t idx = scn_declare(P, SCN_SYM_WIRE, &st->tok[1], (uint32_t)P->scn->n_wires);
+	uint32_t idx = scn_declare(P, SCN_SYM_WIRE, st, (uint32_t)P->scn->n_wires);
 	if (idx == SCN_NONE)
 		return;
 	scn_wire *w = SCN_PUSH(P->scn->wires, P->scn->n_wires);
@@ -178,7 +187,7 @@ static void stmt_wire(scn_parser *P, const scn_stmt *st)
 		if (np < 4)
 			scn_error(P->d, st->loc, "wire '%s' needs two switches; expected %s", w->name, usage);
 		else
-			scn_error(P->d, st->tok[4].loc, "unexpected word '%s'; expected %s", st->tok[4].value, usage);
+			scn_error(P->d, st->tok[4].loc, "unexpected word '%s'; expected %s", scn_echo(P->d, st->tok[4].value), usage);
 		ok = false;
 	}
 	scn_attrs a = { 0 };
@@ -195,7 +204,7 @@ static void stmt_wire(scn_parser *P, const scn_stmt *st)
 	}
 	if (ok && w->sw_a == w->sw_b) {
 		scn_error(P->d, st->tok[3].loc, "wire '%s' joins switch '%s' to itself; expected two different switches",
-		          w->name, st->tok[3].value);
+		          w->name, scn_echo(P->d, st->tok[3].value));
 		ok = false;
 	}
 	scn_attr_link(P, &a, "wire", &w->link, &ok);
@@ -221,7 +230,7 @@ static void stmt_adapter(scn_parser *P, const scn_stmt *st)
 	size_t np = scn_attr_positionals(P, st, usage);
 	if (!scn_stmt_name_given(P, st, np, "adapter", usage))
 		return;
-	uint32_t idx = scn_declare(P, SCN_SYM_ADAPTER, &st->tok[1], (uint32_t)P->scn->n_adapters);
+	uint32_t idx = scn_declare(P, SCN_SYM_ADAPTER, st, (uint32_t)P->scn->n_adapters);
 	if (idx == SCN_NONE)
 		return;
 	scn_adapter *ad = SCN_PUSH(P->scn->adapters, P->scn->n_adapters);
@@ -244,7 +253,7 @@ static void stmt_adapter(scn_parser *P, const scn_stmt *st)
 	if (ok && (ok = scn_attr_get(P, &a, "mtu", "adapter", SCN_PERS_LINUX, &v, &given))) {
 		if (!scn_attr_in_allowed(scn_roce_mtus, v.u)) {
 			scn_error(P->d, a.tok[2]->vloc, "mtu=%s is not allowed; expected 256, 512, 1024, 2048 or 4096",
-			          a.tok[2]->value);
+			          scn_echo(P->d, a.tok[2]->value));
 			ok = false;
 		}
 		ad->mtu = (uint32_t)v.u;
@@ -263,7 +272,7 @@ static void stmt_adapter(scn_parser *P, const scn_stmt *st)
 		const scn_token *t = a.tok[port2_attrs[i]];
 		if (t && ad->n_ports == 1) {
 			scn_error(P->d, t->loc, "%s= describes port 2 but adapter '%s' has one port; expected ports=2 with it",
-			          t->key, ad->name);
+			          scn_echo(P->d, t->key), ad->name);
 			ok = false;
 		}
 	}
@@ -328,6 +337,12 @@ static const struct stmt_def *find_stmt(const scn_token *t)
 	return NULL;
 }
 
+scn_kw_class scn_keyword_class(const scn_token *t)
+{
+	const struct stmt_def *def = find_stmt(t);
+	return !def ? SCN_KW_UNKNOWN : def->in_stack ? SCN_KW_IN_STACK : SCN_KW_TOP;
+}
+
 static char *stmt_list(bool in_stack)
 {
 	GString *s = g_string_new(NULL);
@@ -341,18 +356,17 @@ static char *stmt_list(bool in_stack)
 
 /* The pre-scan: enter every name the main pass will enter, at the same index. It follows
  * the same block rules as the main pass and reports nothing. */
-static void prescan(scn_parser *P, const char *text, size_t len)
+static void prescan(scn_parser *P, scn_expander *x)
 {
 	scn_diag quiet;
 	scn_diag_init(&quiet);
-	scn_lexer lx;
-	scn_lex_init(&lx, P->scn->file, text, len);
+	scn_expand_rewind(x, &quiet, NULL);
 	scn_stmt st;
 	bool in_block = false;
 	const char *stack_name = NULL;
 	char *stack_copy = NULL;
-	uint32_t n_ifaces = 0; /* of the current stack */
-	while (scn_lex_next(&lx, &st, &quiet)) {
+	uint32_t stack_index = 0;
+	while (scn_expand_next(x, &st)) {
 		scn_diag_clear(&quiet);
 		if (st.n == 0)
 			continue;
@@ -363,17 +377,8 @@ static void prescan(scn_parser *P, const char *text, size_t len)
 				continue;
 			}
 			if (def && def->in_stack) {
-				if (!strcmp(def->kw, "interface") && stack_name && st.n > 1 && scn_name_token_ok(&st.tok[1])) {
-					char *key = scn_iface_key(stack_name, st.tok[1].value);
-					if (!g_hash_table_contains(P->sym.ifaces, key)) {
-						scn_sym *e = g_new(scn_sym, 1);
-						e->index = n_ifaces++;
-						e->loc = st.tok[1].loc;
-						g_hash_table_insert(P->sym.ifaces, key, e);
-					} else {
-						g_free(key);
-					}
-				}
+				if (!strcmp(def->kw, "interface") && stack_name && st.n > 1 && scn_name_token_ok(&st.tok[1]))
+					scn_sym_add_iface(&P->sym, stack_index, stack_name, st.tok[1].value, st.tok[1].loc, st.ord);
 				continue;
 			}
 			if (!def)
@@ -383,28 +388,26 @@ static void prescan(scn_parser *P, const char *text, size_t len)
 		if (!def || def->in_stack || st.n < 2 || !scn_name_token_ok(&st.tok[1]))
 			goto maybe_block;
 		if (!strcmp(def->kw, "switch"))
-			scn_sym_add(&P->sym, SCN_SYM_SWITCH, st.tok[1].value, st.tok[1].loc);
+			scn_sym_add(&P->sym, SCN_SYM_SWITCH, st.tok[1].value, st.tok[1].loc, st.ord);
 		else if (!strcmp(def->kw, "wire"))
-			scn_sym_add(&P->sym, SCN_SYM_WIRE, st.tok[1].value, st.tok[1].loc);
+			scn_sym_add(&P->sym, SCN_SYM_WIRE, st.tok[1].value, st.tok[1].loc, st.ord);
 		else if (!strcmp(def->kw, "adapter"))
-			scn_sym_add(&P->sym, SCN_SYM_ADAPTER, st.tok[1].value, st.tok[1].loc);
+			scn_sym_add(&P->sym, SCN_SYM_ADAPTER, st.tok[1].value, st.tok[1].loc, st.ord);
 		else if (!strcmp(def->kw, "app"))
-			scn_sym_add(&P->sym, SCN_SYM_APP, st.tok[1].value, st.tok[1].loc);
+			scn_sym_add(&P->sym, SCN_SYM_APP, st.tok[1].value, st.tok[1].loc, st.ord);
 	maybe_block:
 		if (def && !strcmp(def->kw, "stack")) {
 			in_block = true;
 			stack_name = NULL;
 			if (st.n >= 2 && scn_name_token_ok(&st.tok[1]) &&
-			    scn_sym_add(&P->sym, SCN_SYM_STACK, st.tok[1].value, st.tok[1].loc) != SCN_NONE) {
+			    (stack_index = scn_sym_add(&P->sym, SCN_SYM_STACK, st.tok[1].value, st.tok[1].loc, st.ord)) != SCN_NONE) {
 				g_free(stack_copy);
 				stack_copy = g_strdup(st.tok[1].value);
 				stack_name = stack_copy;
-				n_ifaces = 0;
 			}
 		}
 	}
 	g_free(stack_copy);
-	scn_lex_free(&lx);
 	scn_diag_free(&quiet);
 }
 
@@ -469,15 +472,13 @@ static void close_block(scn_parser *P)
 	P->block_loc = (scn_loc){ 0 };
 }
 
-void scn_parse_text(scn_parser *P, const char *text, size_t len)
+/* The main pass over the expanded statements. */
+static void parse_statements(scn_parser *P, scn_expander *x)
 {
-	scn_symbols_init(&P->sym);
-	prescan(P, text, len);
-	scn_lexer lx;
-	scn_lex_init(&lx, P->scn->file, text, len);
+	scn_expand_rewind(x, P->d, P->scn);
 	scn_stmt st;
 	bool in_block = false;
-	while (scn_lex_next(&lx, &st, P->d)) {
+	while (!P->limited && scn_expand_next(x, &st)) {
 		if (scn_diag_full(P->d)) {
 			scn_error(P->d, st.loc, "more"); /* not stored: marks the overflow */
 			break;
@@ -516,9 +517,9 @@ void scn_parse_text(scn_parser *P, const char *text, size_t len)
 					scn_error(P->d, kw->loc, "a statement cannot start with a quoted string; expected one of %s", list);
 				else if (kw->key)
 					scn_error(P->d, kw->loc, "a statement cannot start with an attribute ('%s=…'); expected one of %s",
-					          kw->key, list);
+					          scn_echo(P->d, kw->key), list);
 				else
-					scn_error(P->d, kw->loc, "unknown statement '%s'%s; expected one of %s", kw->value,
+					scn_error(P->d, kw->loc, "unknown statement '%s'%s; expected one of %s", scn_echo(P->d, kw->value),
 					          in_block ? " in a stack block" : "", list);
 				g_free(list);
 			}
@@ -531,10 +532,30 @@ void scn_parse_text(scn_parser *P, const char *text, size_t len)
 		if (!strcmp(def->kw, "stack"))
 			in_block = true;
 	}
-	if (in_block && !scn_diag_full(P->d))
+	if (in_block && !scn_diag_full(P->d) && !scn_expand_limited(x) && !P->limited)
 		scn_error(P->d, P->block_loc, "the block of stack '%s' is not closed; expected 'end' before the end of the file",
 		          P->block == SCN_NONE ? "?" : P->scn->stacks[P->block].name);
-	scn_lex_free(&lx);
+}
+
+void scn_parse_text(scn_parser *P, const char *text, size_t len, const scn_load_opts *opts)
+{
+	scn_symbols_init(&P->sym);
+	scn_expander *x = scn_expand_new(P->scn->file, text, len, opts, P->scn->iters, P->d);
+	if (!scn_diag_full(P->d)) {
+		prescan(P, x);
+		if (scn_expand_limited(x)) {
+			/* over a limit: only say which, with the expansion's own messages */
+			scn_expand_rewind(x, P->d, NULL);
+			scn_stmt st;
+			while (scn_expand_next(x, &st))
+				;
+			P->limited = true;
+		} else {
+			parse_statements(P, x);
+			P->limited |= scn_expand_limited(x);
+		}
+	}
+	scn_expand_free(x);
 }
 
 void scn_parser_free_symbols(scn_parser *P)

@@ -57,7 +57,8 @@ static bool parse_endpoint(scn_parser *P, const scn_token *t, scn_app *app)
 {
 	const char *colon = strrchr(t->value, ':');
 	if (!colon || colon == t->value || !colon[1]) {
-		scn_error(P->d, t->loc, "bad endpoint '%s'; expected STACK:PORT, STACK.INTERFACE:PORT or A.B.C.D:PORT", t->value);
+		scn_error(P->d, t->loc, "bad endpoint '%s'; expected STACK:PORT, STACK.INTERFACE:PORT or A.B.C.D:PORT",
+		          scn_echo(P->d, t->value));
 		return false;
 	}
 	static const scn_attr_spec port_spec = { "port", SCN_V_UINT, 1, 65535, NULL, NULL, NULL, false };
@@ -97,7 +98,7 @@ void scn_stmt_app(scn_parser *P, const scn_stmt *st)
 	size_t np = scn_attr_positionals(P, st, usage);
 	if (!scn_stmt_name_given(P, st, np, "app", usage))
 		return;
-	uint32_t idx = scn_declare(P, SCN_SYM_APP, &st->tok[1], (uint32_t)P->scn->n_apps);
+	uint32_t idx = scn_declare(P, SCN_SYM_APP, st, (uint32_t)P->scn->n_apps);
 	if (idx == SCN_NONE)
 		return;
 	scn_app *app = SCN_PUSH(P->scn->apps, P->scn->n_apps);
@@ -119,7 +120,7 @@ void scn_stmt_app(scn_parser *P, const scn_stmt *st)
 	}
 	bool listen = ok && scn_word_is(&st->tok[3], "listen");
 	if (ok && !listen && !scn_word_is(&st->tok[3], "connect")) {
-		scn_error(P->d, st->tok[3].loc, "unknown role '%s'; expected listen or connect", st->tok[3].value);
+		scn_error(P->d, st->tok[3].loc, "unknown role '%s'; expected listen or connect", scn_echo(P->d, st->tok[3].value));
 		ok = false;
 	}
 	size_t want = listen ? 4 : 5;
@@ -127,7 +128,7 @@ void scn_stmt_app(scn_parser *P, const scn_stmt *st)
 		if (np < want)
 			scn_error(P->d, st->loc, "missing endpoint; expected app NAME STACK connect ENDPOINT kind=…");
 		else
-			scn_error(P->d, st->tok[want].loc, "unexpected word '%s'; expected %s", st->tok[want].value,
+			scn_error(P->d, st->tok[want].loc, "unexpected word '%s'; expected %s", scn_echo(P->d, st->tok[want].value),
 			          listen ? "app NAME STACK listen port=N kind=…" : "app NAME STACK connect ENDPOINT kind=…");
 		ok = false;
 	}
@@ -225,7 +226,7 @@ void scn_stmt_report(scn_parser *P, const scn_stmt *st)
 		return;
 	if (np != 1) {
 		scn_error(P->d, st->tok[1].loc, "unexpected word '%s'; expected report [format=…] [stack=NAME] [smcid=HEX]",
-		          st->tok[1].value);
+		          scn_echo(P->d, st->tok[1].value));
 		return;
 	}
 	scn_report r;
@@ -293,7 +294,7 @@ static const struct metric_def *expect_metric(scn_parser *P, const scn_stmt *st,
 		if (scn_word_is(mt, metrics[i].name))
 			return &metrics[i];
 	char *names = metric_names();
-	scn_error(P->d, mt->loc, "unknown expectation '%s'; expected one of %s", mt->value, names);
+	scn_error(P->d, mt->loc, "unknown expectation '%s'; expected one of %s", scn_echo(P->d, mt->value), names);
 	g_free(names);
 	return NULL;
 }
@@ -309,7 +310,7 @@ static bool expect_subject(scn_parser *P, const scn_stmt *st, size_t first, size
 	if (nargs < want_lo || nargs > want_hi) {
 		scn_error(P->d, nargs > want_hi ? st->tok[first + 1 + want_hi].loc : st->tok[op].loc,
 		          "%s before '%s'; expected %s", nargs > want_hi ? "too many words" : "too few words",
-		          st->tok[op].value, m->usage);
+		          scn_echo(P->d, st->tok[op].value), m->usage);
 		return false;
 	}
 	const scn_token *arg = &st->tok[first + 1];
@@ -319,7 +320,7 @@ static bool expect_subject(scn_parser *P, const scn_stmt *st, size_t first, size
 		    (e->stack_b = scn_resolve(P, SCN_SYM_STACK, arg[1].value, arg[1].loc)) == SCN_NONE)
 			return false;
 		if (e->stack_a == e->stack_b) {
-			scn_error(P->d, arg[1].loc, "both stacks are '%s'; expected two different stacks", arg[1].value);
+			scn_error(P->d, arg[1].loc, "both stacks are '%s'; expected two different stacks", scn_echo(P->d, arg[1].value));
 			return false;
 		}
 		return true;
@@ -347,7 +348,7 @@ static bool expect_count(scn_parser *P, const scn_token *rhs, size_t nrhs, const
 {
 	static const scn_attr_spec spec = { "the expected count", SCN_V_UINT, 0, UINT64_MAX, NULL, NULL, NULL, false };
 	if (nrhs > 1) {
-		scn_error(P->d, rhs[1].loc, "unexpected word '%s'; expected %s", rhs[1].value, m->usage);
+		scn_error(P->d, rhs[1].loc, "unexpected word '%s'; expected %s", scn_echo(P->d, rhs[1].value), m->usage);
 		return false;
 	}
 	return expect_number(P, rhs, &spec, e);
@@ -356,7 +357,7 @@ static bool expect_count(scn_parser *P, const scn_token *rhs, size_t nrhs, const
 static bool expect_mode(scn_parser *P, const scn_token *optok, const scn_token *rhs, size_t nrhs, scn_expect *e)
 {
 	if (e->cmp != SCN_CMP_EQ && e->cmp != SCN_CMP_NE) {
-		scn_error(P->d, optok->loc, "'%s' cannot compare modes; expected == or !=", optok->value);
+		scn_error(P->d, optok->loc, "'%s' cannot compare modes; expected == or !=", scn_echo(P->d, optok->value));
 		return false;
 	}
 	int mode = -1;
@@ -365,7 +366,7 @@ static bool expect_mode(scn_parser *P, const scn_token *optok, const scn_token *
 			mode = i;
 	if (mode < 0 || nrhs > 1) {
 		scn_error(P->d, mode < 0 ? rhs->loc : rhs[1].loc, "bad mode '%s'; expected SMCR, TCP or FALLBACK",
-		          mode < 0 ? rhs->value : rhs[1].value);
+		          mode < 0 ? scn_echo(P->d, rhs->value) : scn_echo(P->d, rhs[1].value));
 		return false;
 	}
 	e->rhs = SCN_RHS_MODE;
@@ -383,7 +384,7 @@ static bool expect_bytes(scn_parser *P, const scn_token *rhs, size_t nrhs, const
 	if (nrhs == 1)
 		return expect_number(P, rhs, &spec, e);
 	if (nrhs != 2) {
-		scn_error(P->d, rhs[2].loc, "unexpected word '%s'; expected %s", rhs[2].value, m->usage);
+		scn_error(P->d, rhs[2].loc, "unexpected word '%s'; expected %s", scn_echo(P->d, rhs[2].value), m->usage);
 		return false;
 	}
 	int c = -1;
@@ -391,7 +392,7 @@ static bool expect_bytes(scn_parser *P, const scn_token *rhs, size_t nrhs, const
 		if (scn_word_is(rhs, counters[i].w))
 			c = i;
 	if (c < 0) {
-		scn_error(P->d, rhs->loc, "unknown counter '%s'; expected sent, delivered or received", rhs->value);
+		scn_error(P->d, rhs->loc, "unknown counter '%s'; expected sent, delivered or received", scn_echo(P->d, rhs->value));
 		return false;
 	}
 	e->rhs = SCN_RHS_COUNTER;
@@ -406,7 +407,7 @@ static bool expect_rhs(scn_parser *P, const scn_stmt *st, size_t op, size_t np, 
 	const scn_token *rhs = &st->tok[op + 1];
 	size_t nrhs = np - op - 1;
 	if (nrhs == 0) {
-		scn_error(P->d, st->tok[op].loc, "missing value after '%s'; expected %s", st->tok[op].value, m->usage);
+		scn_error(P->d, st->tok[op].loc, "missing value after '%s'; expected %s", scn_echo(P->d, st->tok[op].value), m->usage);
 		return false;
 	}
 	switch (m->rhs) {
@@ -496,7 +497,7 @@ static bool at_report(scn_parser *P, const scn_stmt *st, size_t np, scn_event *e
 {
 	if (np != 3) {
 		scn_error(P->d, st->tok[3].loc, "unexpected word '%s'; expected at TIME report [format=…] [stack=NAME] [smcid=HEX]",
-		          st->tok[3].value);
+		          scn_echo(P->d, st->tok[3].value));
 		return false;
 	}
 	ev->kind = SCN_EV_REPORT;
@@ -510,7 +511,7 @@ static bool at_start_stop(scn_parser *P, const scn_stmt *st, size_t np, scn_even
 	if (np != 5 || !scn_word_is(&st->tok[3], "app")) {
 		scn_error(P->d, np > 5 ? st->tok[5].loc : np > 3 ? st->tok[3].loc : verb->loc, "%s; expected at TIME %s app NAME",
 		          np > 5 ? "unexpected word" : np > 3 && !scn_word_is(&st->tok[3], "app") ? "only apps can start or stop" : "missing app",
-		          verb->value);
+		          scn_echo(P->d, verb->value));
 		return false;
 	}
 	scn_attrs a = { 0 };
@@ -534,7 +535,8 @@ static bool at_target(scn_parser *P, const scn_stmt *st, bool set, const char *k
 	while (i < N_SPECS(targets) && !(scn_word_is(kt, targets[i].word) && !(set && targets[i].target == SCN_TGT_SWITCH)))
 		i++;
 	if (i == N_SPECS(targets)) {
-		scn_error(P->d, kt->loc, "unknown target '%s' for %s; expected %s", kt->value, verb->value, kinds);
+		scn_error(P->d, kt->loc, "unknown target '%s' for %s; expected %s", scn_echo(P->d, kt->value),
+		          scn_echo(P->d, verb->value), kinds);
 		return false;
 	}
 	ev->target_kind = targets[i].target;
@@ -585,12 +587,12 @@ static bool at_change(scn_parser *P, const scn_stmt *st, size_t np, scn_event *e
 	const char *kinds = set ? "adapter, wire or interface" : "adapter, wire, switch or interface";
 	if (np < 5) {
 		scn_error(P->d, np > 3 ? st->tok[3].loc : verb->loc, "missing what to %s; expected at TIME %s %s NAME",
-		          verb->value, verb->value, kinds);
+		          scn_echo(P->d, verb->value), scn_echo(P->d, verb->value), kinds);
 		return false;
 	}
 	if (np > 5) {
-		scn_error(P->d, st->tok[5].loc, "unexpected word '%s'; expected at TIME %s %s NAME", st->tok[5].value,
-		          verb->value, kinds);
+		scn_error(P->d, st->tok[5].loc, "unexpected word '%s'; expected at TIME %s %s NAME", scn_echo(P->d, st->tok[5].value),
+		          scn_echo(P->d, verb->value), kinds);
 		return false;
 	}
 	if (!at_target(P, st, set, kinds, ev))
@@ -643,7 +645,7 @@ void scn_stmt_at(scn_parser *P, const scn_stmt *st)
 		i++;
 	if (i == N_SPECS(at_actions)) {
 		scn_error(P->d, verb->loc, "unknown action '%s'; expected fail, restore, set, start, stop, report or expect",
-		          verb->value);
+		          scn_echo(P->d, verb->value));
 		return;
 	}
 	scn_event ev = { .loc = st->loc, .at_ns = tv.u, .target = SCN_NONE, .stack = SCN_NONE, .expect = SCN_NONE };

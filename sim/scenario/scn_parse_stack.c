@@ -89,7 +89,7 @@ void scn_stmt_stack(scn_parser *P, const scn_stmt *st)
 	P->block_loc = st->loc;
 	if (!scn_stmt_name_given(P, st, np, "stack", usage))
 		return;
-	uint32_t idx = scn_declare(P, SCN_SYM_STACK, &st->tok[1], (uint32_t)P->scn->n_stacks);
+	uint32_t idx = scn_declare(P, SCN_SYM_STACK, st, (uint32_t)P->scn->n_stacks);
 	if (idx == SCN_NONE)
 		return;
 	P->block = idx;
@@ -142,7 +142,7 @@ void scn_stmt_interface(scn_parser *P, const scn_stmt *st)
 	const char *why;
 	if (!scn_name_token_ok(&st->tok[1])) {
 		scn_valid_name(st->tok[1].value, &why);
-		scn_error(P->d, st->tok[1].loc, "bad interface name '%s'; %s", st->tok[1].value,
+		scn_error(P->d, st->tok[1].loc, "bad interface name '%s'; %s", scn_echo(P->d, st->tok[1].value),
 		          st->tok[1].quoted ? "expected a name without quotes" : why);
 		return;
 	}
@@ -153,9 +153,17 @@ void scn_stmt_interface(scn_parser *P, const scn_stmt *st)
 	scn_sym *e = g_hash_table_lookup(P->sym.ifaces, key);
 	g_free(key);
 	g_assert(e);
-	if (e->loc.line != st->tok[1].loc.line || e->loc.col != st->tok[1].loc.col) {
-		scn_error(P->d, st->tok[1].loc, "duplicate interface '%s' in stack '%s' (first defined at %u:%u); expected a unique name",
-		          st->tok[1].value, s->name, e->loc.line, e->loc.col);
+	if (e->ord != st->ord) {
+		char at[96];
+		scn_loc_text(e->loc, at, sizeof(at));
+		scn_error(P->d, st->tok[1].loc, "duplicate interface '%s' in stack '%s' (first defined at %s); expected a unique name",
+		          scn_echo(P->d, st->tok[1].value), s->name, at);
+		return;
+	}
+	if (s->n_ifaces >= SCN_MAX_IFACES_PER_STACK) {
+		scn_error(P->d, st->tok[1].loc, "interface %zu of stack '%s'; expected at most %u interfaces per stack",
+		          s->n_ifaces + 1, s->name, SCN_MAX_IFACES_PER_STACK);
+		P->limited = true;
 		return;
 	}
 	g_assert(e->index == s->n_ifaces);
@@ -185,11 +193,11 @@ void scn_stmt_interface(scn_parser *P, const scn_stmt *st)
 			uint32_t host = v.len ? ~0u >> v.len : ~0u;
 			if ((v.addr & host) == 0) {
 				scn_error(P->d, a.tok[I_IP]->vloc, "%s is the subnet's own address; expected a host address",
-				          a.tok[I_IP]->value);
+				          scn_echo(P->d, a.tok[I_IP]->value));
 				ok = false;
 			} else if ((v.addr & host) == host) {
 				scn_error(P->d, a.tok[I_IP]->vloc, "%s is the subnet's broadcast address; expected a host address",
-				          a.tok[I_IP]->value);
+				          scn_echo(P->d, a.tok[I_IP]->value));
 				ok = false;
 			}
 		}
@@ -233,7 +241,7 @@ void scn_stmt_route(scn_parser *P, const scn_stmt *st)
 		if (v.addr & host) {
 			char net[SCN_FMT_LEN];
 			addr_text_ipv4(v.addr & ~host, net, sizeof(net));
-			scn_error(P->d, st->tok[1].loc, "%s has host bits set; expected %s/%u", st->tok[1].value, net, v.len);
+			scn_error(P->d, st->tok[1].loc, "%s has host bits set; expected %s/%u", scn_echo(P->d, st->tok[1].value), net, v.len);
 			return;
 		}
 		r.dest = v.addr;
@@ -249,13 +257,17 @@ void scn_stmt_route(scn_parser *P, const scn_stmt *st)
 	if (P->block == SCN_NONE)
 		return;
 	scn_stack *s = &P->scn->stacks[P->block];
-	for (size_t i = 0; i < s->n_routes; i++)
-		if (s->routes[i].dest == r.dest && s->routes[i].prefix_len == r.prefix_len) {
-			scn_error(P->d, st->tok[1].loc, "duplicate route to %s (first at %u:%u); expected one route per destination",
-			          st->tok[1].value, s->routes[i].loc.line, s->routes[i].loc.col);
-			return;
-		}
+	gint64 key = ((gint64)P->block << 38) | ((gint64)r.prefix_len << 32) | r.dest;
+	gpointer first = g_hash_table_lookup(P->routes, &key);
+	if (first) {
+		char at[96];
+		scn_loc_text(s->routes[GPOINTER_TO_SIZE(first) - 1].loc, at, sizeof(at));
+		scn_error(P->d, st->tok[1].loc, "duplicate route to %s (first at %s); expected one route per destination",
+		          scn_echo(P->d, st->tok[1].value), at);
+		return;
+	}
 	*SCN_PUSH(s->routes, s->n_routes) = r;
+	g_hash_table_insert(P->routes, g_memdup2(&key, sizeof(key)), GSIZE_TO_POINTER(s->n_routes));
 }
 
 void scn_stmt_forwarding(scn_parser *P, const scn_stmt *st)
@@ -283,7 +295,7 @@ void scn_stmt_smcr(scn_parser *P, const scn_stmt *st)
 		return;
 	if (np != 1) {
 		scn_error(P->d, st->tok[1].loc, "unexpected word '%s'; expected key=value attributes after smcr",
-		          st->tok[1].value);
+		          scn_echo(P->d, st->tok[1].value));
 		return;
 	}
 	bool activation = false;
@@ -309,13 +321,17 @@ void scn_stmt_smcr(scn_parser *P, const scn_stmt *st)
 			return;
 		port.mtu = given ? (uint32_t)v.u : 0; /* 0: the stack's smcr mtu, filled in by the checker */
 		if (s) {
-			for (size_t i = 0; i < s->n_smcr_ports; i++)
-				if (s->smcr_ports[i].pfid == port.pfid && s->smcr_ports[i].port == port.port) {
-					scn_error(P->d, st->loc, "PFID %04X port %u is already active in stack '%s' (at %u:%u); expected each port once",
-					          port.pfid, port.port, s->name, s->smcr_ports[i].loc.line, s->smcr_ports[i].loc.col);
-					return;
-				}
+			gint64 key = ((gint64)P->block << 24) | ((gint64)port.pfid << 8) | port.port;
+			gpointer first = g_hash_table_lookup(P->activations, &key);
+			if (first) {
+				char at[96];
+				scn_loc_text(s->smcr_ports[GPOINTER_TO_SIZE(first) - 1].loc, at, sizeof(at));
+				scn_error(P->d, st->loc, "PFID %04X port %u is already active in stack '%s' (at %s); expected each port once",
+				          port.pfid, port.port, s->name, at);
+				return;
+			}
 			*SCN_PUSH(s->smcr_ports, s->n_smcr_ports) = port;
+			g_hash_table_insert(P->activations, g_memdup2(&key, sizeof(key)), GSIZE_TO_POINTER(s->n_smcr_ports));
 		}
 		return;
 	}

@@ -6,6 +6,8 @@
 
 typedef unsigned __int128 u128;
 
+const char scn_why_overflow[] = "expected a smaller number";
+
 static bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
@@ -30,34 +32,44 @@ static const uint64_t pow10_table[20] = {
 };
 
 /* A decimal number "123" or "1.25": value = mant / 10^scale. *end points after it.
- * Returns false if there is no digit, a '.' without digits after it, or too many digits. */
-static bool parse_decimal(const char *s, const char **end, uint64_t *mant, unsigned *scale)
+ * Returns 1; 0 if there is no digit or a '.' without digits after it; -1 if its integer
+ * part is too large for 64 bits (an overflow); 2 if it has more non-zero decimals than
+ * 64 bits hold (too precise for any unit). */
+static int parse_decimal(const char *s, const char **end, uint64_t *mant, unsigned *scale)
 {
 	const char *p = s;
 	uint64_t m = 0;
 	unsigned sc = 0;
+	bool over = false, precise = false;
 	if (!is_digit(*p))
-		return false;
+		return 0;
 	while (is_digit(*p)) {
 		if (m > (UINT64_MAX - 9) / 10)
-			return false;
-		m = m * 10 + (uint64_t)(*p++ - '0');
+			over = true;
+		else
+			m = m * 10 + (uint64_t)(*p - '0');
+		p++;
 	}
 	if (*p == '.') {
 		p++;
 		if (!is_digit(*p))
-			return false;
+			return 0;
 		while (is_digit(*p)) {
-			if (m > (UINT64_MAX - 9) / 10 || sc >= 19)
-				return false;
-			m = m * 10 + (uint64_t)(*p++ - '0');
-			sc++;
+			/* digits past what 64 bits hold: zeros are harmless, others are too precise */
+			if (m > (UINT64_MAX - 9) / 10 || sc >= 19) {
+				if (*p != '0')
+					precise = true;
+			} else {
+				m = m * 10 + (uint64_t)(*p - '0');
+				sc++;
+			}
+			p++;
 		}
 	}
 	*end = p;
 	*mant = m;
 	*scale = sc;
-	return true;
+	return over ? -1 : precise ? 2 : 1;
 }
 
 /* mant / 10^scale * mult, if it is a whole number that fits: 1; not whole: 0; too big: -1. */
@@ -89,7 +101,13 @@ bool scn_parse_uint(const char *s, uint64_t *out, const char **why)
 			return false;
 		}
 		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) {
-			*why = "expected an integer below 2^64";
+			/* the rest must still be digits, else it is malformed rather than large */
+			for (const char *q = p; *q; q++)
+				if (!is_digit(*q)) {
+					*why = "expected a decimal or 0x-prefixed hex integer";
+					return false;
+				}
+			*why = SCN_WHY_OVERFLOW;
 			return false;
 		}
 		v = v * 10 + (uint64_t)(*p - '0');
@@ -115,11 +133,15 @@ bool scn_parse_hex(const char *s, unsigned max_digits, uint64_t *out, const char
 			*why = "expected hex digits 0-9, a-f";
 			return false;
 		}
-		v = (v << 4) | (uint64_t)h;
 		/* leading zeros do not count against the width ("00000018" is a fine PFID) */
-		if (v)
+		if (digits || h)
 			digits++;
-		if (digits > max_digits || digits > 16) {
+		v = (v << 4) | (uint64_t)h;
+		if (digits > 16 && max_digits >= 16) {
+			*why = SCN_WHY_OVERFLOW;
+			return false;
+		}
+		if (digits > max_digits) {
 			switch (max_digits) {
 			case 4: *why = "expected at most 4 hex digits"; break;
 			case 8: *why = "expected at most 8 hex digits"; break;
@@ -155,7 +177,8 @@ bool scn_parse_duration(const char *s, unsigned flags, uint64_t *ns, const char 
 	const char *end;
 	uint64_t mant;
 	unsigned scale;
-	if (!parse_decimal(s, &end, &mant, &scale)) {
+	int dec = parse_decimal(s, &end, &mant, &scale);
+	if (dec == 0) {
 		*why = "expected a duration such as 10s, 250ms or 3us";
 		return false;
 	}
@@ -178,11 +201,15 @@ bool scn_parse_duration(const char *s, unsigned flags, uint64_t *ns, const char 
 		}
 		mult = u->mult;
 	}
-	int r = scale_exact(mant, scale, mult, ns);
+	if (dec < 0) {
+		*why = SCN_WHY_OVERFLOW;
+		return false;
+	}
+	int r = dec == 2 ? 0 : scale_exact(mant, scale, mult, ns);
 	if (r == 0)
 		*why = "expected a whole number of nanoseconds";
 	else if (r < 0)
-		*why = "expected a duration below 500 years";
+		*why = SCN_WHY_OVERFLOW;
 	return r == 1;
 }
 
@@ -197,7 +224,8 @@ bool scn_parse_size(const char *s, uint64_t *bytes, const char **why)
 	const char *end;
 	uint64_t mant;
 	unsigned scale;
-	if (!parse_decimal(s, &end, &mant, &scale)) {
+	int dec = parse_decimal(s, &end, &mant, &scale);
+	if (dec == 0) {
 		*why = "expected a size such as 4096, 64K or 1MiB";
 		return false;
 	}
@@ -210,11 +238,15 @@ bool scn_parse_size(const char *s, uint64_t *bytes, const char **why)
 		}
 		mult = u->mult;
 	}
-	int r = scale_exact(mant, scale, mult, bytes);
+	if (dec < 0) {
+		*why = SCN_WHY_OVERFLOW;
+		return false;
+	}
+	int r = dec == 2 ? 0 : scale_exact(mant, scale, mult, bytes);
 	if (r == 0)
 		*why = "expected a whole number of bytes";
 	else if (r < 0)
-		*why = "expected a size below 16 EiB";
+		*why = SCN_WHY_OVERFLOW;
 	return r == 1;
 }
 
@@ -229,7 +261,8 @@ bool scn_parse_rate(const char *s, uint64_t *bps, const char **why)
 	const char *end;
 	uint64_t mant;
 	unsigned scale;
-	if (!parse_decimal(s, &end, &mant, &scale)) {
+	int dec = parse_decimal(s, &end, &mant, &scale);
+	if (dec == 0) {
 		*why = "expected a rate such as 10Gbps, 100Mbps or 25G";
 		return false;
 	}
@@ -238,11 +271,15 @@ bool scn_parse_rate(const char *s, uint64_t *bps, const char **why)
 		*why = "expected a unit bps, Kbps, Mbps, Gbps, Tbps (or K, M, G, T)";
 		return false;
 	}
-	int r = scale_exact(mant, scale, u->mult, bps);
+	if (dec < 0) {
+		*why = SCN_WHY_OVERFLOW;
+		return false;
+	}
+	int r = dec == 2 ? 0 : scale_exact(mant, scale, u->mult, bps);
 	if (r == 0)
 		*why = "expected a whole number of bits per second";
 	else if (r < 0)
-		*why = "expected a rate below 2^64 bps";
+		*why = SCN_WHY_OVERFLOW;
 	return r == 1;
 }
 
@@ -305,7 +342,7 @@ bool scn_parse_ratio(const char *s, sim_ratio *r, const char **why)
 	const char *end;
 	uint64_t mant;
 	unsigned scale;
-	if (!parse_decimal(s, &end, &mant, &scale)) {
+	if (parse_decimal(s, &end, &mant, &scale) != 1) {
 		*why = shape;
 		return false;
 	}

@@ -15,6 +15,11 @@
 
 #include "sim/engine/rng.h"
 
+/* The *why of a number too large for its type (above 2^64-1 bytes, ns, bps, …): callers
+ * report it as out of range rather than malformed. Compare the pointer. */
+extern const char scn_why_overflow[];
+#define SCN_WHY_OVERFLOW scn_why_overflow
+
 /* Decimal ("42") or 0x-prefixed hex ("0x2a"); no sign, no blanks. */
 bool scn_parse_uint(const char *s, uint64_t *out, const char **why);
 /* Hex digits with an optional 0x prefix ("0018", "0x18"), at most max_digits digits. */
