@@ -5,7 +5,7 @@ set -eu
 . tests/lib.sh
 
 D=tests/data/replay
-TRACE=traces/linux-6.1-smcr-v2-rxe.pcap
+TRACE=traces/linux-6.1-smcr-v2-rxe.pcapng
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 

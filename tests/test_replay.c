@@ -21,7 +21,7 @@
 
 #define FIXTURE_V2 "tests/data/replay/wireshark-fixture-rocev2.pcap"
 #define FIXTURE_V1 "tests/data/replay/wireshark-fixture-rocev1.pcap"
-#define LINUX_TRACE "traces/linux-6.1-smcr-v2-rxe.pcap"
+#define LINUX_TRACE "traces/linux-6.1-smcr-v2-rxe.pcapng"
 
 /* Fixture frame indexes (frame number - 1). */
 enum { F_SYN, F_SYNACK, F_ACK, F_PROPOSAL, F_ACCEPT, F_CONFIRM, F_ACK2, F_CL_REQ, F_CL_RSP, F_RACK, F_WRITE,
