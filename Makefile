@@ -52,8 +52,24 @@ LIBMODEL  := $(BUILD)/libsmcr-model.a
 LIBSIM    := $(BUILD)/libsmcr-sim.a
 BIN       := $(BUILD)/smcr-sim
 
-.PHONY: all deps demo check check-unit check-hw check-interop traces clean compile_commands.json
+.PHONY: all deps demo check check-unit check-hw check-interop traces clean compile_commands.json FORCE
 all: $(BIN) $(TEST_BIN) $(HW_BIN) $(INTEROP_BIN) $(WIRESHARK_BIN)
+
+# `smcr-sim --version` (tools/version.c): VERSION, `git describe` of the tree it was built
+# from (VERSION again where there is no git, as in a release tarball) and the versions of the
+# libraries it was built with. The header is rewritten only when a value changed.
+VERSION_TEXT := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+GIT_DESC     := $(shell git describe --always --dirty 2>/dev/null)
+VERSION_H    := $(BUILD)/gen/version.h
+$(VERSION_H): FORCE
+	@mkdir -p $(@D)
+	@{ echo '#define SMCR_SIM_VERSION "$(VERSION_TEXT)"'; \
+	  echo '#define SMCR_SIM_GIT "$(GIT_DESC)"'; \
+	  echo '#define SMCR_SIM_VERBS_VERSION "$(shell pkg-config --modversion libibverbs 2>/dev/null)"'; \
+	  echo '#define SMCR_SIM_GLIB_BUILD "$(shell pkg-config --modversion glib-2.0 2>/dev/null)"'; } >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/tools/version.o: $(VERSION_H)
+$(BUILD)/tools/version.o: BASECFLAGS += -I$(BUILD)/gen
 
 # model/ is the sans-I/O core: it is compiled without GLib or any I/O headers on purpose.
 $(BUILD)/model/%.o: model/%.c
