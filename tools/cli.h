@@ -5,6 +5,7 @@
 #include <glib.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 
@@ -74,6 +75,20 @@ const char *cli_input_name(const char *path);
  * with the reason in err. */
 int cli_read_input(const char *path, char **text, size_t *len, char *err, size_t errlen);
 
+/* Standard input copied to a temporary file, for readers that need a file they can read
+ * twice (a capture replayed in two passes); its path (unlink and g_free it), or NULL with
+ * the reason in err. */
+char *cli_spool_stdin(char *err, size_t errlen);
+/* A scenario file, or standard input for "-" (named "<stdin>" in messages); NULL with the
+ * errors in diag (sim/scenario/scn_model.h). */
+struct scn_scenario;
+struct scn_diag;
+struct scn_scenario *cli_load_scenario(const char *path, struct scn_diag *diag);
+
+/* Parse a size: "64M", "64MiB", "65536", "10KB" (sim/scenario/scn_values.h). A bare number
+ * counts bare_unit bytes (1: bytes; 1 << 20 for an option that took MiB before it took
+ * units). 0, or -1 on junk or overflow. */
+int cli_parse_size(const char *text, uint64_t bare_unit, uint64_t *bytes);
 /* Parse an unsigned integer (decimal or 0x hex); -1 on junk or overflow. */
 int cli_parse_u64(const char *text, unsigned long long *out);
 

@@ -10,7 +10,7 @@ static int check_file(const char *path, bool dump)
 {
 	scn_diag diag;
 	scn_diag_init(&diag);
-	scn_scenario *scn = scn_load_file(path, &diag);
+	scn_scenario *scn = cli_load_scenario(path, &diag);
 	int rc = 0;
 	if (!scn) {
 		scn_diag_print(&diag, stderr);
@@ -20,7 +20,7 @@ static int check_file(const char *path, bool dump)
 		for (size_t e = 0; e < scn->n_expects; e++)
 			timed += scn->expects[e].timed;
 		/* with --dump, stdout carries only the scenario text */
-		fprintf(dump ? stderr : stdout, "%s: ok (%zu stacks, %zu apps, %zu events, %zu expectations)\n", path,
+		fprintf(dump ? stderr : stdout, "%s: ok (%zu stacks, %zu apps, %zu events, %zu expectations)\n", cli_input_name(path),
 		        scn->n_stacks, scn->n_apps, scn->n_events - timed, scn->n_expects);
 		if (dump)
 			scn_dump(scn, stdout);
