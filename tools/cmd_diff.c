@@ -141,7 +141,7 @@ int cmd_diff(int argc, char **argv)
 		      "(`report`, `replay` or `node` with --format json: smcr-report); '-' reads one of them from\n"
 		      "standard input. Lists are matched by stable identity, not position: stacks by name, RNICs by\n"
 		      "name and port, link groups by id, links by local link id, connections by their 4-tuple,\n"
-		      "timeline reports and expectations by FILE:LINE and time, fallback counters by reason code.\n"
+		      "timeline reports and expectations by what and when, fallback counters by reason code.\n"
 		      "Each difference is a line 'PATH: A -> B (+delta)' or 'PATH: only in FILE', then a count.\n"
 		      "Exit 0 when they are equal, 1 when they differ, 2 for unreadable or unlike input.",
 	};
