@@ -192,6 +192,9 @@ static bool parse_container(reader *r, json_value *v, int depth)
 		else
 			fail_at(r, object ? "expected ',' or '}'" : "expected ',' or ']'");
 	}
+	/* a member name whose value failed to parse has no item: it goes now */
+	while (keys->len > items->len)
+		g_free(g_ptr_array_remove_index(keys, keys->len - 1));
 	v->n = items->len;
 	v->items = (json_value **)g_ptr_array_free(items, FALSE);
 	v->keys = (char **)g_ptr_array_free(keys, FALSE);
