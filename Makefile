@@ -6,6 +6,7 @@
 #   make deps       install (as root) or list the Debian packages the project needs
 #   make traces     regenerate the sample captures traces/trace-*.pcapng
 #   make compile_commands.json  the compilation database for clangd and clang-tidy
+#   make install [PREFIX=/usr/local DESTDIR=]  binary, man pages, completion, libsmcr-model (make uninstall)
 #
 # Sources are found by wildcard: model/*.c (the sans-I/O protocol core, libc only),
 # sim/*/*.c (one folder per subsystem: addr, engine, fabric, rdma, net, smc, app, scenario, report,
@@ -52,8 +53,24 @@ LIBMODEL  := $(BUILD)/libsmcr-model.a
 LIBSIM    := $(BUILD)/libsmcr-sim.a
 BIN       := $(BUILD)/smcr-sim
 
-.PHONY: all deps demo check check-unit check-hw check-interop traces clean compile_commands.json
+.PHONY: all deps demo check check-unit check-hw check-interop traces clean compile_commands.json FORCE
 all: $(BIN) $(TEST_BIN) $(HW_BIN) $(INTEROP_BIN) $(WIRESHARK_BIN)
+
+# `smcr-sim --version` (tools/version.c): VERSION, `git describe` of the tree it was built
+# from (VERSION again where there is no git, as in a release tarball) and the versions of the
+# libraries it was built with. The header is rewritten only when a value changed.
+VERSION_TEXT := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+GIT_DESC     := $(shell git describe --always --dirty 2>/dev/null)
+VERSION_H    := $(BUILD)/gen/version.h
+$(VERSION_H): FORCE
+	@mkdir -p $(@D)
+	@{ echo '#define SMCR_SIM_VERSION "$(VERSION_TEXT)"'; \
+	  echo '#define SMCR_SIM_GIT "$(GIT_DESC)"'; \
+	  echo '#define SMCR_SIM_VERBS_VERSION "$(shell pkg-config --modversion libibverbs 2>/dev/null)"'; \
+	  echo '#define SMCR_SIM_GLIB_BUILD "$(shell pkg-config --modversion glib-2.0 2>/dev/null)"'; } >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/tools/version.o: $(VERSION_H)
+$(BUILD)/tools/version.o: BASECFLAGS += -I$(BUILD)/gen
 
 # model/ is the sans-I/O core: it is compiled without GLib or any I/O headers on purpose.
 $(BUILD)/model/%.o: model/%.c
@@ -148,3 +165,83 @@ clean:
 	rm -rf build build-san
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ---- install -------------------------------------------------------------------------
+#   make install [PREFIX=/usr/local] [DESTDIR=…]   make uninstall (same variables)
+# The binary, its man pages (built by tools/gen-man from the --help texts and
+# docs/scenario-format.md), bash completion, the scenarios as examples, the Wireshark
+# dissector, and the protocol core as a library: libsmcr-model.a, libsmcr-model.so.VERSION
+# (soname libsmcr-model.so.MAJOR, built from -fPIC objects of model/), its public headers
+# in include/smcr/ (with <smcr/…> includes) and smcr-model.pc for pkg-config.
+PREFIX      ?= /usr/local
+DESTDIR     ?=
+BINDIR      ?= $(PREFIX)/bin
+LIBDIR      ?= $(PREFIX)/lib
+INCLUDEDIR  ?= $(PREFIX)/include
+DATADIR     ?= $(PREFIX)/share
+MANDIR      ?= $(DATADIR)/man
+DOCDIR      ?= $(DATADIR)/doc/smcr-sim
+COMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
+MODEL_PUBLIC_H := $(addprefix model/,smcr.h smcr_transport.h smcr_err.h clc.h llc.h cdc.h byteorder.h decode_err.h)
+SO_MAJOR    := $(firstword $(subst ., ,$(VERSION_TEXT)))
+LIBMODEL_SO := $(BUILD)/libsmcr-model.so.$(VERSION_TEXT)
+PIC_OBJ     := $(MODEL_SRC:%.c=$(BUILD)/pic/%.o)
+MAN_PAGES   := $(BUILD)/man/smcr-sim.1 $(BUILD)/man/smcr-scenario.5
+PUBLIC_H    := $(MODEL_PUBLIC_H:model/%=$(BUILD)/include/smcr/%)
+
+.PHONY: lib man install uninstall
+lib: $(LIBMODEL) $(LIBMODEL_SO) $(PUBLIC_H) $(BUILD)/smcr-model.pc
+man: $(MAN_PAGES)
+
+$(BUILD)/pic/model/%.o: model/%.c
+	@mkdir -p $(@D)
+	$(CC) $(BASECFLAGS) -fPIC -c $< -o $@
+
+# no sanitizer in the shared library: a program that embeds it need not be built with one
+$(LIBMODEL_SO): $(PIC_OBJ)
+	$(CC) -shared -Wl,-soname,libsmcr-model.so.$(SO_MAJOR) -o $@ $^
+
+# the headers as installed: "model/x.h" becomes <smcr/x.h>
+$(BUILD)/include/smcr/%.h: model/%.h
+	@mkdir -p $(@D)
+	sed 's|^#include "model/\([a-z_]*\.h\)"|#include <smcr/\1>|' $< >$@
+
+# rewritten when PREFIX, LIBDIR, INCLUDEDIR or the version change (as version.h)
+$(BUILD)/smcr-model.pc: FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+		'Name: smcr-model' 'Description: the sans-I/O SMC-R (RFC 7609) protocol core of smcr-sim' \
+		'Version: $(VERSION_TEXT)' 'Libs: -L$${libdir} -lsmcr-model' 'Cflags: -I$${includedir}' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(MAN_PAGES) &: $(BIN) tools/gen-man man/smcr-sim.1.in man/smcr-scenario.5.in docs/scenario-format.md
+	tools/gen-man $(BIN) docs/scenario-format.md $(BUILD)/man $(DATADIR) >/dev/null
+
+# the pages name where the data is, so install writes them for its own DATADIR
+install: $(BIN) lib
+	tools/gen-man $(BIN) docs/scenario-format.md $(BUILD)/man-install $(DATADIR) >/dev/null
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/smcr \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(COMPLETIONDIR) \
+		$(DESTDIR)$(DATADIR)/smcr-sim/scenarios $(DESTDIR)$(DATADIR)/smcr-sim/wireshark $(DESTDIR)$(DOCDIR)
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/smcr-sim
+	install -m 644 $(LIBMODEL) $(DESTDIR)$(LIBDIR)/libsmcr-model.a
+	install -m 755 $(LIBMODEL_SO) $(DESTDIR)$(LIBDIR)/
+	ln -sf libsmcr-model.so.$(VERSION_TEXT) $(DESTDIR)$(LIBDIR)/libsmcr-model.so.$(SO_MAJOR)
+	ln -sf libsmcr-model.so.$(SO_MAJOR) $(DESTDIR)$(LIBDIR)/libsmcr-model.so
+	install -m 644 $(PUBLIC_H) $(DESTDIR)$(INCLUDEDIR)/smcr/
+	install -m 644 $(BUILD)/smcr-model.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	install -m 644 $(BUILD)/man-install/smcr-sim.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(BUILD)/man-install/smcr-scenario.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 tools/smcr-sim.bash $(DESTDIR)$(COMPLETIONDIR)/smcr-sim
+	install -m 644 scenarios/*.scn $(DESTDIR)$(DATADIR)/smcr-sim/scenarios/
+	install -m 644 tools/wireshark/smcr.lua $(DESTDIR)$(DATADIR)/smcr-sim/wireshark/
+	install -m 644 tools/wireshark/README.md tools/wireshark/smcr.colorfilters $(DESTDIR)$(DATADIR)/smcr-sim/wireshark/
+	install -m 644 examples/loopback-echo.c examples/README.md $(DESTDIR)$(DOCDIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/smcr-sim $(DESTDIR)$(LIBDIR)/libsmcr-model.a \
+		$(DESTDIR)$(LIBDIR)/libsmcr-model.so $(DESTDIR)$(LIBDIR)/libsmcr-model.so.$(SO_MAJOR) \
+		$(DESTDIR)$(LIBDIR)/libsmcr-model.so.$(VERSION_TEXT) $(DESTDIR)$(LIBDIR)/pkgconfig/smcr-model.pc \
+		$(DESTDIR)$(MANDIR)/man1/smcr-sim.1 $(DESTDIR)$(MANDIR)/man5/smcr-scenario.5 \
+		$(DESTDIR)$(COMPLETIONDIR)/smcr-sim
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/smcr $(DESTDIR)$(DATADIR)/smcr-sim $(DESTDIR)$(DOCDIR)

@@ -5,7 +5,7 @@ set -eu
 . tests/lib.sh
 
 D=tests/data/replay
-TRACE=traces/linux-6.1-smcr-v2-rxe.pcap
+TRACE=traces/linux-6.1-smcr-v2-rxe.pcapng
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -44,7 +44,7 @@ expect_exit 2 "$SMCR_SIM" replay --smcid 101 --format json "$TRACE"
 expect_exit 2 "$SMCR_SIM" replay
 expect_exit 2 "$SMCR_SIM" replay "$TRACE" "$TRACE"
 expect_exit 2 "$SMCR_SIM" replay --format xml "$TRACE"
-expect_stderr "unknown format 'xml'" "$SMCR_SIM" replay --format xml "$TRACE"
+expect_stderr "bad --format 'xml'; expected text or json" "$SMCR_SIM" replay --format xml "$TRACE"
 expect_exit 2 "$SMCR_SIM" replay --mode timing "$TRACE"
 expect_stderr "needs --scenario" "$SMCR_SIM" replay --mode timing "$TRACE"
 expect_exit 2 "$SMCR_SIM" replay --scenario x.scn "$TRACE"

@@ -66,7 +66,7 @@ grep -q '^  frame 7 CLC Accept: bytes 50..50: ours 23, recorded 24$' "$TMP/out" 
 [ "$(grep -c '^  frame' "$TMP/out")" = 1 ] || fail "changed Accept: more than that one difference: $(cat "$TMP/out")"
 
 # the real Linux trace: the control plane agrees with Linux
-L=traces/linux-6.1-smcr-v2-rxe.pcap
+L=traces/linux-6.1-smcr-v2-rxe.pcapng
 set +e
 rd -v "$L" >"$TMP/linux" 2>&1
 rc=$?

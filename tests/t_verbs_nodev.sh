@@ -3,7 +3,7 @@
 set -eu
 . tests/lib.sh
 
-expect_exit 1 timeout 10 "$SMCR_SIM" bench verbs --dev smcr-no-such-dev --no-compare
+expect_exit 2 timeout 10 "$SMCR_SIM" bench verbs --dev smcr-no-such-dev --no-compare
 expect_stderr "no RDMA device 'smcr-no-such-dev'" "$SMCR_SIM" bench verbs --dev smcr-no-such-dev
 expect_stderr 'rxe-setup/rxe-host.sh up' "$SMCR_SIM" bench verbs --dev smcr-no-such-dev
 expect_stderr 'make check-hw' "$SMCR_SIM" bench verbs --dev smcr-no-such-dev

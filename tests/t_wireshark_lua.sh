@@ -202,7 +202,7 @@ same_trees() { # NAME A B: the smcr_v2llc trees of two captures are the same
 for trace in traces/*.pcap*; do
 	tn=$(basename "$trace")
 	tt=comments
-	case $tn in *.pcap) tt=replay ;; esac
+	case $tn in linux-*) tt=replay ;; esac
 	check "$tn" "$trace" le "$tt"
 	if [ -s "$TMP/$tn.want_v2" ]; then
 		"$GEN" swap "$trace" "$TMP/$tn.be.pcap" >/dev/null
@@ -213,7 +213,7 @@ for trace in traces/*.pcap*; do
 		judged_by_wireshark "$tn" "$trace" "$TMP/$tn.be.pcap"
 	fi
 done
-[ "$(wc -l <"$TMP/linux-6.1-smcr-v2-rxe.pcap.got_v2")" -eq 8 ] ||
+[ "$(wc -l <"$TMP/linux-6.1-smcr-v2-rxe.pcapng.got_v2")" -eq 8 ] ||
 	fail "the real Linux trace: 8 v2 LLC frames (CONFIRM LINK, ADD LINK, 4 DELETE RKEY) expected"
 
 # every v2 scenario, as the simulator captures it, and big-endian

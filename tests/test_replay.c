@@ -23,7 +23,7 @@
 
 #define FIXTURE_V2 "tests/data/replay/wireshark-fixture-rocev2.pcap"
 #define FIXTURE_V1 "tests/data/replay/wireshark-fixture-rocev1.pcap"
-#define LINUX_TRACE "traces/linux-6.1-smcr-v2-rxe.pcap"
+#define LINUX_TRACE "traces/linux-6.1-smcr-v2-rxe.pcapng"
 #define LINUX_NO_CONFIRM "tests/data/replay/linux-6.1-no-confirm-link.pcap"
 #define LINUX_SAME_HOST "tests/data/replay/linux-6.1-same-host.pcap"
 #define TWO_STACKS "traces/trace-two-stacks.pcapng"

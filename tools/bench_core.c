@@ -39,33 +39,64 @@ static int verdict(const char *prog, const core_bench_config *c, const core_benc
 	return rc;
 }
 
+/* The sizes: --bytes (or the old --mib, a bare number MiB), --buffer (a bare number KiB,
+ * as before it took units), --chunk; 0 or -1. */
+static int sizes(const char *bytes, const char *mib, const char *buffer, const char *chunk, core_bench_config *c)
+{
+	uint64_t total = 16ull << 20, buf = 64ull << 10, ch = 65536;
+	if ((bytes && cli_parse_size(bytes, 1, &total)) || (!bytes && mib && cli_parse_size(mib, 1ull << 20, &total)) ||
+	    (buffer && cli_parse_size(buffer, 1ull << 10, &buf)) || (chunk && cli_parse_size(chunk, 1, &ch)))
+		return -1;
+	/* the harness counts whole MiB per connection and KiB of buffer */
+	if (total < (1ull << 20) || total % (1ull << 20) || buf < 16384 || buf % 1024 || ch < 1 || ch > (1ull << 30))
+		return -1;
+	c->mib = total >> 20;
+	c->buffer_kib = buf >> 10;
+	c->chunk = (size_t)ch;
+	return 0;
+}
+
 int bench_core(int argc, char **argv)
 {
-	gint64 conns = 64, mib = 16, bufkib = 64, chunk = 65536, seed = 1;
+	gint64 conns = 64, seed = 1;
+	gchar *bytes = NULL, *mib = NULL, *buffer = NULL, *chunk = NULL;
 	gboolean verify = FALSE;
 	GOptionEntry entries[] = {
 		{ "conns", 'c', 0, G_OPTION_ARG_INT64, &conns, "connections streaming (64)", "N" },
-		{ "mib", 'm', 0, G_OPTION_ARG_INT64, &mib, "MiB each connection sends (16)", "N" },
-		{ "buffer", 'b', 0, G_OPTION_ARG_INT64, &bufkib, "RMB and send buffer size in KiB (64)", "KIB" },
-		{ "chunk", 'k', 0, G_OPTION_ARG_INT64, &chunk, "bytes per send/recv call (65536)", "N" },
+		{ "bytes", 0, 0, G_OPTION_ARG_STRING, &bytes, "bytes each connection sends, whole MiB (16M)", "SIZE" },
+		{ "mib", 'm', G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &mib, "the old --bytes: a bare number is MiB", "N" },
+		{ "buffer", 'b', 0, G_OPTION_ARG_STRING, &buffer,
+		  "RMB and send buffer size, whole KiB (64K; a bare number is KiB)", "SIZE" },
+		{ "chunk", 'k', 0, G_OPTION_ARG_STRING, &chunk, "bytes per send/recv call (64K)", "SIZE" },
 		{ "seed", 's', 0, G_OPTION_ARG_INT64, &seed, "random seed (1)", "N" },
-		{ "verify", 'v', 0, G_OPTION_ARG_NONE, &verify, "check the content (byte sums; slows the run down)", NULL },
+		{ "verify", 0, 0, G_OPTION_ARG_NONE, &verify, "check the content (byte sums; slows the run down)", NULL },
+		/* -v was --verify; -v is --verbose elsewhere, so it is kept only as a hidden alias */
+		{ "verify-content", 'v', G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &verify, "the old -v", NULL },
 		{ NULL },
 	};
 	cli_options opts = { .params = "- SMC-R protocol core throughput", .entries = entries };
-	if (cli_parse_options(&opts, &argc, &argv))
-		return 2;
-	if (argc > 1 || conns < 1 || conns > CORE_BENCH_MAX_CONNS || mib < 1 || bufkib < 16 || chunk < 1) {
-		fprintf(stderr, "%s: need 1 <= conns <= 250, mib >= 1, buffer >= 16, chunk >= 1\n", argv[0]);
-		return 2;
+	core_bench_config c = { .conns = 0 };
+	int rc = cli_parse_options(&opts, &argc, &argv);
+	if (!rc && (argc > 1 || conns < 1 || conns > CORE_BENCH_MAX_CONNS || sizes(bytes, mib, buffer, chunk, &c))) {
+		fprintf(stderr, "%s: need 1 <= conns <= 250, --bytes of whole MiB >= 1M, --buffer of whole KiB >= 16K, "
+		                "--chunk from 1 byte to 1G\n", argv[0]);
+		rc = CLI_EXIT_USAGE;
 	}
-	core_bench_config c = { .conns = (uint32_t)conns, .mib = (uint64_t)mib, .buffer_kib = (uint64_t)bufkib,
-	                        .chunk = (size_t)chunk, .seed = (uint64_t)seed, .verify = verify, .log = stderr };
+	g_free(bytes);
+	g_free(mib);
+	g_free(buffer);
+	g_free(chunk);
+	if (rc)
+		return rc;
+	c.conns = (uint32_t)conns;
+	c.seed = (uint64_t)seed;
+	c.verify = verify;
+	c.log = stderr;
 	core_bench_result r;
 	char err[256];
 	if (core_bench_run(&c, &r, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
-		return 1;
+		return CLI_EXIT_FAILED;
 	}
 	print_result(&c, &r);
 	return verdict(argv[0], &c, &r);

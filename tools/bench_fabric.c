@@ -12,8 +12,8 @@
 #include "tools/cli.h"
 
 typedef struct fabric_args {
-	gint64 mtu, msg, total_mib, outstanding, seed, repeat, gbps;
-	gchar *version;
+	gint64 mtu, outstanding, seed, repeat, gbps;
+	gchar *version, *msg, *total; /* sizes: --msg in bytes, --total (a bare number MiB) */
 } fabric_args;
 
 /* The options as a config; 0, or 2 after printing what is wrong. */
@@ -29,15 +29,18 @@ static int config_of(const char *prog, const fabric_args *a, fabric_bench_config
 		fprintf(stderr, "%s: --roce must be v1 or v2\n", prog);
 		return 2;
 	}
-	if (pm > SMCR_MTU_4096 || a->msg <= 0 || a->msg > (1 << 24) || a->total_mib <= 0 || a->outstanding <= 0 ||
-	    a->outstanding > 1024 || a->repeat <= 0 || a->gbps <= 0) {
-		fprintf(stderr, "%s: need a valid --mtu, 0 < msg <= 16 MiB, total > 0, 0 < outstanding <= 1024, "
-		                "repeat > 0, gbps > 0\n", prog);
+	uint64_t msg = 65536, total = 4096ull << 20;
+	if ((a->msg && cli_parse_size(a->msg, 1, &msg)) || (a->total && cli_parse_size(a->total, 1ull << 20, &total)))
+		msg = 0;
+	if (pm > SMCR_MTU_4096 || msg == 0 || msg > (1 << 24) || total < (1ull << 20) || total % (1ull << 20) ||
+	    a->outstanding <= 0 || a->outstanding > 1024 || a->repeat <= 0 || a->gbps <= 0) {
+		fprintf(stderr, "%s: need a valid --mtu, 0 < --msg <= 16M, --total of whole MiB >= 1M, "
+		                "0 < outstanding <= 1024, repeat > 0, gbps > 0\n", prog);
 		return 2;
 	}
 	c->path_mtu = pm;
-	c->msg = (uint32_t)a->msg;
-	c->total_mib = (uint64_t)a->total_mib;
+	c->msg = (uint32_t)msg;
+	c->total_mib = total >> 20;
 	c->outstanding = (uint32_t)a->outstanding;
 	c->gbps = (uint64_t)a->gbps;
 	c->seed = (uint64_t)a->seed;
@@ -81,12 +84,12 @@ static int run(const char *prog, const fabric_args *a, int argc, char **argv)
 
 int bench_fabric(int argc, char **argv)
 {
-	fabric_args a = { .mtu = 4096, .msg = 65536, .total_mib = 4096, .outstanding = 16, .seed = 1, .repeat = 3,
-	                  .gbps = 100 };
+	fabric_args a = { .mtu = 4096, .outstanding = 16, .seed = 1, .repeat = 3, .gbps = 100 };
 	GOptionEntry entries[] = {
-		{ "mtu", 'm', 0, G_OPTION_ARG_INT64, &a.mtu, "IB path MTU: 256, 512, 1024, 2048 or 4096 (4096)", "BYTES" },
-		{ "msg", 0, 0, G_OPTION_ARG_INT64, &a.msg, "bytes per RDMA WRITE (65536)", "BYTES" },
-		{ "total", 't', 0, G_OPTION_ARG_INT64, &a.total_mib, "MiB written per run (4096)", "MIB" },
+		{ "mtu", 'm', 0, G_OPTION_ARG_INT64, &a.mtu, "IB path MTU: 256, 512, 1024, 2048 or 4096 (4096)", "MTU" },
+		{ "msg", 0, 0, G_OPTION_ARG_STRING, &a.msg, "bytes per RDMA WRITE (64K)", "SIZE" },
+		{ "total", 't', 0, G_OPTION_ARG_STRING, &a.total, "written per run, whole MiB (4G; a bare number is MiB)",
+		  "SIZE" },
 		{ "outstanding", 'o', 0, G_OPTION_ARG_INT64, &a.outstanding, "writes in flight (16)", "N" },
 		{ "roce", 0, 0, G_OPTION_ARG_STRING, &a.version, "v1 or v2 (v2)", "VER" },
 		{ "gbps", 0, 0, G_OPTION_ARG_INT64, &a.gbps, "simulated link speed in Gb/s (100)", "N" },
@@ -99,5 +102,7 @@ int bench_fabric(int argc, char **argv)
 		return 2;
 	int rc = run(argv[0], &a, argc, argv);
 	g_free(a.version);
+	g_free(a.msg);
+	g_free(a.total);
 	return rc;
 }

@@ -8,7 +8,6 @@
 #include "sim/bench/bench_measure.h"
 #include "sim/bench/protocol_bench.h"
 #include "sim/engine/engine.h"
-#include "sim/scenario/scn_values.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 
@@ -17,8 +16,7 @@ static int config_of(const char *prog, gint conns, gint reps, gint mtu, const ch
                      protocol_bench_config *c)
 {
 	uint64_t bytes = 16ull << 20, rmb = 256ull << 10;
-	const char *why = NULL;
-	if ((bytes_s && !scn_parse_size(bytes_s, &bytes, &why)) || (rmb_s && !scn_parse_size(rmb_s, &rmb, &why)) ||
+	if ((bytes_s && cli_parse_size(bytes_s, 1, &bytes)) || (rmb_s && cli_parse_size(rmb_s, 1, &rmb)) ||
 	    !bytes || rmb < 16384 || conns < 1 || conns > 255 || reps < 1 || (mtu != 1024 && mtu != 2048 && mtu != 4096)) {
 		fprintf(stderr, "%s: bad option value (sizes like 16M, RMB at least 16K; 1..255 connections; MTU 1024, 2048 or 4096)\n",
 		        prog);
@@ -52,9 +50,11 @@ int bench_protocol(int argc, char **argv)
 	GOptionEntry entries[] = {
 		{ "conns", 0, 0, G_OPTION_ARG_INT, &conns, "connections in the link group (default 64)", "N" },
 		{ "bytes", 0, 0, G_OPTION_ARG_STRING, &bytes_s, "bytes per connection (default 16M)", "SIZE" },
-		{ "mtu", 0, 0, G_OPTION_ARG_INT, &mtu, "RoCE MTU 1024..4096 (default 4096)", "BYTES" },
-		{ "rmb", 0, 0, G_OPTION_ARG_STRING, &rmb_s, "RMB and send buffer size (default 256K)", "SIZE" },
-		{ "reps", 0, 0, G_OPTION_ARG_INT, &reps, "repetitions (the best is reported)", "N" },
+		{ "mtu", 0, 0, G_OPTION_ARG_INT, &mtu, "RoCE MTU 1024, 2048 or 4096 (default 4096)", "MTU" },
+		{ "buffer", 'b', 0, G_OPTION_ARG_STRING, &rmb_s, "RMB and send buffer size (default 256K)", "SIZE" },
+		{ "rmb", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &rmb_s, "the old name of --buffer", "SIZE" },
+		{ "repeat", 'r', 0, G_OPTION_ARG_INT, &reps, "runs; the best is reported (1)", "N" },
+		{ "reps", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &reps, "the old name of --repeat", "N" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	cli_options opts = { .params = "- SMC-R streams between two stacks over the simulated fabric", .entries = entries };

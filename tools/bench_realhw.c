@@ -10,7 +10,7 @@
 #include "tools/cli.h"
 
 typedef struct realhw_args {
-	gchar *dev, *dev2, *bytes, *rmb, *snd, *mode;
+	gchar *dev, *dev2, *bytes, *rmb, *snd, *mode, *size_s;
 	gint port, tcp_port;
 	gint64 repeat, size;
 	gboolean no_compare;
@@ -24,6 +24,7 @@ static void args_free(realhw_args *a)
 	g_free(a->rmb);
 	g_free(a->snd);
 	g_free(a->mode);
+	g_free(a->size_s);
 }
 
 static void print_step(void *ctx, realhw_bench_step step, int64_t k, double mib)
@@ -92,9 +93,10 @@ static void print_summary(const realhw_bench_config *c, const realhw_bench_resul
 static int config_of(const char *prog, const realhw_args *a, int argc, realhw_bench_config *c)
 {
 	uint64_t bytes = 128ull << 20, rmb = 1u << 20, snd = 1u << 20;
-	const char *why;
-	if ((a->bytes && !scn_parse_size(a->bytes, &bytes, &why)) || (a->rmb && !scn_parse_size(a->rmb, &rmb, &why)) ||
-	    (a->snd && !scn_parse_size(a->snd, &snd, &why)) || bytes == 0 || argc > 1 || a->repeat <= 0 || a->size <= 0 ||
+	uint64_t size = (uint64_t)a->size;
+	if ((a->bytes && cli_parse_size(a->bytes, 1, &bytes)) || (a->rmb && cli_parse_size(a->rmb, 1, &rmb)) ||
+	    (a->snd && cli_parse_size(a->snd, 1, &snd)) || (a->size_s && cli_parse_size(a->size_s, 1, &size)) ||
+	    bytes == 0 || argc > 1 || a->repeat <= 0 || size == 0 || size > (1u << 30) ||
 	    a->port < 1 || a->port > 255 || a->tcp_port < 1 || a->tcp_port > 65535) {
 		fprintf(stderr, "%s: bad options (sizes like 128M, repeat > 0, port 1..255; see --help)\n", prog);
 		return 2;
@@ -111,7 +113,7 @@ static int config_of(const char *prog, const realhw_args *a, int argc, realhw_be
 	}
 	const char *name_a = a->dev ? a->dev : "rxe0";
 	*c = (realhw_bench_config){ .dev_a = name_a, .dev_b = a->dev2 ? a->dev2 : name_a, .port = a->port, .bytes = bytes,
-		                    .rmb = rmb, .sndbuf = snd, .size = a->size, .repeat = a->repeat, .one = one,
+		                    .rmb = rmb, .sndbuf = snd, .size = (int64_t)size, .repeat = a->repeat, .one = one,
 		                    .split = split, .tcp_port = (uint16_t)a->tcp_port, .compare = !a->no_compare,
 		                    .log = stderr, .on_step = print_step };
 	return 0;
@@ -149,7 +151,7 @@ int bench_realhw(int argc, char **argv)
 		{ "bytes", 'b', 0, G_OPTION_ARG_STRING, &a.bytes, "payload of the connection (128M)", "SIZE" },
 		{ "rmbsize", 0, 0, G_OPTION_ARG_STRING, &a.rmb, "receive buffer (1M; Linux default 64K)", "SIZE" },
 		{ "sndbufsize", 0, 0, G_OPTION_ARG_STRING, &a.snd, "send buffer (1M)", "SIZE" },
-		{ "size", 's', 0, G_OPTION_ARG_INT64, &a.size, "ib_write_bw: bytes per RDMA WRITE (65536, its default)", "BYTES" },
+		{ "size", 's', 0, G_OPTION_ARG_STRING, &a.size_s, "ib_write_bw: bytes per RDMA WRITE (64K, its default)", "SIZE" },
 		{ "repeat", 'r', 0, G_OPTION_ARG_INT64, &a.repeat, "alternating runs of each; the best is reported (3)", "N" },
 		{ "mode", 'm', 0, G_OPTION_ARG_STRING, &a.mode,
 		  "one (both stacks in this process, as run --real-hw), split (a node per process, as ib_write_bw) "

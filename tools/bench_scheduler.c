@@ -23,23 +23,29 @@ static void print_result(const scheduler_bench_config *c, const scheduler_bench_
 
 int bench_scheduler(int argc, char **argv)
 {
-	gint64 population = 100000, total = 1000000, mean = 100, seed = 1, repeat = 3;
+	gint64 population = 100000, total = 1000000, seed = 1, repeat = 3;
+	gchar *mean_s = NULL;
 	GOptionEntry entries[] = {
 		{ "population", 'p', 0, G_OPTION_ARG_INT64, &population, "pending events kept in the queue (100000)", "N" },
 		{ "total", 't', 0, G_OPTION_ARG_INT64, &total, "events executed in total (1000000)", "N" },
-		{ "mean", 'm', 0, G_OPTION_ARG_INT64, &mean, "mean inter-event gap in ns (100)", "NS" },
+		{ "mean", 'm', 0, G_OPTION_ARG_STRING, &mean_s, "mean inter-event gap (100ns; a bare number is ns)", "TIME" },
 		{ "seed", 's', 0, G_OPTION_ARG_INT64, &seed, "random seed (1)", "N" },
 		{ "repeat", 'r', 0, G_OPTION_ARG_INT64, &repeat, "runs; the best is reported (3)", "N" },
 		{ NULL },
 	};
 	cli_options opts = { .params = "- event engine throughput", .entries = entries };
-	if (cli_parse_options(&opts, &argc, &argv))
-		return 2;
+	unsigned long long mean = 100;
+	char derr[128];
+	int rc = cli_parse_options(&opts, &argc, &argv);
+	bool bad_mean = mean_s && cli_parse_duration(mean_s, &mean, derr, sizeof(derr));
+	g_free(mean_s);
+	if (rc)
+		return rc;
 	if (argc > 1) {
 		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0], argv[1]);
 		return 2;
 	}
-	if (population <= 0 || total < population || mean <= 0 || repeat <= 0) {
+	if (population <= 0 || total < population || bad_mean || mean == 0 || repeat <= 0) {
 		fprintf(stderr, "%s: need population > 0, total >= population, mean > 0, repeat > 0\n", argv[0]);
 		return 2;
 	}

@@ -26,28 +26,35 @@ static void print_result(const stacks_bench_config *c, const stacks_bench_result
 
 int bench_stacks(int argc, char **argv)
 {
-	gint64 pairs = 1000, requests = 10, size = 1000, bulk = 0, seed = 1, repeat = 2;
+	gint64 pairs = 1000, requests = 10, seed = 1, repeat = 2;
+	gchar *size_s = NULL, *bulk_s = NULL;
 	GOptionEntry entries[] = {
 		{ "pairs", 'p', 0, G_OPTION_ARG_INT64, &pairs, "pairs of stacks (1000)", "N" },
 		{ "requests", 'n', 0, G_OPTION_ARG_INT64, &requests, "transactions per pair (10)", "N" },
-		{ "size", 'z', 0, G_OPTION_ARG_INT64, &size, "request and response size in bytes (1000)", "BYTES" },
-		{ "bulk", 'b', 0, G_OPTION_ARG_INT64, &bulk, "also one bulk transfer of this many MiB (0)", "MIB" },
+		{ "size", 'z', 0, G_OPTION_ARG_STRING, &size_s, "request and response size (1000)", "SIZE" },
+		{ "bulk", 'b', 0, G_OPTION_ARG_STRING, &bulk_s,
+		  "also one bulk transfer of this size, whole MiB (0; a bare number is MiB)", "SIZE" },
 		{ "seed", 's', 0, G_OPTION_ARG_INT64, &seed, "random seed (1)", "N" },
 		{ "repeat", 'r', 0, G_OPTION_ARG_INT64, &repeat, "runs; the best is reported (2)", "N" },
 		{ NULL },
 	};
 	cli_options opts = { .params = "- many virtual TCP/IP stacks in one run", .entries = entries };
-	if (cli_parse_options(&opts, &argc, &argv))
-		return 2;
+	int rc = cli_parse_options(&opts, &argc, &argv);
+	uint64_t size = 1000, bulk = 0;
+	bool bad_size = (size_s && cli_parse_size(size_s, 1, &size)) || (bulk_s && cli_parse_size(bulk_s, 1ull << 20, &bulk));
+	g_free(size_s);
+	g_free(bulk_s);
+	if (rc)
+		return rc;
 	if (argc > 1) {
 		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0], argv[1]);
 		return 2;
 	}
-	if (pairs <= 0 || requests < 0 || size <= 0 || size > 1 << 24 || bulk < 0 || repeat <= 0) {
-		fprintf(stderr, "%s: need pairs > 0, requests >= 0, 0 < size <= 16 MiB, bulk >= 0, repeat > 0\n", argv[0]);
+	if (pairs <= 0 || requests < 0 || bad_size || size == 0 || size > 1 << 24 || bulk % (1ull << 20) || repeat <= 0) {
+		fprintf(stderr, "%s: need pairs > 0, requests >= 0, 0 < size <= 16M, bulk of whole MiB, repeat > 0\n", argv[0]);
 		return 2;
 	}
-	stacks_bench_config c = { (uint64_t)pairs, (uint64_t)requests, (uint32_t)size, (uint64_t)bulk, (uint64_t)seed,
+	stacks_bench_config c = { (uint64_t)pairs, (uint64_t)requests, (uint32_t)size, bulk >> 20, (uint64_t)seed,
 	                          (uint64_t)repeat };
 	stacks_bench_result r;
 	char err[256];

@@ -8,7 +8,7 @@
 #include "tools/cli.h"
 
 typedef struct verbs_args {
-	gchar *dev, *dev2;
+	gchar *dev, *dev2, *size_s;
 	gint port;
 	gint64 size, iters, depth, cq_mod, repeat;
 	gboolean busy, no_compare;
@@ -41,8 +41,12 @@ static void print_summary(const verbs_bench_config *c, const verbs_bench_result 
 		printf("  ib_write_bw (perftest):    not installed (apt-get install perftest)\n");
 }
 
-static int run(const char *prog, const verbs_args *a)
+static int run(const char *prog, verbs_args *a)
 {
+	uint64_t size = (uint64_t)a->size;
+	if (a->size_s && cli_parse_size(a->size_s, 1, &size))
+		size = 0;
+	a->size = (gint64)(size > (1u << 30) ? 0 : size);
 	if (a->size <= 0 || a->size > (1 << 30) || a->iters <= 0 || a->depth <= 0 || a->depth > 4096 || a->cq_mod <= 0 ||
 	    a->cq_mod > a->depth || a->port < 1 || a->port > 255 || a->repeat <= 0) {
 		fprintf(stderr, "%s: need 0 < size <= 1 GiB, iters > 0, 0 < cq-mod <= tx-depth <= 4096, port 1..255, repeat > 0\n",
@@ -55,9 +59,9 @@ static int run(const char *prog, const verbs_args *a)
 		                 .busy_poll = a->busy, .compare = !a->no_compare, .log = stderr, .on_run = print_run };
 	char err[1024];
 	verbs_bench *b = verbs_bench_open(&c, err, sizeof(err));
-	if (!b) {
+	if (!b) { /* no such device: it cannot run here */
 		fprintf(stderr, "bench verbs: %s\n", err);
-		return 1;
+		return CLI_EXIT_USAGE;
 	}
 	print_header(&c);
 	verbs_bench_result r;
@@ -77,7 +81,7 @@ int bench_verbs(int argc, char **argv)
 		{ "dev", 'd', 0, G_OPTION_ARG_STRING, &a.dev, "RDMA device of the writer (rxe0)", "NAME" },
 		{ "dev2", 0, 0, G_OPTION_ARG_STRING, &a.dev2, "device of the target (default: --dev)", "NAME" },
 		{ "port", 'i', 0, G_OPTION_ARG_INT, &a.port, "port on both devices (1)", "N" },
-		{ "size", 's', 0, G_OPTION_ARG_INT64, &a.size, "bytes per RDMA WRITE (65536, as ib_write_bw)", "BYTES" },
+		{ "size", 's', 0, G_OPTION_ARG_STRING, &a.size_s, "bytes per RDMA WRITE (64K, as ib_write_bw)", "SIZE" },
 		{ "iters", 'n', 0, G_OPTION_ARG_INT64, &a.iters, "RDMA WRITEs (2000)", "N" },
 		{ "tx-depth", 't', 0, G_OPTION_ARG_INT64, &a.depth, "WRs in flight (128, as ib_write_bw)", "N" },
 		{ "cq-mod", 'Q', 0, G_OPTION_ARG_INT64, &a.cq_mod, "one signaled completion every N WRs (32)", "N" },
@@ -96,5 +100,6 @@ int bench_verbs(int argc, char **argv)
 		rc = run(argv[0], &a);
 	g_free(a.dev);
 	g_free(a.dev2);
+	g_free(a.size_s);
 	return rc;
 }

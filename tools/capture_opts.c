@@ -10,7 +10,9 @@ void capture_option_add(GOptionContext *ctx, capture_args *a)
 {
 	GOptionEntry entries[] = {
 		{ "pcap", 0, 0, G_OPTION_ARG_FILENAME, &a->pcap,
-		  "capture the whole fabric: an interface per tap point, RoCE frames commented with their SMC-R link", "FILE" },
+		  "capture the whole fabric: an interface per tap point, RoCE frames commented with their SMC-R link "
+		  "('-': to standard output, the text then goes to stderr)",
+		  "FILE" },
 		{ "pcap-format", 0, 0, G_OPTION_ARG_STRING, &a->format, "pcapng (default) or pcap (classic, ns timestamps)",
 		  "FMT" },
 		{ "pcap-per-stack", 0, 0, G_OPTION_ARG_FILENAME, &a->per_stack,
@@ -29,6 +31,11 @@ int capture_args_apply(const char *prog, const capture_args *a, world_opts *o)
 {
 	o->pcap_path = a->pcap;
 	o->pcap_stack_dir = a->per_stack;
+	if (cli_is_stdin(a->pcap)) {
+		/* both writers open a path; the run's own text moves out of the capture's way */
+		o->pcap_path = "/dev/stdout";
+		o->out = stderr;
+	}
 	if (a->format && capture_format_parse(a->format, &o->pcap_format)) {
 		fprintf(stderr, "%s: bad --pcap-format '%s'; expected pcapng or pcap\n", prog, a->format);
 		return 2;

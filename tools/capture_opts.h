@@ -1,5 +1,5 @@
 /* The capture options of `smcr-sim run` (and the replay modes that run a world):
- *   --pcap FILE            the whole fabric (pcapng unless --pcap-format pcap)
+ *   --pcap FILE            the whole fabric (pcapng unless --pcap-format pcap); '-' stdout
  *   --pcap-format F        pcapng (default) or pcap (classic, nanosecond magic)
  *   --pcap-per-stack DIR   one file per stack: its interfaces and RoCE ports
  *   --pcap-snaplen N       store at most N bytes of each frame

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "sim/scenario/scn_model.h"
+#include "sim/scenario/scn_warn.h"
 #include "tools/cli.h"
 
 /* One file: "FILE: ok (...)", or its errors on stderr; 0 or 2. */
@@ -10,7 +11,7 @@ static int check_file(const char *path, const scn_load_opts *lo, bool dump)
 {
 	scn_diag diag;
 	scn_diag_init(&diag);
-	scn_scenario *scn = scn_load_file_opts(path, lo, &diag);
+	scn_scenario *scn = cli_load_scenario(path, lo, &diag);
 	int rc = 0;
 	if (!scn) {
 		scn_diag_print(&diag, stderr);
@@ -20,8 +21,9 @@ static int check_file(const char *path, const scn_load_opts *lo, bool dump)
 		for (size_t e = 0; e < scn->n_expects; e++)
 			timed += scn->expects[e].timed;
 		/* with --dump, stdout carries only the scenario text */
-		fprintf(dump ? stderr : stdout, "%s: ok (%zu stacks, %zu apps, %zu events, %zu expectations)\n", path,
+		fprintf(dump ? stderr : stdout, "%s: ok (%zu stacks, %zu apps, %zu events, %zu expectations)\n", cli_input_name(path),
 		        scn->n_stacks, scn->n_apps, scn->n_events - timed, scn->n_expects);
+		scn_warn_early_restore(scn, stderr);
 		if (dump)
 			scn_dump(scn, stdout);
 	}
@@ -45,7 +47,10 @@ int cmd_check(int argc, char **argv)
 		.entries = entries,
 		.description = "Prints 'FILE: ok (N stacks, M apps, K events, E expectations)' per valid file\n"
 		               "(events: timeline entries other than timed expectations), or every error as\n"
-		               "FILE:LINE:COLUMN: message on stderr. Exit 0 if all files are valid, 2 otherwise.",
+		               "FILE:LINE:COLUMN: message on stderr. Warnings (FILE:LINE:COLUMN: warning: …, on stderr)\n"
+		               "name what is valid but will not work as it reads, such as an adapter restored too soon\n"
+		               "after its failure for the second link to come back. '-' reads a scenario from stdin.\n"
+		               "Exit 0 if all files are valid (warnings or not), 2 otherwise.",
 	};
 	if (cli_parse_options(&opts, &argc, &argv))
 		return 2;

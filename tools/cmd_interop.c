@@ -157,8 +157,10 @@ static int run(const char *prog, const interop_args *a, int argc, char **argv)
 	c.devs_text = devs_text;
 	char err[512];
 	rc = interop_run(&c, stdout, stderr, err, sizeof(err));
-	if (err[0])
+	if (err[0]) { /* it could not set up (interface, device, socket): it did not run */
 		fprintf(stderr, "%s: %s\n", prog, err);
+		rc = CLI_EXIT_USAGE;
+	}
 	g_free(devs_text);
 	return rc;
 }

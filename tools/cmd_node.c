@@ -301,7 +301,7 @@ int cmd_node(int argc, char **argv)
 		{ "linger", 0, 0, G_OPTION_ARG_STRING, &a.linger,
 		  "keep the link group serving this long after the last close (default 2s)", "TIME" },
 		{ "name", 0, 0, G_OPTION_ARG_STRING, &a.name, "the stack's name in reports (default node)", "NAME" },
-		{ "format", 0, 0, G_OPTION_ARG_STRING, &a.format, "final report: text (smc-tools style) or json", "text|json" },
+		{ "format", 'f', 0, G_OPTION_ARG_STRING, &a.format, "final report: text (smc-tools style) or json", "text|json" },
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a.verbose, "event log on stderr", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};

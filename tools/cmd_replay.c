@@ -15,13 +15,14 @@
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tools/cli.h"
 #include "tools/replay_cli.h"
 
 static void args_free(replay_cli *a)
 {
-	gchar **all[] = { &a->mode, &a->format, &a->smcid, &a->stall, &a->scenario, &a->speed, &a->play, &a->offset,
+	gchar **all[] = { &a->mode, &a->format, &a->report, &a->smcid, &a->stall, &a->scenario, &a->speed, &a->play, &a->offset,
 		          &a->inject_at, &a->end, &a->seed, &a->side, &a->wait };
 	for (size_t i = 0; i < G_N_ELEMENTS(all); i++)
 		g_free(*all[i]);
@@ -33,11 +34,11 @@ static int run_mode(const char *prog, const char *file, replay_cli *a)
 {
 	if (!a->mode || !strcmp(a->mode, "decode"))
 		return replay_decode_main(prog, file, a);
-	bool decode_opts = a->format || a->smcid || a->messages || a->stall;
+	bool decode_opts = a->format || a->report || a->smcid || a->messages || a->stall;
 	if (strcmp(a->mode, "timing") && strcmp(a->mode, "redrive"))
 		fprintf(stderr, "%s: unknown mode '%s' (decode, timing, redrive)\n", prog, a->mode);
 	else if (decode_opts)
-		fprintf(stderr, "%s: --format, --smcid, --messages and --stall are for --mode decode\n", prog);
+		fprintf(stderr, "%s: --format, --report, --smcid, --messages and --stall are for --mode decode\n", prog);
 	else if (!strcmp(a->mode, "timing"))
 		return replay_timing_main(prog, file, a);
 	else
@@ -52,7 +53,11 @@ int cmd_replay(int argc, char **argv)
 	a.max_list = 50;
 	GOptionEntry entries[] = {
 		{ "mode", 'm', 0, G_OPTION_ARG_STRING, &a.mode, "decode (default), timing or redrive", "MODE" },
-		{ "format", 'f', 0, G_OPTION_ARG_STRING, &a.format, "decode: report format: netstat (default), smc, json", "FMT" },
+		{ "format", 'f', 0, G_OPTION_ARG_STRING, &a.format,
+		  "decode: text (default) or json, as run; netstat and smc are short for text with that --report",
+		  "text|json" },
+		{ "report", 0, 0, G_OPTION_ARG_STRING, &a.report, "decode: style of the text report: netstat (default) or smc",
+		  "STYLE" },
 		{ "smcid", 0, 0, G_OPTION_ARG_STRING, &a.smcid, "decode, netstat: only the link group or link with this hex id",
 		  "ID" },
 		{ "max-list", 0, 0, G_OPTION_ARG_INT, &a.max_list, "decode: list at most N frames per list, all are counted (50; 0 = all)", "N" },
@@ -79,7 +84,7 @@ int cmd_replay(int argc, char **argv)
 		{ NULL },
 	};
 	cli_options opts = {
-		.params = "FILE - decode, replay or re-drive a pcap/pcapng capture of SMC-R traffic",
+		.params = "FILE - decode, replay or re-drive a pcap/pcapng capture of SMC-R traffic ('-': stdin)",
 		.entries = entries,
 		.capture = &a.cap,
 		.description =
@@ -99,8 +104,19 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "%s: expected one capture FILE (try --help)\n", argv[0]);
 		rc = 2;
 	}
-	if (!rc)
-		rc = run_mode(argv[0], argv[1], &a);
+	/* '-': standard input, kept in a temporary file (timing and redrive read it twice) */
+	char *spooled = NULL, err[512];
+	if (!rc && cli_is_stdin(argv[1]) && !(spooled = cli_spool_stdin(err, sizeof(err)))) {
+		fprintf(stderr, "%s: %s\n", argv[0], err);
+		rc = CLI_EXIT_USAGE;
+	}
+	if (!rc) {
+		a.name = cli_input_name(argv[1]);
+		rc = run_mode(argv[0], spooled ? spooled : argv[1], &a);
+	}
+	if (spooled)
+		unlink(spooled);
+	g_free(spooled);
 	args_free(&a);
 	return rc;
 }

@@ -13,7 +13,7 @@
 typedef struct run_args {
 	gchar *seed, *end, *format, *report, *smcid, *real_hw;
 	gchar **set; /* --set NAME=VALUE, the scenario's parameters */
-	gboolean verbose, defaults, dump;
+	gboolean verbose, defaults, dump, quiet;
 	capture_args cap;
 } run_args;
 
@@ -22,7 +22,7 @@ static int load(const char *prog, const char *path, const run_args *a, scn_scena
 	scn_diag diag;
 	scn_diag_init(&diag);
 	scn_load_opts lo = { (const char *const *)a->set, a->set ? g_strv_length(a->set) : 0 };
-	*out = scn_load_file_opts(path, &lo, &diag);
+	*out = cli_load_scenario(path, &lo, &diag);
 	if (!*out)
 		scn_diag_print(&diag, stderr);
 	scn_diag_free(&diag);
@@ -75,11 +75,12 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 		{ "seed", 0, 0, G_OPTION_ARG_STRING, &a->seed, "run seed (overrides the scenario's)", "N" },
 		{ "end", 0, 0, G_OPTION_ARG_STRING, &a->end, "virtual end time (overrides the scenario's)", "TIME" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->set, "give parameter NAME the value VALUE (repeatable)", "NAME=VALUE" },
-		{ "format", 0, 0, G_OPTION_ARG_STRING, &a->format, "output: text (default) or json", "text|json" },
+		{ "format", 'f', 0, G_OPTION_ARG_STRING, &a->format, "output: text (default) or json", "text|json" },
 		{ "report", 0, 0, G_OPTION_ARG_STRING, &a->report,
 		  "style of text reports: netstat, smc, or auto (as the scenario says)", "STYLE" },
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose,
 		  "event log: timeline, link groups, links, IST2406I link failures, expectations", NULL },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "no progress line on stderr", NULL },
 		{ "defaults", 0, 0, G_OPTION_ARG_NONE, &a->defaults, "print the scenario attribute defaults and exit", NULL },
 		{ "dump", 0, 0, G_OPTION_ARG_NONE, &a->dump, "print the resolved scenario and exit", NULL },
 		{ "real-hw", 0, 0, G_OPTION_ARG_STRING, &a->real_hw,
@@ -90,9 +91,10 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 		{ "seed", 0, 0, G_OPTION_ARG_STRING, &a->seed, "run seed (overrides the scenario's)", "N" },
 		{ "end", 0, 0, G_OPTION_ARG_STRING, &a->end, "virtual end time (overrides the scenario's)", "TIME" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->set, "give parameter NAME the value VALUE (repeatable)", "NAME=VALUE" },
-		{ "format", 0, 0, G_OPTION_ARG_STRING, &a->format, "report as text (default) or json", "text|json" },
+		{ "format", 'f', 0, G_OPTION_ARG_STRING, &a->format, "report as text (default) or json", "text|json" },
 		{ "report", 0, 0, G_OPTION_ARG_STRING, &a->report, "text style: netstat (default), smc or auto", "STYLE" },
 		{ "smcid", 0, 0, G_OPTION_ARG_STRING, &a->smcid, "only the link group or link with this id (hex)", "HEX" },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "no progress line on stderr", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	cli_options opts = {
@@ -104,7 +106,8 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 		                  "Exit 0, 1 if an expectation failed, 2 for a bad scenario or option."
 		                : "Prints timeline reports, failed expectations (FILE:LINE and what was measured), the\n"
 		                  "final reports and the run's fingerprint. Same file and seed: the same output, byte for\n"
-		                  "byte. A progress line goes to stderr when it is a terminal and the run takes a while.\n"
+		                  "byte. A progress line goes to stderr when it is a terminal and the run takes a while\n"
+		                  "(not with -q).\n"
 		                  "Exit 0 if every expectation is met, 1 if one failed, 2 for a bad scenario or option.",
 	};
 	return cli_parse_options(&opts, argc, argv);
@@ -133,11 +136,12 @@ static int one_file(const char *prog, int argc)
 
 static void print_header(const scn_scenario *scn, const world_opts *o, const char *real_hw)
 {
-	printf("scenario %s: %s\nseed %" PRIu64 ", %d stack%s, %zu app%s\n", scn->file, scn->title[0] ? scn->title : "(untitled)",
+	FILE *out = o->out ? o->out : stdout;
+	fprintf(out, "scenario %s: %s\nseed %" PRIu64 ", %d stack%s, %zu app%s\n", scn->file, scn->title[0] ? scn->title : "(untitled)",
 	       o->has_seed ? o->seed : scn->seed, (int)scn->n_stacks, scn->n_stacks == 1 ? "" : "s", scn->n_apps,
 	       scn->n_apps == 1 ? "" : "s");
 	if (o->real_hw)
-		printf("real hardware: %s (QPs on RDMA devices, engine in real time)\n", real_hw);
+		fprintf(out, "real hardware: %s (QPs on RDMA devices, engine in real time)\n", real_hw);
 }
 
 /* The world's options past the common ones: -v, the captures, the progress line, --real-hw
@@ -147,7 +151,7 @@ static int run_opts(const char *prog, const run_args *a, world_opts *o, realhw_m
 	o->verbose = a->verbose;
 	if (capture_args_apply(prog, &a->cap, o))
 		return 2;
-	o->progress = isatty(STDERR_FILENO) ? stderr : NULL;
+	o->progress = !a->quiet && isatty(STDERR_FILENO) ? stderr : NULL;
 	if (!a->real_hw)
 		return 0;
 	char err[1024];
@@ -231,7 +235,7 @@ static int report_world(const char *prog, const scn_scenario *scn, world_opts *o
 	o->json = false;
 	o->quiet = true;
 	o->out = stderr; /* only failed expectations would print */
-	o->progress = isatty(STDERR_FILENO) ? stderr : NULL;
+	o->progress = !a->quiet && isatty(STDERR_FILENO) ? stderr : NULL;
 	char err[512];
 	world *w = world_new(scn, o, err, sizeof(err));
 	if (!w) {
@@ -243,7 +247,8 @@ static int report_world(const char *prog, const scn_scenario *scn, world_opts *o
 	                      : o->style == WORLD_STYLE_SMC ? SCN_REPORT_SMC
 	                      : a->report && !strcmp(a->report, "auto") ? SCN_REPORT_AUTO
 	                                                                : SCN_REPORT_NETSTAT;
-	world_print_report(w, stdout, f, SCN_NONE, a->smcid != NULL, (uint32_t)smcid);
+	/* with --pcap - the capture has standard output */
+	world_print_report(w, cli_is_stdin(a->cap.pcap) ? stderr : stdout, f, SCN_NONE, a->smcid != NULL, (uint32_t)smcid);
 	world_free(w);
 	return failed ? 1 : 0;
 }

@@ -1,5 +1,6 @@
 /* `smcr-sim debug frames FILE`: one line per frame, "N CLASS", classified from its own
  * bytes alone (sim/replay/frame_classify.h). */
+#include <glib.h>
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -14,8 +15,13 @@ static void print_frame(void *ctx, uint64_t n, const char *text)
 
 int debug_frames(int argc, char **argv)
 {
+	GOptionEntry entries[] = { { NULL } };
+	cli_options opts = { .params = "FILE - one line per frame, classified from its bytes ('-': stdin)",
+		             .entries = entries };
+	if (cli_parse_options(&opts, &argc, &argv))
+		return 2;
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s FILE\n", argv[0]);
+		fprintf(stderr, "%s: expected one capture FILE (try --help)\n", argv[0]);
 		return 2;
 	}
 	char err[512];

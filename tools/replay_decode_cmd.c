@@ -51,9 +51,17 @@ static int report_opts(const char *prog, const replay_cli *a, out_format *fmt, r
 		*fmt = FMT_SMC;
 	else if (a->format && !strcmp(a->format, "json"))
 		*fmt = FMT_JSON;
-	else if (a->format && strcmp(a->format, "netstat")) {
-		fprintf(stderr, "%s: unknown format '%s' (netstat, smc, json)\n", prog, a->format);
+	else if (a->format && strcmp(a->format, "netstat") && strcmp(a->format, "text")) {
+		fprintf(stderr, "%s: bad --format '%s'; expected text or json (or netstat, smc)\n", prog, a->format);
 		return 2;
+	}
+	if (a->report) {
+		bool text = !a->format || !strcmp(a->format, "text");
+		if (!text || (strcmp(a->report, "netstat") && strcmp(a->report, "smc"))) {
+			fprintf(stderr, "%s: bad --report '%s'; expected netstat or smc, with --format text\n", prog, a->report);
+			return 2;
+		}
+		*fmt = !strcmp(a->report, "smc") ? FMT_SMC : FMT_NETSTAT;
 	}
 	memset(nopts, 0, sizeof(*nopts));
 	if (!a->smcid)
@@ -88,8 +96,9 @@ static int decode_opts(const char *prog, const replay_cli *a, out_format fmt, js
 		}
 		ropts->stall_ns = ns;
 	}
-	if (a->messages && (fmt == FMT_SMC || a->smcid)) {
-		fprintf(stderr, "%s: --messages prints messages, not a report: no --smcid or --format smc with it\n", prog);
+	if (a->messages && (fmt == FMT_SMC || a->report || a->smcid)) {
+		fprintf(stderr, "%s: --messages prints messages, not a report: no --report, --smcid or --format smc with it\n",
+		        prog);
 		return 2;
 	}
 	if (a->messages && fmt == FMT_JSON) {
@@ -179,7 +188,7 @@ int replay_decode_main(const char *prog, const char *file, replay_cli *a)
 		json_finish(&mw);
 	}
 	print_report(a->messages ? FMT_NONE : fmt, &res, &nopts);
-	print_errors(prog, file, &res);
+	print_errors(prog, a->name ? a->name : file, &res);
 	int rc = res.errors.total || res.file_damaged ? 1 : 0;
 	replay_result_free(&res);
 	return rc;

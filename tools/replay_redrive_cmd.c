@@ -86,7 +86,7 @@ int replay_redrive_main(const char *prog, const char *file, replay_cli *a)
 	}
 	redrive_print(stdout, &res, a->verbose);
 	if (res.damaged)
-		fprintf(stderr, "%s: %s: %s; the messages before the damage were used\n", prog, file,
+		fprintf(stderr, "%s: %s: %s; the messages before the damage were used\n", prog, a->name ? a->name : file,
 		        res.damage[0] ? res.damage : "the capture is damaged");
 	int rc = res.n_diffs || res.damaged ? 1 : 0;
 	redrive_result_free(&res);

@@ -124,6 +124,6 @@ int replay_timing_main(const char *prog, const char *file, replay_cli *a)
 		return 2;
 	}
 	if (r.damaged)
-		fprintf(stderr, "%s: %s: %s\n", prog, file, r.damage);
+		fprintf(stderr, "%s: %s: %s\n", prog, a->name ? a->name : file, r.damage);
 	return r.failed || r.damaged ? 1 : 0;
 }

@@ -37,7 +37,7 @@
 #     ADD_LINK LLC frames (Linux's little-endian v2 length; wireshark-recipe.md §6);
 #   - `smcr-sim replay` explains the capture: no decode error, both stacks, one link group
 #     each with one link, N SMC-R connections each closed with the bytes both ways;
-#   - byte-exactness with Linux 6.1 (traces/linux-6.1-smcr-v2-rxe.pcap, same addresses):
+#   - byte-exactness with Linux 6.1 (traces/linux-6.1-smcr-v2-rxe.pcapng, same addresses):
 #     smcr-sim's v2.0 Proposal and its CONFIRM_LINK response are the kernel's bytes; an
 #     ADD_LINK reject repeats the request as Linux's does;
 #   - TEST_LINK (wire): the side with the shorter interval sends >= 3 requests, each answered
@@ -58,7 +58,7 @@ WORK=$BUILD/interop
 SMCR_SIM=$BUILD/smcr-sim
 SMC_PEER=$BUILD/tests/interop/smc_peer
 SMC_NL=$BUILD/tests/interop/smc_nl
-TRACE=$ROOT/traces/linux-6.1-smcr-v2-rxe.pcap
+TRACE=$ROOT/traces/linux-6.1-smcr-v2-rxe.pcapng
 CONNS=${CONNS:-4}
 BYTES=${BYTES:-1048576}
 WD=${WD:-150}

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define REPLAY_BENCH_DEFAULT_BASE "traces/linux-6.1-smcr-v2-rxe.pcap"
+#define REPLAY_BENCH_DEFAULT_BASE "traces/linux-6.1-smcr-v2-rxe.pcapng"
 
 typedef struct replay_bench_config {
 	const char *file;    /* the capture to decode, or NULL: make one */

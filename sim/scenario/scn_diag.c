@@ -83,9 +83,11 @@ static void scn_verror(scn_diag *d, scn_loc loc, const char *fmt, va_list ap)
 		.col = loc.col,
 		.seq = (uint32_t)d->n,
 		.iter = loc.iter,
-		.text = loc.iter ? g_strdup_printf("%s:%u:%u: in iteration %s: %s", loc.file ? loc.file : "?", loc.line,
-		                                   loc.col, loc.iter, what)
-		                 : g_strdup_printf("%s:%u:%u: %s", loc.file ? loc.file : "?", loc.line, loc.col, what),
+		/* line 0: about the file as a whole (its size, a --set for it), no position */
+		.text = !loc.line ? g_strdup_printf("%s: %s", loc.file ? loc.file : "?", what)
+		        : loc.iter ? g_strdup_printf("%s:%u:%u: in iteration %s: %s", loc.file ? loc.file : "?", loc.line,
+		                                     loc.col, loc.iter, what)
+		                   : g_strdup_printf("%s:%u:%u: %s", loc.file ? loc.file : "?", loc.line, loc.col, what),
 	};
 	d->n++;
 	g_free(what);

@@ -1,0 +1,72 @@
+# `smcr-sim diff A B`: two runs' JSON results or two JSON reports, compared by identity.
+# Equal documents exit 0 and print nothing; a run whose second link does not come back
+# (the restore moved too early) differs where it must, by stack, link group and link id;
+# one extra connection is "only in"; bad or unlike input exits 2.
+set -eu
+. tests/lib.sh
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+"$SMCR_SIM" run --format json scenarios/two-stacks.scn >"$TMP/a.json"
+"$SMCR_SIM" run --format json scenarios/two-stacks.scn >"$TMP/a2.json"
+out=$("$SMCR_SIM" diff "$TMP/a.json" "$TMP/a2.json") || fail "the same run twice differs: $out"
+[ -z "$out" ] || fail "equal runs printed '$out'"
+# '-' is standard input, for either side
+"$SMCR_SIM" diff - "$TMP/a.json" <"$TMP/a2.json" || fail "diff - A: not equal"
+"$SMCR_SIM" run --format json scenarios/two-stacks.scn | "$SMCR_SIM" diff "$TMP/a.json" - || fail "diff A -: not equal"
+
+# another seed: the system ids and the fingerprint differ, and nothing is matched by position
+"$SMCR_SIM" run --format json --seed 2 scenarios/two-stacks.scn >"$TMP/b.json"
+set +e; "$SMCR_SIM" diff "$TMP/a.json" "$TMP/b.json" >"$TMP/ab"; rc=$?; set -e
+[ "$rc" = 1 ] || fail "different runs exited $rc, expected 1"
+grep -qx 'seed: 1 -> 2 (+1)' "$TMP/ab" || fail "no seed line: $(cat "$TMP/ab")"
+grep -q '^fingerprint: [0-9a-f]* -> [0-9a-f]*$' "$TMP/ab" || fail "no fingerprint line"
+grep -q '^report timeline at 1s / stack LNXA / link group 0x00000100 / peer_system_id: ' "$TMP/ab" ||
+	fail "the link group's peer system id is not named by stack and link group id"
+grep -Eq '^[0-9]+ differences between ' "$TMP/ab" || fail "no count line"
+# --ignore takes members out, -q prints nothing
+"$SMCR_SIM" diff -q --ignore system_id --ignore peer_system_id --ignore fingerprint --ignore seed \
+	"$TMP/a.json" "$TMP/b.json" || fail "--ignore left differences"
+out=$("$SMCR_SIM" diff -q "$TMP/a.json" "$TMP/b.json" || true)
+[ -z "$out" ] || fail "-q printed '$out'"
+
+# the restore of default.scn at 1 s instead of 5 s: the second link never comes back
+sed 's/^at 5s restore adapter RA1/at 1s restore adapter RA1/' scenarios/default.scn >"$TMP/early.scn"
+cp scenarios/default.scn "$TMP/default.scn"
+"$SMCR_SIM" run --format json "$TMP/default.scn" >"$TMP/d0.json"
+"$SMCR_SIM" run --format json "$TMP/early.scn" >"$TMP/d1.json" 2>/dev/null || true
+set +e; "$SMCR_SIM" diff "$TMP/d0.json" "$TMP/d1.json" >"$TMP/d"; rc=$?; set -e
+[ "$rc" = 1 ] || fail "default vs early restore exited $rc"
+for want in \
+	"'expect links ZOSA ZOSB == 2' at 10s / ok: true -> false" \
+	"report end at 20s / stack ZOSA / link group 0x00000100 / type: SYM -> SINGLE" \
+	"report end at 20s / stack ZOSA / link group 0x00000100 / link_count: 2 -> 1 (-1)" \
+	"report end at 20s / stack ZOSB / link group 0x00000100 / link 0x00000104: only in $TMP/d0.json" \
+	"expectations_failed: 0 -> 1 (+1)"; do
+	grep -qxF "$want" "$TMP/d" || fail "missing '$want' in: $(cat "$TMP/d")"
+done
+# the two files' names differ: "file" members would only repeat the "scenario" line
+grep -q '/ file: ' "$TMP/d" && fail "file members compared although the scenarios differ"
+
+# connections by 4-tuple: a report in the middle of a transfer has them, one at the end not
+"$SMCR_SIM" report --format json --end 400ms scenarios/default.scn >"$TMP/mid.json" 2>/dev/null || true
+"$SMCR_SIM" report --format json scenarios/default.scn >"$TMP/end.json"
+set +e; "$SMCR_SIM" diff "$TMP/mid.json" "$TMP/end.json" >"$TMP/me"; set -e
+grep -Eq "^stack ZOSA / connection 10.1.1.1:[0-9]+ -> 10.1.1.2:5000: only in $TMP/mid.json\$" "$TMP/me" ||
+	fail "no connection named by its 4-tuple: $(head -5 "$TMP/me")"
+# JSON output
+"$SMCR_SIM" diff --format json "$TMP/a.json" "$TMP/b.json" >"$TMP/ab.json" || true
+grep -q '"format": "smcr-diff"' "$TMP/ab.json" || fail "--format json: no smcr-diff document"
+grep -q '"path": "seed"' "$TMP/ab.json" || fail "--format json: no seed difference"
+
+# bad input
+echo '{"a": [1, 2' >"$TMP/bad.json"
+expect_exit 2 "$SMCR_SIM" diff "$TMP/bad.json" "$TMP/a.json"
+expect_stderr "bad.json:2:1: unexpected end" "$SMCR_SIM" diff "$TMP/bad.json" "$TMP/a.json"
+expect_exit 2 "$SMCR_SIM" diff "$TMP/a.json" "$TMP/end.json"
+expect_stderr 'is smcr-run, .* is smcr-report; expected two of a kind' "$SMCR_SIM" diff "$TMP/a.json" "$TMP/end.json"
+expect_exit 2 "$SMCR_SIM" diff "$TMP/a.json"
+expect_exit 2 "$SMCR_SIM" diff - -
+expect_exit 2 "$SMCR_SIM" diff "$TMP/a.json" "$TMP/nonexistent.json"
+expect_exit 2 "$SMCR_SIM" diff --format xml "$TMP/a.json" "$TMP/a.json"
+echo "diff ok"

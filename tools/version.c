@@ -1,0 +1,25 @@
+/* `smcr-sim --version`: the version, the tree it was built from and which optional parts
+ * it has. The values come from the build (Makefile: BUILD/gen/version.h); tshark is looked
+ * up at run time, as the commands that use it do (bench replay, the tests). */
+#include <glib.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+
+#include "tools/cli.h"
+#include "version.h"
+
+void cli_print_version(FILE *out)
+{
+	fprintf(out, "smcr-sim %s\n", SMCR_SIM_VERSION);
+	/* without git (a tarball) the VERSION file is all there is */
+	fprintf(out, "git: %s\n", SMCR_SIM_GIT[0] ? SMCR_SIM_GIT : "none (built outside git; VERSION " SMCR_SIM_VERSION ")");
+	/* libibverbs is a build dependency: `run --real-hw`, `node`, `interop`, bench verbs/realhw */
+	fprintf(out, "verbs: yes (libibverbs %s)\n", SMCR_SIM_VERBS_VERSION[0] ? SMCR_SIM_VERBS_VERSION : "unknown version");
+	fprintf(out, "mpi: no\n");
+	gchar *tshark = g_find_program_in_path("tshark");
+	fprintf(out, "tshark: %s\n", tshark ? tshark : "not found in PATH");
+	g_free(tshark);
+	fprintf(out, "libpcap: %s\n", pcap_lib_version());
+	fprintf(out, "glib: %u.%u.%u (built with %s)\n", glib_major_version, glib_minor_version, glib_micro_version,
+	        SMCR_SIM_GLIB_BUILD);
+}
