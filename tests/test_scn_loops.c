@@ -370,13 +370,13 @@ Test(scn_loops, parameter_errors_name_the_parameter_and_its_line)
 	                  "t.scn:2:12: --set DATA=10ms is not a size, the kind of parameter 'DATA' (default 64K); expected a unit K, KiB, M, MiB, G, GiB, T, TiB, KB, MB, GB or TB\n");
 	static const char *const unknown[] = { "M=1" };
 	EXPECT_ERRORS_SET(PARAMS, unknown,
-	                  "t.scn:0:0: --set M=1: no parameter 'M' in this scenario; expected one of its parameters: N (1:7), DATA (2:7), START (3:7), PERS (4:7), PF (5:7)\n");
+	                  "t.scn: --set M=1: no parameter 'M' in this scenario; expected one of its parameters: N (1:7), DATA (2:7), START (3:7), PERS (4:7), PF (5:7)\n");
 	static const char *const twice[] = { "N=1", "N=2" };
-	EXPECT_ERRORS_SET(PARAMS, twice, "t.scn:0:0: --set N given twice (also as N=1); expected each parameter once\n");
+	EXPECT_ERRORS_SET(PARAMS, twice, "t.scn: --set N given twice (also as N=1); expected each parameter once\n");
 	static const char *const malformed[] = { "N" };
-	EXPECT_ERRORS_SET(PARAMS, malformed, "t.scn:0:0: bad --set 'N'; expected NAME=VALUE such as N=32\n");
+	EXPECT_ERRORS_SET(PARAMS, malformed, "t.scn: bad --set 'N'; expected NAME=VALUE such as N=32\n");
 	static const char *const none[] = { "N=1" };
-	EXPECT_ERRORS_SET(TAIL, none, "t.scn:0:0: --set N=1: no parameter 'N' in this scenario; expected one of the scenario has no 'param'\n");
+	EXPECT_ERRORS_SET(TAIL, none, "t.scn: --set N=1: no parameter 'N' in this scenario; expected a 'param' line for it (the scenario has none)\n");
 }
 
 Test(scn_loops, parameter_definition_errors)
@@ -548,6 +548,6 @@ Test(scn_loops, endless_files_are_refused_at_the_size_limit)
 	cr_assert_null(scn_load_file("/dev/zero", &d));
 	cr_assert_eq(scn_diag_count(&d), 1);
 	cr_assert_str_eq(scn_diag_message(&d, 0),
-	                 "/dev/zero:0:0: the file is larger than 64 MiB; expected a scenario file of at most 67108864 bytes");
+	                 "/dev/zero: the file is larger than 64 MiB; expected a scenario file of at most 67108864 bytes");
 	scn_diag_free(&d);
 }

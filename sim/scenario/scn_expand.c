@@ -404,8 +404,8 @@ static void close_open_loops(builder *b)
 static char *param_list(const scn_expander *x)
 {
 	if (!x->decls->len)
-		return g_strdup("the scenario has no 'param'");
-	GString *s = g_string_new("its parameters: ");
+		return g_strdup("a 'param' line for it (the scenario has none)");
+	GString *s = g_string_new("one of its parameters: ");
 	for (guint i = 0; i < x->decls->len && i < 8; i++) {
 		const param_decl *p = &g_array_index(x->decls, param_decl, i);
 		g_string_append_printf(s, "%s%s (%u:%u)", i ? ", " : "", p->name, p->loc.line, p->loc.col);
@@ -429,7 +429,7 @@ static void apply_overrides(scn_expander *x, const scn_load_opts *opts, scn_diag
 		gpointer idx = g_hash_table_lookup(x->decl_by_name, name);
 		if (!idx) {
 			char *list = param_list(x);
-			scn_error(d, file, "--set %s: no parameter '%s' in this scenario; expected one of %s", scn_echo(d, s),
+			scn_error(d, file, "--set %s: no parameter '%s' in this scenario; expected %s", scn_echo(d, s),
 			          scn_echo(d, name), list);
 			g_free(list);
 		} else {
