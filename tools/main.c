@@ -17,6 +17,7 @@ static const cli_command commands[] = {
 	{ "replay", "decode a pcap/pcapng capture of SMC-R traffic into reports", cmd_replay },
 	{ "report", "run a scenario and print its final NETSTAT DEVLINKS SMC-style report", cmd_report },
 	{ "run", "run a scenario: timeline, reports, expectations, fingerprint", cmd_run },
+	{ "sweep", "run a scenario over seeds and parameter values: one process, --jobs N or MPI", cmd_sweep },
 };
 
 static void usage(FILE *out)

@@ -422,6 +422,10 @@ void world_free(world *w)
 	if (world_capture_close(w))
 		fprintf(stderr, "smcr-sim: writing a capture failed (disk full?)\n");
 	g_hash_table_destroy(w->flow_by_key);
+	if (w->failures) {
+		g_array_free(w->failures, TRUE);
+		g_string_chunk_free(w->failure_text);
+	}
 	free(w->sw);
 	free(w->sw_used);
 	free(w->trunks);

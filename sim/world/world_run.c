@@ -194,6 +194,32 @@ uint64_t world_measure(world *w, const scn_expect *x, char *detail, size_t dlen)
 	return v;
 }
 
+static void record_failure(world *w, const scn_expect *x, const char *text, const char *detail)
+{
+	if (!w->failures) {
+		w->failures = g_array_new(FALSE, FALSE, sizeof(world_failure));
+		w->failure_text = g_string_chunk_new(1024);
+	}
+	world_failure f = {
+		.line = x->loc.line,
+		.at_ns = sim_now(w->eng),
+		.expect = g_string_chunk_insert(w->failure_text, text),
+		.detail = g_string_chunk_insert(w->failure_text, detail),
+	};
+	g_array_append_val(w->failures, f);
+}
+
+void world_foreach_failure(const world *w, void (*fn)(void *arg, const world_failure *f), void *arg)
+{
+	for (guint i = 0; w->failures && i < w->failures->len; i++)
+		fn(arg, &g_array_index(w->failures, world_failure, i));
+}
+
+uint64_t world_expectations_passed(const world *w)
+{
+	return w->expect_passed;
+}
+
 static void check_expect(world *w, const scn_expect *x)
 {
 	char detail[256], text[256];
@@ -219,6 +245,7 @@ static void check_expect(world *w, const scn_expect *x)
 		}
 	} else {
 		w->expect_failed++;
+		record_failure(w, x, text, detail);
 		fprintf(w->o.json ? stderr : w->out, "%s:%u: expectation failed: %s (%s)\n", w->scn->file, x->loc.line, text,
 		        detail);
 	}
@@ -466,11 +493,19 @@ static sim_run_result run_engine(world *w, sim_time t)
 		sim_realtime_result r = sim_realtime_run(w->rt, t);
 		return r == SIM_RT_QUIT || r == SIM_RT_STOPPED ? SIM_RUN_STOPPED : SIM_RUN_TIME;
 	}
+	/* slices: a progress line now and then, the caller's poll hook more often; the
+	 * trajectory does not depend on where a slice ends */
+	uint64_t slice = w->o.poll ? WORLD_POLL_EVENTS : w->o.progress ? 500000 : 0;
 	for (;;) {
-		sim_run_result r = sim_engine_run(w->eng, t, w->o.progress ? 500000 : 0);
+		sim_run_result r = sim_engine_run(w->eng, t, slice);
 		if (r != SIM_RUN_COUNT)
 			return r;
-		progress(w, false);
+		if (w->o.poll)
+			w->o.poll(w->o.poll_arg);
+		if (w->o.progress && ++w->progress_slices * slice >= 500000) {
+			w->progress_slices = 0;
+			progress(w, false);
+		}
 	}
 }
 
