@@ -9,7 +9,7 @@ static const char *engine_name(const sweep_outcome *oc)
 {
 	switch (oc->engine) {
 	case SWEEP_ENGINE_PROCESS:
-		return "one process";
+		return "process (no workers)";
 	case SWEEP_ENGINE_FORK:
 		return "worker processes (fork)";
 	case SWEEP_ENGINE_MPI:
