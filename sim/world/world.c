@@ -7,6 +7,8 @@
 
 #include "model/smcr_err.h"
 #include "sim/fabric/endpoint.h"
+#include "sim/fabric/frame.h"
+#include "sim/net/tcp.h"
 
 void world_opts_default(world_opts *o)
 {
@@ -462,4 +464,48 @@ world_host *world_stack_of_layer(world *w, const smc_layer *l)
 		if (w->st[i].l == l)
 			return &w->st[i];
 	return NULL;
+}
+
+static void count_one(void *arg, const smc_layer_conn *c)
+{
+	(void)c;
+	(*(size_t *)arg)++;
+}
+
+static void count_lgr_any(void *arg, const smcr_lgr_info *li)
+{
+	(void)li;
+	(*(size_t *)arg)++;
+}
+
+static void count_link_any(void *arg, const smcr_link_info *li)
+{
+	(void)li;
+	(*(size_t *)arg)++;
+}
+
+void world_live_count(const world *w, world_live *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->pending_events = sim_engine_pending(w->eng);
+	out->frames = sim_frame_pool_in_use(sim_fabric_frames(w->fab));
+	for (size_t i = 0; w->ad && i < w->scn->n_adapters; i++) {
+		size_t q, m;
+		rnic_live_objects(w->ad[i].r, &q, &m);
+		out->qps += q;
+		out->mrs += m;
+	}
+	for (size_t i = 0; i < w->scn->n_stacks; i++) {
+		out->tcp_pcbs += tcp_pcb_count(w->st[i].st);
+		if (w->st[i].l) {
+			smc_layer_foreach_conn(w->st[i].l, count_one, &out->smc_conns);
+			smcr_ctx_foreach_lgr(smc_layer_ctx(w->st[i].l), count_lgr_any, &out->lgrs);
+			smcr_ctx_foreach_link(smc_layer_ctx(w->st[i].l), count_link_any, &out->links);
+		}
+	}
+	for (size_t i = 0; i < w->scn->n_apps; i++) {
+		const scn_app *a = &w->scn->apps[i];
+		bool on = a->role == SCN_ROLE_LISTEN && w->apps[i].listener != NULL;
+		out->listeners += on;
+	}
 }

@@ -156,6 +156,19 @@ typedef struct world_failure {
 void world_foreach_failure(const world *w, void (*fn)(void *arg, const world_failure *f), void *arg);
 uint64_t world_expectations_passed(const world *w);
 
+/* What is alive in the world now: after a run that ended cleanly and went idle, only the
+ * listeners' TCP control blocks remain (everything else was freed). */
+typedef struct world_live {
+	size_t pending_events;   /* timers and postings in the engine */
+	size_t frames;           /* frame buffers in use (in flight, queued, held) */
+	size_t qps, mrs;         /* over every adapter */
+	size_t tcp_pcbs;         /* over every stack */
+	size_t smc_conns;        /* SMC connections the layers still know */
+	size_t lgrs, links;      /* in the cores (terminating ones included) */
+	size_t listeners;        /* listening applications started */
+} world_live;
+void world_live_count(const world *w, world_live *out);
+
 /* Measure a metric of an expectation (as the run would check it now). */
 uint64_t world_measure(world *w, const scn_expect *e, char *detail, size_t detail_len);
 
