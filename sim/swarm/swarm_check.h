@@ -19,10 +19,14 @@
  *     world goes idle;
  *  4. agreement: at the end both ends of every link group agree — each active link has
  *     its mirror (QPs crossed) active on the other side, the same number of links and
- *     connections, mirrored types (SINGLE/SYM, ASYMP/ASYML) — and every SMC-R connection
+ *     connections, opposite roles — and every SMC-R connection
  *     one side lists, the other lists too;
+ *     (Not the link group types: each end's is its own view, and Linux's ASYMP comes from an
+ *     ADD LINK whose GID equals the first link's, which SMC-Rv2's address GIDs of two ports
+ *     of one host are: both ends can say ASYMP.)
  *  5. freed: once idle, no queue pair, memory region, frame, SMC connection, link group or
  *     link is left, and only the listeners' TCP control blocks;
+ *     A world that runs SWARM_MAX_EVENTS events is stopped there: an event storm.
  *  6. determinism: the same scenario run again gives the same fingerprint.
  *
  * The hang bound, from the timers (model/smcr.h, sim/net/stack_config.c), counted after
@@ -49,6 +53,10 @@
 /* After the end, how long the world gets to go idle: the link groups' linger (600 s,
  * 610 s for a client) and TCP's TIME_WAIT. */
 #define SWARM_DRAIN_NS (700ull * 1000000000ull)
+
+/* A world that runs more events than this is stopped and reported (an event storm:
+ * two ends ping-ponging frames without progress); drawn worlds run well under a million. */
+#define SWARM_MAX_EVENTS 40000000ull
 
 typedef struct swarm_verdict {
 	GPtrArray *violations;   /* char *, one line each, in check order */

@@ -63,6 +63,7 @@ typedef struct draw {
 	int n_st;
 	dadapter ad[MAX_ADAPTERS];
 	int n_ad;
+	bool mixed_roce;         /* some adapters RoCE v1 or v2 only */
 	uint64_t last_ns;        /* the latest start or fault time drawn */
 	uint64_t longest_outage_ns;
 	uint64_t max_testlink_ns;
@@ -232,7 +233,7 @@ static void draw_activations(draw *d, int i, GString *acts)
 			static const int rm[] = { 1024, 2048, 4096, 4096 };
 			x->mtu = rm[below(d, 4)];
 			uint64_t rc = below(d, 100);
-			x->roce = rc < 70 ? "both" : rc < 85 ? "v1" : "v2";
+			x->roce = !d->mixed_roce || rc < 50 ? "both" : rc < 75 ? "v1" : "v2";
 		}
 		dadapter *x = &d->ad[a];
 		port = x->ports == 2 && chance(d, 50) ? 2 : 1;
@@ -559,6 +560,9 @@ void swarm_draw(uint64_t seed, GString *out)
 	/* the end goes in after the draw knows it: remember where */
 	gsize end_at = out->len;
 	draw_fabric(d);
+	/* adapters of one RoCE version only, in some worlds: with them a client's v1 and v2
+	 * RNICs can differ, and SMC-Rv2's first contact then fails as in Linux (swarm_known.c) */
+	d->mixed_roce = chance(d, 10);
 	draw_stacks(d);
 	write_stacks(d);
 	dapp apps[MAX_APPS];

@@ -79,6 +79,10 @@ typedef struct world_opts {
 	 * while it runs one itself). It must not touch the world. */
 	void (*poll)(void *arg);
 	void *poll_arg;
+	/* Stop the run once this many events have run (0: no limit): a caller that runs
+	 * worlds it did not write (the swarm) is safe from an event storm; world_over_budget()
+	 * says it happened. */
+	uint64_t max_events;
 } world_opts;
 
 #define WORLD_POLL_EVENTS 4096
@@ -112,6 +116,8 @@ const scn_scenario *world_scenario(const world *w);
 /* The spare switch port (world_opts.spare_port_switch), or NULL. */
 sim_plug *world_spare_port(const world *w);
 uint64_t world_fingerprint(const world *w);
+/* The run stopped at world_opts.max_events. */
+bool world_over_budget(const world *w);
 uint64_t world_events(const world *w);
 
 stack *world_stack(const world *w, const char *name);

@@ -137,6 +137,7 @@ struct world {
 	sim_realtime *rt;            /* real-time driver (real_hw), else NULL */
 	sim_event done_check;        /* real_hw: ends the run once everything is done */
 	bool done;
+	bool over_budget;            /* max_events reached: the run stopped */
 };
 
 /* world.c */

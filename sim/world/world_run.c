@@ -215,6 +215,11 @@ void world_foreach_failure(const world *w, void (*fn)(void *arg, const world_fai
 		fn(arg, &g_array_index(w->failures, world_failure, i));
 }
 
+bool world_over_budget(const world *w)
+{
+	return w->over_budget;
+}
+
 uint64_t world_expectations_passed(const world *w)
 {
 	return w->expect_passed;
@@ -495,9 +500,13 @@ static sim_run_result run_engine(world *w, sim_time t)
 	}
 	/* slices: a progress line now and then, the caller's poll hook more often; the
 	 * trajectory does not depend on where a slice ends */
-	uint64_t slice = w->o.poll ? WORLD_POLL_EVENTS : w->o.progress ? 500000 : 0;
+	uint64_t slice = w->o.poll || w->o.max_events ? WORLD_POLL_EVENTS : w->o.progress ? 500000 : 0;
 	for (;;) {
+		if (w->over_budget)
+			return SIM_RUN_STOPPED;
 		sim_run_result r = sim_engine_run(w->eng, t, slice);
+		if (w->o.max_events && sim_engine_events_run(w->eng) >= w->o.max_events)
+			w->over_budget = true;
 		if (r != SIM_RUN_COUNT)
 			return r;
 		if (w->o.poll)
@@ -534,14 +543,14 @@ void world_run_until(world *w, sim_time t)
 	while (w->next_timeline < s->n_events && s->events[w->next_timeline].at_ns <= t) {
 		const scn_event *ev = &s->events[w->next_timeline];
 		sim_run_result r = run_engine(w, ev->at_ns);
-		if (r == SIM_RUN_STOPPED && w->rt)
-			return; /* real time: interrupted */
+		if (r == SIM_RUN_STOPPED && (w->rt || w->over_budget))
+			return; /* real time: interrupted; or out of events */
 		w->next_timeline++;
 		if (r == SIM_RUN_IDLE && sim_now(w->eng) < ev->at_ns)
 			sim_engine_advance(w->eng, ev->at_ns);
 		run_timeline_event(w, ev);
 	}
-	if (run_engine(w, t) == SIM_RUN_IDLE && sim_now(w->eng) < t && w->has_end)
+	if (run_engine(w, t) == SIM_RUN_IDLE && sim_now(w->eng) < t && w->has_end && !w->over_budget)
 		sim_engine_advance(w->eng, t);
 }
 
