@@ -347,9 +347,10 @@ static void check_freed(checker *c, world *w, uint64_t until)
 	if (l.pending_events || l.qps || l.mrs || l.frames || l.smc_conns || l.lgrs || l.links || l.tcp_pcbs != l.listeners)
 		violation(c, "freed: %.0f s after the end (the link groups' linger) the world still holds %zu events, %zu QPs, "
 		             "%zu memory regions, %zu frames, %zu SMC connections, %zu link groups, %zu links, "
-		             "%zu TCP control blocks for %zu listeners",
+		             "%zu TCP control blocks for %zu listeners%s%s",
 		          SEC(until - world_end_time(w)), l.pending_events, l.qps, l.mrs, l.frames, l.smc_conns,
-		          l.lgrs, l.links, l.tcp_pcbs, l.listeners);
+		          l.lgrs, l.links, l.tcp_pcbs, l.listeners, l.first_conn[0] ? "; the first connection: " : "",
+		          l.first_conn);
 }
 
 /* ---- the run ---- */

@@ -466,10 +466,21 @@ world_host *world_stack_of_layer(world *w, const smc_layer *l)
 	return NULL;
 }
 
-static void count_one(void *arg, const smc_layer_conn *c)
+typedef struct live_conns {
+	world_live *out;
+	const char *stack;
+} live_conns;
+
+static void count_conn_left(void *arg, const smc_layer_conn *c)
 {
-	(void)c;
-	(*(size_t *)arg)++;
+	live_conns *lc = arg;
+	if (!lc->out->smc_conns++)
+		snprintf(lc->out->first_conn, sizeof(lc->out->first_conn),
+		         "%s %u.%u.%u.%u:%u -> %u.%u.%u.%u:%u, %s, %s%s, core state %d", lc->stack, c->local_ip >> 24,
+		         (c->local_ip >> 16) & 255, (c->local_ip >> 8) & 255, c->local_ip & 255, c->local_port, c->peer_ip >> 24,
+		         (c->peer_ip >> 16) & 255, (c->peer_ip >> 8) & 255, c->peer_ip & 255, c->peer_port,
+		         c->server ? "server" : "client", sock_mode_name(c->mode), c->handshake ? " in the handshake" : "",
+		         c->has_core ? (int)c->core_info.state : -1);
 }
 
 static void count_lgr_any(void *arg, const smcr_lgr_info *li)
@@ -498,7 +509,8 @@ void world_live_count(const world *w, world_live *out)
 	for (size_t i = 0; i < w->scn->n_stacks; i++) {
 		out->tcp_pcbs += tcp_pcb_count(w->st[i].st);
 		if (w->st[i].l) {
-			smc_layer_foreach_conn(w->st[i].l, count_one, &out->smc_conns);
+			live_conns lc = { out, w->scn->stacks[i].name };
+			smc_layer_foreach_conn(w->st[i].l, count_conn_left, &lc);
 			smcr_ctx_foreach_lgr(smc_layer_ctx(w->st[i].l), count_lgr_any, &out->lgrs);
 			smcr_ctx_foreach_link(smc_layer_ctx(w->st[i].l), count_link_any, &out->links);
 		}

@@ -172,6 +172,7 @@ typedef struct world_live {
 	size_t smc_conns;        /* SMC connections the layers still know */
 	size_t lgrs, links;      /* in the cores (terminating ones included) */
 	size_t listeners;        /* listening applications started */
+	char first_conn[160];    /* the first SMC connection left, in words ("" if none) */
 } world_live;
 void world_live_count(const world *w, world_live *out);
 
