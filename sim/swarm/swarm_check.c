@@ -98,11 +98,19 @@ static uint32_t ip_of_bytes(const uint8_t b[16])
 /* Both ends of a first contact lost the link at one instant (an adapter both use failed),
  * both waited CLC_WAIT_TIME_SHORT for the other's Decline, both sent one and fell back:
  * each then reads the other's Decline as the first bytes of its data. */
+static bool is_decline_len(uint64_t n)
+{
+	return n == SMCR_CLC_DECLINE_V2_LEN || n == SMCR_CLC_DECLINE_V1_LEN;
+}
+
+/* The extra bytes are one Decline: over what verified (a Decline after the data) or over
+ * what the peer wrote (a Decline first: then nothing verifies, an echo repeats it). */
 static bool crossed_declines(const world_conn_summary *f)
 {
-	uint64_t extra_s = f->server_received - f->server_verified, extra_c = f->client_received - f->client_verified;
-	bool decl = extra_s == SMCR_CLC_DECLINE_V2_LEN || extra_s == SMCR_CLC_DECLINE_V1_LEN ||
-	            extra_c == SMCR_CLC_DECLINE_V2_LEN || extra_c == SMCR_CLC_DECLINE_V1_LEN;
+	bool decl = is_decline_len(f->server_received - f->server_verified) ||
+	            is_decline_len(f->client_received - f->client_verified) ||
+	            (f->server_received > f->client_sent && is_decline_len(f->server_received - f->client_sent)) ||
+	            (f->client_received > f->server_sent && is_decline_len(f->client_received - f->server_sent));
 	return f->mode == SOCK_MODE_FALLBACK && f->fallback_reason == SMCR_DECL_TIMEOUT_CL && decl;
 }
 
@@ -176,6 +184,14 @@ static bool lgr_survivor(checker *c, const smcr_report *r, uint32_t stack_id, ui
 	return false;
 }
 
+static const scn_app *connecting_app(const checker *c, const char *app)
+{
+	for (size_t i = 0; i < c->scn->n_apps; i++)
+		if (c->scn->apps[i].role == SCN_ROLE_CONNECT && !strcmp(c->scn->apps[i].name, app))
+			return &c->scn->apps[i];
+	return NULL;
+}
+
 static void check_redundancy(checker *c, const world_conn_summary *f)
 {
 	if (!f->client_err && !f->server_err)
@@ -187,6 +203,21 @@ static void check_redundancy(checker *c, const world_conn_summary *f)
 		t_err = f->t_server_ended;
 	if (t_err == UINT64_MAX)
 		return;
+	/* the application closed it (close=TIME) with data unread or unsent: a reset then is
+	 * what TCP and SMC-R do (Linux: tcp_close with data queued, smc_close_abort) */
+	const scn_app *a = connecting_app(c, f->app);
+	if (a && a->close == SCN_CLOSE_AT && t_err >= a->close_at_ns)
+		return;
+	/* still in the CLC handshake when it failed: the CLC_WAIT_TIME for the peer's next
+	 * message ran out (Linux: smc_clc_wait_msg, -EAGAIN, no fallback), the peer being busy
+	 * with other first contacts on the same lock; named so the summary can tell it */
+	uint64_t t_open = a ? a->start_ns + (uint64_t)(f->instance - 1) * a->interval_ns : 0;
+	if (a && f->mode == SOCK_MODE_TCP && f->client_err && f->t_ended >= t_open + SMCR_CLC_WAIT_TIME) {
+		violation(c, "handshake: %s.%u waited %.3f s in the CLC handshake and failed (client error %d): no CLC message "
+		             "from the server within CLC_WAIT_TIME",
+		          f->app, f->instance, SEC(f->t_ended - t_open), f->client_err);
+		return;
+	}
 	if (!swarm_paths_any_disturbed(c->paths, 0, t_err)) {
 		violation(c, "redundancy: %s.%u (%s) failed at %.6f s (client error %d, server error %d) before anything was "
 		             "disturbed",

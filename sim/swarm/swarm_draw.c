@@ -22,6 +22,7 @@ typedef struct dnet {
 	int seg;
 	uint16_t vlan;           /* 0 = untagged */
 	int n;                   /* 10.n.0.0/16 */
+	int mtu;                 /* every interface on it, the router's too (one L2 MTU) */
 } dnet;
 
 typedef struct dif {
@@ -155,6 +156,11 @@ static void draw_fabric(draw *d)
 		for (int k = 0; k < n; k++)
 			other_here |= d->nets[k].seg == x->seg;
 		x->vlan = other_here || chance(d, 30) ? (uint16_t)(10 * (n + 1)) : 0;
+		/* MTUs differ between networks, not on one: a host whose MTU is larger than its
+		 * router's on the same wire is a black hole in any real network (the router's NIC
+		 * drops the frame, no ICMP comes back); behind a router PMTU discovery copes */
+		static const int mtus[] = { 1500, 1500, 1500, 9000, 4000, 1492 };
+		x->mtu = mtus[below(d, 6)];
 	}
 	d->routed = d->n_nets >= 2 && chance(d, 40);
 }
@@ -172,7 +178,6 @@ static void draw_stacks(draw *d)
 	uint64_t c = below(d, 100);
 	int n = c < 60 ? (int)range(d, 2, 4) : c < 85 ? (int)range(d, 5, 12) : c < 97 ? (int)range(d, 13, 32) : (int)range(d, 33, 64);
 	d->n_st = n;
-	static const int mtus[] = { 1500, 1500, 1500, 9000, 4000, 1492 };
 	for (int i = 0; i < n; i++) {
 		dstack *s = &d->st[i];
 		snprintf(s->name, sizeof(s->name), "S%02d", i);
@@ -184,7 +189,7 @@ static void draw_stacks(draw *d)
 			f->net = k == 0 ? first : (first + 1 + (int)below(d, (uint64_t)d->n_nets - 1)) % d->n_nets;
 			f->sw = switch_of_net(d, f->net);
 			f->host = (uint32_t)(i + 1);
-			f->mtu = mtus[below(d, 6)];
+			f->mtu = d->nets[f->net].mtu;
 		}
 		s->enable = !chance(d, 5);
 		s->v2 = chance(d, 60);
@@ -330,6 +335,8 @@ static void write_stacks(draw *d)
 			                       d->nets[side].n);
 			if (d->nets[side].vlan)
 				g_string_append_printf(d->o, " vlan=%u", d->nets[side].vlan);
+			if (d->nets[side].mtu != 1500)
+				g_string_append_printf(d->o, " mtu=%d", d->nets[side].mtu);
 			g_string_append_c(d->o, '\n');
 		}
 		g_string_append(d->o, "  forwarding on\n  smcr enable=no\nend\n");

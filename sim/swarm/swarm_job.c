@@ -159,6 +159,22 @@ void swarm_job_bind(swarm_job *sj, sweep_job *job)
 	job->ctx = sj;
 }
 
+/* Every violation of the list (a JSON array of n strings) is of a known kind. */
+static bool all_known(const char *list, size_t n)
+{
+	GString *item = g_string_new(NULL);
+	bool all = true;
+	for (size_t i = 0; i < n && all; i++) {
+		all = false;
+		if (!sweep_rec_item(list, i, item))
+			break;
+		for (size_t k = 0; swarm_known_failures[k] && !all; k += 2)
+			all = strstr(item->str, swarm_known_failures[k]) != NULL;
+	}
+	g_string_free(item, TRUE);
+	return all;
+}
+
 void swarm_describe(void *ctx, const char *rec, GString *out)
 {
 	(void)ctx;
@@ -183,7 +199,7 @@ void swarm_describe(void *ctx, const char *rec, GString *out)
 				g_string_append_printf(out, ": %s", item->str);
 			g_string_free(wrapped, TRUE);
 			if (n > 1)
-				g_string_append_printf(out, " (and %zu more)", n - 1);
+				g_string_append_printf(out, " (and %zu more%s)", n - 1, all_known(v->str, n) ? ", all known" : "");
 		}
 	}
 	g_string_free(v, TRUE);

@@ -8,5 +8,14 @@
 #include "sim/swarm/swarm_job.h"
 
 const char *const swarm_known_failures[] = {
+	"read the other's CLC Decline as data",
+	"Linux does the same: after a first link that did not come up, client and server each wait "
+	"CLC_WAIT_TIME_SHORT for the other's Decline (smc_clnt_conf_first_link, smc_serv_conf_first_link); "
+	"when both time out at once both send one and fall back, and each Decline is then the first bytes "
+	"of the other's TCP stream",
+	"in the CLC handshake and failed",
+	"Linux does the same: a CLC message that does not come within CLC_WAIT_TIME (6 s) fails connect() "
+	"with an error, no fallback (smc_clc_wait_msg, -EAGAIN); here the server was serialising first "
+	"contacts (smc_server_lgr_pending) behind links that could not come up",
 	NULL,
 };
