@@ -270,13 +270,14 @@ static void check_hang(checker *c, const world_conn_summary *f, uint64_t end)
 
 /* ---- 4. agreement ---- */
 
+/* Paired by QPs and GIDs, not MACs: a routed RoCE v2 link's remote MAC is its next hop's. */
 static const report_link *mirror_link(const smcr_report *r, uint32_t stack_id, uint32_t lgr_id, const report_link *l)
 {
 	for (size_t i = 0; i < r->n_links; i++) {
 		const report_link *m = &r->links[i];
 		if (m->stack_id == stack_id && (lgr_id == REPORT_UNKNOWN || m->lgr_id == lgr_id) &&
 		    m->state == REPORT_LINK_ACTIVE && m->local_qpn == l->remote_qpn && m->remote_qpn == l->local_qpn &&
-		    !memcmp(m->local_mac, l->remote_mac, 6) && !memcmp(m->remote_mac, l->local_mac, 6))
+		    !memcmp(m->local_gid, l->remote_gid, 16) && !memcmp(m->remote_gid, l->local_gid, 16))
 			return m;
 	}
 	return NULL;
