@@ -146,6 +146,7 @@ demo: deps
 # prints one summary at the end and fails if anything failed.
 check: deps
 	@tools/install-deps --mpi || echo "make check: Open MPI could not be installed; the MPI sweep test will skip" >&2
+	@tools/install-deps --slurm >/dev/null 2>&1 || echo "make check: Slurm could not be installed; the Slurm sweep test will skip" >&2
 	$(MAKE) --no-print-directory all
 	tests/run-tests $(BUILD)
 

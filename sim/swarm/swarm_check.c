@@ -93,6 +93,38 @@ static uint32_t ip_of_bytes(const uint8_t b[16])
 	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
 }
 
+static const scn_app *connecting_app(const checker *c, const char *app)
+{
+	for (size_t i = 0; i < c->scn->n_apps; i++)
+		if (c->scn->apps[i].role == SCN_ROLE_CONNECT && !strcmp(c->scn->apps[i].name, app))
+			return &c->scn->apps[i];
+	return NULL;
+}
+
+/* When the client opened connection f (its app's start and interval), 0 if unknown. */
+static uint64_t t_opened(const checker *c, const world_conn_summary *f)
+{
+	const scn_app *a = connecting_app(c, f->app);
+	return a ? a->start_ns + (uint64_t)(f->instance - 1) * a->interval_ns : 0;
+}
+
+/* On SMC-R at the client, never accepted by the server, after a handshake longer than the
+ * server's CLC_WAIT_TIME for the Confirm: the server gave up (and closed its TCP end)
+ * while the client waited for its handshake lock; a client that reuses a link group then
+ * sends its Confirm without waiting for an answer and is connected to nobody. */
+static bool orphaned(const checker *c, const world_conn_summary *f)
+{
+	uint64_t t0 = t_opened(c, f);
+	return f->mode == SOCK_MODE_SMCR && !f->server_seen && t0 && f->t_connected >= t0 + SMCR_CLC_WAIT_TIME;
+}
+
+static void orphan_violation(checker *c, const world_conn_summary *f)
+{
+	violation(c, "orphan: %s.%u is on SMC-R at the client after %.3f s in the handshake, longer than the server "
+	             "waits for the CLC Confirm, and the server never took it (%" PRIu64 " bytes written by the client)",
+	          f->app, f->instance, SEC(f->t_connected - t_opened(c, f)), f->client_sent);
+}
+
 /* ---- 1. data ---- */
 
 /* Both ends of a first contact lost the link at one instant (an adapter both use failed),
@@ -133,7 +165,9 @@ static void check_data(checker *c, const world_conn_summary *f)
 	if (errored || !f->client_ended || (f->server_seen && !f->server_ended))
 		return;
 	if (!f->server_seen) {
-		if (f->client_sent)
+		if (orphaned(c, f))
+			orphan_violation(c, f);
+		else if (f->client_sent)
 			violation(c, "data: %s.%u: the client wrote %" PRIu64 " bytes and closed without an error, but no server end "
 			             "took the connection",
 			          f->app, f->instance, f->client_sent);
@@ -184,13 +218,6 @@ static bool lgr_survivor(checker *c, const smcr_report *r, uint32_t stack_id, ui
 	return false;
 }
 
-static const scn_app *connecting_app(const checker *c, const char *app)
-{
-	for (size_t i = 0; i < c->scn->n_apps; i++)
-		if (c->scn->apps[i].role == SCN_ROLE_CONNECT && !strcmp(c->scn->apps[i].name, app))
-			return &c->scn->apps[i];
-	return NULL;
-}
 
 static void check_redundancy(checker *c, const world_conn_summary *f)
 {
@@ -211,7 +238,7 @@ static void check_redundancy(checker *c, const world_conn_summary *f)
 	/* still in the CLC handshake when it failed: the CLC_WAIT_TIME for the peer's next
 	 * message ran out (Linux: smc_clc_wait_msg, -EAGAIN, no fallback), the peer being busy
 	 * with other first contacts on the same lock; named so the summary can tell it */
-	uint64_t t_open = a ? a->start_ns + (uint64_t)(f->instance - 1) * a->interval_ns : 0;
+	uint64_t t_open = t_opened(c, f);
 	if (a && f->mode == SOCK_MODE_TCP && f->client_err && f->t_ended >= t_open + SMCR_CLC_WAIT_TIME) {
 		violation(c, "handshake: %s.%u waited %.3f s in the CLC handshake and failed (client error %d): no CLC message "
 		             "from the server within CLC_WAIT_TIME",
@@ -261,7 +288,9 @@ static void check_redundancy(checker *c, const world_conn_summary *f)
 
 static void check_hang(checker *c, const world_conn_summary *f, uint64_t end)
 {
-	if (!f->client_ended || (f->server_seen && !f->server_ended))
+	if (!f->client_ended && orphaned(c, f))
+		orphan_violation(c, f);
+	else if (!f->client_ended || (f->server_seen && !f->server_ended))
 		violation(c, "hang: %s.%u (%s) is still open at %.3f s, the hang bound (client %s, server %s; %" PRIu64
 		             " bytes written by the client, %" PRIu64 " received by the server)",
 		          f->app, f->instance, sock_mode_name(f->mode), SEC(end), f->client_ended ? "ended" : "open",
@@ -296,6 +325,19 @@ static uint32_t active_links(const smcr_report *r, uint32_t stack_id, uint32_t l
 		}
 	}
 	return n;
+}
+
+/* An orphan (orphaned()) between stacks a and b (ids from 1): the client counts it in its
+ * link group and lists it, the server does not; the tag says so in agreement's lines. */
+static const char *orphan_tag(const checker *c, uint32_t a, uint32_t b)
+{
+	for (guint i = 0; i < c->flows->len; i++) {
+		const world_conn_summary *f = &g_array_index(c->flows, world_conn_summary, i);
+		uint32_t cs = stack_of_ip(c->scn, f->client_ip) + 1, ss = stack_of_ip(c->scn, f->server_ip) + 1;
+		if (((cs == a && ss == b) || (cs == b && ss == a)) && orphaned(c, f))
+			return "orphan: ";
+	}
+	return "";
 }
 
 static const char *stack_name(const checker *c, uint32_t id)
@@ -344,8 +386,8 @@ static void check_agreement(checker *c, const smcr_report *r)
 			          stack_name(c, lg->stack_id), lg->id, stack_name(c, lg->peer_stack_id), n,
 			          stack_name(c, h->stack_id), h->id, hn, unmatched);
 		if (h->n_conns != lg->n_conns)
-			violation(c, "agreement: %s's link group %08X counts %u connections, its peer %s's %08X counts %u",
-			          stack_name(c, lg->stack_id), lg->id, lg->n_conns, stack_name(c, h->stack_id), h->id, h->n_conns);
+			violation(c, "agreement: %s%s's link group %08X counts %u connections, its peer %s's %08X counts %u",
+			          orphan_tag(c, lg->stack_id, h->stack_id), stack_name(c, lg->stack_id), lg->id, lg->n_conns, stack_name(c, h->stack_id), h->id, h->n_conns);
 		if ((lg->role == REPORT_ROLE_CLIENT) == (h->role == REPORT_ROLE_CLIENT))
 			violation(c, "agreement: %s's link group %08X and its peer %s's %08X have the same role",
 			          stack_name(c, lg->stack_id), lg->id, stack_name(c, h->stack_id), h->id);
@@ -362,8 +404,8 @@ static void check_agreement(checker *c, const smcr_report *r)
 			        !memcmp(m->peer_ip, k->local_ip, 4) && m->local_port == k->peer_port && m->peer_port == k->local_port;
 		}
 		if (!found && peer != SCN_NONE)
-			violation(c, "agreement: %s lists SMC-R connection %u.%u.%u.%u:%u -> %u.%u.%u.%u:%u at the end, %s does not",
-			          stack_name(c, k->stack_id), k->local_ip[0], k->local_ip[1], k->local_ip[2], k->local_ip[3],
+			violation(c, "agreement: %s%s lists SMC-R connection %u.%u.%u.%u:%u -> %u.%u.%u.%u:%u at the end, %s does not",
+			          orphan_tag(c, k->stack_id, peer + 1), stack_name(c, k->stack_id), k->local_ip[0], k->local_ip[1], k->local_ip[2], k->local_ip[3],
 			          k->local_port, k->peer_ip[0], k->peer_ip[1], k->peer_ip[2], k->peer_ip[3], k->peer_port,
 			          stack_name(c, peer + 1));
 	}

@@ -17,5 +17,11 @@ const char *const swarm_known_failures[] = {
 	"Linux does the same: a CLC message that does not come within CLC_WAIT_TIME (6 s) fails connect() "
 	"with an error, no fallback (smc_clc_wait_msg, -EAGAIN); here the server was serialising first "
 	"contacts (smc_server_lgr_pending) behind links that could not come up",
+	"orphan: ",
+	"Linux does the same: the server gives up on a handshake after CLC_WAIT_TIME (6 s) without the "
+	"client's CLC Confirm (smc_listen_work, -EAGAIN, smc_listen_out_err) while the client still waits "
+	"for its handshake lock (smc_client_lgr_pending); a client that reuses a link group then confirms "
+	"without waiting for an answer and is connected; SMC-R does not watch the TCP connection and the "
+	"server ignores CDC messages with a token it does not know (smc_cdc_rx_handler)",
 	NULL,
 };
