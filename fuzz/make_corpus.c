@@ -45,7 +45,7 @@ typedef struct target {
 static target targets[] = {
 	{ "clc", 80 },          { "llc", 120 },    { "cdc", 40 },   { "clc_stream", 40 }, { "roce", 80 },
 	{ "replay_frame", 80 }, { "cooked", 60 },  { "tcp_opt", 40 }, { "net", 40 },      { "pcap", 40 },
-	{ "replay", 20 },       { "redrive", 16 }, { "scenario", 40 },
+	{ "replay", 20 },       { "redrive", 16 }, { "scenario", 40 }, { "link_rx", 60 },
 };
 
 static target *tgt(const char *name)
@@ -142,6 +142,19 @@ typedef struct msg_state {
 	size_t n_streams;
 } msg_state;
 
+/* link_rx: one SEND in fuzz_link_rx.c's record format, once per shape */
+static void link_rx_seed(uint64_t shape, uint8_t flags, const uint8_t *d, uint32_t n)
+{
+	if (!shape_new(tgt("link_rx"), shape | (uint64_t)flags << 60))
+		return;
+	bytes b = { 0 };
+	add_be16(&b, (uint16_t)(n + 1));
+	add_u8(&b, flags);
+	add(&b, d, n);
+	put("link_rx", b.p, b.n);
+	free(b.p);
+}
+
 static void on_msg(void *ctx, const replay_msg *m)
 {
 	msg_state *st = ctx;
@@ -167,12 +180,17 @@ static void on_msg(void *ctx, const replay_msg *m)
 		break;
 	}
 	case REPLAY_MSG_LLC:
-		if (n >= 4)
+		if (n >= 4) {
 			put_shaped("llc", (uint64_t)d[0] << 40 | (uint64_t)d[3] << 32 | n, d, n);
+			/* into the QP of the side that received it (from the client: the server's) */
+			link_rx_seed((uint64_t)d[0] << 40 | (uint64_t)d[3] << 32 | n, m->from == 1 ? 0x01 : 0x00, d, n);
+		}
 		break;
 	case REPLAY_MSG_CDC:
-		if (n >= 26)
+		if (n >= 26) {
 			put_shaped("cdc", (uint64_t)d[24] << 8 | d[25], d, n);
+			link_rx_seed(1ull << 56 | (uint64_t)d[24] << 8 | d[25], (m->from == 1 ? 0x01 : 0x00) | 0x06 | 0x08, d, n);
+		}
 		break;
 	case REPLAY_MSG_WRITE:
 		break;

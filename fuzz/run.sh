@@ -22,6 +22,7 @@ limits() {
 	llc) echo "8300 10" ;;
 	cdc) echo "64 10" ;;
 	clc_stream) echo "4096 10" ;;
+	link_rx) echo "16384 20" ;;
 	roce|replay_frame|cooked) echo "9200 10" ;;
 	tcp_opt) echo "41 10" ;;
 	net) echo "16384 20" ;;
