@@ -10,7 +10,7 @@
  *   then records (fuzz_record: 16-bit length, bytes), each: a flags byte, a delay byte
  *   (the engine runs delay * 10 ms before the frame arrives), the frame.
  * The flags rewrite the frame before it arrives, so mutations reach the state machine:
- *   0x01 destination MAC = eth0's; 0x10 destination IP = 10.0.0.1 and TCP destination
+ *   0x01 destination MAC = eth0's; 0x10 from 10.0.0.2 to 10.0.0.1, TCP destination
  *   port 7 or 8 (by its parity); 0x04 TCP ack = what the stack sent last, plus its length
  *   (its snd_nxt); 0x08 TCP seq = the stack's last acknowledgment (its rcv_nxt);
  *   0x02 IPv4 header, TCP and ICMP checksums recomputed (last); 0x20 the frame arrives
@@ -25,6 +25,7 @@
 #include "sim/engine/engine.h"
 #include "sim/net/sock.h"
 #include "sim/net/stack.h"
+#include "sim/net/tcp.h"
 
 #define OUR_IP 0x0a000001u
 #define PEER_IP 0x0a000002u
@@ -123,6 +124,7 @@ static void fix_up(uint8_t *f, size_t len, uint8_t flags)
 	uint8_t *l4 = ip + ihl;
 	size_t l4len = tot - ihl;
 	if (flags & FIX_TO_US) {
+		wr32(ip + 12, PEER_IP);
 		wr32(ip + 16, OUR_IP);
 		if (ip[9] == 6 && l4len >= 4)
 			wr16(l4 + 2, (rd16(l4 + 2) & 1) ? 8 : 7);
@@ -248,6 +250,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(f);
 	}
 	run_for(eng, 120ull * 1000000000u);
+	if (getenv("FUZZ_DEBUG")) {
+		/* how far an input got, for whoever writes seeds */
+		const tcp_counters *tc = tcp_get_counters(st);
+		const app_echo_stats *ep = app_echo_stats_get(plain), *es = app_echo_stats_get(smc);
+		fprintf(stderr, "net: tcp segs in %llu out %llu, passive opens %llu, bad checksum %llu, no pcb %llu, "
+		        "out of window %llu; echo accepted %llu+%llu, bytes in %llu+%llu\n",
+		        (unsigned long long)tc->segs_in, (unsigned long long)tc->segs_out,
+		        (unsigned long long)tc->passive_opens, (unsigned long long)tc->bad_checksum,
+		        (unsigned long long)tc->no_pcb, (unsigned long long)tc->out_of_window,
+		        (unsigned long long)ep->accepted, (unsigned long long)es->accepted,
+		        (unsigned long long)ep->bytes_in, (unsigned long long)es->bytes_in);
+	}
 	if (cl)
 		sock_close(cl);
 	app_echo_free(plain);
