@@ -9,6 +9,8 @@
  * TCP connection ends after the stream (0x04: with a reset), 0x08 both cores offer
  * only SMC-Rv1; byte 1: the segment size the stream arrives in (0: one segment); then
  * the stream. 1 ms passes between segments, 10 s after the last (the CLC waits). */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz/fuzz.h"
@@ -61,6 +63,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		duo_sync(d);
 	}
 	duo_run(d, duo_now(d) + 10 * SMCR_S);
+	if (getenv("FUZZ_DEBUG")) {
+		/* how far an input got, for whoever writes seeds */
+		smcr_stats st;
+		smcr_ctx_get_stats(victim->host->ctx, &st);
+		fprintf(stderr, "clc_stream: %s under test: established %d fallback %d (0x%08x, peer 0x%08x) aborted %d (%d), "
+		        "decode errors %llu\n", client_under_test ? "client" : "server", victim->established,
+		        victim->fallback, victim->fb_reason, victim->fb_peer_diag, victim->aborted, victim->abort_err,
+		        (unsigned long long)st.decode_errors);
+	}
 	duo_free(d);
 	return 0;
 }
