@@ -6,7 +6,7 @@
  * frames (roce, replay_frame, cooked as LINUX_SLL/SLL2 records, tcp_opt), the client's
  * side of its first TCP connections addressed to the fuzzed stack (net), and short
  * captures: its first frames whole and more frames cut to a snap length, as pcap,
- * pcapng and cooked files (pcap, redrive) and in fuzz_replay's record format (replay).
+ * pcapng and cooked files (pcap, redrive, timing) and in fuzz_replay's record format (replay).
  * A .scn file goes to the scenario corpus as it is.
  *
  * Each seed is OUTDIR/TARGET/seed-HASH (FNV-1a of the bytes); earlier seed-* files are
@@ -46,6 +46,7 @@ static target targets[] = {
 	{ "clc", 80 },          { "llc", 120 },    { "cdc", 40 },   { "clc_stream", 40 }, { "roce", 80 },
 	{ "replay_frame", 80 }, { "cooked", 60 },  { "tcp_opt", 40 }, { "net", 40 },      { "pcap", 40 },
 	{ "replay", 20 },       { "redrive", 16 }, { "scenario", 40 }, { "link_rx", 60 },
+	{ "timing", 12 },
 };
 
 static target *tgt(const char *name)
@@ -525,6 +526,7 @@ static void capture_seeds(const capture *c, unsigned index)
 	slurp_into("pcap", tmp, NULL, 0);
 	slurp_into("redrive", tmp, (const uint8_t[]){ 0 }, 1);
 	slurp_into("redrive", tmp, (const uint8_t[]){ 1 }, 1);
+	slurp_into("timing", tmp, (const uint8_t[]){ index & 1 ? 4 : 0 }, 1);
 	write_pcap(tmp, c, whole, 0, index & 1 ? DLT_LINUX_SLL2 : DLT_LINUX_SLL);
 	slurp_into("pcap", tmp, NULL, 0);
 	write_pcapng(tmp, c, cut, CUT_SNAPLEN);
