@@ -112,7 +112,7 @@ for t in $targets; do
 	ran=$(cat "$build/fuzz-$t.secs" 2>/dev/null || echo "?")
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	eps=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-	last=$(grep -aE '^#[0-9]+:? ' "$log" | grep -a ' cov: ' | tail -1)
+	last=$(grep -aE '^#[0-9]+:?[[:space:]]' "$log" | grep -a ' cov: ' | tail -1)
 	cov=$(echo "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
 	ft=$(echo "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
 	corp=$(echo "$last" | sed -n 's/.* corp: \([0-9]*\).*/\1/p')
