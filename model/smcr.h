@@ -71,6 +71,8 @@ const smcr_mem *smcr_mem_default(void);
 #define SMCR_MAX_UEIDS 8
 #define SMCR_MAX_PORTS 16
 #define SMCR_LINKS_PER_LGR_MAX 3
+#define SMCR_CONN_PER_LGR_MAX 255  /* SMC_CONN_PER_LGR_MAX: v1 and v2.0 link groups */
+#define SMCR_LINKS_ADD_LNK_MAX 2   /* SMC_LINKS_ADD_LNK_MAX: v1 and v2.0 link groups */
 
 typedef struct smcr_settings {
 	uint32_t rmb_size;        /* bytes per RMB (Linux: SO_RCVBUF/2, default 64 KiB) */

@@ -230,3 +230,38 @@ Test(world, the_idle_end_of_a_link_group_is_logged_and_reported_as_orderly)
 	report_free(&r);
 	scn_world_free(t);
 }
+
+/* 20 connections to a server whose `smcr maxconns=16`: Linux (smc_lgr_create) bounds a link
+ * group by the sysctl only when a v2.1 first contact negotiated it; v1 and v2.0 link groups
+ * take SMC_CONN_PER_LGR_MAX (255), so the 20 share one link group. */
+static unsigned long maxconns_run(const char *smcr_line, unsigned lgrs)
+{
+	char text[2048];
+	snprintf(text, sizeof(text),
+	         "end 3s\n"
+	         "switch SW\n"
+	         "adapter RA pfid=0010 switch=SW\n"
+	         "adapter RB pfid=0020 switch=SW\n"
+	         "stack A\n  interface e0 switch=SW ip=10.0.0.1/24\n  smcr pfid=0010\n  %s\nend\n"
+	         "stack B\n  interface e0 switch=SW ip=10.0.0.2/24\n  smcr pfid=0020\n  %s\nend\n"
+	         "app sink B listen port=5000 kind=sink\n"
+	         "app bulk A connect B:5000 kind=bulk bytes=64K conns=20 close=never\n"
+	         "at 1s expect conns A B == 20\n"
+	         "expect mode bulk == SMCR\n"
+	         "expect linkgroups A B == %u\n"
+	         "expect linkgroups B A == %u\n",
+	         smcr_line, smcr_line, lgrs, lgrs);
+	scn_world *t = scn_world_new(text, NULL);
+	unsigned long failed = scn_world_run(t);
+	if (failed)
+		cr_log_error("%s", scn_world_output(t));
+	scn_world_free(t);
+	return failed;
+}
+
+Test(world, maxconns_bounds_only_a_v2_1_link_group_as_in_linux)
+{
+	cr_assert_eq(maxconns_run("smcr v2=no maxconns=16", 1), 0, "SMC-Rv1: one link group");
+	cr_assert_eq(maxconns_run("smcr ueid=SMCSIM.TEST release=0 maxconns=16", 1), 0, "SMC-Rv2.0: one link group");
+	cr_assert_eq(maxconns_run("smcr ueid=SMCSIM.TEST release=1 maxconns=16", 2), 0, "SMC-Rv2.1: 16 + 4");
+}
