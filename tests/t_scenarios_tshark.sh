@@ -13,6 +13,9 @@
 #    CONFIRM LINK and ADD LINK come out malformed because RPC-over-RDMA takes the payload
 #    and fails; CONFIRM RKEY and DELETE RKEY come out as plain InfiniBand payload), and our
 #    own decoder must read them without an error;
+#  - find every CLC OS type (first-contact Accept and Confirm, v2 Decline) to be the
+#    sender's: z/OS 1, Linux 2, the stack's personality (`smcr-sim check --dump`) found by
+#    the frame's source address;
 #  - decode every RoCE frame as InfiniBand;
 #  - count at least the SMC messages the scenario implies (table below).
 # tshark dissects exactly the protocols the simulator speaks (Ethernet, 802.1Q, ARP, IPv4,
@@ -73,20 +76,33 @@ judge() {
 	case $n in large-fabric|redundancy-failover) snap="--pcap-snaplen 256" ;; esac
 	# shellcheck disable=SC2086
 	"$SMCR_SIM" run --pcap "$pcap" $snap "$f" >"$T/run.out" 2>&1 || fail "$f: run exited $?"
-	# one tshark pass: number|clc|llc|malformed|severities|IB opcode|RoCE?|cut?
+	# one tshark pass: number|clc|llc|malformed|severities|IB opcode|RoCE?|cut?|sender|OS types
 	tshark -n -o tcp.try_heuristic_first:TRUE -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
  -o tcp.check_checksum:TRUE \
 		-r "$pcap" -T fields -E separator='|' \
 		-e frame.number -e smc.clc_msg -e smc.llc_msg -e _ws.malformed \
 		-e _ws.expert.severity -e infiniband.bth.opcode -e eth.type -e udp.dstport -e frame.len \
-		-e frame.cap_len >"$T/ts" 2>"$T/ts.err" || fail "$n: tshark failed: $(head -3 "$T/ts.err")"
+		-e frame.cap_len -e ip.src -e smc.accept.os.type -e smc.confirm.os.type -e smc.decline.os.type \
+		>"$T/ts" 2>"$T/ts.err" || fail "$n: tshark failed: $(head -3 "$T/ts.err")"
 	"$SMCR_SIM" debug frames "$pcap" >"$T/frames"
 	"$SMCR_SIM" replay --messages "$pcap" >"$T/msgs" 2>"$T/msgs.err" ||
 		fail "$n: our decoder reported errors: $(head -3 "$T/msgs.err")"
+	# address|personality of every stack interface
+	"$SMCR_SIM" check --dump "$f" 2>/dev/null | awk '/^stack / { split($3, a, "="); p = a[2] }
+		/^  interface / { for (i = 1; i <= NF; i++) if ($i ~ /^ip=/) { split(substr($i, 4), b, "/"); print b[1] "|" p } }' \
+		>"$T/pers"
+	[ -s "$T/pers" ] || fail "$n: check --dump named no interface"
 
 	frames=$(wc -l <"$T/ts")
 	[ "$frames" = "$(wc -l <"$T/frames")" ] || fail "$n: tshark and debug frames disagree on the frame count"
 	echo "$frames" >"$T/n_frames"
+	# the CLC OS type is the sender's (several CLC messages in one segment: one value each)
+	awk -F'|' 'NR == FNR { p[$1] = $2; next }
+		{ k = split($12 "," $13 "," $14, v, ","); for (i = 1; i <= k; i++) if (v[i] != "") {
+			n++; want = p[$11] == "zos" ? 1 : p[$11] == "linux" ? 2 : "?"
+			if (v[i] != want) print $1 " from " $11 " (" p[$11] "): " v[i] } }
+		END { print n + 0 >"/dev/stderr" }' "$T/pers" "$T/ts" >"$T/os_bad" 2>"$T/os_n"
+	[ ! -s "$T/os_bad" ] || fail "$n: CLC OS types that are not the sender's (frame, sender: OS type): $(head -5 "$T/os_bad" | tr '\n' ';')"
 	# 6291456 = PI_WARN: warnings and errors, not notes, chats or comments
 	awk -F'|' '{ bad = ($4 != ""); n = split($5, s, ","); for (i = 1; i <= n; i++) if (s[i] >= 6291456) bad = 1;
 		if (bad) print $1 }' "$T/ts" | sort >"$T/bad"
@@ -132,7 +148,7 @@ judge() {
 	[ "$clc" -ge "$1" ] || fail "$n: $clc CLC frames, expected at least $1"
 	[ "$((llc + v2frames))" -ge "$2" ] || fail "$n: $llc LLC frames (+ $v2frames v2), expected at least $2"
 	[ "$cdc" -ge "$3" ] || fail "$n: $cdc CDC frames, expected at least $3"
-	echo "ok $n: $frames frames; SMC: $clc CLC, $llc LLC, $cdc CDC; SMC-Rv2 LLC: $v2frames frames tshark 4.0 cannot decode (expected; $v2bad of them malformed), $v2read messages read by our decoder; no other malformed or warning frame"
+	echo "ok $n: $frames frames; SMC: $clc CLC, $llc LLC, $cdc CDC; $(cat "$T/os_n") CLC OS types the senders'; SMC-Rv2 LLC: $v2frames frames tshark 4.0 cannot decode (expected; $v2bad of them malformed), $v2read messages read by our decoder; no other malformed or warning frame"
 	rm -f "$pcap"
 }
 

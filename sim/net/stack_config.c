@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "model/clc.h"
+
 const char *stack_personality_name(stack_personality p)
 {
 	switch (p) {
@@ -53,6 +55,7 @@ void stack_config_defaults(stack_config *cfg, stack_personality p)
 	cfg->smcr.mtu = 1024;
 	cfg->smcr.fixed_memory = 256ull * 1024 * 1024;
 	cfg->smcr.tcp_keepalive_interval = 300 * SIM_S;
+	cfg->smcr.clc_os_type = SMCR_CLC_OS_LINUX;
 
 	switch (p) {
 	case STACK_LINUX:
@@ -72,6 +75,7 @@ void stack_config_defaults(stack_config *cfg, stack_personality p)
 		t->port_lo = 1024;
 		t->port_hi = 65535;
 		cfg->arp.timeout = 20 * 60 * SIM_S;
+		cfg->smcr.clc_os_type = SMCR_CLC_OS_ZOS;
 		break;
 	}
 }

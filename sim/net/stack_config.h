@@ -86,6 +86,9 @@ typedef struct smcr_config {
 	char ueids[SMCR_CFG_MAX_UEIDS][SMCR_CFG_UEID_LEN + 1]; /* user EIDs, NUL-terminated */
 	size_t n_ueids;
 	uint32_t v2_ipaddr;        /* the SMC-Rv2 (SMCR) IP address, host order; 0 = none */
+	/* What the peer learns of this system from the wire (per personality, not a knob):
+	 * the CLC OS type of v2 first contacts and Declines. */
+	uint8_t clc_os_type;       /* SMCR_CLC_OS_ZOS 1, SMCR_CLC_OS_LINUX 2 (model/clc.h) */
 } smcr_config;
 
 typedef struct stack_config {
