@@ -56,6 +56,7 @@ void stack_config_defaults(stack_config *cfg, stack_personality p)
 	cfg->smcr.fixed_memory = 256ull * 1024 * 1024;
 	cfg->smcr.tcp_keepalive_interval = 300 * SIM_S;
 	cfg->smcr.clc_os_type = SMCR_CLC_OS_LINUX;
+	cfg->smcr.llc_v2_big_endian = false; /* x86 Linux: u16 length_v2 in host order */
 
 	switch (p) {
 	case STACK_LINUX:
@@ -75,7 +76,9 @@ void stack_config_defaults(stack_config *cfg, stack_personality p)
 		t->port_lo = 1024;
 		t->port_hi = 65535;
 		cfg->arp.timeout = 20 * 60 * SIM_S;
+		/* a big-endian system: its CLC says z/OS, its v2 LLC fields are in network order */
 		cfg->smcr.clc_os_type = SMCR_CLC_OS_ZOS;
+		cfg->smcr.llc_v2_big_endian = true;
 		break;
 	}
 }

@@ -197,6 +197,7 @@ smc_layer *smc_layer_new(stack *st, const smc_layer_config *cfg)
 		pad_blank(set.ueids[set.n_ueids++], SMCR_EID_LEN, sc->ueids[i]);
 	set.v2 = set.v2 && sc->v2 && set.n_ueids > 0;
 	set.os_type = sc->clc_os_type;
+	set.llc_v2_order = sc->llc_v2_big_endian ? SMCR_LLC_V2_BE : SMCR_LLC_V2_LE;
 	l->mem_cap = sc->fixed_memory;
 	l->mem = (smcr_mem){ l, mem_malloc, mem_free, mem_calloc };
 	sim_engine_rng(st->eng, "smc.layer", st->entity, &l->rng);

@@ -45,8 +45,9 @@ typedef struct smc_layer smc_layer;
 
 typedef struct smc_layer_config {
 	/* Core settings: buffer sizes, TEST_LINK time, link and connection limits, host name.
-	 * v1/v2, the UEIDs and what the personality shows on the wire (the CLC OS type) are
-	 * taken from stack_smcr(st) (v2 needs at least one UEID). */
+	 * v1/v2, the UEIDs and what the personality shows on the wire (the CLC OS type, the
+	 * byte order of SMC-Rv2 LLC lengths) are taken from stack_smcr(st) (v2 needs at least
+	 * one UEID). */
 	smcr_settings core;
 	/* PNet id of interfaces without one (smc_layer_set_pnet) and of adapter ports whose
 	 * configuration has none: by default every interface and RoCE port of the stack is on
