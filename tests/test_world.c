@@ -265,3 +265,74 @@ Test(world, maxconns_bounds_only_a_v2_1_link_group_as_in_linux)
 	cr_assert_eq(maxconns_run("smcr ueid=SMCSIM.TEST release=0 maxconns=16", 1), 0, "SMC-Rv2.0: one link group");
 	cr_assert_eq(maxconns_run("smcr ueid=SMCSIM.TEST release=1 maxconns=16", 2), 0, "SMC-Rv2.1: 16 + 4");
 }
+
+/* An adapter fails under a link: the z/OS stack reports its RoCE interface's INOP
+ * (IST1717I, then IST1578I DEVICE INOP DETECTED FOR the TRLE) before the IST2406I group of
+ * the link that fails with it; the TRLE of EZARIUT10018 is IUT10018. A Linux stack reports
+ * no VTAM INOP. */
+static char *adapter_failure_log(const char *personality)
+{
+	char text[2048];
+	snprintf(text, sizeof(text),
+	         "end 1s\n"
+	         "switch SW1\nswitch SW2\n"
+	         "adapter RA1 pfid=0018 switch=SW1\nadapter RA2 pfid=0019 switch=SW2\n"
+	         "adapter RB1 pfid=0028 switch=SW1\nadapter RB2 pfid=0029 switch=SW2\n"
+	         "stack ZA personality=%s\n  interface e1 switch=SW1 ip=10.1.1.1/24\n"
+	         "  interface e2 switch=SW2 ip=10.1.2.1/24\n  smcr pfid=0018\n  smcr pfid=0019\nend\n"
+	         "stack ZB personality=%s\n  interface e1 switch=SW1 ip=10.1.1.2/24\n"
+	         "  interface e2 switch=SW2 ip=10.1.2.2/24\n  smcr pfid=0028\n  smcr pfid=0029\nend\n"
+	         "app sink ZB listen port=5000 kind=sink\n"
+	         "app bulk ZA connect ZB.e1:5000 kind=bulk bytes=4M\n"
+	         "at 100ms expect links ZA ZB == 2\n"
+	         "at 200ms fail adapter RA1\n"
+	         "at 300ms expect links ZA ZB == 1\n"
+	         "expect delivered bulk == 4M\n",
+	         personality, personality);
+	world_opts o;
+	world_opts_default(&o);
+	o.verbose = true;
+	scn_world *t = scn_world_new(text, &o);
+	cr_assert_eq(scn_world_run(t), 0, "%s", scn_world_output(t));
+	char *out = strdup(scn_world_output(t));
+	if (!strcmp(personality, "zos")) {
+		smcr_report r;
+		report_init(&r);
+		world_fill_report(t->w, &r, SCN_NONE);
+		unsigned inops = 0;
+		for (size_t i = 0; i < r.n_events; i++)
+			if (r.events[i].kind == REPORT_EVENT_INTF_INOP) {
+				inops++;
+				cr_assert_str_eq(r.events[i].intf, "EZARIUT10018");
+				cr_assert_str_eq(report_event_kind_name(r.events[i].kind), "interface_inop");
+			}
+		cr_assert_eq(inops, 1, "one INOP: ZA's port on RA1");
+		report_free(&r);
+	}
+	scn_world_free(t);
+	return out;
+}
+
+Test(world, a_zos_stack_reports_the_roce_interface_inop_before_its_link_failures)
+{
+	char *out = adapter_failure_log("zos");
+	const char *inop = strstr(out, "ZA: RoCE interface EZARIUT10018 inoperative: ");
+	cr_assert(inop, "%s", out);
+	const char *ulp = strstr(inop, "\nIST1717I ULPID = ZA ULP INTERFACE = EZARIUT10018\n");
+	cr_assert(ulp, "%s", out);
+	const char *dev = strchr(ulp + 1, '\n');
+	const char *want = "\nIST1578I DEVICE INOP DETECTED FOR IUT10018 BY *NA* CODE = *NA*\n";
+	cr_assert(dev && !strncmp(dev, want, strlen(want)), "IST1578I right after IST1717I: %s", out);
+	const char *fail = strstr(out, "IST2406I SMC-R LINK FAILURE ON TRLE IUT10018 CODE = ");
+	cr_assert(fail && fail > dev, "the link failure follows the INOP: %s", out);
+	cr_assert_null(strstr(out, "ZB: RoCE interface"), "ZB's adapters did not fail");
+	free(out);
+}
+
+Test(world, a_linux_stack_reports_no_vtam_inop)
+{
+	char *out = adapter_failure_log("linux");
+	cr_assert_null(strstr(out, "IST1578I"), "%s", out);
+	cr_assert_null(strstr(out, "inoperative"), "%s", out);
+	free(out);
+}

@@ -186,6 +186,35 @@ void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev)
 	}
 }
 
+/* A RoCE port went down or came back. On a z/OS stack the interface's INOP is an event
+ * (VTAM's IST1717I/IST1578I group) ahead of the link failures it causes; a Linux stack
+ * logs nothing of its own here (its links' events follow). */
+void world_on_port_event(void *user, smc_layer *l, uint32_t port_index, bool up)
+{
+	world *w = user;
+	world_host *ws = world_stack_of_layer(w, l);
+	if (!ws || ws->st->personality != STACK_ZOS)
+		return;
+	bool log = w->o.verbose && !w->o.json;
+	if (up) {
+		if (log) {
+			world_log_prefix(w, w->out);
+			fprintf(w->out, "%s: RoCE interface %s active again\n", ws->st->name, port_name(l, port_index));
+		}
+		return;
+	}
+	report_event *e = add_event(w);
+	e->time_ns = sim_now(w->eng);
+	e->stack_id = ws->report_id;
+	e->kind = REPORT_EVENT_INTF_INOP;
+	e->lgr_id = REPORT_UNKNOWN;
+	e->vlan = REPORT_NO_VLAN;
+	snprintf(e->intf, sizeof(e->intf), "%.16s", port_name(l, port_index));
+	snprintf(e->cause, sizeof(e->cause), "port error (the adapter or its link failed)");
+	if (log)
+		print_event(w, e);
+}
+
 /* ---- filling a report ---- */
 
 typedef struct fill_ctx {
