@@ -336,3 +336,44 @@ Test(world, a_linux_stack_reports_no_vtam_inop)
 	cr_assert_null(strstr(out, "inoperative"), "%s", out);
 	free(out);
 }
+
+/* A link group's peer as the report shows it is what the protocol told the stack: SMC-Rv1
+ * carries no host name (only the peer's system id), so a v1 link group names no peer host
+ * and no peer stack; an SMC-Rv2 first contact names the host (FCE), and the peer stack is
+ * the one with that name. */
+static void peer_of_lgrs(const char *smcr_line, const char *host, uint32_t peer_stack)
+{
+	char text[2048];
+	snprintf(text, sizeof(text),
+	         "end 1s\n"
+	         "switch SW\n"
+	         "adapter RA pfid=0010 switch=SW\n"
+	         "adapter RB pfid=0020 switch=SW\n"
+	         "stack A hostname=\"ALPHA.EXAMPLE\"\n  interface e0 switch=SW ip=10.0.0.1/24\n  smcr pfid=0010\n  %s\nend\n"
+	         "stack B hostname=\"BETA.EXAMPLE\"\n  interface e0 switch=SW ip=10.0.0.2/24\n  smcr pfid=0020\n  %s\nend\n"
+	         "app sink B listen port=5000 kind=sink\n"
+	         "app bulk A connect B:5000 kind=bulk bytes=64K close=never\n"
+	         "expect mode bulk == SMCR\n",
+	         smcr_line, smcr_line);
+	scn_world *t = scn_world_new(text, NULL);
+	cr_assert_eq(scn_world_run(t), 0, "%s", scn_world_output(t));
+	smcr_report r;
+	report_init(&r);
+	world_fill_report(t->w, &r, SCN_NONE);
+	cr_assert_eq(r.n_lgrs, 2);
+	for (size_t i = 0; i < r.n_lgrs; i++) {
+		const report_lgr *g = &r.lgrs[i];
+		if (g->stack_id != 1)
+			continue; /* A's link group: its peer is B */
+		cr_assert_str_eq(g->peer_host, host);
+		cr_assert_eq(g->peer_stack_id, peer_stack);
+	}
+	report_free(&r);
+	scn_world_free(t);
+}
+
+Test(world, a_v1_link_group_names_no_peer_host_or_stack_a_v2_one_the_host_its_peer_sent)
+{
+	peer_of_lgrs("smcr v2=no", "", 0);
+	peer_of_lgrs("smcr ueid=SMCSIM.TEST", "BETA.EXAMPLE", 2);
+}
