@@ -55,6 +55,7 @@ static void unlink_entry(arp_cache *c, arp_entry *e)
 		if (*pp == e) {
 			*pp = e->next;
 			c->n--;
+			g_hash_table_remove(c->by_ip, GUINT_TO_POINTER(e->ip));
 			return;
 		}
 	}
@@ -69,14 +70,15 @@ void arp_cache_clear(netif *nif)
 		entry_free(nif, e);
 	}
 	c->n = 0;
+	if (c->by_ip)
+		g_hash_table_destroy(c->by_ip);
+	c->by_ip = NULL;
 }
 
+/* Addresses in the cache are unique (an entry is made only when find() has none). */
 static arp_entry *find(const arp_cache *c, uint32_t ip)
 {
-	for (arp_entry *e = c->head; e; e = e->next)
-		if (e->ip == ip)
-			return e;
-	return NULL;
+	return c->by_ip ? g_hash_table_lookup(c->by_ip, GUINT_TO_POINTER(ip)) : NULL;
 }
 
 static void send_arp(netif *nif, uint16_t op, const uint8_t tha[6], uint32_t tpa,
@@ -160,6 +162,9 @@ static arp_entry *new_entry(netif *nif, uint32_t ip)
 		pp = &(*pp)->next;
 	*pp = e;
 	nif->arp.n++;
+	if (!nif->arp.by_ip)
+		nif->arp.by_ip = g_hash_table_new(g_direct_hash, g_direct_equal);
+	g_hash_table_insert(nif->arp.by_ip, GUINT_TO_POINTER(ip), e);
 	return e;
 }
 
