@@ -2,11 +2,11 @@
  * order they were added (also across growth), removal anywhere in a chain, collisions,
  * many entries, and an index that cannot grow because memory runs out. */
 #include <criterion/criterion.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/index_int.h"
-#include "model/list_int.h"
 #include "model/smcr.h"
 #include "model/smcr_transport.h"
 
@@ -48,10 +48,12 @@ static void teardown(void)
 	smcr_ctx_free(ctx);
 }
 
+#define ITEM_OF(n) ((item *)(void *)((char *)(n) - offsetof(item, node)))
+
 static item *found(const smcr_index *ix, uint64_t key)
 {
 	smcr_index_node *n = smcr_index_find(ix, key);
-	return n ? SMCR_CONTAINER_OF(n, item, node) : NULL;
+	return n ? ITEM_OF(n) : NULL;
 }
 
 TestSuite(index, .init = setup, .fini = teardown);
@@ -115,7 +117,7 @@ Test(index, equal_keys_come_back_in_the_order_added_across_growth)
 	for (int g = 0; g < GROUPS; g++) {
 		int last = -1, count = 0;
 		for (smcr_index_node *n = smcr_index_find(&ix, (uint64_t)g << 40); n; n = smcr_index_next(n)) {
-			item *x = SMCR_CONTAINER_OF(n, item, node);
+			item *x = ITEM_OF(n);
 			cr_assert_eq(x->key, (uint64_t)g << 40);
 			cr_assert_gt(x->seq, last, "key %d: %d after %d", g, x->seq, last);
 			last = x->seq;
