@@ -49,7 +49,7 @@ typedef struct arp_counters {
 
 typedef struct arp_cache {
 	arp_entry *head;           /* creation order: what eviction and listing go by */
-	GHashTable *by_ip;         /* address -> entry, for finding only (NULL until needed) */
+	GHashTable *by_ip;         /* address -> entry, for finding only (NULL while small) */
 	size_t n;
 	arp_counters ctr;
 } arp_cache;

@@ -23,7 +23,6 @@ tcp_layer *tcp_layer_new(stack *st)
 	if (!tl)
 		return NULL;
 	tl->st = st;
-	tcp_index_init(tl);
 	sim_engine_rng(st->eng, "tcp.isn", st->entity, &tl->isn_rng);
 	const tcp_config *c = &st->cfg.tcp;
 	uint32_t range = (uint32_t)(c->port_hi - c->port_lo) + 1;
@@ -89,6 +88,7 @@ static tcp_pcb *tcp_pcb_alloc(tcp_layer *tl)
 		tl->head = pcb;
 	tl->tail = pcb;
 	tl->n_pcbs++;
+	tcp_index_added(tl);
 	return pcb;
 }
 
@@ -112,32 +112,14 @@ static void cancel_all_timers(tcp_pcb *pcb)
 	sim_event_cancel(eng, &pcb->delack_ev);
 }
 
-/* A half-open child joins (l) or leaves (NULL) its listener's list. */
+/* A half-open child is counted by its listener (n_pending) while it points at it. */
 static void set_listener(tcp_pcb *c, tcp_pcb *l)
 {
-	tcp_pcb *old = c->listener;
-	if (old) {
-		if (c->pend_prev)
-			c->pend_prev->pend_next = c->pend_next;
-		else
-			old->pend_head = c->pend_next;
-		if (c->pend_next)
-			c->pend_next->pend_prev = c->pend_prev;
-		else
-			old->pend_tail = c->pend_prev;
-		c->pend_prev = c->pend_next = NULL;
-		old->n_pending--;
-	}
+	if (c->listener)
+		c->listener->n_pending--;
 	c->listener = l;
-	if (l) {
-		c->pend_prev = l->pend_tail;
-		if (l->pend_tail)
-			l->pend_tail->pend_next = c;
-		else
-			l->pend_head = c;
-		l->pend_tail = c;
+	if (l)
 		l->n_pending++;
-	}
 }
 
 static void pcb_free(tcp_pcb *pcb)
@@ -145,8 +127,11 @@ static void pcb_free(tcp_pcb *pcb)
 	tcp_layer *tl = pcb->tl;
 	cancel_all_timers(pcb);
 	set_listener(pcb, NULL);
-	while (pcb->pend_head) /* its half-open children are nobody's now */
-		set_listener(pcb->pend_head, NULL);
+	/* its half-open children are nobody's now; n_pending counts them, so a pcb that is
+	 * no listener (most) costs no walk */
+	for (tcp_pcb *p = tl->head; p && pcb->n_pending; p = p->next)
+		if (p->listener == pcb)
+			set_listener(p, NULL);
 	tcp_index_remove(pcb);
 	if (pcb->prev)
 		pcb->prev->next = pcb->next;
@@ -572,10 +557,15 @@ int tcp_shutdown(tcp_pcb *pcb)
 
 static void abort_children(tcp_pcb *l)
 {
-	for (;;) {
-		tcp_pcb *p = l->pend_head; /* the oldest half-open child */
+	/* the oldest half-open child first; each walk starts where the last one stopped */
+	tcp_pcb *from = l->tl->head;
+	while (l->n_pending) {
+		tcp_pcb *p = from;
+		while (p && p->listener != l)
+			p = p->next;
 		if (!p)
 			return;
+		from = p->next;
 		tcp_enter(p);
 		tcp_fail(p, -ECONNRESET, true); /* clears p->listener */
 		p->ev = 0;

@@ -3,10 +3,16 @@
  * demultiplexing, ephemeral port choice and bind cost the same whatever the number of
  * pcbs. Each answer is the one a walk of every pcb in creation order gives: pcbs that
  * share a key are chained in creation (id) order and filtered by state as the walk did.
- * The tables are for finding only; nothing iterates them. */
+ * The tables are for finding only; nothing iterates them.
+ *
+ * A layer with a handful of pcbs (most stacks of a run) has no tables and is walked as
+ * before: that is faster there and keeps small stacks small. The tables are built when
+ * the layer first holds more than TCP_WALK_MAX pcbs and kept from then on. */
 #include "sim/net/tcp_int.h"
 
 #include <stdint.h>
+
+#define TCP_WALK_MAX 8
 
 _Static_assert(sizeof(uintptr_t) >= sizeof(uint64_t), "port-use keys are 64-bit values in pointers");
 
@@ -30,18 +36,16 @@ static guint u64_hash(gconstpointer k)
 	return (guint)(h >> 32);
 }
 
-void tcp_index_init(tcp_layer *tl)
-{
-	tl->by_tuple = g_hash_table_new(tuple_hash, tuple_equal);
-	tl->listeners = g_hash_table_new(g_direct_hash, g_direct_equal);
-	tl->port_use = g_hash_table_new(u64_hash, g_direct_equal);
-}
+static bool indexed(const tcp_layer *tl) { return tl->by_tuple != NULL; }
 
 void tcp_index_free(tcp_layer *tl)
 {
+	if (!indexed(tl))
+		return;
 	g_hash_table_destroy(tl->by_tuple);
 	g_hash_table_destroy(tl->listeners);
 	g_hash_table_destroy(tl->port_use);
+	tl->by_tuple = tl->listeners = tl->port_use = NULL;
 }
 
 /* ---- local port use ---- */
@@ -71,7 +75,7 @@ static void use_add(tcp_layer *tl, gpointer key, int d)
 
 static void use_count(tcp_pcb *pcb, int d)
 {
-	if (!pcb->lport)
+	if (!pcb->lport || !indexed(pcb->tl))
 		return;
 	use_add(pcb->tl, use_key_port(pcb->lport), d);
 	use_add(pcb->tl, use_key_addr(pcb->lip, pcb->lport), d);
@@ -79,32 +83,25 @@ static void use_count(tcp_pcb *pcb, int d)
 
 bool tcp_index_port_used(const tcp_layer *tl, uint16_t port)
 {
-	return use_get(tl, use_key_port(port)) > 0;
+	if (indexed(tl))
+		return use_get(tl, use_key_port(port)) > 0;
+	for (const tcp_pcb *p = tl->head; p; p = p->next)
+		if (p->lport == port)
+			return true;
+	return false;
 }
 
 bool tcp_index_bind_conflict(const tcp_layer *tl, uint32_t ip, uint16_t port)
 {
+	if (!indexed(tl)) {
+		for (const tcp_pcb *p = tl->head; p; p = p->next)
+			if (p->lport == port && (!ip || !p->lip || p->lip == ip))
+				return true;
+		return false;
+	}
 	if (!ip)
 		return use_get(tl, use_key_port(port)) > 0;
 	return use_get(tl, use_key_addr(0, port)) > 0 || use_get(tl, use_key_addr(ip, port)) > 0;
-}
-
-static void tuple_remove(tcp_pcb *pcb);
-static void listen_remove(tcp_pcb *pcb);
-
-void tcp_index_set_local(tcp_pcb *pcb, uint32_t lip, uint16_t lport)
-{
-	bool tuple = pcb->in_tuple_ix, listening = pcb->in_listen_ix;
-	tuple_remove(pcb);
-	listen_remove(pcb);
-	use_count(pcb, -1);
-	pcb->lip = lip;
-	pcb->lport = lport;
-	use_count(pcb, +1);
-	if (tuple)
-		tcp_index_set_remote(pcb, pcb->rip, pcb->rport);
-	if (listening)
-		tcp_index_listen(pcb);
 }
 
 /* ---- chains in creation order ---- */
@@ -134,20 +131,33 @@ static tcp_pcb *chain_remove(tcp_pcb *head, tcp_pcb *pcb, tcp_pcb **(*link)(tcp_
 	return head;
 }
 
-/* ---- 4-tuples ---- */
+/* ---- 4-tuples (pcb->in_tuple_ix: it has one, so it is in the table when there is one) ---- */
+
+static void tuple_insert(tcp_pcb *pcb)
+{
+	GHashTable *t = pcb->tl->by_tuple;
+	tcp_pcb *head = g_hash_table_lookup(t, &pcb->tuple);
+	tcp_pcb *nh = chain_insert(head, pcb, tuple_link);
+	if (nh != head) {
+		/* the table's key is the head's own tuple: rekey with the head */
+		if (head)
+			g_hash_table_remove(t, &head->tuple);
+		g_hash_table_insert(t, &nh->tuple, nh);
+	}
+}
 
 static void tuple_remove(tcp_pcb *pcb)
 {
 	if (!pcb->in_tuple_ix)
 		return;
-	GHashTable *t = pcb->tl->by_tuple;
-	tcp_pcb *head = g_hash_table_lookup(t, &pcb->tkey);
-	tcp_pcb *nh = chain_remove(head, pcb, tuple_link);
-	/* the table's key is the head's own copy of the tuple: rekey when the head changes */
-	g_hash_table_remove(t, &pcb->tkey);
-	if (nh)
-		g_hash_table_insert(t, &nh->tkey, nh);
 	pcb->in_tuple_ix = false;
+	if (!indexed(pcb->tl))
+		return;
+	GHashTable *t = pcb->tl->by_tuple;
+	tcp_pcb *nh = chain_remove(g_hash_table_lookup(t, &pcb->tuple), pcb, tuple_link);
+	g_hash_table_remove(t, &pcb->tuple);
+	if (nh)
+		g_hash_table_insert(t, &nh->tuple, nh);
 }
 
 void tcp_index_set_remote(tcp_pcb *pcb, uint32_t rip, uint16_t rport)
@@ -155,19 +165,12 @@ void tcp_index_set_remote(tcp_pcb *pcb, uint32_t rip, uint16_t rport)
 	tuple_remove(pcb);
 	pcb->rip = rip;
 	pcb->rport = rport;
-	pcb->tkey = (tcp_tuple){ .lip = pcb->lip, .rip = rip, .lport = pcb->lport, .rport = rport };
-	GHashTable *t = pcb->tl->by_tuple;
-	tcp_pcb *head = g_hash_table_lookup(t, &pcb->tkey);
-	tcp_pcb *nh = chain_insert(head, pcb, tuple_link);
-	if (nh != head) {
-		if (head)
-			g_hash_table_remove(t, &head->tkey);
-		g_hash_table_insert(t, &nh->tkey, nh);
-	}
 	pcb->in_tuple_ix = true;
+	if (indexed(pcb->tl))
+		tuple_insert(pcb);
 }
 
-tcp_pcb *tcp_index_find_conn(const tcp_layer *tl, uint32_t lip, uint16_t lport, uint32_t rip, uint16_t rport)
+tcp_pcb *tcp_index_lookup_conn(const tcp_layer *tl, uint32_t lip, uint16_t lport, uint32_t rip, uint16_t rport)
 {
 	tcp_tuple k = { .lip = lip, .rip = rip, .lport = lport, .rport = rport };
 	for (tcp_pcb *p = g_hash_table_lookup(tl->by_tuple, &k); p; p = p->tuple_next)
@@ -176,22 +179,30 @@ tcp_pcb *tcp_index_find_conn(const tcp_layer *tl, uint32_t lip, uint16_t lport, 
 	return NULL;
 }
 
-/* ---- listeners ---- */
+/* ---- listeners (pcb->in_listen_ix: it listened on its port) ---- */
+
+static void listen_insert(tcp_pcb *pcb)
+{
+	GHashTable *t = pcb->tl->listeners;
+	gpointer key = GUINT_TO_POINTER(pcb->lport);
+	g_hash_table_insert(t, key, chain_insert(g_hash_table_lookup(t, key), pcb, listen_link));
+}
 
 void tcp_index_listen(tcp_pcb *pcb)
 {
 	if (pcb->in_listen_ix)
 		return;
-	GHashTable *t = pcb->tl->listeners;
-	gpointer key = GUINT_TO_POINTER(pcb->lport);
-	tcp_pcb *head = g_hash_table_lookup(t, key);
-	g_hash_table_insert(t, key, chain_insert(head, pcb, listen_link));
 	pcb->in_listen_ix = true;
+	if (indexed(pcb->tl))
+		listen_insert(pcb);
 }
 
 static void listen_remove(tcp_pcb *pcb)
 {
 	if (!pcb->in_listen_ix)
+		return;
+	pcb->in_listen_ix = false;
+	if (!indexed(pcb->tl))
 		return;
 	GHashTable *t = pcb->tl->listeners;
 	gpointer key = GUINT_TO_POINTER(pcb->lport);
@@ -200,14 +211,15 @@ static void listen_remove(tcp_pcb *pcb)
 		g_hash_table_insert(t, key, nh);
 	else
 		g_hash_table_remove(t, key);
-	pcb->in_listen_ix = false;
 }
 
 /* A listener on exactly lip wins; else the first on the wildcard address. */
 tcp_pcb *tcp_index_find_listener(const tcp_layer *tl, uint32_t lip, uint16_t lport)
 {
 	tcp_pcb *any = NULL;
-	for (tcp_pcb *p = g_hash_table_lookup(tl->listeners, GUINT_TO_POINTER(lport)); p; p = p->listen_next) {
+	bool walk = !indexed(tl);
+	for (tcp_pcb *p = walk ? tl->head : g_hash_table_lookup(tl->listeners, GUINT_TO_POINTER(lport)); p;
+	     p = walk ? p->next : p->listen_next) {
 		if (p->state != TCP_LISTEN || p->lport != lport)
 			continue;
 		if (p->lip == lip)
@@ -216,6 +228,44 @@ tcp_pcb *tcp_index_find_listener(const tcp_layer *tl, uint32_t lip, uint16_t lpo
 			any = p;
 	}
 	return any;
+}
+
+/* ---- the pcb's life ---- */
+
+void tcp_index_set_local(tcp_pcb *pcb, uint32_t lip, uint16_t lport)
+{
+	bool tuple = pcb->in_tuple_ix, listening = pcb->in_listen_ix;
+	tuple_remove(pcb);
+	listen_remove(pcb);
+	use_count(pcb, -1);
+	pcb->lip = lip;
+	pcb->lport = lport;
+	use_count(pcb, +1);
+	if (tuple)
+		tcp_index_set_remote(pcb, pcb->rip, pcb->rport);
+	if (listening)
+		tcp_index_listen(pcb);
+}
+
+/* Builds the tables from the layer's pcbs, in creation order. */
+static void build(tcp_layer *tl)
+{
+	tl->by_tuple = g_hash_table_new(tuple_hash, tuple_equal);
+	tl->listeners = g_hash_table_new(g_direct_hash, g_direct_equal);
+	tl->port_use = g_hash_table_new(u64_hash, g_direct_equal);
+	for (tcp_pcb *p = tl->head; p; p = p->next) {
+		use_count(p, +1);
+		if (p->in_tuple_ix)
+			tuple_insert(p);
+		if (p->in_listen_ix)
+			listen_insert(p);
+	}
+}
+
+void tcp_index_added(tcp_layer *tl)
+{
+	if (!indexed(tl) && tl->n_pcbs > TCP_WALK_MAX)
+		build(tl);
 }
 
 void tcp_index_remove(tcp_pcb *pcb)
