@@ -150,13 +150,22 @@ Test(tcp_index, hundreds_of_connections_each_get_their_own_bytes)
 	test_net_free(&net);
 }
 
-Test(tcp_index, listeners_take_their_address_or_any_and_others_are_refused)
+/* n bound pcbs on ports far from the tests' own: past 8 pcbs a layer answers from its
+ * tables, below it walks its list; both must answer alike. */
+static void pad(stack *st, int n)
+{
+	for (int i = 0; i < n; i++)
+		cr_assert_eq(tcp_bind(tcp_new(st), 0, (uint16_t)(20000 + i)), 0);
+}
+
+static void listeners_case(int padding)
 {
 	test_net net;
 	test_net_init(&net, 4, LAT, no_loss);
 	stack *a = test_net_add_stack(&net, "a", STACK_LINUX, A_IP, 16, 0);
 	stack *b = test_net_add_stack(&net, "b", STACK_LINUX, B_IP, 16, 0);
 	test_net_add_netif(&net, b, net.wires[0], "eth1", B_IP2, 16, 0);
+	pad(b, padding);
 	static server srv;
 	memset(&srv, 0, sizeof(srv));
 	tcp_pcb *exact = listen_on(b, &srv, B_IP2, 6000);
@@ -204,12 +213,23 @@ Test(tcp_index, listeners_take_their_address_or_any_and_others_are_refused)
 	test_net_free(&net);
 }
 
-Test(tcp_index, bind_conflicts_follow_the_wildcard_rules)
+Test(tcp_index, listeners_take_their_address_or_any_and_others_are_refused)
+{
+	listeners_case(0);
+}
+
+Test(tcp_index, listeners_answer_alike_from_the_tables)
+{
+	listeners_case(10);
+}
+
+static void bind_case(int padding)
 {
 	test_net net;
 	test_net_init(&net, 5, LAT, no_loss);
 	stack *b = test_net_add_stack(&net, "b", STACK_LINUX, B_IP, 16, 0);
 	test_net_add_netif(&net, b, net.wires[0], "eth1", B_IP2, 16, 0);
+	pad(b, padding);
 	tcp_pcb *x = tcp_new(b), *y = tcp_new(b), *z = tcp_new(b), *w = tcp_new(b);
 	cr_assert_eq(tcp_bind(x, B_IP, 7000), 0);
 	cr_assert_eq(tcp_bind(y, B_IP2, 7000), 0, "another address, the same port");
@@ -223,6 +243,16 @@ Test(tcp_index, bind_conflicts_follow_the_wildcard_rules)
 	tcp_close(z);
 	tcp_close(w);
 	test_net_free(&net);
+}
+
+Test(tcp_index, bind_conflicts_follow_the_wildcard_rules)
+{
+	bind_case(0);
+}
+
+Test(tcp_index, bind_conflicts_answer_alike_from_the_tables)
+{
+	bind_case(10);
 }
 
 Test(tcp_index, ephemeral_ports_skip_those_in_use_and_run_out_only_when_all_are_taken)
