@@ -513,15 +513,21 @@ void smc_layer_foreach_conn(const smc_layer *l, void (*fn)(void *arg, const smc_
 	}
 }
 
+/* The layer's connection on socket s: the socket points at it (sock_smc_state) exactly
+ * while the connection holds the socket (c->s), so no walk of the layer's list. */
+static const smc_conn *sock_conn(const smc_layer *l, const sock *s)
+{
+	const smc_conn *c = s ? sock_smc_state(s) : NULL;
+	return c && c->l == l && c->s == s ? c : NULL;
+}
+
 bool smc_layer_sock_conn(const smc_layer *l, const sock *s, smc_layer_conn *out)
 {
-	for (const smc_conn *c = l->head; c; c = c->next) {
-		if (c->s != s)
-			continue;
-		conn_view(c, out);
-		return true;
-	}
-	return false;
+	const smc_conn *c = sock_conn(l, s);
+	if (!c)
+		return false;
+	conn_view(c, out);
+	return true;
 }
 
 bool smc_layer_sock_reasons(const smc_layer *l, const sock *s, uint32_t *reason, uint32_t *peer_diagnosis)
@@ -531,12 +537,10 @@ bool smc_layer_sock_reasons(const smc_layer *l, const sock *s, uint32_t *reason,
 		*peer_diagnosis = l->telling_diag;
 		return true;
 	}
-	for (const smc_conn *c = l->head; c; c = c->next) {
-		if (c->s != s)
-			continue;
-		*reason = c->reason;
-		*peer_diagnosis = c->peer_diag;
-		return true;
-	}
-	return false;
+	const smc_conn *c = sock_conn(l, s);
+	if (!c)
+		return false;
+	*reason = c->reason;
+	*peer_diagnosis = c->peer_diag;
+	return true;
 }
