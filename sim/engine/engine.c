@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine/oom.h"
+
 /* A queued event. One-shot postings live entirely in their entry (fn != NULL), so
  * running them touches no other memory; embedded timers point at their slot. */
 typedef struct heap_entry {
@@ -59,15 +61,7 @@ struct sim_engine {
 
 };
 
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q) {
-		fprintf(stderr, "smcr-sim: out of memory (%zu bytes)\n", n);
-		abort();
-	}
-	return q;
-}
+static void *xrealloc(void *p, size_t n) { return sim_xrealloc(p, n, "the event queue"); }
 
 sim_engine *sim_engine_new(uint64_t seed)
 {
@@ -78,6 +72,7 @@ sim_engine *sim_engine_new(uint64_t seed)
 	eng->next_seq = 1;
 	eng->fingerprint = sim_mix64(seed ^ 0x736d63722d73696dULL); /* "smcr-sim" */
 	eng->slot_free = SIM_SLOT_NONE;
+	sim_oom_set_clock(eng);
 	return eng;
 }
 
@@ -85,6 +80,7 @@ void sim_engine_free(sim_engine *eng)
 {
 	if (!eng)
 		return;
+	sim_oom_forget_clock(eng);
 	for (int i = 0; i < 129; i++)
 		free(eng->buckets[i].e);
 	free(eng->spare);
@@ -331,6 +327,7 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 {
 	uint64_t done = 0;
 	eng->stop = false;
+	sim_oom_set_clock(eng);
 	for (;;) {
 		if (max_events && done >= max_events)
 			return SIM_RUN_COUNT;

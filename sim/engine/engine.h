@@ -4,7 +4,9 @@
  * the sequence number comes from a per-engine counter, so two events at the same time
  * run in the order they were scheduled, never in address or hash order. Every executed
  * event is folded into a 64-bit trajectory fingerprint (time, kind, entity), so two runs
- * can be compared at a glance. There is no global state: several engines can coexist.
+ * can be compared at a glance. There is no global state: several engines can coexist
+ * (the out-of-memory message remembers which one ran last, to print its clock:
+ * sim/engine/oom.h).
  *
  * Two ways to schedule:
  *  - an embedded, cancellable timer: the component owns a sim_event (in its own struct),
