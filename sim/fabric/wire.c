@@ -116,7 +116,7 @@ static void wire_end_receive(sim_plug *self, sim_frame *f, sim_time at)
 	}
 	if (happens(&d->corrupt, p->corrupt)) {
 		uint64_t bit = sim_rng_below(&d->corrupt, (uint64_t)f->len * 8u);
-		f->data[bit >> 3] ^= (uint8_t)(1u << (bit & 7u));
+		sim_frame_writable(f)[bit >> 3] ^= (uint8_t)(1u << (bit & 7u));
 		d->st.corrupted++;
 	}
 	if (happens(&d->reorder, p->reorder) && p->reorder_delay) {
