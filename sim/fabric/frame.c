@@ -20,14 +20,6 @@
 
 const uint32_t sim_frame_class_size[SIM_FRAME_CLASSES] = { 256, 512, 2048, 4608, SIM_FRAME_CAPACITY };
 
-/* A buffer: its header, then the bytes (16-byte aligned). */
-struct sim_frame_buf {
-	uint32_t refs;
-	uint32_t cls;
-	sim_frame_buf *next_free;
-	uint8_t bytes[];
-};
-
 /* A slab is one malloc carved into many handles or buffers of one class. */
 #define SLAB_BYTES (64u * 1024u)
 
@@ -97,7 +89,7 @@ static void refill_bufs(sim_frame_pool *pool, uint32_t cls)
 	for (size_t i = n; i-- > 0;) {
 		sim_frame_buf *b = (sim_frame_buf *)(void *)(mem + i * elem);
 		b->cls = cls;
-		b->next_free = pool->free_bufs[cls];
+		b->u.next_free = pool->free_bufs[cls];
 		pool->free_bufs[cls] = b;
 		POISON(b->bytes, sim_frame_class_size[cls]);
 	}
@@ -109,7 +101,6 @@ static void refill_frames(sim_frame_pool *pool)
 	size_t n;
 	sim_frame *mem = slab_new(pool, sizeof(sim_frame), &n, "frame handles");
 	for (size_t i = n; i-- > 0;) {
-		mem[i].pool = pool;
 		mem[i].next = pool->free_frames;
 		pool->free_frames = &mem[i];
 	}
@@ -121,18 +112,20 @@ static sim_frame_buf *buf_get(sim_frame_pool *pool, uint32_t cls)
 	if (!pool->free_bufs[cls])
 		refill_bufs(pool, cls);
 	sim_frame_buf *b = pool->free_bufs[cls];
-	pool->free_bufs[cls] = b->next_free;
+	pool->free_bufs[cls] = b->u.next_free;
 	UNPOISON(b->bytes, sim_frame_class_size[cls]);
+	b->u.pool = pool;
 	b->refs = 1;
 	pool->st.bufs_in_use[cls]++;
 	return b;
 }
 
-static void buf_put(sim_frame_pool *pool, sim_frame_buf *b)
+static void buf_put(sim_frame_buf *b)
 {
 	if (--b->refs)
 		return;
-	b->next_free = pool->free_bufs[b->cls];
+	sim_frame_pool *pool = b->u.pool;
+	b->u.next_free = pool->free_bufs[b->cls];
 	pool->free_bufs[b->cls] = b;
 	pool->st.bufs_in_use[b->cls]--;
 	POISON(b->bytes, sim_frame_class_size[b->cls]);
@@ -162,9 +155,8 @@ sim_frame *sim_frame_alloc_len(sim_frame_pool *pool, uint32_t len)
 {
 	sim_frame *f = frame_get(pool);
 	f->buf = buf_get(pool, class_for((size_t)SIM_FRAME_HEADROOM + len));
-	f->head = f->buf->bytes;
 	/* only the header fields are initialised: the buffer is written before it is read */
-	f->data = f->head + SIM_FRAME_HEADROOM;
+	f->data = f->buf->bytes + SIM_FRAME_HEADROOM;
 	f->len = 0;
 	f->meta = 0;
 	f->meta64 = 0;
@@ -177,8 +169,8 @@ void sim_frame_free(sim_frame *f)
 {
 	if (!f)
 		return;
-	sim_frame_pool *pool = f->pool;
-	buf_put(pool, f->buf);
+	sim_frame_pool *pool = f->buf->u.pool;
+	buf_put(f->buf);
 	f->buf = NULL;
 	f->next = pool->free_frames;
 	pool->free_frames = f;
@@ -187,11 +179,10 @@ void sim_frame_free(sim_frame *f)
 
 sim_frame *sim_frame_clone(const sim_frame *f)
 {
-	sim_frame_pool *pool = f->pool;
+	sim_frame_pool *pool = f->buf->u.pool;
 	sim_frame *c = frame_get(pool);
 	c->buf = f->buf;
 	c->buf->refs++;
-	c->head = f->head;
 	c->data = f->data;
 	c->len = f->len;
 	c->meta = f->meta;
@@ -205,21 +196,19 @@ bool sim_frame_shared(const sim_frame *f) { return f->buf->refs > 1; }
 /* Give f a buffer of its own of class cls holding its bytes at the same headroom. */
 static void move_to(sim_frame *f, uint32_t cls)
 {
-	sim_frame_pool *pool = f->pool;
 	uint32_t headroom = sim_frame_headroom(f);
-	sim_frame_buf *b = buf_get(pool, cls);
+	sim_frame_buf *b = buf_get(f->buf->u.pool, cls);
 	memcpy(b->bytes + headroom, f->data, f->len);
-	buf_put(pool, f->buf);
+	buf_put(f->buf);
 	f->buf = b;
-	f->head = b->bytes;
 	f->data = b->bytes + headroom;
 }
 
 uint8_t *sim_frame_writable(sim_frame *f)
 {
 	if (f->buf->refs > 1) {
+		f->buf->u.pool->st.copied_on_write++;
 		move_to(f, class_for((size_t)sim_frame_headroom(f) + f->len));
-		f->pool->st.copied_on_write++;
 	}
 	return f->data;
 }
@@ -254,7 +243,7 @@ uint8_t *sim_frame_put(sim_frame *f, uint32_t n)
 	size_t need = (size_t)sim_frame_headroom(f) + f->len + n;
 	if (need > sim_frame_class_size[f->buf->cls]) {
 		if (f->buf->refs > 1)
-			f->pool->st.copied_on_write++;
+			f->buf->u.pool->st.copied_on_write++;
 		move_to(f, class_for(need));
 	} else {
 		sim_frame_writable(f);

@@ -48,17 +48,27 @@
 extern const uint32_t sim_frame_class_size[SIM_FRAME_CLASSES];
 
 typedef struct sim_frame_pool sim_frame_pool;
-typedef struct sim_frame_buf sim_frame_buf;
 
+/* A buffer: a small header, then its bytes (16-byte aligned). Only frame.c touches it;
+ * it is here for the inline helpers below. */
+typedef struct sim_frame_buf {
+	uint32_t refs;                   /* handles on it */
+	uint32_t cls;                    /* size class */
+	union {
+		sim_frame_pool *pool;        /* in use: its pool */
+		struct sim_frame_buf *next_free; /* on the pool's free list */
+	} u;
+	uint8_t bytes[];
+} sim_frame_buf;
+
+/* 40 bytes: a broadcast flooded to N ports costs N handles and one buffer. */
 typedef struct sim_frame {
 	uint8_t *data;          /* first byte of the frame (write only when not shared) */
 	uint32_t len;           /* bytes from data on */
 	uint32_t meta;          /* scratch for the current owner (e.g. a link generation) */
 	uint64_t meta64;        /* scratch for the current owner */
 	struct sim_frame *next; /* free list, or a queue the current owner keeps */
-	sim_frame_pool *pool;
 	sim_frame_buf *buf;     /* the bytes, maybe shared with other handles */
-	uint8_t *head;          /* first byte of buf (headroom starts here) */
 } sim_frame;
 
 typedef struct sim_frame_pool_stats {
@@ -93,11 +103,11 @@ uint8_t *sim_frame_writable(sim_frame *f);
 /* Whether f's buffer is shared with another handle. */
 bool sim_frame_shared(const sim_frame *f);
 
-static inline uint32_t sim_frame_headroom(const sim_frame *f) { return (uint32_t)(f->data - f->head); }
+static inline uint32_t sim_frame_headroom(const sim_frame *f) { return (uint32_t)(f->data - f->buf->bytes); }
 /* Bytes sim_frame_put() can still append (up to the largest class). */
 static inline uint32_t sim_frame_tailroom(const sim_frame *f)
 {
-	return (uint32_t)(SIM_FRAME_CAPACITY - (size_t)(f->data - f->head) - f->len);
+	return (uint32_t)(SIM_FRAME_CAPACITY - (size_t)(f->data - f->buf->bytes) - f->len);
 }
 
 /* Prepend n bytes; returns the new start. Aborts if the headroom is too small (a
