@@ -177,6 +177,7 @@ struct rnic_qp {
 	uint32_t resp_offset;      /* SEND: bytes placed in the RQ head so far */
 	uint8_t *write_dst;        /* WRITE: where the next byte goes */
 	uint32_t write_left;
+	struct lazy_arena_buf *write_lazy; /* WRITE: the arena buffer it goes to, or NULL */
 	bool nak_sent;
 
 	rnic_qp_stats st;
