@@ -19,7 +19,7 @@ void sim_oom_forget_clock(const sim_engine *eng)
 static _Noreturn void stop(const char *resource, const char *detail, const char *advice)
 {
 	char line[512];
-	char when[64] = "";
+	char when[64] = " before the simulation started";
 	if (clock_engine) {
 		sim_time t = sim_now(clock_engine);
 		snprintf(when, sizeof when, " at virtual time %llu.%09llu s", (unsigned long long)(t / SIM_S),

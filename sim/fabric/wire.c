@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine/oom.h"
 #include "sim/fabric/eth_header.h"
 
 typedef struct wire_end {
@@ -155,9 +156,7 @@ static void wire_free(void *obj) { free(obj); }
 
 sim_wire *sim_wire_new(sim_fabric *fab, const char *name, const sim_wire_params *p)
 {
-	sim_wire *w = calloc(1, sizeof(*w));
-	if (!w)
-		abort();
+	sim_wire *w = sim_xcalloc(1, sizeof(*w), "wires");
 	w->fab = fab;
 	w->id = sim_fabric_new_id(fab);
 	snprintf(w->name, sizeof(w->name), "%s", name);
