@@ -8,6 +8,7 @@
 
 #include "sim/net/netif.h"
 #include "sim/engine/rng.h"
+#include "sim/rdma/lazy_arena.h"
 #include "sim/rdma/sim_transport.h"
 #include "sim/smc/smc_layer.h"
 #include "sim/rdma/verbs_transport.h"
@@ -85,6 +86,7 @@ struct smc_layer {
 	sim_rng rng;
 	smcr_mem mem;
 	uint64_t mem_cap;          /* 0 = none */
+	lazy_arena_idle idle_bufs; /* its buffers waiting to give their pages back */
 	sim_event timer;
 	unsigned depth;            /* calls into the core in progress */
 	bool freeing;
@@ -106,6 +108,8 @@ struct smc_layer {
 	smc_conn *work_head, *work_tail;
 	smc_layer_event_fn event_fn;
 	void *event_user;
+	smc_layer_port_fn port_fn;
+	void *port_user;
 	smc_layer_counters ctr;
 	uint32_t k_steer;
 	const sock *telling;       /* the socket being told of its fallback */

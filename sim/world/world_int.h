@@ -97,6 +97,10 @@ struct world_app {
 	bool running;
 	uint64_t starts;         /* times it was started */
 	uint64_t unmatched;      /* accepted connections with no known client */
+	/* its flows in creation order (a client: those it opened; a listener: those aimed
+	 * at it), so closing and counting one app does not walk every flow of the world */
+	world_flow **flows;
+	size_t n_flows, cap_flows;
 };
 
 struct world {
@@ -163,6 +167,7 @@ bool world_apps_done(const world *w);
 void world_log_connected(world *w, const world_end *e, sock *s);
 void world_log_closed(world *w, const world_end *e);
 void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev);
+void world_on_port_event(void *user, smc_layer *l, uint32_t port_index, bool up);
 void world_report_snapshot(world *w, const scn_report *rep, const char *why);
 
 #endif

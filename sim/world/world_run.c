@@ -119,8 +119,9 @@ static bool check_mode(world *w, const scn_expect *x, char *detail, size_t dlen)
 	uint64_t n = 0, bad = 0;
 	char first[128] = "";
 	uint32_t first_inst = 0;
-	for (size_t i = 0; i < w->n_flows; i++) {
-		const world_flow *f = w->flows[i];
+	const world_app *wa = &w->apps[x->app.app];
+	for (size_t i = 0; i < wa->n_flows; i++) {
+		const world_flow *f = wa->flows[i];
 		if (client ? f->app != x->app.app : f->listener != x->app.app)
 			continue;
 		if (x->app.instance && f->instance != x->app.instance)
@@ -521,7 +522,7 @@ static sim_run_result run_engine(world *w, sim_time t)
 void world_run_until(world *w, sim_time t)
 {
 	const scn_scenario *s = w->scn;
-	if (!w->wall_start) {
+	if (w->wall_start == 0) {
 		w->wall_start = w->wall_last_progress = world_wall_seconds();
 		if (w->o.json && !w->json_open) {
 			json_init(&w->json, w->out, true);
