@@ -534,7 +534,7 @@ void tcp_input(stack *st, const ipv4_rx *rx)
  * congestion. Without this a world with mixed MTUs behind a router never delivers. */
 void tcp_pmtu_reduced(stack *st, uint32_t lip, uint16_t lport, uint32_t rip, uint16_t rport, uint16_t mtu)
 {
-	tcp_pcb *pcb = find_conn(st->tcp, lip, lport, rip, rport);
+	tcp_pcb *pcb = tcp_index_find_conn(st->tcp, lip, lport, rip, rport);
 	if (!pcb || mtu < TCP_MIN_PMTU)
 		return;
 	uint32_t mss = (uint32_t)mtu - IPV4_HLEN - TCP_HLEN - (pcb->ts_ok ? 12u : 0u);
