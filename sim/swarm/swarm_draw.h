@@ -9,8 +9,8 @@
  * handshakes and LLC flows run).
  *
  * The draw comes from the engine's seeded generator (sim/engine/rng.h, stream
- * "swarm.draw"), never rand(), and is written as scenario TEXT: the world is loaded
- * through the normal parser and checker, so a failing seed's world is an ordinary
+ * "swarm.draw"), never the C library's, and is written as scenario TEXT: the world is
+ * loaded through the normal parser and checker, so a failing seed's world is an ordinary
  * scenario file. Every drawn text is a valid scenario (tests load thousands).
  *
  * The run's `end` is the hang bound (swarm_check.h): the time after the last fault or
