@@ -8,7 +8,7 @@ set -eu
 S=tests/data/sweep/redundant-pair.scn
 W=$BUILD/t_sweep
 rm -rf "$W"; mkdir -p "$W"
-AXES="--seeds 1..4 --set MAXLINKS=1,2 --set FAILAT=3ms,20ms,60ms --set LOSS=0,1/200"
+AXES="--seeds 1..4 --set PATHS=1,2 --set FAILAT=3ms,20ms,60ms --set LOSS=0,1/200"
 
 # 1. one process and --jobs 2: the same bytes (the wall times live in FILE.wall)
 set +e
@@ -25,7 +25,7 @@ grep -q '"retried"' "$W/one.jsonl" && fail "a record says retried without a deat
 # 2. failures first, each with a command that reproduces it
 sed -n 2p "$W/one.sum" | grep -q '^FAILING points' || fail "the failing points are not listed first: $(sed -n 2p "$W/one.sum")"
 nfail=$(grep -c '"pass":false' "$W/one.jsonl")
-[ "$nfail" -ge 24 ] || fail "expected the 24 MAXLINKS=1 points (at least) to fail, $nfail did"
+[ "$nfail" -ge 24 ] || fail "expected the 24 PATHS=1 points (at least) to fail, $nfail did"
 grep -q "^sweep $S: 48 points, $((48 - nfail)) passed, $nfail failed" "$W/one.sum" || fail "bad summary line: $(head -1 "$W/one.sum")"
 cmd=$(grep -m1 '^      smcr-sim run ' "$W/one.sum" | sed 's/^ *smcr-sim //')
 at=$(grep -m1 '^  point ' "$W/one.sum" | sed 's/.*: \(tests[^:]*:[0-9]*\): .*/\1/')
@@ -34,8 +34,8 @@ out=$(eval "\"\$SMCR_SIM\" $cmd -q" 2>&1); rc=$?
 set -e
 [ $rc = 1 ] || fail "the reproducing command '$cmd' exited $rc, expected 1"
 echo "$out" | grep -q "^$at: expectation failed" || fail "'$cmd' did not fail at $at: $out"
-grep -q '^by parameter value:' "$W/one.sum" && grep -q '^  MAXLINKS=2 .* 0 failed' "$W/one.sum" ||
-	grep -q '^  MAXLINKS=2 ' "$W/one.sum" || fail "no per-value table"
+grep -q '^by parameter value:' "$W/one.sum" && grep -q '^  PATHS=2 .* 0 failed' "$W/one.sum" ||
+	grep -q '^  PATHS=2 ' "$W/one.sum" || fail "no per-value table"
 
 # 3. a worker killed with a point in its hands: run again on a new worker, marked
 SLOW="--seeds 1..6 --set DATA=48M --set END=3s"

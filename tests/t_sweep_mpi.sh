@@ -16,7 +16,7 @@ MPIRUN="mpirun --oversubscribe --allow-run-as-root"
 S=tests/data/sweep/redundant-pair.scn
 W=$BUILD/t_sweep_mpi
 rm -rf "$W"; mkdir -p "$W"
-AXES="--seeds 1..3 --set MAXLINKS=1,2 --set FAILAT=3ms,20ms --set LOSS=0,1/200"
+AXES="--seeds 1..3 --set PATHS=1,2 --set FAILAT=3ms,20ms --set LOSS=0,1/200"
 
 set +e
 "$SMCR_SIM" sweep $S $AXES -q --out "$W/one.jsonl" >"$W/one.sum"; r1=$?

@@ -71,7 +71,7 @@ until sinfo -h -o %T 2>/dev/null | grep -q idle; do
 	sleep 1
 done
 
-AXES="--seeds 1..3 --set MAXLINKS=1,2 --set FAILAT=3ms,20ms"
+AXES="--seeds 1..3 --set PATHS=1,2 --set FAILAT=3ms,20ms"
 S=tests/data/sweep/redundant-pair.scn
 set +e
 "$SMCR_SIM" sweep $S $AXES -q --out "$W/one.jsonl" >"$W/one.sum"
