@@ -33,7 +33,7 @@ typedef struct dif {
 } dif;
 
 typedef struct dstack {
-	char name[8];
+	char name[16];           /* "S00".."S63"; room for any int (the compiler checks) */
 	bool zos;
 	dif ifs[2];
 	int n_ifs;
