@@ -33,6 +33,16 @@ CRIT_LIBS  = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion
 LDFLAGS_SAN := $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined)
 EXTRA_LIBS := -lm
 
+# MPI (`sweep` and `swarm` over the ranks of a job, sim/sweep/sweep_mpi.c): built in when
+# Open MPI's development files are there (pkg-config ompi-c, else mpicc --showme), left out
+# otherwise (`smcr-sim --version` says mpi: no). Its headers are system headers here, so the
+# strict warnings apply to our code only.
+MPI_PC_OK := $(shell pkg-config --exists ompi-c 2>/dev/null && echo yes)
+MPI_INC   := $(if $(MPI_PC_OK),$(shell pkg-config --cflags ompi-c 2>/dev/null),$(shell mpicc --showme:compile 2>/dev/null))
+MPI_LIBS  := $(if $(MPI_PC_OK),$(shell pkg-config --libs ompi-c 2>/dev/null),$(shell mpicc --showme:link 2>/dev/null))
+MPI_CFLAGS := $(if $(strip $(MPI_LIBS)),-DSMCR_HAVE_MPI $(patsubst -I%,-isystem %,$(filter -I%,$(MPI_INC))))
+EXTRA_LIBS += $(if $(strip $(MPI_CFLAGS)),$(MPI_LIBS))
+
 MODEL_SRC := $(sort $(wildcard model/*.c))
 SIM_SRC   := $(sort $(wildcard sim/*/*.c))
 TOOL_SRC  := $(sort $(wildcard tools/*.c))
@@ -73,6 +83,15 @@ $(VERSION_H): FORCE
 	  echo '#define SMCR_SIM_GLIB_BUILD "$(shell pkg-config --modversion glib-2.0 2>/dev/null)"'; } >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(BUILD)/tools/version.o: $(VERSION_H)
+# rebuilt when MPI comes or goes (its flags are in the stamp)
+MPI_STAMP := $(BUILD)/gen/mpi.stamp
+$(MPI_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(MPI_CFLAGS) $(MPI_LIBS)' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/sim/sweep/sweep_mpi.o: $(MPI_STAMP)
+$(BUILD)/sim/sweep/sweep_mpi.o: BASECFLAGS += $(MPI_CFLAGS)
+$(BIN): $(MPI_STAMP)
 $(BUILD)/tools/version.o: BASECFLAGS += -I$(BUILD)/gen
 
 # model/ is the sans-I/O core: it is compiled without GLib or any I/O headers on purpose.
@@ -129,6 +148,8 @@ demo: deps
 # The whole test suite: Criterion programs, scenario runs, tshark checks. The runner
 # prints one summary at the end and fails if anything failed.
 check: deps
+	@tools/install-deps --mpi || echo "make check: Open MPI could not be installed; the MPI sweep test will skip" >&2
+	@tools/install-deps --slurm >/dev/null 2>&1 || echo "make check: Slurm could not be installed; the Slurm sweep test will skip" >&2
 	$(MAKE) --no-print-directory all
 	tests/run-tests $(BUILD)
 

@@ -164,8 +164,19 @@ void smcr_conn_kill(smcr_conn *conn)
 	conn->bytes_to_rcv = 0;
 	conn->lnk = NULL;
 	conn->lgr = NULL;
-	if (conn->mode != SMCR_MODE_SMCR)
-		return; /* the handshake notices when it continues */
+	if (conn->mode != SMCR_MODE_SMCR) {
+		/* the handshake notices when it continues; but one waiting to confirm its rkeys
+		 * on this lgr (a reused one) would wait for ever: its flow waiter went with the
+		 * lgr (smcr_llc_remove_waiters_conn above). Linux: smc_llc_lgr_clear wakes the
+		 * waiter, smcr_lgr_reg_rmbs fails and the handshake declines with
+		 * SMC_CLC_DECL_ERR_REGBUF and falls back. (A first link's wait ends through its
+		 * own flow: smcr_hs_established sees killed.) */
+		if (conn->hs == SMCR_HS_CLNT_WAIT_RKEY)
+			smcr_clnt_rkey_done(conn, SMCR_ERR_CLOSED);
+		else if (conn->hs == SMCR_HS_SRV_WAIT_RKEY)
+			smcr_srv_rkey_done(conn, SMCR_ERR_CLOSED);
+		return;
+	}
 	smcr_conn_wake(conn, true, true);
 	if (ctx->cb.aborted && !ctx->freeing && !conn->host_closed)
 		ctx->cb.aborted(ctx->user, conn, SMCR_ERR_CLOSED);

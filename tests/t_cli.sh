@@ -13,7 +13,12 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
 	[ -n "$h" ] && git rev-parse -q --verify "$h^{commit}" >/dev/null || fail "--version's git line names no commit here: $ver"
 fi
 echo "$ver" | grep -Eq '^verbs: yes \(libibverbs [0-9.]+\)$' || fail "--version: no verbs line"
-echo "$ver" | grep -qx 'mpi: no' || fail "--version: no mpi line"
+# mpi: yes with Open MPI's headers at build time (the MPI engine of sweep and swarm), else no
+if "$SMCR_SIM" --version | grep -q '^mpi: yes'; then
+	echo "$ver" | grep -Eqx 'mpi: yes \(Open MPI [0-9.]+, MPI [0-9.]+\)' || fail "--version: bad mpi line"
+else
+	echo "$ver" | grep -qx 'mpi: no' || fail "--version: no mpi line"
+fi
 if command -v tshark >/dev/null 2>&1; then
 	echo "$ver" | grep -qx "tshark: $(command -v tshark)" || fail "--version: tshark not found"
 fi

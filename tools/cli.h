@@ -42,6 +42,8 @@ int cmd_node(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_swarm(int argc, char **argv);
 /* smcr-sim debug frames FILE (tools/debug_frames.c) */
 int debug_frames(int argc, char **argv);
 /* smcr-sim debug memory SCENARIO (tools/debug_memory.c) */

@@ -19,6 +19,8 @@ static const cli_command commands[] = {
 	{ "replay", "decode a pcap/pcapng capture of SMC-R traffic into reports", cmd_replay },
 	{ "report", "run a scenario and print its final NETSTAT DEVLINKS SMC-style report", cmd_report },
 	{ "run", "run a scenario: timeline, reports, expectations, fingerprint", cmd_run },
+	{ "swarm", "random worlds with random faults, checked against invariants (on sweep's runners)", cmd_swarm },
+	{ "sweep", "run a scenario over seeds and parameter values: one process, --jobs N or MPI", cmd_sweep },
 };
 
 static void usage(FILE *out)

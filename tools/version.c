@@ -5,6 +5,7 @@
 #include <pcap/pcap.h>
 #include <stdio.h>
 
+#include "sim/sweep/sweep_runner.h"
 #include "tools/cli.h"
 #include "version.h"
 
@@ -15,7 +16,9 @@ void cli_print_version(FILE *out)
 	fprintf(out, "git: %s\n", SMCR_SIM_GIT[0] ? SMCR_SIM_GIT : "none (built outside git; VERSION " SMCR_SIM_VERSION ")");
 	/* libibverbs is a build dependency: `run --real-hw`, `node`, `interop`, bench verbs/realhw */
 	fprintf(out, "verbs: yes (libibverbs %s)\n", SMCR_SIM_VERBS_VERSION[0] ? SMCR_SIM_VERBS_VERSION : "unknown version");
-	fprintf(out, "mpi: no\n");
+	/* the sweep's MPI engine: built in when the build found Open MPI (sim/sweep/sweep_mpi.c) */
+	const char *mpi = sweep_mpi_version();
+	fprintf(out, "mpi: %s%s%s\n", mpi ? "yes (" : "no", mpi ? mpi : "", mpi ? ")" : "");
 	gchar *tshark = g_find_program_in_path("tshark");
 	fprintf(out, "tshark: %s\n", tshark ? tshark : "not found in PATH");
 	g_free(tshark);

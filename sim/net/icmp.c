@@ -8,6 +8,7 @@
 #include "sim/net/inet_csum.h"
 #include "sim/net/packet.h"
 #include "sim/net/stack.h"
+#include "sim/net/tcp.h"
 
 #define ICMP_HLEN 8
 
@@ -16,6 +17,20 @@ static void finish(pkt *p)
 	uint8_t *h = pkt_data(p);
 	put_be16(h + 2, 0);
 	put_be16(h + 2, inet_csum(h, p->len));
+}
+
+/* The message quotes our IPv4 header and the first 8 bytes of what it carried: for TCP,
+ * the ports of the connection whose path has a smaller MTU. */
+static void frag_needed(stack *st, const uint8_t *m, size_t len)
+{
+	const uint8_t *ip = m + ICMP_HLEN;
+	if (len < ICMP_HLEN + IPV4_HLEN)
+		return;
+	size_t ihl = (size_t)(ip[0] & 15) * 4;
+	if ((ip[0] >> 4) != 4 || ihl < IPV4_HLEN || len < ICMP_HLEN + ihl + 4 || ip[9] != IP_PROTO_TCP)
+		return;
+	const uint8_t *l4 = ip + ihl;
+	tcp_pmtu_reduced(st, get_be32(ip + 12), get_be16(l4), get_be32(ip + 16), get_be16(l4 + 2), get_be16(m + 6));
 }
 
 void icmp_input(stack *st, const ipv4_rx *rx)
@@ -47,6 +62,8 @@ void icmp_input(stack *st, const ipv4_rx *rx)
 	case ICMP_DEST_UNREACH:
 	case ICMP_TIME_EXCEEDED:
 		st->icmp.errors_received++;
+		if (m[0] == ICMP_DEST_UNREACH && m[1] == ICMP_FRAG_NEEDED)
+			frag_needed(st, m, rx->payload_len);
 		break;
 	default:
 		break;

@@ -100,6 +100,12 @@ size_t tcp_pcb_count(const stack *st); /* every PCB, TIME_WAIT and half-open one
 /* A segment for this stack (called by IPv4). */
 void tcp_input(stack *st, const ipv4_rx *rx);
 
+/* An ICMP "fragmentation needed" for one of our segments (lip:lport -> rip:rport): send
+ * at most mtu bytes per IPv4 packet on that connection from now on (called by ICMP).
+ * MTUs below TCP_MIN_PMTU are not believed (Linux: min_pmtu 552). */
+#define TCP_MIN_PMTU 552u
+void tcp_pmtu_reduced(stack *st, uint32_t lip, uint16_t lport, uint32_t rip, uint16_t rport, uint16_t mtu);
+
 /* A new CLOSED pcb with the stack's defaults; NULL on allocation failure. */
 tcp_pcb *tcp_new(stack *st);
 void tcp_set_callbacks(tcp_pcb *pcb, const tcp_callbacks *cb, void *user);

@@ -526,3 +526,29 @@ void tcp_input(stack *st, const ipv4_rx *rx)
 	tcp_deliver_events(pcb);
 	tcp_leave(pcb);
 }
+
+/* Path MTU discovery (RFC 1191; Linux tcp_v4_err, tcp_v4_mtu_reduced): a router on the
+ * way could not forward a segment of ours with DF set and said how much it can. The
+ * segments in flight were dropped there: resend from snd_una in the smaller size now,
+ * without waiting for the RTO (tcp_simple_retransmit), and without counting it as
+ * congestion. Without this a world with mixed MTUs behind a router never delivers. */
+void tcp_pmtu_reduced(stack *st, uint32_t lip, uint16_t lport, uint32_t rip, uint16_t rport, uint16_t mtu)
+{
+	tcp_pcb *pcb = tcp_index_find_conn(st->tcp, lip, lport, rip, rport);
+	if (!pcb || mtu < TCP_MIN_PMTU)
+		return;
+	uint32_t mss = (uint32_t)mtu - IPV4_HLEN - TCP_HLEN - (pcb->ts_ok ? 12u : 0u);
+	if (mss >= pcb->mss)
+		return; /* an old message, or one for a size we already use */
+	tcp_enter(pcb);
+	pcb->mss = mss;
+	if (pcb->cwnd < mss)
+		pcb->cwnd = mss;
+	if (pcb->snd_una != pcb->snd_max && pcb->state != TCP_SYN_SENT && pcb->state != TCP_SYN_RCVD) {
+		pcb->snd_nxt = pcb->snd_una;
+		pcb->rtt_timing = false;
+		tcp_output(pcb);
+	}
+	tcp_deliver_events(pcb);
+	tcp_leave(pcb);
+}

@@ -177,7 +177,14 @@ void tcp_send_syn(tcp_pcb *pcb)
 
 void tcp_send_ack(tcp_pcb *pcb)
 {
-	tcp_emit(pcb, pcb->snd_nxt, TCP_ACK, 0);
+	/* A pure ACK carries the next new sequence number, snd_max, not snd_nxt: after a
+	 * retransmission timeout snd_nxt is rewound to snd_una, and an ACK stamped with it can
+	 * lie below the peer's rcv_nxt. The peer then drops it as out of window, ACK field
+	 * unread, and answers with an ACK of its own; when both ends have rewound (both sides'
+	 * ACKs were lost, as behind a failed switch) the two never learn each other's
+	 * acknowledgements and exchange ACKs without end. (BSD's tcp_output does the same;
+	 * Linux never rewinds snd_nxt.) */
+	tcp_emit(pcb, pcb->snd_max, TCP_ACK, 0);
 }
 
 void tcp_send_probe(tcp_pcb *pcb)

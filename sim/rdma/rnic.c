@@ -504,3 +504,17 @@ void rnic_vf_port_desc(const rnic_vf *vf, uint8_t port, smcr_port_desc *out)
 	out->n_gids = vp->n_gids;
 	memcpy(out->gids, vp->gids, vp->n_gids * sizeof(vp->gids[0]));
 }
+
+void rnic_live_objects(const rnic *r, size_t *qps, size_t *mrs)
+{
+	*qps = *mrs = 0;
+	for (uint32_t i = 0; i < r->n_vf_slots; i++) {
+		const rnic_vf *vf = r->vfs[i];
+		if (!vf)
+			continue;
+		for (const rnic_qp *q = vf->qps; q; q = q->next_in_vf)
+			(*qps)++;
+		for (uint32_t k = 0; k < vf->n_mr_slots; k++)
+			*mrs += vf->mrs[k].mr != NULL;
+	}
+}

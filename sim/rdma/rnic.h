@@ -99,6 +99,9 @@ uint16_t rnic_pfid(const rnic *r);
 uint8_t rnic_nports(const rnic *r);
 bool rnic_port_active(const rnic *r, uint8_t port);
 const rnic_stats *rnic_stats_get(const rnic *r);
+/* Live objects of all its VFs: queue pairs and memory regions (a run that has ended
+ * cleanly has freed them all). */
+void rnic_live_objects(const rnic *r, size_t *qps, size_t *mrs);
 /* Observe frames the adapter turns around between VFs of one port (they never reach the
  * port's plug): fn sees each with the port's endpoint plug, SIM_TAP_OUT and the time it
  * was sent. NULL removes it. */

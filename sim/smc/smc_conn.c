@@ -120,6 +120,12 @@ static void release(smc_conn *c, bool abort)
 	if (!c->conn) {
 		c->dead = true;
 		smc_conn_defer(c);
+	} else if (!c->established) {
+		/* the handshake failed (smcr_hs_error): the application's socket is plain TCP
+		 * again and will never close the core's connection, so the layer does, or the
+		 * core keeps it for ever waiting for the host's close */
+		c->close_wanted = true;
+		smc_conn_defer(c);
 	}
 }
 

@@ -7,6 +7,8 @@
 
 #include "model/smcr_err.h"
 #include "sim/fabric/endpoint.h"
+#include "sim/fabric/frame.h"
+#include "sim/net/tcp.h"
 
 void world_opts_default(world_opts *o)
 {
@@ -428,6 +430,10 @@ void world_free(world *w)
 	if (world_capture_close(w))
 		fprintf(stderr, "smcr-sim: writing a capture failed (disk full?)\n");
 	g_hash_table_destroy(w->flow_by_key);
+	if (w->failures) {
+		g_array_free(w->failures, TRUE);
+		g_string_chunk_free(w->failure_text);
+	}
 	free(w->sw);
 	free(w->sw_used);
 	free(w->trunks);
@@ -464,4 +470,60 @@ world_host *world_stack_of_layer(world *w, const smc_layer *l)
 		if (w->st[i].l == l)
 			return &w->st[i];
 	return NULL;
+}
+
+typedef struct live_conns {
+	world_live *out;
+	const char *stack;
+} live_conns;
+
+static void count_conn_left(void *arg, const smc_layer_conn *c)
+{
+	live_conns *lc = arg;
+	if (!lc->out->smc_conns++)
+		snprintf(lc->out->first_conn, sizeof(lc->out->first_conn),
+		         "%s %u.%u.%u.%u:%u -> %u.%u.%u.%u:%u, %s, %s%s, core state %d", lc->stack, c->local_ip >> 24,
+		         (c->local_ip >> 16) & 255, (c->local_ip >> 8) & 255, c->local_ip & 255, c->local_port, c->peer_ip >> 24,
+		         (c->peer_ip >> 16) & 255, (c->peer_ip >> 8) & 255, c->peer_ip & 255, c->peer_port,
+		         c->server ? "server" : "client", sock_mode_name(c->mode), c->handshake ? " in the handshake" : "",
+		         c->has_core ? (int)c->core_info.state : -1);
+}
+
+static void count_lgr_any(void *arg, const smcr_lgr_info *li)
+{
+	(void)li;
+	(*(size_t *)arg)++;
+}
+
+static void count_link_any(void *arg, const smcr_link_info *li)
+{
+	(void)li;
+	(*(size_t *)arg)++;
+}
+
+void world_live_count(const world *w, world_live *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->pending_events = sim_engine_pending(w->eng);
+	out->frames = sim_frame_pool_in_use(sim_fabric_frames(w->fab));
+	for (size_t i = 0; w->ad && i < w->scn->n_adapters; i++) {
+		size_t q, m;
+		rnic_live_objects(w->ad[i].r, &q, &m);
+		out->qps += q;
+		out->mrs += m;
+	}
+	for (size_t i = 0; i < w->scn->n_stacks; i++) {
+		out->tcp_pcbs += tcp_pcb_count(w->st[i].st);
+		if (w->st[i].l) {
+			live_conns lc = { out, w->scn->stacks[i].name };
+			smc_layer_foreach_conn(w->st[i].l, count_conn_left, &lc);
+			smcr_ctx_foreach_lgr(smc_layer_ctx(w->st[i].l), count_lgr_any, &out->lgrs);
+			smcr_ctx_foreach_link(smc_layer_ctx(w->st[i].l), count_link_any, &out->links);
+		}
+	}
+	for (size_t i = 0; i < w->scn->n_apps; i++) {
+		const scn_app *a = &w->scn->apps[i];
+		bool on = a->role == SCN_ROLE_LISTEN && w->apps[i].listener != NULL;
+		out->listeners += on;
+	}
 }

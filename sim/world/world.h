@@ -74,7 +74,18 @@ typedef struct world_opts {
 	 * engine then runs in real time and the run ends at the scenario's end or as soon as
 	 * everything is done (see world_run). */
 	const realhw_map *real_hw;
+	/* Called every WORLD_POLL_EVENTS events while the world runs (NULL: never), for a
+	 * caller that has other work to serve meanwhile (a sweep's rank 0 handing out points
+	 * while it runs one itself). It must not touch the world. */
+	void (*poll)(void *arg);
+	void *poll_arg;
+	/* Stop the run once this many events have run (0: no limit): a caller that runs
+	 * worlds it did not write (the swarm) is safe from an event storm; world_over_budget()
+	 * says it happened. */
+	uint64_t max_events;
 } world_opts;
+
+#define WORLD_POLL_EVENTS 4096
 
 void world_opts_default(world_opts *o);
 
@@ -105,6 +116,8 @@ const scn_scenario *world_scenario(const world *w);
 /* The spare switch port (world_opts.spare_port_switch), or NULL. */
 sim_plug *world_spare_port(const world *w);
 uint64_t world_fingerprint(const world *w);
+/* The run stopped at world_opts.max_events. */
+bool world_over_budget(const world *w);
 uint64_t world_events(const world *w);
 
 stack *world_stack(const world *w, const char *name);
@@ -120,6 +133,14 @@ typedef struct world_conn_summary {
 	sock_mode mode;              /* as the client saw it */
 	uint32_t fallback_reason;    /* the client's local reason, or 0 */
 	uint64_t client_sent, client_received, server_sent, server_received;
+	/* what each end's application saw (the server's only when server_seen) */
+	bool server_seen;            /* the listener accepted it and paired it with this client */
+	bool client_ended, server_ended; /* closed, failed or refused */
+	int client_err, server_err;  /* the socket error that ended it (0: none) */
+	bool client_bad, server_bad; /* received bytes that differ from the peer's pattern */
+	uint64_t client_verified, server_verified; /* bytes received that matched the pattern */
+	uint64_t t_connected, t_ended; /* client side, engine ns (0: not yet) */
+	uint64_t t_server_ended;
 } world_conn_summary;
 
 /* Every connection of the run so far, in the order they were opened. */
@@ -128,6 +149,32 @@ void world_foreach_conn(const world *w, void (*fn)(void *arg, const world_conn_s
 /* Engine times (ns) of the first connection of connecting app `name` and of the end of
  * its last one; false if it has none, or one is still open. */
 bool world_app_span(const world *w, const char *name, uint64_t *first_connect, uint64_t *last_end);
+
+/* A failed expectation, as its line printed it. */
+typedef struct world_failure {
+	uint32_t line;               /* in the scenario file */
+	uint64_t at_ns;              /* when it was checked */
+	const char *expect;          /* "expect delivered bulk == 1M" */
+	const char *detail;          /* "measured 0" */
+} world_failure;
+
+/* Every failed expectation so far, in the order they were checked. */
+void world_foreach_failure(const world *w, void (*fn)(void *arg, const world_failure *f), void *arg);
+uint64_t world_expectations_passed(const world *w);
+
+/* What is alive in the world now: after a run that ended cleanly and went idle, only the
+ * listeners' TCP control blocks remain (everything else was freed). */
+typedef struct world_live {
+	size_t pending_events;   /* timers and postings in the engine */
+	size_t frames;           /* frame buffers in use (in flight, queued, held) */
+	size_t qps, mrs;         /* over every adapter */
+	size_t tcp_pcbs;         /* over every stack */
+	size_t smc_conns;        /* SMC connections the layers still know */
+	size_t lgrs, links;      /* in the cores (terminating ones included) */
+	size_t listeners;        /* listening applications started */
+	char first_conn[160];    /* the first SMC connection left, in words ("" if none) */
+} world_live;
+void world_live_count(const world *w, world_live *out);
 
 /* Measure a metric of an expectation (as the run would check it now). */
 uint64_t world_measure(world *w, const scn_expect *e, char *detail, size_t detail_len);

@@ -603,6 +603,18 @@ void world_foreach_conn(const world *w, void (*fn)(void *arg, const world_conn_s
 			.client_received = f->c.rx_total,
 			.server_sent = f->srv.sent,
 			.server_received = f->srv.rx_total,
+			.server_seen = f->srv_seen,
+			.client_ended = f->c.ended,
+			.server_ended = f->srv.ended,
+			.client_err = f->c.err,
+			.server_err = f->srv.err,
+			.client_bad = f->c.bad,
+			.server_bad = f->srv.bad,
+			.client_verified = f->c.received,
+			.server_verified = f->srv.received,
+			.t_connected = f->c.t_connected,
+			.t_ended = f->c.t_ended,
+			.t_server_ended = f->srv.t_ended,
 		};
 		fn(arg, &c);
 	}

@@ -123,6 +123,8 @@ struct world {
 	report_event *events;    /* link failures and removals, for reports and the log */
 	size_t n_events, cap_events;
 	uint64_t expect_passed, expect_failed;
+	GArray *failures;            /* world_failure, with the texts in failure_text */
+	GStringChunk *failure_text;
 	size_t next_timeline;
 	uint32_t k_app_open, k_app_close;
 	world_capture *cap;          /* --pcap, --pcap-per-stack */
@@ -134,10 +136,12 @@ struct world {
 	bool freeing;                /* taking the world down: no more log lines */
 	double wall_start, wall_last_progress;
 	uint64_t progress_events;
+	uint64_t progress_slices;    /* poll slices since the last progress check */
 	realhw_map real;             /* --real-hw mapping with the scenario's PNet ids */
 	sim_realtime *rt;            /* real-time driver (real_hw), else NULL */
 	sim_event done_check;        /* real_hw: ends the run once everything is done */
 	bool done;
+	bool over_budget;            /* max_events reached: the run stopped */
 };
 
 /* world.c */

@@ -195,6 +195,37 @@ uint64_t world_measure(world *w, const scn_expect *x, char *detail, size_t dlen)
 	return v;
 }
 
+static void record_failure(world *w, const scn_expect *x, const char *text, const char *detail)
+{
+	if (!w->failures) {
+		w->failures = g_array_new(FALSE, FALSE, sizeof(world_failure));
+		w->failure_text = g_string_chunk_new(1024);
+	}
+	world_failure f = {
+		.line = x->loc.line,
+		.at_ns = sim_now(w->eng),
+		.expect = g_string_chunk_insert(w->failure_text, text),
+		.detail = g_string_chunk_insert(w->failure_text, detail),
+	};
+	g_array_append_val(w->failures, f);
+}
+
+void world_foreach_failure(const world *w, void (*fn)(void *arg, const world_failure *f), void *arg)
+{
+	for (guint i = 0; w->failures && i < w->failures->len; i++)
+		fn(arg, &g_array_index(w->failures, world_failure, i));
+}
+
+bool world_over_budget(const world *w)
+{
+	return w->over_budget;
+}
+
+uint64_t world_expectations_passed(const world *w)
+{
+	return w->expect_passed;
+}
+
 static void check_expect(world *w, const scn_expect *x)
 {
 	char detail[256], text[256];
@@ -220,6 +251,7 @@ static void check_expect(world *w, const scn_expect *x)
 		}
 	} else {
 		w->expect_failed++;
+		record_failure(w, x, text, detail);
 		fprintf(w->o.json ? stderr : w->out, "%s:%u: expectation failed: %s (%s)\n", w->scn->file, x->loc.line, text,
 		        detail);
 	}
@@ -467,11 +499,23 @@ static sim_run_result run_engine(world *w, sim_time t)
 		sim_realtime_result r = sim_realtime_run(w->rt, t);
 		return r == SIM_RT_QUIT || r == SIM_RT_STOPPED ? SIM_RUN_STOPPED : SIM_RUN_TIME;
 	}
+	/* slices: a progress line now and then, the caller's poll hook more often; the
+	 * trajectory does not depend on where a slice ends */
+	uint64_t slice = w->o.poll || w->o.max_events ? WORLD_POLL_EVENTS : w->o.progress ? 500000 : 0;
 	for (;;) {
-		sim_run_result r = sim_engine_run(w->eng, t, w->o.progress ? 500000 : 0);
+		if (w->over_budget)
+			return SIM_RUN_STOPPED;
+		sim_run_result r = sim_engine_run(w->eng, t, slice);
+		if (w->o.max_events && sim_engine_events_run(w->eng) >= w->o.max_events)
+			w->over_budget = true;
 		if (r != SIM_RUN_COUNT)
 			return r;
-		progress(w, false);
+		if (w->o.poll)
+			w->o.poll(w->o.poll_arg);
+		if (w->o.progress && ++w->progress_slices * slice >= 500000) {
+			w->progress_slices = 0;
+			progress(w, false);
+		}
 	}
 }
 
@@ -500,14 +544,14 @@ void world_run_until(world *w, sim_time t)
 	while (w->next_timeline < s->n_events && s->events[w->next_timeline].at_ns <= t) {
 		const scn_event *ev = &s->events[w->next_timeline];
 		sim_run_result r = run_engine(w, ev->at_ns);
-		if (r == SIM_RUN_STOPPED && w->rt)
-			return; /* real time: interrupted */
+		if (r == SIM_RUN_STOPPED && (w->rt || w->over_budget))
+			return; /* real time: interrupted; or out of events */
 		w->next_timeline++;
 		if (r == SIM_RUN_IDLE && sim_now(w->eng) < ev->at_ns)
 			sim_engine_advance(w->eng, ev->at_ns);
 		run_timeline_event(w, ev);
 	}
-	if (run_engine(w, t) == SIM_RUN_IDLE && sim_now(w->eng) < t && w->has_end)
+	if (run_engine(w, t) == SIM_RUN_IDLE && sim_now(w->eng) < t && w->has_end && !w->over_budget)
 		sim_engine_advance(w->eng, t);
 }
 
