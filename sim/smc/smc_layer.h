@@ -71,6 +71,11 @@ smc_layer *smc_layer_new(stack *st, const smc_layer_config *cfg);
 void smc_layer_free(smc_layer *l);
 
 void smc_layer_set_event_fn(smc_layer *l, smc_layer_event_fn fn, void *user);
+
+/* Called for every CLC, LLC and CDC message the core sends or takes in (model/smcr.h,
+ * smcr_trace_msg), for event streams; NULL (the default) turns it off. */
+typedef void (*smc_layer_trace_fn)(void *user, smc_layer *l, const smcr_trace_msg *m);
+void smc_layer_set_trace_fn(smc_layer *l, smc_layer_trace_fn fn, void *user);
 /* The PNet id of an interface ("" = the default). Set before activation. */
 void smc_layer_set_pnet(smc_layer *l, const netif *nif, const char *pnet_id);
 /* Associate an interface with an adapter port: it shares the port's network (the world

@@ -37,6 +37,7 @@
 #include "sim/scenario/scn_model.h"
 #include "sim/smc/smc_layer.h"
 #include "sim/net/stack.h"
+#include "sim/world/world_observer.h"
 
 typedef struct world world;
 
@@ -74,6 +75,8 @@ typedef struct world_opts {
 	 * engine then runs in real time and the run ends at the scenario's end or as soon as
 	 * everything is done (see world_run). */
 	const realhw_map *real_hw;
+	/* Watches the run (sim/world/world_observer.h), or NULL. */
+	const world_observer *observer;
 } world_opts;
 
 void world_opts_default(world_opts *o);

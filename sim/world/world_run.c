@@ -211,6 +211,7 @@ static void check_expect(world *w, const scn_expect *x)
 		ok = scn_cmp_holds(x->cmp, v, rhs);
 	}
 	scn_format_expect(w->scn, x, text, sizeof(text));
+	world_obs_expect(w, x, ok, detail);
 	if (ok) {
 		w->expect_passed++;
 		if (w->o.verbose && !w->o.json) {
@@ -391,6 +392,7 @@ static void run_timeline_event(world *w, const scn_event *ev)
 		check_expect(w, &w->scn->expects[ev->expect]);
 		return;
 	}
+	world_obs_timeline(w, ev);
 	if (w->o.verbose && !w->o.json) {
 		world_log_prefix(w, w->out);
 		fprintf(w->out, "timeline: %s %s (%s:%u)\n", verb, what, w->scn->file, ev->loc.line);
@@ -458,7 +460,7 @@ static void on_done_check(sim_engine *eng, sim_event *ev)
 
 /* Run the engine until `t` (inclusive), in slices so a progress line can be shown; in
  * real time with --real-hw. */
-static sim_run_result run_engine(world *w, sim_time t)
+static sim_run_result run_engine_slices(world *w, sim_time t)
 {
 	if (w->rt) {
 		if (w->done)
@@ -472,6 +474,18 @@ static sim_run_result run_engine(world *w, sim_time t)
 			return r;
 		progress(w, false);
 	}
+}
+
+/* The same, stopping at the observer's sample times on the way. */
+static sim_run_result run_engine(world *w, sim_time t)
+{
+	for (sim_time s; (s = world_obs_next_sample(w)) <= t;) {
+		sim_run_result r = run_engine_slices(w, s);
+		if (r == SIM_RUN_STOPPED)
+			return r;
+		world_obs_sample(w, s, r == SIM_RUN_IDLE, t);
+	}
+	return run_engine_slices(w, t);
 }
 
 void world_run_until(world *w, sim_time t)
@@ -522,6 +536,7 @@ uint64_t world_finish(world *w)
 	for (size_t i = 0; i < s->n_expects; i++)
 		if (!s->expects[i].timed)
 			check_expect(w, &s->expects[i]);
+	world_obs_finish(w);
 	if (w->o.json) {
 		json_end_array(&w->json);
 		json_key(&w->json, "reports");
