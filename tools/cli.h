@@ -59,6 +59,7 @@ typedef struct cli_options {
 	const char *summary;            /* text before the options, or NULL */
 	const char *description;        /* text after the options, or NULL */
 	struct capture_args *capture;   /* adds the --pcap options (tools/capture_opts.h), or NULL */
+	struct observe_args *observe;   /* adds --events, --stats, … (tools/observe_opts.h), or NULL */
 } cli_options;
 
 /* Parse and remove the options from argc/argv. 0, or 2 after printing "PROG: message". */

@@ -99,6 +99,8 @@ uint16_t rnic_pfid(const rnic *r);
 uint8_t rnic_nports(const rnic *r);
 bool rnic_port_active(const rnic *r, uint8_t port);
 const rnic_stats *rnic_stats_get(const rnic *r);
+/* The live QP numbered qpn on this adapter, or NULL (for observers: its statistics). */
+const struct rnic_qp *rnic_find_qp(const rnic *r, uint32_t qpn);
 /* Observe frames the adapter turns around between VFs of one port (they never reach the
  * port's plug): fn sees each with the port's endpoint plug, SIM_TAP_OUT and the time it
  * was sent. NULL removes it. */

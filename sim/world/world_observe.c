@@ -62,6 +62,26 @@ void world_foreach_end(const world *w, void (*fn)(void *arg, const world_conn_vi
 	}
 }
 
+bool world_find_end(const world *w, uint32_t si, uint32_t local_ip, uint16_t local_port, uint32_t peer_ip,
+                    uint16_t peer_port, world_conn_view *out)
+{
+	for (size_t i = 0; i < w->n_flows; i++) {
+		const world_flow *f = w->flows[i];
+		if (!f->key)
+			continue;
+		const world_end *ends[2] = { &f->c, &f->srv };
+		for (int k = 0; k < 2; k++) {
+			if (ends[k]->stack != si)
+				continue;
+			view_of(w, ends[k], out);
+			if (out->local_ip == local_ip && out->local_port == local_port && out->peer_ip == peer_ip &&
+			    out->peer_port == peer_port)
+				return true;
+		}
+	}
+	return false;
+}
+
 void world_obs_conn(world *w, const world_end *e, world_conn_what what)
 {
 	if (!obs(w) || !obs(w)->conn || w->freeing)
@@ -77,13 +97,15 @@ static void on_trace(void *user, smc_layer *l, const smcr_trace_msg *m)
 {
 	world *w = user;
 	world_host *ws = world_stack_of_layer(w, l);
-	if (ws && obs(w)->message && !w->freeing)
+	if (ws && obs(w) && obs(w)->message && !w->freeing)
 		obs(w)->message(obs(w)->ctx, w, (uint32_t)(ws - w->st), m);
 }
 
+/* Whether the observer wants messages is asked per message: its callbacks may be filled in
+ * after the world is built (they need the world). */
 void world_obs_attach(world *w, world_host *ws)
 {
-	if (obs(w) && obs(w)->message && ws->l)
+	if (obs(w) && ws->l)
 		smc_layer_set_trace_fn(ws->l, on_trace, w);
 }
 

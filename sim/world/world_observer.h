@@ -4,7 +4,9 @@
  * events, connections opening and ending, the timeline's actions, expectations — and on a
  * sampling clock of virtual time. An observer only reads (through the accessors below and
  * the cores' introspection), so a run with one behaves exactly as a run without: the same
- * engine events, the same fingerprint, the same output. Every callback is optional. */
+ * engine events, the same fingerprint, the same output. Every callback is optional and is
+ * read when it is due: an observer that needs the world (to name things) may fill its
+ * callbacks in after world_new(), which only keeps the pointer. */
 #ifndef SIM_WORLD_OBSERVER_H
 #define SIM_WORLD_OBSERVER_H
 
@@ -33,7 +35,7 @@ typedef struct world_conn_view {
 	uint16_t local_port, peer_port;
 	int err;                     /* how it ended (negative errno), 0 */
 	uint64_t sent, received;     /* bytes written, bytes received and verified */
-	const sock *s;               /* its socket while open, else NULL */
+	sock *s;                     /* its socket while open, else NULL (observers only read it) */
 } world_conn_view;
 
 typedef enum world_conn_what {
@@ -63,10 +65,15 @@ typedef struct world_observer {
 
 /* For observers: the parts of a world by scenario index (NULL out of range; a stack
  * without SMC-R has no layer). */
-stack *world_stack_at(const world *w, uint32_t stack_index);
-smc_layer *world_layer_at(const world *w, uint32_t stack_index);
+stack *world_stack_at(const world *w, uint32_t si);
+smc_layer *world_layer_at(const world *w, uint32_t si);
 /* Every connection end the run has had so far (open or ended), in opening order, the
  * client end before the server end. */
 void world_foreach_end(const world *w, void (*fn)(void *arg, const world_conn_view *c), void *arg);
+/* The connection end of stack `si` with this 4-tuple (host order), whether or not the
+ * application has seen it yet (an accepted end is named during its CLC handshake too);
+ * false if no flow has it. */
+bool world_find_end(const world *w, uint32_t si, uint32_t local_ip, uint16_t local_port, uint32_t peer_ip,
+                    uint16_t peer_port, world_conn_view *out);
 
 #endif
