@@ -549,7 +549,7 @@ uint64_t world_finish(world *w)
 	if (w->o.json) {
 		json_end_array(&w->json);
 		json_kv_uint(&w->json, "end_ns", t);
-		json_kv_uint(&w->json, "events", sim_engine_events_run(w->eng));
+		json_kv_uint(&w->json, "engine_events", sim_engine_events_run(w->eng));
 		json_kv_uint(&w->json, "expectations_passed", w->expect_passed);
 		json_kv_uint(&w->json, "expectations_failed", w->expect_failed);
 		char fp[24];
