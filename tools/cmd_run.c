@@ -109,8 +109,9 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 		                  "Exit 0, 1 if an expectation failed, 2 for a bad scenario or option."
 		                : "Prints timeline reports, failed expectations (FILE:LINE and what was measured), the\n"
 		                  "final reports and the run's fingerprint. Same file and seed: the same output, byte for\n"
-		                  "byte. A progress line goes to stderr when it is a terminal and the run takes a while\n"
-		                  "(not with -q).\n"
+		                  "byte. A progress line (virtual time, percent of the end, events/s, ETA) goes to stderr\n"
+		                  "when it is a terminal and the run takes over 2 s (not with -q). --events and --stats\n"
+		                  "watch the run without changing it: same output, same fingerprint.\n"
 		                  "Exit 0 if every expectation is met, 1 if one failed, 2 for a bad scenario or option.",
 	};
 	return cli_parse_options(&opts, argc, argv);

@@ -130,6 +130,7 @@ struct world {
 	bool freeing;                /* taking the world down: no more log lines */
 	double wall_start, wall_last_progress;
 	uint64_t progress_events;
+	sim_time progress_vt;        /* virtual time at the last progress line */
 	realhw_map real;             /* --real-hw mapping with the scenario's PNet ids */
 	sim_realtime *rt;            /* real-time driver (real_hw), else NULL */
 	sim_event done_check;        /* real_hw: ends the run once everything is done */

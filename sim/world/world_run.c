@@ -401,6 +401,9 @@ static void run_timeline_event(world *w, const scn_event *ev)
 
 /* ---- the loop ---- */
 
+/* "  virtual 1.250 s of 60.000 s (2%), 1.84 M events/s, ETA 1m12s" (the rest of virtual
+ * time at the pace of the last second): wall-clock figures, on a terminal only (cmd_run
+ * gives a stream only then), never part of the output. */
 static void progress(world *w, bool last)
 {
 	if (!w->o.progress)
@@ -410,18 +413,31 @@ static void progress(world *w, bool last)
 		return;
 	double dt = now - w->wall_last_progress;
 	uint64_t ev = sim_engine_events_run(w->eng);
-	if (now - w->wall_start >= 2.0 || last) {
-		if (now - w->wall_start >= 2.0) {
-			sim_time t = sim_now(w->eng);
-			fprintf(w->o.progress, "\r  virtual %" PRIu64 ".%03" PRIu64 " s of %" PRIu64 ".%03" PRIu64
-			                        " s, %.2f M events/s   %s",
-			        (uint64_t)(t / SIM_S), (uint64_t)((t % SIM_S) / SIM_MS), (uint64_t)(w->end_ns / SIM_S), (uint64_t)((w->end_ns % SIM_S) / SIM_MS),
-			        dt > 0 ? (double)(ev - w->progress_events) / dt / 1e6 : 0.0, last ? "\n" : "");
-			fflush(w->o.progress);
+	if (now - w->wall_start >= 2.0) {
+		sim_time t = sim_now(w->eng);
+		char pct[64] = "", eta[48] = "";
+		if (w->has_end && w->end_ns) {
+			snprintf(pct, sizeof(pct), " of %" PRIu64 ".%03" PRIu64 " s (%u%%)", (uint64_t)(w->end_ns / SIM_S),
+			         (uint64_t)((w->end_ns % SIM_S) / SIM_MS), (unsigned)(t >= w->end_ns ? 100 : t * 100 / w->end_ns));
+			/* the rest of virtual time at the pace of the last second */
+			if (!last && t > w->progress_vt && t < w->end_ns) {
+				uint64_t left = (uint64_t)(dt * (double)(w->end_ns - t) / (double)(t - w->progress_vt));
+				if (left >= 3600)
+					snprintf(eta, sizeof(eta), ", ETA %" PRIu64 "h%02" PRIu64 "m", left / 3600, left / 60 % 60);
+				else
+					snprintf(eta, sizeof(eta), ", ETA %" PRIu64 "m%02" PRIu64 "s", left / 60, left % 60);
+			}
+		} else {
+			snprintf(pct, sizeof(pct), " (no end: until idle)");
 		}
+		fprintf(w->o.progress, "\r  virtual %" PRIu64 ".%03" PRIu64 " s%s, %.2f M events/s%s\033[K%s",
+		        (uint64_t)(t / SIM_S), (uint64_t)((t % SIM_S) / SIM_MS), pct,
+		        dt > 0 ? (double)(ev - w->progress_events) / dt / 1e6 : 0.0, eta, last ? "\n" : "");
+		fflush(w->o.progress);
 	}
 	w->wall_last_progress = now;
 	w->progress_events = ev;
+	w->progress_vt = sim_now(w->eng);
 }
 
 static void count_conn(void *arg, const smc_layer_conn *c)
