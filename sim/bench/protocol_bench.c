@@ -62,7 +62,7 @@ static bool one_run(const scn_scenario *scn, const protocol_bench_config *c, pro
 	double t0 = bench_wall_seconds();
 	r->failed = world_run(w);
 	double dt = bench_wall_seconds() - t0;
-	if (!r->wall || dt < r->wall)
+	if (r->wall == 0.0 || dt < r->wall)
 		r->wall = dt;
 	r->events = world_events(w);
 	r->fingerprint = world_fingerprint(w);

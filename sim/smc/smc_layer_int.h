@@ -108,6 +108,8 @@ struct smc_layer {
 	void *event_user;
 	smc_layer_trace_fn trace_fn;
 	void *trace_user;
+	smc_layer_port_fn port_fn;
+	void *port_user;
 	smc_layer_counters ctr;
 	uint32_t k_steer;
 	const sock *telling;       /* the socket being told of its fallback */
