@@ -9,6 +9,9 @@
 #include "sim/observe/obs_ident.h"
 #include "sim/observe/obs_mux.h"
 #include "sim/observe/stats.h"
+#include "sim/observe/timeline_svg.h"
+#include "sim/observe/topology_run.h"
+#include "sim/observe/topology_svg.h"
 #include "tools/cli.h"
 
 void observe_option_add(GOptionContext *ctx, observe_args *a)
@@ -30,6 +33,12 @@ void observe_option_add(GOptionContext *ctx, observe_args *a)
 		  "sampling interval in virtual time (default 100ms)", "DUR" },
 		{ "stats-format", 0, 0, G_OPTION_ARG_STRING, &a->stats_format, "csv or jsonl (default: by the file name)",
 		  "FMT" },
+		{ "topology", 0, 0, G_OPTION_ARG_FILENAME, &a->topology,
+		  "an SVG picture of the scenario's topology with the SMC-R links of the run (which adapter ports each "
+		  "uses)",
+		  "FILE" },
+		{ "timeline", 0, 0, G_OPTION_ARG_FILENAME, &a->timeline,
+		  "an SVG picture of the links' states and throughput over the run, sampled at --stats-interval", "FILE" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	g_option_context_add_main_entries(ctx, entries, NULL); /* copied */
@@ -42,6 +51,8 @@ void observe_args_free(observe_args *a)
 	g_free(a->stats);
 	g_free(a->stats_interval);
 	g_free(a->stats_format);
+	g_free(a->topology);
+	g_free(a->timeline);
 }
 
 struct observe_session {
@@ -54,6 +65,10 @@ struct observe_session {
 	obs_ident *id;
 	event_stream *es;
 	stats_sampler *st;
+	world *w;
+	topology_run *topo;
+	link_series series;
+	bool has_series;
 };
 
 static bool ends_with(const char *s, const char *suffix)
@@ -94,8 +109,12 @@ static int check(const char *prog, const observe_args *a, const world_opts *o, o
 			return 2;
 		}
 	}
-	if ((a->stats_interval || a->stats_format) && !a->stats) {
-		fprintf(stderr, "%s: --stats-interval and --stats-format need --stats\n", prog);
+	if (a->stats_format && !a->stats) {
+		fprintf(stderr, "%s: --stats-format needs --stats\n", prog);
+		return 2;
+	}
+	if (a->stats_interval && !a->stats && !a->timeline) {
+		fprintf(stderr, "%s: --stats-interval needs --stats or --timeline\n", prog);
 		return 2;
 	}
 	/* one output per standard output */
@@ -122,7 +141,8 @@ static FILE *open_out(const char *prog, const char *opt, const char *path, bool 
 observe_session *observe_session_new(const char *prog, const observe_args *a, world_opts *o, int *rc)
 {
 	*rc = 0;
-	if (!a->events && !a->stats && !a->events_cdc && !a->stats_interval && !a->stats_format)
+	if (!a->events && !a->stats && !a->events_cdc && !a->stats_interval && !a->stats_format && !a->topology &&
+	    !a->timeline)
 		return NULL;
 	observe_session *s = g_new0(observe_session, 1);
 	s->a = a;
@@ -154,11 +174,43 @@ void observe_session_start(observe_session *s, world *w, uint64_t seed)
 		event_stream_observer(s->es, &ob);
 		obs_mux_add(&s->mux, &ob);
 	}
-	if (s->stats_out) {
-		s->st = stats_new(s->stats_out, w, s->id, &s->st_opts, NULL);
+	s->w = w;
+	if (s->a->timeline) {
+		link_series_init(&s->series);
+		s->has_series = true;
+	}
+	if (s->stats_out || s->has_series) {
+		s->st = stats_new(s->stats_out, w, s->id, &s->st_opts, s->has_series ? &s->series : NULL);
 		stats_observer(s->st, &ob);
 		obs_mux_add(&s->mux, &ob);
 	}
+	if (s->a->topology) {
+		s->topo = topology_run_new(w, s->id);
+		topology_run_observer(s->topo, &ob);
+		obs_mux_add(&s->mux, &ob);
+	}
+}
+
+/* A picture to a file; 0 or 2 after printing why not. */
+static int write_picture(const char *prog, const char *opt, const char *path, const observe_session *s)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "%s: %s %s: %s\n", prog, opt, path, strerror(errno));
+		return 2;
+	}
+	if (s->topo && !strcmp(opt, "--topology")) {
+		size_t n;
+		const topo_link *l = topology_run_links(s->topo, &n);
+		topology_svg_write(f, world_scenario(s->w), l, n);
+	} else {
+		timeline_svg_write(f, &s->series);
+	}
+	bool bad = ferror(f) != 0;
+	bad |= fclose(f) != 0;
+	if (bad)
+		fprintf(stderr, "%s: %s %s: write failed\n", prog, opt, path);
+	return bad ? 2 : 0;
 }
 
 static int close_out(const char *prog, const char *opt, const char *path, FILE *f, bool is_stdout)
@@ -184,6 +236,10 @@ int observe_session_finish(observe_session *s, const char *prog)
 	if (close_out(prog, "--stats", s->a->stats, s->stats_out, s->stats_stdout))
 		rc = 2;
 	s->stats_out = NULL;
+	if (s->topo && write_picture(prog, "--topology", s->a->topology, s))
+		rc = 2;
+	if (s->has_series && write_picture(prog, "--timeline", s->a->timeline, s))
+		rc = 2;
 	return rc;
 }
 
@@ -197,6 +253,9 @@ void observe_session_free(observe_session *s)
 		fclose(s->stats_out);
 	event_stream_free(s->es);
 	stats_free(s->st);
+	topology_run_free(s->topo);
+	if (s->has_series)
+		link_series_free(&s->series);
 	obs_ident_free(s->id);
 	g_free(s);
 }

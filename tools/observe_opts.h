@@ -4,6 +4,9 @@
  *   --stats FILE           statistics over time: CSV, or JSON Lines for FILE.jsonl ('-': stdout)
  *   --stats-interval DUR   sampling interval in virtual time (default 100ms)
  *   --stats-format F       csv or jsonl (default: from the name, else csv)
+ *   --topology FILE        the scenario's topology with the run's SMC-R links, SVG
+ *   --timeline FILE        the links' states and throughput over the run, SVG (sampled
+ *                          at --stats-interval)
  * With '-' the run's own text goes to standard error. A command adds them with one call,
  * checks them before building the world, and attaches them to the world it built. */
 #ifndef TOOLS_OBSERVE_OPTS_H
@@ -15,7 +18,7 @@
 #include "sim/world/world.h"
 
 typedef struct observe_args {
-	gchar *events, *events_cdc, *stats, *stats_interval, *stats_format;
+	gchar *events, *events_cdc, *stats, *stats_interval, *stats_format, *topology, *timeline;
 } observe_args;
 
 void observe_option_add(GOptionContext *ctx, observe_args *a);
