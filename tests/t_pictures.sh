@@ -64,6 +64,24 @@ expect_exit 2 "$SMCR_SIM" msc "$TMP/nosuch.pcapng"
 expect_exit 2 "$SMCR_SIM" msc
 expect_stderr "bad --lgr" "$SMCR_SIM" msc --lgr zz scenarios/default.scn
 
+# 1,000 connections (scale-1m-conns.scn made small): the chart is cut at --max rows and
+# says so; one connection's chart is a handful of rows between its two stacks; to standard
+# output, with the run's failed expectations (if any) kept off it
+K="--set CLIENTS=2 --set SERVERS=2 --set FANOUT=1 --set CONNS=500 --end 20s"
+# shellcheck disable=SC2086
+"$SMCR_SIM" msc $K scenarios/scale-1m-conns.scn >"$TMP/k.svg"
+$C "$TMP/k.svg" >/dev/null || fail "msc of 1,000 connections: not well-formed SVG on stdout"
+texts "$TMP/k.svg" | grep -q '^\.\.\. [0-9]* more not drawn' || fail "msc of 1,000 connections: not cut at 2000 rows"
+[ "$(count "$TMP/k.svg" head)" = 4 ] || fail "msc of 1,000 connections: not its 4 stacks"
+# shellcheck disable=SC2086
+"$SMCR_SIM" msc $K --conn e000_0.321 scenarios/scale-1m-conns.scn -o "$TMP/k1.svg"
+r=$(rows "$TMP/k1.svg")
+[ "$r" -ge 3 ] && [ "$r" -le 10 ] || fail "msc --conn e000_0.321 of 1,000 connections: $r rows"
+[ "$(count "$TMP/k1.svg" head)" = 2 ] || fail "msc --conn of 1,000 connections: not its two stacks"
+"$SMCR_SIM" msc --end 1ms scenarios/scale-1m-conns.scn --set CLIENTS=2 --set SERVERS=2 --set FANOUT=1 \
+	--set CONNS=500 >"$TMP/early.svg" 2>/dev/null
+$C "$TMP/early.svg" >/dev/null || fail "msc: a run whose expectations fail writes them into the SVG"
+
 # --- of a capture: the hosts as lifelines, the same kinds of messages
 "$SMCR_SIM" msc traces/trace-failover.pcapng -o "$TMP/cap.svg"
 $C "$TMP/cap.svg" >/dev/null || fail "msc of a capture: not well-formed"
@@ -99,6 +117,31 @@ texts "$TMP/rtopo.svg" | grep -qx 'ZOSA 0x00000104 - ZOSB 0x00000104' || fail "r
 texts "$TMP/tl.svg" | grep -q '^9[0-9][0-9]\.[0-9] Mbit/s$' || fail "run --timeline: no link near 1 Gbit/s (the wire's speed)"
 "$SMCR_SIM" run -q --timeline "$TMP/tl10.svg" --stats-interval 1s scenarios/default.scn >/dev/null
 [ "$(wc -c <"$TMP/tl10.svg")" -lt "$(wc -c <"$TMP/tl.svg")" ] || fail "run --timeline --stats-interval 1s: not coarser"
+
+expect_exit 2 "$SMCR_SIM" run -q --stats-interval 1s scenarios/default.scn
+expect_exit 2 "$SMCR_SIM" run -q --stats-format csv --timeline "$TMP/x.svg" scenarios/default.scn
+expect_exit 2 "$SMCR_SIM" run -q --timeline "$TMP/nodir/x.svg" scenarios/default.scn
+
+# every shipped scenario (not the heavy ones) and every trace draws well-formed pictures
+n=0
+for f in scenarios/*.scn; do
+	case "$f" in scenarios/realhw-*) continue ;; esac
+	grep -q '^# heavy:' "$f" && continue
+	b=$(basename "$f" .scn)
+	"$SMCR_SIM" msc "$f" -o "$TMP/all-msc.svg" 2>/dev/null || fail "$f: msc failed"
+	"$SMCR_SIM" run -q --topology "$TMP/all-topo.svg" --timeline "$TMP/all-tl.svg" --stats-interval 1s "$f" \
+		>/dev/null 2>&1 || [ $? = 1 ] || fail "$f: run --topology --timeline failed"
+	for p in msc topo tl; do
+		$C "$TMP/all-$p.svg" >/dev/null || fail "$f: $p: $($C "$TMP/all-$p.svg" | head -1)"
+	done
+	n=$((n + 1))
+done
+[ "$n" -ge 15 ] || fail "only $n scenarios drawn"
+for tr in traces/*.pcap*; do
+	"$SMCR_SIM" msc "$tr" -o "$TMP/tr.svg" || fail "$tr: msc failed"
+	$C "$TMP/tr.svg" >/dev/null || fail "$tr: msc: not well-formed"
+	[ "$(count "$TMP/tr.svg" clc)" -gt 1 ] || fail "$tr: msc: no CLC arrow"
+done
 
 # watching changes nothing
 "$SMCR_SIM" run -q scenarios/default.scn >"$TMP/plain.txt"

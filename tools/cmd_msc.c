@@ -121,6 +121,7 @@ static int from_run(const char *prog, const char *path, const msc_args *a, obs_c
 	world_opts o;
 	world_opts_default(&o);
 	o.quiet = true;
+	o.out = stderr; /* failed expectations say so there; stdout may carry the SVG */
 	char err[1024];
 	if (a->seed) {
 		if (!scn_parse_seed(a->seed, &o.seed, err, sizeof(err))) {
