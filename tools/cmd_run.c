@@ -106,13 +106,14 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 		.observe = report_cmd ? NULL : &a->obs,
 		.description =
 		     report_cmd ? "Runs the scenario silently and prints the NETSTAT DEVLINKS SMC-style report of its end.\n"
-		                  "Exit 0, 1 if an expectation failed, 2 for a bad scenario or option."
+		                  "Exit 0, 1 if an expectation failed, 2 for a bad scenario or option, 3 if memory ran out."
 		                : "Prints timeline reports, failed expectations (FILE:LINE and what was measured), the\n"
 		                  "final reports and the run's fingerprint. Same file and seed: the same output, byte for\n"
 		                  "byte. A progress line (virtual time, percent of the end, events/s, ETA) goes to stderr\n"
-		                  "when it is a terminal and the run takes over 2 s (not with -q). --events and --stats\n"
-		                  "watch the run without changing it: same output, same fingerprint.\n"
-		                  "Exit 0 if every expectation is met, 1 if one failed, 2 for a bad scenario or option.",
+		                  "when it is a terminal and the run takes over 2 s (not with -q). --events, --stats,\n"
+		                  "--topology and --timeline watch the run without changing it: same output, same fingerprint.\n"
+		                  "Exit 0 if every expectation is met, 1 if one failed, 2 for a bad scenario or option,\n"
+		                  "3 if memory (or a fixed pool) ran out: one line says what, when and what to change.",
 	};
 	return cli_parse_options(&opts, argc, argv);
 }

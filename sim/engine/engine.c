@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine/oom.h"
+
 /* A queued event. One-shot postings live entirely in their entry (fn != NULL), so
  * running them touches no other memory; embedded timers point at their slot. */
 typedef struct heap_entry {
@@ -57,17 +59,12 @@ struct sim_engine {
 	slot_entry *slots;
 	uint32_t slot_cap, slot_free, slots_used;
 
+	sim_tick *ticks;        /* housekeeping between events (sim_engine_tick_add) */
+	size_t n_ticks, cap_ticks;
+	sim_time next_tick;     /* the earliest time a tick is due */
 };
 
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q) {
-		fprintf(stderr, "smcr-sim: out of memory (%zu bytes)\n", n);
-		abort();
-	}
-	return q;
-}
+static void *xrealloc(void *p, size_t n) { return sim_xrealloc(p, n, "the event queue"); }
 
 sim_engine *sim_engine_new(uint64_t seed)
 {
@@ -78,6 +75,8 @@ sim_engine *sim_engine_new(uint64_t seed)
 	eng->next_seq = 1;
 	eng->fingerprint = sim_mix64(seed ^ 0x736d63722d73696dULL); /* "smcr-sim" */
 	eng->slot_free = SIM_SLOT_NONE;
+	eng->next_tick = SIM_TIME_NEVER;
+	sim_oom_set_clock(eng);
 	return eng;
 }
 
@@ -85,6 +84,8 @@ void sim_engine_free(sim_engine *eng)
 {
 	if (!eng)
 		return;
+	sim_oom_forget_clock(eng);
+	free(eng->ticks);
 	for (int i = 0; i < 129; i++)
 		free(eng->buckets[i].e);
 	free(eng->spare);
@@ -327,10 +328,58 @@ void sim_engine_fold(sim_engine *eng, uint64_t value)
 	eng->fingerprint = sim_mix64(eng->fingerprint ^ value);
 }
 
+/* --- ticks ---------------------------------------------------------------------- */
+
+static void ticks_rearm(sim_engine *eng)
+{
+	eng->next_tick = SIM_TIME_NEVER;
+	for (size_t i = 0; i < eng->n_ticks; i++)
+		if (eng->ticks[i].due < eng->next_tick)
+			eng->next_tick = eng->ticks[i].due;
+}
+
+void sim_engine_tick_add(sim_engine *eng, sim_time every, sim_tick_fn fn, void *ctx)
+{
+	if (eng->n_ticks == eng->cap_ticks) {
+		eng->cap_ticks = eng->cap_ticks ? eng->cap_ticks * 2 : 8;
+		eng->ticks = sim_xreallocarray(eng->ticks, eng->cap_ticks, sizeof(*eng->ticks), "engine ticks");
+	}
+	if (!every)
+		every = 1;
+	eng->ticks[eng->n_ticks++] = (sim_tick){ fn, ctx, every, eng->now + every };
+	ticks_rearm(eng);
+}
+
+void sim_engine_tick_remove(sim_engine *eng, sim_tick_fn fn, void *ctx)
+{
+	for (size_t i = 0; i < eng->n_ticks; i++) {
+		if (eng->ticks[i].fn == fn && eng->ticks[i].ctx == ctx) {
+			memmove(&eng->ticks[i], &eng->ticks[i + 1], (eng->n_ticks - i - 1) * sizeof(*eng->ticks));
+			eng->n_ticks--;
+			break;
+		}
+	}
+	ticks_rearm(eng);
+}
+
+/* Run the ticks due by `at`, in the order they were added. */
+static void ticks_run(sim_engine *eng, sim_time at)
+{
+	for (size_t i = 0; i < eng->n_ticks; i++) {
+		sim_tick *t = &eng->ticks[i];
+		if (t->due > at)
+			continue;
+		t->due = at + t->every;
+		t->fn(t->ctx, at);
+	}
+	ticks_rearm(eng);
+}
+
 sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_events)
 {
 	uint64_t done = 0;
 	eng->stop = false;
+	sim_oom_set_clock(eng);
 	for (;;) {
 		if (max_events && done >= max_events)
 			return SIM_RUN_COUNT;
@@ -347,6 +396,8 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 		bucket_clear(eng, 0);
 		eng->queued--;
 		eng->now = e.at;
+		if (e.at >= eng->next_tick)
+			ticks_run(eng, e.at);
 		if (e.fn) {
 			sim_event tmp = { .at = e.at, .fn = e.fn, .ctx = e.ctx, .arg = e.arg,
 			                  .entity = e.entity, .kind = e.kind, .slot = SIM_SLOT_NONE,
