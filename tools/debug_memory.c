@@ -45,8 +45,14 @@ static double per(size_t bytes, uint64_t n) { return n ? (double)bytes / (double
 
 int debug_memory(int argc, char **argv)
 {
+	/* options parsed like every command's, so --help answers (gen-man reads it) */
+	GOptionEntry entries[] = { { NULL } };
+	cli_options opts = { .params = "SCENARIO - run it silently; heap and resident buffer memory at the end",
+		             .entries = entries };
+	if (cli_parse_options(&opts, &argc, &argv))
+		return 2;
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s SCENARIO\n", argv[0]);
+		fprintf(stderr, "%s: expected one SCENARIO file (try --help)\n", argv[0]);
 		return 2;
 	}
 	scn_diag diag;

@@ -1,7 +1,7 @@
 /* The links of a run over time, as the timeline picture draws them: one lane per link as
  * one stack sees it (stack, local link id, peer), a sample per lane and sampling time
  * (state, bytes out and in so far), and the timeline's actions as marks. Filled by the
- * statistics sampler during a run (stats.h) or from a statistics file (stats_read.h). */
+ * statistics sampler during a run (stats.h); timeline_svg.h draws it. */
 #ifndef SIM_LINK_SERIES_H
 #define SIM_LINK_SERIES_H
 
