@@ -65,7 +65,7 @@ LIBMODEL  := $(BUILD)/libsmcr-model.a
 LIBSIM    := $(BUILD)/libsmcr-sim.a
 BIN       := $(BUILD)/smcr-sim
 
-.PHONY: all deps demo check check-unit check-hw check-interop traces clean compile_commands.json FORCE \
+.PHONY: all deps demo check check-unit check-hw check-interop traces pictures clean compile_commands.json FORCE \
         fuzz fuzz-build fuzz-corpus
 all: $(BIN) $(TEST_BIN) $(HW_BIN) $(INTEROP_BIN) $(WIRESHARK_BIN)
 
@@ -150,6 +150,7 @@ demo: deps
 check: deps
 	@tools/install-deps --mpi || echo "make check: Open MPI could not be installed; the MPI sweep test will skip" >&2
 	@tools/install-deps --slurm >/dev/null 2>&1 || echo "make check: Slurm could not be installed; the Slurm sweep test will skip" >&2
+	@tools/install-deps --pictures >/dev/null 2>&1 || echo "make check: Chromium could not be installed; the picture render test will skip" >&2
 	$(MAKE) --no-print-directory all
 	tests/run-tests $(BUILD)
 
@@ -161,6 +162,12 @@ check-hw: all
 # The sample captures in traces/ (tools/make-traces; tests/t_traces.sh checks they are current).
 traces: $(BIN)
 	tools/make-traces $(BIN)
+
+# The pictures in docs/pictures/ (tools/make-pictures; tests/t_pictures.sh checks the SVGs
+# are current): SVG from the binary, PNG through headless Chromium (install-deps --pictures).
+pictures: $(BIN)
+	@tools/install-deps --pictures
+	tools/make-pictures $(BIN)
 
 # Interoperability with the Linux kernel's SMC-R over Soft-RoCE: two VMs, both directions.
 check-interop: all

@@ -28,6 +28,7 @@
 #include "model/smcr.h"
 #include "model/smcr_err.h"
 #include "model/timer_int.h"
+#include "model/trace_int.h"
 
 #define CLC_INPUT_MAX (64 * 1024)
 
@@ -39,6 +40,8 @@ int smcr_clc_send(smcr_conn *conn, const uint8_t *buf, size_t len)
 	if (ctx->freeing)
 		return SMCR_ERR_STATE;
 	int rc = ctx->cb.clc_send(ctx->user, conn, buf, len);
+	if (rc >= 0)
+		smcr_trace_clc(conn, true, buf, len);
 	return rc < 0 ? rc : 0;
 }
 
@@ -330,6 +333,7 @@ static void clc_process(smcr_conn *conn)
 		conn->clc_len -= hdr.length;
 		memmove(conn->clc_buf, conn->clc_buf + hdr.length, conn->clc_len);
 		smcr_timer_cancel(ctx, &conn->clc_timer);
+		smcr_trace_clc(conn, false, msg, hdr.length);
 		if (hdr.type == SMCR_CLC_DECLINE) {
 			peer_declined(conn, msg, hdr.length);
 		} else if (conn->role == SMCR_ROLE_CLIENT) {

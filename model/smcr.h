@@ -323,6 +323,27 @@ typedef struct smcr_event {
 	const char *text;               /* short human-readable detail, or NULL */
 } smcr_event;
 
+/* One protocol message the core sent or took in, for event logs and traces (the optional
+ * `trace` callback): CLC when it is handed to clc_send and when it is framed out of the
+ * stream, LLC and CDC when their SEND is posted and when their receive completes. The
+ * bytes are the whole message and valid during the call only. */
+typedef enum smcr_trace_proto {
+	SMCR_TRACE_CLC = 1,
+	SMCR_TRACE_LLC,
+	SMCR_TRACE_CDC,
+} smcr_trace_proto;
+
+typedef struct smcr_trace_msg {
+	smcr_trace_proto proto;
+	bool outbound;          /* sent (true) or received */
+	uint64_t conn_id;       /* CLC, CDC: the connection's id (a received CDC: the one its
+	                         * token names), 0 when none */
+	uint64_t lgr_id;        /* LLC, CDC: the link's link group; CLC: the connection's, 0 none */
+	uint64_t link_id;       /* LLC, CDC: the link's id; 0 for CLC */
+	const uint8_t *data;
+	size_t len;
+} smcr_trace_msg;
+
 typedef struct smcr_callbacks {
 	/* Fill dst with random bytes (PSNs, alert token base, system id). Required. */
 	void (*rand)(void *user, uint8_t *dst, size_t len);
@@ -354,6 +375,9 @@ typedef struct smcr_callbacks {
 	 * every peer counts as directly reachable. */
 	int (*route_lookup)(void *user, uint32_t saddr, uint32_t daddr, uint8_t nexthop_mac[6],
 	                    bool *uses_gateway);
+	/* Every CLC, LLC and CDC message sent or received (smcr_trace_msg). Optional; it
+	 * only observes: it must not call back into the core. */
+	void (*trace)(void *user, const smcr_trace_msg *m);
 } smcr_callbacks;
 
 /* Context ------------------------------------------------------------------------------ */

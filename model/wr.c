@@ -26,6 +26,7 @@
 #include "model/smcr_err.h"
 #include "model/smcr_transport.h"
 #include "model/timer_int.h"
+#include "model/trace_int.h"
 #include "model/tx_int.h"
 
 #define SMCR_WR_BUF_SIZE 48
@@ -176,6 +177,8 @@ int smcr_wr_send_slot(smcr_link *lnk, smcr_send_slot *s, uint32_t len)
 		return SMCR_ERR_TRANSPORT;
 	}
 	lnk->ops_out++;
+	smcr_trace_wr(lnk, s->kind == SMCR_SLOT_CDC ? SMCR_TRACE_CDC : SMCR_TRACE_LLC, true,
+	              s->kind == SMCR_SLOT_CDC ? s->conn_id : 0, s->buf, len);
 	return 0;
 }
 
@@ -389,6 +392,7 @@ static void recv_done(smcr_link *lnk, const smcr_wc *wc)
 	memcpy(msg, lnk->rx_bufs + (size_t)idx * lnk->rx_buf_size, len);
 	if (smcr_link_usable(lnk))
 		post_recv(lnk, idx);
+	smcr_trace_wr(lnk, len >= 1 && msg[0] == SMCR_CDC_TYPE ? SMCR_TRACE_CDC : SMCR_TRACE_LLC, false, 0, msg, len);
 	if (len >= 1 && msg[0] == SMCR_CDC_TYPE) {
 		lnk->cdc_in++;
 		smcr_cdc_rx(lnk, msg, len);

@@ -5,7 +5,8 @@
 # what is left and exits 1 if there is one, 0 if they agree, 2 on bad input.
 #
 # Stripped, because they are timings or depend on them:
-#   time_ns, end_ns, events, fingerprint   when things happened, how many engine events
+#   time_ns, end_ns, engine_events,        when things happened, how many engine events,
+#   events, fingerprint                    the reports' link events (when each happened)
 #   ops_in, ops_out                        work requests: how writes coalesce and how many
 #   rx_requests, tx_requests               CDC updates there are depends on timing
 # Stripped, because they name the hardware (simulated VF vs real device):
@@ -24,7 +25,7 @@ norm() {
 	jq -S '
 	  def ident: if type == "string" then .[0:4] else . end;
 	  walk(if type == "object" then
-	         del(.time_ns, .end_ns, .events, .fingerprint, .scenario, .file,
+	         del(.time_ns, .end_ns, .engine_events, .events, .fingerprint, .scenario, .file,
 	             .ops_in, .ops_out, .rx_requests, .tx_requests,
 	             .vmac, .gids, .local_vmac, .remote_vmac, .local_gid, .remote_gid, .peer_gid,
 	             .local_qpn, .remote_qpn)

@@ -27,7 +27,7 @@ want() { # expected, words...
 	[ "$got" = "$w" ] || fail "completing '$*': got '$got', expected '$w'"
 }
 bash -c ". '$TMP/smcr-sim.bash' && complete -p smcr-sim" | grep -q -- '-F _smcr_sim smcr-sim' || fail "complete -p smcr-sim"
-want "--help --version bench check debug diff interop node replay report run swarm sweep" ""
+want "--help --version bench check debug diff interop msc node replay report run swarm sweep" ""
 want "replay report run" r
 want "--help --version" --
 want "core" bench co
@@ -49,12 +49,15 @@ want "b.pcap c.pcapng sub" debug frames ""
 want "d.json sub" diff ""
 want "a.scn sub" replay --scenario ""
 want "client server" interop ""
+want "a.scn b.pcap c.pcapng sub" msc ""
+want "all every= none notable" msc --cdc ""
+want "csv jsonl" run --stats-format ""
 # options are per command: run has --pcap, diff has none of it
 c run --p | grep -q -- '--pcap-per-stack' || fail "run --p does not offer --pcap-per-stack"
 [ -z "$(c diff --p)" ] || fail "diff --p offers $(c diff --p)"
 c diff -- | grep -q -- '--ignore' || fail "diff -- does not offer --ignore"
 # every option of every command's --help is offered
-for cmd in run report check replay node interop diff; do
+for cmd in run report check replay node interop diff msc; do
 	for o in $("$SMCR_SIM" $cmd --help | sed -n 's/^  \(-[A-Za-z], \)\{0,1\}\(--[a-z0-9-]*\).*/\2/p'); do
 		c "$cmd" -- | tr ' ' '\n' | grep -qx -- "$o" || fail "$cmd: $o is not offered"
 	done

@@ -69,4 +69,39 @@ expect_exit 2 "$SMCR_SIM" diff "$TMP/a.json"
 expect_exit 2 "$SMCR_SIM" diff - -
 expect_exit 2 "$SMCR_SIM" diff "$TMP/a.json" "$TMP/nonexistent.json"
 expect_exit 2 "$SMCR_SIM" diff --format xml "$TMP/a.json" "$TMP/a.json"
+
+# --events: where two event streams part
+"$SMCR_SIM" run -q --events "$TMP/e1.jsonl" scenarios/default.scn >/dev/null
+"$SMCR_SIM" run -q --events "$TMP/e2.jsonl" scenarios/default.scn >/dev/null
+"$SMCR_SIM" run -q --events "$TMP/e7.jsonl" --seed 7 scenarios/default.scn >/dev/null
+expect_exit 0 "$SMCR_SIM" diff --events "$TMP/e1.jsonl" "$TMP/e2.jsonl"
+[ -z "$("$SMCR_SIM" diff --events "$TMP/e1.jsonl" "$TMP/e2.jsonl")" ] || fail "diff --events of equal streams prints something"
+expect_exit 1 "$SMCR_SIM" diff --events "$TMP/e1.jsonl" "$TMP/e7.jsonl"
+out=$("$SMCR_SIM" diff --events "$TMP/e1.jsonl" "$TMP/e7.jsonl" || true)
+echo "$out" | grep -qx 'the streams part at line 1' || fail "diff --events: another seed does not part at the start line: $out"
+echo "$out" | grep -qx '  seed: 42 -> 7' || fail "diff --events: the seed is not named"
+# past the seed, the first difference is the first CLC Proposal's random peer id
+out=$("$SMCR_SIM" diff --events --ignore seed "$TMP/e1.jsonl" "$TMP/e7.jsonl" || true)
+echo "$out" | grep -qx 'the streams part at line 2' || fail "diff --events --ignore seed: $out"
+echo "$out" | grep -q '^  fields / peer_id: ' || fail "diff --events --ignore seed: the peer id is not the difference: $out"
+echo "$out" | grep -q '^after 1 equal line, the last: start' || fail "diff --events: the last shared line is not said"
+# a stream cut short parts where it ends
+head -100 "$TMP/e1.jsonl" >"$TMP/cut.jsonl"
+out=$("$SMCR_SIM" diff --events "$TMP/e1.jsonl" "$TMP/cut.jsonl" || true)
+echo "$out" | grep -qx 'the streams part at line 101' || fail "diff --events of a cut stream: $out"
+echo "$out" | grep -q 'cut.jsonl: (the stream has ended)' || fail "diff --events: the end of the shorter stream is not said"
+# the same one line changed in the middle: found there, and only there
+sed '150s/"dir":"out"/"dir":"in"/' "$TMP/e1.jsonl" >"$TMP/e150.jsonl"
+cmp -s "$TMP/e1.jsonl" "$TMP/e150.jsonl" && fail "line 150 of the stream is not a message"
+out=$("$SMCR_SIM" diff --events "$TMP/e1.jsonl" "$TMP/e150.jsonl" || true)
+echo "$out" | grep -qx 'the streams part at line 150' || fail "diff --events: a change at line 150 not found there: $out"
+echo "$out" | grep -qx '  dir: out -> in' || fail "diff --events: the changed field is not named"
+"$SMCR_SIM" diff --events -f json "$TMP/e1.jsonl" "$TMP/e150.jsonl" >"$TMP/ev.json" || true
+grep -q '"format": "smcr-diff-events"' "$TMP/ev.json" || fail "diff --events -f json: no smcr-diff-events document"
+grep -q '"equal_lines": 149' "$TMP/ev.json" || fail "diff --events -f json: not 149 equal lines"
+expect_exit 1 "$SMCR_SIM" diff --events -q "$TMP/e1.jsonl" "$TMP/e150.jsonl"
+[ -z "$("$SMCR_SIM" diff --events -q "$TMP/e1.jsonl" "$TMP/e150.jsonl" || true)" ] || fail "diff --events -q prints"
+echo 'not json' >"$TMP/junk.jsonl"
+expect_exit 2 "$SMCR_SIM" diff --events "$TMP/e1.jsonl" "$TMP/junk.jsonl"
+expect_stderr 'junk.jsonl:1: ' "$SMCR_SIM" diff --events "$TMP/e1.jsonl" "$TMP/junk.jsonl"
 echo "diff ok"

@@ -6,6 +6,7 @@
 
 #include "tools/capture_opts.h"
 #include "tools/cli.h"
+#include "tools/observe_opts.h"
 
 int cli_parse_options(const cli_options *o, int *argc, char ***argv)
 {
@@ -15,6 +16,8 @@ int cli_parse_options(const cli_options *o, int *argc, char ***argv)
 	g_option_context_add_main_entries(ctx, o->entries, NULL);
 	if (o->capture)
 		capture_option_add(ctx, o->capture);
+	if (o->observe)
+		observe_option_add(ctx, o->observe);
 	if (o->description)
 		g_option_context_set_description(ctx, o->description);
 	GError *err = NULL;

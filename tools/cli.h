@@ -37,6 +37,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_debug(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_msc(int argc, char **argv);
 int cmd_interop(int argc, char **argv);
 int cmd_node(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
@@ -63,6 +64,7 @@ typedef struct cli_options {
 	const char *summary;            /* text before the options, or NULL */
 	const char *description;        /* text after the options, or NULL */
 	struct capture_args *capture;   /* adds the --pcap options (tools/capture_opts.h), or NULL */
+	struct observe_args *observe;   /* adds --events, --stats, … (tools/observe_opts.h), or NULL */
 } cli_options;
 
 /* Parse and remove the options from argc/argv. 0, or 2 after printing "PROG: message". */

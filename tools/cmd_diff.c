@@ -7,6 +7,7 @@
 
 #include "sim/report/json_writer.h"
 #include "tools/cli.h"
+#include "tools/events_diff.h"
 #include "tools/json_diff.h"
 
 typedef struct diff_out {
@@ -128,8 +129,10 @@ int cmd_diff(int argc, char **argv)
 {
 	gchar *format = NULL;
 	gchar **ignore = NULL;
-	gboolean quiet = FALSE;
+	gboolean quiet = FALSE, events = FALSE;
 	GOptionEntry entries[] = {
+		{ "events", 'e', 0, G_OPTION_ARG_NONE, &events,
+		  "A and B are event streams (run --events): print where they part, line by line", NULL },
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format, "output: text (default) or json", "text|json" },
 		{ "ignore", 'i', 0, G_OPTION_ARG_STRING_ARRAY, &ignore,
 		  "do not compare members of this name anywhere (repeatable; e.g. fingerprint, time_ns)", "NAME" },
@@ -137,7 +140,7 @@ int cmd_diff(int argc, char **argv)
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	cli_options opts = {
-		.params = "A B - compare two runs' JSON results or two JSON reports",
+		.params = "A B - compare two runs' JSON results, two JSON reports or two event streams",
 		.entries = entries,
 		.description =
 		      "A and B are files written by `smcr-sim run --format json` (format smcr-run), or JSON reports\n"
@@ -146,6 +149,10 @@ int cmd_diff(int argc, char **argv)
 		      "name and port, link groups by id, links by local link id, connections by their 4-tuple,\n"
 		      "timeline reports and expectations by what and when, fallback counters by reason code.\n"
 		      "Each difference is a line 'PATH: A -> B (+delta)' or 'PATH: only in FILE', then a count.\n"
+		      "With --events, A and B are event streams (`run --events`, JSON Lines) compared line by\n"
+		      "line: the first line that differs (or where one ends), every field of it that differs\n"
+		      "and the last line both share; --ignore time_ns, say, finds the first difference in what\n"
+		      "happened rather than when.\n"
 		      "Exit 0 when they are equal, 1 when they differ, 2 for unreadable or unlike input.",
 	};
 	int rc = cli_parse_options(&opts, &argc, &argv);
@@ -168,7 +175,12 @@ int cmd_diff(int argc, char **argv)
 	if (!rc) {
 		o.name_a = cli_input_name(argv[1]);
 		o.name_b = cli_input_name(argv[2]);
-		rc = compare(argv[0], &o, ignore, argv[1], argv[2]);
+		if (events) {
+			events_diff_opts eo = { o.name_a, o.name_b, (const char *const *)ignore, o.json, o.quiet };
+			rc = events_diff(argv[0], argv[1], argv[2], &eo);
+		} else {
+			rc = compare(argv[0], &o, ignore, argv[1], argv[2]);
+		}
 	}
 	g_free(format);
 	g_strfreev(ignore);

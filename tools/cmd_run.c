@@ -9,12 +9,14 @@
 #include "sim/world/world.h"
 #include "tools/capture_opts.h"
 #include "tools/cli.h"
+#include "tools/observe_opts.h"
 
 typedef struct run_args {
 	gchar *seed, *end, *format, *report, *smcid, *real_hw;
 	gchar **set; /* --set NAME=VALUE, the scenario's parameters */
 	gboolean verbose, defaults, dump, quiet;
 	capture_args cap;
+	observe_args obs;
 } run_args;
 
 static int load(const char *prog, const char *path, const run_args *a, scn_scenario **out)
@@ -101,13 +103,15 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 		.params = report_cmd ? "FILE - run a scenario and print the final report" : "FILE - run a scenario",
 		.entries = report_cmd ? report_entries : run_entries,
 		.capture = &a->cap,
+		.observe = report_cmd ? NULL : &a->obs,
 		.description =
 		     report_cmd ? "Runs the scenario silently and prints the NETSTAT DEVLINKS SMC-style report of its end.\n"
 		                  "Exit 0, 1 if an expectation failed, 2 for a bad scenario or option, 3 if memory ran out."
 		                : "Prints timeline reports, failed expectations (FILE:LINE and what was measured), the\n"
 		                  "final reports and the run's fingerprint. Same file and seed: the same output, byte for\n"
-		                  "byte. A progress line goes to stderr when it is a terminal and the run takes a while\n"
-		                  "(not with -q).\n"
+		                  "byte. A progress line (virtual time, percent of the end, events/s, ETA) goes to stderr\n"
+		                  "when it is a terminal and the run takes over 2 s (not with -q). --events, --stats,\n"
+		                  "--topology and --timeline watch the run without changing it: same output, same fingerprint.\n"
 		                  "Exit 0 if every expectation is met, 1 if one failed, 2 for a bad scenario or option,\n"
 		                  "3 if memory (or a fixed pool) ran out: one line says what, when and what to change.",
 	};
@@ -121,6 +125,7 @@ static void free_args(run_args *a)
 	g_free(a->format);
 	g_free(a->report);
 	capture_args_free(&a->cap);
+	observe_args_free(&a->obs);
 	g_free(a->smcid);
 	g_free(a->real_hw);
 	g_strfreev(a->set);
@@ -165,20 +170,28 @@ static int run_opts(const char *prog, const run_args *a, world_opts *o, realhw_m
 	return 0;
 }
 
-/* Build the world and run it; its exit code. */
-static int run_world(const char *prog, const scn_scenario *scn, const world_opts *o, const char *real_hw)
+/* Build the world, observe it as the options ask and run it; its exit code. */
+static int run_world(const char *prog, const scn_scenario *scn, world_opts *o, const run_args *a)
 {
+	int rc = 0;
+	observe_session *obs = observe_session_new(prog, &a->obs, o, &rc);
+	if (rc)
+		return rc;
 	char err[1024];
 	world *w = world_new(scn, o, err, sizeof(err));
 	if (!w) {
 		fprintf(stderr, "%s: %s\n", prog, err);
+		observe_session_free(obs);
 		return 2;
 	}
+	observe_session_start(obs, w, o->has_seed ? o->seed : scn->seed);
 	if (!o->json)
-		print_header(scn, o, real_hw);
+		print_header(scn, o, a->real_hw);
 	uint64_t failed = world_run(w);
+	rc = observe_session_finish(obs, prog);
 	world_free(w);
-	return failed ? 1 : 0;
+	observe_session_free(obs);
+	return rc ? rc : failed ? 1 : 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -210,7 +223,7 @@ int cmd_run(int argc, char **argv)
 	if (!rc)
 		rc = run_opts(argv[0], &a, &o, &real);
 	if (!rc)
-		rc = run_world(argv[0], scn, &o, a.real_hw);
+		rc = run_world(argv[0], scn, &o, &a);
 	scn_free(scn);
 	free_args(&a);
 	return rc;

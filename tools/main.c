@@ -15,6 +15,7 @@ static const cli_command commands[] = {
 	{ "debug", "developer tools (fabric-pcap: capture a simulated RoCE exchange)", cmd_debug },
 	{ "diff", "compare two runs' JSON results or reports: what differs, by stable identity", cmd_diff },
 	{ "interop", "run one stack against a real SMC-R peer (Linux) on a real interface and RDMA device", cmd_interop },
+	{ "msc", "draw a message-sequence chart (SVG) of a scenario's run or a capture", cmd_msc },
 	{ "node", "one SMC-R stack on a real RDMA device, CLC over kernel TCP to another node", cmd_node },
 	{ "replay", "decode a pcap/pcapng capture of SMC-R traffic into reports", cmd_replay },
 	{ "report", "run a scenario and print its final NETSTAT DEVLINKS SMC-style report", cmd_report },

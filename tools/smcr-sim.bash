@@ -88,6 +88,9 @@ _smcr_sim() {
 		node:--app) _smcr_sim_words "bulk echo" "$cur" ;;
 		*:--pcap-format) _smcr_sim_words "pcapng pcap" "$cur" ;;
 		*:--pcap-taps) _smcr_sim_words "ingress both" "$cur" ;;
+		*:--stats-format) _smcr_sim_words "csv jsonl" "$cur" ;;
+		msc:--cdc) _smcr_sim_words "notable all none every=" "$cur" ;;
+		*:--events-cdc) _smcr_sim_words "all none every=" "$cur" ;;
 		debug:--roce) _smcr_sim_words "v1 v2 both" "$cur" ;;
 		*:--roce) _smcr_sim_words "v1 v2" "$cur" ;;
 		*:--scenario | *:-s) _smcr_sim_files "$cur" scn ;;
@@ -110,7 +113,8 @@ _smcr_sim() {
 	run | report | check) _smcr_sim_files "$cur" scn ;;
 	replay | "debug frames" | "bench replay") _smcr_sim_files "$cur" pcapng pcap ;;
 	"debug fabric-pcap") _smcr_sim_files "$cur" pcap ;;
-	diff) _smcr_sim_files "$cur" json ;;
+	diff) _smcr_sim_files "$cur" json jsonl ;;
+	msc) _smcr_sim_files "$cur" scn pcapng pcap ;;
 	interop) _smcr_sim_words "client server" "$cur" ;;
 	*) COMPREPLY=() ;;
 	esac

@@ -293,6 +293,12 @@ uint16_t rnic_pfid(const rnic *r) { return r->cfg.pfid; }
 uint8_t rnic_nports(const rnic *r) { return r->cfg.nports; }
 const rnic_stats *rnic_stats_get(const rnic *r) { return &r->st; }
 
+const rnic_qp *rnic_find_qp(const rnic *r, uint32_t qpn)
+{
+	uint32_t idx = qpn - r->qpn_base;
+	return qpn >= r->qpn_base && idx < r->n_qps ? r->qps[idx] : NULL;
+}
+
 void rnic_set_loop_tap(rnic *r, sim_tap_fn fn, void *ctx)
 {
 	r->loop_tap = fn;

@@ -102,6 +102,8 @@ const rnic_stats *rnic_stats_get(const rnic *r);
 /* Live objects of all its VFs: queue pairs and memory regions (a run that has ended
  * cleanly has freed them all). */
 void rnic_live_objects(const rnic *r, size_t *qps, size_t *mrs);
+/* The live QP numbered qpn on this adapter, or NULL (for observers: its statistics). */
+const struct rnic_qp *rnic_find_qp(const rnic *r, uint32_t qpn);
 /* Observe frames the adapter turns around between VFs of one port (they never reach the
  * port's plug): fn sees each with the port's endpoint plug, SIM_TAP_OUT and the time it
  * was sent. NULL removes it. */

@@ -26,6 +26,7 @@
 
 void smc_layer_core_rand(void *user, uint8_t *dst, size_t len);
 void smc_layer_core_event(void *user, const smcr_event *ev);
+void smc_layer_core_trace(void *user, const smcr_trace_msg *m);
 int smc_layer_core_route(void *user, uint32_t saddr, uint32_t daddr, uint8_t nexthop_mac[6], bool *uses_gateway);
 
 static smc_conn *of(smcr_conn *conn)
@@ -600,5 +601,6 @@ const smcr_callbacks smc_conn_core_callbacks = {
 	.aborted = cb_aborted,
 	.conn_freed = cb_conn_freed,
 	.event = smc_layer_core_event,
+	.trace = smc_layer_core_trace,
 	.route_lookup = smc_layer_core_route,
 };

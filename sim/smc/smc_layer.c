@@ -206,6 +206,14 @@ void smc_layer_core_event(void *user, const smcr_event *ev)
 		l->event_fn(l->event_user, l, ev);
 }
 
+void smc_layer_core_trace(void *user, const smcr_trace_msg *m);
+void smc_layer_core_trace(void *user, const smcr_trace_msg *m)
+{
+	smc_layer *l = user;
+	if (l->trace_fn && !l->freeing)
+		l->trace_fn(l->trace_user, l, m);
+}
+
 /* SMC-Rv2: the next hop towards daddr from the stack's routing table; its MAC from the
  * ARP cache (the TCP connection has just used that path, so it is resolved). A directly
  * reachable peer needs no MAC here: the core takes it from the CLC message. */
@@ -328,6 +336,12 @@ void smc_layer_set_event_fn(smc_layer *l, smc_layer_event_fn fn, void *user)
 {
 	l->event_fn = fn;
 	l->event_user = user;
+}
+
+void smc_layer_set_trace_fn(smc_layer *l, smc_layer_trace_fn fn, void *user)
+{
+	l->trace_fn = fn;
+	l->trace_user = user;
 }
 
 void smc_layer_set_pnet(smc_layer *l, const netif *nif, const char *pnet_id)

@@ -73,6 +73,11 @@ smc_layer *smc_layer_new(stack *st, const smc_layer_config *cfg);
 void smc_layer_free(smc_layer *l);
 
 void smc_layer_set_event_fn(smc_layer *l, smc_layer_event_fn fn, void *user);
+
+/* Called for every CLC, LLC and CDC message the core sends or takes in (model/smcr.h,
+ * smcr_trace_msg), for event streams; NULL (the default) turns it off. */
+typedef void (*smc_layer_trace_fn)(void *user, smc_layer *l, const smcr_trace_msg *m);
+void smc_layer_set_trace_fn(smc_layer *l, smc_layer_trace_fn fn, void *user);
 /* Called when an activated RoCE port goes down (the adapter or its link failed) or comes
  * back, before the core hears of it: the interface's outage is what fails its links, so
  * an operator's log names it first. */

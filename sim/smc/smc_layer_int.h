@@ -108,6 +108,8 @@ struct smc_layer {
 	smc_conn *work_head, *work_tail;
 	smc_layer_event_fn event_fn;
 	void *event_user;
+	smc_layer_trace_fn trace_fn;
+	void *trace_user;
 	smc_layer_port_fn port_fn;
 	void *port_user;
 	smc_layer_counters ctr;

@@ -37,6 +37,7 @@
 #include "sim/scenario/scn_model.h"
 #include "sim/smc/smc_layer.h"
 #include "sim/net/stack.h"
+#include "sim/world/world_observer.h"
 
 typedef struct world world;
 
@@ -83,6 +84,8 @@ typedef struct world_opts {
 	 * worlds it did not write (the swarm) is safe from an event storm; world_over_budget()
 	 * says it happened. */
 	uint64_t max_events;
+	/* Watches the run (sim/world/world_observer.h), or NULL. */
+	const world_observer *observer;
 } world_opts;
 
 #define WORLD_POLL_EVENTS 4096

@@ -137,11 +137,15 @@ struct world {
 	double wall_start, wall_last_progress;
 	uint64_t progress_events;
 	uint64_t progress_slices;    /* poll slices since the last progress check */
+	sim_time progress_vt;        /* virtual time at the last progress line */
 	realhw_map real;             /* --real-hw mapping with the scenario's PNet ids */
 	sim_realtime *rt;            /* real-time driver (real_hw), else NULL */
 	sim_event done_check;        /* real_hw: ends the run once everything is done */
 	bool done;
 	bool over_budget;            /* max_events reached: the run stopped */
+	sim_time obs_next_sample;    /* the observer's next sample (world_observe.c) */
+	sim_time obs_last_sample;
+	bool obs_sampled;            /* a sample was taken (obs_last_sample is valid) */
 };
 
 /* world.c */
@@ -162,6 +166,18 @@ void world_app_stop(world *w, uint32_t app);
 uint64_t world_app_counter(world *w, scn_metric m, scn_app_ref ref);
 /* Every application started, opened its connections and saw them closed. */
 bool world_apps_done(const world *w);
+
+/* world_observe.c: the observer's hooks (each does nothing without an observer) */
+void world_obs_attach(world *w, world_host *ws);
+void world_obs_core_event(world *w, const smc_layer *l, const smcr_event *ev);
+void world_obs_conn(world *w, const world_end *e, world_conn_what what);
+void world_obs_timeline(world *w, const scn_event *ev);
+void world_obs_expect(world *w, const scn_expect *x, bool ok, const char *detail);
+/* The time of the next sample, SIM_TIME_NEVER when none; take it after the engine ran up
+ * to t (idle: it had nothing left to run, and nothing will happen before `until`). */
+sim_time world_obs_next_sample(const world *w);
+void world_obs_sample(world *w, sim_time t, bool idle, sim_time until);
+void world_obs_finish(world *w);
 
 /* world_report.c */
 void world_log_connected(world *w, const world_end *e, sock *s);

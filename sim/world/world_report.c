@@ -78,6 +78,7 @@ void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev)
 	world_host *ws = world_stack_of_layer(w, l);
 	if (!ws)
 		return;
+	world_obs_core_event(w, l, ev);
 	bool log = w->o.verbose && !w->o.json;
 	const char *name = ws->st->name;
 	world_capture_links_changed(w);
@@ -486,6 +487,7 @@ static void flow_name(const world *w, const world_end *e, char *buf, size_t len)
 
 void world_log_connected(world *w, const world_end *e, sock *s)
 {
+	world_obs_conn(w, e, WORLD_CONN_OPENED);
 	if (!w->o.verbose || w->o.json || e->server)
 		return;
 	char name[48], addr[64] = "";
@@ -532,6 +534,7 @@ void world_log_connected(world *w, const world_end *e, sock *s)
 
 void world_log_closed(world *w, const world_end *e)
 {
+	world_obs_conn(w, e, WORLD_CONN_CLOSED);
 	if (!w->o.verbose || w->o.json || e->server)
 		return;
 	char name[48], a[24], b[24], c[24];

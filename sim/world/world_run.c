@@ -243,6 +243,7 @@ static void check_expect(world *w, const scn_expect *x)
 		ok = scn_cmp_holds(x->cmp, v, rhs);
 	}
 	scn_format_expect(w->scn, x, text, sizeof(text));
+	world_obs_expect(w, x, ok, detail);
 	if (ok) {
 		w->expect_passed++;
 		if (w->o.verbose && !w->o.json) {
@@ -424,6 +425,7 @@ static void run_timeline_event(world *w, const scn_event *ev)
 		check_expect(w, &w->scn->expects[ev->expect]);
 		return;
 	}
+	world_obs_timeline(w, ev);
 	if (w->o.verbose && !w->o.json) {
 		world_log_prefix(w, w->out);
 		fprintf(w->out, "timeline: %s %s (%s:%u)\n", verb, what, w->scn->file, ev->loc.line);
@@ -432,6 +434,9 @@ static void run_timeline_event(world *w, const scn_event *ev)
 
 /* ---- the loop ---- */
 
+/* "  virtual 1.250 s of 60.000 s (2%), 1.84 M events/s, ETA 1m12s" (the rest of virtual
+ * time at the pace of the last second): wall-clock figures, on a terminal only (cmd_run
+ * gives a stream only then), never part of the output. */
 static void progress(world *w, bool last)
 {
 	if (!w->o.progress)
@@ -441,18 +446,31 @@ static void progress(world *w, bool last)
 		return;
 	double dt = now - w->wall_last_progress;
 	uint64_t ev = sim_engine_events_run(w->eng);
-	if (now - w->wall_start >= 2.0 || last) {
-		if (now - w->wall_start >= 2.0) {
-			sim_time t = sim_now(w->eng);
-			fprintf(w->o.progress, "\r  virtual %" PRIu64 ".%03" PRIu64 " s of %" PRIu64 ".%03" PRIu64
-			                        " s, %.2f M events/s   %s",
-			        (uint64_t)(t / SIM_S), (uint64_t)((t % SIM_S) / SIM_MS), (uint64_t)(w->end_ns / SIM_S), (uint64_t)((w->end_ns % SIM_S) / SIM_MS),
-			        dt > 0 ? (double)(ev - w->progress_events) / dt / 1e6 : 0.0, last ? "\n" : "");
-			fflush(w->o.progress);
+	if (now - w->wall_start >= 2.0) {
+		sim_time t = sim_now(w->eng);
+		char pct[64] = "", eta[48] = "";
+		if (w->has_end && w->end_ns) {
+			snprintf(pct, sizeof(pct), " of %" PRIu64 ".%03" PRIu64 " s (%u%%)", (uint64_t)(w->end_ns / SIM_S),
+			         (uint64_t)((w->end_ns % SIM_S) / SIM_MS), (unsigned)(t >= w->end_ns ? 100 : t * 100 / w->end_ns));
+			/* the rest of virtual time at the pace of the last second */
+			if (!last && t > w->progress_vt && t < w->end_ns) {
+				uint64_t left = (uint64_t)(dt * (double)(w->end_ns - t) / (double)(t - w->progress_vt));
+				if (left >= 3600)
+					snprintf(eta, sizeof(eta), ", ETA %" PRIu64 "h%02" PRIu64 "m", left / 3600, left / 60 % 60);
+				else
+					snprintf(eta, sizeof(eta), ", ETA %" PRIu64 "m%02" PRIu64 "s", left / 60, left % 60);
+			}
+		} else {
+			snprintf(pct, sizeof(pct), " (no end: until idle)");
 		}
+		fprintf(w->o.progress, "\r  virtual %" PRIu64 ".%03" PRIu64 " s%s, %.2f M events/s%s\033[K%s",
+		        (uint64_t)(t / SIM_S), (uint64_t)((t % SIM_S) / SIM_MS), pct,
+		        dt > 0 ? (double)(ev - w->progress_events) / dt / 1e6 : 0.0, eta, last ? "\n" : "");
+		fflush(w->o.progress);
 	}
 	w->wall_last_progress = now;
 	w->progress_events = ev;
+	w->progress_vt = sim_now(w->eng);
 }
 
 static void count_conn(void *arg, const smc_layer_conn *c)
@@ -491,7 +509,7 @@ static void on_done_check(sim_engine *eng, sim_event *ev)
 
 /* Run the engine until `t` (inclusive), in slices so a progress line can be shown; in
  * real time with --real-hw. */
-static sim_run_result run_engine(world *w, sim_time t)
+static sim_run_result run_engine_slices(world *w, sim_time t)
 {
 	if (w->rt) {
 		if (w->done)
@@ -517,6 +535,18 @@ static sim_run_result run_engine(world *w, sim_time t)
 			progress(w, false);
 		}
 	}
+}
+
+/* The same, stopping at the observer's sample times on the way. */
+static sim_run_result run_engine(world *w, sim_time t)
+{
+	for (sim_time s; (s = world_obs_next_sample(w)) <= t;) {
+		sim_run_result r = run_engine_slices(w, s);
+		if (r == SIM_RUN_STOPPED)
+			return r;
+		world_obs_sample(w, s, r == SIM_RUN_IDLE, t);
+	}
+	return run_engine_slices(w, t);
 }
 
 void world_run_until(world *w, sim_time t)
@@ -567,6 +597,7 @@ uint64_t world_finish(world *w)
 	for (size_t i = 0; i < s->n_expects; i++)
 		if (!s->expects[i].timed)
 			check_expect(w, &s->expects[i]);
+	world_obs_finish(w);
 	if (w->o.json) {
 		json_end_array(&w->json);
 		json_key(&w->json, "reports");
@@ -579,7 +610,7 @@ uint64_t world_finish(world *w)
 	if (w->o.json) {
 		json_end_array(&w->json);
 		json_kv_uint(&w->json, "end_ns", t);
-		json_kv_uint(&w->json, "events", sim_engine_events_run(w->eng));
+		json_kv_uint(&w->json, "engine_events", sim_engine_events_run(w->eng));
 		json_kv_uint(&w->json, "expectations_passed", w->expect_passed);
 		json_kv_uint(&w->json, "expectations_failed", w->expect_failed);
 		char fp[24];

@@ -1,0 +1,252 @@
+/* The message-sequence chart (msc.h). */
+#include "sim/observe/msc.h"
+
+#include <glib.h>
+#include <string.h>
+
+#include "sim/observe/svg.h"
+
+#define TIME_W 120.0
+#define LINE_SP 190.0
+#define HEAD_Y 56.0
+#define ROW_H 20.0
+#define FIRST_ROW 104.0
+
+static const char STYLE[] =
+	".life { stroke: #999; stroke-width: 1; stroke-dasharray: 4 3; }\n"
+	".head rect { fill: #eef2f8; stroke: #36587a; stroke-width: 1.2; } .head text { font-weight: bold; }\n"
+	".clc line { stroke: #1f5fbf; stroke-width: 1.4; } .clc polyline { fill: #1f5fbf; } .clc text { fill: #1f5fbf; }\n"
+	".llc line { stroke: #b5651d; stroke-width: 1.4; stroke-dasharray: 6 2; } .llc polyline { fill: #b5651d; } "
+	".llc text { fill: #8a4a10; }\n"
+	".cdc line { stroke: #2e8b57; stroke-width: 1; } .cdc polyline { fill: #2e8b57; } .cdc text { fill: #22663f; "
+	"font-size: 10px; }\n"
+	".fail rect { fill: #fde3df; } .fail text { fill: #b3261e; font-weight: bold; } .fail circle { fill: #b3261e; }\n"
+	".restore rect { fill: #e0f3e3; } .restore text { fill: #23773a; font-weight: bold; } .restore circle { fill: "
+	"#23773a; }\n"
+	".info text { fill: #555; font-style: italic; } .info circle { fill: #777; }\n"
+	".time { font-size: 10px; fill: #555; font-family: DejaVu Sans Mono, monospace; }\n"
+	".title { font-size: 15px; font-weight: bold; } .legend { font-size: 10px; } .cut { fill: #b3261e; }\n";
+
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 16;
+	return g_realloc_n(p, *cap, size);
+}
+
+void msc_init(msc_chart *c, const char *title)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->title, sizeof(c->title), "%s", title);
+	snprintf(c->time_axis, sizeof(c->time_axis), "virtual time");
+}
+
+void msc_free(msc_chart *c)
+{
+	g_free(c->lines);
+	g_free(c->items);
+	memset(c, 0, sizeof(*c));
+}
+
+uint32_t msc_line(msc_chart *c, const char *name)
+{
+	for (size_t i = 0; i < c->n_lines; i++)
+		if (!strcmp(c->lines[i], name))
+			return (uint32_t)i;
+	c->lines = grow(c->lines, &c->cap_lines, c->n_lines, sizeof(*c->lines));
+	snprintf(c->lines[c->n_lines], sizeof(c->lines[0]), "%s", name);
+	return (uint32_t)c->n_lines++;
+}
+
+static msc_item *add(msc_chart *c, msc_kind kind, uint64_t t, bool has_lgr, uint32_t lgr, const char *conn,
+                     const char *text)
+{
+	c->items = grow(c->items, &c->cap_items, c->n_items, sizeof(*c->items));
+	msc_item *it = &c->items[c->n_items++];
+	memset(it, 0, sizeof(*it));
+	it->kind = kind;
+	it->time_ns = t;
+	it->has_lgr = has_lgr;
+	it->lgr = lgr;
+	snprintf(it->conn, sizeof(it->conn), "%s", conn ? conn : "");
+	snprintf(it->text, sizeof(it->text), "%s", text ? text : "");
+	return it;
+}
+
+void msc_arrow(msc_chart *c, msc_kind kind, uint64_t t, uint32_t from, uint32_t to, bool has_lgr, uint32_t lgr,
+               const char *conn, const char *text)
+{
+	msc_item *it = add(c, kind, t, has_lgr, lgr, conn, text);
+	it->from = from;
+	it->to = to;
+}
+
+void msc_mark(msc_chart *c, msc_mark_kind mk, uint64_t t, uint32_t line, bool has_lgr, uint32_t lgr,
+              const char *conn, const char *text)
+{
+	msc_item *it = add(c, MSC_MARK, t, has_lgr, lgr, conn, text);
+	it->mark = mk;
+	it->from = it->to = line;
+}
+
+static bool line_wanted(const msc_chart *c, const msc_filter *f, uint32_t line)
+{
+	if (!f->stacks || line == MSC_ALL)
+		return true;
+	for (size_t i = 0; i < f->n_stacks; i++)
+		if (!strcmp(f->stacks[i], c->lines[line]))
+			return true;
+	return false;
+}
+
+/* "bulk.3" is asked for by "bulk.3" and by "bulk" (all of bulk's connections). */
+static bool conn_matches(const char *want, const char *have)
+{
+	size_t n = strlen(want);
+	return !strcmp(want, have) || (!strncmp(want, have, n) && have[n] == '.');
+}
+
+bool msc_keep(const msc_chart *c, const msc_filter *f, const msc_item *it)
+{
+	if (it->time_ns < f->from_ns || (f->to_ns && it->time_ns > f->to_ns))
+		return false;
+	bool global = it->kind == MSC_MARK && it->from == MSC_ALL;
+	if (f->stacks && !global && !line_wanted(c, f, it->from) && !line_wanted(c, f, it->to))
+		return false;
+	/* a mark without a link group or connection (a timeline action) stays under those filters */
+	bool untied = it->kind == MSC_MARK && !it->has_lgr && !it->conn[0];
+	if (f->has_lgr && !untied && (!it->has_lgr || it->lgr != f->lgr))
+		return false;
+	if (f->conn && !untied && !conn_matches(f->conn, it->conn))
+		return false;
+	return true;
+}
+
+static const char *kind_class(const msc_item *it)
+{
+	switch (it->kind) {
+	case MSC_CLC:
+		return "clc";
+	case MSC_LLC:
+		return "llc";
+	case MSC_CDC:
+		return "cdc";
+	case MSC_MARK:
+		break;
+	}
+	return it->mark == MSC_MARK_FAIL ? "fail" : it->mark == MSC_MARK_RESTORE ? "restore" : "info";
+}
+
+static void time_text(uint64_t ns, char *buf, size_t n)
+{
+	snprintf(buf, n, "%llu.%06llu s", (unsigned long long)(ns / 1000000000ull),
+	         (unsigned long long)(ns % 1000000000ull / 1000ull));
+}
+
+void msc_write_svg(FILE *out, const msc_chart *c, const msc_filter *f, size_t *rows_out)
+{
+	/* which lifelines have something to show, and their columns */
+	uint32_t *col = g_new(uint32_t, c->n_lines + 1);
+	bool *used = g_new0(bool, c->n_lines + 1);
+	size_t kept = 0, rows = 0;
+	for (size_t i = 0; i < c->n_items; i++) {
+		const msc_item *it = &c->items[i];
+		if (!msc_keep(c, f, it))
+			continue;
+		kept++;
+		if (f->max_rows && kept > f->max_rows)
+			continue;
+		rows++;
+		if (it->from != MSC_ALL)
+			used[it->from] = true;
+		if (it->to != MSC_ALL)
+			used[it->to] = true;
+	}
+	uint32_t ncols = 0;
+	for (size_t l = 0; l < c->n_lines; l++)
+		col[l] = used[l] ? ncols++ : UINT32_MAX;
+	double w = TIME_W + (double)(ncols ? ncols : 1) * LINE_SP + 240; /* room for a mark's text */
+	if (w < 760)
+		w = 760;
+	double bottom = FIRST_ROW + (double)rows * ROW_H;
+	double h = bottom + 50;
+	svg g;
+	char title[220];
+	snprintf(title, sizeof(title), "message sequence: %s", c->title);
+	svg_begin(&g, out, w, h, title, STYLE);
+	svg_text(&g, 10, 20, "title", "start", "%s", title);
+	/* legend */
+	static const char *const legend[][2] = {
+		{ "clc", "CLC over TCP" }, { "llc", "LLC over RoCE" }, { "cdc", "CDC over RoCE" },
+	};
+	for (int k = 0; k < 3; k++) {
+		double x = 10 + k * 140.0;
+		svg_group(&g, legend[k][0], NULL);
+		svg_line(&g, x, 34, x + 30, 34, NULL);
+		svg_text(&g, x + 36, 38, "legend", "start", "%s", legend[k][1]);
+		svg_group_end(&g);
+	}
+#define X(l) (TIME_W + LINE_SP / 2 + (double)col[l] * LINE_SP)
+	/* lifelines and their heads */
+	for (size_t l = 0; l < c->n_lines; l++) {
+		if (col[l] == UINT32_MAX)
+			continue;
+		svg_group(&g, "head", c->lines[l]);
+		svg_rect(&g, X(l) - 70, HEAD_Y, 140, 26, NULL);
+		svg_text(&g, X(l), HEAD_Y + 17, NULL, "middle", "%s", c->lines[l]);
+		svg_group_end(&g);
+		svg_line(&g, X(l), HEAD_Y + 26, X(l), bottom + 10, "life");
+	}
+	svg_text(&g, 10, FIRST_ROW - 14, "time", "start", "%s", c->time_axis);
+	/* rows */
+	size_t row = 0, seen = 0;
+	uint64_t last_t = UINT64_MAX;
+	for (size_t i = 0; i < c->n_items && row < rows; i++) {
+		const msc_item *it = &c->items[i];
+		if (!msc_keep(c, f, it))
+			continue;
+		if (f->max_rows && ++seen > f->max_rows)
+			break;
+		double y = FIRST_ROW + (double)row * ROW_H;
+		row++;
+		if (it->time_ns != last_t) {
+			char tt[40];
+			time_text(it->time_ns, tt, sizeof(tt));
+			svg_text(&g, 10, y + 4, "time", "start", "%s", tt);
+			last_t = it->time_ns;
+		}
+		char tip[200];
+		snprintf(tip, sizeof(tip), "%s%s%s", it->text, it->conn[0] ? " conn " : "", it->conn);
+		svg_group(&g, kind_class(it), tip);
+		if (it->kind == MSC_MARK) {
+			if (it->from == MSC_ALL) {
+				svg_rect(&g, TIME_W, y - 9, (double)ncols * LINE_SP, ROW_H - 2, NULL);
+				svg_text(&g, TIME_W + 8, y + 4, NULL, "start", "%s", it->text);
+			} else {
+				svg_circle(&g, X(it->from), y, 5, NULL);
+				svg_text(&g, X(it->from) + 9, y + 4, NULL, "start", "%s", it->text);
+			}
+		} else {
+			double x1 = X(it->from), x2 = X(it->to);
+			double dir = x2 >= x1 ? 1 : -1;
+			svg_line(&g, x1, y, x2 - dir * 7, y, NULL);
+			double hx[3] = { x2, x2 - dir * 8, x2 - dir * 8 }, hy[3] = { y, y - 4, y + 4 };
+			svg_polyline(&g, hx, hy, 3, NULL);
+			double mid = (x1 + x2) / 2;
+			svg_text(&g, mid, y - 3, NULL, "middle", "%s", it->text);
+		}
+		svg_group_end(&g);
+	}
+#undef X
+	if (kept > rows)
+		svg_text(&g, 10, bottom + 30, "cut", "start",
+		         "... %zu more not drawn (narrow with --stack, --lgr, --conn, --from/--to or raise --max)", kept - rows);
+	else
+		svg_text(&g, 10, bottom + 30, "legend", "start", "%zu rows", rows);
+	svg_end(&g);
+	g_free(col);
+	g_free(used);
+	if (rows_out)
+		*rows_out = rows;
+}
