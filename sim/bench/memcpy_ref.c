@@ -1,6 +1,7 @@
 /* memcpy at a block size (see memcpy_ref.h). */
 #include "sim/bench/memcpy_ref.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
