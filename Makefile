@@ -8,6 +8,8 @@
 #   make bench-peers  install Debian's ns-3, build bench/peers/, run our benchmarks beside them
 #   make compile_commands.json  the compilation database for clangd and clang-tidy
 #   make install [PREFIX=/usr/local DESTDIR=]  binary, man pages, completion, libsmcr-model (make uninstall)
+#   make fuzz       build the libFuzzer targets (fuzz/, clang) and run each FUZZ_S seconds
+#   make fuzz-build only build them (build-fuzz/); make fuzz-corpus: seed corpora from traces/
 #
 # Sources are found by wildcard: model/*.c (the sans-I/O protocol core, libc only),
 # sim/*/*.c (one folder per subsystem: addr, engine, fabric, rdma, net, smc, app, scenario, report,
@@ -54,7 +56,8 @@ LIBMODEL  := $(BUILD)/libsmcr-model.a
 LIBSIM    := $(BUILD)/libsmcr-sim.a
 BIN       := $(BUILD)/smcr-sim
 
-.PHONY: all deps demo check check-unit check-hw check-interop traces peers bench-peers clean compile_commands.json FORCE
+.PHONY: all deps demo check check-unit check-hw check-interop traces peers bench-peers clean \
+        compile_commands.json FORCE fuzz fuzz-build fuzz-corpus
 all: $(BIN) $(TEST_BIN) $(HW_BIN) $(INTEROP_BIN) $(WIRESHARK_BIN)
 
 # `smcr-sim --version` (tools/version.c): VERSION, `git describe` of the tree it was built
@@ -184,10 +187,73 @@ compile_commands.json:
 check-unit: all
 	tests/run-tests $(BUILD) --unit-only
 
-clean:
-	rm -rf build build-san
+# Fuzzing (fuzz/README.md): one libFuzzer target per fuzz/fuzz_*.c, built with clang,
+# AddressSanitizer and UndefinedBehaviorSanitizer in build-fuzz/ (every model/ and sim/
+# source compiled again with coverage instrumentation; the gcc builds are untouched).
+# `make fuzz` runs each target FUZZ_S seconds (FUZZ_TARGETS="clc llc": only those) and
+# prints executions, executions per second and coverage per target.
+FUZZ_CC      ?= clang
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_S       ?= 60
+FUZZ_TARGETS ?=
+FUZZ_SAN     := -fsanitize=address$(comma)undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS   = -std=gnu11 -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+                $(WARN) -D_GNU_SOURCE -I. -MMD -MP
+FUZZ_SRC     := $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZ_BIN     := $(FUZZ_SRC:fuzz/%.c=$(FUZZ_BUILD)/%)
+# what the targets share: fuzz/common/, and the two-core harness of tests/support
+FUZZ_SHARED_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(sort $(wildcard fuzz/common/*.c)) \
+                   tests/support/duo.c)
+FUZZ_LIBMODEL := $(FUZZ_BUILD)/libsmcr-model.a
+FUZZ_LIBSIM   := $(FUZZ_BUILD)/libsmcr-sim.a
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+$(FUZZ_BUILD)/model/%.o: model/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_BUILD)/sim/%.o: sim/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz/%.o: fuzz/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+$(FUZZ_BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -Wno-missing-prototypes -c $< -o $@
+
+$(FUZZ_LIBMODEL): $(MODEL_SRC:%.c=$(FUZZ_BUILD)/%.o)
+	rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_LIBSIM): $(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o)
+	rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/fuzz/fuzz_%.o $(FUZZ_SHARED_OBJ) $(FUZZ_LIBSIM) $(FUZZ_LIBMODEL)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_SHARED_OBJ) $(FUZZ_LIBSIM) $(FUZZ_LIBMODEL) \
+		$(PKG_LIBS) $(EXTRA_LIBS)
+
+# keep the objects of the targets (intermediate files to make otherwise)
+.SECONDARY: $(FUZZ_SHARED_OBJ) $(FUZZ_SRC:%.c=$(FUZZ_BUILD)/%.o)
+
+fuzz-build: $(FUZZ_BIN)
+
+fuzz: fuzz-build
+	fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_S) $(FUZZ_TARGETS)
+
+# The seed corpora fuzz/corpus/TARGET/ from the captures in traces/ and tests/data/ (single
+# CLC, LLC and CDC messages, frames, CLC streams, short captures): built with the plain
+# build, it needs no clang.
+$(BUILD)/fuzz/make_corpus: $(BUILD)/fuzz/make_corpus.o $(LIBSIM) $(LIBMODEL)
+	$(CC) $(LDFLAGS_SAN) -o $@ $< $(LIBSIM) $(LIBMODEL) $(PKG_LIBS) $(EXTRA_LIBS)
+
+$(BUILD)/fuzz/%.o: fuzz/%.c
+	@mkdir -p $(@D)
+	$(CC) $(BASECFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+fuzz-corpus: $(BUILD)/fuzz/make_corpus
+	$(BUILD)/fuzz/make_corpus fuzz/corpus traces/*.pcap* tests/data/replay/*.pcap scenarios/*.scn tests/data/*.scn
+
 
 # ---- install -------------------------------------------------------------------------
 #   make install [PREFIX=/usr/local] [DESTDIR=…]   make uninstall (same variables)
@@ -268,3 +334,8 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man1/smcr-sim.1 $(DESTDIR)$(MANDIR)/man5/smcr-scenario.5 \
 		$(DESTDIR)$(COMPLETIONDIR)/smcr-sim
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/smcr $(DESTDIR)$(DATADIR)/smcr-sim $(DESTDIR)$(DOCDIR)
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(shell find $(BUILD) $(FUZZ_BUILD) -name '*.d' 2>/dev/null)

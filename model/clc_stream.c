@@ -73,7 +73,7 @@ static int send_decline(smcr_conn *conn, uint32_t reason, uint8_t version)
 	if (ctx->system_id_valid)
 		memcpy(d.peer_id, ctx->system_id, 8);
 	d.diagnosis = reason;
-	d.os_type = d.version == 1 ? 0 : SMCR_CLC_OS_LINUX;
+	d.os_type = d.version == 1 ? 0 : ctx->set.os_type;
 	uint8_t buf[64];
 	ssize_t n = smcr_clc_encode_decline(buf, sizeof(buf), &d);
 	if (n < 0)
@@ -497,7 +497,7 @@ int smcr_hs_fill_accept(smcr_conn *conn, smcr_clc_accept *m, smcr_clc_type type,
 		if (first_contact) {
 			/* smc_clc_fill_fce_v2x() */
 			m->fce.v2_direct = !conn->lgr->uses_gateway;
-			m->fce.os_type = SMCR_CLC_OS_LINUX;
+			m->fce.os_type = ctx->set.os_type;
 			m->fce.release = ini->release;
 			memcpy(m->fce.hostname, ctx->set.hostname, SMCR_HOSTNAME_LEN);
 			if (ini->release >= 1) {

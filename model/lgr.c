@@ -68,8 +68,10 @@ int smcr_lgr_create(smcr_ctx *ctx, smcr_conn *conn, smcr_hs_ini *ini, smcr_lgr *
 	memcpy(lgr->peer_system_id, ini->peer_system_id, 8);
 	memcpy(lgr->pnet_id, ctx->ports[port].d.pnet_id, 16);
 	lgr->type = SMCR_LGR_NONE;
-	lgr->max_conns = ctx->set.max_conns;
-	lgr->max_links = ctx->set.max_links;
+	/* smc_lgr_create(): the sysctls only bound what a v2.1 first contact negotiates;
+	 * v1 and v2.0 link groups take SMC_CONN_PER_LGR_MAX and SMC_LINKS_ADD_LNK_MAX */
+	lgr->max_conns = SMCR_CONN_PER_LGR_MAX;
+	lgr->max_links = SMCR_LINKS_ADD_LNK_MAX;
 	if (ini->version == 2) {
 		memcpy(lgr->negotiated_eid, ini->negotiated_eid, SMCR_EID_LEN);
 		lgr->uses_gateway = ini->uses_gateway;

@@ -265,7 +265,7 @@ void smcr_link_on_testlink_timer(smcr_link *lnk)
 	}
 	static const uint8_t user_data[16];
 	lnk->testlink_pending = true;
-	smcr_llc_send_test_link(lnk, user_data, false);
+	smcr_llc_send_test_link(lnk, user_data);
 	smcr_timer_arm(ctx, &lnk->testlink_timer, ctx->now + SMCR_LLC_WAIT_TIME);
 }
 

@@ -91,6 +91,13 @@ static int send_msg(smcr_link *lnk, const smcr_llc_msg *m, bool wait)
 	return rc;
 }
 
+int smcr_llc_send_raw(smcr_link *lnk, const uint8_t *buf, uint32_t len)
+{
+	if (!smcr_link_sendable(lnk))
+		return SMCR_ERR_STATE;
+	return smcr_wr_send_llc(lnk, buf, len, false);
+}
+
 int smcr_llc_send(smcr_link *lnk, const smcr_llc_msg *m) { return send_msg(lnk, m, false); }
 int smcr_llc_send_wait(smcr_link *lnk, const smcr_llc_msg *m) { return send_msg(lnk, m, true); }
 
@@ -464,7 +471,7 @@ static void event_handler(smcr_lgr *lgr, smcr_llc_qentry *q)
 	}
 	switch (q->msg.type) {
 	case SMCR_LLC_TEST_LINK:
-		smcr_llc_send_test_link(lnk, q->msg.u.test_link.user_data, true);
+		smcr_llc_send_test_link_resp(lnk, q->raw, q->raw_len);
 		break;
 	case SMCR_LLC_ADD_LINK:
 		if (!lgr->listed)
@@ -668,6 +675,8 @@ void smcr_llc_rx(smcr_link *lnk, const uint8_t *buf, uint32_t len)
 		smcr_emit(ctx, &ev);
 		return;
 	}
+	q->raw_len = len < SMCR_LLC_LEN ? len : SMCR_LLC_LEN;
+	memcpy(q->raw, buf, q->raw_len);
 	smcr_list_init(&q->node);
 	q->link_id = lnk->id;
 	enqueue(lgr, q);

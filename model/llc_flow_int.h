@@ -28,6 +28,8 @@ typedef struct smcr_llc_qentry {
 	uint64_t link_id;       /* link it arrived on (or local trigger's link) */
 	bool local;             /* locally enqueued trigger (add_link_local, delete_link_local) */
 	smcr_llc_msg msg;
+	uint8_t raw[SMCR_LLC_LEN]; /* the received bytes (the first 44), for echoes */
+	uint32_t raw_len;
 } smcr_llc_qentry;
 
 /* The procedures a local flow can run (Linux: the works and functions that call
@@ -97,6 +99,8 @@ void smcr_llc_lgr_clear(smcr_lgr *lgr);
 int smcr_llc_send(smcr_link *lnk, const smcr_llc_msg *m);
 /* The same, for the lgr's last message: the lgr waits for its completion. */
 int smcr_llc_send_wait(smcr_link *lnk, const smcr_llc_msg *m);
+/* Send bytes as they are (an echo of a received message). */
+int smcr_llc_send_raw(smcr_link *lnk, const uint8_t *buf, uint32_t len);
 void smcr_llc_init_msg(smcr_lgr *lgr, smcr_llc_msg *m, uint8_t type);
 void smcr_llc_rx(smcr_link *lnk, const uint8_t *buf, uint32_t len);
 void smcr_llc_flow_stop(smcr_lgr *lgr);

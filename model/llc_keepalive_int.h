@@ -7,6 +7,8 @@
 
 typedef struct smcr_link smcr_link;
 
-int smcr_llc_send_test_link(smcr_link *lnk, const uint8_t user_data[16], bool resp);
+int smcr_llc_send_test_link(smcr_link *lnk, const uint8_t user_data[16]);
+/* The response: the request's bytes with the response flag set. */
+int smcr_llc_send_test_link_resp(smcr_link *lnk, const uint8_t *req, uint32_t len);
 
 #endif

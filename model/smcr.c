@@ -39,6 +39,7 @@ void smcr_settings_default(smcr_settings *s)
 	s->v2 = true;
 	s->release = 1;
 	s->llc_v2_order = SMCR_LLC_V2_LE;
+	s->os_type = SMCR_CLC_OS_LINUX;
 	memset(s->hostname, ' ', sizeof(s->hostname));
 	memcpy(s->hostname, "smcr-sim", 8);
 }
@@ -53,6 +54,8 @@ static int check_settings(const smcr_settings *s)
 		return SMCR_ERR_INVAL;
 	if (s->n_ueids > SMCR_MAX_UEIDS || s->release > 1)
 		return SMCR_ERR_INVAL;
+	if (!s->os_type || s->os_type > 15 || (s->llc_v2_order != SMCR_LLC_V2_LE && s->llc_v2_order != SMCR_LLC_V2_BE))
+		return SMCR_ERR_INVAL; /* 4 bits on the wire; 0 would say nothing */
 	return 0;
 }
 

@@ -71,6 +71,8 @@ const smcr_mem *smcr_mem_default(void);
 #define SMCR_MAX_UEIDS 8
 #define SMCR_MAX_PORTS 16
 #define SMCR_LINKS_PER_LGR_MAX 3
+#define SMCR_CONN_PER_LGR_MAX 255  /* SMC_CONN_PER_LGR_MAX: v1 and v2.0 link groups */
+#define SMCR_LINKS_ADD_LNK_MAX 2   /* SMC_LINKS_ADD_LNK_MAX: v1 and v2.0 link groups */
 
 typedef struct smcr_settings {
 	uint32_t rmb_size;        /* bytes per RMB (Linux: SO_RCVBUF/2, default 64 KiB) */
@@ -83,7 +85,10 @@ typedef struct smcr_settings {
 	bool v1;                  /* offer/accept SMC-Rv1 */
 	bool v2;                  /* offer/accept SMC-Rv2 (needs a UEID and IPv4) */
 	uint8_t release;          /* SMC-Rv2 release offered: 0 (v2.0) or 1 (v2.1) */
-	smcr_llc_v2_order llc_v2_order; /* byte order of v2 LLC u16 fields (LE as x86 Linux) */
+	/* What the sending system is, as the peer sees it on the wire; the host sets both from
+	 * its personality. Defaults: x86 Linux. */
+	smcr_llc_v2_order llc_v2_order; /* v2 LLC lengths and counts: LE (x86 Linux), BE (z/OS) */
+	uint8_t os_type;          /* SMCR_CLC_OS_* in the v2 FCE and Decline (Linux 2, z/OS 1) */
 	uint8_t n_ueids;
 	char ueids[SMCR_MAX_UEIDS][SMCR_EID_LEN]; /* blank padded */
 	char hostname[SMCR_HOSTNAME_LEN];       /* blank padded, v2 FCE */

@@ -289,6 +289,8 @@ void smcr_tx_consumer_update(smcr_conn *conn, bool force)
 	if ((pf & SMCR_CDC_CONS_UPD_REQ) || force ||
 	    (to_confirm > conn->rmbe_update_limit &&
 	     (sender_free <= conn->rmbe_size / 2 || (pf & SMCR_CDC_WRITE_BLOCKED)))) {
+		if (conn->killed || (conn->local_rx_ctrl.conn_flags & SMCR_CDC_PEER_CONN_ABORT))
+			return; /* nothing to confirm to a connection that is gone */
 		if (smcr_cdc_get_slot_and_msg_send(conn) < 0)
 			return; /* sent once a slot frees up */
 	}

@@ -57,7 +57,7 @@ for f in sim/*/*.[ch]; do
 done
 
 # model's private headers stay in model/
-for f in tools/*.[ch] tests/*.c tests/support/*.[ch] tests/hw/*.c tests/interop/*.c tests/wireshark/*.c; do
+for f in tools/*.[ch] tests/*.c tests/support/*.[ch] tests/hw/*.c tests/interop/*.c tests/wireshark/*.c fuzz/*.[ch] fuzz/common/*.[ch]; do
 	[ -f "$f" ] || continue
 	for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"model\/\([^"]*\)\.h".*/\1/p' "$f"); do
 		case " $model_public " in *" $inc "*) ;; *) echo "$f includes model/$inc.h, a private header of the core" >&2; bad=1 ;; esac

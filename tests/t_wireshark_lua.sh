@@ -1,7 +1,8 @@
 # The Wireshark Lua dissector tools/wireshark/smcr.lua, run by tshark 4.0 on
 #  - the shipped traces (traces/*.pcap*: two v1 traces, the v2 routed sample, real Linux),
-#  - the captures the simulator writes for every v2 scenario (scenarios/v2-*.scn and
-#    scenarios/trace-v2-routed.scn),
+#  - the captures the simulator writes for every v2 scenario (scenarios/v2-*.scn,
+#    scenarios/zos-v2.scn and scenarios/trace-v2-routed.scn), where each v2 LLC message is
+#    in its sender's byte order (z/OS big-endian, x86 Linux little-endian),
 #  - the same captures with every v2 LLC message rewritten into big-endian (network order)
 #    16-bit fields (build/tests/wireshark/llc_pcap swap: decoded and re-encoded by the
 #    model's codec, ICRC recomputed), and
@@ -10,7 +11,9 @@
 # must decode every SMC-Rv2 LLC frame (the SENDs whose message byte is 0x21..0x29, as
 # `smcr-sim debug frames` reads each frame's bytes) as smcr_v2llc with the message type and
 # direction that the frame's packet comment names (the real trace has none: what
-# `smcr-sim replay --messages` reads), in the byte order it was written, with no malformed
+# `smcr-sim replay --messages` reads), in the byte order it was written (for the
+# simulator's captures: the personality of the stack at the frame's source address, as
+# `smcr-sim check --dump` names it), with no malformed
 # frame and no expert error anywhere; the big-endian copies must decode to the same trees
 # as the originals (the byte-order line aside); v1 LLC, CDC and CLC frames must still be
 # Wireshark's own smc, field for field as without the script. A v2 length that fits
@@ -79,10 +82,12 @@ v2_name() { # awk program text: names of the v2 message bytes as comments and re
 	function name(b) { return N[index("123456789", substr(b, 4, 1))] }'
 }
 
-# check NAME FILE ORDER TYPES: ORDER le|be; TYPES comments (packet comments name each
-# message), replay (smcr-sim replay --messages does) or none
+# check NAME FILE ORDER TYPES [SCENARIO]: ORDER le|be, or sender: each message in its
+# sender's order (the SCENARIO's stack personalities by the frame's source address: z/OS
+# big-endian, Linux little-endian); TYPES comments (packet comments name each message),
+# replay (smcr-sim replay --messages does) or none
 check() {
-	n=$1 f=$2 order=$3 types=$4 # (sh has no locals: the callers' loops use other names)
+	n=$1 f=$2 order=$3 types=$4 scn=${5:-} # (sh has no locals: the callers' loops use other names)
 	T=$TMP/$n
 	"$SMCR_SIM" debug frames "$f" >"$T.frames"
 	awk '$2 ~ /^roce/ && $5 == "msg" && $6 >= "0x21" && $6 <= "0x29" { print $1 "|" $6 }' "$T.frames" >"$T.want_v2"
@@ -122,15 +127,31 @@ check() {
 		for (i = 1; i <= k; i++) if (s[i] + 0 >= err || ($2 != "" && s[i] + 0 >= warn)) bad = 1
 		if (bad) print $1 }' "$T.ours" >"$T.bad"
 	[ ! -s "$T.bad" ] || fail "$n: malformed or error frames: $(head -10 "$T.bad" | tr '\n' ' ')"
-	# the byte order it was written in (a length that reads the same both ways says so)
-	want=0; [ "$order" = be ] && want=1
-	awk -F'|' -v want=$want '$2 != "" && !(($5 == "" && $4 == want) || ($5 == "1" && $4 == "0")) { print $1 }' \
-		"$T.ours" >"$T.order"
-	[ ! -s "$T.order" ] || fail "$n: v2 frames not read as $order: $(head -10 "$T.order" | tr '\n' ' ')"
+	# the byte order it was written in (a length that reads the same both ways says so):
+	# number|1 for big-endian, 0 for little-endian
+	case $order in
+	le|be)
+		want=0; [ "$order" = be ] && want=1
+		awk -F'|' -v want=$want '$2 != "" { print $1 "|" want }' "$T.ours" >"$T.want_order" ;;
+	sender)
+		"$SMCR_SIM" check --dump "$scn" 2>/dev/null | awk '/^stack / { split($3, a, "="); p = a[2] }
+			/^  interface / { for (i = 1; i <= NF; i++) if ($i ~ /^ip=/) { split(substr($i, 4), b, "/"); print b[1] "|" p } }' \
+			>"$T.pers"
+		[ -s "$T.pers" ] || fail "$n: check --dump $scn named no interface"
+		$TS -X lua_script:"$LUA" -r "$f" -Y smcr_v2llc -T fields -E separator='|' -e frame.number -e ip.src 2>/dev/null |
+			awk -F'|' 'NR == FNR { p[$1] = $2; next } { print $1 "|" (p[$2] == "zos" ? 1 : p[$2] == "linux" ? 0 : "?") }' \
+			"$T.pers" - >"$T.want_order" ;;
+	*) fail "check $n: order $order" ;;
+	esac
+	awk -F'|' 'NR == FNR { w[$1] = $2; next }
+		$2 != "" && !(($5 == "" && $4 == w[$1]) || ($5 == "1" && $4 == "0" && w[$1] != "?")) { print $1 }' \
+		"$T.want_order" "$T.ours" >"$T.order"
+	[ ! -s "$T.order" ] || fail "$n: v2 frames not read in the order written ($order): $(head -10 "$T.order" | tr '\n' ' ')"
+	orders="$(awk -F'|' '$2 == 1' "$T.want_order" | wc -l) big-endian, $(awk -F'|' '$2 == 0' "$T.want_order" | wc -l) little-endian"
 	# v1 LLC, CDC and CLC: Wireshark's own dissector, as without the script (the
 	# big-endian copies differ from their originals in v2 LLC frames only)
 	cut -d'|' -f1,9- "$T.ours" >"$T.smc_with"
-	if [ "$order" = le ]; then
+	if [ "$order" != be ]; then
 		smc_fields "$f" 2>/dev/null >"$T.smc_without"
 		cut -d'|' -f1 "$T.want_v2" >"$T.v2_numbers"
 		for w in with without; do
@@ -141,7 +162,7 @@ check() {
 	fi
 	awk -F'|' '$3 != "" { print $1 }' "$T.smc_with" >"$T.got_smc"
 	cmp -s "$T.want_smc" "$T.got_smc" || fail "$n: Wireshark's SMC dissector no longer decodes exactly the v1 LLC and CDC SENDs"
-	echo "$n: $(wc -l <"$T.got_v2") v2 LLC frames ($order), $(wc -l <"$T.got_smc") v1 LLC/CDC and" \
+	echo "$n: $(wc -l <"$T.got_v2") v2 LLC frames ($orders), $(wc -l <"$T.got_smc") v1 LLC/CDC and" \
 		"$(awk -F'|' '$2 != ""' "$T.smc_with" | wc -l) CLC frames as smc, of $(wc -l <"$T.ours")"
 }
 
@@ -201,9 +222,10 @@ same_trees() { # NAME A B: the smcr_v2llc trees of two captures are the same
 # the shipped traces, and their big-endian copies
 for trace in traces/*.pcap*; do
 	tn=$(basename "$trace")
-	tt=comments
-	case $tn in linux-*) tt=replay ;; esac
-	check "$tn" "$trace" le "$tt"
+	case $tn in
+	linux-*) check "$tn" "$trace" le replay; tt=replay ;;  # the real Linux trace
+	*) check "$tn" "$trace" sender comments "scenarios/${tn%.pcapng}.scn"; tt=comments ;;
+	esac
 	if [ -s "$TMP/$tn.want_v2" ]; then
 		"$GEN" swap "$trace" "$TMP/$tn.be.pcap" >/dev/null
 		be_types=none
@@ -217,10 +239,10 @@ done
 	fail "the real Linux trace: 8 v2 LLC frames (CONFIRM LINK, ADD LINK, 4 DELETE RKEY) expected"
 
 # every v2 scenario, as the simulator captures it, and big-endian
-for scn in scenarios/v2-*.scn scenarios/trace-v2-routed.scn; do
+for scn in scenarios/v2-*.scn scenarios/zos-v2.scn scenarios/trace-v2-routed.scn; do
 	sn=$(basename "$scn" .scn)
 	"$SMCR_SIM" run --pcap "$TMP/$sn.pcapng" "$scn" >"$TMP/$sn.run" 2>&1 || fail "$scn: run exited $?"
-	check "$sn" "$TMP/$sn.pcapng" le comments
+	check "$sn" "$TMP/$sn.pcapng" sender comments "$scn"
 	[ -s "$TMP/$sn.want_v2" ] || fail "$sn: no v2 LLC frame"
 	"$GEN" swap "$TMP/$sn.pcapng" "$TMP/$sn.be.pcap" >/dev/null
 	check "$sn.be" "$TMP/$sn.be.pcap" be none

@@ -177,6 +177,43 @@ Test(close, abort_resets_both_sides)
 	duo_free(d);
 }
 
+static void sum_cdc_out(void *arg, const smcr_link_info *li) { *(uint64_t *)arg += li->cdc_out; }
+
+static uint64_t cdc_out(duo_host *h)
+{
+	uint64_t n = 0;
+	smcr_ctx_foreach_link(h->ctx, sum_cdc_out, &n);
+	return n;
+}
+
+/* Linux smc_tx_consumer_update() returns before smc_cdc_get_slot_and_msg_send() when the
+ * connection is killed or the peer aborted: reading what is left after an abort confirms
+ * nothing to the peer. */
+Test(close, reading_after_the_peer_aborted_sends_no_cursor_update)
+{
+	duo_conn *c;
+	duo *d = setup(&c);
+	c->peer->auto_read = false;
+	duo_stream(c, 60000); /* most of the peer's 64 KiB RMBE: a read would confirm it */
+	settle(d);
+	cr_assert_eq(smcr_conn_readable(c->peer->c), 60000);
+	smcr_conn_abort(c->c, duo_now(d));
+	settle(d);
+	cr_assert(c->peer->aborted);
+	smcr_conn_info i;
+	cr_assert_eq(smcr_conn_get_info(c->peer->c, &i), 0);
+	cr_assert(i.rx_conn_flags & SMCR_CDC_PEER_CONN_ABORT);
+	uint64_t before = cdc_out(c->peer->host);
+	uint8_t buf[60000];
+	cr_assert_eq(smcr_conn_recv(c->peer->c, buf, sizeof(buf), 0, duo_now(d)), 60000);
+	settle(d);
+	cr_assert_eq(cdc_out(c->peer->host), before, "a CDC went out after the peer's abort");
+	smcr_conn_close(c->c, duo_now(d));
+	smcr_conn_close(c->peer->c, duo_now(d));
+	cr_assert(duo_run_until(d, both_freed, c, SMCR_S));
+	duo_free(d);
+}
+
 Test(close, closed_connections_free_their_buffers_for_reuse)
 {
 	duo_conn *c;

@@ -360,6 +360,61 @@ Test(link, big_endian_v2_llc_lengths_when_configured)
 	duo_free(d);
 }
 
+/* The first TEST_LINK a QP sends (the response to an injected request). */
+typedef struct echo_spy {
+	uint32_t from_qpn;
+	uint8_t buf[SMCR_LLC_LEN];
+	int n;
+} echo_spy;
+
+static void echo_seen(void *arg, uint32_t src_qpn, uint32_t dst_qpn, const uint8_t *buf, uint32_t len)
+{
+	echo_spy *s = arg;
+	(void)dst_qpn;
+	if (src_qpn != s->from_qpn || len != SMCR_LLC_LEN || (buf[0] & 0x0F) != SMCR_LLC_TEST_LINK)
+		return;
+	if (!s->n++)
+		memcpy(s->buf, buf, len);
+}
+
+/* Linux smc_llc_event_handler(): a TEST_LINK request comes back as it arrived with the
+ * response flag set, reserved bytes included; a v2 length stays in the requester's byte
+ * order (a big-endian z/OS request to a little-endian Linux comes back big-endian). */
+static void test_link_echo(bool v2)
+{
+	duo_opts o;
+	duo_opts_default(&o);
+	if (v2)
+		v2_ueid(&o);
+	duo *d = duo_new(&o);
+	connect_up(d);
+	smcr_link_info li;
+	cr_assert(duo_first_link(d, 0, &li));
+	uint8_t req[SMCR_LLC_LEN];
+	for (unsigned i = 0; i < sizeof(req); i++)
+		req[i] = (uint8_t)(0xA0 + i); /* user data and reserved bytes alike */
+	req[0] = v2 ? 0x27 : SMCR_LLC_TEST_LINK;
+	if (v2) {
+		req[1] = 0x00; /* 44, big-endian */
+		req[2] = SMCR_LLC_LEN;
+	} else {
+		req[1] = SMCR_LLC_LEN;
+	}
+	req[3] = 0;
+	echo_spy s = { .from_qpn = li.local_qpn };
+	loopback_set_observer(d->lb, echo_seen, &s);
+	cr_assert_eq(loopback_inject_recv(d->lb, li.local_qpn, req, sizeof(req)), 0);
+	duo_run(d, duo_now(d) + 10 * SMCR_MS);
+	cr_assert_eq(s.n, 1, "one TEST_LINK response");
+	req[3] |= SMCR_LLC_FLAG_RESP;
+	cr_assert_arr_eq(s.buf, req, sizeof(req), "the response is the request with the response flag");
+	cr_assert_eq(duo_count(d, -1, SMCR_EV_LINK_DOWN), 0);
+	duo_free(d);
+}
+
+Test(link, a_test_link_request_is_echoed_whole_v1) { test_link_echo(false); }
+Test(link, a_test_link_request_is_echoed_whole_v2_in_the_requesters_byte_order) { test_link_echo(true); }
+
 Test(link, port_error_fails_over_and_port_return_adds_a_link_again)
 {
 	duo *d = two_rnics(2, 2);

@@ -230,3 +230,150 @@ Test(world, the_idle_end_of_a_link_group_is_logged_and_reported_as_orderly)
 	report_free(&r);
 	scn_world_free(t);
 }
+
+/* 20 connections to a server whose `smcr maxconns=16`: Linux (smc_lgr_create) bounds a link
+ * group by the sysctl only when a v2.1 first contact negotiated it; v1 and v2.0 link groups
+ * take SMC_CONN_PER_LGR_MAX (255), so the 20 share one link group. */
+static unsigned long maxconns_run(const char *smcr_line, unsigned lgrs)
+{
+	char text[2048];
+	snprintf(text, sizeof(text),
+	         "end 3s\n"
+	         "switch SW\n"
+	         "adapter RA pfid=0010 switch=SW\n"
+	         "adapter RB pfid=0020 switch=SW\n"
+	         "stack A\n  interface e0 switch=SW ip=10.0.0.1/24\n  smcr pfid=0010\n  %s\nend\n"
+	         "stack B\n  interface e0 switch=SW ip=10.0.0.2/24\n  smcr pfid=0020\n  %s\nend\n"
+	         "app sink B listen port=5000 kind=sink\n"
+	         "app bulk A connect B:5000 kind=bulk bytes=64K conns=20 close=never\n"
+	         "at 1s expect conns A B == 20\n"
+	         "expect mode bulk == SMCR\n"
+	         "expect linkgroups A B == %u\n"
+	         "expect linkgroups B A == %u\n",
+	         smcr_line, smcr_line, lgrs, lgrs);
+	scn_world *t = scn_world_new(text, NULL);
+	unsigned long failed = scn_world_run(t);
+	if (failed)
+		cr_log_error("%s", scn_world_output(t));
+	scn_world_free(t);
+	return failed;
+}
+
+Test(world, maxconns_bounds_only_a_v2_1_link_group_as_in_linux)
+{
+	cr_assert_eq(maxconns_run("smcr v2=no maxconns=16", 1), 0, "SMC-Rv1: one link group");
+	cr_assert_eq(maxconns_run("smcr ueid=SMCSIM.TEST release=0 maxconns=16", 1), 0, "SMC-Rv2.0: one link group");
+	cr_assert_eq(maxconns_run("smcr ueid=SMCSIM.TEST release=1 maxconns=16", 2), 0, "SMC-Rv2.1: 16 + 4");
+}
+
+/* An adapter fails under a link: the z/OS stack reports its RoCE interface's INOP
+ * (IST1717I, then IST1578I DEVICE INOP DETECTED FOR the TRLE) before the IST2406I group of
+ * the link that fails with it; the TRLE of EZARIUT10018 is IUT10018. A Linux stack reports
+ * no VTAM INOP. */
+static char *adapter_failure_log(const char *personality)
+{
+	char text[2048];
+	snprintf(text, sizeof(text),
+	         "end 1s\n"
+	         "switch SW1\nswitch SW2\n"
+	         "adapter RA1 pfid=0018 switch=SW1\nadapter RA2 pfid=0019 switch=SW2\n"
+	         "adapter RB1 pfid=0028 switch=SW1\nadapter RB2 pfid=0029 switch=SW2\n"
+	         "stack ZA personality=%s\n  interface e1 switch=SW1 ip=10.1.1.1/24\n"
+	         "  interface e2 switch=SW2 ip=10.1.2.1/24\n  smcr pfid=0018\n  smcr pfid=0019\nend\n"
+	         "stack ZB personality=%s\n  interface e1 switch=SW1 ip=10.1.1.2/24\n"
+	         "  interface e2 switch=SW2 ip=10.1.2.2/24\n  smcr pfid=0028\n  smcr pfid=0029\nend\n"
+	         "app sink ZB listen port=5000 kind=sink\n"
+	         "app bulk ZA connect ZB.e1:5000 kind=bulk bytes=4M\n"
+	         "at 100ms expect links ZA ZB == 2\n"
+	         "at 200ms fail adapter RA1\n"
+	         "at 300ms expect links ZA ZB == 1\n"
+	         "expect delivered bulk == 4M\n",
+	         personality, personality);
+	world_opts o;
+	world_opts_default(&o);
+	o.verbose = true;
+	scn_world *t = scn_world_new(text, &o);
+	cr_assert_eq(scn_world_run(t), 0, "%s", scn_world_output(t));
+	char *out = strdup(scn_world_output(t));
+	if (!strcmp(personality, "zos")) {
+		smcr_report r;
+		report_init(&r);
+		world_fill_report(t->w, &r, SCN_NONE);
+		unsigned inops = 0;
+		for (size_t i = 0; i < r.n_events; i++)
+			if (r.events[i].kind == REPORT_EVENT_INTF_INOP) {
+				inops++;
+				cr_assert_str_eq(r.events[i].intf, "EZARIUT10018");
+				cr_assert_str_eq(report_event_kind_name(r.events[i].kind), "interface_inop");
+			}
+		cr_assert_eq(inops, 1, "one INOP: ZA's port on RA1");
+		report_free(&r);
+	}
+	scn_world_free(t);
+	return out;
+}
+
+Test(world, a_zos_stack_reports_the_roce_interface_inop_before_its_link_failures)
+{
+	char *out = adapter_failure_log("zos");
+	const char *inop = strstr(out, "ZA: RoCE interface EZARIUT10018 inoperative: ");
+	cr_assert(inop, "%s", out);
+	const char *ulp = strstr(inop, "\nIST1717I ULPID = ZA ULP INTERFACE = EZARIUT10018\n");
+	cr_assert(ulp, "%s", out);
+	const char *dev = strchr(ulp + 1, '\n');
+	const char *want = "\nIST1578I DEVICE INOP DETECTED FOR IUT10018 BY *NA* CODE = *NA*\n";
+	cr_assert(dev && !strncmp(dev, want, strlen(want)), "IST1578I right after IST1717I: %s", out);
+	const char *fail = strstr(out, "IST2406I SMC-R LINK FAILURE ON TRLE IUT10018 CODE = ");
+	cr_assert(fail && fail > dev, "the link failure follows the INOP: %s", out);
+	cr_assert_null(strstr(out, "ZB: RoCE interface"), "ZB's adapters did not fail");
+	free(out);
+}
+
+Test(world, a_linux_stack_reports_no_vtam_inop)
+{
+	char *out = adapter_failure_log("linux");
+	cr_assert_null(strstr(out, "IST1578I"), "%s", out);
+	cr_assert_null(strstr(out, "inoperative"), "%s", out);
+	free(out);
+}
+
+/* A link group's peer as the report shows it is what the protocol told the stack: SMC-Rv1
+ * carries no host name (only the peer's system id), so a v1 link group names no peer host
+ * and no peer stack; an SMC-Rv2 first contact names the host (FCE), and the peer stack is
+ * the one with that name. */
+static void peer_of_lgrs(const char *smcr_line, const char *host, uint32_t peer_stack)
+{
+	char text[2048];
+	snprintf(text, sizeof(text),
+	         "end 1s\n"
+	         "switch SW\n"
+	         "adapter RA pfid=0010 switch=SW\n"
+	         "adapter RB pfid=0020 switch=SW\n"
+	         "stack A hostname=\"ALPHA.EXAMPLE\"\n  interface e0 switch=SW ip=10.0.0.1/24\n  smcr pfid=0010\n  %s\nend\n"
+	         "stack B hostname=\"BETA.EXAMPLE\"\n  interface e0 switch=SW ip=10.0.0.2/24\n  smcr pfid=0020\n  %s\nend\n"
+	         "app sink B listen port=5000 kind=sink\n"
+	         "app bulk A connect B:5000 kind=bulk bytes=64K close=never\n"
+	         "expect mode bulk == SMCR\n",
+	         smcr_line, smcr_line);
+	scn_world *t = scn_world_new(text, NULL);
+	cr_assert_eq(scn_world_run(t), 0, "%s", scn_world_output(t));
+	smcr_report r;
+	report_init(&r);
+	world_fill_report(t->w, &r, SCN_NONE);
+	cr_assert_eq(r.n_lgrs, 2);
+	for (size_t i = 0; i < r.n_lgrs; i++) {
+		const report_lgr *g = &r.lgrs[i];
+		if (g->stack_id != 1)
+			continue; /* A's link group: its peer is B */
+		cr_assert_str_eq(g->peer_host, host);
+		cr_assert_eq(g->peer_stack_id, peer_stack);
+	}
+	report_free(&r);
+	scn_world_free(t);
+}
+
+Test(world, a_v1_link_group_names_no_peer_host_or_stack_a_v2_one_the_host_its_peer_sent)
+{
+	peer_of_lgrs("smcr v2=no", "", 0);
+	peer_of_lgrs("smcr ueid=SMCSIM.TEST", "BETA.EXAMPLE", 2);
+}

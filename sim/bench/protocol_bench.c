@@ -97,7 +97,7 @@ static bool one_run(const scn_scenario *scn, const protocol_bench_config *c, pro
 	double t0 = bench_wall_seconds(), c0 = bench_cpu_seconds();
 	r->failed = world_run(w);
 	double dt = bench_wall_seconds() - t0, dc = bench_cpu_seconds() - c0;
-	if (!r->wall || dt < r->wall) {
+	if (r->wall == 0.0 || dt < r->wall) {
 		r->wall = dt;
 		r->cpu = dc;
 	}

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "model/clc.h"
+
 const char *stack_personality_name(stack_personality p)
 {
 	switch (p) {
@@ -53,6 +55,8 @@ void stack_config_defaults(stack_config *cfg, stack_personality p)
 	cfg->smcr.mtu = 1024;
 	cfg->smcr.fixed_memory = 256ull * 1024 * 1024;
 	cfg->smcr.tcp_keepalive_interval = 300 * SIM_S;
+	cfg->smcr.clc_os_type = SMCR_CLC_OS_LINUX;
+	cfg->smcr.llc_v2_big_endian = false; /* x86 Linux: u16 length_v2 in host order */
 
 	switch (p) {
 	case STACK_LINUX:
@@ -72,6 +76,9 @@ void stack_config_defaults(stack_config *cfg, stack_personality p)
 		t->port_lo = 1024;
 		t->port_hi = 65535;
 		cfg->arp.timeout = 20 * 60 * SIM_S;
+		/* a big-endian system: its CLC says z/OS, its v2 LLC fields are in network order */
+		cfg->smcr.clc_os_type = SMCR_CLC_OS_ZOS;
+		cfg->smcr.llc_v2_big_endian = true;
 		break;
 	}
 }

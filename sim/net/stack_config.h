@@ -86,6 +86,12 @@ typedef struct smcr_config {
 	char ueids[SMCR_CFG_MAX_UEIDS][SMCR_CFG_UEID_LEN + 1]; /* user EIDs, NUL-terminated */
 	size_t n_ueids;
 	uint32_t v2_ipaddr;        /* the SMC-Rv2 (SMCR) IP address, host order; 0 = none */
+	/* What the peer learns of this system from the wire (per personality, not knobs):
+	 * the CLC OS type of v2 first contacts and Declines, and the byte order of the v2 LLC
+	 * lengths and counts, which Linux writes in host order (little-endian on x86) and a
+	 * big-endian z/OS in network order. */
+	uint8_t clc_os_type;       /* SMCR_CLC_OS_ZOS 1, SMCR_CLC_OS_LINUX 2 (model/clc.h) */
+	bool llc_v2_big_endian;
 } smcr_config;
 
 typedef struct stack_config {

@@ -40,7 +40,8 @@ static void facts_proposal(const rd_msg *m, rd_facts *f)
 	smcr_decode_err e;
 	if (smcr_clc_decode_proposal(&p, m->data, m->len, &e))
 		return;
-	if (p.typev1 != SMCR_CLC_TYPE_NONE && p.ipv4_prefix_len)
+	/* a recorded prefix length is the capture's word: only 1..32 names a subnet */
+	if (p.typev1 != SMCR_CLC_TYPE_NONE && p.ipv4_prefix_len && p.ipv4_prefix_len <= 32)
 		f->prefix_len = p.ipv4_prefix_len;
 	if (m->from_r || p.typev2 == SMCR_CLC_TYPE_NONE || f->o_proposed)
 		return;

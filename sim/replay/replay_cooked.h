@@ -15,6 +15,10 @@
 #define RP_LINKTYPE_LINUX_SLL 113
 #define RP_LINKTYPE_LINUX_SLL2 276
 
+/* The longest record libpcap hands out (its MAXIMUM_SNAPLEN), whatever snap length a
+ * file's header claims: the header's value is the file's word, not a buffer size. */
+#define RP_MAX_RECORD 262144u
+
 /* A link type replay can read (Ethernet or one of the cooked ones). */
 bool rp_linktype_readable(int linktype);
 

@@ -27,12 +27,12 @@ int replay_decode_file(const char *path, const replay_opts *opts, replay_result 
 		return -1;
 	}
 	replay_decoder *d = replay_decoder_new(opts);
-	/* cooked records are rebuilt here: a frame of the file's snapshot length (or libpcap's
-	 * largest) plus the Ethernet header */
+	/* cooked records are rebuilt here: libpcap's largest record plus the Ethernet header
+	 * (not the header's snapshot length, which any file may set to gigabytes) */
 	size_t eth_size = 0;
 	uint8_t *eth = NULL;
 	if (dlt != RP_LINKTYPE_ETHERNET) {
-		eth_size = MAX((size_t)pcap_snapshot(p), (size_t)262144) + 14;
+		eth_size = (size_t)RP_MAX_RECORD + 14;
 		eth = g_malloc(eth_size);
 	}
 	/* which tap saw each packet: copies at two taps are one packet (replay_copies.h) */
@@ -65,9 +65,9 @@ int replay_decode_file(const char *path, const replay_opts *opts, replay_result 
 		}
 		uint32_t ocap, olen;
 		char why[REPLAY_TEXT_LEN];
-		if (h->caplen + 14u > eth_size) {
-			snprintf(why, sizeof(why), "record of %u bytes, beyond the file's snapshot length %d", h->caplen,
-			         pcap_snapshot(p));
+		if (h->caplen > eth_size - 14) {
+			snprintf(why, sizeof(why), "record of %u bytes, beyond the largest record (%u bytes)", h->caplen,
+			         RP_MAX_RECORD);
 			replay_decoder_unreadable_frame(d, ts, h->caplen, h->len, true, why);
 			continue;
 		}

@@ -326,6 +326,7 @@ const char *report_event_kind_name(report_event_kind k)
 	case REPORT_EVENT_LINK_FAILED: return "link_failed";
 	case REPORT_EVENT_LINK_DELETED: return "link_deleted";
 	case REPORT_EVENT_LGR_ENDED: return "lgr_ended";
+	case REPORT_EVENT_INTF_INOP: return "interface_inop";
 	}
 	return "?";
 }

@@ -6,7 +6,8 @@
  *   report_print_smc()      smc-tools style: smcr linkgroup [link-show], smcr device,
  *                           smcr -d stats, smcss and smcss -R
  *   report_print_json()     the same data as JSON with stable keys
- *   report_print_log()      IST2406I-style message groups for link failures
+ *   report_print_log()      IST2406I-style message groups for link failures, the
+ *                           IST1717I/IST1578I group of a RoCE interface INOP
  * All output is deterministic: rows are printed in the order report_sort() gives, which
  * depends on numeric ids only, never on addresses or insertion by hash.
  *
@@ -96,6 +97,8 @@ typedef enum report_event_kind {
 	REPORT_EVENT_LINK_DELETED,    /* orderly removal (idle link group, operator) */
 	REPORT_EVENT_LGR_ENDED,       /* a link group ended: cause says how (orderly or not),
 	                               * code is the DELETE LINK reason (0 = none) */
+	REPORT_EVENT_INTF_INOP,       /* a z/OS stack's RoCE interface (intf) became inoperative:
+	                               * its adapter or the adapter's link failed */
 } report_event_kind;
 
 typedef struct report_cursor {

@@ -1,4 +1,5 @@
-/* Link failure log lines in the shape of the z/OS VTAM message group IST2406I:
+/* Link failure log lines in the shape of the z/OS VTAM message group IST2406I (z/OS
+ * Communications Server: SNA Messages, IST2406I):
  *
  *   IST2406I SMC-R LINK FAILURE ON TRLE trlename CODE = rsn_code
  *   IST1717I ULPID = ulp_id ULP INTERFACE = ulp_interface
@@ -9,11 +10,21 @@
  *   [IST2411I VLAN = vlan_id]
  *   IST314I END
  *
- * The TRLE of an RNIC interface EZARIUTpffff is IUTpffff; for other interface names the
- * name itself is shown. The ULP id is the stack's name (the TCP/IP job name on z/OS).
- * Each group is preceded by one line with the time, the capture frame and the cause in
- * words. Orderly removals get that line only: they are not failures; so does the end of a
- * link group, with how it ended and the DELETE LINK reason. */
+ * and, when a RoCE interface becomes inoperative, the group IBM lists under IST1717I (the
+ * interface INOP) with IST1578I (inoptype DEVICE for a RoCE Express interface):
+ *
+ *   IST1717I ULPID = ulp_id ULP INTERFACE = ulp_interface
+ *   IST1578I DEVICE INOP DETECTED FOR trlename BY modname CODE = code
+ *
+ * IBM does not say which module detects a RoCE INOP nor with which code: both are shown
+ * as *NA* (docs/deviations.md). The INOP comes before the link failures it causes.
+ *
+ * The TRLE of an RNIC interface EZARIUTpffff is IUTpffff (assumed: the interface name
+ * without its EZAR prefix, see docs/zos.md); for other interface names the name itself is
+ * shown. The ULP id is the stack's name (the TCP/IP job name on z/OS). Each group is
+ * preceded by one line with the time, the capture frame and the cause in words. Orderly
+ * removals get that line only: they are not failures; so does the end of a link group,
+ * with how it ended and the DELETE LINK reason. */
 #include <ctype.h>
 #include <inttypes.h>
 #include <string.h>
@@ -51,12 +62,19 @@ void report_print_log(FILE *out, const smcr_report *r)
 			fputc('\n', out);
 			continue;
 		}
+		char trle[REPORT_INTF_LEN + 8], a[64], b[64];
+		trle_name(e->intf, trle, sizeof(trle));
+		if (e->kind == REPORT_EVENT_INTF_INOP) {
+			const char *intf = e->intf[0] ? e->intf : "UNKNOWN";
+			fprintf(out, "] %s: RoCE interface %s inoperative: %s\n", stack, intf, e->cause);
+			fprintf(out, "IST1717I ULPID = %s ULP INTERFACE = %s\n", stack, intf);
+			fprintf(out, "IST1578I DEVICE INOP DETECTED FOR %s BY *NA* CODE = *NA*\n", trle);
+			continue;
+		}
 		fprintf(out, "] %s: %s: %s\n", stack, e->kind == REPORT_EVENT_LINK_FAILED ? "SMC-R link failure" : "SMC-R link removed",
 		        e->cause);
 		if (e->kind != REPORT_EVENT_LINK_FAILED)
 			continue;
-		char trle[REPORT_INTF_LEN + 8], a[64], b[64];
-		trle_name(e->intf, trle, sizeof(trle));
 		fprintf(out, "IST2406I SMC-R LINK FAILURE ON TRLE %s CODE = %08" PRIX32 "\n", trle, e->code);
 		fprintf(out, "IST1717I ULPID = %s ULP INTERFACE = %s\n", stack, e->intf[0] ? e->intf : "UNKNOWN");
 		fprintf(out, "IST2407I LOCAL LINK ID = %08" PRIX32 " REMOTE LINK ID = %08" PRIX32 "\n", e->local_link_id,

@@ -121,9 +121,17 @@ static void on_async(void *ctx, smcr_async_event ev, uint8_t port, void *qp_ctx)
 	int32_t idx = port >= 1 && port <= RNIC_MAX_PORTS ? v->port_index[port] : -1;
 	if (ev != SMCR_EV_QP_FATAL && idx < 0)
 		return; /* a port this stack did not activate */
+	if (idx >= 0)
+		smc_layer_port_changed(l, (uint32_t)idx, ev);
 	smc_layer_enter(l);
 	smcr_ctx_on_async_event(l->ctx, ev, idx < 0 ? 0 : (uint32_t)idx, qp_ctx, smc_layer_now(l));
 	smc_layer_leave(l);
+}
+
+void smc_layer_port_changed(smc_layer *l, uint32_t port_index, smcr_async_event ev)
+{
+	if (l->port_fn && !l->freeing && (ev == SMCR_EV_PORT_ERR || ev == SMCR_EV_PORT_ACTIVE))
+		l->port_fn(l->port_user, l, port_index, ev == SMCR_EV_PORT_ACTIVE);
 }
 
 /* ---- core callbacks that concern the whole layer ---- */
@@ -196,6 +204,8 @@ smc_layer *smc_layer_new(stack *st, const smc_layer_config *cfg)
 	for (size_t i = 0; i < sc->n_ueids && i < SMCR_MAX_UEIDS; i++)
 		pad_blank(set.ueids[set.n_ueids++], SMCR_EID_LEN, sc->ueids[i]);
 	set.v2 = set.v2 && sc->v2 && set.n_ueids > 0;
+	set.os_type = sc->clc_os_type;
+	set.llc_v2_order = sc->llc_v2_big_endian ? SMCR_LLC_V2_BE : SMCR_LLC_V2_LE;
 	l->mem_cap = sc->fixed_memory;
 	l->mem = (smcr_mem){ l, mem_malloc, mem_free, mem_calloc };
 	sim_engine_rng(st->eng, "smc.layer", st->entity, &l->rng);
@@ -241,6 +251,12 @@ void smc_layer_free(smc_layer *l)
 	sim_transport_free(l->tp);
 	smc_real_free(l);
 	free(l);
+}
+
+void smc_layer_set_port_fn(smc_layer *l, smc_layer_port_fn fn, void *user)
+{
+	l->port_fn = fn;
+	l->port_user = user;
 }
 
 void smc_layer_set_event_fn(smc_layer *l, smc_layer_event_fn fn, void *user)

@@ -45,7 +45,9 @@ typedef struct smc_layer smc_layer;
 
 typedef struct smc_layer_config {
 	/* Core settings: buffer sizes, TEST_LINK time, link and connection limits, host name.
-	 * v1/v2 and the UEIDs are taken from stack_smcr(st) (v2 needs at least one UEID). */
+	 * v1/v2, the UEIDs and what the personality shows on the wire (the CLC OS type, the
+	 * byte order of SMC-Rv2 LLC lengths) are taken from stack_smcr(st) (v2 needs at least
+	 * one UEID). */
 	smcr_settings core;
 	/* PNet id of interfaces without one (smc_layer_set_pnet) and of adapter ports whose
 	 * configuration has none: by default every interface and RoCE port of the stack is on
@@ -71,6 +73,13 @@ smc_layer *smc_layer_new(stack *st, const smc_layer_config *cfg);
 void smc_layer_free(smc_layer *l);
 
 void smc_layer_set_event_fn(smc_layer *l, smc_layer_event_fn fn, void *user);
+/* Called when an activated RoCE port goes down (the adapter or its link failed) or comes
+ * back, before the core hears of it: the interface's outage is what fails its links, so
+ * an operator's log names it first. */
+typedef void (*smc_layer_port_fn)(void *user, smc_layer *l, uint32_t port_index, bool up);
+void smc_layer_set_port_fn(smc_layer *l, smc_layer_port_fn fn, void *user);
+/* Tell the port observer (the layer's async paths, simulated and real). */
+void smc_layer_port_changed(smc_layer *l, uint32_t port_index, smcr_async_event ev);
 /* The PNet id of an interface ("" = the default). Set before activation. */
 void smc_layer_set_pnet(smc_layer *l, const netif *nif, const char *pnet_id);
 /* Associate an interface with an adapter port: it shares the port's network (the world

@@ -106,6 +106,8 @@ struct smc_layer {
 	smc_conn *work_head, *work_tail;
 	smc_layer_event_fn event_fn;
 	void *event_user;
+	smc_layer_port_fn port_fn;
+	void *port_user;
 	smc_layer_counters ctr;
 	uint32_t k_steer;
 	const sock *telling;       /* the socket being told of its fallback */

@@ -47,6 +47,7 @@ static void on_async(void *user, smcr_tp_dev *dev, uint8_t port, smcr_async_even
 			continue;
 		if (ev == SMCR_EV_GID_CHANGE && gid_still_there(l, p))
 			continue;
+		smc_layer_port_changed(l, p->port_index, ev);
 		smc_layer_enter(l);
 		smcr_ctx_on_async_event(l->ctx, ev, p->port_index, NULL, smc_layer_now(l));
 		smc_layer_leave(l);
@@ -252,6 +253,7 @@ int smc_layer_real_fail(smc_layer *l, uint16_t pfid, uint8_t port, bool fail)
 			for (size_t k = 0; k < q.n; k++)
 				verbs_dev_qp_to_err(l->vt, p->dev, q.qpn[k]);
 		}
+		smc_layer_port_changed(l, p->port_index, fail ? SMCR_EV_PORT_ERR : SMCR_EV_PORT_ACTIVE);
 		smc_layer_enter(l);
 		smcr_ctx_on_async_event(l->ctx, fail ? SMCR_EV_PORT_ERR : SMCR_EV_PORT_ACTIVE, p->port_index, NULL,
 		                        smc_layer_now(l));

@@ -259,6 +259,7 @@ static int build_stacks(world *w, char *err, size_t errlen)
 			break;
 		}
 		smc_layer_set_event_fn(ws->l, world_on_layer_event, w);
+		smc_layer_set_port_fn(ws->l, world_on_port_event, w);
 		for (size_t k = 0; k < ss->n_ifaces; k++)
 			smc_layer_set_pnet(ws->l, ws->ifs[k].nif, ss->ifaces[k].pnetid);
 		/* an adapter port shares its network with the interfaces on its switch */

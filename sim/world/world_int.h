@@ -159,6 +159,7 @@ bool world_apps_done(const world *w);
 void world_log_connected(world *w, const world_end *e, sock *s);
 void world_log_closed(world *w, const world_end *e);
 void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev);
+void world_on_port_event(void *user, smc_layer *l, uint32_t port_index, bool up);
 void world_report_snapshot(world *w, const scn_report *rep, const char *why);
 
 #endif

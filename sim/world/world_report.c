@@ -15,16 +15,6 @@
 
 /* ---- link events ---- */
 
-static const char *stack_name_by_sysid(world *w, const uint8_t sysid[8])
-{
-	for (size_t i = 0; i < w->scn->n_stacks; i++) {
-		smc_layer *l = w->st[i].l;
-		if (l && !memcmp(smcr_ctx_system_id(smc_layer_ctx(l)), sysid, 8))
-			return w->scn->stacks[i].name;
-	}
-	return "?";
-}
-
 static uint32_t lgr_num_of(smc_layer *l, uint64_t lgr_id)
 {
 	return report_core_lgr_num(smc_layer_ctx(l), lgr_id);
@@ -186,6 +176,35 @@ void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev)
 	}
 }
 
+/* A RoCE port went down or came back. On a z/OS stack the interface's INOP is an event
+ * (VTAM's IST1717I/IST1578I group) ahead of the link failures it causes; a Linux stack
+ * logs nothing of its own here (its links' events follow). */
+void world_on_port_event(void *user, smc_layer *l, uint32_t port_index, bool up)
+{
+	world *w = user;
+	world_host *ws = world_stack_of_layer(w, l);
+	if (!ws || ws->st->personality != STACK_ZOS)
+		return;
+	bool log = w->o.verbose && !w->o.json;
+	if (up) {
+		if (log) {
+			world_log_prefix(w, w->out);
+			fprintf(w->out, "%s: RoCE interface %s active again\n", ws->st->name, port_name(l, port_index));
+		}
+		return;
+	}
+	report_event *e = add_event(w);
+	e->time_ns = sim_now(w->eng);
+	e->stack_id = ws->report_id;
+	e->kind = REPORT_EVENT_INTF_INOP;
+	e->lgr_id = REPORT_UNKNOWN;
+	e->vlan = REPORT_NO_VLAN;
+	snprintf(e->intf, sizeof(e->intf), "%.16s", port_name(l, port_index));
+	snprintf(e->cause, sizeof(e->cause), "port error (the adapter or its link failed)");
+	if (log)
+		print_event(w, e);
+}
+
 /* ---- filling a report ---- */
 
 typedef struct fill_ctx {
@@ -203,11 +222,16 @@ static void fill_lgr(void *arg, const smcr_lgr_info *li)
 	report_lgr *g = report_add_lgr(c->r);
 	report_core_lgr(g, li);
 	g->stack_id = c->stack_id;
-	const char *peer = stack_name_by_sysid(c->w, li->peer_system_id);
-	if (!g->peer_host[0])
-		snprintf(g->peer_host, sizeof(g->peer_host), "%s", peer);
-	uint32_t ps = scn_find_stack(c->w->scn, peer);
-	g->peer_stack_id = ps == SCN_NONE ? 0 : ps + 1;
+	/* Only what the protocol told this stack: a v2 first contact names the peer's host
+	 * (the Accept's or Confirm's first-contact extension), and the peer stack is the one
+	 * with that host name; SMC-Rv1 names no host (only the system id), so a v1 link group
+	 * shows none, as a real stack could not. */
+	g->peer_stack_id = 0;
+	for (size_t i = 0; g->peer_host[0] && i < c->w->scn->n_stacks; i++)
+		if (!strcmp(c->w->scn->stacks[i].hostname, g->peer_host)) {
+			g->peer_stack_id = (uint32_t)i + 1;
+			break;
+		}
 }
 
 static uint32_t rnic_id_of(const fill_ctx *c, uint32_t port_index)

@@ -477,7 +477,7 @@ static sim_run_result run_engine(world *w, sim_time t)
 void world_run_until(world *w, sim_time t)
 {
 	const scn_scenario *s = w->scn;
-	if (!w->wall_start) {
+	if (w->wall_start == 0) {
 		w->wall_start = w->wall_last_progress = world_wall_seconds();
 		if (w->o.json && !w->json_open) {
 			json_init(&w->json, w->out, true);

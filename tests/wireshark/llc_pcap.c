@@ -15,9 +15,10 @@
  *       neither byte order: one on that QP, one on a QP that never carried SMC-R.
  *   llc_pcap swap IN OUT.pcap
  *       Copy a capture, rewriting every SMC-Rv2 LLC message into big-endian (network
- *       order) 16-bit fields: each is decoded by the model, re-encoded little-endian (which
- *       must give the original bytes back, or the program fails) and then big-endian; the
- *       ICRC is recomputed. Everything else is copied byte for byte.
+ *       order) 16-bit fields: each is decoded by the model, re-encoded in the byte order it
+ *       came in (little-endian from a Linux sender, big-endian from a z/OS one: that must
+ *       give the original bytes back, or the program fails) and then big-endian; the ICRC
+ *       is recomputed. Everything else is copied byte for byte.
  * Exit 0, 1 on an error (said on stderr), 2 on bad usage. */
 #include <pcap/pcap.h>
 #include <stdio.h>
@@ -373,13 +374,13 @@ static int swap_frame(uint8_t *frame, uint32_t len, uint64_t number)
 		fprintf(stderr, "llc_pcap: frame %llu: v2 LLC does not decode: %s\n", (unsigned long long)number, why);
 		return -1;
 	}
-	static uint8_t le[SMCR_LLC_V2_MAX_LEN], be[SMCR_LLC_V2_MAX_LEN];
-	ssize_t nl = smcr_llc_encode(le, sizeof(le), &m, SMCR_LLC_V2_LE);
+	static uint8_t orig[SMCR_LLC_V2_MAX_LEN], be[SMCR_LLC_V2_MAX_LEN];
+	ssize_t no = smcr_llc_encode(orig, sizeof(orig), &m, m.order);
 	ssize_t nb = smcr_llc_encode(be, sizeof(be), &m, SMCR_LLC_V2_BE);
-	if (m.order != SMCR_LLC_V2_LE || nl != (ssize_t)pkt.payload_len || nb != nl ||
-	    memcmp(le, pkt.payload, pkt.payload_len) != 0) {
-		fprintf(stderr, "llc_pcap: frame %llu: %s v2 is not the little-endian encoding of what it decodes to\n",
-		        (unsigned long long)number, smcr_llc_type_name(m.type));
+	if (no != (ssize_t)pkt.payload_len || nb != no || memcmp(orig, pkt.payload, pkt.payload_len) != 0) {
+		fprintf(stderr, "llc_pcap: frame %llu: %s v2 is not the %s encoding of what it decodes to\n",
+		        (unsigned long long)number, smcr_llc_type_name(m.type),
+		        m.order == SMCR_LLC_V2_LE ? "little-endian" : "big-endian");
 		return -1;
 	}
 	memcpy((uint8_t *)pkt.payload, be, (size_t)nb);
