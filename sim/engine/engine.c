@@ -1,10 +1,13 @@
-/* The discrete-event engine: a radix heap of (time, sequence, slot) entries.
+/* The discrete-event engine: a radix heap over event times, FIFO within a time.
  *
- * Entries carry their keys inline, so queue work never touches event memory. Cancelling
- * or re-arming does not search the queue: the event's slot simply stops matching the
- * entry's sequence number, and the stale entry is dropped when its bucket is next
- * scanned. Slots live in an engine-owned table, so a stale entry never points at memory a
- * component has freed.
+ * Queue entries are 16 bytes (time, record index, record generation), so the radix heap's
+ * redistributions move little memory; what an event needs to run (handler, object,
+ * argument, fingerprint identity, ordering sequence) sits once in an engine-owned record
+ * table. Cancelling or re-arming does not search the queue: the record's generation moves
+ * on and the stale entry is skipped when it surfaces. Records live in the engine, so a
+ * stale entry never points at memory a component has freed; released records are reused
+ * last-in first-out, so the records of a busy run stay in cache and nothing is allocated
+ * per event.
  */
 #include "sim/engine/engine.h"
 
@@ -13,29 +16,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A queued event. One-shot postings live entirely in their entry (fn != NULL), so
- * running them touches no other memory; embedded timers point at their slot. */
-typedef struct heap_entry {
+/* A queued event: its time and the record that says what to run. */
+typedef struct queue_entry {
 	sim_time at;
-	uint64_t seq;
-	sim_event_fn fn; /* one-shot handler, or NULL for an embedded timer */
-	void *ctx;
-	uint64_t arg;
+	uint32_t rec;
+	uint32_t gen; /* the record's generation when queued; stale once they differ */
+} queue_entry;
+
+/* What one pending event runs. One-shot postings keep everything here (fn != NULL);
+ * an embedded timer points at its sim_event (fn == NULL, ctx = the event). */
+typedef struct record {
+	uint64_t seq;     /* ordering sequence of the queued entry */
+	sim_event_fn fn;  /* one-shot handler, or NULL for an embedded timer */
+	void *ctx;        /* one-shot object, or the embedded sim_event */
+	uint64_t arg;     /* one-shot argument; free records: the next free index */
 	uint64_t entity;
 	uint32_t kind;
-	uint32_t slot;   /* embedded timer's slot */
-} heap_entry;
-
-typedef struct slot_entry {
-	uint64_t seq;   /* sequence of the live scheduling, 0 = free */
-	sim_event *ev;  /* free slots: unused; next free index in `next_free` */
-	uint32_t next_free;
-} slot_entry;
+	uint32_t gen;     /* bumped on release */
+} record;
 
 typedef struct bucket {
-	heap_entry *e;
+	queue_entry *e;
 	uint32_t len, cap;
+	uint32_t head;    /* bucket 0 only: entries before it have run */
 } bucket;
+
+#define NBUCKETS 65
 
 struct sim_engine {
 	sim_time now;
@@ -45,18 +51,15 @@ struct sim_engine {
 	uint64_t events_run;
 	bool stop;
 
-	bucket buckets[129];
-	uint64_t nonempty[3];   /* bit b set = bucket b has entries */
-	sim_time last_at;       /* key of the last entry taken (radix base) */
-	uint64_t last_seq;
-	heap_entry *spare;      /* scratch array swapped with a bucket being spread */
+	bucket buckets[NBUCKETS];
+	uint64_t nonempty[2];   /* bit b set = bucket b (1..64) has entries */
+	sim_time last_at;       /* radix base: the time of bucket 0 */
+	queue_entry *spare;     /* scratch array swapped with a bucket being spread */
 	uint32_t spare_cap;
-	size_t queued;          /* entries in all buckets, live or stale */
-	size_t stale;           /* entries whose slot no longer matches */
 
-	slot_entry *slots;
-	uint32_t slot_cap, slot_free, slots_used;
-
+	record *recs;
+	uint32_t rec_cap, rec_free, recs_used;
+	size_t live;            /* records in use: pending events */
 };
 
 static void *xrealloc(void *p, size_t n)
@@ -77,7 +80,7 @@ sim_engine *sim_engine_new(uint64_t seed)
 	eng->seed = seed;
 	eng->next_seq = 1;
 	eng->fingerprint = sim_mix64(seed ^ 0x736d63722d73696dULL); /* "smcr-sim" */
-	eng->slot_free = SIM_SLOT_NONE;
+	eng->rec_free = SIM_SLOT_NONE;
 	return eng;
 }
 
@@ -85,10 +88,10 @@ void sim_engine_free(sim_engine *eng)
 {
 	if (!eng)
 		return;
-	for (int i = 0; i < 129; i++)
+	for (int i = 0; i < NBUCKETS; i++)
 		free(eng->buckets[i].e);
 	free(eng->spare);
-	free(eng->slots);
+	free(eng->recs);
 	free(eng);
 }
 
@@ -110,140 +113,137 @@ void sim_event_init(sim_event *ev, uint32_t kind, uint64_t entity, sim_event_fn 
 	ev->slot = SIM_SLOT_NONE;
 }
 
-/* --- slots ---------------------------------------------------------------------- */
+/* --- records --------------------------------------------------------------------- */
 
-static uint32_t slot_alloc(sim_engine *eng, sim_event *ev, uint64_t seq)
+static inline uint32_t rec_alloc(sim_engine *eng)
 {
-	uint32_t s;
-	if (eng->slot_free != SIM_SLOT_NONE) {
-		s = eng->slot_free;
-		eng->slot_free = eng->slots[s].next_free;
+	uint32_t r;
+	if (eng->rec_free != SIM_SLOT_NONE) {
+		r = eng->rec_free;
+		eng->rec_free = (uint32_t)eng->recs[r].arg;
 	} else {
-		if (eng->slots_used == eng->slot_cap) {
-			uint32_t cap = eng->slot_cap ? eng->slot_cap * 2 : 1024;
-			eng->slots = xrealloc(eng->slots, (size_t)cap * sizeof(*eng->slots));
-			eng->slot_cap = cap;
+		if (eng->recs_used == eng->rec_cap) {
+			uint32_t cap = eng->rec_cap ? eng->rec_cap * 2 : 1024;
+			eng->recs = xrealloc(eng->recs, (size_t)cap * sizeof(*eng->recs));
+			eng->rec_cap = cap;
 		}
-		s = eng->slots_used++;
+		r = eng->recs_used++;
+		eng->recs[r].gen = 0;
 	}
-	eng->slots[s].seq = seq;
-	eng->slots[s].ev = ev;
-	return s;
+	eng->live++;
+	return r;
 }
 
-static void slot_release(sim_engine *eng, uint32_t s)
+static inline void rec_release(sim_engine *eng, uint32_t r)
 {
-	eng->slots[s].seq = 0;
-	eng->slots[s].ev = NULL;
-	eng->slots[s].next_free = eng->slot_free;
-	eng->slot_free = s;
+	eng->recs[r].gen++;
+	eng->recs[r].arg = eng->rec_free;
+	eng->rec_free = r;
+	eng->live--;
 }
 
 /* --- queue ----------------------------------------------------------------------- */
 
-/* The queue is a radix heap over the 128-bit key (time, sequence). A discrete-event
- * engine only ever inserts keys larger than the last one taken (time >= now, sequence
- * fresh), which is exactly what a radix heap needs. Bucket i (1..128) holds entries whose
- * key first differs from `last` at bit i-1 (counting from the least significant); bucket
- * 0 holds the entry equal to `last`, i.e. the next to run. Taking the minimum scans one
- * bucket and redistributes it into lower ones; buckets are plain arrays, so the work is
- * sequential memory access instead of a binary heap's scattered sifts. */
+/* A discrete-event engine only ever inserts times >= the last one taken, which is what a
+ * radix heap needs. Bucket i (1..64) holds entries whose time first differs from
+ * `last_at` at bit i-1 (counting from the least significant); bucket 0 holds the entries
+ * at `last_at`, in sequence order, consumed from its head. Taking the minimum scans one
+ * bucket and spreads it into lower ones; buckets are plain arrays, so the work is
+ * sequential memory access instead of a binary heap's scattered sifts.
+ *
+ * Entries of equal time are always in the same bucket and every append (a new posting,
+ * a spread) keeps their relative order, so within a time they stay in the order they were
+ * scheduled, i.e. by sequence. The one exception is a timer re-armed later while queued:
+ * its entry is re-filed when it surfaces with the older sequence the re-arm gave it, so
+ * bucket 0 is put in sequence order when it is filled and such an entry is inserted at
+ * its place. */
 
-static inline unsigned bucket_of(const sim_engine *eng, sim_time at, uint64_t seq)
+static inline unsigned bucket_of(const sim_engine *eng, sim_time at)
 {
-	uint64_t hi = at ^ eng->last_at;
-	if (hi)
-		return 128u - (unsigned)__builtin_clzll(hi);
-	uint64_t lo = seq ^ eng->last_seq;
-	return lo ? 64u - (unsigned)__builtin_clzll(lo) : 0u;
+	uint64_t d = at ^ eng->last_at;
+	return d ? 64u - (unsigned)__builtin_clzll(d) : 0u;
 }
 
-static inline void bucket_add(sim_engine *eng, unsigned b, heap_entry e)
+static inline void bucket_grow(bucket *bk)
+{
+	uint32_t cap = bk->cap ? bk->cap * 2 : 16;
+	bk->e = xrealloc(bk->e, (size_t)cap * sizeof(*bk->e));
+	bk->cap = cap;
+}
+
+static inline void bucket_append(sim_engine *eng, unsigned b, queue_entry e)
 {
 	bucket *bk = &eng->buckets[b];
-	if (bk->len == bk->cap) {
-		uint32_t cap = bk->cap ? bk->cap * 2 : 16;
-		bk->e = xrealloc(bk->e, (size_t)cap * sizeof(*bk->e));
-		bk->cap = cap;
-	}
+	if (bk->len == bk->cap)
+		bucket_grow(bk);
 	bk->e[bk->len++] = e;
-	eng->nonempty[b >> 6] |= 1ULL << (b & 63);
+	if (b)
+		eng->nonempty[(b - 1) >> 6] |= 1ULL << ((b - 1) & 63);
 }
 
-static inline bool entry_live(const sim_engine *eng, const heap_entry *e)
+static inline uint64_t entry_seq(const sim_engine *eng, const queue_entry *e)
 {
-	return e->fn || eng->slots[e->slot].seq == e->seq;
+	return eng->recs[e->rec].seq;
 }
 
-static inline bool entry_before(const heap_entry *a, const heap_entry *b)
+/* Insert into bucket 0 at its sequence place among the entries not yet run. */
+static void bucket0_insert(sim_engine *eng, queue_entry e, uint64_t seq)
 {
-	return a->at < b->at || (a->at == b->at && a->seq < b->seq);
+	bucket *bk = &eng->buckets[0];
+	if (bk->len == bk->cap)
+		bucket_grow(bk);
+	uint32_t i = bk->len++;
+	while (i > bk->head && entry_seq(eng, &bk->e[i - 1]) > seq) {
+		bk->e[i] = bk->e[i - 1];
+		i--;
+	}
+	bk->e[i] = e;
 }
 
-static int first_nonempty(const sim_engine *eng)
+/* Put bucket 0 (just filled by a spread) in sequence order: an insertion sort, linear
+ * when nothing was re-filed, which is the usual case. */
+static void bucket0_sort(sim_engine *eng)
 {
-	for (int w = 0; w < 3; w++)
-		if (eng->nonempty[w])
-			return w * 64 + __builtin_ctzll(eng->nonempty[w]);
-	return -1;
-}
-
-static void bucket_clear(sim_engine *eng, unsigned b)
-{
-	eng->buckets[b].len = 0;
-	eng->nonempty[b >> 6] &= ~(1ULL << (b & 63));
-}
-
-/* The earliest live entry, without taking it. Only the candidate minimum is checked
- * for liveness (a slot-table lookup per entry would make the scan cache-bound); when the
- * minimum is stale, every stale entry of the bucket is dropped in one pass and the scan
- * repeated (dropping them one rescan at a time is quadratic when thousands of timers
- * were cancelled around the same time). NULL when nothing is pending. */
-static heap_entry *queue_peek(sim_engine *eng)
-{
-	for (;;) {
-		int b = first_nonempty(eng);
-		if (b < 0)
-			return NULL;
-		bucket *bk = &eng->buckets[b];
-		heap_entry *e = bk->e, *min = e;
-		for (uint32_t i = 1; i < bk->len; i++)
-			if (entry_before(&e[i], min))
-				min = &e[i];
-		if (entry_live(eng, min))
-			return min;
-		uint32_t kept = 0;
-		for (uint32_t i = 0; i < bk->len; i++)
-			if (entry_live(eng, &e[i]))
-				e[kept++] = e[i];
-		eng->stale -= bk->len - kept;
-		eng->queued -= bk->len - kept;
-		bk->len = kept;
-		if (bk->len == 0)
-			bucket_clear(eng, (unsigned)b);
+	bucket *bk = &eng->buckets[0];
+	for (uint32_t i = 1; i < bk->len; i++) {
+		queue_entry x = bk->e[i];
+		uint64_t s = entry_seq(eng, &x);
+		uint32_t j = i;
+		while (j > 0 && entry_seq(eng, &bk->e[j - 1]) > s) {
+			bk->e[j] = bk->e[j - 1];
+			j--;
+		}
+		bk->e[j] = x;
 	}
 }
 
-/* Make `min` (a live entry of the lowest non-empty bucket) the new `last` and spread
- * that bucket over the lower ones; `min` lands alone in bucket 0. */
-static void queue_take(sim_engine *eng, const heap_entry *min)
+/* Bucket 0 is empty: make the earliest time of the lowest non-empty bucket the new base
+ * and spread that bucket over the lower ones. False when nothing is queued. */
+static bool queue_spread(sim_engine *eng)
 {
-	int b = first_nonempty(eng);
-	eng->last_at = min->at;
-	eng->last_seq = min->seq;
-	if (b == 0)
-		return;
+	unsigned b;
+	if (eng->nonempty[0])
+		b = 1u + (unsigned)__builtin_ctzll(eng->nonempty[0]);
+	else if (eng->nonempty[1])
+		b = 65u + (unsigned)__builtin_ctzll(eng->nonempty[1]);
+	else
+		return false;
 	bucket *bk = &eng->buckets[b];
 	uint32_t n = bk->len;
-	heap_entry *e = bk->e;
+	queue_entry *e = bk->e;
+	sim_time min = e[0].at;
+	for (uint32_t i = 1; i < n; i++)
+		if (e[i].at < min)
+			min = e[i].at;
+	eng->last_at = min;
 	bk->len = 0;
-	eng->nonempty[(unsigned)b >> 6] &= ~(1ULL << ((unsigned)b & 63));
-	/* swap the bucket's array out so bucket_add into lower buckets cannot move it */
+	eng->nonempty[(b - 1) >> 6] &= ~(1ULL << ((b - 1) & 63));
+	/* swap the bucket's array out so appends to lower buckets cannot move it */
 	bk->e = eng->spare;
 	uint32_t cap = bk->cap;
 	bk->cap = eng->spare_cap;
 	for (uint32_t i = 0; i < n; i++)
-		bucket_add(eng, bucket_of(eng, e[i].at, e[i].seq), e[i]);
+		bucket_append(eng, bucket_of(eng, e[i].at), e[i]);
 	eng->spare = e;
 	eng->spare_cap = cap;
 	if (cap > 4096 && cap / 8 > n) {
@@ -252,12 +252,80 @@ static void queue_take(sim_engine *eng, const heap_entry *min)
 		eng->spare = NULL;
 		eng->spare_cap = 0;
 	}
+	if (eng->buckets[0].len > 1)
+		bucket0_sort(eng);
+	return true;
 }
 
-static void queue_push(sim_engine *eng, heap_entry e)
+/* The earliest live entry, without taking it (stale entries met on the way are dropped).
+ * NULL when nothing is pending. */
+static queue_entry *queue_front(sim_engine *eng)
 {
-	bucket_add(eng, bucket_of(eng, e.at, e.seq), e);
-	eng->queued++;
+	bucket *b0 = &eng->buckets[0];
+	for (;;) {
+		while (b0->head < b0->len) {
+			queue_entry *e = &b0->e[b0->head];
+			if (eng->recs[e->rec].gen == e->gen)
+				return e;
+			b0->head++;
+		}
+		b0->head = b0->len = 0;
+		if (!queue_spread(eng))
+			return NULL;
+	}
+}
+
+/* Take the entry queue_front() returned. */
+static inline void queue_pop(sim_engine *eng)
+{
+	bucket *b0 = &eng->buckets[0];
+	b0->head++;
+	if (b0->head >= 4096 && b0->head * 2 >= b0->len) {
+		/* a long chain of same-time events: drop the prefix that has run */
+		memmove(b0->e, b0->e + b0->head, (size_t)(b0->len - b0->head) * sizeof(*b0->e));
+		b0->len -= b0->head;
+		b0->head = 0;
+	}
+}
+
+/* Lower the radix base to `to` (>= now, < last_at). A peek (sim_engine_next_time, or a run
+ * that stopped at its time limit) spreads buckets without running anything, so a later
+ * posting may lie before the base. Only buckets 0..h+1 need re-filing, h being the highest
+ * bit in which the old and new bases differ: above it both bases agree, so those entries'
+ * buckets do not change. */
+static void queue_rebase(sim_engine *eng, sim_time to)
+{
+	unsigned top = 65u - (unsigned)__builtin_clzll(to ^ eng->last_at); /* h + 1 */
+	size_t n = 0;
+	for (unsigned b = 0; b <= top; b++)
+		n += eng->buckets[b].len - eng->buckets[b].head;
+	queue_entry *all = n ? xrealloc(NULL, n * sizeof(*all)) : NULL;
+	size_t k = 0;
+	for (unsigned b = 0; b <= top; b++) {
+		bucket *bk = &eng->buckets[b];
+		memcpy(all + k, bk->e + bk->head, (size_t)(bk->len - bk->head) * sizeof(*all));
+		k += bk->len - bk->head;
+		bk->len = bk->head = 0;
+		if (b)
+			eng->nonempty[(b - 1) >> 6] &= ~(1ULL << ((b - 1) & 63));
+	}
+	eng->last_at = to;
+	for (size_t i = 0; i < n; i++)
+		bucket_append(eng, bucket_of(eng, all[i].at), all[i]); /* none lands in bucket 0 */
+	free(all);
+}
+
+/* Queue record r at `at`; `newest` when its sequence is the latest handed out. */
+static inline void queue_push(sim_engine *eng, sim_time at, uint32_t r, bool newest)
+{
+	queue_entry e = { .at = at, .rec = r, .gen = eng->recs[r].gen };
+	if (__builtin_expect(at < eng->last_at, 0))
+		queue_rebase(eng, at);
+	unsigned b = bucket_of(eng, at);
+	if (b == 0 && !newest)
+		bucket0_insert(eng, e, eng->recs[r].seq);
+	else
+		bucket_append(eng, b, e);
 }
 
 /* --- scheduling ------------------------------------------------------------------ */
@@ -270,17 +338,21 @@ static void schedule(sim_engine *eng, sim_event *ev, sim_time at)
 	ev->at = at;
 	ev->queued_at = at;
 	ev->seq = seq;
-	ev->slot = slot_alloc(eng, ev, seq);
-	queue_push(eng, (heap_entry){ .at = at, .seq = seq, .slot = ev->slot });
+	uint32_t r = rec_alloc(eng);
+	record *rc = &eng->recs[r];
+	rc->seq = seq;
+	rc->fn = NULL;
+	rc->ctx = ev;
+	ev->slot = r;
+	queue_push(eng, at, r, true);
 }
 
 void sim_event_cancel(sim_engine *eng, sim_event *ev)
 {
 	if (ev->slot == SIM_SLOT_NONE)
 		return;
-	slot_release(eng, ev->slot);
+	rec_release(eng, ev->slot);
 	ev->slot = SIM_SLOT_NONE;
-	eng->stale++;
 }
 
 void sim_event_schedule(sim_engine *eng, sim_event *ev, sim_time at)
@@ -307,9 +379,15 @@ void sim_post(sim_engine *eng, sim_time at, uint32_t kind, uint64_t entity, sim_
 {
 	if (at < eng->now)
 		at = eng->now;
-	queue_push(eng, (heap_entry){ .at = at, .seq = eng->next_seq++, .fn = fn, .ctx = ctx,
-	                              .arg = arg, .entity = entity, .kind = kind,
-	                              .slot = SIM_SLOT_NONE });
+	uint32_t r = rec_alloc(eng);
+	record *rc = &eng->recs[r];
+	rc->seq = eng->next_seq++;
+	rc->fn = fn;
+	rc->ctx = ctx;
+	rc->arg = arg;
+	rc->entity = entity;
+	rc->kind = kind;
+	queue_push(eng, at, r, true);
 }
 
 /* --- running --------------------------------------------------------------------- */
@@ -334,7 +412,7 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 	for (;;) {
 		if (max_events && done >= max_events)
 			return SIM_RUN_COUNT;
-		heap_entry *top = queue_peek(eng);
+		queue_entry *top = queue_front(eng);
 		if (!top)
 			return SIM_RUN_IDLE;
 		if (top->at > until) {
@@ -342,30 +420,30 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 				eng->now = until;
 			return SIM_RUN_TIME;
 		}
-		queue_take(eng, top);
-		heap_entry e = eng->buckets[0].e[0];
-		bucket_clear(eng, 0);
-		eng->queued--;
+		queue_entry e = *top;
+		queue_pop(eng);
 		eng->now = e.at;
-		if (e.fn) {
-			sim_event tmp = { .at = e.at, .fn = e.fn, .ctx = e.ctx, .arg = e.arg,
-			                  .entity = e.entity, .kind = e.kind, .slot = SIM_SLOT_NONE,
+		record *rc = &eng->recs[e.rec];
+		if (rc->fn) {
+			sim_event tmp = { .at = e.at, .fn = rc->fn, .ctx = rc->ctx, .arg = rc->arg,
+			                  .entity = rc->entity, .kind = rc->kind, .slot = SIM_SLOT_NONE,
 			                  .owned = 1 };
-			fold(eng, e.at, e.kind, e.entity);
+			rec_release(eng, e.rec);
+			fold(eng, e.at, tmp.kind, tmp.entity);
 			eng->events_run++;
 			done++;
-			e.fn(eng, &tmp);
+			tmp.fn(eng, &tmp);
 		} else {
-			sim_event *ev = eng->slots[e.slot].ev;
-			if (ev->seq != e.seq) {
+			sim_event *ev = rc->ctx;
+			if (ev->seq != rc->seq) {
 				/* re-armed later while queued: file it at its real deadline, with the
 				 * order the re-arm gave it (a key above the one just taken) */
-				eng->slots[e.slot].seq = ev->seq;
+				rc->seq = ev->seq;
 				ev->queued_at = ev->at;
-				queue_push(eng, (heap_entry){ .at = ev->at, .seq = ev->seq, .slot = e.slot });
+				queue_push(eng, ev->at, e.rec, false);
 				continue;
 			}
-			slot_release(eng, e.slot);
+			rec_release(eng, e.rec);
 			ev->slot = SIM_SLOT_NONE;
 			fold(eng, e.at, ev->kind, ev->entity);
 			eng->events_run++;
@@ -381,7 +459,7 @@ void sim_engine_stop(sim_engine *eng) { eng->stop = true; }
 
 sim_time sim_engine_next_time(sim_engine *eng)
 {
-	heap_entry *top = queue_peek(eng);
+	queue_entry *top = queue_front(eng);
 	return top ? top->at : SIM_TIME_NEVER;
 }
 
@@ -396,15 +474,14 @@ void sim_engine_advance(sim_engine *eng, sim_time to)
 
 uint64_t sim_engine_fingerprint(const sim_engine *eng) { return eng->fingerprint; }
 uint64_t sim_engine_events_run(const sim_engine *eng) { return eng->events_run; }
-size_t sim_engine_pending(const sim_engine *eng) { return eng->queued - eng->stale; }
+size_t sim_engine_pending(const sim_engine *eng) { return eng->live; }
 
 size_t sim_engine_memory(const sim_engine *eng)
 {
 	size_t q = eng->spare_cap;
-	for (int i = 0; i < 129; i++)
+	for (int i = 0; i < NBUCKETS; i++)
 		q += eng->buckets[i].cap;
-	return sizeof(*eng) + q * sizeof(heap_entry) +
-	       (size_t)eng->slot_cap * sizeof(slot_entry);
+	return sizeof(*eng) + q * sizeof(queue_entry) + (size_t)eng->rec_cap * sizeof(record);
 }
 
 void sim_engine_rng(const sim_engine *eng, const char *name, uint64_t index, sim_rng *out)
