@@ -104,7 +104,7 @@ static void buf_free(smcr_ctx *ctx, smcr_buf *buf)
 	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++)
 		unmap_one(ctx, buf, i);
 	smcr_list_del(&buf->node);
-	smcr_free(ctx, buf->cpu);
+	smcr_buf_mem_free(ctx, buf->cpu, buf->len);
 	smcr_free(ctx, buf);
 }
 
@@ -120,7 +120,8 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 		uint32_t size = smcr_rmbe_size_bytes((uint8_t)code);
 		buf = get_slot(head, (uint8_t)code);
 		if (buf) {
-			memset(buf->cpu, 0, buf->len);
+			smcr_buf_mem_reset(ctx, buf->cpu, buf->len);
+			buf->told_idle = false;
 			if (is_rmb)
 				ctx->stats.rmb_reuse++;
 			else
@@ -131,7 +132,7 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 		buf = smcr_alloc(ctx, sizeof(*buf));
 		if (!buf)
 			return SMCR_ERR_NOMEM; /* descriptor: Linux -ENOMEM stops here */
-		buf->cpu = smcr_alloc(ctx, size);
+		buf->cpu = smcr_buf_mem_alloc(ctx, size);
 		if (!buf->cpu) {
 			/* buffer memory: Linux retries with the next smaller size */
 			smcr_free(ctx, buf);
@@ -235,9 +236,10 @@ void smcr_buf_unuse(smcr_conn *conn)
 		conn->sndbuf = NULL;
 	}
 	smcr_buf *rmb = conn->rmb;
-	conn->rmb = NULL;
 	if (!rmb)
 		return;
+	smcr_buf_drained(conn, rmb); /* nobody reads it any more */
+	conn->rmb = NULL;
 	if (rmb->is_conf_rkey && lgr->listed && !lgr->terminating) {
 		/* unregister the RMB with the peer (DELETE_RKEY) before it can be reused */
 		rmb->unusing = true;
@@ -254,6 +256,20 @@ void smcr_buf_free_all(smcr_lgr *lgr)
 		while (!smcr_list_empty(heads[h]))
 			buf_free(lgr->ctx, SMCR_CONTAINER_OF(heads[h]->next, smcr_buf, node));
 	}
+}
+
+void smcr_buf_drained(const smcr_conn *conn, smcr_buf *buf)
+{
+	/* what the peer wrote into an RMB is what its producer cursor moved; nobody but the
+	 * core writes into a send buffer */
+	uint64_t peer_bytes = buf->is_rmb ? conn->bytes_received : 0;
+	buf->told_idle = smcr_buf_mem_idle(conn->ctx, buf->cpu, buf->len, true, peer_bytes);
+}
+
+void smcr_buf_filling(smcr_ctx *ctx, smcr_buf *buf)
+{
+	if (buf->told_idle)
+		buf->told_idle = !smcr_buf_mem_idle(ctx, buf->cpu, buf->len, false, 0);
 }
 
 smcr_buf *smcr_buf_next_used_rmb(const smcr_lgr *lgr, uint32_t *pos)

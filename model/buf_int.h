@@ -23,6 +23,7 @@ typedef struct smcr_buf {
 	bool is_conf_rkey;      /* peer knows its rkeys (CLC first contact or CONFIRM_RKEY) */
 	bool is_reg_err;
 	bool unusing;           /* DELETE_RKEY in progress before it can be reused */
+	bool told_idle;         /* the host was told its bytes are not needed (smcr_mem) */
 	struct {
 		smcr_tp_mr *mr;
 		smcr_mr_info info;
@@ -44,6 +45,12 @@ void smcr_buf_unmap_link(smcr_lgr *lgr, smcr_link *lnk);
 void smcr_buf_unuse(smcr_conn *conn);
 void smcr_buf_free_all(smcr_lgr *lgr);
 void smcr_buf_unuse_done(smcr_lgr *lgr, smcr_buf *buf);
+/* The connection's consumer caught up with the producer of buf (its RMB or send buffer):
+ * its bytes are no longer needed (smcr_mem buf_idle). */
+void smcr_buf_drained(const smcr_conn *conn, smcr_buf *buf);
+/* The core is about to write into the send buffer buf (the host hears of it if it was
+ * told the buffer was idle). */
+void smcr_buf_filling(smcr_ctx *ctx, smcr_buf *buf);
 /* The used RMB at or after *pos (an index into the lgr's RMB list), *pos moved past it. */
 smcr_buf *smcr_buf_next_used_rmb(const smcr_lgr *lgr, uint32_t *pos);
 

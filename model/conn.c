@@ -13,6 +13,7 @@
 #include "model/close_int.h"
 #include "model/ctx_int.h"
 #include "model/handshake_int.h"
+#include "model/index_int.h"
 #include "model/lgr_int.h"
 #include "model/link_int.h"
 #include "model/list_int.h"
@@ -47,6 +48,7 @@ smcr_conn *smcr_conn_new(smcr_ctx *ctx, smcr_role role, const smcr_tcp_info *tcp
 	smcr_timer_init(&c->clc_timer, SMCR_TMR_CONN_CLC, c);
 	smcr_timer_init(&c->close_timer, SMCR_TMR_CONN_CLOSE, c);
 	smcr_list_add_tail(&ctx->conns, &c->node);
+	smcr_index_add(ctx, &ctx->conns_by_id, &c->id_node, c->id);
 	return c;
 }
 
@@ -199,6 +201,7 @@ void smcr_conn_maybe_reap(smcr_conn *conn)
 	smcr_timer_cancel(ctx, &conn->close_timer);
 	conn->dead = true;
 	smcr_list_del(&conn->node);
+	smcr_index_del(&ctx->conns_by_id, &conn->id_node);
 	smcr_list_add_tail(&ctx->reap_conns, &conn->node);
 }
 
@@ -215,6 +218,7 @@ void smcr_conn_reap(smcr_conn *conn)
 		smcr_timer_cancel(ctx, &conn->close_timer);
 	}
 	smcr_list_del(&conn->node);
+	smcr_index_del(&ctx->conns_by_id, &conn->id_node);
 	if (!conn->freed_reported && !ctx->freeing && ctx->cb.conn_freed) {
 		conn->freed_reported = true;
 		ctx->cb.conn_freed(ctx->user, conn);

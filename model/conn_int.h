@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "model/handshake_int.h"
+#include "model/index_int.h"
 #include "model/list_int.h"
 #include "model/smcr.h"
 #include "model/timer_int.h"
@@ -36,6 +37,7 @@ typedef struct smcr_host_cdc {
 
 struct smcr_conn {
 	smcr_list node;          /* ctx->conns, creation order */
+	smcr_index_node id_node; /* ctx->conns_by_id while on ctx->conns */
 	smcr_list lgr_node;      /* lgr->conns when registered */
 	struct smcr_conn *token_next;
 	smcr_list slot_node;     /* link->slot_waiters */

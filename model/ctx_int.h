@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/index_int.h"
 #include "model/list_int.h"
 #include "model/port_int.h"
 #include "model/smcr.h"
@@ -29,8 +30,10 @@ struct smcr_ctx {
 	smcr_port ports[SMCR_MAX_PORTS];
 	uint32_t n_ports;
 	smcr_list lgrs;          /* listed lgrs */
+	smcr_index lgrs_by_peer; /* the same, found by what a reuse must match (smcr_lgr_match) */
 	smcr_list dying_lgrs;    /* terminated lgrs still finishing */
-	smcr_list conns;
+	smcr_list conns;         /* live connections, creation order */
+	smcr_index conns_by_id;  /* the same, found by id (smcr_ctx_find_conn) */
 	uint64_t next_lgr_id, next_link_id, next_conn_id;
 	uint32_t lgr_num;
 	uint32_t next_token;

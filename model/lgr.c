@@ -17,6 +17,7 @@
 #include "model/conn_int.h"
 #include "model/ctx_int.h"
 #include "model/handshake_int.h"
+#include "model/index_int.h"
 #include "model/link_int.h"
 #include "model/list_int.h"
 #include "model/llc.h"
@@ -28,6 +29,23 @@
 #include "model/timer_int.h"
 
 static void term_send_done(smcr_lgr *lgr);
+
+/* What an lgr reuse must match exactly, as one key for ctx->lgrs_by_peer (FNV-1a). */
+static uint64_t match_key(smcr_role role, const uint8_t peer_system_id[8], uint8_t version, uint16_t vlan_id)
+{
+	uint8_t k[12];
+	k[0] = (uint8_t)role;
+	k[1] = version;
+	k[2] = (uint8_t)(vlan_id >> 8);
+	k[3] = (uint8_t)vlan_id;
+	memcpy(&k[4], peer_system_id, 8);
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < sizeof(k); i++) {
+		h ^= k[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
 
 static smcr_lgr *lgr_alloc(smcr_ctx *ctx)
 {
@@ -96,17 +114,23 @@ int smcr_lgr_create(smcr_ctx *ctx, smcr_conn *conn, smcr_hs_ini *ini, smcr_lgr *
 		return rc == SMCR_ERR_NOMEM ? (int)SMCR_DECL_MEM : (int)SMCR_DECL_INTERR;
 	}
 	smcr_list_add_tail(&ctx->lgrs, &lgr->node);
+	smcr_index_add(ctx, &ctx->lgrs_by_peer, &lgr->peer_node,
+	               match_key(lgr->role, lgr->peer_system_id, lgr->version, lgr->vlan_id));
 	lgr->listed = true;
 	smcr_emit_simple(ctx, SMCR_EV_LGR_CREATED, lgr->id, conn->id, 0, NULL);
 	*out = lgr;
 	return 0;
 }
 
+/* smc_lgr_find(): the first listed lgr, in creation order, that the connection may join.
+ * Only lgrs of the same role, peer, version and VLAN can match; the index hands those
+ * (and any that share their key) over in creation order, so the first match is the one a
+ * walk of every listed lgr would find. */
 smcr_lgr *smcr_lgr_match(smcr_ctx *ctx, smcr_role role, const smcr_hs_ini *ini)
 {
-	smcr_list *pos;
-	smcr_list_for_each(pos, &ctx->lgrs) {
-		smcr_lgr *lgr = SMCR_CONTAINER_OF(pos, smcr_lgr, node);
+	uint64_t key = match_key(role, ini->peer_system_id, ini->version, ini->vlan_id);
+	for (smcr_index_node *n = smcr_index_find(&ctx->lgrs_by_peer, key); n; n = smcr_index_next(n)) {
+		smcr_lgr *lgr = SMCR_CONTAINER_OF(n, smcr_lgr, peer_node);
 		if (lgr->role != role || memcmp(lgr->peer_system_id, ini->peer_system_id, 8) ||
 		    lgr->sync_err || lgr->terminating || lgr->version != ini->version ||
 		    lgr->vlan_id != ini->vlan_id)
@@ -276,6 +300,7 @@ static void delist(smcr_lgr *lgr)
 	if (!lgr->listed)
 		return;
 	smcr_list_del(&lgr->node);
+	smcr_index_del(&lgr->ctx->lgrs_by_peer, &lgr->peer_node);
 	smcr_list_add_tail(&lgr->ctx->dying_lgrs, &lgr->node);
 	lgr->listed = false;
 }
@@ -381,6 +406,7 @@ static void term_send_done(smcr_lgr *lgr)
 	smcr_timer_cancel(lgr->ctx, &lgr->flow_timer);
 	lgr->dead = true;
 	smcr_list_del(&lgr->node);
+	smcr_index_del(&lgr->ctx->lgrs_by_peer, &lgr->peer_node);
 	smcr_list_add_tail(&lgr->ctx->reap_lgrs, &lgr->node);
 	smcr_emit_simple(lgr->ctx, SMCR_EV_LGR_FREED, lgr->id, 0, 0, NULL);
 }
@@ -472,6 +498,7 @@ void smcr_lgr_free_now(smcr_lgr *lgr)
 		smcr_timer_cancel(ctx, &lgr->flow_timer);
 		smcr_timer_cancel(ctx, &lgr->term_timer);
 	}
+	smcr_index_del(&ctx->lgrs_by_peer, &lgr->peer_node);
 	smcr_timer_reserve(ctx, -4);
 	smcr_free(ctx, lgr);
 }

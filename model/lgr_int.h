@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "model/buf_int.h"
+#include "model/index_int.h"
 #include "model/list_int.h"
 #include "model/llc_flow_int.h"
 #include "model/smcr.h"
@@ -20,6 +21,7 @@ typedef struct smcr_hs_ini smcr_hs_ini;
 
 struct smcr_lgr {
 	smcr_list node;          /* ctx->lgrs, creation order */
+	smcr_index_node peer_node; /* ctx->lgrs_by_peer while listed */
 	uint64_t id;
 	uint32_t num;            /* Linux lgr id: counter in steps of 256 */
 	smcr_ctx *ctx;

@@ -1,9 +1,12 @@
 /* Memory through the host's allocator (ngtcp2_mem style). Every allocation carries a
  * small header with its size so the context can report the bytes it holds and a test can
- * count or fail allocations through its own smcr_mem. */
+ * count or fail allocations through its own smcr_mem. Buffers go to the host's buffer
+ * hooks when it has them (no header: they stay page aligned) and the core tells it when
+ * a buffer's bytes are no longer needed. */
 #include "model/mem_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/ctx_int.h"
 #include "model/smcr.h"
@@ -54,4 +57,50 @@ void smcr_free(smcr_ctx *ctx, void *p)
 	mem_hdr *h = (mem_hdr *)p - 1;
 	ctx->mem_bytes -= h->size;
 	ctx->mem.free(h, ctx->mem.user);
+}
+
+/* Buffers (RMBs, send buffers): the host's lazy store when it has one, else calloc. */
+
+static bool lazy(const smcr_ctx *ctx)
+{
+	const smcr_mem *m = &ctx->mem;
+	return m->buf_alloc && m->buf_free && m->buf_reset && m->buf_idle;
+}
+
+void *smcr_buf_mem_alloc(smcr_ctx *ctx, size_t n)
+{
+	if (!lazy(ctx))
+		return smcr_alloc(ctx, n);
+	void *p = ctx->mem.buf_alloc(n, ctx->mem.user);
+	if (p)
+		ctx->mem_bytes += n;
+	return p;
+}
+
+void smcr_buf_mem_free(smcr_ctx *ctx, void *p, size_t n)
+{
+	if (!lazy(ctx)) {
+		smcr_free(ctx, p);
+		return;
+	}
+	if (!p)
+		return;
+	ctx->mem_bytes -= n;
+	ctx->mem.buf_free(p, n, ctx->mem.user);
+}
+
+void smcr_buf_mem_reset(smcr_ctx *ctx, void *p, size_t n)
+{
+	if (lazy(ctx))
+		ctx->mem.buf_reset(p, n, ctx->mem.user);
+	else
+		memset(p, 0, n);
+}
+
+bool smcr_buf_mem_idle(smcr_ctx *ctx, void *p, size_t n, bool idle, uint64_t peer_bytes)
+{
+	if (!lazy(ctx))
+		return false;
+	ctx->mem.buf_idle(p, n, idle, peer_bytes, ctx->mem.user);
+	return true;
 }

@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "model/buf_int.h"
 #include "model/cdc.h"
 #include "model/close_int.h"
 #include "model/conn_int.h"
@@ -240,6 +241,8 @@ ssize_t smcr_conn_recv(smcr_conn *conn, uint8_t *buf, size_t len, uint32_t flags
 	if (!(flags & SMCR_MSG_PEEK)) {
 		conn->bytes_to_rcv -= copylen;
 		update_consumer(conn, cons, copylen);
+		if (!conn->bytes_to_rcv && conn->rmb)
+			smcr_buf_drained(conn, conn->rmb);
 	}
 	smcr_ctx_leave(ctx);
 	return (ssize_t)copylen;

@@ -12,6 +12,7 @@
 #include "model/close_int.h"
 #include "model/conn_int.h"
 #include "model/handshake_int.h"
+#include "model/index_int.h"
 #include "model/lgr_int.h"
 #include "model/link_int.h"
 #include "model/list_int.h"
@@ -85,8 +86,10 @@ int smcr_ctx_new(smcr_ctx **out, const smcr_settings *settings, const smcr_callb
 	ctx->set = *settings;
 	ctx->now = now;
 	smcr_list_init(&ctx->lgrs);
+	smcr_index_init(&ctx->lgrs_by_peer);
 	smcr_list_init(&ctx->dying_lgrs);
 	smcr_list_init(&ctx->conns);
+	smcr_index_init(&ctx->conns_by_id);
 	smcr_list_init(&ctx->reap_conns);
 	smcr_list_init(&ctx->reap_lgrs);
 	smcr_list_init(&ctx->reap_links);
@@ -139,6 +142,8 @@ void smcr_ctx_free(smcr_ctx *ctx)
 	}
 	smcr_free(ctx, ctx->heap);
 	smcr_free(ctx, ctx->links);
+	smcr_index_clear(ctx, &ctx->conns_by_id);
+	smcr_index_clear(ctx, &ctx->lgrs_by_peer);
 	smcr_mem mem = ctx->mem;
 	smcr_ctx boot;
 	memset(&boot, 0, sizeof(boot));
@@ -325,13 +330,11 @@ smcr_conn *smcr_ctx_find_conn(const smcr_ctx *ctx, uint64_t id)
 {
 	if (!id)
 		return NULL;
-	smcr_list *pos;
-	smcr_list_for_each(pos, &ctx->conns) {
-		smcr_conn *c = SMCR_CONTAINER_OF(pos, smcr_conn, node);
-		if (c->id == id)
-			return c->dead ? NULL : c;
-	}
-	return NULL;
+	smcr_index_node *n = smcr_index_find(&ctx->conns_by_id, id);
+	if (!n)
+		return NULL;
+	smcr_conn *c = SMCR_CONTAINER_OF(n, smcr_conn, id_node);
+	return c->dead ? NULL : c;
 }
 
 /* Timers ------------------------------------------------------------------------------- */

@@ -51,6 +51,28 @@ typedef struct smcr_mem {
 	void *(*malloc)(size_t size, void *user);
 	void (*free)(void *ptr, void *user);
 	void *(*calloc)(size_t nmemb, size_t size, void *user);
+	/* Optional, all four or none: RMBs and send buffers from the host's own store, for a
+	 * host that backs them lazily (a simulator: only bytes in flight need memory). Real
+	 * registered memory must stay resident, so a host on real devices leaves these NULL
+	 * and buffers come from calloc above, zeroed with memset when reused.
+	 *  - buf_alloc: size bytes (a power of two), page aligned, reading as zero; NULL when
+	 *    there is no memory (the core then tries a smaller size, as Linux does);
+	 *  - buf_free: give it back;
+	 *  - buf_reset: the buffer goes to a new connection: make it read as zero;
+	 *  - buf_idle(idle = true): the core will not read the buffer's bytes again before new
+	 *    ones are written: an RMB's consumer caught up with its producer (or the RMB lost
+	 *    its connection), a send buffer's bytes were all sent and confirmed. peer_bytes is
+	 *    how many bytes the peer wrote into it (RDMA) since it was allocated or reset, as
+	 *    far as the core knows (0 for a send buffer). The host may give its pages back
+	 *    (reading as zero afterwards) until the buffer is written again, unless more than
+	 *    peer_bytes reached it: those are bytes in flight, announced by a CDC the core
+	 *    has not seen yet, and so are bytes that reach it later;
+	 *  - buf_idle(idle = false): the core is about to write into a send buffer it said
+	 *    was idle (RMBs are written by the peer, and the host sees those bytes arrive). */
+	void *(*buf_alloc)(size_t size, void *user);
+	void (*buf_free)(void *ptr, size_t size, void *user);
+	void (*buf_reset)(void *ptr, size_t size, void *user);
+	void (*buf_idle)(void *ptr, size_t size, bool idle, uint64_t peer_bytes, void *user);
 } smcr_mem;
 
 /* The libc allocator. */

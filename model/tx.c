@@ -254,6 +254,8 @@ void smcr_cdc_tx_done(smcr_link *lnk, smcr_send_slot *s, bool ok)
 		conn->local_tx_ctrl_fin = s->p_cursor;
 		conn->rx_curs_confirmed_fin = s->c_cursor;
 		conn->tx_cdc_seq_fin = s->ctrl_seq;
+		if (diff && conn->sndbuf_space == conn->sndbuf->len)
+			smcr_buf_drained(conn, conn->sndbuf); /* everything sent was confirmed */
 	}
 	if (!conn->cdc_pend_tx_wr && smcr_tx_prepared_sends(conn))
 		smcr_tx_sndbuf_nonempty(conn); /* push what autocorking held back */
@@ -328,6 +330,7 @@ ssize_t smcr_conn_send(smcr_conn *conn, const uint8_t *data, size_t len, uint32_
 	if (flags & SMCR_MSG_OOB)
 		conn->local_tx_ctrl.prod_flags |= SMCR_CDC_URG_PENDING;
 	smcr_buf *sb = conn->sndbuf;
+	smcr_buf_filling(ctx, sb);
 	uint32_t copylen = len < conn->sndbuf_space ? (uint32_t)len : conn->sndbuf_space;
 	uint32_t off = conn->tx_curs_prep.count;
 	uint32_t first = smcr_min32(copylen, sb->len - off);

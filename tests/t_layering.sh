@@ -2,7 +2,8 @@
 #  - sim/ is a folder per subsystem, no source directly under sim/; the folders form the
 #    DAG of sim/layers.txt (a folder includes only folders listed before it there, and
 #    only the model/ headers its line names); docs/architecture.md shows the same table.
-#  - Outside model/, only model's public headers are included (its private ones are its own).
+#  - Outside model/, only model's public headers are included (its private ones are its own;
+#    the index's unit test is the one exception).
 #  - Only the verbs transport includes <infiniband/verbs.h>; only the real-time driver reads
 #    a clock (with the exceptions named here); nothing draws system randomness.
 set -eu
@@ -56,10 +57,13 @@ for f in sim/*/*.[ch]; do
 	done
 done
 
-# model's private headers stay in model/
+# model's private headers stay in model/, but for the unit test of the core's hash index:
+# a data structure with no protocol in front of it to be tested through
+private_ok='tests/test_index.c:index_int'
 for f in tools/*.[ch] tests/*.c tests/support/*.[ch] tests/hw/*.c tests/interop/*.c tests/wireshark/*.c fuzz/*.[ch] fuzz/common/*.[ch]; do
 	[ -f "$f" ] || continue
 	for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"model\/\([^"]*\)\.h".*/\1/p' "$f"); do
+		case " $private_ok " in *" $f:$inc "*) continue ;; esac
 		case " $model_public " in *" $inc "*) ;; *) echo "$f includes model/$inc.h, a private header of the core" >&2; bad=1 ;; esac
 	done
 done

@@ -183,3 +183,54 @@ Test(arp, malformed_packets_are_counted_and_ignored)
 	cr_assert_eq(nb->arp.n, 0);
 	arp_net_free(&t);
 }
+
+/* An ARP request from (mac, ip) for tpa, as it arrives on the wire. */
+static void inject_request(netif *nif, const uint8_t mac[6], uint32_t ip, uint32_t tpa)
+{
+	uint8_t f[60] = { 0 };
+	memset(f, 0xff, 6);
+	memcpy(f + 6, mac, 6);
+	put_be16(f + 12, 0x0806);
+	uint8_t *m = f + 14;
+	put_be16(m, 1);
+	put_be16(m + 2, 0x0800);
+	m[4] = 6;
+	m[5] = 4;
+	put_be16(m + 6, 1);
+	memcpy(m + 8, mac, 6);
+	put_be32(m + 14, ip);
+	put_be32(m + 24, tpa);
+	netif_input(nif, f, sizeof f);
+}
+
+Test(arp, many_neighbours_each_found_and_the_oldest_evicted_when_full)
+{
+	arp_net t;
+	arp_net_init(&t, 9);
+	netif *na = t.a->netifs[0];
+	t.a->cfg.arp.cache_size = 100;
+	for (uint32_t i = 0; i < 200; i++) {
+		uint8_t mac[6] = { 0x02, 0x10, 0, 0, (uint8_t)(i >> 8), (uint8_t)i };
+		inject_request(na, mac, IPV4(10, 1, 0, 10) + i, A_IP);
+	}
+	test_net_run(&t.net, SIM_MS);
+	cr_assert_eq(na->arp.n, 100);
+	cr_assert_eq(na->arp.ctr.evicted, 100);
+	for (uint32_t i = 0; i < 200; i++) {
+		uint8_t mac[6];
+		bool known = arp_lookup(na, IPV4(10, 1, 0, 10) + i, mac);
+		cr_assert_eq(known, i >= 100, "neighbour %u", i);
+		if (known)
+			cr_assert_eq(mac[5], (uint8_t)i);
+	}
+	/* an evicted neighbour talks again: learned anew, the oldest remaining one goes */
+	uint8_t mac0[6] = { 0x02, 0x10, 0, 0, 0, 0x77 };
+	inject_request(na, mac0, IPV4(10, 1, 0, 10), A_IP);
+	uint8_t mac[6];
+	cr_assert(arp_lookup(na, IPV4(10, 1, 0, 10), mac));
+	cr_assert_eq(mac[5], 0x77);
+	cr_assert_not(arp_lookup(na, IPV4(10, 1, 0, 110), mac));
+	cr_assert(arp_lookup(na, IPV4(10, 1, 0, 111), mac));
+	cr_assert_eq(na->arp.n, 100);
+	arp_net_free(&t);
+}

@@ -1,4 +1,4 @@
-/* Frame buffers: headroom, append, clone, pool reuse. */
+/* Frame buffers: headroom, append, size classes, shared clones and copy on write, pool reuse. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -29,36 +29,114 @@ Test(frame, headers_are_prepended_into_headroom_without_moving_the_payload)
 	sim_frame_pool_free(pool);
 }
 
-Test(frame, clone_is_an_independent_copy)
+Test(frame, a_clone_shares_the_bytes_until_one_side_writes)
 {
 	sim_frame_pool *pool = sim_frame_pool_new();
-	sim_frame *f = sim_frame_alloc(pool);
+	sim_frame *f = sim_frame_alloc_len(pool, 8);
 	memcpy(sim_frame_put(f, 5), "hello", 5);
 	sim_frame_push(f, 3)[0] = 'x';
 	sim_frame *c = sim_frame_clone(f);
 	cr_assert_eq(c->len, f->len);
-	cr_assert_eq(memcmp(c->data, f->data, f->len), 0);
+	cr_assert_eq(c->data, f->data, "a clone is a reference, not a copy");
+	cr_assert(sim_frame_shared(f) && sim_frame_shared(c));
 	cr_assert_eq(sim_frame_headroom(c), sim_frame_headroom(f));
-	c->data[3] = 'j';
-	cr_assert_eq(f->data[3], 'h');
-	cr_assert_eq(sim_frame_pool_in_use(pool), 2);
+	sim_frame_pool_stats st;
+	sim_frame_pool_stats_get(pool, &st);
+	cr_assert_eq(st.frames_in_use, 2);
+	cr_assert_eq(st.bufs_in_use[0], 1, "two handles, one buffer");
+
+	sim_frame_writable(c)[3] = 'j';
+	cr_assert_neq(c->data, f->data, "the writer got its own copy");
+	cr_assert_eq(f->data[3], 'h', "the other holder does not see the change");
+	cr_assert_eq(c->data[3], 'j');
+	cr_assert_eq(memcmp(c->data + 4, f->data + 4, 4), 0);
+	cr_assert_eq(sim_frame_headroom(c), sim_frame_headroom(f));
+	cr_assert_not(sim_frame_shared(f));
+	cr_assert_not(sim_frame_shared(c));
+	sim_frame_pool_stats_get(pool, &st);
+	cr_assert_eq(st.copied_on_write, 1);
+	cr_assert_eq(st.bufs_in_use[0], 2);
 	sim_frame_free(f);
 	sim_frame_free(c);
-	cr_assert_eq(sim_frame_pool_in_use(pool), 0);
+	sim_frame_pool_stats_get(pool, &st);
+	cr_assert_eq(st.frames_in_use, 0);
+	cr_assert_eq(st.bufs_in_use[0], 0);
 	sim_frame_pool_free(pool);
 }
 
-Test(frame, freed_buffers_are_reused)
+Test(frame, the_last_reference_returns_the_buffer_and_a_sole_owner_writes_in_place)
 {
 	sim_frame_pool *pool = sim_frame_pool_new();
-	for (int round = 0; round < 100; round++) {
-		sim_frame *a = sim_frame_alloc(pool), *b = sim_frame_alloc(pool);
-		sim_frame_free(a);
-		sim_frame_free(b);
+	sim_frame *f = sim_frame_alloc_len(pool, 60);
+	memset(sim_frame_put(f, 60), 0x5A, 60);
+	sim_frame *copies[10];
+	for (int i = 0; i < 10; i++)
+		copies[i] = sim_frame_clone(f);
+	sim_frame_free(f);
+	for (int i = 0; i < 9; i++)
+		sim_frame_free(copies[i]);
+	sim_frame_pool_stats st;
+	sim_frame_pool_stats_get(pool, &st);
+	cr_assert_eq(st.bufs_in_use[0], 1, "still referenced by the last clone");
+	const uint8_t *before = copies[9]->data;
+	cr_assert_not(sim_frame_shared(copies[9]));
+	cr_assert_eq(sim_frame_writable(copies[9]), before, "no copy for the only holder");
+	sim_frame_push(copies[9], 4)[0] = 1;
+	sim_frame_pool_stats_get(pool, &st);
+	cr_assert_eq(st.copied_on_write, 0);
+	sim_frame_free(copies[9]);
+	sim_frame_pool_stats_get(pool, &st);
+	cr_assert_eq(st.bufs_in_use[0], 0);
+	cr_assert_eq(st.frames_in_use, 0);
+	sim_frame_pool_free(pool);
+}
+
+Test(frame, buffers_come_in_size_classes)
+{
+	sim_frame_pool *pool = sim_frame_pool_new();
+	/* each length lands in the smallest class that holds the headroom and the frame */
+	static const struct { uint32_t len; int cls; } cases[] = {
+		{ 42, 0 }, { 128, 0 }, { 129, 1 }, { 384, 1 }, { 1518, 2 }, { 1920, 2 },
+		{ 4170, 3 }, { 4480, 3 }, { 4481, 4 }, { 9000, 4 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		sim_frame *f = sim_frame_alloc_len(pool, cases[i].len);
+		sim_frame_pool_stats st;
+		sim_frame_pool_stats_get(pool, &st);
+		cr_assert_eq(st.bufs_in_use[cases[i].cls], 1, "length %u: class %d", cases[i].len, cases[i].cls);
+		cr_assert_eq(sim_frame_headroom(f), SIM_FRAME_HEADROOM);
+		memset(sim_frame_put(f, cases[i].len), 0xEE, cases[i].len);
+		sim_frame_free(f);
 	}
-	cr_assert_eq(sim_frame_pool_allocated(pool), 2);
-	/* frames still in use at teardown are reclaimed by the pool (ASan checks the leak) */
-	sim_frame_alloc(pool);
+	sim_frame *f = sim_frame_alloc(pool);
+	sim_frame_pool_stats st;
+	sim_frame_pool_stats_get(pool, &st);
+	cr_assert_eq(st.bufs_in_use[SIM_FRAME_CLASSES - 1], 1, "sim_frame_alloc: the largest class");
+	sim_frame_free(f);
+	cr_assert_eq(sim_frame_class_size[SIM_FRAME_CLASSES - 1], SIM_FRAME_CAPACITY);
+	sim_frame_pool_free(pool);
+}
+
+Test(frame, a_frame_that_outgrows_its_class_moves_with_its_bytes)
+{
+	sim_frame_pool *pool = sim_frame_pool_new();
+	sim_frame *f = sim_frame_alloc_len(pool, 20);
+	memcpy(sim_frame_put(f, 20), "0123456789abcdefghij", 20);
+	sim_frame *c = sim_frame_clone(f);
+	uint8_t *more = sim_frame_put(f, 3000);
+	memset(more, 'z', 3000);
+	cr_assert_eq(f->len, 3020);
+	cr_assert_eq(sim_frame_headroom(f), SIM_FRAME_HEADROOM);
+	cr_assert_eq(memcmp(f->data, "0123456789abcdefghij", 20), 0);
+	cr_assert_eq(c->len, 20, "the clone keeps the old bytes");
+	cr_assert_eq(memcmp(c->data, "0123456789abcdefghij", 20), 0);
+	sim_frame_pool_stats st;
+	sim_frame_pool_stats_get(pool, &st);
+	cr_assert_eq(st.bufs_in_use[0], 1);
+	cr_assert_eq(st.bufs_in_use[3], 1);
+	cr_assert_eq(sim_frame_tailroom(f), SIM_FRAME_CAPACITY - SIM_FRAME_HEADROOM - 3020);
+	sim_frame_free(f);
+	sim_frame_free(c);
 	sim_frame_pool_free(pool);
 }
 
@@ -86,5 +164,33 @@ Test(frame, vlan_tag_insert_and_strip_in_place)
 	cr_assert_eq(f->len, 18);
 	cr_assert_eq(memcmp(f->data + 14, "data", 4), 0);
 	sim_frame_free(f);
+	sim_frame_pool_free(pool);
+}
+
+Test(frame, tagging_or_untagging_a_shared_frame_leaves_the_other_holders_alone)
+{
+	sim_frame_pool *pool = sim_frame_pool_new();
+	sim_frame *f = sim_frame_alloc_len(pool, 18);
+	static const uint8_t dst[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }, src[6] = { 2, 0, 0, 0, 0, 1 };
+	uint8_t *p = sim_frame_put(f, 18);
+	sim_eth_write(p, dst, src, 0, 0x0806);
+	memcpy(p + 14, "arp!", 4);
+	uint8_t orig[18];
+	memcpy(orig, f->data, 18);
+	sim_frame *tagged = sim_frame_clone(f);
+	sim_vlan_insert(tagged, 0x0064);
+	cr_assert_eq(tagged->len, 22);
+	cr_assert_eq(f->len, 18);
+	cr_assert_eq(memcmp(f->data, orig, 18), 0, "the untagged holder kept its bytes");
+	sim_eth_hdr h;
+	cr_assert(sim_eth_parse(tagged->data, tagged->len, &h) && h.tagged && h.tci == 0x0064);
+	sim_frame *again = sim_frame_clone(tagged);
+	cr_assert_eq(sim_vlan_strip(again), 0x0064);
+	cr_assert_eq(memcmp(again->data, orig, 18), 0);
+	cr_assert(sim_eth_parse(tagged->data, tagged->len, &h) && h.tagged, "the tagged holder is still tagged");
+	sim_frame_free(f);
+	sim_frame_free(tagged);
+	sim_frame_free(again);
+	cr_assert_eq(sim_frame_pool_in_use(pool), 0);
 	sim_frame_pool_free(pool);
 }

@@ -221,3 +221,32 @@ Test(switch, learning_survives_a_full_table, .init = setup, .fini = teardown)
 	send_from(3, mac[2], 0, 4); /* h2 unknown: flooded, still delivered */
 	cr_assert_eq(rec[2].n, 3);
 }
+
+Test(switch, a_flood_shares_one_buffer_and_only_a_tagging_port_copies_it, .init = setup, .fini = teardown)
+{
+	uint16_t allowed[1] = { 1 };
+	cr_assert_eq(sim_switch_port_trunk(sw, 3, 0, allowed, 1), 0); /* VLAN 1 leaves port 3 tagged */
+	sim_frame *f = rec_make_frame(fab, bcast, mac[0], 0, 46, 0x33, 7);
+	uint8_t copy[60];
+	memcpy(copy, f->data, 60);
+	sim_endpoint_send(&rec[0].ep, f);
+	sim_frame_pool_stats st;
+	sim_frame_pool_stats_get(sim_fabric_frames(fab), &st);
+	cr_assert_eq(st.frames_in_use, 3, "one handle per port it left");
+	cr_assert_eq(st.bufs_in_use[0], 2, "ports 1 and 2 share the original, port 3 has its tagged copy");
+	cr_assert_eq(st.copied_on_write, 1);
+	sim_engine_run(eng, SIM_TIME_NEVER, 0);
+	for (int i = 1; i < 3; i++) {
+		cr_assert_eq(rec[i].n, 1);
+		cr_assert_eq(rec[i].got[0].len, 60);
+		cr_assert_eq(memcmp(rec[i].got[0].data, copy, 60), 0, "port %d: the bytes as sent", i);
+	}
+	cr_assert_eq(rec[3].n, 1);
+	cr_assert_eq(rec[3].got[0].len, 64);
+	cr_assert_eq(memcmp(rec[3].got[0].data, copy, 12), 0);
+	cr_assert_eq(rec[3].got[0].data[12], 0x81);
+	cr_assert_eq(rec[3].got[0].data[15], 1);
+	cr_assert_eq(memcmp(rec[3].got[0].data + 16, copy + 12, 48), 0);
+	sim_frame_pool_stats_get(sim_fabric_frames(fab), &st);
+	cr_assert_eq(st.bufs_in_use[0], 0);
+}

@@ -222,6 +222,28 @@ Test(wire, corruption_flips_exactly_one_bit)
 	destroy();
 }
 
+Test(wire, corrupting_a_shared_frame_leaves_the_other_holder_its_bytes)
+{
+	sim_wire_params p;
+	params(&p, 0, 1000);
+	p.corrupt = (sim_ratio){ 1, 1 };
+	build(9, &p);
+	sim_frame *f = rec_make_frame(fab, mac_b, mac_a, 0, 100, 0x42, 7);
+	sim_frame *kept = sim_frame_clone(f); /* a tap that keeps the frame, say */
+	uint8_t orig[114];
+	memcpy(orig, kept->data, sizeof orig);
+	sim_endpoint_send(&a.ep, f);
+	sim_engine_run(eng, SIM_TIME_NEVER, 0);
+	cr_assert_eq(b.n, 1);
+	cr_assert_eq(memcmp(kept->data, orig, sizeof orig), 0, "the kept reference is untouched");
+	cr_assert_neq(memcmp(b.got[0].data, orig, sizeof orig), 0, "the receiver got the flipped bit");
+	sim_frame_pool_stats st;
+	sim_frame_pool_stats_get(sim_fabric_frames(fab), &st);
+	cr_assert_eq(st.copied_on_write, 1);
+	sim_frame_free(kept);
+	destroy();
+}
+
 Test(wire, down_drops_frames_in_flight_and_drops_carrier)
 {
 	sim_wire_params p;

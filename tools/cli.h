@@ -44,6 +44,8 @@ int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 /* smcr-sim debug frames FILE (tools/debug_frames.c) */
 int debug_frames(int argc, char **argv);
+/* smcr-sim debug memory SCENARIO (tools/debug_memory.c) */
+int debug_memory(int argc, char **argv);
 
 /* Run the command named argv[1] of table[n] with argv[1..], its argv[0] reading
  * "GROUP NAME"; its exit code, or -1 when no command has that name. */

@@ -6,7 +6,10 @@
  *       tshark can judge the encoding (tests/t_fabric_tshark.sh).
  *   frames FILE
  *       One line per frame, classified from its bytes alone (tools/debug_frames.c,
- *       sim/replay/frame_classify.h). */
+ *       sim/replay/frame_classify.h).
+ *   memory SCENARIO
+ *       What the scenario's connections cost the simulator: heap and resident buffer
+ *       pages, per connection open at the end (tools/debug_memory.c). */
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +59,8 @@ static const cli_command tools[] = {
 	{ "fabric-pcap", "capture a short RoCE v1/v2 exchange between two simulated adapters", fabric_pcap },
 	{ "frames", "one line per frame of a capture, classified from its bytes (TCP/CLC, RoCE opcode, QP, message type)",
 	  debug_frames },
+	{ "memory", "run a scenario silently; heap and resident buffer memory per connection open at the end",
+	  debug_memory },
 };
 
 static void list(FILE *out)

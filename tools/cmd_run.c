@@ -103,12 +103,13 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 		.capture = &a->cap,
 		.description =
 		     report_cmd ? "Runs the scenario silently and prints the NETSTAT DEVLINKS SMC-style report of its end.\n"
-		                  "Exit 0, 1 if an expectation failed, 2 for a bad scenario or option."
+		                  "Exit 0, 1 if an expectation failed, 2 for a bad scenario or option, 3 if memory ran out."
 		                : "Prints timeline reports, failed expectations (FILE:LINE and what was measured), the\n"
 		                  "final reports and the run's fingerprint. Same file and seed: the same output, byte for\n"
 		                  "byte. A progress line goes to stderr when it is a terminal and the run takes a while\n"
 		                  "(not with -q).\n"
-		                  "Exit 0 if every expectation is met, 1 if one failed, 2 for a bad scenario or option.",
+		                  "Exit 0 if every expectation is met, 1 if one failed, 2 for a bad scenario or option,\n"
+		                  "3 if memory (or a fixed pool) ran out: one line says what, when and what to change.",
 	};
 	return cli_parse_options(&opts, argc, argv);
 }

@@ -3,8 +3,10 @@
 #include <glib.h>
 #include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine/oom.h"
 #include "tools/cli.h"
 
 static const cli_command commands[] = {
@@ -29,12 +31,47 @@ static void usage(FILE *out)
 	             "\nRun 'smcr-sim COMMAND --help' for a command's options.\n\n%s", CLI_EXIT_STATUS_TEXT);
 }
 
+/* GLib aborts when an allocation fails (g_malloc: "failed to allocate N bytes", g_new:
+ * "overflow allocating"); the run stops with the one out-of-memory message and exit code 3
+ * instead (sim/engine/oom.h). Other fatal messages keep GLib's own handling. */
+static bool glib_out_of_memory(const char *message)
+{
+	if (!message)
+		return false;
+	const char *p = strstr(message, "failed to allocate ");
+	if (p) {
+		sim_out_of_memory("a GLib allocation", (size_t)strtoull(p + strlen("failed to allocate "), NULL, 10));
+		return true;
+	}
+	if (strstr(message, "overflow allocating"))
+		sim_out_of_memory("a GLib allocation (size overflow)", 0);
+	return false;
+}
+
+static void glib_log_handler(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer user)
+{
+	if (level & G_LOG_LEVEL_ERROR)
+		glib_out_of_memory(message);
+	g_log_default_handler(domain, level, message, user);
+}
+
+static GLogWriterOutput glib_log_writer(GLogLevelFlags level, const GLogField *fields, gsize n_fields, gpointer user)
+{
+	if (level & G_LOG_LEVEL_ERROR)
+		for (gsize i = 0; i < n_fields; i++)
+			if (!strcmp(fields[i].key, "MESSAGE") && fields[i].length < 0)
+				glib_out_of_memory(fields[i].value);
+	return g_log_writer_default(level, fields, n_fields, user);
+}
+
 int main(int argc, char **argv)
 {
 	/* GLib writes --help in the terminal's character set ("…" rather than "?" under a
 	 * UTF-8 locale). LC_CTYPE only: LC_NUMERIC would change printf's decimal point and so
 	 * the output, which must not depend on the locale. */
 	setlocale(LC_CTYPE, "");
+	g_log_set_writer_func(glib_log_writer, NULL, NULL);
+	g_log_set_handler("GLib", G_LOG_LEVEL_ERROR | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION, glib_log_handler, NULL);
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_EXIT_USAGE;

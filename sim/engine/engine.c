@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine/oom.h"
+
 /* A queued event: its time and the record that says what to run. */
 typedef struct queue_entry {
 	sim_time at;
@@ -60,17 +62,13 @@ struct sim_engine {
 	record *recs;
 	uint32_t rec_cap, rec_free, recs_used;
 	size_t live;            /* records in use: pending events */
+
+	sim_tick *ticks;        /* housekeeping between events (sim_engine_tick_add) */
+	size_t n_ticks, cap_ticks;
+	sim_time next_tick;     /* the earliest time a tick is due */
 };
 
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q) {
-		fprintf(stderr, "smcr-sim: out of memory (%zu bytes)\n", n);
-		abort();
-	}
-	return q;
-}
+static void *xrealloc(void *p, size_t n) { return sim_xrealloc(p, n, "the event queue"); }
 
 sim_engine *sim_engine_new(uint64_t seed)
 {
@@ -81,6 +79,8 @@ sim_engine *sim_engine_new(uint64_t seed)
 	eng->next_seq = 1;
 	eng->fingerprint = sim_mix64(seed ^ 0x736d63722d73696dULL); /* "smcr-sim" */
 	eng->rec_free = SIM_SLOT_NONE;
+	eng->next_tick = SIM_TIME_NEVER;
+	sim_oom_set_clock(eng);
 	return eng;
 }
 
@@ -88,6 +88,8 @@ void sim_engine_free(sim_engine *eng)
 {
 	if (!eng)
 		return;
+	sim_oom_forget_clock(eng);
+	free(eng->ticks);
 	for (int i = 0; i < NBUCKETS; i++)
 		free(eng->buckets[i].e);
 	free(eng->spare);
@@ -405,10 +407,58 @@ void sim_engine_fold(sim_engine *eng, uint64_t value)
 	eng->fingerprint = sim_mix64(eng->fingerprint ^ value);
 }
 
+/* --- ticks ---------------------------------------------------------------------- */
+
+static void ticks_rearm(sim_engine *eng)
+{
+	eng->next_tick = SIM_TIME_NEVER;
+	for (size_t i = 0; i < eng->n_ticks; i++)
+		if (eng->ticks[i].due < eng->next_tick)
+			eng->next_tick = eng->ticks[i].due;
+}
+
+void sim_engine_tick_add(sim_engine *eng, sim_time every, sim_tick_fn fn, void *ctx)
+{
+	if (eng->n_ticks == eng->cap_ticks) {
+		eng->cap_ticks = eng->cap_ticks ? eng->cap_ticks * 2 : 8;
+		eng->ticks = sim_xreallocarray(eng->ticks, eng->cap_ticks, sizeof(*eng->ticks), "engine ticks");
+	}
+	if (!every)
+		every = 1;
+	eng->ticks[eng->n_ticks++] = (sim_tick){ fn, ctx, every, eng->now + every };
+	ticks_rearm(eng);
+}
+
+void sim_engine_tick_remove(sim_engine *eng, sim_tick_fn fn, void *ctx)
+{
+	for (size_t i = 0; i < eng->n_ticks; i++) {
+		if (eng->ticks[i].fn == fn && eng->ticks[i].ctx == ctx) {
+			memmove(&eng->ticks[i], &eng->ticks[i + 1], (eng->n_ticks - i - 1) * sizeof(*eng->ticks));
+			eng->n_ticks--;
+			break;
+		}
+	}
+	ticks_rearm(eng);
+}
+
+/* Run the ticks due by `at`, in the order they were added. */
+static void ticks_run(sim_engine *eng, sim_time at)
+{
+	for (size_t i = 0; i < eng->n_ticks; i++) {
+		sim_tick *t = &eng->ticks[i];
+		if (t->due > at)
+			continue;
+		t->due = at + t->every;
+		t->fn(t->ctx, at);
+	}
+	ticks_rearm(eng);
+}
+
 sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_events)
 {
 	uint64_t done = 0;
 	eng->stop = false;
+	sim_oom_set_clock(eng);
 	for (;;) {
 		if (max_events && done >= max_events)
 			return SIM_RUN_COUNT;
@@ -423,6 +473,8 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 		queue_entry e = *top;
 		queue_pop(eng);
 		eng->now = e.at;
+		if (e.at >= eng->next_tick)
+			ticks_run(eng, e.at);
 		record *rc = &eng->recs[e.rec];
 		if (rc->fn) {
 			sim_event tmp = { .at = e.at, .fn = rc->fn, .ctx = rc->ctx, .arg = rc->arg,

@@ -4,7 +4,9 @@
  * the sequence number comes from a per-engine counter, so two events at the same time
  * run in the order they were scheduled, never in address or hash order. Every executed
  * event is folded into a 64-bit trajectory fingerprint (time, kind, entity), so two runs
- * can be compared at a glance. There is no global state: several engines can coexist.
+ * can be compared at a glance. There is no global state: several engines can coexist
+ * (the out-of-memory message remembers which one ran last, to print its clock:
+ * sim/engine/oom.h).
  *
  * Two ways to schedule:
  *  - an embedded, cancellable timer: the component owns a sim_event (in its own struct),
@@ -100,6 +102,21 @@ uint64_t sim_engine_events_run(const sim_engine *eng);
 size_t sim_engine_pending(const sim_engine *eng);
 /* Bytes the engine itself holds (heap, slots, pooled events). */
 size_t sim_engine_memory(const sim_engine *eng);
+
+/* Housekeeping: fn(ctx, now) runs between events once virtual time has advanced by
+ * `every` since it last ran (or was added), just before the first event at or after that
+ * time. A tick is not an event: it is never folded into the fingerprint, never ordered
+ * with events, and must not change the simulation (schedule, send, alter state): it is
+ * for bookkeeping such as giving idle memory back (sim/rdma/lazy_arena.h). A tick must
+ * not add or remove ticks. */
+typedef void (*sim_tick_fn)(void *ctx, sim_time now);
+typedef struct sim_tick {
+	sim_tick_fn fn;
+	void *ctx;
+	sim_time every, due;
+} sim_tick;
+void sim_engine_tick_add(sim_engine *eng, sim_time every, sim_tick_fn fn, void *ctx);
+void sim_engine_tick_remove(sim_engine *eng, sim_tick_fn fn, void *ctx);
 
 /* Fold extra data (e.g. a delivered frame's hash) into the fingerprint. */
 void sim_engine_fold(sim_engine *eng, uint64_t value);

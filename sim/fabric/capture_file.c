@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine/oom.h"
 #include "sim/fabric/pcap_writer.h"
 #include "sim/fabric/pcapng_writer.h"
 
@@ -29,9 +30,7 @@ const char *capture_format_name(capture_format f) { return f == CAPTURE_PCAP ? "
 
 capture_file *capture_file_open(const char *path, capture_format fmt, uint32_t snaplen, char *err, size_t errlen)
 {
-	capture_file *f = calloc(1, sizeof(*f));
-	if (!f)
-		abort();
+	capture_file *f = sim_xcalloc(1, sizeof(*f), "a capture file");
 	f->fmt = fmt;
 	f->snaplen = snaplen;
 	if (fmt == CAPTURE_PCAP)

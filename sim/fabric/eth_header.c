@@ -51,7 +51,7 @@ void sim_vlan_insert(sim_frame *f, uint16_t tci)
 
 uint16_t sim_vlan_strip(sim_frame *f)
 {
-	uint8_t *p = f->data;
+	uint8_t *p = sim_frame_writable(f);
 	uint16_t tci = get_be16(p + 14);
 	memmove(p + SIM_VLAN_HLEN, p, 12);
 	sim_frame_pull(f, SIM_VLAN_HLEN);

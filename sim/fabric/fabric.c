@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "sim/engine/oom.h"
+
 typedef struct adopted {
 	void *obj;
 	void (*free_fn)(void *obj);
@@ -18,9 +20,7 @@ struct sim_fabric {
 
 sim_fabric *sim_fabric_new(sim_engine *eng)
 {
-	sim_fabric *fab = calloc(1, sizeof(*fab));
-	if (!fab)
-		abort();
+	sim_fabric *fab = sim_xcalloc(1, sizeof(*fab), "the fabric");
 	fab->eng = eng;
 	fab->frames = sim_frame_pool_new();
 	fab->next_id = 1;
@@ -46,9 +46,7 @@ void sim_fabric_adopt(sim_fabric *fab, void *obj, void (*free_fn)(void *obj))
 {
 	if (fab->n_objs == fab->cap_objs) {
 		fab->cap_objs = fab->cap_objs ? fab->cap_objs * 2 : 16;
-		fab->objs = realloc(fab->objs, fab->cap_objs * sizeof(*fab->objs));
-		if (!fab->objs)
-			abort();
+		fab->objs = sim_xreallocarray(fab->objs, fab->cap_objs, sizeof(*fab->objs), "the fabric");
 	}
 	fab->objs[fab->n_objs++] = (adopted){ obj, free_fn };
 }

@@ -1,85 +1,216 @@
-/* Frame buffers and their free-list pool. */
+/* Frame handles and reference-counted buffers in size classes, from slab-filled free lists. */
 #include "sim/fabric/frame.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine/oom.h"
+
+/* Under AddressSanitizer the bytes of free buffers are poisoned, so a frame used after
+ * sim_frame_free() is caught although its buffer stays in a slab. */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+const uint32_t sim_frame_class_size[SIM_FRAME_CLASSES] = { 256, 512, 2048, 4608, SIM_FRAME_CAPACITY };
+
+/* A slab is one malloc carved into many handles or buffers of one class. */
+#define SLAB_BYTES (64u * 1024u)
+
+typedef struct slab {
+	struct slab *next;
+	size_t bytes; /* of mem; also keeps mem 16-byte aligned */
+	uint8_t mem[];
+} slab;
+
 struct sim_frame_pool {
-	sim_frame *free_list;
-	size_t in_use;
-	sim_frame **all; /* every frame ever allocated, so teardown reclaims frames in flight */
-	size_t allocated, cap_all;
+	sim_frame *free_frames;
+	sim_frame_buf *free_bufs[SIM_FRAME_CLASSES];
+	slab *slabs; /* every slab, so teardown reclaims frames in flight */
+	sim_frame_pool_stats st;
 };
 
 sim_frame_pool *sim_frame_pool_new(void)
 {
-	sim_frame_pool *pool = calloc(1, sizeof(*pool));
-	if (!pool)
-		abort();
-	return pool;
+	return sim_xcalloc(1, sizeof(sim_frame_pool), "the frame pool");
 }
 
 void sim_frame_pool_free(sim_frame_pool *pool)
 {
 	if (!pool)
 		return;
-	for (size_t i = 0; i < pool->allocated; i++)
-		free(pool->all[i]);
-	free(pool->all);
+	while (pool->slabs) {
+		slab *s = pool->slabs;
+		pool->slabs = s->next;
+		UNPOISON(s, sizeof(*s) + s->bytes);
+		free(s);
+	}
 	free(pool);
 }
 
-size_t sim_frame_pool_in_use(const sim_frame_pool *pool) { return pool->in_use; }
-size_t sim_frame_pool_allocated(const sim_frame_pool *pool) { return pool->allocated; }
+size_t sim_frame_pool_in_use(const sim_frame_pool *pool) { return pool->st.frames_in_use; }
 
-sim_frame *sim_frame_alloc(sim_frame_pool *pool)
+size_t sim_frame_pool_allocated(const sim_frame_pool *pool)
 {
-	sim_frame *f = pool->free_list;
-	if (f) {
-		pool->free_list = f->next;
-	} else {
-		/* only the header fields are initialised: the buffer is written before it is read */
-		f = malloc(sizeof(*f));
-		if (!f)
-			abort();
-		f->pool = pool;
-		if (pool->allocated == pool->cap_all) {
-			pool->cap_all = pool->cap_all ? pool->cap_all * 2 : 64;
-			pool->all = realloc(pool->all, pool->cap_all * sizeof(*pool->all));
-			if (!pool->all)
-				abort();
-		}
-		pool->all[pool->allocated++] = f;
+	size_t n = 0;
+	for (int c = 0; c < SIM_FRAME_CLASSES; c++)
+		n += pool->st.bufs_allocated[c];
+	return n;
+}
+
+void sim_frame_pool_stats_get(const sim_frame_pool *pool, sim_frame_pool_stats *out) { *out = pool->st; }
+
+static void *slab_new(sim_frame_pool *pool, size_t elem, size_t *count, const char *what)
+{
+	size_t n = SLAB_BYTES / elem;
+	if (n == 0)
+		n = 1;
+	slab *s = sim_xmalloc(sizeof(slab) + n * elem, what);
+	s->next = pool->slabs;
+	s->bytes = n * elem;
+	pool->slabs = s;
+	pool->st.bytes += sizeof(slab) + n * elem;
+	*count = n;
+	return s->mem;
+}
+
+static size_t buf_elem_size(uint32_t cls) { return sizeof(sim_frame_buf) + sim_frame_class_size[cls]; }
+
+static void refill_bufs(sim_frame_pool *pool, uint32_t cls)
+{
+	size_t elem = buf_elem_size(cls), n;
+	uint8_t *mem = slab_new(pool, elem, &n, "frame buffers");
+	for (size_t i = n; i-- > 0;) {
+		sim_frame_buf *b = (sim_frame_buf *)(void *)(mem + i * elem);
+		b->cls = cls;
+		b->u.next_free = pool->free_bufs[cls];
+		pool->free_bufs[cls] = b;
+		POISON(b->bytes, sim_frame_class_size[cls]);
 	}
-	pool->in_use++;
-	f->data = f->buf + SIM_FRAME_HEADROOM;
-	f->len = 0;
-	f->meta = 0;
-	f->meta64 = 0;
+	pool->st.bufs_allocated[cls] += n;
+}
+
+static void refill_frames(sim_frame_pool *pool)
+{
+	size_t n;
+	sim_frame *mem = slab_new(pool, sizeof(sim_frame), &n, "frame handles");
+	for (size_t i = n; i-- > 0;) {
+		mem[i].next = pool->free_frames;
+		pool->free_frames = &mem[i];
+	}
+	pool->st.frames_allocated += n;
+}
+
+static sim_frame_buf *buf_get(sim_frame_pool *pool, uint32_t cls)
+{
+	if (!pool->free_bufs[cls])
+		refill_bufs(pool, cls);
+	sim_frame_buf *b = pool->free_bufs[cls];
+	pool->free_bufs[cls] = b->u.next_free;
+	UNPOISON(b->bytes, sim_frame_class_size[cls]);
+	b->u.pool = pool;
+	b->refs = 1;
+	pool->st.bufs_in_use[cls]++;
+	return b;
+}
+
+static void buf_put(sim_frame_buf *b)
+{
+	if (--b->refs)
+		return;
+	sim_frame_pool *pool = b->u.pool;
+	b->u.next_free = pool->free_bufs[b->cls];
+	pool->free_bufs[b->cls] = b;
+	pool->st.bufs_in_use[b->cls]--;
+	POISON(b->bytes, sim_frame_class_size[b->cls]);
+}
+
+static sim_frame *frame_get(sim_frame_pool *pool)
+{
+	if (!pool->free_frames)
+		refill_frames(pool);
+	sim_frame *f = pool->free_frames;
+	pool->free_frames = f->next;
+	pool->st.frames_in_use++;
 	f->next = NULL;
 	return f;
 }
+
+/* The smallest class that holds `bytes` (headroom included), or the largest. */
+static uint32_t class_for(size_t bytes)
+{
+	uint32_t c = 0;
+	while (c + 1 < SIM_FRAME_CLASSES && sim_frame_class_size[c] < bytes)
+		c++;
+	return c;
+}
+
+sim_frame *sim_frame_alloc_len(sim_frame_pool *pool, uint32_t len)
+{
+	sim_frame *f = frame_get(pool);
+	f->buf = buf_get(pool, class_for((size_t)SIM_FRAME_HEADROOM + len));
+	/* only the header fields are initialised: the buffer is written before it is read */
+	f->data = f->buf->bytes + SIM_FRAME_HEADROOM;
+	f->len = 0;
+	f->meta = 0;
+	f->meta64 = 0;
+	return f;
+}
+
+sim_frame *sim_frame_alloc(sim_frame_pool *pool) { return sim_frame_alloc_len(pool, SIM_FRAME_CAPACITY); }
 
 void sim_frame_free(sim_frame *f)
 {
 	if (!f)
 		return;
-	sim_frame_pool *pool = f->pool;
-	f->next = pool->free_list;
-	pool->free_list = f;
-	pool->in_use--;
+	sim_frame_pool *pool = f->buf->u.pool;
+	buf_put(f->buf);
+	f->buf = NULL;
+	f->next = pool->free_frames;
+	pool->free_frames = f;
+	pool->st.frames_in_use--;
 }
 
 sim_frame *sim_frame_clone(const sim_frame *f)
 {
-	sim_frame *c = sim_frame_alloc(f->pool);
-	c->data = c->buf + sim_frame_headroom(f);
+	sim_frame_pool *pool = f->buf->u.pool;
+	sim_frame *c = frame_get(pool);
+	c->buf = f->buf;
+	c->buf->refs++;
+	c->data = f->data;
 	c->len = f->len;
 	c->meta = f->meta;
 	c->meta64 = f->meta64;
-	memcpy(c->data, f->data, f->len);
+	pool->st.shared++;
 	return c;
+}
+
+bool sim_frame_shared(const sim_frame *f) { return f->buf->refs > 1; }
+
+/* Give f a buffer of its own of class cls holding its bytes at the same headroom. */
+static void move_to(sim_frame *f, uint32_t cls)
+{
+	uint32_t headroom = sim_frame_headroom(f);
+	sim_frame_buf *b = buf_get(f->buf->u.pool, cls);
+	memcpy(b->bytes + headroom, f->data, f->len);
+	buf_put(f->buf);
+	f->buf = b;
+	f->data = b->bytes + headroom;
+}
+
+uint8_t *sim_frame_writable(sim_frame *f)
+{
+	if (f->buf->refs > 1) {
+		f->buf->u.pool->st.copied_on_write++;
+		move_to(f, class_for((size_t)sim_frame_headroom(f) + f->len));
+	}
+	return f->data;
 }
 
 uint8_t *sim_frame_push(sim_frame *f, uint32_t n)
@@ -88,6 +219,7 @@ uint8_t *sim_frame_push(sim_frame *f, uint32_t n)
 		fprintf(stderr, "sim_frame_push: %u bytes wanted, %u of headroom\n", n, sim_frame_headroom(f));
 		abort();
 	}
+	sim_frame_writable(f);
 	f->data -= n;
 	f->len += n;
 	return f->data;
@@ -107,6 +239,14 @@ uint8_t *sim_frame_put(sim_frame *f, uint32_t n)
 	if (n > sim_frame_tailroom(f)) {
 		fprintf(stderr, "sim_frame_put: %u bytes wanted, %u of tailroom\n", n, sim_frame_tailroom(f));
 		abort();
+	}
+	size_t need = (size_t)sim_frame_headroom(f) + f->len + n;
+	if (need > sim_frame_class_size[f->buf->cls]) {
+		if (f->buf->refs > 1)
+			f->buf->u.pool->st.copied_on_write++;
+		move_to(f, class_for(need));
+	} else {
+		sim_frame_writable(f);
 	}
 	uint8_t *p = f->data + f->len;
 	f->len += n;

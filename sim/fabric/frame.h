@@ -5,18 +5,34 @@
  * so each layer prepends its header (sim_frame_push) without moving the payload, as lwIP's
  * pbufs and Linux skbs do.
  *
- * Ownership rule: a frame has exactly one owner. Every function that takes a `sim_frame *`
+ * A sim_frame is a handle (where the frame starts, its length, the owner's scratch fields)
+ * on a buffer that several handles may share: sim_frame_clone() makes a second handle on
+ * the same bytes, as a switch does for every port it floods a frame to, so a broadcast
+ * costs one buffer however many ports it leaves. Buffers are reference counted and copied
+ * on write: sim_frame_push/put and sim_frame_writable() give the handle a private copy
+ * first when its buffer is shared (a trunk port adding a VLAN tag, a lossy wire flipping
+ * a bit), so nobody ever sees another holder's change. Reading f->data is always fine;
+ * write through it only after sim_frame_writable() (or on a frame you built yourself and
+ * never cloned).
+ *
+ * Ownership rule: a handle has exactly one owner. Every function that takes a `sim_frame *`
  * to send, forward or deliver takes ownership of it (it will free it or pass it on); the
  * caller must not touch it afterwards. Whoever ends up holding it calls sim_frame_free().
- * Callbacks that only look (taps) get a `const sim_frame *` and must not keep it. To keep a
- * frame and pass it on, sim_frame_clone() it.
+ * Callbacks that only look (taps) get a `const sim_frame *` and must not keep it; to keep
+ * one, sim_frame_clone() it (a reference, no copy).
  *
- * Frames come from a pool (a free list of fixed-size buffers), so allocation on the hot
- * path is a pointer pop. A pool is single-threaded, like the engine.
+ * Buffers come in size classes (SIM_FRAME_CLASSES, up to SIM_FRAME_CAPACITY), so a
+ * 60-byte ARP does not hold a jumbo buffer: sim_frame_alloc_len() picks the smallest class
+ * that holds the headroom and the frame, and sim_frame_put() moves a frame that outgrows
+ * its buffer to a larger one. Handles and buffers come from per-pool free lists filled a
+ * slab at a time, so allocation on the hot path is a pointer pop. A pool is
+ * single-threaded, like the engine. Running out of memory ends the run
+ * (sim/engine/oom.h).
  */
 #ifndef SIM_FRAME_H
 #define SIM_FRAME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,37 +42,72 @@
 /* Largest frame a buffer holds (headroom + data): a 9000-byte jumbo payload plus every
  * header, with room to spare. */
 #define SIM_FRAME_CAPACITY 9600u
+/* Buffer size classes (headroom included): small control frames (ARP, TCP ACKs, RoCE
+ * ACKs and CDCs), up to 512 bytes, a 1500-byte MTU, a 4096-byte RoCE MTU, jumbo. */
+#define SIM_FRAME_CLASSES 5
+extern const uint32_t sim_frame_class_size[SIM_FRAME_CLASSES];
 
 typedef struct sim_frame_pool sim_frame_pool;
 
+/* A buffer: a small header, then its bytes (16-byte aligned). Only frame.c touches it;
+ * it is here for the inline helpers below. */
+typedef struct sim_frame_buf {
+	uint32_t refs;                   /* handles on it */
+	uint32_t cls;                    /* size class */
+	union {
+		sim_frame_pool *pool;        /* in use: its pool */
+		struct sim_frame_buf *next_free; /* on the pool's free list */
+	} u;
+	uint8_t bytes[];
+} sim_frame_buf;
+
+/* 40 bytes: a broadcast flooded to N ports costs N handles and one buffer. */
 typedef struct sim_frame {
-	uint8_t *data;          /* first byte of the frame */
+	uint8_t *data;          /* first byte of the frame (write only when not shared) */
 	uint32_t len;           /* bytes from data on */
 	uint32_t meta;          /* scratch for the current owner (e.g. a link generation) */
 	uint64_t meta64;        /* scratch for the current owner */
 	struct sim_frame *next; /* free list, or a queue the current owner keeps */
-	sim_frame_pool *pool;
-	uint8_t buf[SIM_FRAME_CAPACITY];
+	sim_frame_buf *buf;     /* the bytes, maybe shared with other handles */
 } sim_frame;
+
+typedef struct sim_frame_pool_stats {
+	size_t frames_in_use;                        /* handles */
+	size_t frames_allocated;                     /* handles ever made (high-water mark) */
+	size_t bufs_in_use[SIM_FRAME_CLASSES];       /* buffers, by size class */
+	size_t bufs_allocated[SIM_FRAME_CLASSES];    /* buffers ever made, by size class */
+	uint64_t shared;                             /* clones that shared a buffer */
+	uint64_t copied_on_write;                    /* shared buffers copied for a writer */
+	size_t bytes;                                /* memory the pool holds from the system */
+} sim_frame_pool_stats;
 
 sim_frame_pool *sim_frame_pool_new(void);
 /* Frees the pool and every frame it ever handed out, including frames still in flight
  * (a simulation stopped mid-run); nobody may use them afterwards. */
 void sim_frame_pool_free(sim_frame_pool *pool);
 size_t sim_frame_pool_in_use(const sim_frame_pool *pool);
-/* Frames ever allocated from the system (the pool's high-water mark). */
+/* Buffers ever allocated from the system (the pool's high-water mark). */
 size_t sim_frame_pool_allocated(const sim_frame_pool *pool);
+void sim_frame_pool_stats_get(const sim_frame_pool *pool, sim_frame_pool_stats *out);
 
-/* An empty frame with SIM_FRAME_HEADROOM bytes of headroom. Never fails (aborts on OOM). */
+/* An empty frame with SIM_FRAME_HEADROOM bytes of headroom that will hold up to len
+ * bytes in its buffer (more: sim_frame_put moves it to a larger one). */
+sim_frame *sim_frame_alloc_len(sim_frame_pool *pool, uint32_t len);
+/* An empty frame in a buffer of the largest class. */
 sim_frame *sim_frame_alloc(sim_frame_pool *pool);
 void sim_frame_free(sim_frame *f);
-/* A copy with the same bytes and headroom. */
+/* A second handle on the same bytes (same headroom, same scratch fields): no copy. */
 sim_frame *sim_frame_clone(const sim_frame *f);
+/* Make f's bytes its own (copy them if the buffer is shared); returns f->data. */
+uint8_t *sim_frame_writable(sim_frame *f);
+/* Whether f's buffer is shared with another handle. */
+bool sim_frame_shared(const sim_frame *f);
 
-static inline uint32_t sim_frame_headroom(const sim_frame *f) { return (uint32_t)(f->data - f->buf); }
+static inline uint32_t sim_frame_headroom(const sim_frame *f) { return (uint32_t)(f->data - f->buf->bytes); }
+/* Bytes sim_frame_put() can still append (up to the largest class). */
 static inline uint32_t sim_frame_tailroom(const sim_frame *f)
 {
-	return (uint32_t)(SIM_FRAME_CAPACITY - (size_t)(f->data - f->buf) - f->len);
+	return (uint32_t)(SIM_FRAME_CAPACITY - (size_t)(f->data - f->buf->bytes) - f->len);
 }
 
 /* Prepend n bytes; returns the new start. Aborts if the headroom is too small (a
@@ -64,7 +115,8 @@ static inline uint32_t sim_frame_tailroom(const sim_frame *f)
 uint8_t *sim_frame_push(sim_frame *f, uint32_t n);
 /* Remove n bytes from the front (n <= len); returns the new start. */
 uint8_t *sim_frame_pull(sim_frame *f, uint32_t n);
-/* Append n bytes; returns a pointer to them. Aborts if the tailroom is too small. */
+/* Append n bytes; returns a pointer to them (the frame may have moved to a larger buffer:
+ * pointers into it from before are stale). Aborts if the tailroom is too small. */
 uint8_t *sim_frame_put(sim_frame *f, uint32_t n);
 /* Cut the frame to len bytes (len <= current length). */
 void sim_frame_trim(sim_frame *f, uint32_t len);

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "sim/engine/oom.h"
+
 struct sim_pcap_writer {
 	pcap_t *dead;
 	pcap_dumper_t *dump;
@@ -32,9 +34,7 @@ sim_pcap_writer *sim_pcap_open_snaplen(const char *path, uint32_t snaplen, char 
 		pcap_close(dead);
 		return NULL;
 	}
-	sim_pcap_writer *w = calloc(1, sizeof(*w));
-	if (!w)
-		abort();
+	sim_pcap_writer *w = sim_xcalloc(1, sizeof(*w), "a capture writer");
 	w->dead = dead;
 	w->dump = dump;
 	w->snaplen = snaplen;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/byteorder.h"
+#include "sim/engine/oom.h"
 
 #define DEFAULT_SNAPLEN 262144u
 #define MAX_OPT_LEN 0xFFFCu /* an option's length is 16 bits; keep it a multiple of 4 */
@@ -32,9 +33,7 @@ static uint8_t *reserve(sim_pcapng_writer *w, size_t n)
 		size_t cap = w->buf_cap ? w->buf_cap : 256;
 		while (cap < n)
 			cap *= 2;
-		w->buf = realloc(w->buf, cap);
-		if (!w->buf)
-			abort();
+		w->buf = sim_xrealloc(w->buf, cap, "a capture writer");
 		w->buf_cap = cap;
 	}
 	return w->buf;
@@ -70,9 +69,7 @@ sim_pcapng_writer *sim_pcapng_open(const char *path, uint32_t snaplen, char *err
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	sim_pcapng_writer *w = calloc(1, sizeof(*w));
-	if (!w)
-		abort();
+	sim_pcapng_writer *w = sim_xcalloc(1, sizeof(*w), "a capture writer");
 	w->f = f;
 	w->snaplen = snaplen ? snaplen : DEFAULT_SNAPLEN;
 	static const char appl[] = "smcr-sim";

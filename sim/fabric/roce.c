@@ -130,7 +130,7 @@ sim_frame *roce_build(sim_frame_pool *pool, const roce_addr *a, const roce_bth *
 	uint32_t l3_hdr = a->version == ROCE_V1 ? ROCE_GRH_LEN : ROCE_IPV4_LEN + ROCE_UDP_LEN;
 	uint32_t eth_len = SIM_ETH_HLEN + (a->vlan_tci ? SIM_VLAN_HLEN : 0u);
 
-	sim_frame *f = sim_frame_alloc(pool);
+	sim_frame *f = sim_frame_alloc_len(pool, eth_len + l3_hdr + ib_len);
 	uint8_t *start = sim_frame_put(f, eth_len + l3_hdr + ib_len);
 	uint8_t *p = start + sim_eth_write(start, a->dmac, a->smac, a->vlan_tci,
 	                                   a->version == ROCE_V1 ? SIM_ETHERTYPE_ROCE : SIM_ETHERTYPE_IPV4);

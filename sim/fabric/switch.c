@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "model/smcr_err.h"
+#include "sim/engine/oom.h"
 #include "sim/fabric/eth_header.h"
+#include "sim/fabric/fdb.h"
 
 typedef struct sw_port {
 	sim_plug plug;
@@ -19,13 +21,6 @@ typedef struct sw_port {
 	sim_switch_port_stats st;
 } sw_port;
 
-/* Open-addressing MAC table; key = vid << 48 | mac, 0 = empty slot. */
-typedef struct mac_entry {
-	uint64_t key;
-	sim_time seen;
-	uint32_t port;
-} mac_entry;
-
 struct sim_switch {
 	sim_fabric *fab;
 	uint64_t id;
@@ -33,9 +28,7 @@ struct sim_switch {
 	sim_switch_params p;
 	bool failed;
 	sw_port *ports;
-	mac_entry *table;
-	size_t table_cap;  /* power of two, >= 2 * mac_capacity */
-	size_t table_used;
+	sim_fdb fdb;
 	sim_switch_stats st;
 };
 
@@ -47,75 +40,7 @@ void sim_switch_params_default(sim_switch_params *p)
 	p->mac_capacity = 8192;
 }
 
-#define ALL_PORTS UINT32_MAX       /* table_rebuild(): drop every entry */
-#define NO_PORT (UINT32_MAX - 1)   /* table_rebuild(): drop no port's entries */
-
-static void table_rebuild(sim_switch *sw, uint32_t port, bool expire);
-
-static inline uint64_t mac_table_key(uint16_t vid, const uint8_t *mac)
-{
-	/* the VID is stored +1 so that no valid key is 0 */
-	return ((uint64_t)(vid + 1u) << 48) | sim_mac_key(mac);
-}
-
-static inline size_t slot_of(const sim_switch *sw, uint64_t key)
-{
-	return (size_t)(sim_mix64(key) & (sw->table_cap - 1));
-}
-
-static mac_entry *table_find(const sim_switch *sw, uint64_t key)
-{
-	for (size_t i = slot_of(sw, key);; i = (i + 1) & (sw->table_cap - 1)) {
-		mac_entry *e = &sw->table[i];
-		if (e->key == key || e->key == 0)
-			return e;
-	}
-}
-
-static void table_learn(sim_switch *sw, uint16_t vid, const uint8_t *mac, uint32_t port, sim_time now)
-{
-	uint64_t key = mac_table_key(vid, mac);
-	mac_entry *e = table_find(sw, key);
-	if (e->key == 0) {
-		if (sw->table_used >= sw->p.mac_capacity) {
-			table_rebuild(sw, NO_PORT, true);
-			e = table_find(sw, key);
-		}
-		if (sw->table_used >= sw->p.mac_capacity) {
-			sw->st.learn_full++;
-			return;
-		}
-		e->key = key;
-		sw->table_used++;
-	}
-	e->port = port;
-	e->seen = now;
-}
-
-static bool aged(const sim_switch *sw, const mac_entry *e, sim_time now)
-{
-	return now > e->seen && now - e->seen > sw->p.mac_aging;
-}
-
-/* Rebuild the table without the entries of `port` (every entry: ALL_PORTS) and, when
- * expire is set, without aged entries. Rare: link loss, reconfiguration, a full table. */
-static void table_rebuild(sim_switch *sw, uint32_t port, bool expire)
-{
-	sim_time now = sim_now(sim_fabric_engine(sw->fab));
-	mac_entry *old = sw->table;
-	sw->table = calloc(sw->table_cap, sizeof(*sw->table));
-	if (!sw->table)
-		abort();
-	sw->table_used = 0;
-	for (size_t i = 0; i < sw->table_cap; i++) {
-		if (!old[i].key || port == ALL_PORTS || old[i].port == port || (expire && aged(sw, &old[i], now)))
-			continue;
-		mac_entry *e = table_find(sw, old[i].key);
-		*e = old[i];
-		sw->table_used++;
-	}
-	free(old);
-}
+static sim_time now_of(const sim_switch *sw) { return sim_now(sim_fabric_engine(sw->fab)); }
 
 static bool vlan_member(const sw_port *p, uint16_t vid)
 {
@@ -172,8 +97,8 @@ static void port_receive(sim_plug *self, sim_frame *f, sim_time at)
 		}
 	}
 	const uint8_t *dst = f->data, *src = f->data + 6;
-	if (!sim_mac_is_multicast(src))
-		table_learn(sw, vid, src, in->idx, at);
+	if (!sim_mac_is_multicast(src) && !sim_fdb_learn(&sw->fdb, vid, src, in->idx, at, now_of(sw)))
+		sw->st.learn_full++;
 
 	if (!sim_mac_is_multicast(dst)) {
 		int port = sim_switch_lookup(sw, vid, dst);
@@ -215,14 +140,14 @@ static void port_carrier_changed(sim_plug *self)
 	sw_port *p = self->owner;
 	/* a link that went away takes its learned stations with it */
 	if (!sim_plug_carrier(self))
-		table_rebuild(p->sw, p->idx, false);
+		sim_fdb_flush_port(&p->sw->fdb, p->idx);
 }
 
 static void switch_free(void *obj)
 {
 	sim_switch *sw = obj;
 	free(sw->ports);
-	free(sw->table);
+	sim_fdb_destroy(&sw->fdb);
 	free(sw);
 }
 
@@ -233,9 +158,7 @@ sim_switch *sim_switch_new(sim_fabric *fab, const char *name, const sim_switch_p
 		sim_switch_params_default(&def);
 		params = &def;
 	}
-	sim_switch *sw = calloc(1, sizeof(*sw));
-	if (!sw)
-		abort();
+	sim_switch *sw = sim_xcalloc(1, sizeof(*sw), "a switch");
 	sw->fab = fab;
 	sw->id = sim_fabric_new_id(fab);
 	snprintf(sw->name, sizeof(sw->name), "%s", name);
@@ -244,13 +167,8 @@ sim_switch *sim_switch_new(sim_fabric *fab, const char *name, const sim_switch_p
 		sw->p.nports = 1;
 	if (sw->p.mac_capacity == 0)
 		sw->p.mac_capacity = 1;
-	sw->table_cap = 16;
-	while (sw->table_cap < 2u * (size_t)sw->p.mac_capacity)
-		sw->table_cap *= 2;
-	sw->table = calloc(sw->table_cap, sizeof(*sw->table));
-	sw->ports = calloc(sw->p.nports, sizeof(*sw->ports));
-	if (!sw->table || !sw->ports)
-		abort();
+	sim_fdb_init(&sw->fdb, sw->p.mac_capacity, sw->p.mac_aging, sw->p.nports);
+	sw->ports = sim_xcalloc(sw->p.nports, sizeof(*sw->ports), "a switch's ports");
 	for (uint32_t i = 0; i < sw->p.nports; i++) {
 		sw_port *p = &sw->ports[i];
 		char n[48];
@@ -281,7 +199,7 @@ int sim_switch_port_access(sim_switch *sw, uint32_t port, uint16_t pvid)
 	p->mode = SIM_PORT_ACCESS;
 	p->pvid = pvid;
 	memset(p->allowed, 0, sizeof(p->allowed));
-	table_rebuild(sw, port, false);
+	sim_fdb_flush_port(&sw->fdb, port);
 	return SMCR_ERR_OK;
 }
 
@@ -299,7 +217,7 @@ int sim_switch_port_trunk(sim_switch *sw, uint32_t port, uint16_t native_vid, co
 	memset(p->allowed, 0, sizeof(p->allowed));
 	for (size_t i = 0; i < n_allowed; i++)
 		p->allowed[allowed[i] >> 3] |= (uint8_t)(1u << (allowed[i] & 7));
-	table_rebuild(sw, port, false);
+	sim_fdb_flush_port(&sw->fdb, port);
 	return SMCR_ERR_OK;
 }
 
@@ -320,7 +238,7 @@ void sim_switch_fail(sim_switch *sw)
 	sw->failed = true;
 	for (uint32_t i = 0; i < sw->p.nports; i++)
 		port_apply(sw, &sw->ports[i]);
-	table_rebuild(sw, ALL_PORTS, false); /* a failed switch forgets what it learned */
+	sim_fdb_flush(&sw->fdb); /* a failed switch forgets what it learned */
 }
 
 void sim_switch_restore(sim_switch *sw)
@@ -334,15 +252,10 @@ void sim_switch_restore(sim_switch *sw)
 
 int sim_switch_lookup(const sim_switch *sw, uint16_t vid, const uint8_t *mac)
 {
-	const mac_entry *e = table_find(sw, mac_table_key(vid, mac));
-	if (e->key == 0)
-		return -1;
-	if (aged(sw, e, sim_now(sim_fabric_engine(sw->fab))))
-		return -1;
-	return (int)e->port;
+	return sim_fdb_lookup(&sw->fdb, vid, mac, now_of(sw));
 }
 
-size_t sim_switch_mac_count(const sim_switch *sw) { return sw->table_used; }
+size_t sim_switch_mac_count(const sim_switch *sw) { return sim_fdb_count(&sw->fdb); }
 const sim_switch_stats *sim_switch_stats_get(const sim_switch *sw) { return &sw->st; }
 
 const sim_switch_port_stats *sim_switch_port_stats_get(const sim_switch *sw, uint32_t port)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine/oom.h"
 #include "sim/fabric/eth_header.h"
 
 typedef struct wire_end {
@@ -116,7 +117,7 @@ static void wire_end_receive(sim_plug *self, sim_frame *f, sim_time at)
 	}
 	if (happens(&d->corrupt, p->corrupt)) {
 		uint64_t bit = sim_rng_below(&d->corrupt, (uint64_t)f->len * 8u);
-		f->data[bit >> 3] ^= (uint8_t)(1u << (bit & 7u));
+		sim_frame_writable(f)[bit >> 3] ^= (uint8_t)(1u << (bit & 7u));
 		d->st.corrupted++;
 	}
 	if (happens(&d->reorder, p->reorder) && p->reorder_delay) {
@@ -155,9 +156,7 @@ static void wire_free(void *obj) { free(obj); }
 
 sim_wire *sim_wire_new(sim_fabric *fab, const char *name, const sim_wire_params *p)
 {
-	sim_wire *w = calloc(1, sizeof(*w));
-	if (!w)
-		abort();
+	sim_wire *w = sim_xcalloc(1, sizeof(*w), "wires");
 	w->fab = fab;
 	w->id = sim_fabric_new_id(fab);
 	snprintf(w->name, sizeof(w->name), "%s", name);

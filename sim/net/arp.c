@@ -55,6 +55,8 @@ static void unlink_entry(arp_cache *c, arp_entry *e)
 		if (*pp == e) {
 			*pp = e->next;
 			c->n--;
+			if (c->by_ip)
+				g_hash_table_remove(c->by_ip, GUINT_TO_POINTER(e->ip));
 			return;
 		}
 	}
@@ -69,10 +71,20 @@ void arp_cache_clear(netif *nif)
 		entry_free(nif, e);
 	}
 	c->n = 0;
+	if (c->by_ip)
+		g_hash_table_destroy(c->by_ip);
+	c->by_ip = NULL;
 }
 
+/* A cache of up to this many entries has no table: a walk of the list answers faster and
+ * the interface stays small. The table is built when the cache first grows past it. */
+#define ARP_WALK_MAX 8
+
+/* Addresses in the cache are unique (an entry is made only when find() has none). */
 static arp_entry *find(const arp_cache *c, uint32_t ip)
 {
+	if (c->by_ip)
+		return g_hash_table_lookup(c->by_ip, GUINT_TO_POINTER(ip));
 	for (arp_entry *e = c->head; e; e = e->next)
 		if (e->ip == ip)
 			return e;
@@ -159,7 +171,15 @@ static arp_entry *new_entry(netif *nif, uint32_t ip)
 	while (*pp)
 		pp = &(*pp)->next;
 	*pp = e;
-	nif->arp.n++;
+	arp_cache *c = &nif->arp;
+	c->n++;
+	if (c->by_ip) {
+		g_hash_table_insert(c->by_ip, GUINT_TO_POINTER(ip), e);
+	} else if (c->n > ARP_WALK_MAX) {
+		c->by_ip = g_hash_table_new(g_direct_hash, g_direct_equal);
+		for (arp_entry *x = c->head; x; x = x->next)
+			g_hash_table_insert(c->by_ip, GUINT_TO_POINTER(x->ip), x);
+	}
 	return e;
 }
 

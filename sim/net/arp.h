@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <glib.h>
+
 #include "sim/engine/engine.h"
 
 typedef struct netif netif;
@@ -46,7 +48,8 @@ typedef struct arp_counters {
 } arp_counters;
 
 typedef struct arp_cache {
-	arp_entry *head;
+	arp_entry *head;           /* creation order: what eviction and listing go by */
+	GHashTable *by_ip;         /* address -> entry, for finding only (NULL while small) */
 	size_t n;
 	arp_counters ctr;
 } arp_cache;

@@ -12,7 +12,7 @@ static void port_output(void *ctx, netif *nif, const uint8_t *frame, size_t len)
 {
 	(void)nif;
 	netif_fabric_port *p = ctx;
-	sim_frame *f = sim_frame_alloc(sim_fabric_frames(p->fab));
+	sim_frame *f = sim_frame_alloc_len(sim_fabric_frames(p->fab), (uint32_t)len);
 	if (len > sim_frame_tailroom(f)) {
 		sim_frame_free(f);
 		p->tx_dropped++;

@@ -43,6 +43,7 @@ void tcp_layer_free(tcp_layer *tl)
 		return;
 	while (tl->head)
 		pcb_free(tl->head);
+	tcp_index_free(tl);
 	free(tl);
 }
 
@@ -87,6 +88,7 @@ static tcp_pcb *tcp_pcb_alloc(tcp_layer *tl)
 		tl->head = pcb;
 	tl->tail = pcb;
 	tl->n_pcbs++;
+	tcp_index_added(tl);
 	return pcb;
 }
 
@@ -110,15 +112,27 @@ static void cancel_all_timers(tcp_pcb *pcb)
 	sim_event_cancel(eng, &pcb->delack_ev);
 }
 
+/* A half-open child is counted by its listener (n_pending) while it points at it. */
+static void set_listener(tcp_pcb *c, tcp_pcb *l)
+{
+	if (c->listener)
+		c->listener->n_pending--;
+	c->listener = l;
+	if (l)
+		l->n_pending++;
+}
+
 static void pcb_free(tcp_pcb *pcb)
 {
 	tcp_layer *tl = pcb->tl;
 	cancel_all_timers(pcb);
-	if (pcb->listener)
-		pcb->listener->n_pending--;
-	for (tcp_pcb *p = tl->head; p; p = p->next)
+	set_listener(pcb, NULL);
+	/* its half-open children are nobody's now; n_pending counts them, so a pcb that is
+	 * no listener (most) costs no walk */
+	for (tcp_pcb *p = tl->head; p && pcb->n_pending; p = p->next)
 		if (p->listener == pcb)
-			p->listener = NULL;
+			set_listener(p, NULL);
+	tcp_index_remove(pcb);
 	if (pcb->prev)
 		pcb->prev->next = pcb->next;
 	else
@@ -153,10 +167,7 @@ void tcp_fail(tcp_pcb *pcb, int err, bool send_rst)
 	if (send_rst && pcb->state != TCP_LISTEN && pcb->state != TCP_SYN_SENT)
 		tcp_emit(pcb, pcb->snd_nxt, TCP_RST | TCP_ACK, 0);
 	tcp_stop_timers(pcb);
-	if (pcb->listener) {
-		pcb->listener->n_pending--;
-		pcb->listener = NULL;
-	}
+	set_listener(pcb, NULL);
 	pcb->state = TCP_CLOSED;
 	pcb->err = err;
 	switch (err) {
@@ -227,9 +238,7 @@ void tcp_deliver_events(tcp_pcb *pcb)
 		if (pcb->ev & TCP_EV_ACCEPTED) {
 			pcb->ev &= ~TCP_EV_ACCEPTED;
 			tcp_pcb *l = pcb->listener;
-			pcb->listener = NULL;
-			if (l)
-				l->n_pending--;
+			set_listener(pcb, NULL);
 			if (l && l->owned && l->cb && l->cb->accepted)
 				l->cb->accepted(l->user, l, pcb);
 			if (!pcb->owned) { /* nobody adopted it */
@@ -312,14 +321,6 @@ int tcp_set_buffers(tcp_pcb *pcb, uint32_t sndbuf, uint32_t rcvbuf)
 	return 0;
 }
 
-static bool port_in_use(tcp_layer *tl, uint16_t port, const tcp_pcb *except)
-{
-	for (tcp_pcb *p = tl->head; p; p = p->next)
-		if (p != except && p->lport == port)
-			return true;
-	return false;
-}
-
 static int pick_port(tcp_pcb *pcb)
 {
 	tcp_layer *tl = pcb->tl;
@@ -328,8 +329,8 @@ static int pick_port(tcp_pcb *pcb)
 	for (uint32_t i = 0; i < range; i++) {
 		uint16_t p = tl->next_port;
 		tl->next_port = p >= c->port_hi ? c->port_lo : (uint16_t)(p + 1);
-		if (!port_in_use(tl, p, pcb)) {
-			pcb->lport = p;
+		if (!tcp_index_port_used(tl, p)) { /* pcb itself has no port yet */
+			tcp_index_set_local(pcb, pcb->lip, p);
 			return 0;
 		}
 	}
@@ -342,13 +343,9 @@ int tcp_bind(tcp_pcb *pcb, uint32_t ip, uint16_t port)
 		return -EINVAL;
 	if (ip && !ipv4_local_netif(pcb->tl->st, ip))
 		return -EADDRNOTAVAIL;
-	if (port) {
-		for (tcp_pcb *p = pcb->tl->head; p; p = p->next)
-			if (p != pcb && p->lport == port && (!ip || !p->lip || p->lip == ip))
-				return -EADDRINUSE;
-	}
-	pcb->lip = ip;
-	pcb->lport = port;
+	if (port && tcp_index_bind_conflict(pcb->tl, ip, port)) /* pcb has no port yet */
+		return -EADDRINUSE;
+	tcp_index_set_local(pcb, ip, port);
 	return 0;
 }
 
@@ -360,6 +357,7 @@ int tcp_listen(tcp_pcb *pcb, uint32_t backlog)
 		return -EINVAL;
 	pcb->backlog = backlog ? backlog : tcp_cfg(pcb)->backlog;
 	pcb->state = TCP_LISTEN;
+	tcp_index_listen(pcb);
 	return 0;
 }
 
@@ -388,15 +386,14 @@ int tcp_connect(tcp_pcb *pcb, uint32_t ip, uint16_t port)
 	if (!ipv4_route_source(tl->st, ip, &src, &nif))
 		return -EHOSTUNREACH;
 	if (!pcb->lip)
-		pcb->lip = src;
+		tcp_index_set_local(pcb, src, pcb->lport);
 	if (!pcb->lport) {
 		int rc = pick_port(pcb);
 		if (rc)
 			return rc;
 	}
 	size_buffers(pcb);
-	pcb->rip = ip;
-	pcb->rport = port;
+	tcp_index_set_remote(pcb, ip, port);
 	set_adv_mss(pcb, nif);
 	pcb->iss = tcp_isn(tl);
 	pcb->ts_offset = sim_rng_u32(&tl->isn_rng);
@@ -423,10 +420,8 @@ tcp_pcb *tcp_child_new(tcp_pcb *l, uint32_t lip, uint32_t rip, uint16_t rport)
 	tcp_pcb *c = tcp_pcb_alloc(l->tl);
 	if (!c)
 		return NULL;
-	c->lip = lip;
-	c->lport = l->lport;
-	c->rip = rip;
-	c->rport = rport;
+	tcp_index_set_local(c, lip, l->lport);
+	tcp_index_set_remote(c, rip, rport);
 	c->smc_want = l->smc_want;
 	c->nodelay = l->nodelay;
 	c->keepalive = l->keepalive;
@@ -441,8 +436,7 @@ tcp_pcb *tcp_child_new(tcp_pcb *l, uint32_t lip, uint32_t rip, uint16_t rport)
 	c->snd_una = c->iss;
 	c->snd_nxt = c->snd_max = c->iss + 1;
 	c->snd_buf_seq = c->iss + 1;
-	c->listener = l;
-	l->n_pending++;
+	set_listener(c, l);
 	return c;
 }
 
@@ -563,12 +557,15 @@ int tcp_shutdown(tcp_pcb *pcb)
 
 static void abort_children(tcp_pcb *l)
 {
-	for (;;) {
-		tcp_pcb *p = l->tl->head;
+	/* the oldest half-open child first; each walk starts where the last one stopped */
+	tcp_pcb *from = l->tl->head;
+	while (l->n_pending) {
+		tcp_pcb *p = from;
 		while (p && p->listener != l)
 			p = p->next;
 		if (!p)
 			return;
+		from = p->next;
 		tcp_enter(p);
 		tcp_fail(p, -ECONNRESET, true); /* clears p->listener */
 		p->ev = 0;

@@ -26,29 +26,6 @@ static uint32_t max_u32(uint32_t a, uint32_t b)
 	return a > b ? a : b;
 }
 
-static tcp_pcb *find_conn(tcp_layer *tl, uint32_t lip, uint16_t lport, uint32_t rip, uint16_t rport)
-{
-	for (tcp_pcb *p = tl->head; p; p = p->next)
-		if (p->state != TCP_CLOSED && p->state != TCP_LISTEN && p->lport == lport &&
-		    p->rport == rport && p->rip == rip && p->lip == lip)
-			return p;
-	return NULL;
-}
-
-static tcp_pcb *find_listener(tcp_layer *tl, uint32_t lip, uint16_t lport)
-{
-	tcp_pcb *any = NULL;
-	for (tcp_pcb *p = tl->head; p; p = p->next) {
-		if (p->state != TCP_LISTEN || p->lport != lport)
-			continue;
-		if (p->lip == lip)
-			return p;
-		if (!p->lip && !any)
-			any = p;
-	}
-	return any;
-}
-
 static uint32_t seg_space(const tcp_seg *s)
 {
 	return s->len + ((s->flags & TCP_SYN) ? 1u : 0u) + ((s->flags & TCP_FIN) ? 1u : 0u);
@@ -528,9 +505,9 @@ void tcp_input(stack *st, const ipv4_rx *rx)
 	};
 	tcp_opts_parse(h + TCP_HLEN, doff - TCP_HLEN, s.flags & TCP_SYN, &s.opt);
 
-	tcp_pcb *pcb = find_conn(tl, rx->dst, s.dport, rx->src, s.sport);
+	tcp_pcb *pcb = tcp_index_find_conn(tl, rx->dst, s.dport, rx->src, s.sport);
 	if (!pcb) {
-		tcp_pcb *l = find_listener(tl, rx->dst, s.dport);
+		tcp_pcb *l = tcp_index_find_listener(tl, rx->dst, s.dport);
 		if (l) {
 			listen_input(l, rx, &s);
 		} else {

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <glib.h>
+
 #include "sim/net/bytering.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/rng.h"
@@ -42,10 +44,20 @@ typedef struct tcp_range {
 	uint32_t start, end;
 } tcp_range;
 
+/* A connection's addresses and ports, as the demultiplexing index keys them. */
+typedef struct tcp_tuple {
+	uint32_t lip, rip;
+	uint16_t lport, rport;
+} tcp_tuple;
+
 struct tcp_layer {
 	stack *st;
 	tcp_pcb *head, *tail;      /* every pcb, in creation order */
 	size_t n_pcbs;
+	/* tcp_index.c: finding pcbs without walking them (NULL while the layer is small) */
+	GHashTable *by_tuple;      /* tcp_tuple -> first pcb of its chain (tuple_next) */
+	GHashTable *listeners;     /* port -> first pcb that listened there (listen_next) */
+	GHashTable *port_use;      /* port, (address, port) -> number of pcbs bound there */
 	uint64_t next_id;
 	sim_rng isn_rng;           /* ISNs and timestamp offsets */
 	uint16_t next_port;        /* next ephemeral port to try */
@@ -58,8 +70,13 @@ struct tcp_pcb {
 	tcp_pcb *prev, *next;
 	uint64_t id;
 	tcp_state state;
-	uint32_t lip, rip;
-	uint16_t lport, rport;
+	union {                    /* the 4-tuple, also as the demultiplexing index's key */
+		struct {
+			uint32_t lip, rip;
+			uint16_t lport, rport;
+		};
+		tcp_tuple tuple;
+	};
 
 	/* owner */
 	const tcp_callbacks *cb;
@@ -73,7 +90,13 @@ struct tcp_pcb {
 
 	/* listener / child */
 	tcp_pcb *listener;         /* set while this child is half-open */
-	uint32_t backlog, n_pending;
+	uint32_t backlog, n_pending; /* n_pending: pcbs whose listener this is */
+
+	/* tcp_index.c */
+	bool in_tuple_ix;          /* it has a 4-tuple (in by_tuple when the table exists) */
+	bool in_listen_ix;         /* it listened (in listeners when the table exists) */
+	tcp_pcb *tuple_next;       /* next pcb (by id) with the same 4-tuple */
+	tcp_pcb *listen_next;      /* next pcb (by id) that listened on the same port */
 
 	/* per-connection settings */
 	bool smc_want;             /* send (SYN) / answer (SYN-ACK) the SMC option */
@@ -156,6 +179,36 @@ void tcp_stop_timers(tcp_pcb *pcb);
 void tcp_negotiate(tcp_pcb *pcb, const tcp_opts *peer);
 uint32_t tcp_isn(tcp_layer *tl);
 tcp_pcb *tcp_child_new(tcp_pcb *listener, uint32_t lip, uint32_t rip, uint16_t rport);
+
+/* tcp_index.c. The addresses and ports of a pcb change only through set_local and
+ * set_remote, which keep the index current (the tables key pcbs by their own tuple). */
+void tcp_index_added(tcp_layer *tl);  /* a pcb joined the layer's list */
+void tcp_index_free(tcp_layer *tl);
+void tcp_index_set_local(tcp_pcb *pcb, uint32_t lip, uint16_t lport);
+void tcp_index_set_remote(tcp_pcb *pcb, uint32_t rip, uint16_t rport);
+void tcp_index_listen(tcp_pcb *pcb);
+void tcp_index_remove(tcp_pcb *pcb);   /* the pcb is being freed */
+tcp_pcb *tcp_index_lookup_conn(const tcp_layer *tl, uint32_t lip, uint16_t lport, uint32_t rip, uint16_t rport);
+
+/* The first pcb, in creation order, that is neither CLOSED nor LISTEN on the 4-tuple: a
+ * walk while the layer is small (no tables; inline, it runs per segment), else the table. */
+static inline tcp_pcb *tcp_index_find_conn(const tcp_layer *tl, uint32_t lip, uint16_t lport, uint32_t rip,
+                                           uint16_t rport)
+{
+	if (tl->by_tuple)
+		return tcp_index_lookup_conn(tl, lip, lport, rip, rport);
+	for (tcp_pcb *p = tl->head; p; p = p->next)
+		if (p->state != TCP_CLOSED && p->state != TCP_LISTEN && p->lport == lport && p->rport == rport &&
+		    p->rip == rip && p->lip == lip)
+			return p;
+	return NULL;
+}
+/* The first LISTEN pcb on lport bound to lip, else the first bound to the wildcard. */
+tcp_pcb *tcp_index_find_listener(const tcp_layer *tl, uint32_t lip, uint16_t lport);
+bool tcp_index_port_used(const tcp_layer *tl, uint16_t port);  /* any pcb has it as lport */
+/* Whether binding (ip, port) collides with a pcb: the same port, and either address is
+ * the wildcard or both are the same. */
+bool tcp_index_bind_conflict(const tcp_layer *tl, uint32_t ip, uint16_t port);
 
 /* tcp_out.c */
 int tcp_emit(tcp_pcb *pcb, uint32_t seq, uint8_t flags, uint32_t len);

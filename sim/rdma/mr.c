@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "sim/engine/oom.h"
 #include "sim/rdma/rnic_int.h"
 
 #define PAGE 4096u
@@ -17,9 +18,7 @@ static uint32_t slot_alloc(rnic_vf *vf)
 	}
 	if (vf->n_mr_slots == vf->cap_mr_slots) {
 		vf->cap_mr_slots = vf->cap_mr_slots ? vf->cap_mr_slots * 2 : 16;
-		vf->mrs = realloc(vf->mrs, vf->cap_mr_slots * sizeof(*vf->mrs));
-		if (!vf->mrs)
-			abort();
+		vf->mrs = sim_xreallocarray(vf->mrs, vf->cap_mr_slots, sizeof(*vf->mrs), "memory regions");
 	}
 	/* slot 0 stays unused so that key 0 is never valid */
 	if (vf->n_mr_slots == 0)
@@ -37,9 +36,7 @@ rnic_mr *rnic_mr_reg(rnic_vf *vf, void *addr, size_t len, uint32_t access, smcr_
 		return NULL;
 	if (vf->n_mr_slots >= 0xFFFFFF && vf->mr_free == UINT32_MAX)
 		return NULL;
-	rnic_mr *mr = calloc(1, sizeof(*mr));
-	if (!mr)
-		abort();
+	rnic_mr *mr = sim_xcalloc(1, sizeof(*mr), "memory regions");
 	uint32_t s = slot_alloc(vf);
 	mr_slot *slot = &vf->mrs[s];
 	slot->tag++;
@@ -53,13 +50,16 @@ rnic_mr *rnic_mr_reg(rnic_vf *vf, void *addr, size_t len, uint32_t access, smcr_
 	mr->access = access;
 	/* The same memory registered again on the same function keeps its I/O address, as a
 	 * real device's DMA address does (Linux announces that address for every link of
-	 * an RMB on one device: smc_llc_fill_ext_v2, sg_dma_address of the link's sgt). */
+	 * an RMB on one device: smc_llc_fill_ext_v2, sg_dma_address of the link's sgt). The
+	 * VF's live regions are indexed by address; regions at one address form a chain. */
 	mr->iova = 0;
-	for (uint32_t i = 1; i < vf->n_mr_slots && !mr->iova; i++) {
-		const rnic_mr *o = vf->mrs[i].mr;
-		if (o && o != mr && o->addr == addr && o->len == len)
+	uint64_t key = (uint64_t)(uintptr_t)addr;
+	rnic_mr *head = u64map_get(&vf->mr_by_addr, key);
+	for (const rnic_mr *o = head; o && !mr->iova; o = o->same_addr)
+		if (o->len == len)
 			mr->iova = o->iova;
-	}
+	mr->same_addr = head;
+	u64map_put(&vf->mr_by_addr, key, mr);
 	if (!mr->iova) {
 		mr->iova = vf->next_iova;
 		/* page aligned, with an unmapped guard page behind every region */
@@ -78,6 +78,18 @@ void rnic_mr_dereg(rnic_mr *mr)
 	if (!mr)
 		return;
 	rnic_vf *vf = mr->vf;
+	uint64_t key = (uint64_t)(uintptr_t)mr->addr;
+	rnic_mr *head = u64map_get(&vf->mr_by_addr, key);
+	if (head == mr) {
+		if (mr->same_addr)
+			u64map_put(&vf->mr_by_addr, key, mr->same_addr);
+		else
+			u64map_del(&vf->mr_by_addr, key);
+	} else {
+		while (head->same_addr != mr)
+			head = head->same_addr;
+		head->same_addr = mr->same_addr;
+	}
 	mr_slot *slot = &vf->mrs[mr->slot];
 	slot->mr = NULL;
 	slot->next_free = vf->mr_free;
@@ -91,6 +103,7 @@ void rnic_mr_free_all(rnic_vf *vf)
 		free(vf->mrs[i].mr);
 	free(vf->mrs);
 	vf->mrs = NULL;
+	u64map_free(&vf->mr_by_addr);
 	vf->n_mr_slots = vf->cap_mr_slots = 0;
 	vf->mr_free = UINT32_MAX;
 }

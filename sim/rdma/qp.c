@@ -8,6 +8,7 @@
 
 #include "model/smcr_err.h"
 #include "sim/fabric/gid.h"
+#include "sim/engine/oom.h"
 #include "sim/rdma/rnic_int.h"
 
 rnic_qp *rnic_qp_create(rnic_vf *vf, uint8_t port, const smcr_qp_caps *caps, void *qp_ctx)
@@ -19,9 +20,7 @@ rnic_qp *rnic_qp_create(rnic_vf *vf, uint8_t port, const smcr_qp_caps *caps, voi
 	    caps->max_send_sge > SMCR_MAX_SGE || caps->max_recv_sge > SMCR_MAX_SGE ||
 	    caps->max_inline_data > RNIC_MAX_INLINE)
 		return NULL;
-	rnic_qp *qp = calloc(1, sizeof(*qp));
-	if (!qp)
-		abort();
+	rnic_qp *qp = sim_xcalloc(1, sizeof(*qp), "queue pairs");
 	qp->r = r;
 	qp->vf = vf;
 	qp->port = &r->ports[port - 1];
@@ -30,13 +29,11 @@ rnic_qp *rnic_qp_create(rnic_vf *vf, uint8_t port, const smcr_qp_caps *caps, voi
 	qp->caps = *caps;
 	qp->state = SMCR_QPS_RESET;
 	qp->sq_cap = caps->max_send_wr;
-	qp->sq = calloc(qp->sq_cap, sizeof(*qp->sq));
+	qp->sq = sim_xcalloc(qp->sq_cap, sizeof(*qp->sq), "queue pairs' send queues");
 	if (caps->max_inline_data)
-		qp->sq_inline = calloc(qp->sq_cap, caps->max_inline_data);
+		qp->sq_inline = sim_xcalloc(qp->sq_cap, caps->max_inline_data, "queue pairs' send queues");
 	qp->rq_cap = caps->max_recv_wr ? caps->max_recv_wr : 1;
-	qp->rq = calloc(qp->rq_cap, sizeof(*qp->rq));
-	if (!qp->sq || !qp->rq || (caps->max_inline_data && !qp->sq_inline))
-		abort();
+	qp->rq = sim_xcalloc(qp->rq_cap, sizeof(*qp->rq), "queue pairs' receive queues");
 	qp->retry_deadline = SIM_TIME_NEVER;
 	qp->qpn = rnic_register_qp(r, qp);
 	sim_event_init(&qp->tx_ev, r->k_qp_tx, qp->id, req_tx_event, qp);

@@ -2,6 +2,7 @@
  * WQEs, RDMA WRITE into registered memory, ACK / NAK / RNR NAK generation. */
 #include <string.h>
 
+#include "sim/rdma/lazy_arena.h"
 #include "sim/rdma/rnic_int.h"
 
 static void send_ack(rnic_qp *qp, uint8_t syndrome, uint32_t psn)
@@ -120,6 +121,7 @@ static void exec_write(rnic_qp *qp, const roce_pkt *pkt, bool first, bool last)
 		}
 		qp->write_dst = dst;
 		qp->write_left = pkt->reth.dma_len;
+		qp->write_lazy = lazy_arena_find(dst);
 		qp->resp = RESP_WRITE;
 	}
 	uint32_t len = pkt->payload_len;
@@ -128,6 +130,8 @@ static void exec_write(rnic_qp *qp, const roce_pkt *pkt, bool first, bool last)
 		return;
 	}
 	memcpy(qp->write_dst, pkt->payload, len);
+	if (qp->write_lazy)
+		lazy_arena_landed(qp->write_lazy, len); /* in flight until the core sees its CDC */
 	qp->write_dst += len;
 	qp->write_left -= len;
 	if (last) {

@@ -8,6 +8,7 @@
 
 #include "model/smcr_err.h"
 #include "sim/fabric/gid.h"
+#include "sim/engine/oom.h"
 #include "sim/rdma/rnic_int.h"
 
 /* Bytes of headers rxe reserves below the interface MTU when it picks the IB MTU
@@ -72,9 +73,7 @@ static void vf_push(rnic_vf *vf, const vf_item *it)
 {
 	if (vf->item_count == vf->item_cap) {
 		size_t cap = vf->item_cap ? vf->item_cap * 2 : 64;
-		vf_item *n = malloc(cap * sizeof(*n));
-		if (!n)
-			abort();
+		vf_item *n = sim_xreallocarray(NULL, cap, sizeof(*n), "adapter completion queues");
 		for (size_t i = 0; i < vf->item_count; i++)
 			n[i] = vf->items[(vf->item_head + i) % vf->item_cap];
 		free(vf->items);
@@ -115,14 +114,12 @@ void rnic_vf_forget_qp(rnic_vf *vf, const rnic_qp *qp)
 
 /* --- receive path ----------------------------------------------------------------- */
 
+static uint64_t vmac_index_key(unsigned pi, uint64_t mac_key) { return ((uint64_t)(pi + 1u) << 48) | mac_key; }
+
+/* Every frame a port receives or turns around asks this: an index, not a scan of the VFs. */
 static rnic_vf *vf_by_mac(rnic *r, unsigned pi, uint64_t key)
 {
-	for (uint32_t i = 0; i < r->n_vf_slots; i++) {
-		rnic_vf *vf = r->vfs[i];
-		if (vf && vf->ports[pi].vmac_key == key)
-			return vf;
-	}
-	return NULL;
+	return u64map_get(&r->vf_by_vmac, vmac_index_key(pi, key));
 }
 
 /* 0 = the VF owns this destination; otherwise which counter to bump */
@@ -237,9 +234,7 @@ rnic *rnic_new(sim_fabric *fab, const rnic_config *cfg)
 {
 	if (cfg->nports < 1 || cfg->nports > RNIC_MAX_PORTS)
 		return NULL;
-	rnic *r = calloc(1, sizeof(*r));
-	if (!r)
-		abort();
+	rnic *r = sim_xcalloc(1, sizeof(*r), "adapters");
 	r->fab = fab;
 	r->eng = sim_fabric_engine(fab);
 	r->id = sim_fabric_new_id(fab);
@@ -284,6 +279,7 @@ void rnic_free(rnic *r)
 	for (uint8_t i = 0; i < r->cfg.nports; i++)
 		sim_endpoint_destroy(&r->ports[i].ep);
 	free(r->qps);
+	u64map_free(&r->vf_by_vmac);
 	free(r);
 }
 
@@ -310,11 +306,17 @@ bool rnic_port_active(const rnic *r, uint8_t port)
 
 uint32_t rnic_register_qp(rnic *r, rnic_qp *qp)
 {
+	if (r->qpn_base + r->n_qps > 0xFFFFFFu) {
+		/* QP numbers are 24 bits and never reused: a fixed pool nothing can fall back from */
+		char detail[128];
+		snprintf(detail, sizeof detail, "adapter %s (PFID %04X) has created %zu queue pairs", r->cfg.name,
+		         r->cfg.pfid, r->n_qps);
+		sim_out_of_resource("queue pair numbers", detail,
+		                    "run fewer connections or link groups on one adapter, or a shorter run");
+	}
 	if (r->n_qps == r->cap_qps) {
 		r->cap_qps = r->cap_qps ? r->cap_qps * 2 : 64;
-		r->qps = realloc(r->qps, r->cap_qps * sizeof(*r->qps));
-		if (!r->qps)
-			abort();
+		r->qps = sim_xreallocarray(r->qps, r->cap_qps, sizeof(*r->qps), "queue pair numbers");
 	}
 	r->qps[r->n_qps] = qp;
 	return r->qpn_base + (uint32_t)r->n_qps++;
@@ -360,9 +362,7 @@ rnic_vf *rnic_activate(rnic *r, const char *stack_name, const rnic_host *host)
 		slot++;
 	if (slot == RNIC_MAX_VFS || r->vf_counter == 0xFFFF)
 		return NULL;
-	rnic_vf *vf = calloc(1, sizeof(*vf));
-	if (!vf)
-		abort();
+	rnic_vf *vf = sim_xcalloc(1, sizeof(*vf), "virtual functions");
 	vf->r = r;
 	vf->number = ++r->vf_counter;
 	vf->id = sim_fabric_new_id(r->fab);
@@ -377,6 +377,7 @@ rnic_vf *rnic_activate(rnic *r, const char *stack_name, const rnic_host *host)
 		                 (uint8_t)(vf->number >> 8), (uint8_t)vf->number };
 		memcpy(vp->vmac, m, 6);
 		vp->vmac_key = sim_mac_key(m);
+		u64map_put(&r->vf_by_vmac, vmac_index_key(i, vp->vmac_key), vf);
 		vp->vlans[0] = 0;
 		vp->n_vlans = 1;
 		vf_rebuild_gids(vf, i);
@@ -406,6 +407,8 @@ void rnic_deactivate(rnic_vf *vf)
 	for (uint32_t i = 0; i < r->n_vf_slots; i++)
 		if (r->vfs[i] == vf)
 			r->vfs[i] = NULL;
+	for (uint8_t i = 0; i < r->cfg.nports; i++)
+		u64map_del(&r->vf_by_vmac, vmac_index_key(i, vf->ports[i].vmac_key));
 	if (vf->delivering) {
 		vf->doomed = true;
 		return;

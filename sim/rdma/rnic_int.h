@@ -3,6 +3,7 @@
 #ifndef SIM_RNIC_INT_H
 #define SIM_RNIC_INT_H
 
+#include "sim/engine/u64map.h"
 #include "sim/rdma/mr.h"
 #include "sim/rdma/qp.h"
 #include "sim/rdma/rnic.h"
@@ -58,6 +59,7 @@ typedef struct mr_slot {
 
 struct rnic_mr {
 	rnic_vf *vf;
+	rnic_mr *same_addr; /* the next live region of the VF at the same address */
 	uint32_t slot;
 	uint32_t lkey, rkey;
 	uint8_t *addr;
@@ -75,6 +77,7 @@ struct rnic_vf {
 	vf_port ports[RNIC_MAX_PORTS];
 	mr_slot *mrs;
 	uint32_t n_mr_slots, cap_mr_slots, mr_free; /* mr_free: UINT32_MAX = none */
+	u64map mr_by_addr;  /* live regions by host address (chains: rnic_mr.same_addr) */
 	uint64_t next_iova;
 	rnic_qp *qps;       /* every live QP of the VF, newest first */
 	vf_item *items;     /* FIFO ring of pending reports */
@@ -95,6 +98,7 @@ struct rnic {
 	rnic_port ports[RNIC_MAX_PORTS];
 	rnic_vf *vfs[RNIC_MAX_VFS];
 	uint32_t n_vf_slots;
+	u64map vf_by_vmac;  /* active VFs by (port, VMAC) */
 	uint32_t vf_counter;
 	uint32_t qpn_base;
 	rnic_qp **qps;      /* by qpn - qpn_base; NULL once destroyed */
@@ -173,6 +177,7 @@ struct rnic_qp {
 	uint32_t resp_offset;      /* SEND: bytes placed in the RQ head so far */
 	uint8_t *write_dst;        /* WRITE: where the next byte goes */
 	uint32_t write_left;
+	struct lazy_arena_buf *write_lazy; /* WRITE: the arena buffer it goes to, or NULL */
 	bool nak_sent;
 
 	rnic_qp_stats st;

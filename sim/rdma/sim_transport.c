@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "model/smcr_err.h"
+#include "sim/engine/oom.h"
 #include "sim/rdma/mr.h"
 #include "sim/rdma/qp.h"
 
@@ -14,10 +15,7 @@ struct sim_transport {
 
 sim_transport *sim_transport_new(void)
 {
-	sim_transport *tp = calloc(1, sizeof(*tp));
-	if (!tp)
-		abort();
-	return tp;
+	return sim_xcalloc(1, sizeof(sim_transport), "the simulated transport");
 }
 
 void sim_transport_free(sim_transport *tp) { free(tp); }

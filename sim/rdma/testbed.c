@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/smcr_err.h"
+#include "sim/engine/oom.h"
 
 void testbed_params_default(testbed_params *p)
 {
@@ -33,9 +34,7 @@ static void on_wc(void *ctx, const smcr_wc *wc)
 	testbed_side *s = ctx;
 	if (s->n_wcs == s->cap_wcs) {
 		s->cap_wcs = s->cap_wcs ? s->cap_wcs * 2 : 64;
-		s->wcs = realloc(s->wcs, s->cap_wcs * sizeof(*s->wcs));
-		if (!s->wcs)
-			abort();
+		s->wcs = sim_xreallocarray(s->wcs, s->cap_wcs, sizeof(*s->wcs), "the testbed");
 	}
 	s->wcs[s->n_wcs++] = *wc;
 	if (s->tb->p.on_wc)
@@ -79,9 +78,7 @@ static int side_setup(testbed *tb, testbed_side *s, const char *name, uint16_t p
 		return -1;
 	if (p->version == ROCE_V2 && rnic_vf_add_ipv4(s->vf, 1, ip, 24, p->vlan))
 		return -1;
-	s->mem = calloc(1, p->mr_size);
-	if (!s->mem)
-		abort();
+	s->mem = sim_xcalloc(1, p->mr_size, "the testbed");
 	s->mr = rnic_mr_reg(s->vf, s->mem, p->mr_size, SMCR_ACCESS_LOCAL_WRITE | SMCR_ACCESS_REMOTE_WRITE, &s->mri);
 	smcr_qp_caps caps = { p->max_send_wr, p->max_recv_wr, SMCR_MAX_SGE, SMCR_MAX_SGE, p->max_inline };
 	s->qp = rnic_qp_create(s->vf, 1, &caps, s);
@@ -132,9 +129,7 @@ static int connect_qp(testbed *tb, testbed_side *s, testbed_side *peer, uint32_t
 
 testbed *testbed_new(const testbed_params *p)
 {
-	testbed *tb = calloc(1, sizeof(*tb));
-	if (!tb)
-		abort();
+	testbed *tb = sim_xcalloc(1, sizeof(*tb), "the testbed");
 	tb->p = *p;
 	tb->eng = sim_engine_new(p->seed);
 	tb->fab = sim_fabric_new(tb->eng);

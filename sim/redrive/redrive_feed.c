@@ -593,7 +593,7 @@ static void steer_tap(void *ctx, const netif *nif, netif_dir dir, const uint8_t 
 	if (ip[9] != 17 || len < off + ihl + 8 || get_be16(ip + ihl + 2) != 4791 || get_be32(ip + 16) != f->rd->r_ip)
 		return;
 	sim_endpoint *ep = rnic_port_endpoint(f->adapter, f->port);
-	sim_frame *fr = sim_frame_alloc(sim_fabric_frames(ep->plug.fab));
+	sim_frame *fr = sim_frame_alloc_len(sim_fabric_frames(ep->plug.fab), (uint32_t)len);
 	memcpy(sim_frame_put(fr, (uint32_t)len), frame, len);
 	memcpy(fr->data, f->mac, 6);
 	write_seen(f, fr->data, fr->len);

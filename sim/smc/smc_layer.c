@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine/oom.h"
 #include "sim/net/arp.h"
+#include "sim/rdma/lazy_arena.h"
 #include "sim/smc/core_timer.h"
 #include "sim/net/route.h"
 
@@ -27,19 +29,26 @@ typedef struct mem_hdr {
 /* Buffers (RMBs, send buffers) are the large allocations; structures stay small. */
 #define SMC_BUF_MIN 8192u
 
+/* The fixed-memory cap is the scenario's limit (new connections fall back); running out
+ * of the host's memory is not a simulated event and ends the run (sim/engine/oom.h). */
+static bool cap_refuses(smc_layer *l, size_t n)
+{
+	if (l->mem_cap && n >= SMC_BUF_MIN && l->ctr.mem_used + n > l->mem_cap) {
+		l->ctr.mem_refused++;
+		return true;
+	}
+	return false;
+}
+
 static void *mem_calloc(size_t nmemb, size_t size, void *user)
 {
 	smc_layer *l = user;
 	if (size && nmemb > (SIZE_MAX - sizeof(mem_hdr)) / size)
 		return NULL;
 	size_t n = nmemb * size;
-	if (l->mem_cap && n >= SMC_BUF_MIN && l->ctr.mem_used + n > l->mem_cap) {
-		l->ctr.mem_refused++;
+	if (cap_refuses(l, n))
 		return NULL;
-	}
-	mem_hdr *h = calloc(1, sizeof(*h) + n);
-	if (!h)
-		return NULL;
+	mem_hdr *h = sim_xcalloc(1, sizeof(*h) + n, "SMC-R core memory");
 	h->size = n;
 	l->ctr.mem_used += n;
 	return h + 1;
@@ -58,6 +67,52 @@ static void mem_free(void *p, void *user)
 	mem_hdr *h = (mem_hdr *)p - 1;
 	l->ctr.mem_used -= h->size;
 	free(h);
+}
+
+/* Simulated adapters only: RMBs and send buffers backed lazily (sim/rdma/lazy_arena.h),
+ * resident only while bytes are in flight. */
+static void *mem_buf_alloc(size_t size, void *user)
+{
+	smc_layer *l = user;
+	if (cap_refuses(l, size))
+		return NULL;
+	l->ctr.mem_used += size;
+	lazy_arena_sweep(&l->idle_bufs, sim_now(l->st->eng));
+	return lazy_arena_alloc(size);
+}
+
+static void mem_buf_free(void *p, size_t size, void *user)
+{
+	smc_layer *l = user;
+	l->ctr.mem_used -= size;
+	lazy_arena_free(p);
+}
+
+static void mem_buf_reset(void *p, size_t size, void *user)
+{
+	(void)size;
+	(void)user;
+	lazy_arena_reset(p);
+}
+
+static void mem_buf_idle(void *p, size_t size, bool idle, uint64_t peer_bytes, void *user)
+{
+	(void)size;
+	smc_layer *l = user;
+	sim_time now = sim_now(l->st->eng);
+	if (idle)
+		lazy_arena_idle_at(&l->idle_bufs, p, peer_bytes, now);
+	else
+		lazy_arena_busy(p, now);
+	lazy_arena_sweep(&l->idle_bufs, now);
+}
+
+/* Between events (never an event itself): buffers idle long enough give their pages back
+ * even when the stack has nothing else to do. */
+static void mem_sweep_tick(void *ctx, sim_time now)
+{
+	smc_layer *l = ctx;
+	lazy_arena_sweep(&l->idle_bufs, now);
 }
 
 /* ---- entering and leaving the core ---- */
@@ -208,6 +263,12 @@ smc_layer *smc_layer_new(stack *st, const smc_layer_config *cfg)
 	set.llc_v2_order = sc->llc_v2_big_endian ? SMCR_LLC_V2_BE : SMCR_LLC_V2_LE;
 	l->mem_cap = sc->fixed_memory;
 	l->mem = (smcr_mem){ l, mem_malloc, mem_free, mem_calloc };
+	if (!l->cfg.real_hw) {
+		l->mem.buf_alloc = mem_buf_alloc;
+		l->mem.buf_free = mem_buf_free;
+		l->mem.buf_reset = mem_buf_reset;
+		l->mem.buf_idle = mem_buf_idle;
+	}
 	sim_engine_rng(st->eng, "smc.layer", st->entity, &l->rng);
 	sim_event_init(&l->timer, sim_kind("smc.timer"), st->entity, on_timer, l);
 	l->k_steer = sim_kind("smc.steer");
@@ -230,6 +291,8 @@ smc_layer *smc_layer_new(stack *st, const smc_layer_config *cfg)
 		return NULL;
 	}
 	l->next_conn_id = 1;
+	if (!l->cfg.real_hw)
+		sim_engine_tick_add(st->eng, LAZY_ARENA_IDLE_TIME, mem_sweep_tick, l);
 	stack_set_smc_hooks(st, &smc_conn_hooks, l);
 	return l;
 }
@@ -244,6 +307,8 @@ void smc_layer_free(smc_layer *l)
 		smc_conn_teardown(l->head);
 	stack_set_smc_hooks(l->st, NULL, NULL);
 	sim_event_cancel(l->st->eng, &l->timer);
+	if (!l->cfg.real_hw)
+		sim_engine_tick_remove(l->st->eng, mem_sweep_tick, l);
 	smc_steer_detach(l);
 	smcr_ctx_free(l->ctx);
 	for (size_t i = 0; i < l->n_vfs; i++)
@@ -513,15 +578,21 @@ void smc_layer_foreach_conn(const smc_layer *l, void (*fn)(void *arg, const smc_
 	}
 }
 
+/* The layer's connection on socket s: the socket points at it (sock_smc_state) exactly
+ * while the connection holds the socket (c->s), so no walk of the layer's list. */
+static const smc_conn *sock_conn(const smc_layer *l, const sock *s)
+{
+	const smc_conn *c = s ? sock_smc_state(s) : NULL;
+	return c && c->l == l && c->s == s ? c : NULL;
+}
+
 bool smc_layer_sock_conn(const smc_layer *l, const sock *s, smc_layer_conn *out)
 {
-	for (const smc_conn *c = l->head; c; c = c->next) {
-		if (c->s != s)
-			continue;
-		conn_view(c, out);
-		return true;
-	}
-	return false;
+	const smc_conn *c = sock_conn(l, s);
+	if (!c)
+		return false;
+	conn_view(c, out);
+	return true;
 }
 
 bool smc_layer_sock_reasons(const smc_layer *l, const sock *s, uint32_t *reason, uint32_t *peer_diagnosis)
@@ -531,12 +602,10 @@ bool smc_layer_sock_reasons(const smc_layer *l, const sock *s, uint32_t *reason,
 		*peer_diagnosis = l->telling_diag;
 		return true;
 	}
-	for (const smc_conn *c = l->head; c; c = c->next) {
-		if (c->s != s)
-			continue;
-		*reason = c->reason;
-		*peer_diagnosis = c->peer_diag;
-		return true;
-	}
-	return false;
+	const smc_conn *c = sock_conn(l, s);
+	if (!c)
+		return false;
+	*reason = c->reason;
+	*peer_diagnosis = c->peer_diag;
+	return true;
 }

@@ -8,6 +8,7 @@
 
 #include "sim/net/netif.h"
 #include "sim/engine/rng.h"
+#include "sim/rdma/lazy_arena.h"
 #include "sim/rdma/sim_transport.h"
 #include "sim/smc/smc_layer.h"
 #include "sim/rdma/verbs_transport.h"
@@ -85,6 +86,7 @@ struct smc_layer {
 	sim_rng rng;
 	smcr_mem mem;
 	uint64_t mem_cap;          /* 0 = none */
+	lazy_arena_idle idle_bufs; /* its buffers waiting to give their pages back */
 	sim_event timer;
 	unsigned depth;            /* calls into the core in progress */
 	bool freeing;

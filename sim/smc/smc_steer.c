@@ -69,7 +69,7 @@ static void steer(smc_layer *l, const netif *nif, const uint8_t *frame, size_t l
 		if (!gid_has_ipv4(&d, dst, vid))
 			continue;
 		sim_endpoint *ep = rnic_port_endpoint(p->adapter, p->port);
-		sim_frame *f = sim_frame_alloc(sim_fabric_frames(ep->plug.fab));
+		sim_frame *f = sim_frame_alloc_len(sim_fabric_frames(ep->plug.fab), (uint32_t)len);
 		memcpy(sim_frame_put(f, (uint32_t)len), frame, len);
 		memcpy(f->data, d.mac, 6);
 		l->ctr.steered_frames++;

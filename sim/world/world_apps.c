@@ -370,6 +370,17 @@ static const sock_callbacks listen_cbs = {
 
 /* ---- starting and stopping ---- */
 
+static void app_add_flow(world_app *wa, world_flow *f)
+{
+	if (wa->n_flows == wa->cap_flows) {
+		wa->cap_flows = wa->cap_flows ? wa->cap_flows * 2 : 8;
+		wa->flows = realloc(wa->flows, wa->cap_flows * sizeof(*wa->flows));
+		if (!wa->flows)
+			abort();
+	}
+	wa->flows[wa->n_flows++] = f;
+}
+
 static world_flow *new_flow(world *w, uint32_t app, uint32_t instance)
 {
 	const scn_app *a = app_of(w, app);
@@ -394,6 +405,8 @@ static world_flow *new_flow(world *w, uint32_t app, uint32_t instance)
 			abort();
 	}
 	w->flows[w->n_flows++] = f;
+	app_add_flow(&w->apps[app], f);
+	app_add_flow(&w->apps[a->listener], f);
 	return f;
 }
 
@@ -430,11 +443,12 @@ static void ev_open(sim_engine *eng, sim_event *ev)
 static void close_app_conns(world *w, uint32_t app)
 {
 	const scn_app *a = app_of(w, app);
-	for (size_t i = 0; i < w->n_flows; i++) {
-		world_flow *f = w->flows[i];
-		if (a->role == SCN_ROLE_CONNECT && f->app == app)
+	const world_app *wa = &w->apps[app];
+	for (size_t i = 0; i < wa->n_flows; i++) { /* closing may open flows: re-read */
+		world_flow *f = wa->flows[i];
+		if (a->role == SCN_ROLE_CONNECT)
 			end_close(&f->c);
-		else if (a->role == SCN_ROLE_LISTEN && f->listener == app)
+		else
 			end_close(&f->srv);
 	}
 }
@@ -524,6 +538,8 @@ void world_apps_free(world *w)
 	for (size_t i = 0; i < w->n_flows; i++)
 		free(w->flows[i]);
 	free(w->flows);
+	for (size_t i = 0; i < w->scn->n_apps; i++)
+		free(w->apps[i].flows);
 	free(w->apps);
 	w->flows = NULL;
 	w->apps = NULL;
@@ -537,8 +553,9 @@ uint64_t world_app_counter(world *w, scn_metric m, scn_app_ref ref)
 	const scn_app *a = app_of(w, ref.app);
 	bool client = a->role == SCN_ROLE_CONNECT;
 	uint64_t sum = 0;
-	for (size_t i = 0; i < w->n_flows; i++) {
-		const world_flow *f = w->flows[i];
+	const world_app *wa = &w->apps[ref.app];
+	for (size_t i = 0; i < wa->n_flows; i++) {
+		const world_flow *f = wa->flows[i];
 		if (client ? f->app != ref.app : f->listener != ref.app)
 			continue;
 		if (ref.instance && f->instance != ref.instance)

@@ -97,6 +97,10 @@ struct world_app {
 	bool running;
 	uint64_t starts;         /* times it was started */
 	uint64_t unmatched;      /* accepted connections with no known client */
+	/* its flows in creation order (a client: those it opened; a listener: those aimed
+	 * at it), so closing and counting one app does not walk every flow of the world */
+	world_flow **flows;
+	size_t n_flows, cap_flows;
 };
 
 struct world {

@@ -119,8 +119,9 @@ static bool check_mode(world *w, const scn_expect *x, char *detail, size_t dlen)
 	uint64_t n = 0, bad = 0;
 	char first[128] = "";
 	uint32_t first_inst = 0;
-	for (size_t i = 0; i < w->n_flows; i++) {
-		const world_flow *f = w->flows[i];
+	const world_app *wa = &w->apps[x->app.app];
+	for (size_t i = 0; i < wa->n_flows; i++) {
+		const world_flow *f = wa->flows[i];
 		if (client ? f->app != x->app.app : f->listener != x->app.app)
 			continue;
 		if (x->app.instance && f->instance != x->app.instance)

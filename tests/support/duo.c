@@ -47,6 +47,41 @@ static void *t_calloc(size_t nm, size_t n, void *user)
 	return p;
 }
 
+/* Buffer hooks: page-aligned buffers, every call recorded ----------------------------------- */
+
+static void buf_record(duo_host *h, duo_buf_call_kind kind, void *ptr, size_t size, uint64_t peer_bytes)
+{
+	if (h->n_buf_calls < DUO_MAX_BUF_CALLS)
+		h->buf_calls[h->n_buf_calls] = (duo_buf_call){ kind, ptr, size, peer_bytes };
+	h->n_buf_calls++;
+}
+
+static void *t_buf_alloc(size_t size, void *user)
+{
+	void *p = aligned_alloc(4096, (size + 4095) & ~(size_t)4095);
+	if (p)
+		memset(p, 0, size);
+	buf_record(user, DUO_BUF_ALLOC, p, size, 0);
+	return p;
+}
+
+static void t_buf_free(void *p, size_t size, void *user)
+{
+	buf_record(user, DUO_BUF_FREE, p, size, 0);
+	free(p);
+}
+
+static void t_buf_reset(void *p, size_t size, void *user)
+{
+	memset(p, 0, size);
+	buf_record(user, DUO_BUF_RESET, p, size, 0);
+}
+
+static void t_buf_idle(void *p, size_t size, bool idle, uint64_t peer_bytes, void *user)
+{
+	buf_record(user, idle ? DUO_BUF_IDLE : DUO_BUF_BUSY, p, size, peer_bytes);
+}
+
 /* Callbacks ------------------------------------------------------------------------------ */
 
 static void cb_rand(void *user, uint8_t *dst, size_t len)
@@ -390,6 +425,12 @@ duo *duo_new(const duo_opts *o)
 		h->mem.malloc = t_malloc;
 		h->mem.free = t_free;
 		h->mem.calloc = t_calloc;
+		if (o->buf_hooks[i]) {
+			h->mem.buf_alloc = t_buf_alloc;
+			h->mem.buf_free = t_buf_free;
+			h->mem.buf_reset = t_buf_reset;
+			h->mem.buf_idle = t_buf_idle;
+		}
 		int rc = smcr_ctx_new(&h->ctx, &h->set, &callbacks, h, &loopback_ops, d->lb, &h->mem, 0);
 		if (rc) {
 			fprintf(stderr, "smcr_ctx_new: %s\n", smcr_strerror(rc));

@@ -69,6 +69,18 @@ typedef struct duo_event_rec {
 	uint64_t at;
 } duo_event_rec;
 
+/* A call the core made to the buffer hooks of its allocator (duo_opts.buf_hooks). */
+typedef enum duo_buf_call_kind { DUO_BUF_ALLOC, DUO_BUF_FREE, DUO_BUF_RESET, DUO_BUF_IDLE, DUO_BUF_BUSY } duo_buf_call_kind;
+
+typedef struct duo_buf_call {
+	duo_buf_call_kind kind;
+	void *ptr;
+	size_t size;
+	uint64_t peer_bytes;
+} duo_buf_call;
+
+#define DUO_MAX_BUF_CALLS 4096
+
 struct duo_host {
 	duo *d;
 	int idx;
@@ -83,6 +95,9 @@ struct duo_host {
 	/* allocation failure injection: fail the n-th allocation from now (0 off) */
 	uint64_t alloc_count, fail_at, fail_every;
 	uint64_t allocs_failed;
+	/* buffer hooks (duo_opts.buf_hooks): every call, in order (the first DUO_MAX_BUF_CALLS) */
+	duo_buf_call buf_calls[DUO_MAX_BUF_CALLS];
+	size_t n_buf_calls;
 };
 
 typedef struct duo_opts {
@@ -92,6 +107,8 @@ typedef struct duo_opts {
 	smcr_settings set[2];    /* settings per host; zero rmb_size = defaults */
 	bool v2_gids;            /* also give each port an IPv4-mapped RoCE v2 GID */
 	int vlan;                /* VLAN of the TCP path, default 0 */
+	bool buf_hooks[2];       /* give the host's core the buffer hooks of smcr_mem (page-aligned
+	                          * buffers, every call recorded in buf_calls) */
 } duo_opts;
 
 struct duo {

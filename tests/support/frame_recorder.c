@@ -43,7 +43,7 @@ void rec_destroy(frame_recorder *r) { sim_endpoint_destroy(&r->ep); }
 sim_frame *rec_make_frame(sim_fabric *fab, const uint8_t dst[6], const uint8_t src[6], uint16_t tci,
                           uint32_t payload, uint8_t fill, uint32_t seq)
 {
-	sim_frame *f = sim_frame_alloc(sim_fabric_frames(fab));
+	sim_frame *f = sim_frame_alloc_len(sim_fabric_frames(fab), (tci ? 18u : 14u) + payload);
 	uint8_t *p = sim_frame_put(f, (tci ? 18u : 14u) + payload);
 	p += sim_eth_write(p, dst, src, tci, 0x88B5 /* local experimental */);
 	memset(p, fill, payload);

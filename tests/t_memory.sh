@@ -1,0 +1,42 @@
+# Memory: running out is an error, not a crash (one message: what ran out, when, what to
+# change; exit code 3), whatever runs out first; and idle SMC-R connections keep none of
+# their buffers' pages (smcr-sim debug memory).
+set -eu
+. tests/lib.sh
+
+# AddressSanitizer reserves terabytes of shadow address space: no address-space limit fits
+if nm "$SMCR_SIM" 2>/dev/null | grep -q '__asan_init'; then
+	echo "skipped: a sanitizer build cannot run under an address-space limit"
+	exit 77
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+sh tests/gen-world.sh leafspine 2000 >"$tmp/big.scn"
+sh tests/gen-world.sh idle 300 >"$tmp/idle.scn"
+"$SMCR_SIM" check "$tmp/big.scn" >/dev/null
+
+# Limits that run out at different places: GLib while the scenario loads, the fabric
+# while the world is built, the event queue and frames while the run floods ARP.
+for kib in 12000 20000 100000 300000; do
+	set +e
+	( ulimit -v $kib; exec "$SMCR_SIM" run "$tmp/big.scn" ) >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	set -e
+	[ "$rc" = 3 ] || fail "under $kib KiB: exit $rc, expected 3 (stderr: $(tail -c 300 "$tmp/err"))"
+	[ "$(wc -l <"$tmp/err")" = 1 ] || fail "under $kib KiB: not one line on stderr: $(cat "$tmp/err")"
+	grep -Eq '^smcr-sim: out of memory( at virtual time [0-9]+\.[0-9]{9} s| before the simulation started): [0-9]+ bytes for [a-zA-Z].*; run fewer stacks or connections, give them smaller buffers \(smcr rmbsize/sndbufsize\), or give the process more memory$' "$tmp/err" ||
+		fail "under $kib KiB: unexpected message: $(cat "$tmp/err")"
+done
+
+# the largest limit is met while the world runs, not while it is built
+grep -Eq 'at virtual time 0\.0000[0-9]*[1-9][0-9]* s' "$tmp/err" || fail "not during the run: $(cat "$tmp/err")"
+
+# 300 idle connections with 16K buffers: 19.2 MB of buffers as configured, none resident
+out=$("$SMCR_SIM" debug memory "$tmp/idle.scn")
+echo "$out" | grep -q '300 connections open at the end (300 on SMC-R)' || fail "debug memory: $out"
+echo "$out" | grep -Eq 'SMC-R buffers +19660800 bytes as configured \(1200 buffers\), 0 resident at the end' ||
+	fail "idle buffers kept pages: $out"
+per=$(echo "$out" | sed -n 's/.*per connection *\([0-9]*\) bytes.*/\1/p')
+[ -n "$per" ] && [ "$per" -lt 65536 ] || fail "an idle connection costs $per bytes, more than its buffers: $out"
+echo "memory ok"
