@@ -40,10 +40,12 @@ typedef struct record {
 typedef struct bucket {
 	queue_entry *e;
 	uint32_t len, cap;
-	uint32_t head;    /* bucket 0 only: entries before it have run */
+	uint32_t head;    /* the current bucket only: entries before it have run */
 } bucket;
 
-#define NBUCKETS 65
+/* The radix heap's digits: 8 levels of 8 bits over the 64-bit time. */
+#define LEVELS 8
+#define DIGITS 256
 
 struct sim_engine {
 	sim_time now;
@@ -53,15 +55,16 @@ struct sim_engine {
 	uint64_t events_run;
 	bool stop;
 
-	bucket buckets[NBUCKETS];
-	uint64_t nonempty[2];   /* bit b set = bucket b (1..64) has entries */
-	sim_time last_at;       /* radix base: the time of bucket 0 */
-	queue_entry *spare;     /* scratch array swapped with a bucket being spread */
-	uint32_t spare_cap;
+	bucket now_bucket;      /* the entries at last_at, in sequence order */
+	bucket *levels;         /* [LEVELS][DIGITS] */
+	uint64_t nonempty[LEVELS][DIGITS / 64]; /* bit set = that bucket has entries */
+	uint32_t levels_used;   /* bit l set = level l has a non-empty bucket */
+	sim_time last_at;       /* radix base: the time of the current bucket */
 
 	record *recs;
 	uint32_t rec_cap, rec_free, recs_used;
 	size_t live;            /* records in use: pending events */
+	size_t stale;           /* queued entries of cancelled records, not yet dropped */
 
 	sim_tick *ticks;        /* housekeeping between events (sim_engine_tick_add) */
 	size_t n_ticks, cap_ticks;
@@ -79,6 +82,11 @@ sim_engine *sim_engine_new(uint64_t seed)
 	eng->next_seq = 1;
 	eng->fingerprint = sim_mix64(seed ^ 0x736d63722d73696dULL); /* "smcr-sim" */
 	eng->rec_free = SIM_SLOT_NONE;
+	eng->levels = calloc(LEVELS * DIGITS, sizeof(*eng->levels));
+	if (!eng->levels) {
+		free(eng);
+		return NULL;
+	}
 	eng->next_tick = SIM_TIME_NEVER;
 	sim_oom_set_clock(eng);
 	return eng;
@@ -90,9 +98,10 @@ void sim_engine_free(sim_engine *eng)
 		return;
 	sim_oom_forget_clock(eng);
 	free(eng->ticks);
-	for (int i = 0; i < NBUCKETS; i++)
-		free(eng->buckets[i].e);
-	free(eng->spare);
+	for (int i = 0; i < LEVELS * DIGITS; i++)
+		free(eng->levels[i].e);
+	free(eng->levels);
+	free(eng->now_bucket.e);
 	free(eng->recs);
 	free(eng);
 }
@@ -147,24 +156,22 @@ static inline void rec_release(sim_engine *eng, uint32_t r)
 /* --- queue ----------------------------------------------------------------------- */
 
 /* A discrete-event engine only ever inserts times >= the last one taken, which is what a
- * radix heap needs. Bucket i (1..64) holds entries whose time first differs from
- * `last_at` at bit i-1 (counting from the least significant); bucket 0 holds the entries
- * at `last_at`, in sequence order, consumed from its head. Taking the minimum scans one
- * bucket and spreads it into lower ones; buckets are plain arrays, so the work is
- * sequential memory access instead of a binary heap's scattered sifts.
+ * radix heap needs. This one has 8-bit digits: an entry whose time first differs from
+ * `last_at` in byte l (counting from the least significant) sits in level l, in the
+ * bucket of its own byte l; the entries at `last_at` itself are the current bucket, in
+ * sequence order, consumed from its head. Taking the minimum spreads the lowest non-empty
+ * bucket of the lowest non-empty level into lower levels, so an entry moves at most once
+ * per level it descends: twice for an event a microsecond ahead, where a binary radix
+ * heap moves it ten times. A bucket of level 0 holds one time and becomes the current
+ * bucket by swapping arrays. Buckets are plain arrays: the work is sequential memory
+ * access instead of a binary heap's scattered sifts.
  *
  * Entries of equal time are always in the same bucket and every append (a new posting,
  * a spread) keeps their relative order, so within a time they stay in the order they were
  * scheduled, i.e. by sequence. The one exception is a timer re-armed later while queued:
  * its entry is re-filed when it surfaces with the older sequence the re-arm gave it, so
- * bucket 0 is put in sequence order when it is filled and such an entry is inserted at
- * its place. */
-
-static inline unsigned bucket_of(const sim_engine *eng, sim_time at)
-{
-	uint64_t d = at ^ eng->last_at;
-	return d ? 64u - (unsigned)__builtin_clzll(d) : 0u;
-}
+ * the current bucket is put in sequence order when it is filled and such an entry is
+ * inserted at its place. */
 
 static inline void bucket_grow(bucket *bk)
 {
@@ -173,14 +180,35 @@ static inline void bucket_grow(bucket *bk)
 	bk->cap = cap;
 }
 
-static inline void bucket_append(sim_engine *eng, unsigned b, queue_entry e)
+static inline void bucket_put(bucket *bk, queue_entry e)
 {
-	bucket *bk = &eng->buckets[b];
 	if (bk->len == bk->cap)
 		bucket_grow(bk);
 	bk->e[bk->len++] = e;
-	if (b)
-		eng->nonempty[(b - 1) >> 6] |= 1ULL << ((b - 1) & 63);
+}
+
+/* File e relative to the current base (e.at >= last_at). */
+static inline void queue_file(sim_engine *eng, queue_entry e)
+{
+	uint64_t d = e.at ^ eng->last_at;
+	if (!d) {
+		bucket_put(&eng->now_bucket, e);
+		return;
+	}
+	unsigned l = (63u - (unsigned)__builtin_clzll(d)) >> 3;
+	unsigned j = (unsigned)(e.at >> (l * 8)) & (DIGITS - 1);
+	bucket_put(&eng->levels[l * DIGITS + j], e);
+	eng->nonempty[l][j >> 6] |= 1ULL << (j & 63);
+	eng->levels_used |= 1u << l;
+}
+
+static inline void level_bucket_emptied(sim_engine *eng, unsigned l, unsigned j)
+{
+	eng->nonempty[l][j >> 6] &= ~(1ULL << (j & 63));
+	for (unsigned w = 0; w < DIGITS / 64; w++)
+		if (eng->nonempty[l][w])
+			return;
+	eng->levels_used &= ~(1u << l);
 }
 
 static inline uint64_t entry_seq(const sim_engine *eng, const queue_entry *e)
@@ -188,10 +216,10 @@ static inline uint64_t entry_seq(const sim_engine *eng, const queue_entry *e)
 	return eng->recs[e->rec].seq;
 }
 
-/* Insert into bucket 0 at its sequence place among the entries not yet run. */
-static void bucket0_insert(sim_engine *eng, queue_entry e, uint64_t seq)
+/* Insert into the current bucket at its sequence place among the entries not yet run. */
+static void now_bucket_insert(sim_engine *eng, queue_entry e, uint64_t seq)
 {
-	bucket *bk = &eng->buckets[0];
+	bucket *bk = &eng->now_bucket;
 	if (bk->len == bk->cap)
 		bucket_grow(bk);
 	uint32_t i = bk->len++;
@@ -202,14 +230,19 @@ static void bucket0_insert(sim_engine *eng, queue_entry e, uint64_t seq)
 	bk->e[i] = e;
 }
 
-/* Put bucket 0 (just filled by a spread) in sequence order: an insertion sort, linear
- * when nothing was re-filed, which is the usual case. */
-static void bucket0_sort(sim_engine *eng)
+/* Put the current bucket (just filled) in sequence order: an insertion sort, linear when
+ * nothing was re-filed, which is the usual case. */
+static void now_bucket_sort(sim_engine *eng)
 {
-	bucket *bk = &eng->buckets[0];
+	bucket *bk = &eng->now_bucket;
+	uint64_t prev = entry_seq(eng, &bk->e[0]);
 	for (uint32_t i = 1; i < bk->len; i++) {
 		queue_entry x = bk->e[i];
 		uint64_t s = entry_seq(eng, &x);
+		if (s > prev) {
+			prev = s;
+			continue;
+		}
 		uint32_t j = i;
 		while (j > 0 && entry_seq(eng, &bk->e[j - 1]) > s) {
 			bk->e[j] = bk->e[j - 1];
@@ -219,43 +252,66 @@ static void bucket0_sort(sim_engine *eng)
 	}
 }
 
-/* Bucket 0 is empty: make the earliest time of the lowest non-empty bucket the new base
- * and spread that bucket over the lower ones. False when nothing is queued. */
+static inline bool entry_stale(const sim_engine *eng, const queue_entry *e)
+{
+	return eng->recs[e->rec].gen != e->gen;
+}
+
+/* The current bucket is empty: make the earliest time of the lowest non-empty bucket the
+ * new base and spread that bucket over the lower levels. False when nothing is queued. */
 static bool queue_spread(sim_engine *eng)
 {
-	unsigned b;
-	if (eng->nonempty[0])
-		b = 1u + (unsigned)__builtin_ctzll(eng->nonempty[0]);
-	else if (eng->nonempty[1])
-		b = 65u + (unsigned)__builtin_ctzll(eng->nonempty[1]);
-	else
+	if (!eng->levels_used)
 		return false;
-	bucket *bk = &eng->buckets[b];
-	uint32_t n = bk->len;
-	queue_entry *e = bk->e;
-	sim_time min = e[0].at;
-	for (uint32_t i = 1; i < n; i++)
-		if (e[i].at < min)
-			min = e[i].at;
-	eng->last_at = min;
-	bk->len = 0;
-	eng->nonempty[(b - 1) >> 6] &= ~(1ULL << ((b - 1) & 63));
-	/* swap the bucket's array out so appends to lower buckets cannot move it */
-	bk->e = eng->spare;
-	uint32_t cap = bk->cap;
-	bk->cap = eng->spare_cap;
-	for (uint32_t i = 0; i < n; i++)
-		bucket_append(eng, bucket_of(eng, e[i].at), e[i]);
-	eng->spare = e;
-	eng->spare_cap = cap;
-	if (cap > 4096 && cap / 8 > n) {
-		/* a burst once made this bucket big; give the memory back */
-		free(eng->spare);
-		eng->spare = NULL;
-		eng->spare_cap = 0;
+	unsigned l = (unsigned)__builtin_ctz(eng->levels_used), j = 0;
+	for (unsigned w = 0; w < DIGITS / 64; w++)
+		if (eng->nonempty[l][w]) {
+			j = w * 64 + (unsigned)__builtin_ctzll(eng->nonempty[l][w]);
+			break;
+		}
+	bucket *bk = &eng->levels[l * DIGITS + j];
+	level_bucket_emptied(eng, l, j);
+	bucket *cur = &eng->now_bucket;
+	if (l == 0) {
+		/* one time: the bucket becomes the current one as it is */
+		eng->last_at = (eng->last_at & ~(sim_time)(DIGITS - 1)) | j;
+		bucket t = *cur;
+		*cur = *bk;
+		cur->head = 0;
+		*bk = t;
+		bk->len = bk->head = 0;
+	} else {
+		uint32_t n = bk->len;
+		queue_entry *e = bk->e;
+		sim_time min = e[0].at;
+		for (uint32_t i = 1; i < n; i++)
+			if (e[i].at < min)
+				min = e[i].at;
+		eng->last_at = min;
+		/* every entry lands in a lower level or the current bucket, never back here */
+		if (eng->stale * 4 > eng->live) {
+			/* many cancelled timers queued (TCP re-arms its timers earlier all the
+			 * time): drop them now rather than moving them down level by level */
+			for (uint32_t i = 0; i < n; i++) {
+				if (!entry_stale(eng, &e[i]))
+					queue_file(eng, e[i]);
+				else
+					eng->stale--;
+			}
+		} else {
+			for (uint32_t i = 0; i < n; i++)
+				queue_file(eng, e[i]);
+		}
+		bk->len = 0;
+		if (bk->cap > 4096 && bk->cap / 8 > n) {
+			/* a burst once made this bucket big; give the memory back */
+			free(bk->e);
+			bk->e = NULL;
+			bk->cap = 0;
+		}
 	}
-	if (eng->buckets[0].len > 1)
-		bucket0_sort(eng);
+	if (cur->len > 1)
+		now_bucket_sort(eng);
 	return true;
 }
 
@@ -263,15 +319,16 @@ static bool queue_spread(sim_engine *eng)
  * NULL when nothing is pending. */
 static queue_entry *queue_front(sim_engine *eng)
 {
-	bucket *b0 = &eng->buckets[0];
+	bucket *cur = &eng->now_bucket;
 	for (;;) {
-		while (b0->head < b0->len) {
-			queue_entry *e = &b0->e[b0->head];
-			if (eng->recs[e->rec].gen == e->gen)
+		while (cur->head < cur->len) {
+			queue_entry *e = &cur->e[cur->head];
+			if (!entry_stale(eng, e))
 				return e;
-			b0->head++;
+			cur->head++;
+			eng->stale--;
 		}
-		b0->head = b0->len = 0;
+		cur->head = cur->len = 0;
 		if (!queue_spread(eng))
 			return NULL;
 	}
@@ -280,40 +337,51 @@ static queue_entry *queue_front(sim_engine *eng)
 /* Take the entry queue_front() returned. */
 static inline void queue_pop(sim_engine *eng)
 {
-	bucket *b0 = &eng->buckets[0];
-	b0->head++;
-	if (b0->head >= 4096 && b0->head * 2 >= b0->len) {
+	bucket *cur = &eng->now_bucket;
+	cur->head++;
+	if (cur->head >= 4096 && cur->head * 2 >= cur->len) {
 		/* a long chain of same-time events: drop the prefix that has run */
-		memmove(b0->e, b0->e + b0->head, (size_t)(b0->len - b0->head) * sizeof(*b0->e));
-		b0->len -= b0->head;
-		b0->head = 0;
+		memmove(cur->e, cur->e + cur->head, (size_t)(cur->len - cur->head) * sizeof(*cur->e));
+		cur->len -= cur->head;
+		cur->head = 0;
 	}
 }
 
 /* Lower the radix base to `to` (>= now, < last_at). A peek (sim_engine_next_time, or a run
  * that stopped at its time limit) spreads buckets without running anything, so a later
- * posting may lie before the base. Only buckets 0..h+1 need re-filing, h being the highest
- * bit in which the old and new bases differ: above it both bases agree, so those entries'
+ * posting may lie before the base. Only the levels up to h, the highest byte in which the
+ * old and new bases differ, need re-filing: above it both bases agree, so those entries'
  * buckets do not change. */
 static void queue_rebase(sim_engine *eng, sim_time to)
 {
-	unsigned top = 65u - (unsigned)__builtin_clzll(to ^ eng->last_at); /* h + 1 */
-	size_t n = 0;
-	for (unsigned b = 0; b <= top; b++)
-		n += eng->buckets[b].len - eng->buckets[b].head;
+	unsigned h = (63u - (unsigned)__builtin_clzll(to ^ eng->last_at)) >> 3;
+	bucket *cur = &eng->now_bucket;
+	size_t n = cur->len - cur->head;
+	for (unsigned l = 0; l <= h; l++)
+		if (eng->levels_used & (1u << l))
+			for (unsigned j = 0; j < DIGITS; j++)
+				n += eng->levels[l * DIGITS + j].len;
 	queue_entry *all = n ? xrealloc(NULL, n * sizeof(*all)) : NULL;
-	size_t k = 0;
-	for (unsigned b = 0; b <= top; b++) {
-		bucket *bk = &eng->buckets[b];
-		memcpy(all + k, bk->e + bk->head, (size_t)(bk->len - bk->head) * sizeof(*all));
-		k += bk->len - bk->head;
-		bk->len = bk->head = 0;
-		if (b)
-			eng->nonempty[(b - 1) >> 6] &= ~(1ULL << ((b - 1) & 63));
+	size_t k = cur->len - cur->head;
+	if (k)
+		memcpy(all, cur->e + cur->head, k * sizeof(*all));
+	cur->len = cur->head = 0;
+	for (unsigned l = 0; l <= h; l++) {
+		if (!(eng->levels_used & (1u << l)))
+			continue;
+		for (unsigned j = 0; j < DIGITS; j++) {
+			bucket *bk = &eng->levels[l * DIGITS + j];
+			if (bk->len)
+				memcpy(all + k, bk->e, (size_t)bk->len * sizeof(*all));
+			k += bk->len;
+			bk->len = 0;
+		}
+		memset(eng->nonempty[l], 0, sizeof(eng->nonempty[l]));
+		eng->levels_used &= ~(1u << l);
 	}
 	eng->last_at = to;
 	for (size_t i = 0; i < n; i++)
-		bucket_append(eng, bucket_of(eng, all[i].at), all[i]); /* none lands in bucket 0 */
+		queue_file(eng, all[i]); /* all later than `to`: none lands in the current bucket */
 	free(all);
 }
 
@@ -323,11 +391,10 @@ static inline void queue_push(sim_engine *eng, sim_time at, uint32_t r, bool new
 	queue_entry e = { .at = at, .rec = r, .gen = eng->recs[r].gen };
 	if (__builtin_expect(at < eng->last_at, 0))
 		queue_rebase(eng, at);
-	unsigned b = bucket_of(eng, at);
-	if (b == 0 && !newest)
-		bucket0_insert(eng, e, eng->recs[r].seq);
+	if (at == eng->last_at && !newest)
+		now_bucket_insert(eng, e, eng->recs[r].seq);
 	else
-		bucket_append(eng, b, e);
+		queue_file(eng, e);
 }
 
 /* --- scheduling ------------------------------------------------------------------ */
@@ -355,6 +422,7 @@ void sim_event_cancel(sim_engine *eng, sim_event *ev)
 		return;
 	rec_release(eng, ev->slot);
 	ev->slot = SIM_SLOT_NONE;
+	eng->stale++;
 }
 
 void sim_event_schedule(sim_engine *eng, sim_event *ev, sim_time at)
@@ -530,10 +598,11 @@ size_t sim_engine_pending(const sim_engine *eng) { return eng->live; }
 
 size_t sim_engine_memory(const sim_engine *eng)
 {
-	size_t q = eng->spare_cap;
-	for (int i = 0; i < NBUCKETS; i++)
-		q += eng->buckets[i].cap;
-	return sizeof(*eng) + q * sizeof(queue_entry) + (size_t)eng->rec_cap * sizeof(record);
+	size_t q = eng->now_bucket.cap;
+	for (int i = 0; i < LEVELS * DIGITS; i++)
+		q += eng->levels[i].cap;
+	return sizeof(*eng) + (size_t)LEVELS * DIGITS * sizeof(bucket) + q * sizeof(queue_entry) +
+	       (size_t)eng->rec_cap * sizeof(record);
 }
 
 void sim_engine_rng(const sim_engine *eng, const char *name, uint64_t index, sim_rng *out)
