@@ -88,7 +88,7 @@ sim_engine *sim_engine_new(uint64_t seed)
 		return NULL;
 	}
 	eng->next_tick = SIM_TIME_NEVER;
-	sim_oom_set_clock(eng);
+	sim_oom_set_clock(eng, &eng->now);
 	return eng;
 }
 
@@ -526,7 +526,7 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 {
 	uint64_t done = 0;
 	eng->stop = false;
-	sim_oom_set_clock(eng);
+	sim_oom_set_clock(eng, &eng->now);
 	for (;;) {
 		if (max_events && done >= max_events)
 			return SIM_RUN_COUNT;
