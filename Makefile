@@ -5,6 +5,7 @@
 #   make check SAN=1  the same with AddressSanitizer + UndefinedBehaviorSanitizer
 #   make deps       install (as root) or list the Debian packages the project needs
 #   make traces     regenerate the sample captures traces/trace-*.pcapng
+#   make bench-peers  install Debian's ns-3, build bench/peers/, run our benchmarks beside them
 #   make compile_commands.json  the compilation database for clangd and clang-tidy
 #   make install [PREFIX=/usr/local DESTDIR=]  binary, man pages, completion, libsmcr-model (make uninstall)
 #   make fuzz       build the libFuzzer targets (fuzz/, clang) and run each FUZZ_S seconds
@@ -65,8 +66,8 @@ LIBMODEL  := $(BUILD)/libsmcr-model.a
 LIBSIM    := $(BUILD)/libsmcr-sim.a
 BIN       := $(BUILD)/smcr-sim
 
-.PHONY: all deps demo check check-unit check-hw check-interop traces pictures clean compile_commands.json FORCE \
-        fuzz fuzz-build fuzz-corpus
+.PHONY: all deps demo check check-unit check-hw check-interop traces pictures peers bench-peers clean \
+        compile_commands.json FORCE fuzz fuzz-build fuzz-corpus
 all: $(BIN) $(TEST_BIN) $(HW_BIN) $(INTEROP_BIN) $(WIRESHARK_BIN)
 
 # `smcr-sim --version` (tools/version.c): VERSION, `git describe` of the tree it was built
@@ -173,6 +174,28 @@ pictures: $(BIN)
 check-interop: all
 	@tools/install-deps --interop
 	rxe-setup/interop/check-interop.sh $(BUILD)
+
+# The ns-3 peers of the benchmarks (bench/peers/*.cc, C++ against Debian's ns-3 3.37), never
+# part of `all` or `check`: ns-3 is large to install and slow to compile against. Only the
+# libraries come from pkg-config: Debian's ns-3 .pc files carry a broken -I/usr; in their
+# Cflags, and the headers are in /usr/include/ns3 anyway. `make bench-peers` runs
+# tools/bench-peers: ours and theirs alternately, three times each, medians and ratios.
+CXX       ?= g++
+NS3_PKGS  := ns3-core ns3-network ns3-internet ns3-point-to-point ns3-applications
+PEER_SRC  := $(sort $(wildcard bench/peers/*.cc))
+PEER_BIN  := $(PEER_SRC:bench/peers/%.cc=$(BUILD)/peers/%)
+PEERS_ARGS ?=
+
+$(BUILD)/peers/%: bench/peers/%.cc bench/peers/peer_result.h
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -O2 -Wall -Wextra -Werror -o $@ $< $$(pkg-config --libs $(NS3_PKGS))
+
+peers: $(PEER_BIN)
+
+bench-peers: $(BIN)
+	@tools/install-deps --peers
+	$(MAKE) --no-print-directory peers
+	tools/bench-peers $(PEERS_ARGS) $(BUILD)
 
 # The compilation database editors, clangd and clang-tidy read: one entry per source with
 # the exact flags this Makefile uses (model/ without GLib's include paths, as it is built).

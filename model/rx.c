@@ -191,9 +191,19 @@ static void update_consumer(smcr_conn *conn, smcr_cursor cons, uint32_t len)
 	smcr_tx_consumer_update(conn, force);
 }
 
-ssize_t smcr_conn_recv(smcr_conn *conn, uint8_t *buf, size_t len, uint32_t flags, uint64_t now)
+/* Out of the RMB: into buf, or shown to visit. */
+static void get_span(uint8_t *buf, smcr_visit_fn visit, void *vctx, const uint8_t *src, size_t n)
 {
-	if (!conn || (!buf && len))
+	if (visit)
+		visit(vctx, src, n);
+	else
+		memcpy(buf, src, n);
+}
+
+static ssize_t conn_recv(smcr_conn *conn, uint8_t *buf, smcr_visit_fn visit, void *vctx,
+                         size_t len, uint32_t flags, uint64_t now)
+{
+	if (!conn || (!buf && !visit && len))
 		return SMCR_ERR_INVAL;
 	if (conn->mode == SMCR_MODE_FALLBACK)
 		return SMCR_ERR_INVAL;
@@ -203,7 +213,7 @@ ssize_t smcr_conn_recv(smcr_conn *conn, uint8_t *buf, size_t len, uint32_t flags
 		/* smc_rx_recv_urg() */
 		if (conn->ctx->set.oob_inline || conn->urg_state != SMCR_URG_VALID || !len)
 			return conn->urg_state == SMCR_URG_NOTYET ? SMCR_ERR_AGAIN : SMCR_ERR_INVAL;
-		buf[0] = conn->urg_rx_byte;
+		get_span(buf, visit, vctx, &conn->urg_rx_byte, 1);
 		if (!(flags & SMCR_MSG_PEEK)) {
 			conn->urg_state = SMCR_URG_READ;
 			conn->urg_rx_skip_pend = true;
@@ -235,9 +245,9 @@ ssize_t smcr_conn_recv(smcr_conn *conn, uint8_t *buf, size_t len, uint32_t flags
 	uint32_t copylen = len < readable ? (uint32_t)len : readable;
 	uint32_t off = cons.count;
 	uint32_t first = smcr_min32(copylen, conn->rmbe_size - off);
-	memcpy(buf, conn->rmb->cpu + off, first);
+	get_span(buf, visit, vctx, conn->rmb->cpu + off, first);
 	if (copylen > first)
-		memcpy(buf + first, conn->rmb->cpu, copylen - first);
+		get_span(buf ? buf + first : NULL, visit, vctx, conn->rmb->cpu, copylen - first);
 	if (!(flags & SMCR_MSG_PEEK)) {
 		conn->bytes_to_rcv -= copylen;
 		update_consumer(conn, cons, copylen);
@@ -246,4 +256,17 @@ ssize_t smcr_conn_recv(smcr_conn *conn, uint8_t *buf, size_t len, uint32_t flags
 	}
 	smcr_ctx_leave(ctx);
 	return (ssize_t)copylen;
+}
+
+ssize_t smcr_conn_recv(smcr_conn *conn, uint8_t *buf, size_t len, uint32_t flags, uint64_t now)
+{
+	return conn_recv(conn, buf, NULL, NULL, len, flags, now);
+}
+
+ssize_t smcr_conn_recv_visit(smcr_conn *conn, size_t len, uint32_t flags, uint64_t now,
+                             smcr_visit_fn visit, void *ctx)
+{
+	if (!visit)
+		return SMCR_ERR_INVAL;
+	return conn_recv(conn, NULL, visit, ctx, len, flags, now);
 }

@@ -436,6 +436,17 @@ ssize_t smcr_conn_send(smcr_conn *conn, const uint8_t *data, size_t len, uint32_
 /* Copy received data out; returns bytes (0 = end of stream), SMCR_ERR_AGAIN when nothing
  * is there yet. With SMCR_MSG_OOB: the urgent byte (non-inline mode). */
 ssize_t smcr_conn_recv(smcr_conn *conn, uint8_t *buf, size_t len, uint32_t flags, uint64_t now);
+/* The same without the caller's buffer (what an application that generates or checks the
+ * data in place does, like MSG_ZEROCOPY): fill() writes the accepted bytes straight into
+ * the send buffer, visit() reads the received ones straight from the RMB, each called once
+ * per contiguous span (twice when the ring wraps), in stream order. Same results, cursors
+ * and wire traffic as smcr_conn_send/recv with the same length. */
+typedef void (*smcr_fill_fn)(void *ctx, uint8_t *dst, size_t len);
+typedef void (*smcr_visit_fn)(void *ctx, const uint8_t *src, size_t len);
+ssize_t smcr_conn_send_fill(smcr_conn *conn, size_t len, uint32_t flags, uint64_t now,
+                            smcr_fill_fn fill, void *ctx);
+ssize_t smcr_conn_recv_visit(smcr_conn *conn, size_t len, uint32_t flags, uint64_t now,
+                             smcr_visit_fn visit, void *ctx);
 /* shutdown(SHUT_WR) */
 int smcr_conn_shutdown_write(smcr_conn *conn, uint64_t now);
 /* close(): see Lifetimes above. */

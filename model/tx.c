@@ -306,9 +306,19 @@ static bool should_autocork(const smcr_conn *conn)
 	return conn->cdc_pend_tx_wr && smcr_tx_prepared_sends(conn) <= corking;
 }
 
-ssize_t smcr_conn_send(smcr_conn *conn, const uint8_t *data, size_t len, uint32_t flags, uint64_t now)
+/* Into the send buffer at off: from data, or written there by fill. */
+static void put_span(uint8_t *dst, const uint8_t *data, smcr_fill_fn fill, void *fctx, size_t n)
 {
-	if (!conn || (!data && len))
+	if (fill)
+		fill(fctx, dst, n);
+	else
+		memcpy(dst, data, n);
+}
+
+static ssize_t conn_send(smcr_conn *conn, const uint8_t *data, smcr_fill_fn fill, void *fctx,
+                         size_t len, uint32_t flags, uint64_t now)
+{
+	if (!conn || (!data && !fill && len))
 		return SMCR_ERR_INVAL;
 	if (conn->mode == SMCR_MODE_FALLBACK)
 		return SMCR_ERR_INVAL; /* the host sends on TCP */
@@ -334,9 +344,9 @@ ssize_t smcr_conn_send(smcr_conn *conn, const uint8_t *data, size_t len, uint32_
 	uint32_t copylen = len < conn->sndbuf_space ? (uint32_t)len : conn->sndbuf_space;
 	uint32_t off = conn->tx_curs_prep.count;
 	uint32_t first = smcr_min32(copylen, sb->len - off);
-	memcpy(sb->cpu + off, data, first);
+	put_span(sb->cpu + off, data, fill, fctx, first);
 	if (copylen > first)
-		memcpy(sb->cpu, data + first, copylen - first);
+		put_span(sb->cpu, data ? data + first : NULL, fill, fctx, copylen - first);
 	smcr_curs_add(&conn->tx_curs_prep, sb->len, copylen);
 	conn->sndbuf_space -= copylen;
 	ctx->stats.tx_cnt++;
@@ -348,4 +358,17 @@ ssize_t smcr_conn_send(smcr_conn *conn, const uint8_t *data, size_t len, uint32_
 		smcr_tx_sndbuf_nonempty(conn);
 	smcr_ctx_leave(ctx);
 	return (ssize_t)copylen;
+}
+
+ssize_t smcr_conn_send(smcr_conn *conn, const uint8_t *data, size_t len, uint32_t flags, uint64_t now)
+{
+	return conn_send(conn, data, NULL, NULL, len, flags, now);
+}
+
+ssize_t smcr_conn_send_fill(smcr_conn *conn, size_t len, uint32_t flags, uint64_t now,
+                            smcr_fill_fn fill, void *ctx)
+{
+	if (!fill)
+		return SMCR_ERR_INVAL;
+	return conn_send(conn, NULL, fill, ctx, len, flags, now);
 }

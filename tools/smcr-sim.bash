@@ -83,7 +83,13 @@ _smcr_sim() {
 		replay:--report) _smcr_sim_words "netstat smc" "$cur" ;;
 		*:--report) _smcr_sim_words "netstat smc auto" "$cur" ;;
 		replay:--mode | replay:-m) _smcr_sim_words "decode timing redrive" "$cur" ;;
-		bench:--mode | bench:-m) _smcr_sim_words "one split both" "$cur" ;;
+		bench:--mode | bench:-m)
+			case $sub in
+			realhw) _smcr_sim_words "one split both" "$cur" ;;
+			tcp | protocol) _smcr_sim_words "bulk rr" "$cur" ;;
+			*) COMPREPLY=() ;;
+			esac
+			;;
 		replay:--side) _smcr_sim_words "client server" "$cur" ;;
 		node:--app) _smcr_sim_words "bulk echo" "$cur" ;;
 		*:--pcap-format) _smcr_sim_words "pcapng pcap" "$cur" ;;

@@ -17,6 +17,18 @@ struct app_bulk_sender {
 	app_bulk_sender_stats stats;
 };
 
+/* The stream's pattern from `off` on, written where the socket wants it. */
+typedef struct pattern_at {
+	uint64_t seed, off;
+} pattern_at;
+
+static void fill_pattern(void *ctx, uint8_t *dst, size_t len)
+{
+	pattern_at *p = ctx;
+	pattern_fill(p->seed, p->off, dst, len);
+	p->off += len;
+}
+
 static void sender_pump(app_bulk_sender *a)
 {
 	uint8_t buf[APP_CHUNK];
@@ -28,8 +40,13 @@ static void sender_pump(app_bulk_sender *a)
 			n = space;
 		if (!n)
 			return;
-		pattern_fill(a->seed, a->stats.bytes_sent, buf, n);
-		ssize_t w = sock_send(a->s, buf, n);
+		/* generated in place where the socket offers its buffer (SMC-R), else here */
+		pattern_at at = { a->seed, a->stats.bytes_sent };
+		ssize_t w = sock_send_fill(a->s, n, fill_pattern, &at);
+		if (w == -EOPNOTSUPP) {
+			pattern_fill(a->seed, a->stats.bytes_sent, buf, n);
+			w = sock_send(a->s, buf, n);
+		}
 		if (w <= 0) {
 			if (w < 0)
 				a->stats.err = (int)w;
@@ -154,13 +171,32 @@ static void conn_free(sink_conn *c)
 	free(c);
 }
 
+/* Check received bytes against the pattern at the connection's offset. */
+static void check_span(void *ctx, const uint8_t *src, size_t len)
+{
+	sink_conn *c = ctx;
+	app_bulk_sink *k = c->sink;
+	size_t ok = pattern_check(k->seed, c->offset, src, len);
+	if (ok != len && !c->bad) {
+		c->bad = true;
+		if (!k->stats.mismatches++)
+			k->stats.first_mismatch_offset = c->offset + ok;
+	}
+	c->offset += (uint64_t)len;
+	k->stats.bytes += (uint64_t)len;
+}
+
 static void sink_on_readable(sock *s, void *user)
 {
 	sink_conn *c = user;
 	app_bulk_sink *k = c->sink;
 	uint8_t buf[APP_CHUNK];
 	for (;;) {
-		ssize_t n = sock_recv(s, buf, sizeof buf);
+		/* checked where the bytes landed (SMC-R's RMB), else copied out first */
+		ssize_t n = sock_recv_visit(s, sizeof buf, check_span, c);
+		bool checked = n != -EOPNOTSUPP;
+		if (!checked)
+			n = sock_recv(s, buf, sizeof buf);
 		if (n == -EAGAIN)
 			return;
 		if (n < 0) {
@@ -173,14 +209,8 @@ static void sink_on_readable(sock *s, void *user)
 			conn_free(c); /* our FIN follows theirs */
 			return;
 		}
-		size_t ok = pattern_check(k->seed, c->offset, buf, (size_t)n);
-		if (ok != (size_t)n && !c->bad) {
-			c->bad = true;
-			if (!k->stats.mismatches++)
-				k->stats.first_mismatch_offset = c->offset + ok;
-		}
-		c->offset += (uint64_t)n;
-		k->stats.bytes += (uint64_t)n;
+		if (!checked)
+			check_span(c, buf, (size_t)n);
 	}
 }
 

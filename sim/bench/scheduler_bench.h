@@ -18,6 +18,9 @@ typedef struct scheduler_bench_config {
 
 typedef struct scheduler_bench_result {
 	double best_rate;       /* events per wall second, best run */
+	double best_wall;       /* that run's wall seconds (insertion of the population and the run) */
+	double best_cpu;        /* its CPU seconds */
+	uint64_t events;        /* events a run executes (= total) */
 	uint64_t fingerprint;   /* the engine's, the same for every run */
 	uint64_t engine_memory; /* bytes, first run */
 } scheduler_bench_result;

@@ -1,10 +1,13 @@
-/* The discrete-event engine: a radix heap of (time, sequence, slot) entries.
+/* The discrete-event engine: a radix heap over event times, FIFO within a time.
  *
- * Entries carry their keys inline, so queue work never touches event memory. Cancelling
- * or re-arming does not search the queue: the event's slot simply stops matching the
- * entry's sequence number, and the stale entry is dropped when its bucket is next
- * scanned. Slots live in an engine-owned table, so a stale entry never points at memory a
- * component has freed.
+ * Queue entries are 16 bytes (time, record index, record generation), so the radix heap's
+ * redistributions move little memory; what an event needs to run (handler, object,
+ * argument, fingerprint identity, ordering sequence) sits once in an engine-owned record
+ * table. Cancelling or re-arming does not search the queue: the record's generation moves
+ * on and the stale entry is skipped when it surfaces. Records live in the engine, so a
+ * stale entry never points at memory a component has freed; released records are reused
+ * last-in first-out, so the records of a busy run stay in cache and nothing is allocated
+ * per event.
  */
 #include "sim/engine/engine.h"
 
@@ -15,29 +18,34 @@
 
 #include "sim/engine/oom.h"
 
-/* A queued event. One-shot postings live entirely in their entry (fn != NULL), so
- * running them touches no other memory; embedded timers point at their slot. */
-typedef struct heap_entry {
+/* A queued event: its time and the record that says what to run. */
+typedef struct queue_entry {
 	sim_time at;
-	uint64_t seq;
-	sim_event_fn fn; /* one-shot handler, or NULL for an embedded timer */
-	void *ctx;
-	uint64_t arg;
+	uint32_t rec;
+	uint32_t gen; /* the record's generation when queued; stale once they differ */
+} queue_entry;
+
+/* What one pending event runs. One-shot postings keep everything here (fn != NULL);
+ * an embedded timer points at its sim_event (fn == NULL, ctx = the event). */
+typedef struct record {
+	uint64_t seq;     /* ordering sequence of the queued entry */
+	sim_event_fn fn;  /* one-shot handler, or NULL for an embedded timer */
+	void *ctx;        /* one-shot object, or the embedded sim_event */
+	uint64_t arg;     /* one-shot argument; free records: the next free index */
 	uint64_t entity;
 	uint32_t kind;
-	uint32_t slot;   /* embedded timer's slot */
-} heap_entry;
-
-typedef struct slot_entry {
-	uint64_t seq;   /* sequence of the live scheduling, 0 = free */
-	sim_event *ev;  /* free slots: unused; next free index in `next_free` */
-	uint32_t next_free;
-} slot_entry;
+	uint32_t gen;     /* bumped on release */
+} record;
 
 typedef struct bucket {
-	heap_entry *e;
+	queue_entry *e;
 	uint32_t len, cap;
+	uint32_t head;    /* the current bucket only: entries before it have run */
 } bucket;
+
+/* The radix heap's digits: 8 levels of 8 bits over the 64-bit time. */
+#define LEVELS 8
+#define DIGITS 256
 
 struct sim_engine {
 	sim_time now;
@@ -47,17 +55,16 @@ struct sim_engine {
 	uint64_t events_run;
 	bool stop;
 
-	bucket buckets[129];
-	uint64_t nonempty[3];   /* bit b set = bucket b has entries */
-	sim_time last_at;       /* key of the last entry taken (radix base) */
-	uint64_t last_seq;
-	heap_entry *spare;      /* scratch array swapped with a bucket being spread */
-	uint32_t spare_cap;
-	size_t queued;          /* entries in all buckets, live or stale */
-	size_t stale;           /* entries whose slot no longer matches */
+	bucket now_bucket;      /* the entries at last_at, in sequence order */
+	bucket *levels;         /* [LEVELS][DIGITS] */
+	uint64_t nonempty[LEVELS][DIGITS / 64]; /* bit set = that bucket has entries */
+	uint32_t levels_used;   /* bit l set = level l has a non-empty bucket */
+	sim_time last_at;       /* radix base: the time of the current bucket */
 
-	slot_entry *slots;
-	uint32_t slot_cap, slot_free, slots_used;
+	record *recs;
+	uint32_t rec_cap, rec_free, recs_used;
+	size_t live;            /* records in use: pending events */
+	size_t stale;           /* queued entries of cancelled records, not yet dropped */
 
 	sim_tick *ticks;        /* housekeeping between events (sim_engine_tick_add) */
 	size_t n_ticks, cap_ticks;
@@ -74,7 +81,12 @@ sim_engine *sim_engine_new(uint64_t seed)
 	eng->seed = seed;
 	eng->next_seq = 1;
 	eng->fingerprint = sim_mix64(seed ^ 0x736d63722d73696dULL); /* "smcr-sim" */
-	eng->slot_free = SIM_SLOT_NONE;
+	eng->rec_free = SIM_SLOT_NONE;
+	eng->levels = calloc(LEVELS * DIGITS, sizeof(*eng->levels));
+	if (!eng->levels) {
+		free(eng);
+		return NULL;
+	}
 	eng->next_tick = SIM_TIME_NEVER;
 	sim_oom_set_clock(eng, &eng->now);
 	return eng;
@@ -86,10 +98,11 @@ void sim_engine_free(sim_engine *eng)
 		return;
 	sim_oom_forget_clock(eng);
 	free(eng->ticks);
-	for (int i = 0; i < 129; i++)
-		free(eng->buckets[i].e);
-	free(eng->spare);
-	free(eng->slots);
+	for (int i = 0; i < LEVELS * DIGITS; i++)
+		free(eng->levels[i].e);
+	free(eng->levels);
+	free(eng->now_bucket.e);
+	free(eng->recs);
 	free(eng);
 }
 
@@ -111,154 +124,277 @@ void sim_event_init(sim_event *ev, uint32_t kind, uint64_t entity, sim_event_fn 
 	ev->slot = SIM_SLOT_NONE;
 }
 
-/* --- slots ---------------------------------------------------------------------- */
+/* --- records --------------------------------------------------------------------- */
 
-static uint32_t slot_alloc(sim_engine *eng, sim_event *ev, uint64_t seq)
+static inline uint32_t rec_alloc(sim_engine *eng)
 {
-	uint32_t s;
-	if (eng->slot_free != SIM_SLOT_NONE) {
-		s = eng->slot_free;
-		eng->slot_free = eng->slots[s].next_free;
+	uint32_t r;
+	if (eng->rec_free != SIM_SLOT_NONE) {
+		r = eng->rec_free;
+		eng->rec_free = (uint32_t)eng->recs[r].arg;
 	} else {
-		if (eng->slots_used == eng->slot_cap) {
-			uint32_t cap = eng->slot_cap ? eng->slot_cap * 2 : 1024;
-			eng->slots = xrealloc(eng->slots, (size_t)cap * sizeof(*eng->slots));
-			eng->slot_cap = cap;
+		if (eng->recs_used == eng->rec_cap) {
+			uint32_t cap = eng->rec_cap ? eng->rec_cap * 2 : 1024;
+			eng->recs = xrealloc(eng->recs, (size_t)cap * sizeof(*eng->recs));
+			eng->rec_cap = cap;
 		}
-		s = eng->slots_used++;
+		r = eng->recs_used++;
+		eng->recs[r].gen = 0;
 	}
-	eng->slots[s].seq = seq;
-	eng->slots[s].ev = ev;
-	return s;
+	eng->live++;
+	return r;
 }
 
-static void slot_release(sim_engine *eng, uint32_t s)
+static inline void rec_release(sim_engine *eng, uint32_t r)
 {
-	eng->slots[s].seq = 0;
-	eng->slots[s].ev = NULL;
-	eng->slots[s].next_free = eng->slot_free;
-	eng->slot_free = s;
+	eng->recs[r].gen++;
+	eng->recs[r].arg = eng->rec_free;
+	eng->rec_free = r;
+	eng->live--;
 }
 
 /* --- queue ----------------------------------------------------------------------- */
 
-/* The queue is a radix heap over the 128-bit key (time, sequence). A discrete-event
- * engine only ever inserts keys larger than the last one taken (time >= now, sequence
- * fresh), which is exactly what a radix heap needs. Bucket i (1..128) holds entries whose
- * key first differs from `last` at bit i-1 (counting from the least significant); bucket
- * 0 holds the entry equal to `last`, i.e. the next to run. Taking the minimum scans one
- * bucket and redistributes it into lower ones; buckets are plain arrays, so the work is
- * sequential memory access instead of a binary heap's scattered sifts. */
+/* A discrete-event engine only ever inserts times >= the last one taken, which is what a
+ * radix heap needs. This one has 8-bit digits: an entry whose time first differs from
+ * `last_at` in byte l (counting from the least significant) sits in level l, in the
+ * bucket of its own byte l; the entries at `last_at` itself are the current bucket, in
+ * sequence order, consumed from its head. Taking the minimum spreads the lowest non-empty
+ * bucket of the lowest non-empty level into lower levels, so an entry moves at most once
+ * per level it descends: twice for an event a microsecond ahead, where a binary radix
+ * heap moves it ten times. A bucket of level 0 holds one time and becomes the current
+ * bucket by swapping arrays. Buckets are plain arrays: the work is sequential memory
+ * access instead of a binary heap's scattered sifts.
+ *
+ * Entries of equal time are always in the same bucket and every append (a new posting,
+ * a spread) keeps their relative order, so within a time they stay in the order they were
+ * scheduled, i.e. by sequence. The one exception is a timer re-armed later while queued:
+ * its entry is re-filed when it surfaces with the older sequence the re-arm gave it, so
+ * the current bucket is put in sequence order when it is filled and such an entry is
+ * inserted at its place. */
 
-static inline unsigned bucket_of(const sim_engine *eng, sim_time at, uint64_t seq)
+static inline void bucket_grow(bucket *bk)
 {
-	uint64_t hi = at ^ eng->last_at;
-	if (hi)
-		return 128u - (unsigned)__builtin_clzll(hi);
-	uint64_t lo = seq ^ eng->last_seq;
-	return lo ? 64u - (unsigned)__builtin_clzll(lo) : 0u;
+	uint32_t cap = bk->cap ? bk->cap * 2 : 16;
+	bk->e = xrealloc(bk->e, (size_t)cap * sizeof(*bk->e));
+	bk->cap = cap;
 }
 
-static inline void bucket_add(sim_engine *eng, unsigned b, heap_entry e)
+static inline void bucket_put(bucket *bk, queue_entry e)
 {
-	bucket *bk = &eng->buckets[b];
-	if (bk->len == bk->cap) {
-		uint32_t cap = bk->cap ? bk->cap * 2 : 16;
-		bk->e = xrealloc(bk->e, (size_t)cap * sizeof(*bk->e));
-		bk->cap = cap;
-	}
+	if (bk->len == bk->cap)
+		bucket_grow(bk);
 	bk->e[bk->len++] = e;
-	eng->nonempty[b >> 6] |= 1ULL << (b & 63);
 }
 
-static inline bool entry_live(const sim_engine *eng, const heap_entry *e)
+/* File e relative to the current base (e.at >= last_at). */
+static inline void queue_file(sim_engine *eng, queue_entry e)
 {
-	return e->fn || eng->slots[e->slot].seq == e->seq;
-}
-
-static inline bool entry_before(const heap_entry *a, const heap_entry *b)
-{
-	return a->at < b->at || (a->at == b->at && a->seq < b->seq);
-}
-
-static int first_nonempty(const sim_engine *eng)
-{
-	for (int w = 0; w < 3; w++)
-		if (eng->nonempty[w])
-			return w * 64 + __builtin_ctzll(eng->nonempty[w]);
-	return -1;
-}
-
-static void bucket_clear(sim_engine *eng, unsigned b)
-{
-	eng->buckets[b].len = 0;
-	eng->nonempty[b >> 6] &= ~(1ULL << (b & 63));
-}
-
-/* The earliest live entry, without taking it. Only the candidate minimum is checked
- * for liveness (a slot-table lookup per entry would make the scan cache-bound); when the
- * minimum is stale, every stale entry of the bucket is dropped in one pass and the scan
- * repeated (dropping them one rescan at a time is quadratic when thousands of timers
- * were cancelled around the same time). NULL when nothing is pending. */
-static heap_entry *queue_peek(sim_engine *eng)
-{
-	for (;;) {
-		int b = first_nonempty(eng);
-		if (b < 0)
-			return NULL;
-		bucket *bk = &eng->buckets[b];
-		heap_entry *e = bk->e, *min = e;
-		for (uint32_t i = 1; i < bk->len; i++)
-			if (entry_before(&e[i], min))
-				min = &e[i];
-		if (entry_live(eng, min))
-			return min;
-		uint32_t kept = 0;
-		for (uint32_t i = 0; i < bk->len; i++)
-			if (entry_live(eng, &e[i]))
-				e[kept++] = e[i];
-		eng->stale -= bk->len - kept;
-		eng->queued -= bk->len - kept;
-		bk->len = kept;
-		if (bk->len == 0)
-			bucket_clear(eng, (unsigned)b);
-	}
-}
-
-/* Make `min` (a live entry of the lowest non-empty bucket) the new `last` and spread
- * that bucket over the lower ones; `min` lands alone in bucket 0. */
-static void queue_take(sim_engine *eng, const heap_entry *min)
-{
-	int b = first_nonempty(eng);
-	eng->last_at = min->at;
-	eng->last_seq = min->seq;
-	if (b == 0)
+	uint64_t d = e.at ^ eng->last_at;
+	if (!d) {
+		bucket_put(&eng->now_bucket, e);
 		return;
-	bucket *bk = &eng->buckets[b];
-	uint32_t n = bk->len;
-	heap_entry *e = bk->e;
-	bk->len = 0;
-	eng->nonempty[(unsigned)b >> 6] &= ~(1ULL << ((unsigned)b & 63));
-	/* swap the bucket's array out so bucket_add into lower buckets cannot move it */
-	bk->e = eng->spare;
-	uint32_t cap = bk->cap;
-	bk->cap = eng->spare_cap;
-	for (uint32_t i = 0; i < n; i++)
-		bucket_add(eng, bucket_of(eng, e[i].at, e[i].seq), e[i]);
-	eng->spare = e;
-	eng->spare_cap = cap;
-	if (cap > 4096 && cap / 8 > n) {
-		/* a burst once made this bucket big; give the memory back */
-		free(eng->spare);
-		eng->spare = NULL;
-		eng->spare_cap = 0;
+	}
+	unsigned l = (63u - (unsigned)__builtin_clzll(d)) >> 3;
+	unsigned j = (unsigned)(e.at >> (l * 8)) & (DIGITS - 1);
+	bucket_put(&eng->levels[l * DIGITS + j], e);
+	eng->nonempty[l][j >> 6] |= 1ULL << (j & 63);
+	eng->levels_used |= 1u << l;
+}
+
+static inline void level_bucket_emptied(sim_engine *eng, unsigned l, unsigned j)
+{
+	eng->nonempty[l][j >> 6] &= ~(1ULL << (j & 63));
+	for (unsigned w = 0; w < DIGITS / 64; w++)
+		if (eng->nonempty[l][w])
+			return;
+	eng->levels_used &= ~(1u << l);
+}
+
+static inline uint64_t entry_seq(const sim_engine *eng, const queue_entry *e)
+{
+	return eng->recs[e->rec].seq;
+}
+
+/* Insert into the current bucket at its sequence place among the entries not yet run. */
+static void now_bucket_insert(sim_engine *eng, queue_entry e, uint64_t seq)
+{
+	bucket *bk = &eng->now_bucket;
+	if (bk->len == bk->cap)
+		bucket_grow(bk);
+	uint32_t i = bk->len++;
+	while (i > bk->head && entry_seq(eng, &bk->e[i - 1]) > seq) {
+		bk->e[i] = bk->e[i - 1];
+		i--;
+	}
+	bk->e[i] = e;
+}
+
+/* Put the current bucket (just filled) in sequence order: an insertion sort, linear when
+ * nothing was re-filed, which is the usual case. */
+static void now_bucket_sort(sim_engine *eng)
+{
+	bucket *bk = &eng->now_bucket;
+	uint64_t prev = entry_seq(eng, &bk->e[0]);
+	for (uint32_t i = 1; i < bk->len; i++) {
+		queue_entry x = bk->e[i];
+		uint64_t s = entry_seq(eng, &x);
+		if (s > prev) {
+			prev = s;
+			continue;
+		}
+		uint32_t j = i;
+		while (j > 0 && entry_seq(eng, &bk->e[j - 1]) > s) {
+			bk->e[j] = bk->e[j - 1];
+			j--;
+		}
+		bk->e[j] = x;
 	}
 }
 
-static void queue_push(sim_engine *eng, heap_entry e)
+static inline bool entry_stale(const sim_engine *eng, const queue_entry *e)
 {
-	bucket_add(eng, bucket_of(eng, e.at, e.seq), e);
-	eng->queued++;
+	return eng->recs[e->rec].gen != e->gen;
+}
+
+/* The current bucket is empty: make the earliest time of the lowest non-empty bucket the
+ * new base and spread that bucket over the lower levels. False when nothing is queued. */
+static bool queue_spread(sim_engine *eng)
+{
+	if (!eng->levels_used)
+		return false;
+	unsigned l = (unsigned)__builtin_ctz(eng->levels_used), j = 0;
+	for (unsigned w = 0; w < DIGITS / 64; w++)
+		if (eng->nonempty[l][w]) {
+			j = w * 64 + (unsigned)__builtin_ctzll(eng->nonempty[l][w]);
+			break;
+		}
+	bucket *bk = &eng->levels[l * DIGITS + j];
+	level_bucket_emptied(eng, l, j);
+	bucket *cur = &eng->now_bucket;
+	if (l == 0) {
+		/* one time: the bucket becomes the current one as it is */
+		eng->last_at = (eng->last_at & ~(sim_time)(DIGITS - 1)) | j;
+		bucket t = *cur;
+		*cur = *bk;
+		cur->head = 0;
+		*bk = t;
+		bk->len = bk->head = 0;
+	} else {
+		uint32_t n = bk->len;
+		queue_entry *e = bk->e;
+		sim_time min = e[0].at;
+		for (uint32_t i = 1; i < n; i++)
+			if (e[i].at < min)
+				min = e[i].at;
+		eng->last_at = min;
+		/* every entry lands in a lower level or the current bucket, never back here */
+		if (eng->stale * 4 > eng->live) {
+			/* many cancelled timers queued (TCP re-arms its timers earlier all the
+			 * time): drop them now rather than moving them down level by level */
+			for (uint32_t i = 0; i < n; i++) {
+				if (!entry_stale(eng, &e[i]))
+					queue_file(eng, e[i]);
+				else
+					eng->stale--;
+			}
+		} else {
+			for (uint32_t i = 0; i < n; i++)
+				queue_file(eng, e[i]);
+		}
+		bk->len = 0;
+		if (bk->cap > 4096 && bk->cap / 8 > n) {
+			/* a burst once made this bucket big; give the memory back */
+			free(bk->e);
+			bk->e = NULL;
+			bk->cap = 0;
+		}
+	}
+	if (cur->len > 1)
+		now_bucket_sort(eng);
+	return true;
+}
+
+/* The earliest live entry, without taking it (stale entries met on the way are dropped).
+ * NULL when nothing is pending. */
+static queue_entry *queue_front(sim_engine *eng)
+{
+	bucket *cur = &eng->now_bucket;
+	for (;;) {
+		while (cur->head < cur->len) {
+			queue_entry *e = &cur->e[cur->head];
+			if (!entry_stale(eng, e))
+				return e;
+			cur->head++;
+			eng->stale--;
+		}
+		cur->head = cur->len = 0;
+		if (!queue_spread(eng))
+			return NULL;
+	}
+}
+
+/* Take the entry queue_front() returned. */
+static inline void queue_pop(sim_engine *eng)
+{
+	bucket *cur = &eng->now_bucket;
+	cur->head++;
+	if (cur->head >= 4096 && cur->head * 2 >= cur->len) {
+		/* a long chain of same-time events: drop the prefix that has run */
+		memmove(cur->e, cur->e + cur->head, (size_t)(cur->len - cur->head) * sizeof(*cur->e));
+		cur->len -= cur->head;
+		cur->head = 0;
+	}
+}
+
+/* Lower the radix base to `to` (>= now, < last_at). A peek (sim_engine_next_time, or a run
+ * that stopped at its time limit) spreads buckets without running anything, so a later
+ * posting may lie before the base. Only the levels up to h, the highest byte in which the
+ * old and new bases differ, need re-filing: above it both bases agree, so those entries'
+ * buckets do not change. */
+static void queue_rebase(sim_engine *eng, sim_time to)
+{
+	unsigned h = (63u - (unsigned)__builtin_clzll(to ^ eng->last_at)) >> 3;
+	bucket *cur = &eng->now_bucket;
+	size_t n = cur->len - cur->head;
+	for (unsigned l = 0; l <= h; l++)
+		if (eng->levels_used & (1u << l))
+			for (unsigned j = 0; j < DIGITS; j++)
+				n += eng->levels[l * DIGITS + j].len;
+	queue_entry *all = n ? xrealloc(NULL, n * sizeof(*all)) : NULL;
+	size_t k = cur->len - cur->head;
+	if (k)
+		memcpy(all, cur->e + cur->head, k * sizeof(*all));
+	cur->len = cur->head = 0;
+	for (unsigned l = 0; l <= h; l++) {
+		if (!(eng->levels_used & (1u << l)))
+			continue;
+		for (unsigned j = 0; j < DIGITS; j++) {
+			bucket *bk = &eng->levels[l * DIGITS + j];
+			if (bk->len)
+				memcpy(all + k, bk->e, (size_t)bk->len * sizeof(*all));
+			k += bk->len;
+			bk->len = 0;
+		}
+		memset(eng->nonempty[l], 0, sizeof(eng->nonempty[l]));
+		eng->levels_used &= ~(1u << l);
+	}
+	eng->last_at = to;
+	for (size_t i = 0; i < n; i++)
+		queue_file(eng, all[i]); /* all later than `to`: none lands in the current bucket */
+	free(all);
+}
+
+/* Queue record r at `at`; `newest` when its sequence is the latest handed out. */
+static inline void queue_push(sim_engine *eng, sim_time at, uint32_t r, bool newest)
+{
+	queue_entry e = { .at = at, .rec = r, .gen = eng->recs[r].gen };
+	if (__builtin_expect(at < eng->last_at, 0))
+		queue_rebase(eng, at);
+	if (at == eng->last_at && !newest)
+		now_bucket_insert(eng, e, eng->recs[r].seq);
+	else
+		queue_file(eng, e);
 }
 
 /* --- scheduling ------------------------------------------------------------------ */
@@ -271,15 +407,20 @@ static void schedule(sim_engine *eng, sim_event *ev, sim_time at)
 	ev->at = at;
 	ev->queued_at = at;
 	ev->seq = seq;
-	ev->slot = slot_alloc(eng, ev, seq);
-	queue_push(eng, (heap_entry){ .at = at, .seq = seq, .slot = ev->slot });
+	uint32_t r = rec_alloc(eng);
+	record *rc = &eng->recs[r];
+	rc->seq = seq;
+	rc->fn = NULL;
+	rc->ctx = ev;
+	ev->slot = r;
+	queue_push(eng, at, r, true);
 }
 
 void sim_event_cancel(sim_engine *eng, sim_event *ev)
 {
 	if (ev->slot == SIM_SLOT_NONE)
 		return;
-	slot_release(eng, ev->slot);
+	rec_release(eng, ev->slot);
 	ev->slot = SIM_SLOT_NONE;
 	eng->stale++;
 }
@@ -308,9 +449,15 @@ void sim_post(sim_engine *eng, sim_time at, uint32_t kind, uint64_t entity, sim_
 {
 	if (at < eng->now)
 		at = eng->now;
-	queue_push(eng, (heap_entry){ .at = at, .seq = eng->next_seq++, .fn = fn, .ctx = ctx,
-	                              .arg = arg, .entity = entity, .kind = kind,
-	                              .slot = SIM_SLOT_NONE });
+	uint32_t r = rec_alloc(eng);
+	record *rc = &eng->recs[r];
+	rc->seq = eng->next_seq++;
+	rc->fn = fn;
+	rc->ctx = ctx;
+	rc->arg = arg;
+	rc->entity = entity;
+	rc->kind = kind;
+	queue_push(eng, at, r, true);
 }
 
 /* --- running --------------------------------------------------------------------- */
@@ -383,7 +530,7 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 	for (;;) {
 		if (max_events && done >= max_events)
 			return SIM_RUN_COUNT;
-		heap_entry *top = queue_peek(eng);
+		queue_entry *top = queue_front(eng);
 		if (!top)
 			return SIM_RUN_IDLE;
 		if (top->at > until) {
@@ -391,32 +538,32 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 				eng->now = until;
 			return SIM_RUN_TIME;
 		}
-		queue_take(eng, top);
-		heap_entry e = eng->buckets[0].e[0];
-		bucket_clear(eng, 0);
-		eng->queued--;
+		queue_entry e = *top;
+		queue_pop(eng);
 		eng->now = e.at;
 		if (e.at >= eng->next_tick)
 			ticks_run(eng, e.at);
-		if (e.fn) {
-			sim_event tmp = { .at = e.at, .fn = e.fn, .ctx = e.ctx, .arg = e.arg,
-			                  .entity = e.entity, .kind = e.kind, .slot = SIM_SLOT_NONE,
+		record *rc = &eng->recs[e.rec];
+		if (rc->fn) {
+			sim_event tmp = { .at = e.at, .fn = rc->fn, .ctx = rc->ctx, .arg = rc->arg,
+			                  .entity = rc->entity, .kind = rc->kind, .slot = SIM_SLOT_NONE,
 			                  .owned = 1 };
-			fold(eng, e.at, e.kind, e.entity);
+			rec_release(eng, e.rec);
+			fold(eng, e.at, tmp.kind, tmp.entity);
 			eng->events_run++;
 			done++;
-			e.fn(eng, &tmp);
+			tmp.fn(eng, &tmp);
 		} else {
-			sim_event *ev = eng->slots[e.slot].ev;
-			if (ev->seq != e.seq) {
+			sim_event *ev = rc->ctx;
+			if (ev->seq != rc->seq) {
 				/* re-armed later while queued: file it at its real deadline, with the
 				 * order the re-arm gave it (a key above the one just taken) */
-				eng->slots[e.slot].seq = ev->seq;
+				rc->seq = ev->seq;
 				ev->queued_at = ev->at;
-				queue_push(eng, (heap_entry){ .at = ev->at, .seq = ev->seq, .slot = e.slot });
+				queue_push(eng, ev->at, e.rec, false);
 				continue;
 			}
-			slot_release(eng, e.slot);
+			rec_release(eng, e.rec);
 			ev->slot = SIM_SLOT_NONE;
 			fold(eng, e.at, ev->kind, ev->entity);
 			eng->events_run++;
@@ -432,7 +579,7 @@ void sim_engine_stop(sim_engine *eng) { eng->stop = true; }
 
 sim_time sim_engine_next_time(sim_engine *eng)
 {
-	heap_entry *top = queue_peek(eng);
+	queue_entry *top = queue_front(eng);
 	return top ? top->at : SIM_TIME_NEVER;
 }
 
@@ -447,15 +594,15 @@ void sim_engine_advance(sim_engine *eng, sim_time to)
 
 uint64_t sim_engine_fingerprint(const sim_engine *eng) { return eng->fingerprint; }
 uint64_t sim_engine_events_run(const sim_engine *eng) { return eng->events_run; }
-size_t sim_engine_pending(const sim_engine *eng) { return eng->queued - eng->stale; }
+size_t sim_engine_pending(const sim_engine *eng) { return eng->live; }
 
 size_t sim_engine_memory(const sim_engine *eng)
 {
-	size_t q = eng->spare_cap;
-	for (int i = 0; i < 129; i++)
-		q += eng->buckets[i].cap;
-	return sizeof(*eng) + q * sizeof(heap_entry) +
-	       (size_t)eng->slot_cap * sizeof(slot_entry);
+	size_t q = eng->now_bucket.cap;
+	for (int i = 0; i < LEVELS * DIGITS; i++)
+		q += eng->levels[i].cap;
+	return sizeof(*eng) + (size_t)LEVELS * DIGITS * sizeof(bucket) + q * sizeof(queue_entry) +
+	       (size_t)eng->rec_cap * sizeof(record);
 }
 
 void sim_engine_rng(const sim_engine *eng, const char *name, uint64_t index, sim_rng *out)

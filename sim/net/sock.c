@@ -403,6 +403,24 @@ ssize_t sock_recv(sock *s, void *buf, size_t len)
 	return s->tcp ? tcp_read(s->tcp, buf, len) : -ENOTCONN;
 }
 
+ssize_t sock_send_fill(sock *s, size_t len, sock_fill_fn fill, void *ctx)
+{
+	if (!app_may_use(s))
+		return -ENOTCONN;
+	if (s->mode == SOCK_MODE_SMCR && s->be_ops && s->be_ops->send_fill)
+		return s->be_ops->send_fill(s->be, len, fill, ctx);
+	return -EOPNOTSUPP;
+}
+
+ssize_t sock_recv_visit(sock *s, size_t len, sock_visit_fn visit, void *ctx)
+{
+	if (!app_may_use(s))
+		return -ENOTCONN;
+	if (s->mode == SOCK_MODE_SMCR && s->be_ops && s->be_ops->recv_visit)
+		return s->be_ops->recv_visit(s->be, len, visit, ctx);
+	return -EOPNOTSUPP;
+}
+
 size_t sock_send_space(const sock *s)
 {
 	if (!app_may_use(s))

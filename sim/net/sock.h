@@ -84,6 +84,15 @@ void sock_set_callbacks(sock *s, const sock_callbacks *cb, void *user);
 ssize_t sock_send(sock *s, const void *buf, size_t len);
 /* Bytes read, 0 at end of stream, -EAGAIN when nothing is there yet, or an error. */
 ssize_t sock_recv(sock *s, void *buf, size_t len);
+/* The same without the application's buffer, for applications that generate or check
+ * their data in place: fill() writes the accepted bytes straight into the send buffer,
+ * visit() reads received bytes where they landed, once per contiguous span, in stream
+ * order. -EOPNOTSUPP where the path has no such buffer to offer (TCP, which copies into
+ * its own queue): use sock_send/sock_recv there. */
+typedef void (*sock_fill_fn)(void *ctx, uint8_t *dst, size_t len);
+typedef void (*sock_visit_fn)(void *ctx, const uint8_t *src, size_t len);
+ssize_t sock_send_fill(sock *s, size_t len, sock_fill_fn fill, void *ctx);
+ssize_t sock_recv_visit(sock *s, size_t len, sock_visit_fn visit, void *ctx);
 size_t sock_send_space(const sock *s);
 /* No more sending: FIN after the queued bytes. */
 int sock_shutdown(sock *s);
@@ -103,6 +112,9 @@ tcp_pcb *sock_tcp_pcb(sock *s);                 /* its TCP connection (4-tuple, 
 typedef struct sock_backend_ops {
 	ssize_t (*send)(void *be, const void *buf, size_t len);
 	ssize_t (*recv)(void *be, void *buf, size_t len);
+	/* sock_send_fill / sock_recv_visit; NULL when the backend has no such path */
+	ssize_t (*send_fill)(void *be, size_t len, sock_fill_fn fill, void *ctx);
+	ssize_t (*recv_visit)(void *be, size_t len, sock_visit_fn visit, void *ctx);
 	size_t (*send_space)(void *be);
 	int (*shutdown)(void *be);
 	/* The application closed (abort: with a reset). The backend finishes the SMC close,

@@ -401,6 +401,36 @@ static ssize_t be_recv(void *be, void *buf, size_t len)
 	return errno_of((int)n);
 }
 
+static ssize_t be_send_fill(void *be, size_t len, sock_fill_fn fill, void *ctx)
+{
+	smc_conn *c = be;
+	if (!c->conn)
+		return -EPIPE;
+	smc_layer_enter(c->l);
+	ssize_t n = smcr_conn_send_fill(c->conn, len, 0, smc_layer_now(c->l), fill, ctx);
+	smc_layer_leave(c->l);
+	if (n >= 0)
+		return n;
+	if (n == SMCR_ERR_AGAIN)
+		return 0;
+	return n == SMCR_ERR_STATE ? -ENOTCONN : -EPIPE;
+}
+
+static ssize_t be_recv_visit(void *be, size_t len, sock_visit_fn visit, void *ctx)
+{
+	smc_conn *c = be;
+	if (!c->conn)
+		return 0;
+	smc_layer_enter(c->l);
+	ssize_t n = smcr_conn_recv_visit(c->conn, len, 0, smc_layer_now(c->l), visit, ctx);
+	smc_layer_leave(c->l);
+	if (n >= 0)
+		return n;
+	if (n == SMCR_ERR_AGAIN)
+		return -EAGAIN;
+	return errno_of((int)n);
+}
+
 static size_t be_send_space(void *be)
 {
 	smc_conn *c = be;
@@ -438,6 +468,8 @@ static void be_close(void *be, bool abort)
 static const sock_backend_ops be_ops = {
 	.send = be_send,
 	.recv = be_recv,
+	.send_fill = be_send_fill,
+	.recv_visit = be_recv_visit,
 	.send_space = be_send_space,
 	.shutdown = be_shutdown,
 	.close = be_close,

@@ -64,6 +64,41 @@ static void end_verify(world_end *e, uint64_t seed, const uint8_t *buf, size_t n
 	e->rx_total += n;
 }
 
+/* The pattern of one direction from `off` on, checked or written where the socket
+ * shows its buffer (sock_recv_visit, sock_send_fill): SMC-R's RMB and send buffer, so
+ * the bytes are not copied through the application's buffer too. */
+typedef struct pattern_span {
+	world_end *e;
+	uint64_t seed, off;
+} pattern_span;
+
+static void verify_span(void *ctx, const uint8_t *src, size_t len)
+{
+	pattern_span *p = ctx;
+	end_verify(p->e, p->seed, src, len);
+}
+
+static void fill_span(void *ctx, uint8_t *dst, size_t len)
+{
+	pattern_span *p = ctx;
+	pattern_fill(p->seed, p->off, dst, len);
+	p->off += len;
+}
+
+/* sock_recv of up to `cap` bytes, verified against the pattern of `seed` (in place where
+ * the socket allows it, else through buf). */
+static ssize_t end_recv_verify(world_end *e, uint64_t seed, uint8_t *buf, size_t cap)
+{
+	pattern_span p = { .e = e, .seed = seed };
+	ssize_t n = sock_recv_visit(e->s, cap, verify_span, &p);
+	if (n != -EOPNOTSUPP)
+		return n;
+	n = sock_recv(e->s, buf, cap);
+	if (n > 0)
+		end_verify(e, seed, buf, (size_t)n);
+	return n;
+}
+
 /* Write pattern bytes [e->sent, limit) as far as the socket takes them. */
 static void end_write_upto(world_end *e, uint64_t seed, uint64_t limit)
 {
@@ -76,8 +111,12 @@ static void end_write_upto(world_end *e, uint64_t seed, uint64_t limit)
 			n = space;
 		if (!n)
 			return;
-		pattern_fill(seed, e->sent, buf, n);
-		ssize_t k = sock_send(e->s, buf, n);
+		pattern_span p = { .e = e, .seed = seed, .off = e->sent };
+		ssize_t k = sock_send_fill(e->s, n, fill_span, &p);
+		if (k == -EOPNOTSUPP) {
+			pattern_fill(seed, e->sent, buf, n);
+			k = sock_send(e->s, buf, n);
+		}
 		if (k <= 0)
 			return;
 		e->sent += (uint64_t)k;
@@ -258,7 +297,7 @@ static void server_readable(world_end *e)
 	while (e->s && !e->eof) {
 		if (l->kind == SCN_KIND_ECHO && e->echo_pending >= ECHO_WINDOW)
 			return; /* back-pressure: read again once the echo has left */
-		ssize_t n = sock_recv(e->s, buf, sizeof(buf));
+		ssize_t n = end_recv_verify(e, f->seed_up, buf, sizeof(buf));
 		if (n == -EAGAIN)
 			break;
 		if (n < 0)
@@ -267,7 +306,6 @@ static void server_readable(world_end *e)
 			e->eof = true;
 			break;
 		}
-		end_verify(e, f->seed_up, buf, (size_t)n);
 		if (l->kind == SCN_KIND_ECHO) {
 			e->echo_pending += (uint64_t)n;
 		} else if (l->kind == SCN_KIND_RESPONDER && a->request) {

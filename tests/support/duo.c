@@ -551,6 +551,35 @@ uint8_t duo_pattern_byte(uint64_t seed, uint64_t i)
 	return (uint8_t)(x >> (8 * (i % 8)));
 }
 
+/* In-place writing and reading: the pattern from a stream offset, span by span. */
+typedef struct duo_span {
+	duo_conn *c;
+	uint64_t seed, off;
+	uint32_t spans;
+} duo_span;
+
+static void duo_fill(void *ctx, uint8_t *dst, size_t len)
+{
+	duo_span *s = ctx;
+	for (size_t i = 0; i < len; i++)
+		dst[i] = duo_pattern_byte(s->seed, s->off + i);
+	s->off += len;
+	s->spans++;
+}
+
+static void duo_check(void *ctx, const uint8_t *src, size_t len)
+{
+	duo_span *s = ctx;
+	for (size_t i = 0; i < len; i++) {
+		if (src[i] != duo_pattern_byte(s->seed, s->off + i) && !s->c->rx_bad) {
+			s->c->rx_bad = true;
+			s->c->rx_bad_at = s->off + i;
+		}
+	}
+	s->off += len;
+	s->spans++;
+}
+
 void duo_pump(duo_conn *c)
 {
 	if (!c->c || !c->established || c->tx_done >= c->tx_total || c->closed_by_app)
@@ -563,9 +592,18 @@ void duo_pump(duo_conn *c)
 		size_t n = left < sizeof(buf) ? (size_t)left : sizeof(buf);
 		if (c->tx_chunk && n > c->tx_chunk)
 			n = c->tx_chunk;
-		for (size_t i = 0; i < n; i++)
-			buf[i] = duo_pattern_byte(c->pattern_seed, c->tx_done + i);
-		ssize_t w = smcr_conn_send(c->c, buf, n, 0, sim_now(c->d->eng));
+		ssize_t w;
+		if (c->in_place) {
+			duo_span s = { .c = c, .seed = c->pattern_seed, .off = c->tx_done };
+			w = smcr_conn_send_fill(c->c, n, 0, sim_now(c->d->eng), duo_fill, &s);
+			if (w > 0 && (ssize_t)(s.off - c->tx_done) != w)
+				c->in_place_bad++; /* fill wrote other than what was accepted */
+			c->in_place_spans += s.spans;
+		} else {
+			for (size_t i = 0; i < n; i++)
+				buf[i] = duo_pattern_byte(c->pattern_seed, c->tx_done + i);
+			w = smcr_conn_send(c->c, buf, n, 0, sim_now(c->d->eng));
+		}
 		if (w <= 0)
 			break;
 		c->tx_done += (uint64_t)w;
@@ -583,6 +621,17 @@ void duo_read_all(duo_conn *c)
 	duo_conn *p = c->peer;
 	uint8_t buf[16384];
 	for (;;) {
+		if (c->in_place) {
+			duo_span s = { .c = c, .seed = p->pattern_seed, .off = c->rx_done };
+			ssize_t n = smcr_conn_recv_visit(c->c, sizeof(buf), 0, sim_now(c->d->eng), duo_check, &s);
+			if (n <= 0)
+				break;
+			if ((ssize_t)(s.off - c->rx_done) != n)
+				c->in_place_bad++; /* visit saw other than what was read */
+			c->in_place_spans += s.spans;
+			c->rx_done += (uint64_t)n;
+			continue;
+		}
 		ssize_t n = smcr_conn_recv(c->c, buf, sizeof(buf), 0, sim_now(c->d->eng));
 		if (n <= 0)
 			break;

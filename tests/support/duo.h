@@ -51,6 +51,9 @@ typedef struct duo_conn {
 	bool rx_bad;
 	uint64_t rx_bad_at;
 	uint32_t tx_chunk;    /* write at most this much per send call (0: as much as fits) */
+	bool in_place;        /* write with smcr_conn_send_fill, read with smcr_conn_recv_visit */
+	uint64_t in_place_spans; /* spans those handed out (two where the ring wrapped) */
+	uint64_t in_place_bad;   /* calls whose spans did not add up to the bytes returned */
 	bool auto_read;       /* read on readable */
 	bool close_when_done; /* close after tx_total is written and all is read */
 	uint64_t pattern_seed;
