@@ -313,6 +313,17 @@ void sim_post(sim_engine *eng, sim_time at, uint32_t kind, uint64_t entity, sim_
 	                              .slot = SIM_SLOT_NONE });
 }
 
+uint64_t sim_engine_take_seq(sim_engine *eng) { return eng->next_seq++; }
+
+void sim_post_seq(sim_engine *eng, sim_time at, uint64_t seq, uint32_t kind, uint64_t entity, sim_event_fn fn,
+                  void *ctx, uint64_t arg)
+{
+	if (at < eng->now)
+		at = eng->now;
+	queue_push(eng, (heap_entry){ .at = at, .seq = seq, .fn = fn, .ctx = ctx, .arg = arg, .entity = entity,
+	                              .kind = kind, .slot = SIM_SLOT_NONE });
+}
+
 /* --- running --------------------------------------------------------------------- */
 
 static inline void fold(sim_engine *eng, sim_time at, uint32_t kind, uint64_t entity)
