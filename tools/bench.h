@@ -12,5 +12,6 @@ int bench_verbs(int argc, char **argv);
 int bench_replay(int argc, char **argv);
 int bench_core(int argc, char **argv);
 int bench_realhw(int argc, char **argv);
+int bench_scale(int argc, char **argv);
 
 #endif
