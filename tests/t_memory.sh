@@ -12,9 +12,13 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-sh tests/gen-world.sh leafspine 2000 >"$tmp/big.scn"
-sh tests/gen-world.sh idle 300 >"$tmp/idle.scn"
-"$SMCR_SIM" check "$tmp/big.scn" >/dev/null
+# scale-10k.scn's fabric at 2,000 stacks, all clients at once; scale-1m-conns.scn's shape
+# with one client and one server stack and 300 connections, idle for a second
+sed 's/^param LEAVES=40$/param LEAVES=8/' scenarios/scale-10k.scn >"$tmp/big.scn"
+sed -e 's/^param CLIENTS=100$/param CLIENTS=1/' -e 's/^param SERVERS=100$/param SERVERS=1/' \
+    -e 's/^param FANOUT=10$/param FANOUT=1/' -e 's/^param CONNS=1000$/param CONNS=300/' \
+    -e 's/^param LEAVES=10$/param LEAVES=1/' -e 's/^end 10m$/end 2s/' scenarios/scale-1m-conns.scn >"$tmp/idle.scn"
+"$SMCR_SIM" check "$tmp/big.scn" | grep -q '2000 stacks' || fail "big.scn is not 2000 stacks"
 
 # Limits that run out at different places: GLib while the scenario loads, the fabric
 # while the world is built, the event queue and frames while the run floods ARP.

@@ -126,6 +126,9 @@ set -e
 expect_exit 2 within 5 "$SMCR_SIM" run tests/data/bad-limits.scn
 expect_stderr "^tests/data/scale-n.scn:5:1: this loop makes 70000 adapters (70000 iterations); expected at most 65536 adapters in a scenario$" \
 	"$SMCR_SIM" check --set N=70000 tests/data/scale-n.scn
+# the run's memory estimate: 2.5 M connections of scale-1m-conns.scn, at the app that crosses it
+expect_stderr "^scenarios/scale-1m-conns.scn:51:5: in iteration c=83, f=7: this takes the run's memory estimate over the limit: 200 stacks and 2500000 connections need about 39125 MiB (320 KiB a stack, 16 KiB a connection); expected at most 32768 MiB$" \
+	"$SMCR_SIM" check --set CONNS=2500 scenarios/scale-1m-conns.scn
 
 # ---- bad input: an error, never a crash or a hang ----------------------------------------
 expect_exit 2 within 20 "$SMCR_SIM" check tests/data/bad-iface-further-down.scn

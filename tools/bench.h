@@ -12,6 +12,7 @@ int bench_verbs(int argc, char **argv);
 int bench_replay(int argc, char **argv);
 int bench_core(int argc, char **argv);
 int bench_realhw(int argc, char **argv);
+int bench_scale(int argc, char **argv);
 int bench_tcp(int argc, char **argv);
 
 /* The machine-readable line of a benchmark that has a peer (docs/benchmarks.md):

@@ -15,6 +15,7 @@ static const cli_command benches[] = {
 	{ "verbs", "RDMA WRITE throughput of the verbs transport on a real device, beside ib_write_bw", bench_verbs },
 	{ "realhw", "one SMC-R connection's payload throughput on real devices (--real-hw), beside ib_write_bw", bench_realhw },
 	{ "replay", "replay decode rate (frames/s) next to tshark -r on the same trace", bench_replay },
+	{ "scale", "growth series: 1k..10k stacks at once and 1M concurrent SMC-R connections, wall and peak RSS", bench_scale },
 	{ "core", "two SMC-R cores alone over an in-memory RC loopback: 64 connections streaming", bench_core },
 };
 

@@ -97,7 +97,11 @@ int debug_memory(int argc, char **argv)
 	       st.buffer_bytes, st.buffers, after.resident);
 	printf("  buffers given back   %" PRIu64 " times idle, %" PRIu64 " kept for bytes in flight\n", st.released,
 	       st.kept_in_flight);
-	printf("  frame pool           %zu bytes (%zu frames in flight at the end)\n", fp.bytes, fp.frames_in_use);
+	printf("  frame pool           %zu bytes (%zu frames in flight at the end); at most %zu handles and",
+	       fp.bytes, fp.frames_in_use, fp.frames_allocated);
+	for (int c = 0; c < SIM_FRAME_CLASSES; c++)
+		printf(" %s%zu of %" PRIu32 " B", c ? ", " : "", fp.bufs_allocated[c], sim_frame_class_size[c]);
+	printf(" buffers at once\n");
 	printf("  per connection       %.0f bytes (both ends, TCP and SMC-R state, resident buffer pages);"
 	       " buffers as configured: %.0f\n", per(grown, conns), per(st.buffer_bytes, conns));
 	world_free(w);

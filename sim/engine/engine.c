@@ -460,6 +460,24 @@ void sim_post(sim_engine *eng, sim_time at, uint32_t kind, uint64_t entity, sim_
 	queue_push(eng, at, r, true);
 }
 
+uint64_t sim_engine_take_seq(sim_engine *eng) { return eng->next_seq++; }
+
+void sim_post_seq(sim_engine *eng, sim_time at, uint64_t seq, uint32_t kind, uint64_t entity, sim_event_fn fn,
+                  void *ctx, uint64_t arg)
+{
+	if (at < eng->now)
+		at = eng->now;
+	uint32_t r = rec_alloc(eng);
+	record *rc = &eng->recs[r];
+	rc->seq = seq;
+	rc->fn = fn;
+	rc->ctx = ctx;
+	rc->arg = arg;
+	rc->entity = entity;
+	rc->kind = kind;
+	queue_push(eng, at, r, seq + 1 == eng->next_seq); /* taken earlier: placed by its sequence */
+}
+
 /* --- running --------------------------------------------------------------------- */
 
 static inline void fold(sim_engine *eng, sim_time at, uint32_t kind, uint64_t entity)

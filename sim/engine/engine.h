@@ -87,6 +87,15 @@ static inline bool sim_event_pending(const sim_event *ev) { return ev->slot != S
 void sim_post(sim_engine *eng, sim_time at, uint32_t kind, uint64_t entity, sim_event_fn fn,
               void *ctx, uint64_t arg);
 
+/* A FIFO of future one-shot events that keeps only its head in the queue (a wire's
+ * frames in flight): sim_engine_take_seq() gives the order an event posted now would
+ * have, sim_post_seq() posts it later with that order. The caller keeps its FIFO in
+ * (at, seq) order and posts an entry no earlier than the one running, so the run is
+ * the same as with every entry posted at once, without a queue entry each. */
+uint64_t sim_engine_take_seq(sim_engine *eng);
+void sim_post_seq(sim_engine *eng, sim_time at, uint64_t seq, uint32_t kind, uint64_t entity, sim_event_fn fn,
+                  void *ctx, uint64_t arg);
+
 /* Run events with time <= until, at most max_events of them (0 = no limit). */
 sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_events);
 void sim_engine_stop(sim_engine *eng);

@@ -50,7 +50,7 @@ typedef struct sim_switch_stats {
 	uint64_t dropped_failed;              /* frames that met a failed switch */
 } sim_switch_stats;
 
-/* 16 ports, 500 ns, 300 s aging, 8192 entries. */
+/* 16 ports, 500 ns, 300 s aging, 65536 entries. */
 void sim_switch_params_default(sim_switch_params *p);
 
 sim_switch *sim_switch_new(sim_fabric *fab, const char *name, const sim_switch_params *p);

@@ -17,6 +17,15 @@ typedef struct wire_end {
 typedef struct wire_dir {
 	uint64_t tx_free_ps;  /* picoseconds: exact serialization without rounding drift */
 	uint32_t gen;         /* bumped when the wire goes down: frames in flight are lost */
+	/* Frames in flight in arrival order, only the head posted (sim_post_seq): a flood
+	 * of an ARP storm puts thousands on every wire at once, and a queue entry each was
+	 * most of a 10,000-stack run's memory. meta64 is a frame's arrival time, meta the
+	 * difference of its order (seq) to the previous one's. Frames that cannot join (a
+	 * reordered one arriving before the tail) are posted one by one, gen in meta. */
+	sim_frame *fifo_head, *fifo_tail;
+	uint64_t head_seq, tail_seq;
+	size_t fifo_len;
+	size_t doomed;        /* the first this many of the FIFO left before the wire went down */
 	sim_rng loss, dup, reorder, corrupt;
 	sim_wire_stats st;
 } wire_dir;
@@ -60,9 +69,62 @@ static void wire_arrive(sim_engine *eng, sim_event *ev)
 	sim_plug_send(&exit->plug, f, ev->at);
 }
 
+static void fifo_arrive(sim_engine *eng, sim_event *ev)
+{
+	wire_end *exit = ev->ctx;
+	sim_wire *w = exit->w;
+	wire_dir *d = &w->dir[1 - exit->side];
+	sim_frame *f = d->fifo_head;
+	d->fifo_head = f->next;
+	f->next = NULL;
+	d->fifo_len--;
+	if (d->fifo_head) {
+		d->head_seq += d->fifo_head->meta;
+		sim_post_seq(eng, d->fifo_head->meta64, d->head_seq, w->kind_arrive, w->id, fifo_arrive, exit, 0);
+	} else {
+		d->fifo_tail = NULL;
+	}
+	if (d->doomed) {
+		d->doomed--;
+		d->st.down_drops++;
+		sim_frame_free(f);
+		return;
+	}
+	if (!w->up) {
+		d->st.down_drops++;
+		sim_frame_free(f);
+		return;
+	}
+	d->st.delivered++;
+	sim_plug_send(&exit->plug, f, ev->at);
+}
+
 static void post_arrival(sim_wire *w, wire_end *exit, sim_frame *f, sim_time at)
 {
-	sim_post(sim_fabric_engine(w->fab), at, w->kind_arrive, w->id, wire_arrive, exit, (uint64_t)(uintptr_t)f);
+	sim_engine *eng = sim_fabric_engine(w->fab);
+	wire_dir *d = &w->dir[1 - exit->side];
+	uint64_t seq = sim_engine_take_seq(eng);
+	if (at < sim_now(eng))
+		at = sim_now(eng);
+	f->next = NULL;
+	f->meta64 = at;
+	if (!d->fifo_head) {
+		d->fifo_head = d->fifo_tail = f;
+		d->head_seq = d->tail_seq = seq;
+		d->fifo_len = 1;
+		sim_post_seq(eng, at, seq, w->kind_arrive, w->id, fifo_arrive, exit, 0);
+		return;
+	}
+	if (at >= d->fifo_tail->meta64 && seq - d->tail_seq <= UINT32_MAX) {
+		f->meta = (uint32_t)(seq - d->tail_seq);
+		d->fifo_tail->next = f;
+		d->fifo_tail = f;
+		d->tail_seq = seq;
+		d->fifo_len++;
+		return;
+	}
+	f->meta = d->gen;
+	sim_post_seq(eng, at, seq, w->kind_arrive, w->id, wire_arrive, exit, (uint64_t)(uintptr_t)f);
 }
 
 static void wire_end_receive(sim_plug *self, sim_frame *f, sim_time at)
@@ -125,7 +187,6 @@ static void wire_end_receive(sim_plug *self, sim_frame *f, sim_time at)
 		d->st.reordered++;
 	}
 	wire_end *exit = &w->ends[1 - in->side];
-	f->meta = d->gen;
 	if (happens(&d->dup, p->duplicate)) {
 		sim_frame *c = sim_frame_clone(f);
 		d->st.duplicated++;
@@ -199,6 +260,7 @@ void sim_wire_set_up(sim_wire *w, bool up)
 		sim_time now = sim_now(sim_fabric_engine(w->fab));
 		for (unsigned s = 0; s < 2; s++) {
 			w->dir[s].gen++;
+			w->dir[s].doomed = w->dir[s].fifo_len;
 			w->dir[s].tx_free_ps = now * 1000u; /* the queue is gone */
 		}
 	}

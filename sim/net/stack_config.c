@@ -41,7 +41,7 @@ void stack_config_defaults(stack_config *cfg, stack_personality p)
 	t->keepalive_interval = 75 * SIM_S;
 	t->keepalive_probes = 9;
 	t->initial_cwnd = 10;
-	t->backlog = 128;
+	t->backlog = 4096; /* Linux net.core.somaxconn since 5.4: what listen(fd, SOMAXCONN) gets */
 	t->port_lo = 32768;
 	t->port_hi = 60999;
 

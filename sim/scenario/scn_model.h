@@ -373,6 +373,12 @@ typedef struct scn_param {
 #define SCN_MAX_CONNS 4194304u        /* the conns= of all connecting apps together */
 #define SCN_MAX_TIMELINE 262144u      /* `at` lines */
 #define SCN_MAX_EXPECTS 262144u       /* `expect` lines */
+/* What a run would need, estimated from what bench scale measured (a stack about 320 KiB
+ * in a 10,000-stack leaf-spine world, ARP storm included; an idle SMC-R connection about
+ * 16 KiB, both ends): a scenario over SCN_MAX_MEMORY_ESTIMATE is refused. */
+#define SCN_EST_STACK_BYTES (320ull << 10)
+#define SCN_EST_CONN_BYTES (16ull << 10)
+#define SCN_MAX_MEMORY_ESTIMATE (32ull << 30)
 
 /* --- the scenario ---------------------------------------------------------------- */
 
