@@ -25,6 +25,20 @@ const scn_default scn_defaults[] = {
 
 	/* fabric */
 	{ "switch", "vlans", { "all", "all" }, "VLANs the switch carries", SCN_DEF_VALUE },
+	/* congestion (docs/congestion.md): off unless buffer= is given */
+	{ "switch", "buffer", { "0", "0" }, "shared buffer bytes, 0 = none: frames queue on the wires (0..4G)", SCN_DEF_VALUE },
+	{ "switch", "alpha", { "1", "1" }, "dynamic threshold: a queue may use alpha x free buffer ((0, 1])", SCN_DEF_VALUE },
+	{ "switch", "pfc", { "00", "00" }, "PFC class-enable vector of lossless priorities (hex 00..ff; 08 = priority 3)", SCN_DEF_VALUE },
+	{ "switch", "xoff", { "0", "0" }, "ingress XOFF per port and priority, 0 = alpha x free buffer", SCN_DEF_VALUE },
+	{ "switch", "xon", { "2K", "2K" }, "ingress XON per port and priority (below xoff)", SCN_DEF_VALUE },
+	{ "switch", "headroom", { "0", "0" }, "reserved per port and lossless priority (0..1G)", SCN_DEF_VALUE },
+	{ "switch", "quanta", { "65535", "65535" }, "pause quanta of an XOFF, 512 bit times each (1..65535)", SCN_DEF_VALUE },
+	{ "switch", "ecn", { "no", "no" }, "RED marking of ECT frames at egress", SCN_DEF_VALUE },
+	/* DCQCN paper (Zhu et al., SIGCOMM 2015), 40 Gb/s: Kmin 5 KB, Kmax 200 KB, Pmax 1 % */
+	{ "switch", "kmin", { "5K", "5K" }, "no marks at or below this queue", SCN_DEF_VALUE },
+	{ "switch", "kmax", { "200K", "200K" }, "every ECT frame marked above (kmin < kmax)", SCN_DEF_VALUE },
+	{ "switch", "pmax", { "1%", "1%" }, "marking probability reached at kmax", SCN_DEF_VALUE },
+	{ "switch", "trust", { "pcp", "pcp" }, "classify by 802.1Q PCP, or by DSCP (priority = DSCP >> 3)", SCN_DEF_VALUE },
 	{ "wire", "latency", { "1us", "1us" }, "one-way propagation delay", SCN_DEF_VALUE },
 	{ "wire", "bandwidth", { "25Gbps", "25Gbps" }, "serialisation rate", SCN_DEF_VALUE },
 	{ "wire", "mtu", { "9000", "9000" }, "largest Ethernet payload carried", SCN_DEF_VALUE },

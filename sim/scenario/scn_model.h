@@ -58,10 +58,25 @@ enum {
 	SCN_SET_CORRUPT = 1u << 5,
 };
 
+/* A switch's congestion features (docs/congestion.md); buffer 0 = none (the default). */
+typedef struct scn_switch_qos {
+	uint64_t buffer;          /* bytes of shared buffer */
+	sim_ratio alpha;          /* dynamic threshold factor, (0, 1] */
+	uint8_t pfc;              /* class-enable vector of the lossless priorities */
+	uint64_t xoff, xon;       /* ingress thresholds per (port, priority); xoff 0 = dynamic */
+	uint64_t headroom;        /* per (port, lossless priority) */
+	uint16_t quanta;          /* of an XOFF */
+	bool ecn;
+	uint64_t kmin, kmax;      /* RED marking thresholds, bytes of the egress queue */
+	sim_ratio pmax;
+	bool trust_dscp;          /* classify by DSCP (class selector: DSCP >> 3) instead of PCP */
+} scn_switch_qos;
+
 typedef struct scn_switch {
 	char name[SCN_NAME_MAX + 1];
 	scn_loc loc;
 	scn_vlan_set vlans;
+	scn_switch_qos qos;
 	uint32_t segment; /* L2 segment: switches joined by wires share one (0, 1, … in file order) */
 } scn_switch;
 

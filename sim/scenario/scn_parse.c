@@ -14,6 +14,7 @@
  * This file holds the dispatch, the pre-scan and the run and fabric statements; the stack
  * block is in scn_parse_stack.c, apps, reports, expectations and the timeline in
  * scn_parse_apps.c, values and attributes in scn_attrs.c, names in scn_names.c. */
+#include <inttypes.h>
 #include <string.h>
 
 #include "sim/scenario/scn_attrs.h"
@@ -22,8 +23,23 @@
 
 static const char *const roce_names[] = { "v1", "v2", "both", NULL };
 
+static const char *const trust_names[] = { "pcp", "dscp", NULL };
+enum { A_SW_BUFFER = 1, A_SW_ALPHA, A_SW_PFC, A_SW_XOFF, A_SW_XON, A_SW_HEADROOM, A_SW_QUANTA, A_SW_ECN, A_SW_KMIN,
+       A_SW_KMAX, A_SW_PMAX, A_SW_TRUST };
 static const scn_attr_spec switch_specs[] = {
 	{ "vlans", SCN_V_VLANS, 0, 0, NULL, NULL, NULL, false },
+	{ "buffer", SCN_V_SIZE, 0, 1ULL << 32, NULL, NULL, NULL, false },
+	{ "alpha", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false },
+	{ "pfc", SCN_V_HEX, 0, 0xff, NULL, NULL, NULL, false },
+	{ "xoff", SCN_V_SIZE, 0, 1ULL << 32, NULL, NULL, NULL, false },
+	{ "xon", SCN_V_SIZE, 0, 1ULL << 32, NULL, NULL, NULL, false },
+	{ "headroom", SCN_V_SIZE, 0, 1ULL << 30, NULL, NULL, NULL, false },
+	{ "quanta", SCN_V_UINT, 1, 0xffff, NULL, NULL, NULL, false },
+	{ "ecn", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "kmin", SCN_V_SIZE, 0, 1ULL << 32, NULL, NULL, NULL, false },
+	{ "kmax", SCN_V_SIZE, 1, 1ULL << 32, NULL, NULL, NULL, false },
+	{ "pmax", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false },
+	{ "trust", SCN_V_ENUM, 0, 0, trust_names, NULL, NULL, false },
 };
 
 static const scn_attr_spec wire_specs[] = {
@@ -145,9 +161,72 @@ static void stmt_end_time(scn_parser *P, const scn_stmt *st)
 	}
 }
 
+static void qos_get(scn_parser *P, const scn_attrs *a, const char *key, scn_val *v, bool *ok)
+{
+	if (*ok)
+		*ok = scn_attr_get(P, a, key, "switch", SCN_PERS_LINUX, v, NULL);
+}
+
+/* The congestion attributes, with the checks that join two of them. */
+static void switch_qos(scn_parser *P, const scn_attrs *a, scn_switch_qos *q, bool *ok)
+{
+	scn_val v;
+	qos_get(P, a, "buffer", &v, ok);
+	q->buffer = v.u;
+	qos_get(P, a, "alpha", &v, ok);
+	q->alpha = v.r;
+	if (*ok && q->alpha.num == 0) {
+		scn_error(P->d, a->tok[A_SW_ALPHA]->vloc, "alpha=%s leaves no buffer to anyone; expected a ratio above 0",
+		          scn_echo(P->d, a->tok[A_SW_ALPHA]->value));
+		*ok = false;
+	}
+	qos_get(P, a, "pfc", &v, ok);
+	q->pfc = (uint8_t)v.u;
+	qos_get(P, a, "xoff", &v, ok);
+	q->xoff = v.u;
+	qos_get(P, a, "xon", &v, ok);
+	q->xon = v.u;
+	qos_get(P, a, "headroom", &v, ok);
+	q->headroom = v.u;
+	qos_get(P, a, "quanta", &v, ok);
+	q->quanta = (uint16_t)v.u;
+	qos_get(P, a, "ecn", &v, ok);
+	q->ecn = v.b;
+	qos_get(P, a, "kmin", &v, ok);
+	q->kmin = v.u;
+	qos_get(P, a, "kmax", &v, ok);
+	q->kmax = v.u;
+	qos_get(P, a, "pmax", &v, ok);
+	q->pmax = v.r;
+	qos_get(P, a, "trust", &v, ok);
+	q->trust_dscp = v.u == 1;
+	if (!*ok)
+		return;
+	if (q->xoff && q->xon >= q->xoff) {
+		scn_error(P->d, a->tok[A_SW_XON] ? a->tok[A_SW_XON]->vloc : a->tok[A_SW_XOFF]->vloc,
+		          "xon=%" PRIu64 " is not below xoff=%" PRIu64 "; expected xon < xoff", q->xon, q->xoff);
+		*ok = false;
+	} else if (q->kmin >= q->kmax) {
+		scn_error(P->d, a->tok[A_SW_KMIN] ? a->tok[A_SW_KMIN]->vloc : a->tok[A_SW_KMAX]->vloc,
+		          "kmin=%" PRIu64 " is not below kmax=%" PRIu64 "; expected kmin < kmax", q->kmin, q->kmax);
+		*ok = false;
+	} else if (!q->buffer) {
+		/* congestion settings without a buffer would silently do nothing */
+		static const int need_buffer[] = { A_SW_ALPHA, A_SW_PFC, A_SW_XOFF, A_SW_XON, A_SW_HEADROOM, A_SW_QUANTA,
+		                                   A_SW_ECN, A_SW_KMIN, A_SW_KMAX, A_SW_PMAX, A_SW_TRUST };
+		for (size_t i = 0; i < sizeof(need_buffer) / sizeof(need_buffer[0]); i++)
+			if (a->tok[need_buffer[i]]) {
+				scn_error(P->d, a->tok[need_buffer[i]]->loc, "%s= needs a switch buffer; expected buffer=SIZE too",
+				          a->tok[need_buffer[i]]->key);
+				*ok = false;
+				break;
+			}
+	}
+}
+
 static void stmt_switch(scn_parser *P, const scn_stmt *st)
 {
-	const char *usage = "switch NAME [vlans=LIST]";
+	const char *usage = "switch NAME [vlans=LIST] [buffer=SIZE [pfc=HEX] [ecn=yes] …]";
 	size_t np = scn_attr_positionals(P, st, usage);
 	if (!scn_stmt_name_given(P, st, np, "switch", usage))
 		return;
@@ -165,6 +244,7 @@ static void stmt_switch(scn_parser *P, const scn_stmt *st)
 		ok = scn_attr_collect(P, st, np, switch_specs, N_SPECS(switch_specs), "switch", &a);
 	if (ok && (ok = scn_attr_get(P, &a, "vlans", "switch", SCN_PERS_LINUX, &v, NULL)))
 		sw->vlans = v.vlans;
+	switch_qos(P, &a, &sw->qos, &ok);
 	if (!ok)
 		scn_mark_broken(P, SCN_BRK_SWITCH, idx);
 }

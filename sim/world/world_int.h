@@ -165,5 +165,8 @@ void world_log_closed(world *w, const world_end *e);
 void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev);
 void world_on_port_event(void *user, smc_layer *l, uint32_t port_index, bool up);
 void world_report_snapshot(world *w, const scn_report *rep, const char *why);
+/* world_fabric.c: switch congestion counters (nothing when no switch has a buffer). */
+void world_print_fabric(world *w, FILE *out);
+void world_write_fabric_json(world *w, json_writer *j);
 
 #endif
