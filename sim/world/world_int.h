@@ -166,4 +166,9 @@ void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev);
 void world_on_port_event(void *user, smc_layer *l, uint32_t port_index, bool up);
 void world_report_snapshot(world *w, const scn_report *rep, const char *why);
 
+/* world_congestion.c: the adapters' congestion counters, only when in use */
+bool world_cc_in_use(const world *w);
+void world_print_congestion(world *w, FILE *out);
+void world_json_congestion(world *w, json_writer *j);
+
 #endif
