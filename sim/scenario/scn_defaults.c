@@ -62,6 +62,23 @@ const scn_default scn_defaults[] = {
 	{ "adapter", "dup", { "0", "0" }, "", SCN_DEF_VALUE },
 	{ "adapter", "reorder", { "0", "0" }, "", SCN_DEF_VALUE },
 	{ "adapter", "corrupt", { "0", "0" }, "", SCN_DEF_VALUE },
+	/* congestion: off unless asked for. DCQCN values of Zhu et al., SIGCOMM 2015 [dcqcn];
+	 * CNP priority and DSCP as ConnectX firmware sets them [cx] */
+	{ "adapter", "dcqcn", { "off", "off" }, "ECT(0) on RoCE v2, CNPs, DCQCN rate limiter", SCN_DEF_VALUE },
+	{ "adapter", "prio", { "", "" }, "802.1p PCP of RoCE frames (0..7): no tag of its own", SCN_DEF_UNSET },
+	{ "adapter", "dscp", { "", "" }, "DSCP of RoCE v2 frames (0..63): TOS 0", SCN_DEF_UNSET },
+	{ "adapter", "cnpprio", { "6", "6" }, "PCP of CNPs (with prio=) [cx]", SCN_DEF_VALUE },
+	{ "adapter", "cnpdscp", { "48", "48" }, "DSCP of CNPs [cx]", SCN_DEF_VALUE },
+	{ "adapter", "cnpinterval", { "50us", "50us" }, "at most one CNP per QP this often (N) [dcqcn]", SCN_DEF_VALUE },
+	{ "adapter", "txwindow", { "10us", "10us" }, "wire time queued on the access wire (PFC cannot recall it)", SCN_DEF_VALUE },
+	{ "adapter", "dcqcn_g", { "1/256", "1/256" }, "alpha gain g (> 0) [dcqcn]", SCN_DEF_VALUE },
+	{ "adapter", "alphatimer", { "55us", "55us" }, "alpha update timer K (1us..100ms) [dcqcn]", SCN_DEF_VALUE },
+	{ "adapter", "ratetimer", { "55us", "55us" }, "rate increase timer T (1us..100ms) [dcqcn]", SCN_DEF_VALUE },
+	{ "adapter", "bytecounter", { "10MB", "10MB" }, "rate increase byte counter B, 0 = none [dcqcn]", SCN_DEF_VALUE },
+	{ "adapter", "recovery", { "5", "5" }, "fast recovery steps F (1..64) [dcqcn]", SCN_DEF_VALUE },
+	{ "adapter", "rai", { "40Mbps", "40Mbps" }, "additive increase R_AI [dcqcn]", SCN_DEF_VALUE },
+	{ "adapter", "rhai", { "400Mbps", "400Mbps" }, "hyper increase R_HAI (10 x R_AI, as QCN and [cx])", SCN_DEF_VALUE },
+	{ "adapter", "minrate", { "10Mbps", "10Mbps" }, "floor of the DCQCN rate", SCN_DEF_VALUE },
 
 	/* stacks */
 	{ "stack", "personality", { "linux", "linux" }, "", SCN_DEF_VALUE },
@@ -156,5 +173,8 @@ void scn_print_defaults(FILE *out)
 	             "[zos-tc] z/OS TCPCONFIG (INTERVAL 120 min, TCPRCVBUFRSIZE/TCPSENDBFRSIZE 65536);\n"
 	             "[lx-smc] Linux net.smc sysctls (rmem/wmem 64 KiB, smcr_testlink_time 30 s,\n"
 	             "smcr_max_links_per_lgr 2, smcr_max_conns_per_lgr 255); [lx-tcp] net.ipv4.tcp_keepalive_time 7200 s;\n"
-	             "[digest] the team's SMC-R protocol digest (RMBE sizes, IB MTUs).\n");
+	             "[digest] the team's SMC-R protocol digest (RMBE sizes, IB MTUs);\n"
+	             "[dcqcn] Zhu et al., Congestion Control for Large-Scale RDMA Deployments, SIGCOMM 2015\n"
+	             "(g 1/256, K = T = 55 us, B 10 MB, F 5, R_AI 40 Mb/s, N 50 us); [cx] ConnectX DCQCN defaults\n"
+	             "(CNP PCP 6, DSCP 48; R_HAI/R_AI = 10).\n");
 }

@@ -59,6 +59,22 @@ static const scn_attr_spec adapter_specs[] = {
 	{ "pnetid", SCN_V_PNETID, 0, 0, NULL, NULL, NULL, false },
 	{ "pnetid2", SCN_V_PNETID, 0, 0, NULL, NULL, NULL, false },
 	{ "roce", SCN_V_ENUM, 0, 0, roce_names, NULL, NULL, false },
+	/* congestion (sim/rdma/rnic.h rnic_cc_config, sim/rdma/dcqcn.h) */
+	{ "dcqcn", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "prio", SCN_V_UINT, 0, 7, NULL, NULL, NULL, false },
+	{ "dscp", SCN_V_UINT, 0, 63, NULL, NULL, NULL, false },
+	{ "cnpprio", SCN_V_UINT, 0, 7, NULL, NULL, NULL, false },
+	{ "cnpdscp", SCN_V_UINT, 0, 63, NULL, NULL, NULL, false },
+	{ "cnpinterval", SCN_V_DURATION, 0, 10 * NS_S / 1000, NULL, NULL, NULL, false },
+	{ "txwindow", SCN_V_DURATION, 0, NS_S / 1000, NULL, NULL, NULL, false },
+	{ "dcqcn_g", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false },
+	{ "alphatimer", SCN_V_DURATION, 1000, 100 * NS_S / 1000, NULL, NULL, NULL, false },
+	{ "ratetimer", SCN_V_DURATION, 1000, 100 * NS_S / 1000, NULL, NULL, NULL, false },
+	{ "bytecounter", SCN_V_SIZE, 0, 1ULL << 30, NULL, NULL, NULL, false },
+	{ "recovery", SCN_V_UINT, 1, 64, NULL, NULL, NULL, false },
+	{ "rai", SCN_V_RATE, 1000, 1000000000000ULL, NULL, NULL, NULL, false },
+	{ "rhai", SCN_V_RATE, 1000, 1000000000000ULL, NULL, NULL, NULL, false },
+	{ "minrate", SCN_V_RATE, 1000, 1000000000000ULL, NULL, NULL, NULL, false },
 };
 
 static uint64_t brk_key(unsigned kind, uint64_t index)
@@ -304,6 +320,54 @@ static void derived_adapter_mac(uint8_t mac[6], uint16_t pfid, uint8_t port)
 	mac[5] = port;
 }
 
+/* The congestion attributes: every one has a default row in scn_defaults.c except the
+ * priority ones, which are unset (-1) unless written. */
+static void adapter_cc(scn_parser *P, const scn_attrs *a, scn_adapter_cc *cc, bool *ok)
+{
+	scn_val v;
+	bool given;
+	const char *sc = "adapter";
+	scn_personality px = SCN_PERS_LINUX;
+#define GET(key) (*ok && (*ok = scn_attr_get(P, a, key, sc, px, &v, &given)))
+	if (GET("dcqcn"))
+		cc->dcqcn = v.b;
+	cc->pcp = GET("prio") && given ? (int)v.u : -1;
+	cc->dscp = GET("dscp") && given ? (int)v.u : -1;
+	if (GET("cnpprio"))
+		cc->cnp_pcp = (uint8_t)v.u;
+	if (GET("cnpdscp"))
+		cc->cnp_dscp = (uint8_t)v.u;
+	if (GET("cnpinterval"))
+		cc->cnp_interval_ns = v.u;
+	if (GET("txwindow"))
+		cc->txwindow_ns = v.u;
+	if (GET("dcqcn_g")) {
+		cc->g = v.r;
+		if (v.r.num == 0) {
+			for (size_t i = 0; i < a->n; i++)
+				if (a->tok[i] && !strcmp(a->spec[i].key, "dcqcn_g"))
+					scn_error(P->d, a->tok[i]->vloc, "dcqcn_g=%s makes alpha stand still; expected a gain above 0 such as 1/256",
+					          scn_echo(P->d, a->tok[i]->value));
+			*ok = false;
+		}
+	}
+	if (GET("alphatimer"))
+		cc->alpha_timer_ns = v.u;
+	if (GET("ratetimer"))
+		cc->rate_timer_ns = v.u;
+	if (GET("bytecounter"))
+		cc->byte_counter = v.u;
+	if (GET("recovery"))
+		cc->recovery = (uint32_t)v.u;
+	if (GET("rai"))
+		cc->rai_bps = v.u;
+	if (GET("rhai"))
+		cc->rhai_bps = v.u;
+	if (GET("minrate"))
+		cc->min_bps = v.u;
+#undef GET
+}
+
 static void stmt_adapter(scn_parser *P, const scn_stmt *st)
 {
 	const char *usage = "adapter NAME pfid=HEX switch=NAME [ports=1|2] [switch2=NAME] …";
@@ -342,6 +406,7 @@ static void stmt_adapter(scn_parser *P, const scn_stmt *st)
 		ad->roce = (scn_roce)(v.u + 1);
 	scn_attr_link(P, &a, "adapter", &ad->link, &ok);
 	ad->link.mtu = 0;
+	adapter_cc(P, &a, &ad->cc, &ok);
 	if (ok) {
 		ad->port[0].sw = scn_resolve(P, SCN_SYM_SWITCH, a.tok[A_SWITCH]->value, a.tok[A_SWITCH]->vloc);
 		ok = ad->port[0].sw != SCN_NONE;

@@ -165,6 +165,27 @@ static int build_fabric(world *w, char *err, size_t errlen)
 
 #define ROCE_HEADROOM 80u /* RoCE headers below the Ethernet MTU (rnic.c picks the IB MTU so) */
 
+static void cc_from_scenario(rnic_config *c, const scn_adapter_cc *sc)
+{
+	rnic_cc_config *cc = &c->cc;
+	cc->dcqcn = sc->dcqcn;
+	cc->pcp = sc->pcp;
+	cc->dscp = sc->dscp;
+	cc->cnp_pcp = sc->cnp_pcp;
+	cc->cnp_dscp = sc->cnp_dscp;
+	c->tx_window = sc->txwindow_ns;
+	dcqcn_params *p = &cc->dp;
+	p->cnp_interval = sc->cnp_interval_ns;
+	p->g = sc->g;
+	p->alpha_timer = sc->alpha_timer_ns;
+	p->rate_timer = sc->rate_timer_ns;
+	p->byte_counter = sc->byte_counter;
+	p->recovery = sc->recovery;
+	p->rai_bps = sc->rai_bps;
+	p->rhai_bps = sc->rhai_bps;
+	p->min_bps = sc->min_bps;
+}
+
 static int build_adapters(world *w, char *err, size_t errlen)
 {
 	const scn_scenario *s = w->scn;
@@ -176,6 +197,7 @@ static int build_adapters(world *w, char *err, size_t errlen)
 		rnic_config_default(&c, a->name, a->pfid);
 		c.nports = a->n_ports;
 		c.roce = (uint8_t)((a->roce & SCN_ROCE_V1 ? RNIC_ROCE_V1 : 0) | (a->roce & SCN_ROCE_V2 ? RNIC_ROCE_V2 : 0));
+		cc_from_scenario(&c, &a->cc);
 		for (uint8_t p = 0; p < a->n_ports; p++) {
 			memcpy(c.ports[p].mac, a->port[p].mac, 6);
 			snprintf(c.ports[p].pnet_id, sizeof(c.ports[p].pnet_id), "%s", a->port[p].pnetid);

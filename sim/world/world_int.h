@@ -169,4 +169,9 @@ void world_report_snapshot(world *w, const scn_report *rep, const char *why);
 void world_print_fabric(world *w, FILE *out);
 void world_write_fabric_json(world *w, json_writer *j);
 
+/* world_congestion.c: the adapters' congestion counters, only when in use */
+bool world_cc_in_use(const world *w);
+void world_print_congestion(world *w, FILE *out);
+void world_json_congestion(world *w, json_writer *j);
+
 #endif
