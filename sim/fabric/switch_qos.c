@@ -1,6 +1,7 @@
 /* Switch congestion features: shared buffer with dynamic thresholds, strict-priority
  * egress queues paced by the egress wire, PFC (802.1Qbb) and RED/ECN marking. The model
  * is described in switch.h and docs/congestion.md. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -98,3 +98,5 @@ void world_write_fabric_json(world *w, json_writer *j)
 	}
 	json_end_array(j);
 }
+
+sim_switch *world_switch(const world *w, uint32_t index) { return index < w->scn->n_switches ? w->sw[index] : NULL; }
