@@ -19,11 +19,11 @@ expect_stderr "no RDMA device 'smcr-no-such-dev'" "$SMCR_SIM" node --listen 7100
 expect_stderr "give either --listen" "$SMCR_SIM" node
 expect_stderr "bad --connect '10.0.0.1'" "$SMCR_SIM" node --connect 10.0.0.1
 expect_stderr "bad --bytes" "$SMCR_SIM" node --connect 10.0.0.1:7100 --bytes 5x
-expect_exit 1 timeout 20 "$SMCR_SIM" bench realhw --dev smcr-no-such-dev --no-compare -r 1
+expect_exit 2 timeout 20 "$SMCR_SIM" bench realhw --dev smcr-no-such-dev --no-compare -r 1
 expect_stderr "no RDMA device 'smcr-no-such-dev'" "$SMCR_SIM" bench realhw --dev smcr-no-such-dev --no-compare -r 1
 # --mode split: both nodes (server, client) report the missing device and the run fails
-expect_exit 1 timeout 20 "$SMCR_SIM" bench realhw --mode split --dev smcr-no-such-dev --no-compare -r 1
-expect_stderr "server on smcr-no-such-dev: no RDMA device 'smcr-no-such-dev'" "$SMCR_SIM" bench realhw --mode split --dev smcr-no-such-dev --no-compare -r 1
+expect_exit 2 timeout 20 "$SMCR_SIM" bench realhw --mode split --dev smcr-no-such-dev --no-compare -r 1
+expect_stderr "client on smcr-no-such-dev: no RDMA device 'smcr-no-such-dev'" "$SMCR_SIM" bench realhw --mode split --dev smcr-no-such-dev --no-compare -r 1
 expect_stderr "client on smcr-no-such-a: no RDMA device 'smcr-no-such-a'" "$SMCR_SIM" bench realhw --mode split --dev smcr-no-such-a --dev2 smcr-no-such-b --no-compare -r 1
 expect_stderr "server on smcr-no-such-b: no RDMA device 'smcr-no-such-b'" "$SMCR_SIM" bench realhw --mode split --dev smcr-no-such-a --dev2 smcr-no-such-b --no-compare -r 1
 expect_stderr "no RDMA device 'smcr-no-such-dev'" "$SMCR_SIM" bench realhw --mode both --dev smcr-no-such-dev --no-compare -r 1

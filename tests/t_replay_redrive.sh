@@ -85,22 +85,25 @@ grep '^  frame' "$TMP/linux" | grep -v ': equal$' | grep -Ev '^  frame (208|216)
 	fail "Linux trace: a difference before the trimmed part: $(grep '^  frame' "$TMP/linux" | grep -v ': equal$')"
 grep -q 'recorded client 10.0.0.2 fed in, our core plays the server 10.0.0.1' "$TMP/linux" || fail "Linux trace: sides"
 # ... and with the recorded Linux server fed in, our client (release 0 as recorded): the
-# Proposal and the RDMA WRITEs of 64, 64 and 25 KiB agree too
+# Proposal and the RDMA WRITEs of 64 and 64 KiB agree too; frame 176's WRITE, cut by the
+# trim after 25 KiB, is Linux's write of the whole window, 64 KiB, as ours is
 set +e
 rd -v --side server "$L" >"$TMP/linuxs" 2>&1
 set -e
 for want in 'frame 22 CLC Proposal: equal' 'frame 26 CLC Confirm: equal' 'frame 29 LLC CONFIRM_LINK (v2) response: equal' \
 	'frame 34 LLC ADD_LINK (v2) response: equal' 'frame 36 RDMA WRITE: equal' 'frame 100 CDC: equal' \
-	'frame 107 RDMA WRITE: equal' 'frame 171 CDC: equal' 'frame 176 RDMA WRITE: equal' \
+	'frame 107 RDMA WRITE: equal' 'frame 171 CDC: equal' 'frame 176 RDMA WRITE: differs' \
 	'frame 221 LLC DELETE_RKEY (v2) request: equal' 'frame 226 LLC DELETE_RKEY (v2) response: equal'; do
 	grep -q "^  $want\$" "$TMP/linuxs" || fail "Linux trace, server fed: no '$want': $(grep -A16 comparisons "$TMP/linuxs")"
 done
-grep '^  frame' "$TMP/linuxs" | grep -v ': equal$' | grep -Ev '^  frame (211|213) CDC: ' &&
+grep -q '^  frame 176 RDMA WRITE: length: ours 65536 bytes, recorded 25600$' "$TMP/linuxs" ||
+	fail "Linux trace, server fed: frame 176 not our 64 KiB against the recorded 25 KiB"
+grep '^  frame' "$TMP/linuxs" | grep -v ': equal$' | grep -Ev '^  frame (211|213) CDC: |^  frame 176 RDMA WRITE: (differs|length: ours 65536 bytes, recorded 25600)$' &&
 	fail "Linux trace, server fed: a difference before the trimmed part: $(grep '^  frame' "$TMP/linuxs" | grep -v ': equal$')"
 
 # the complete Linux 6.1 capture (two connections, 128 KiB each way, nothing trimmed):
-# with the client fed, every message of ours is Linux's; with the server fed, only the
-# write-blocked flag of Linux's client CDC messages differs (docs/conformance.md)
+# every message of ours is Linux's, with either side fed, including the write-blocked flag
+# of the client's CDC messages (the re-drive's writes follow the recorded flag)
 C=tests/data/replay/linux-6.1-smcr-v2-rxe-complete.pcap
 set +e
 rd "$C" >"$TMP/full" 2>&1
@@ -111,12 +114,12 @@ grep -q '^  ours: 26 sent, 26 compared, 26 equal, 0 differ, 0 missing, 0 extra$'
 	fail "complete Linux capture, client fed: $(grep 'ours:' "$TMP/full")"
 set +e
 rd --side server "$C" >"$TMP/fulls" 2>&1
+rc=$?
 set -e
-grep -q '^  ours: 40 sent, 40 compared, 30 equal, 10 differ, 0 missing, 0 extra$' "$TMP/fulls" ||
+[ "$rc" = 0 ] && grep -q '^no differences$' "$TMP/fulls" || fail "complete Linux capture, server fed: $(head -12 "$TMP/fulls")"
+grep -q '^  ours: 40 sent, 40 compared, 40 equal, 0 differ, 0 missing, 0 extra$' "$TMP/fulls" ||
 	fail "complete Linux capture, server fed: $(grep 'ours:' "$TMP/fulls")"
-grep '^  frame' "$TMP/fulls" | grep -v ' CDC: bytes 24..24: ours 00, recorded 80$' &&
-	fail "complete Linux capture, server fed: a difference other than the write-blocked flag"
-echo "ok complete Linux capture: client fed 26/26 equal, server fed 40 compared, 30 equal (write-blocked flag)"
+echo "ok complete Linux capture: client fed 26/26 equal, server fed 40/40 equal"
 
 # refusals and bad input
 expect_exit 2 rd --side 1.2.3.4 traces/trace-two-stacks.pcapng --scenario scenarios/trace-two-stacks.scn

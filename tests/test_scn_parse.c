@@ -476,6 +476,15 @@ Test(scn_parse, vlan_not_carried_by_the_switch)
 	              "t.scn:3:3: VLAN 30 is not carried by switch 'SW1' (vlans=10,20); expected a VLAN the switch carries\n");
 }
 
+Test(scn_parse, untagged_interface_on_a_switch_without_vlan_1)
+{
+	/* untagged frames travel on VLAN 1, which this switch drops */
+	EXPECT_ERRORS("switch SW1 vlans=10,20\nstack A\n  interface e0 switch=SW1 ip=10.0.0.1/24\nend\n",
+	              "t.scn:3:3: untagged interface on switch 'SW1', which does not carry VLAN 1 (vlans=10,20); expected "
+	              "vlan=ID on the interface or 1 in the switch's vlans\n");
+	scn_free(load_ok("switch SW1 vlans=1,10\nstack A\n  interface e0 switch=SW1 ip=10.0.0.1/24\nend\n"));
+}
+
 Test(scn_parse, stack_without_interface)
 {
 	EXPECT_ERRORS("stack A\nend\n",

@@ -377,3 +377,28 @@ Test(world, a_v1_link_group_names_no_peer_host_or_stack_a_v2_one_the_host_its_pe
 	peer_of_lgrs("smcr v2=no", "", 0);
 	peer_of_lgrs("smcr ueid=SMCSIM.TEST", "BETA.EXAMPLE", 2);
 }
+
+/* Untagged frames travel on VLAN 1: a trunk that leaves VLAN 1 out drops them, a trunk
+ * that carries it passes them. */
+static unsigned long trunk_run(const char *trunk_vlans)
+{
+	char text[1024];
+	snprintf(text, sizeof(text),
+	         "end 2s\nswitch SW1\nswitch SW2\nwire W SW1 SW2 vlans=%s\n"
+	         "stack A\n  interface e0 switch=SW1 ip=10.0.0.1/24\nend\n"
+	         "stack B\n  interface e0 switch=SW2 ip=10.0.0.2/24\nend\n"
+	         "app sink B listen port=5000 kind=sink\n"
+	         "app c A connect B:5000 kind=bulk bytes=8K\n"
+	         "expect delivered c == 8K\n",
+	         trunk_vlans);
+	scn_world *t = scn_world_new(text, NULL);
+	unsigned long failed = scn_world_run(t);
+	scn_world_free(t);
+	return failed;
+}
+
+Test(world, untagged_traffic_crosses_a_trunk_only_when_it_carries_vlan_1)
+{
+	cr_assert_eq(trunk_run("1,10"), 0);
+	cr_assert_eq(trunk_run("10,20"), 1);
+}

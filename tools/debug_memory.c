@@ -45,8 +45,15 @@ static double per(size_t bytes, uint64_t n) { return n ? (double)bytes / (double
 
 int debug_memory(int argc, char **argv)
 {
+	GOptionEntry entries[] = { { NULL } };
+	cli_options opts = { .params = "SCENARIO - what its connections cost the simulator",
+		             .description = "Runs the scenario silently and prints heap and resident buffer pages before and\n"
+		                            "after, the buffers as configured, and the cost per connection open at the end.",
+		             .entries = entries };
+	if (cli_parse_options(&opts, &argc, &argv))
+		return 2;
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s SCENARIO\n", argv[0]);
+		fprintf(stderr, "%s: expected one SCENARIO file (try --help)\n", argv[0]);
 		return 2;
 	}
 	scn_diag diag;

@@ -7,6 +7,7 @@
 
 #include "sim/bench/ib_write_bw.h"
 #include "sim/bench/realhw_split.h"
+#include "sim/rdma/verbs_transport.h"
 #include "sim/smc/realhw_map.h"
 #include "sim/world/world.h"
 
@@ -39,8 +40,31 @@ struct realhw_bench {
 	int gid_a, gid_b; /* its -x on each device */
 };
 
+/* Both devices there? Asked before the first run so that a machine without them is an
+ * input error (exit 2) with one line per missing device, not a failed run. */
+static bool device_present(const realhw_bench_config *c, const char *role, const char *name)
+{
+	verbs_transport *vt = verbs_transport_new(NULL, NULL);
+	bool ok = verbs_dev_open(vt, name) != NULL;
+	if (!ok)
+		fprintf(c->log, "bench realhw: %s on %s: %s\n", role, name, verbs_transport_last_error(vt, NULL));
+	verbs_transport_free(vt); /* closes what it opened */
+	return ok;
+}
+
+static bool devices_present(const realhw_bench_config *c)
+{
+	bool client = device_present(c, "client", c->dev_a);
+	bool server = !strcmp(c->dev_a, c->dev_b) ? client : device_present(c, "server", c->dev_b);
+	return client && server;
+}
+
 realhw_bench *realhw_bench_open(const realhw_bench_config *c, char *err, size_t errlen)
 {
+	if (!devices_present(c)) {
+		err[0] = 0; /* said on c->log */
+		return NULL;
+	}
 	realhw_bench *b = g_new0(realhw_bench, 1);
 	b->cfg = *c;
 	char map_text[160];

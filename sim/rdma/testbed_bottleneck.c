@@ -43,6 +43,7 @@ struct bench {
 	node n[4];                 /* S1, S2, R1, R2 */
 	flow f[2];
 	sim_endpoint relay_in, relay_out;
+	bool relay;                /* the relay's endpoints exist */
 	sim_wire *w_in, *w_bottleneck;
 	sim_rng red;
 	sim_pcap_writer *pcap;
@@ -228,9 +229,29 @@ static int build(bench *b, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot set the adapters up");
 		return -1;
 	}
+	if (p->qos) {
+		/* the switch's own egress queue is the bottleneck */
+		if (sim_switch_set_qos(b->sw1, p->qos)) {
+			snprintf(err, errlen, "the switch refused its congestion settings");
+			return -1;
+		}
+		sim_wire_params wq;
+		sim_wire_params_default(&wq);
+		wq.bandwidth_bps = p->bottleneck_bps;
+		wq.latency = 1000;
+		wq.mtu = 4200;
+		b->w_bottleneck = sim_wire_new(b->fab, "bottleneck", &wq);
+		if (sim_plug_connect(sim_wire_end(b->w_bottleneck, 0), sim_switch_port(b->sw1, 2)) ||
+		    sim_plug_connect(sim_wire_end(b->w_bottleneck, 1), sim_switch_port(b->sw2, 2))) {
+			snprintf(err, errlen, "cannot wire the bottleneck");
+			return -1;
+		}
+		goto connect;
+	}
 	static const uint8_t mac_in[6] = { 0x02, 0xEE, 0, 0, 0, 1 }, mac_out[6] = { 0x02, 0xEE, 0, 0, 0, 2 };
 	sim_endpoint_init(&b->relay_in, b->fab, "relay.in", mac_in, relay_in_rx, NULL, b);
 	sim_endpoint_init(&b->relay_out, b->fab, "relay.out", mac_out, relay_out_rx, NULL, b);
+	b->relay = true;
 	sim_wire_params wp;
 	sim_wire_params_default(&wp);
 	wp.bandwidth_bps = 0; /* the switch side of the relay never queues */
@@ -247,6 +268,7 @@ static int build(bench *b, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot wire the relay");
 		return -1;
 	}
+connect:
 	if (connect_qp(&b->n[0], &b->n[2]) || connect_qp(&b->n[2], &b->n[0]) || connect_qp(&b->n[1], &b->n[3]) ||
 	    connect_qp(&b->n[3], &b->n[1])) {
 		snprintf(err, errlen, "cannot connect the QPs");
@@ -268,7 +290,7 @@ int bottleneck_run(const bottleneck_params *p, bottleneck_result *r, char *err, 
 		if (!b.pcap)
 			rc = -1;
 		else
-			sim_plug_set_tap(&b.relay_out.plug, capture_tap, &b);
+			sim_plug_set_tap(p->qos ? sim_wire_end(b.w_bottleneck, 0) : &b.relay_out.plug, capture_tap, &b);
 	}
 	if (!rc) {
 		uint32_t k = sim_kind("testbed.flow");
@@ -281,15 +303,31 @@ int bottleneck_run(const bottleneck_params *p, bottleneck_result *r, char *err, 
 		}
 		r->rate_bps[0] = rnic_qp_rate_bps(b.n[0].qp);
 		r->rate_bps[1] = rnic_qp_rate_bps(b.n[1].qp);
+		r->retransmitted = rnic_qp_stats_get(b.n[0].qp)->retransmitted_packets +
+		                   rnic_qp_stats_get(b.n[1].qp)->retransmitted_packets;
+		r->senders_paused = rnic_port_paused_ns(b.n[0].nic, 1, rnic_priority(b.n[0].nic)) +
+		                    rnic_port_paused_ns(b.n[1].nic, 1, rnic_priority(b.n[1].nic));
+		sim_switch_port_qos_stats qs;
+		if (p->qos && sim_switch_port_qos_stats_get(b.sw1, 2, &qs)) {
+			r->switch_drops = qs.drops + qs.headroom_drops;
+			r->switch_marks = qs.ecn_marks;
+			r->max_queue = qs.max_depth_bytes;
+			for (uint32_t port = 0; port < 2; port++)
+				if (sim_switch_port_qos_stats_get(b.sw1, port, &qs))
+					r->pauses_tx += qs.pause_tx;
+		}
 	}
 	if (b.pcap) {
 		r->frames = sim_pcap_frames(b.pcap);
 		sim_pcap_close(b.pcap);
 	}
-	sim_endpoint_destroy(&b.relay_in);
-	sim_endpoint_destroy(&b.relay_out);
+	if (b.relay) {
+		sim_endpoint_destroy(&b.relay_in);
+		sim_endpoint_destroy(&b.relay_out);
+	}
 	for (unsigned i = 0; i < 4; i++) {
-		rnic_free(b.n[i].nic);
+		if (b.n[i].nic)
+			rnic_free(b.n[i].nic);
 		free(b.n[i].mem);
 	}
 	sim_fabric_free(b.fab);

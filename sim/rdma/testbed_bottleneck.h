@@ -8,7 +8,11 @@
  * `msg` bytes outstanding; flow 2 starts at start2. The relay is a transparent two-port
  * bridge whose egress into the bottleneck wire marks ECN-capable frames CE with RED on the
  * bytes queued there (Kmin, Kmax, Pmax, the DCQCN paper's 5 KB, 200 KB, 1 %), drawn from
- * the seeded stream "testbed.red". Completed bytes are counted per flow per window. */
+ * the seeded stream "testbed.red". Completed bytes are counted per flow per window.
+ *
+ * With `qos` set, there is no relay: sw1's port to the bottleneck wire is the bottleneck,
+ * with the switch's own shared buffer, ECN marking and PFC as `qos` configures them
+ * (sim/fabric/switch.h), so the fabric's congestion machinery meets the adapters'. */
 #ifndef SIM_TESTBED_BOTTLENECK_H
 #define SIM_TESTBED_BOTTLENECK_H
 
@@ -16,6 +20,7 @@
 #include <stdint.h>
 
 #include "sim/engine/rng.h"
+#include "sim/fabric/switch.h"
 #include "sim/rdma/rnic.h"
 
 #define BOTTLENECK_MAX_WINDOWS 4096
@@ -28,6 +33,7 @@ typedef struct bottleneck_params {
 	sim_time start2, duration, window;
 	uint32_t msg, depth;
 	rnic_config nic;          /* template of all four adapters (cc: DCQCN on or off) */
+	const sim_switch_qos *qos; /* NULL: the RED relay; else sw1's congestion features */
 	const char *pcap;         /* capture the bottleneck here (NULL: none) ... */
 	uint64_t pcap_frames;     /* ... its first this many frames */
 } bottleneck_params;
@@ -40,6 +46,10 @@ typedef struct bottleneck_result {
 	uint64_t rate_bps[2];     /* each sender QP's DCQCN rate at the end */
 	uint64_t frames;          /* captured */
 	bool failed;              /* a work request failed */
+	uint64_t switch_drops, switch_marks, pauses_tx; /* sw1's bottleneck port (with qos) */
+	uint64_t max_queue;       /* its deepest egress queue, bytes */
+	sim_time senders_paused;  /* time S1 and S2 spent paused by PFC, summed */
+	uint64_t retransmitted;   /* packets S1 and S2 sent again (go-back-N) */
 } bottleneck_result;
 
 /* 40 Gb/s everywhere (receivers 100 Gb/s), RED 5 KB / 200 KB / 1 %, flow 2 at 2 ms, 40 ms,

@@ -120,6 +120,11 @@ static bool steps_of(const redrive *rd, uint32_t ci, const conn_facts *f, app_re
 	uint64_t run_bytes[32];
 	size_t n_runs = 0;
 	bool r_between = true;
+	/* O's previous data CDC said write blocked: its application had given the socket more
+	 * than the window took then, so the bytes of O's next data CDC were there already and
+	 * are written from that earlier place (as one bulk send() is), else the next CDC
+	 * would find the send buffer holding only its own bytes and clear the flag */
+	uint64_t blocked_gate = UINT64_MAX;
 	for (size_t i = 0; i < rd->n_msgs && !over; i++) {
 		const rd_msg *m = &rd->msgs[i];
 		if (m->from_r)
@@ -184,10 +189,19 @@ static bool steps_of(const redrive *rd, uint32_t ci, const conn_facts *f, app_re
 			n_runs = 0; /* retransmitted or cut: the CDC alone */
 			in_runs = 0;
 		}
-		for (size_t k = 0; k < n_runs; k++)
-			push_step(c, &cap, APP_REC_WRITE, run_bytes[k], run_at[k], false);
-		if (wrote > in_runs)
-			push_step(c, &cap, APP_REC_WRITE, wrote - in_runs, n_runs ? run_at[n_runs - 1] : i, false);
+		uint64_t first_gate = UINT64_MAX;
+		for (size_t k = 0; k < n_runs; k++) {
+			uint64_t g = blocked_gate != UINT64_MAX ? blocked_gate : run_at[k];
+			push_step(c, &cap, APP_REC_WRITE, run_bytes[k], g, false);
+			first_gate = first_gate != UINT64_MAX ? first_gate : g;
+		}
+		if (wrote > in_runs) {
+			uint64_t g = blocked_gate != UINT64_MAX ? blocked_gate : n_runs ? run_at[n_runs - 1] : i;
+			push_step(c, &cap, APP_REC_WRITE, wrote - in_runs, g, false);
+			first_gate = first_gate != UINT64_MAX ? first_gate : g;
+		}
+		if (wrote)
+			blocked_gate = (cdc.prod_flags & SMCR_CDC_WRITE_BLOCKED) ? first_gate : UINT64_MAX;
 		if (read && !read_first)
 			push_step(c, &cap, APP_REC_READ, read, i, false);
 		n_runs = 0;

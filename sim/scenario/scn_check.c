@@ -256,6 +256,14 @@ static void check_stack(scn_parser *P, const check_ctx *c, uint32_t si)
 			scn_error(P->d, ifc->loc, "VLAN %u is not carried by switch '%s' (vlans=%s); expected a VLAN the switch carries",
 			          ifc->vlan, sw->name, l);
 			g_free(l);
+		} else if (!ifc->vlan && !scn_vlan_set_has(&sw->vlans, 1)) {
+			/* untagged frames travel on VLAN 1, the native VLAN, which this switch drops */
+			char *l = vlan_list(&sw->vlans);
+			scn_error(P->d, ifc->loc,
+			          "untagged interface on switch '%s', which does not carry VLAN 1 (vlans=%s); expected vlan=ID "
+			          "on the interface or 1 in the switch's vlans",
+			          sw->name, l);
+			g_free(l);
 		}
 	}
 	/* routes: the gateway must be on one of the stack's subnets */

@@ -34,15 +34,20 @@ static void wire_params(sim_wire_params *p, const scn_link_params *l, uint32_t m
 	p->corrupt = l->corrupt;
 }
 
-/* VLANs a port carries: the switch's set, narrowed by a trunk wire's set. */
+/* VLANs a port carries: the switch's set, narrowed by a trunk wire's set. Untagged frames
+ * belong to VLAN 1 (the default native VLAN of real switches), so a port carries them only
+ * when it carries VLAN 1: `vlans=10,20` drops untagged traffic instead of passing it. */
 static int port_trunk(sim_switch *sw, uint32_t port, const scn_vlan_set *a, const scn_vlan_set *b)
 {
 	static uint16_t vids[SIM_VLAN_MAX_VID];
 	size_t n = 0;
+	bool native = false;
 	for (uint16_t v = 1; v <= SIM_VLAN_MAX_VID; v++)
-		if (scn_vlan_set_has(a, v) && (!b || scn_vlan_set_has(b, v)))
+		if (scn_vlan_set_has(a, v) && (!b || scn_vlan_set_has(b, v))) {
 			vids[n++] = v;
-	return sim_switch_port_trunk(sw, port, 1, vids, n);
+			native |= v == 1;
+		}
+	return sim_switch_port_trunk(sw, port, native ? 1 : 0, vids, n);
 }
 
 static uint32_t take_port(world *w, uint32_t sw_idx)
