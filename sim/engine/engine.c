@@ -76,7 +76,7 @@ sim_engine *sim_engine_new(uint64_t seed)
 	eng->fingerprint = sim_mix64(seed ^ 0x736d63722d73696dULL); /* "smcr-sim" */
 	eng->slot_free = SIM_SLOT_NONE;
 	eng->next_tick = SIM_TIME_NEVER;
-	sim_oom_set_clock(eng);
+	sim_oom_set_clock(eng, &eng->now);
 	return eng;
 }
 
@@ -379,7 +379,7 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 {
 	uint64_t done = 0;
 	eng->stop = false;
-	sim_oom_set_clock(eng);
+	sim_oom_set_clock(eng, &eng->now);
 	for (;;) {
 		if (max_events && done >= max_events)
 			return SIM_RUN_COUNT;

@@ -6,24 +6,32 @@
 #include <string.h>
 #include <unistd.h>
 
-static const sim_engine *clock_engine;
+static const void *clock_owner;
+static const uint64_t *clock_now;
 
-void sim_oom_set_clock(const sim_engine *eng) { clock_engine = eng; }
-
-void sim_oom_forget_clock(const sim_engine *eng)
+void sim_oom_set_clock(const void *owner, const uint64_t *now)
 {
-	if (clock_engine == eng)
-		clock_engine = NULL;
+	clock_owner = owner;
+	clock_now = now;
+}
+
+void sim_oom_forget_clock(const void *owner)
+{
+	if (clock_owner == owner) {
+		clock_owner = NULL;
+		clock_now = NULL;
+	}
 }
 
 static _Noreturn void stop(const char *resource, const char *detail, const char *advice)
 {
 	char line[512];
 	char when[64] = " before the simulation started";
-	if (clock_engine) {
-		sim_time t = sim_now(clock_engine);
-		snprintf(when, sizeof when, " at virtual time %llu.%09llu s", (unsigned long long)(t / SIM_S),
-		         (unsigned long long)(t % SIM_S));
+	if (clock_now) {
+		const uint64_t ns_per_s = 1000000000u;
+		uint64_t t = *clock_now;
+		snprintf(when, sizeof when, " at virtual time %llu.%09llu s", (unsigned long long)(t / ns_per_s),
+		         (unsigned long long)(t % ns_per_s));
 	}
 	int n = snprintf(line, sizeof line, "smcr-sim: out of %s%s: %s; %s\n", resource, when, detail, advice);
 	if (n < 0)

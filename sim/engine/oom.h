@@ -20,8 +20,7 @@
 #define SIM_OOM_H
 
 #include <stddef.h>
-
-#include "sim/engine/engine.h"
+#include <stdint.h>
 
 #define SIM_EXIT_OUT_OF_MEMORY 3
 
@@ -38,8 +37,10 @@ void *sim_xrealloc(void *p, size_t n, const char *what);
 /* realloc of an array to nmemb elements of size bytes, with the multiplication checked. */
 void *sim_xreallocarray(void *p, size_t nmemb, size_t size, const char *what);
 
-/* For the engine: the engine whose clock the message shows (NULL: none). */
-void sim_oom_set_clock(const sim_engine *eng);
-void sim_oom_forget_clock(const sim_engine *eng);
+/* For the engine: the clock the message shows, virtual nanoseconds read through `now`
+ * (owner: the engine, so that it can take its clock back). A pointer, not the engine, so
+ * that this file needs nothing of the engine and the engine may allocate through it. */
+void sim_oom_set_clock(const void *owner, const uint64_t *now);
+void sim_oom_forget_clock(const void *owner);
 
 #endif
