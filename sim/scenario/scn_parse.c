@@ -181,6 +181,8 @@ static void qos_get(scn_parser *P, const scn_attrs *a, const char *key, scn_val 
 {
 	if (*ok)
 		*ok = scn_attr_get(P, a, key, "switch", SCN_PERS_LINUX, v, NULL);
+	else
+		memset(v, 0, sizeof(*v)); /* the statement is broken: nothing is read from v */
 }
 
 /* The congestion attributes, with the checks that join two of them. */
@@ -242,7 +244,7 @@ static void switch_qos(scn_parser *P, const scn_attrs *a, scn_switch_qos *q, boo
 
 static void stmt_switch(scn_parser *P, const scn_stmt *st)
 {
-	const char *usage = "switch NAME [vlans=LIST] [buffer=SIZE [pfc=HEX] [ecn=yes] …]";
+	const char *usage = "switch NAME [vlans=LIST]";
 	size_t np = scn_attr_positionals(P, st, usage);
 	if (!scn_stmt_name_given(P, st, np, "switch", usage))
 		return;
