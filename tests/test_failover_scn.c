@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/rdma/qp.h"
+#include "sim/rdma/rnic.h"
 #include "tests/support/scn_world.h"
 
 #define FABRIC \
@@ -191,5 +193,47 @@ Test(failover_scn, an_out_of_sync_decline_ends_every_connection_with_an_error)
 		cr_assert_eq(sscanf(l, ": closed: %31s sent, %31s delivered", sent, dlv), 2);
 		cr_assert_str_eq(sent, dlv, "%.80s", l);
 	}
+	scn_world_free(t);
+}
+
+/* Go-back-N without PFC: a lossy access wire costs retransmissions but no link; when it
+ * loses everything, the QP's retries run out (RETRY_EXC_ERR), the link fails and its
+ * connections move to the second link without losing a byte. */
+Test(failover_scn, loss_without_pfc_retransmits_and_retry_exhaustion_fails_the_link_over)
+{
+	char text[4096];
+	snprintf(text, sizeof(text),
+	         "scenario \"go-back-N\"\nseed 1\nend 20s\n%s"
+	         "app sink ZOSB listen port=5000 kind=sink\n"
+	         "app bulk ZOSA connect ZOSB.osd1:5000 kind=bulk bytes=4M\n"
+	         "at 20ms set adapter RA1 loss=1/50\n"
+	         "at 1s expect links ZOSA ZOSB == 2\n"
+	         "at 1s set adapter RA1 loss=1/1\n"
+	         "at 5s expect links ZOSA ZOSB == 1\n"
+	         "expect delivered bulk == sent bulk\n"
+	         "expect sent bulk == 4M\n"
+	         "expect aborted == 0\n",
+	         FABRIC);
+	world_opts o;
+	world_opts_default(&o);
+	o.verbose = true;
+	scn_world *t = scn_world_new(text, &o);
+	world_run_until(t->w, 990 * SIM_MS);
+	/* adapter 0 is RA1: its QP retransmitted, go-back-N, and is still up */
+	const rnic *ra1 = world_rnic(t->w, 0);
+	uint64_t retx = 0, live = 0;
+	for (size_t i = 0; i < rnic_qp_slots(ra1); i++) {
+		const rnic_qp *qp = rnic_qp_at(ra1, i);
+		if (!qp)
+			continue;
+		live++;
+		retx += rnic_qp_stats_get(qp)->retransmitted_packets;
+	}
+	cr_assert_gt(live, 0);
+	cr_assert_gt(retx, 0, "1/50 loss makes go-back-N retransmit");
+	unsigned long failed = (unsigned long)world_run(t->w); /* the rest of the run */
+	cr_assert_eq(failed, 0, "%s", scn_world_output(t));
+	const char *out = scn_world_output(t);
+	cr_assert(strstr(out, "ZOSA: SMC-R link failure: work completion error"), "retry exhaustion fails the link: %s", out);
 	scn_world_free(t);
 }

@@ -974,3 +974,63 @@ Test(scn_parse, mutated_scenarios_load_or_fail_cleanly)
 	cr_assert_gt(loaded, 0);
 	cr_assert_gt(refused, 0);
 }
+
+/* ---- congestion attributes of adapters ----------------------------------------- */
+
+Test(scn_parse, adapter_congestion_defaults_are_off_and_the_papers)
+{
+	scn_scenario *s = load_ok(FABRIC);
+	const scn_adapter_cc *cc = &s->adapters[0].cc;
+	cr_assert(!cc->dcqcn);
+	cr_assert_eq(cc->pcp, -1);
+	cr_assert_eq(cc->dscp, -1);
+	cr_assert_eq(cc->cnp_pcp, 6);
+	cr_assert_eq(cc->cnp_dscp, 48);
+	cr_assert_eq(cc->cnp_interval_ns, 50000);
+	cr_assert_eq(cc->txwindow_ns, 10000);
+	cr_assert_eq(cc->g.num, 1);
+	cr_assert_eq(cc->g.den, 256);
+	cr_assert_eq(cc->alpha_timer_ns, 55000);
+	cr_assert_eq(cc->rate_timer_ns, 55000);
+	cr_assert_eq(cc->byte_counter, 10000000);
+	cr_assert_eq(cc->recovery, 5);
+	cr_assert_eq(cc->rai_bps, 40000000);
+	cr_assert_eq(cc->rhai_bps, 400000000);
+	cr_assert_eq(cc->min_bps, 10000000);
+	scn_free(s);
+}
+
+Test(scn_parse, adapter_congestion_attributes_are_read)
+{
+	scn_scenario *s = load_ok(FABRIC "adapter RC pfid=0020 switch=SW1 dcqcn=on prio=3 dscp=26 cnpinterval=4us "
+	                                 "dcqcn_g=1/16 rai=5Mbps rhai=50Mbps ratetimer=300us bytecounter=0 recovery=1\n");
+	const scn_adapter_cc *cc = &s->adapters[2].cc;
+	cr_assert(cc->dcqcn);
+	cr_assert_eq(cc->pcp, 3);
+	cr_assert_eq(cc->dscp, 26);
+	cr_assert_eq(cc->cnp_interval_ns, 4000);
+	cr_assert_eq(cc->g.den, 16);
+	cr_assert_eq(cc->rai_bps, 5000000);
+	cr_assert_eq(cc->rhai_bps, 50000000);
+	cr_assert_eq(cc->rate_timer_ns, 300000);
+	cr_assert_eq(cc->byte_counter, 0);
+	cr_assert_eq(cc->recovery, 1);
+	scn_free(s);
+}
+
+Test(scn_parse, adapter_congestion_ranges_are_checked)
+{
+	static const char *const bad[] = { "prio=8", "dscp=64", "cnpprio=9", "cnpinterval=1s", "recovery=0",
+		                                   "dcqcn=maybe", "alphatimer=0", "minrate=10", "txwindow=2ms" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char text[2048];
+		snprintf(text, sizeof text, "%sadapter RC pfid=0020 switch=SW1 %s\n", FABRIC, bad[i]);
+		char *e = errors_of(text);
+		char key[32];
+		snprintf(key, sizeof key, "%.*s", (int)(strchr(bad[i], '=') - bad[i]), bad[i]);
+		cr_assert(strstr(e, "t.scn:14:") && strstr(e, key), "%s: %s", bad[i], e);
+		g_free(e);
+	}
+	EXPECT_ERRORS(FABRIC "adapter RC pfid=0020 switch=SW1 dcqcn_g=0\n",
+	              "t.scn:14:41: dcqcn_g=0 makes alpha stand still; expected a gain above 0 such as 1/256\n");
+}

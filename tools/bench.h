@@ -6,6 +6,7 @@
 
 int bench_scheduler(int argc, char **argv);
 int bench_fabric(int argc, char **argv);
+int bench_incast(int argc, char **argv);
 int bench_stacks(int argc, char **argv);
 int bench_protocol(int argc, char **argv);
 int bench_verbs(int argc, char **argv);

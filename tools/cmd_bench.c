@@ -10,6 +10,7 @@ static const cli_command benches[] = {
 	{ "scheduler", "event engine, ns-3 bench-scheduler shape (100k pending, 1M events)", bench_scheduler },
 	{ "fabric", "RoCE RDMA WRITEs between two adapters over one switch (frames built and ICRC-checked)", bench_fabric },
 	{ "tcp", "TCP between two stacks on one wire: bulk (100 MiB) or request/response (--mode rr), as ns-3 runs them", bench_tcp },
+	{ "incast", "N stacks into one over SMC-R through one switch: lossy, PFC, ECN+DCQCN", bench_incast },
 	{ "stacks", "many TCP/IP stack pairs: request/response over TCP, checked", bench_stacks },
 	{ "protocol", "SMC-R end to end: 64 connections streaming in one link group over the fabric", bench_protocol },
 	{ "verbs", "RDMA WRITE throughput of the verbs transport on a real device, beside ib_write_bw", bench_verbs },

@@ -4,6 +4,10 @@
  *       Run a short RoCE exchange between two simulated adapters and write every frame
  *       adapter A sends or receives to OUT.pcap (sim/rdma/testbed_capture.h), so that
  *       tshark can judge the encoding (tests/t_fabric_tshark.sh).
+ *   dcqcn-pcap [--frames N] OUT.pcap
+ *       Two RoCE v2 WRITE flows with DCQCN through a RED-marking bottleneck
+ *       (sim/rdma/testbed_bottleneck.h); the bottleneck's first N frames (default 20000:
+ *       ECT(0) and CE-marked data, ACKs, CNPs) go to OUT.pcap (tests/t_dcqcn_tshark.sh).
  *   frames FILE
  *       One line per frame, classified from its bytes alone (tools/debug_frames.c,
  *       sim/replay/frame_classify.h).
@@ -14,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/rdma/testbed_bottleneck.h"
 #include "sim/rdma/testbed_capture.h"
 #include "tools/cli.h"
 
@@ -55,8 +60,39 @@ out:
 	return rc;
 }
 
+static int dcqcn_pcap(int argc, char **argv)
+{
+	gint frames = 20000;
+	GOptionEntry entries[] = {
+		{ "frames", 0, 0, G_OPTION_ARG_INT, &frames, "frames to capture (20000)", "N" },
+		{ NULL },
+	};
+	cli_options opts = { .params = "OUT.pcap - capture a DCQCN bottleneck", .entries = entries };
+	if (cli_parse_options(&opts, &argc, &argv))
+		return 2;
+	if (argc != 2 || frames <= 0) {
+		fprintf(stderr, "%s: need one output file and --frames above 0\n", argv[0]);
+		return 2;
+	}
+	static bottleneck_params p;
+	static bottleneck_result r;
+	bottleneck_params_default(&p);
+	p.duration = 10 * SIM_MS;
+	p.pcap = argv[1];
+	p.pcap_frames = (uint64_t)frames;
+	char msg[256];
+	if (bottleneck_run(&p, &r, msg, sizeof msg)) {
+		fprintf(stderr, "%s: %s\n", argv[0], msg);
+		return 2;
+	}
+	printf("wrote %s: %" G_GUINT64_FORMAT " frames; %" G_GUINT64_FORMAT " marked CE, %" G_GUINT64_FORMAT " CNPs\n",
+	       argv[1], r.frames, r.marked, r.cnp_tx);
+	return r.failed ? 1 : 0;
+}
+
 static const cli_command tools[] = {
 	{ "fabric-pcap", "capture a short RoCE v1/v2 exchange between two simulated adapters", fabric_pcap },
+	{ "dcqcn-pcap", "capture a DCQCN bottleneck: ECN-marked RoCE v2 frames and CNPs", dcqcn_pcap },
 	{ "frames", "one line per frame of a capture, classified from its bytes (TCP/CLC, RoCE opcode, QP, message type)",
 	  debug_frames },
 	{ "memory", "run a scenario silently; heap and resident buffer memory per connection open at the end",

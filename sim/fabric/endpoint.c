@@ -26,10 +26,33 @@ static void deliver_pending(sim_engine *eng, sim_event *ev)
 		sim_event_schedule(eng, &ep->deliver_ev, ep->pending_head->meta64);
 }
 
+/* A PAUSE/PFC frame from the link partner: MAC control is consumed by the MAC. */
+static void take_pause(sim_endpoint *ep, sim_frame *f, sim_time at)
+{
+	sim_pause_frame pf;
+	ep->stats.rx_pause_frames++;
+	if (sim_pause_parse(f->data, f->len, &pf)) {
+		uint64_t bps = sim_endpoint_link_bps(ep);
+		for (unsigned p = 0; p < SIM_PRIOS; p++) {
+			if (!((pf.class_enable >> p) & 1u))
+				continue;
+			sim_time until = at + sim_pause_quanta_ns(pf.quanta[p], bps);
+			ep->paused_until[p] = until;
+			if (ep->pause)
+				ep->pause(ep->pause_ctx, p, pf.quanta[p], until, at);
+		}
+	}
+	sim_frame_free(f);
+}
+
 static void endpoint_receive(sim_plug *self, sim_frame *f, sim_time at)
 {
 	sim_endpoint *ep = self->owner;
 	sim_engine *eng = sim_fabric_engine(self->fab);
+	if (f->len >= SIM_ETH_HLEN && f->data[12] == 0x88 && f->data[13] == 0x08) {
+		take_pause(ep, f, at);
+		return;
+	}
 	if (!ep->rx) {
 		sim_frame_free(f);
 		return;
@@ -137,4 +160,23 @@ sim_time sim_endpoint_tx_idle_at(const sim_endpoint *ep)
 		return t > now ? t : now;
 	}
 	return now;
+}
+
+void sim_endpoint_set_pause_handler(sim_endpoint *ep, sim_pause_fn fn, void *ctx)
+{
+	ep->pause = fn;
+	ep->pause_ctx = ctx;
+}
+
+sim_time sim_endpoint_paused_until(const sim_endpoint *ep, unsigned prio)
+{
+	return prio < SIM_PRIOS ? ep->paused_until[prio] : 0;
+}
+
+uint64_t sim_endpoint_link_bps(const sim_endpoint *ep)
+{
+	const sim_plug *peer = ep->plug.peer;
+	if (peer && peer->kind == SIM_PLUG_WIRE_END)
+		return sim_wire_end_params(peer)->bandwidth_bps;
+	return 0;
 }

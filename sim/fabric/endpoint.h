@@ -26,6 +26,10 @@
  *  - Without carrier (detached, admin down, wire or switch port down, switch failed)
  *    sim_endpoint_send() drops the frame, counts it and returns false.
  *  - The link callback fires whenever carrier changes, including inside attach/detach.
+ *  - MAC control frames (802.3x PAUSE, 802.1Qbb PFC; sim/fabric/congestion.h) never reach
+ *    rx: the endpoint records, per priority, until when its link partner paused it
+ *    (sim_endpoint_paused_until) and tells the owner through the pause callback, if set.
+ *    Honouring the pause (holding egress of that priority) is the owner's job, as in a NIC.
  *  - Call sim_endpoint_destroy() before freeing the memory the endpoint lives in.
  */
 #ifndef SIM_ENDPOINT_H
@@ -34,6 +38,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sim/fabric/congestion.h"
 #include "sim/fabric/eth_header.h"
 #include "sim/fabric/plug.h"
 
@@ -45,6 +50,7 @@ typedef void (*sim_endpoint_link_fn)(sim_endpoint *ep, bool carrier);
 typedef struct sim_endpoint_stats {
 	uint64_t tx_frames, tx_bytes, tx_dropped;
 	uint64_t rx_frames, rx_bytes;
+	uint64_t rx_pause_frames;  /* PAUSE/PFC frames received (not counted in rx_frames) */
 } sim_endpoint_stats;
 
 struct sim_endpoint {
@@ -59,6 +65,10 @@ struct sim_endpoint {
 	/* frames waiting for their delivery time (from a switch port's forwarding delay) */
 	sim_frame *pending_head, *pending_tail;
 	sim_event deliver_ev;
+	/* PAUSE/PFC from the link partner: egress of priority p is paused until paused_until[p] */
+	sim_time paused_until[SIM_PRIOS];
+	sim_pause_fn pause;
+	void *pause_ctx;
 };
 
 void sim_endpoint_init(sim_endpoint *ep, sim_fabric *fab, const char *name, const uint8_t *mac,
@@ -81,5 +91,12 @@ void sim_endpoint_set_admin(sim_endpoint *ep, bool up);
  * direction finishes serializing what is queued (now if idle or not on a wire). Lets a
  * NIC pace its transmissions instead of flooding the wire queue. */
 sim_time sim_endpoint_tx_idle_at(const sim_endpoint *ep);
+
+/* Be told of PAUSE/PFC frames from the link partner (fn NULL: stop). */
+void sim_endpoint_set_pause_handler(sim_endpoint *ep, sim_pause_fn fn, void *ctx);
+/* Until when the link partner paused priority prio (<= now: not paused). */
+sim_time sim_endpoint_paused_until(const sim_endpoint *ep, unsigned prio);
+/* The bit rate of the attached wire (0: not on a wire, or an infinite-rate wire). */
+uint64_t sim_endpoint_link_bps(const sim_endpoint *ep);
 
 #endif

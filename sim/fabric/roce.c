@@ -32,6 +32,8 @@ static int roce_opcode_ext_len(uint8_t opcode)
 		return ROCE_RETH_LEN + ROCE_IMM_LEN;
 	case ROCE_OP_ACK:
 		return ROCE_AETH_LEN;
+	case ROCE_OP_CNP:
+		return ROCE_CNP_RESERVED_LEN;
 	default:
 		return -1;
 	}
@@ -64,6 +66,7 @@ static const char *roce_opcode_name(uint8_t opcode)
 	case ROCE_OP_WRITE_ONLY: return "RDMA_WRITE_ONLY";
 	case ROCE_OP_WRITE_ONLY_IMM: return "RDMA_WRITE_ONLY_IMM";
 	case ROCE_OP_ACK: return "ACKNOWLEDGE";
+	case ROCE_OP_CNP: return "CNP";
 	default: return "unknown";
 	}
 }
@@ -178,6 +181,8 @@ sim_frame *roce_build(sim_frame_pool *pool, const roce_addr *a, const roce_bth *
 	}
 	if (opcode_has_imm(bth->opcode))
 		p = put_be32(p, 0);
+	if (bth->opcode == ROCE_OP_CNP)
+		p = put_zero(p, ROCE_CNP_RESERVED_LEN);
 	for (unsigned i = 0; i < nsegs; i++)
 		p = put_bytes(p, segs[i].data, segs[i].len);
 	p = put_zero(p, pad);
@@ -311,6 +316,8 @@ static const uint8_t *read_ext(const uint8_t *x, roce_pkt *out)
 		out->imm = get_be32(x);
 		x += ROCE_IMM_LEN;
 	}
+	if (opcode == ROCE_OP_CNP)
+		x += ROCE_CNP_RESERVED_LEN; /* reserved: ignored on receive */
 	return x;
 }
 
@@ -326,7 +333,7 @@ static int parse_transport(const uint8_t *frame, uint32_t l3_off, ib_span ib, co
 	int ext = roce_opcode_ext_len(h->opcode);
 	if (ext < 0)
 		return fail(err, SMCR_ERR_TYPE, msg, "BTH OpCode", ib.off, h->opcode,
-		            "an RC SEND, RDMA WRITE or ACKNOWLEDGE opcode");
+		            "an RC SEND, RDMA WRITE or ACKNOWLEDGE opcode, or CNP");
 	if (h->tver != 0)
 		return fail(err, SMCR_ERR_VERSION, msg, "BTH TVer", ib.off + 1, h->tver, "0");
 	uint32_t hdrs = ROCE_BTH_LEN + (uint32_t)ext;
@@ -340,6 +347,8 @@ static int parse_transport(const uint8_t *frame, uint32_t l3_off, ib_span ib, co
 		                        "<= %u (the payload length)", data_len);
 	if (h->opcode == ROCE_OP_ACK && data_len != 0)
 		return fail(err, SMCR_ERR_LENGTH, msg, "ACKNOWLEDGE payload", ib.off + hdrs, data_len, "0");
+	if (h->opcode == ROCE_OP_CNP && data_len != 0)
+		return fail(err, SMCR_ERR_LENGTH, msg, "CNP payload", ib.off + hdrs, data_len, "0");
 	out->payload = x;
 	out->payload_len = data_len - h->pad;
 	const uint8_t *l3 = frame + l3_off;

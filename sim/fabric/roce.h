@@ -10,6 +10,10 @@
  * checksum, UDP checksum; v1: GRH traffic class, flow label and hop limit; both: BTH byte 4
  * (FECN/BECN/reserved). It is carried little-endian, like an Ethernet FCS.
  *
+ * ECN (RoCE v2): the low two bits of traffic_class are the IPv4 ECN field (RFC 3168), so a
+ * sender sets ECT(0) there and a receiver reads CE from the parsed traffic_class; the
+ * ICRC masks the whole TOS byte, so a switch marking CE leaves the ICRC valid.
+ *
  * The parser checks every length and field the receiver relies on and reports the first
  * problem precisely (smcr_decode_err); a wrong ICRC is reported as field "ICRC".
  */
@@ -42,6 +46,9 @@ enum roce_opcode {
 	ROCE_OP_WRITE_ONLY = 0x0A,
 	ROCE_OP_WRITE_ONLY_IMM = 0x0B,
 	ROCE_OP_ACK = 0x11,
+	/* RoCE v2 Congestion Notification Packet (Annex A17.9.3): BTH with BECN set, DestQP
+	 * the QP to slow down, PSN 0, then 16 reserved bytes; no payload. */
+	ROCE_OP_CNP = 0x81,
 };
 
 #define ROCE_UDP_PORT 4791
@@ -54,6 +61,7 @@ enum roce_opcode {
 #define ROCE_AETH_LEN 4
 #define ROCE_IMM_LEN 4
 #define ROCE_ICRC_LEN 4
+#define ROCE_CNP_RESERVED_LEN 16
 #define ROCE_DEFAULT_PKEY 0xFFFF
 
 /* AETH syndrome: bits 7..5 say what it is, bits 4..0 carry credits, timer or NAK code. */

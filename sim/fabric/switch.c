@@ -9,28 +9,7 @@
 #include "sim/engine/oom.h"
 #include "sim/fabric/eth_header.h"
 #include "sim/fabric/fdb.h"
-
-typedef struct sw_port {
-	sim_plug plug;
-	sim_switch *sw;
-	uint32_t idx;
-	bool admin_up;
-	sim_port_mode mode;
-	uint16_t pvid;          /* access VLAN, or trunk native VLAN (0 = none) */
-	uint8_t allowed[512];   /* trunk: bit v set = VLAN v allowed */
-	sim_switch_port_stats st;
-} sw_port;
-
-struct sim_switch {
-	sim_fabric *fab;
-	uint64_t id;
-	char name[48];
-	sim_switch_params p;
-	bool failed;
-	sw_port *ports;
-	sim_fdb fdb;
-	sim_switch_stats st;
-};
+#include "sim/fabric/switch_int.h"
 
 void sim_switch_params_default(sim_switch_params *p)
 {
@@ -51,12 +30,16 @@ static bool vlan_member(const sw_port *p, uint16_t vid)
 
 static bool port_usable(const sw_port *p) { return sim_plug_carrier(&p->plug); }
 
-static void egress(sim_switch *sw, sw_port *out, sim_frame *f, uint16_t vid, uint16_t pcp_dei, sim_time at)
+static void egress(sim_switch *sw, sw_port *in, sw_port *out, sim_frame *f, uint16_t vid, uint16_t pcp_dei,
+                   unsigned prio, sim_time at)
 {
 	if (out->mode == SIM_PORT_TRUNK && vid != out->pvid)
 		sim_vlan_insert(f, (uint16_t)(pcp_dei | vid));
 	out->st.tx_frames++;
-	sim_plug_send(&out->plug, f, at + sw->p.latency);
+	if (sw->qos)
+		sim_switch_qos_enqueue(sw, in, out, f, prio, at + sw->p.latency);
+	else
+		sim_plug_send(&out->plug, f, at + sw->p.latency);
 }
 
 static void port_receive(sim_plug *self, sim_frame *f, sim_time at)
@@ -75,6 +58,16 @@ static void port_receive(sim_plug *self, sim_frame *f, sim_time at)
 		sim_frame_free(f);
 		return;
 	}
+	/* MAC control (PAUSE, PFC) ends at the MAC: a bridge never forwards it */
+	if (eh.ethertype == SIM_ETHERTYPE_MAC_CONTROL) {
+		if (sw->qos)
+			sim_switch_qos_mac_control(sw, in, f, at);
+		else
+			sim_frame_free(f);
+		return;
+	}
+	/* classified before the tag goes: PCP, or DSCP, as the switch trusts */
+	unsigned prio = sw->qos ? sim_frame_priority(&sw->qos->prio_map, f->data, f->len) : 0;
 	/* classify */
 	uint16_t vid, pcp_dei = 0;
 	if (eh.tagged) {
@@ -110,7 +103,7 @@ static void port_receive(sim_plug *self, sim_frame *f, sim_time at)
 				return;
 			}
 			sw->st.forwarded++;
-			egress(sw, out, f, vid, pcp_dei, at);
+			egress(sw, in, out, f, vid, pcp_dei, prio, at);
 			return;
 		}
 	}
@@ -123,13 +116,13 @@ static void port_receive(sim_plug *self, sim_frame *f, sim_time at)
 			continue;
 		if (last) {
 			last->st.flooded++;
-			egress(sw, last, sim_frame_clone(f), vid, pcp_dei, at);
+			egress(sw, in, last, sim_frame_clone(f), vid, pcp_dei, prio, at);
 		}
 		last = out;
 	}
 	if (last) {
 		last->st.flooded++;
-		egress(sw, last, f, vid, pcp_dei, at);
+		egress(sw, in, last, f, vid, pcp_dei, prio, at);
 	} else {
 		sim_frame_free(f);
 	}
@@ -146,6 +139,7 @@ static void port_carrier_changed(sim_plug *self)
 static void switch_free(void *obj)
 {
 	sim_switch *sw = obj;
+	sim_switch_qos_free(sw);
 	free(sw->ports);
 	sim_fdb_destroy(&sw->fdb);
 	free(sw);

@@ -277,3 +277,9 @@ sim_time sim_wire_end_tx_idle_at(const sim_plug *end)
 	const wire_end *e = end->owner;
 	return (e->w->dir[e->side].tx_free_ps + 999u) / 1000u;
 }
+
+const sim_wire_params *sim_wire_end_params(const sim_plug *end)
+{
+	const wire_end *e = end->owner;
+	return &e->w->p;
+}

@@ -65,4 +65,7 @@ const sim_wire_stats *sim_wire_stats_get(const sim_wire *w, unsigned side);
 /* When the transmitter that starts at this wire end is idle (ns, may be in the past). */
 sim_time sim_wire_end_tx_idle_at(const sim_plug *end);
 
+/* The parameters of the wire this end belongs to. */
+const sim_wire_params *sim_wire_end_params(const sim_plug *end);
+
 #endif

@@ -39,6 +39,8 @@ rnic_qp *rnic_qp_create(rnic_vf *vf, uint8_t port, const smcr_qp_caps *caps, voi
 	sim_event_init(&qp->tx_ev, r->k_qp_tx, qp->id, req_tx_event, qp);
 	sim_event_init(&qp->retry_ev, r->k_qp_retry, qp->id, req_retry_event, qp);
 	sim_event_init(&qp->rnr_ev, r->k_qp_rnr, qp->id, req_rnr_event, qp);
+	sim_event_init(&qp->cc_ev, r->k_qp_cc, qp->id, req_cc_event, qp);
+	dcqcn_rp_init(&qp->rp, sim_endpoint_link_bps(&qp->port->ep));
 	qp->next_in_vf = vf->qps;
 	vf->qps = qp;
 	return qp;
@@ -47,6 +49,10 @@ rnic_qp *rnic_qp_create(rnic_vf *vf, uint8_t port, const smcr_qp_caps *caps, voi
 uint32_t rnic_qp_num(const rnic_qp *qp) { return qp->qpn; }
 smcr_qp_state rnic_qp_state(const rnic_qp *qp) { return qp->state; }
 const rnic_qp_stats *rnic_qp_stats_get(const rnic_qp *qp) { return &qp->st; }
+uint64_t rnic_qp_rate_bps(const rnic_qp *qp) { return qp->rp.rc_bps; }
+bool rnic_qp_rate_limited(const rnic_qp *qp) { return qp->rp.limited; }
+const struct dcqcn_stats *rnic_qp_dcqcn_stats(const rnic_qp *qp) { return &qp->rp.st; }
+uint32_t rnic_qp_dest_num(const rnic_qp *qp) { return qp->dest_qpn; }
 
 static void cancel_timers(rnic_qp *qp)
 {
@@ -54,6 +60,7 @@ static void cancel_timers(rnic_qp *qp)
 	sim_event_cancel(qp->r->eng, &qp->tx_ev);
 	sim_event_cancel(qp->r->eng, &qp->retry_ev);
 	sim_event_cancel(qp->r->eng, &qp->rnr_ev);
+	sim_event_cancel(qp->r->eng, &qp->cc_ev);
 }
 
 void rnic_qp_destroy(rnic_qp *qp)
@@ -167,7 +174,18 @@ static int to_rtr(rnic_qp *qp, const smcr_qp_attr *a)
 	ad->vlan_tci = g->vlan_id;
 	memcpy(ad->sgid, g->gid, 16);
 	memcpy(ad->dgid, a->ah.dgid, 16);
+	const rnic_cc_config *cc = &qp->r->cfg.cc;
 	ad->traffic_class = a->ah.traffic_class;
+	if (cc->pcp >= 0)
+		ad->vlan_tci = (uint16_t)(((unsigned)cc->pcp & 7u) << 13 | g->vlan_id);
+	qp->ecn = cc->dcqcn && ad->version == ROCE_V2;
+	if (ad->version == ROCE_V2 && cc->dscp >= 0)
+		ad->traffic_class = (uint8_t)((ad->traffic_class & 3u) | (unsigned)cc->dscp << 2);
+	if (qp->ecn)
+		ad->traffic_class = (uint8_t)((ad->traffic_class & ~3u) | SIM_ECN_ECT0);
+	/* the rate limiter starts at the rate of the link the port is on now */
+	dcqcn_rp_init(&qp->rp, sim_endpoint_link_bps(&qp->port->ep));
+	qp->cnp_next = 0;
 	ad->hop_limit = a->ah.hop_limit ? a->ah.hop_limit : 64;
 	/* an ephemeral source port (>= 0xC000) derived from the QPN, as RoCE v2 stacks do */
 	ad->udp_sport = (uint16_t)(0xC000u | (qp->qpn & 0x3FFFu));
@@ -321,6 +339,12 @@ void qp_receive(rnic_qp *qp, const roce_pkt *pkt)
 		qp->r->st.rx_no_qp++;
 		return;
 	}
+	if (pkt->bth.opcode == ROCE_OP_CNP) {
+		req_on_cnp(qp);
+		return;
+	}
+	if (pkt->addr.version == ROCE_V2 && (pkt->addr.traffic_class & 3u) == SIM_ECN_CE)
+		resp_on_congestion(qp);
 	if (pkt->bth.opcode == ROCE_OP_ACK) {
 		if (qp->state == SMCR_QPS_RTS)
 			req_on_ack(qp, pkt);

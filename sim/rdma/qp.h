@@ -26,6 +26,7 @@
 #ifndef SIM_QP_H
 #define SIM_QP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "model/smcr_transport.h"
@@ -39,6 +40,8 @@ typedef struct rnic_qp_stats {
 	uint64_t rx_packets, rx_payload_bytes;
 	uint64_t duplicates, seq_naks_tx, rnr_naks_tx;
 	uint64_t ooo_drops;       /* packets after a gap, dropped */
+	uint64_t ecn_ce_rx;       /* packets received CE-marked */
+	uint64_t cnp_tx, cnp_rx;  /* CNPs sent to the peer QP, received from it */
 } rnic_qp_stats;
 
 /* NULL on bad port or caps beyond the device limits. */
@@ -54,6 +57,13 @@ void rnic_qp_destroy(rnic_qp *qp);
 int rnic_qp_post_send(rnic_qp *qp, const smcr_send_wr *wr);
 int rnic_qp_post_recv(rnic_qp *qp, const smcr_recv_wr *wr);
 const rnic_qp_stats *rnic_qp_stats_get(const rnic_qp *qp);
+/* The send rate DCQCN currently allows (the line rate when it does not limit the QP). */
+uint64_t rnic_qp_rate_bps(const rnic_qp *qp);
+/* Whether DCQCN is limiting the QP now; its reaction-point counters. */
+bool rnic_qp_rate_limited(const rnic_qp *qp);
+const struct dcqcn_stats *rnic_qp_dcqcn_stats(const rnic_qp *qp);
+/* The QP's number on the peer (its destination QPN), for reports. */
+uint32_t rnic_qp_dest_num(const rnic_qp *qp);
 
 /* Device limits. */
 #define RNIC_MAX_QP_WR 16384u

@@ -112,7 +112,8 @@ static uint8_t opcode_for(const swqe *w, bool first, bool last)
 	return first && last ? ROCE_OP_WRITE_ONLY : first ? ROCE_OP_WRITE_FIRST : last ? ROCE_OP_WRITE_LAST : ROCE_OP_WRITE_MIDDLE;
 }
 
-static void send_packet(rnic_qp *qp, const swqe *w, uint32_t k)
+/* Sends one packet; returns its frame length (for the rate limiter). */
+static uint32_t send_packet(rnic_qp *qp, const swqe *w, uint32_t k)
 {
 	uint32_t psn = roce_psn_add(w->first_psn, k);
 	bool first = k == 0, last = k + 1 == w->npkts;
@@ -134,7 +135,8 @@ static void send_packet(rnic_qp *qp, const swqe *w, uint32_t k)
 	roce_reth reth = { .va = w->remote_addr, .rkey = w->rkey, .dma_len = w->length };
 	qp->addr.ip_id++;
 	sim_frame *f = roce_build(sim_fabric_frames(qp->r->fab), &qp->addr, &bth, &reth, NULL, segs, nseg);
-	rnic_port_send(qp->port, f);
+	uint32_t flen = f->len;
+	rnic_port_send(qp->port, f, qp->r->prio);
 	qp->st.tx_packets++;
 	qp->st.tx_payload_bytes += len;
 	if (roce_psn_diff(psn, qp->sent_end) < 0)
@@ -143,6 +145,7 @@ static void send_packet(rnic_qp *qp, const swqe *w, uint32_t k)
 		qp->sent_end = roce_psn_add(psn, 1);
 	if (qp->retry_deadline == SIM_TIME_NEVER)
 		arm_retry(qp);
+	return flen;
 }
 
 void req_tx_event(sim_engine *eng, sim_event *ev)
@@ -165,12 +168,26 @@ void req_tx_event(sim_engine *eng, sim_event *ev)
 			sim_event_schedule(eng, &qp->tx_ev, idle - window / 2);
 			return;
 		}
+		/* PFC: nothing new for a paused priority (the port restarts us at its end) */
+		sim_time until;
+		if (rnic_port_paused(qp->port, qp->r->prio, &until)) {
+			sim_event_schedule(eng, &qp->tx_ev, until);
+			return;
+		}
+		/* DCQCN: the next packet no earlier than the current rate allows */
+		sim_time paced = dcqcn_rp_tx_at(&qp->rp);
+		if (paced > now) {
+			sim_event_schedule(eng, &qp->tx_ev, paced);
+			return;
+		}
 		swqe *w = qp_sq_at(qp, qp->tx_idx);
 		if (!resolve(qp, w)) {
 			qp_to_error(qp, qp->tx_idx, SMCR_WC_LOC_PROT_ERR, SMCR_WC_WR_FLUSH_ERR);
 			return;
 		}
-		send_packet(qp, w, qp->tx_pkt);
+		uint32_t flen = send_packet(qp, w, qp->tx_pkt);
+		if (qp->rp.limited)
+			dcqcn_rp_on_sent(&qp->rp, &qp->r->cfg.cc.dp, flen, now);
 		if (++qp->tx_pkt == w->npkts) {
 			qp->tx_idx++;
 			qp->tx_pkt = 0;
@@ -304,4 +321,31 @@ void req_rnr_event(sim_engine *eng, sim_event *ev)
 	rnic_qp *qp = ev->ctx;
 	qp->rnr_wait = false;
 	req_kick(qp, sim_now(eng));
+}
+
+/* --- DCQCN reaction point ------------------------------------------------------------ */
+
+static void arm_cc(rnic_qp *qp)
+{
+	sim_time t = dcqcn_rp_next_timer(&qp->rp);
+	if (t != SIM_TIME_NEVER && (!sim_event_pending(&qp->cc_ev) || qp->cc_ev.at > t))
+		sim_event_schedule(qp->r->eng, &qp->cc_ev, t);
+}
+
+void req_on_cnp(rnic_qp *qp)
+{
+	rnic *r = qp->r;
+	qp->st.cnp_rx++;
+	r->st.cnp_rx++;
+	if (!r->cfg.cc.dcqcn || qp->state != SMCR_QPS_RTS)
+		return;
+	dcqcn_rp_on_cnp(&qp->rp, &r->cfg.cc.dp, sim_now(r->eng));
+	arm_cc(qp);
+}
+
+void req_cc_event(sim_engine *eng, sim_event *ev)
+{
+	rnic_qp *qp = ev->ctx;
+	dcqcn_rp_on_timer(&qp->rp, &qp->r->cfg.cc.dp, sim_now(eng));
+	arm_cc(qp);
 }

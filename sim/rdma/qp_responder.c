@@ -11,8 +11,31 @@ static void send_ack(rnic_qp *qp, uint8_t syndrome, uint32_t psn)
 	roce_aeth aeth = { .syndrome = syndrome, .msn = qp->msn & 0xFFFFFFu };
 	qp->addr.ip_id++;
 	sim_frame *f = roce_build(sim_fabric_frames(qp->r->fab), &qp->addr, &bth, NULL, &aeth, NULL, 0);
-	rnic_port_send(qp->port, f);
+	rnic_port_send(qp->port, f, qp->r->prio);
 	qp->st.tx_acks++;
+}
+
+/* Notification point: answer congestion with a CNP to the peer QP, at most one per
+ * interval. The CNP is not ECN-capable (a switch never marks it) and has its own priority. */
+void resp_on_congestion(rnic_qp *qp)
+{
+	rnic *r = qp->r;
+	qp->st.ecn_ce_rx++;
+	r->st.rx_ecn_ce++;
+	sim_time now = sim_now(r->eng);
+	if (!r->cfg.cc.dcqcn || now < qp->cnp_next)
+		return;
+	qp->cnp_next = now + r->cfg.cc.dp.cnp_interval;
+	roce_addr a = qp->addr;
+	a.traffic_class = (uint8_t)(r->cfg.cc.cnp_dscp << 2 | SIM_ECN_NOT_ECT);
+	if (r->cfg.cc.pcp >= 0)
+		a.vlan_tci = (uint16_t)(((unsigned)r->cfg.cc.cnp_pcp & 7u) << 13 | (a.vlan_tci & SIM_VLAN_VID_MASK));
+	a.ip_id = ++qp->addr.ip_id;
+	roce_bth bth = { .opcode = ROCE_OP_CNP, .becn = true, .pkey = ROCE_DEFAULT_PKEY, .dest_qp = qp->dest_qpn };
+	sim_frame *f = roce_build(sim_fabric_frames(r->fab), &a, &bth, NULL, NULL, NULL, 0);
+	rnic_port_send(qp->port, f, r->cnp_prio);
+	qp->st.cnp_tx++;
+	r->st.cnp_tx++;
 }
 
 /* A class C error: NAK it, then the responder QP goes to ERR (and says so). */

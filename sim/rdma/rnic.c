@@ -27,6 +27,11 @@ void rnic_config_default(rnic_config *c, const char *name, uint16_t pfid)
 	c->event_delay = 100;
 	c->tx_window = 10 * SIM_US;
 	c->ack_req_every = 16;
+	c->cc.pcp = -1;
+	c->cc.dscp = -1;
+	c->cc.cnp_pcp = 6;   /* ConnectX cnp_802p_prio */
+	c->cc.cnp_dscp = 48; /* ConnectX cnp_dscp */
+	dcqcn_params_default(&c->cc.dp);
 }
 
 static smcr_mtu ib_mtu_for(uint32_t eth_mtu)
@@ -204,7 +209,29 @@ static void loop_deliver(sim_engine *eng, sim_event *ev)
 	port_rx(&port->ep, (sim_frame *)(uintptr_t)ev->arg);
 }
 
-void rnic_port_send(rnic_port *port, sim_frame *f)
+bool rnic_port_paused(const rnic_port *port, unsigned prio, sim_time *until)
+{
+	sim_time u = sim_endpoint_paused_until(&port->ep, prio);
+	if (until)
+		*until = u;
+	return u > sim_now(port->r->eng);
+}
+
+static void hold(rnic_port *port, sim_frame *f, unsigned prio, sim_time until)
+{
+	port->r->st.tx_held++;
+	f->next = NULL;
+	if (port->held_tail[prio])
+		port->held_tail[prio]->next = f;
+	else
+		port->held_head[prio] = f;
+	port->held_tail[prio] = f;
+	sim_event *ev = &port->resume_ev[prio];
+	if (!sim_event_pending(ev) || ev->at > until)
+		sim_event_schedule(port->r->eng, ev, until);
+}
+
+void rnic_port_send(rnic_port *port, sim_frame *f, unsigned prio)
 {
 	rnic *r = port->r;
 	r->st.tx_frames++;
@@ -225,8 +252,87 @@ void rnic_port_send(rnic_port *port, sim_frame *f)
 		         (uint64_t)(uintptr_t)f);
 		return;
 	}
+	/* PFC: the MAC does not start a frame of a paused priority; later frames of that
+	 * priority queue behind the held ones */
+	prio &= SIM_PRIOS - 1u;
+	sim_time until;
+	if (rnic_port_paused(port, prio, &until) || port->held_head[prio]) {
+		hold(port, f, prio, until > sim_now(r->eng) ? until : sim_now(r->eng));
+		return;
+	}
 	sim_endpoint_send(&port->ep, f);
 }
+
+/* A paused priority's timer ran out (or an XON came): send what waited, restart its QPs. */
+static void port_resume_event(sim_engine *eng, sim_event *ev)
+{
+	rnic_port *port = ev->ctx;
+	unsigned prio = (unsigned)ev->arg;
+	sim_time until;
+	if (rnic_port_paused(port, prio, &until)) {
+		sim_event_schedule(eng, ev, until);
+		return;
+	}
+	while (port->held_head[prio]) {
+		sim_frame *f = port->held_head[prio];
+		port->held_head[prio] = f->next;
+		f->next = NULL;
+		sim_endpoint_send(&port->ep, f);
+	}
+	port->held_tail[prio] = NULL;
+	rnic *r = port->r;
+	if (prio != r->prio)
+		return;
+	for (size_t i = 0; i < r->n_qps; i++)
+		if (r->qps[i] && r->qps[i]->port == port)
+			req_kick(r->qps[i], sim_now(eng));
+}
+
+/* The link partner paused (until > at) or resumed (until <= at) one priority: the time
+ * paused is summed as intervals (a new PFC frame restarts the pause from its arrival). */
+static void port_pause(void *ctx, unsigned prio, uint16_t quanta, sim_time until, sim_time at)
+{
+	(void)quanta;
+	rnic_port *port = ctx;
+	if (prio >= SIM_PRIOS)
+		return;
+	port->pause_frames++;
+	sim_time *end = &port->pause_end[prio], *total = &port->paused_total[prio];
+	if (*end > at)
+		*total -= *end - at; /* the running pause ends now ... */
+	if (until > at) {
+		*total += until - at; /* ... and the new one runs from now */
+		*end = until;
+	} else if (*end > at) {
+		*end = at;
+	}
+	sim_time now = sim_now(port->r->eng);
+	sim_event *ev = &port->resume_ev[prio];
+	sim_time when = until > now ? until : now;
+	/* XON: restart at once; a pause: held frames (if any) wait for its end */
+	if ((until <= at || port->held_head[prio]) && (!sim_event_pending(ev) || ev->at > when))
+		sim_event_schedule(port->r->eng, ev, when);
+}
+
+sim_time rnic_port_paused_ns(const rnic *r, uint8_t port, unsigned prio)
+{
+	if (port < 1 || port > r->cfg.nports || prio >= SIM_PRIOS)
+		return 0;
+	const rnic_port *p = &r->ports[port - 1];
+	sim_time now = sim_now(r->eng), total = p->paused_total[prio];
+	/* the part of a running pause that lies in the future has not been paused yet */
+	return p->pause_end[prio] > now ? total - (p->pause_end[prio] - now) : total;
+}
+
+uint64_t rnic_port_pause_frames(const rnic *r, uint8_t port)
+{
+	return port >= 1 && port <= r->cfg.nports ? r->ports[port - 1].pause_frames : 0;
+}
+
+unsigned rnic_priority(const rnic *r) { return r->prio; }
+size_t rnic_qp_slots(const rnic *r) { return r->n_qps; }
+const rnic_qp *rnic_qp_at(const rnic *r, size_t i) { return i < r->n_qps ? r->qps[i] : NULL; }
+const rnic_config *rnic_config_get(const rnic *r) { return &r->cfg; }
 
 /* --- adapter ------------------------------------------------------------------------ */
 
@@ -247,6 +353,11 @@ rnic *rnic_new(sim_fabric *fab, const rnic_config *cfg)
 	r->k_qp_rnr = sim_kind("qp.rnr");
 	r->k_vf_report = sim_kind("rnic.report");
 	r->k_loop = sim_kind("rnic.loop");
+	r->k_qp_cc = sim_kind("qp.dcqcn");
+	r->k_resume = sim_kind("rnic.resume");
+	const rnic_cc_config *cc = &cfg->cc;
+	r->prio = (uint8_t)(cc->pcp >= 0 ? cc->pcp & 7 : cc->dscp >= 0 ? (cc->dscp >> 3) & 7 : 0);
+	r->cnp_prio = (uint8_t)(cc->pcp >= 0 ? cc->cnp_pcp & 7 : (cc->cnp_dscp >> 3) & 7);
 	static const uint8_t zero[6];
 	for (uint8_t i = 0; i < cfg->nports; i++) {
 		rnic_port *p = &r->ports[i];
@@ -265,6 +376,11 @@ rnic *rnic_new(sim_fabric *fab, const rnic_config *cfg)
 		char n[48];
 		snprintf(n, sizeof(n), "%.30s.port%u", cfg->name, p->num);
 		sim_endpoint_init(&p->ep, fab, n, p->pmac, port_rx, port_link, p);
+		sim_endpoint_set_pause_handler(&p->ep, port_pause, p);
+		for (unsigned q = 0; q < SIM_PRIOS; q++) {
+			sim_event_init(&p->resume_ev[q], r->k_resume, p->ep.plug.id, port_resume_event, p);
+			p->resume_ev[q].arg = q;
+		}
 	}
 	return r;
 }
@@ -276,8 +392,18 @@ void rnic_free(rnic *r)
 	for (uint32_t i = 0; i < r->n_vf_slots; i++)
 		if (r->vfs[i])
 			rnic_deactivate(r->vfs[i]);
-	for (uint8_t i = 0; i < r->cfg.nports; i++)
-		sim_endpoint_destroy(&r->ports[i].ep);
+	for (uint8_t i = 0; i < r->cfg.nports; i++) {
+		rnic_port *p = &r->ports[i];
+		for (unsigned q = 0; q < SIM_PRIOS; q++) {
+			sim_event_cancel(r->eng, &p->resume_ev[q]);
+			while (p->held_head[q]) {
+				sim_frame *f = p->held_head[q];
+				p->held_head[q] = f->next;
+				sim_frame_free(f);
+			}
+		}
+		sim_endpoint_destroy(&p->ep);
+	}
 	free(r->qps);
 	u64map_free(&r->vf_by_vmac);
 	free(r);

@@ -32,6 +32,7 @@
 #include "model/smcr_transport.h"
 #include "sim/fabric/endpoint.h"
 #include "sim/fabric/fabric.h"
+#include "sim/rdma/dcqcn.h"
 
 typedef struct rnic rnic;
 typedef struct rnic_vf rnic_vf;
@@ -46,6 +47,26 @@ typedef struct rnic_port_config {
 	uint32_t eth_mtu;   /* interface MTU; the port's IB MTU is the largest that fits */
 } rnic_port_config;
 
+/* Congestion features of an adapter (all off by default: frames as without them).
+ *  - pcp: the 802.1p priority of every RoCE frame, in an 802.1Q tag (a priority tag with
+ *    VID 0 on an untagged GID); -1 = no tag of its own.
+ *  - dscp: the DSCP of RoCE v2 frames (upper six bits of the IPv4 TOS); -1 = the address
+ *    handle's traffic class.
+ *  - The adapter's priority, whose PFC PAUSE it honours, is pcp if set, else dscp >> 3 if
+ *    set (the class selector), else 0. PAUSE/PFC from the link partner is always
+ *    honoured: frames of a paused priority wait in the adapter, QPs stop feeding it.
+ *  - dcqcn: RoCE v2 frames are ECN-capable (ECT(0)); a CE-marked frame makes the receiving
+ *    QP send a CNP to its peer QP (at most one per dcqcn.cnp_interval), with cnp_pcp (when
+ *    pcp is set) and cnp_dscp, never ECN-capable itself; a CNP received cuts the QP's rate
+ *    (sim/rdma/dcqcn.h). RoCE v1 has no IP ECN field: a v1 QP's frames are never marked,
+ *    so it never sees a CNP and its limiter stays idle at line rate. */
+typedef struct rnic_cc_config {
+	bool dcqcn;
+	int pcp, dscp;
+	uint8_t cnp_pcp, cnp_dscp;
+	dcqcn_params dp;
+} rnic_cc_config;
+
 typedef struct rnic_config {
 	char name[32];
 	uint16_t pfid;
@@ -57,6 +78,7 @@ typedef struct rnic_config {
 	uint32_t ack_req_every;    /* AckReq on every Nth packet of long messages (and the last) */
 	uint8_t roce;              /* GID types the adapter offers: RNIC_ROCE_V1 | RNIC_ROCE_V2
 	                            * (0 = both); Soft-RoCE (rxe), for one, has RoCE v2 only */
+	rnic_cc_config cc;
 } rnic_config;
 
 #define RNIC_ROCE_V1 1u
@@ -82,10 +104,14 @@ typedef struct rnic_stats {
 	uint64_t rx_malformed;
 	uint64_t rx_icrc_errors;
 	uint64_t rx_no_qp;         /* unknown QPN, another VF's QP, or a QP not ready */
+	uint64_t rx_ecn_ce;        /* accepted RoCE v2 frames that arrived CE-marked */
+	uint64_t cnp_tx, cnp_rx;   /* CNPs sent (notification point) and received (reaction point) */
+	uint64_t tx_held;          /* frames held because their priority was paused */
 } rnic_stats;
 
 /* Defaults: 1 port, eth MTU 1500 (IB MTU 1024), doorbell 200 ns, events 100 ns,
- * tx window 10 us, AckReq every 16 packets. */
+ * tx window 10 us, AckReq every 16 packets; congestion features off, DCQCN parameters of
+ * dcqcn_params_default(), CNPs with PCP 6 and DSCP 48 (the ConnectX defaults). */
 void rnic_config_default(rnic_config *c, const char *name, uint16_t pfid);
 
 rnic *rnic_new(sim_fabric *fab, const rnic_config *cfg);
@@ -108,6 +134,17 @@ const struct rnic_qp *rnic_find_qp(const rnic *r, uint32_t qpn);
  * port's plug): fn sees each with the port's endpoint plug, SIM_TAP_OUT and the time it
  * was sent. NULL removes it. */
 void rnic_set_loop_tap(rnic *r, sim_tap_fn fn, void *ctx);
+
+/* Time (ns, up to now) the link partner kept the port's priority prio paused, and the
+ * PAUSE/PFC frames the port received. */
+sim_time rnic_port_paused_ns(const rnic *r, uint8_t port, unsigned prio);
+uint64_t rnic_port_pause_frames(const rnic *r, uint8_t port);
+/* The priority the adapter sends RoCE data with (see rnic_cc_config). */
+unsigned rnic_priority(const rnic *r);
+const rnic_config *rnic_config_get(const rnic *r);
+/* The adapter's QPs in number order, for reports: i < rnic_qp_slots(); NULL = destroyed. */
+size_t rnic_qp_slots(const rnic *r);
+const struct rnic_qp *rnic_qp_at(const rnic *r, size_t i);
 
 /* A stack activates the adapter: a new VF. NULL when all VFs are in use. */
 rnic_vf *rnic_activate(rnic *r, const char *stack_name, const rnic_host *host);

@@ -21,6 +21,13 @@ typedef struct rnic_port {
 	char pnet_id[17];
 	uint32_t eth_mtu;
 	smcr_mtu ib_mtu;
+	/* PFC/PAUSE from the link partner: frames of a paused priority wait here, in order,
+	 * until resume_ev[p] finds the priority unpaused; the time paused is summed */
+	sim_frame *held_head[SIM_PRIOS], *held_tail[SIM_PRIOS];
+	sim_event resume_ev[SIM_PRIOS];
+	sim_time pause_end[SIM_PRIOS];   /* end of the pause counted in paused_total */
+	sim_time paused_total[SIM_PRIOS];
+	uint64_t pause_frames;
 } rnic_port;
 
 typedef struct vf_ipv4 {
@@ -104,7 +111,8 @@ struct rnic {
 	rnic_qp **qps;      /* by qpn - qpn_base; NULL once destroyed */
 	size_t n_qps, cap_qps;
 	rnic_stats st;
-	uint32_t k_qp_tx, k_qp_retry, k_qp_rnr, k_vf_report, k_loop;
+	uint32_t k_qp_tx, k_qp_retry, k_qp_rnr, k_vf_report, k_loop, k_qp_cc, k_resume;
+	uint8_t prio, cnp_prio; /* priorities of the data and of the CNPs the adapter sends */
 	sim_tap_fn loop_tap;   /* observer of turnaround frames (captures), or NULL */
 	void *loop_tap_ctx;
 };
@@ -180,6 +188,13 @@ struct rnic_qp {
 	struct lazy_arena_buf *write_lazy; /* WRITE: the arena buffer it goes to, or NULL */
 	bool nak_sent;
 
+	/* congestion control: the DCQCN reaction point and its timers; the notification
+	 * point's next allowed CNP */
+	bool ecn;           /* DCQCN on and RoCE v2: frames ECN-capable */
+	dcqcn_rp rp;
+	sim_event cc_ev;
+	sim_time cnp_next;
+
 	rnic_qp_stats st;
 };
 
@@ -190,8 +205,10 @@ void rnic_vf_report_wc(rnic_vf *vf, const rnic_qp *qp, const smcr_wc *wc);
 void rnic_vf_report_async(rnic_vf *vf, const rnic_qp *qp, smcr_async_event ev, uint8_t port, void *qp_ctx);
 void rnic_vf_forget_qp(rnic_vf *vf, const rnic_qp *qp);
 const smcr_gid_entry *rnic_vf_gid(const rnic_vf *vf, uint8_t port, uint16_t index);
-/* Send a frame out of a port, counting it. */
-void rnic_port_send(rnic_port *port, sim_frame *f);
+/* Send a frame of priority prio out of a port, counting it; held while prio is paused. */
+void rnic_port_send(rnic_port *port, sim_frame *f, unsigned prio);
+/* Whether priority prio of the port is paused now (PFC/PAUSE from the link partner). */
+bool rnic_port_paused(const rnic_port *port, unsigned prio, sim_time *until);
 
 /* mr.c */
 void rnic_mr_free_all(rnic_vf *vf);
@@ -209,9 +226,13 @@ void req_on_ack(rnic_qp *qp, const roce_pkt *pkt);
 void req_tx_event(sim_engine *eng, sim_event *ev);
 void req_retry_event(sim_engine *eng, sim_event *ev);
 void req_rnr_event(sim_engine *eng, sim_event *ev);
+void req_cc_event(sim_engine *eng, sim_event *ev);
+void req_on_cnp(rnic_qp *qp);
 
 /* qp_responder.c */
 void resp_on_request(rnic_qp *qp, const roce_pkt *pkt);
+/* Notification point: a CE-marked packet arrived for qp. */
+void resp_on_congestion(rnic_qp *qp);
 
 #define SQ_NONE UINT32_MAX
 

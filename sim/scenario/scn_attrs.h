@@ -69,7 +69,7 @@ typedef struct scn_val {
 #define N_LINK_SPECS 7
 
 #define N_SPECS(a) (sizeof(a) / sizeof((a)[0]))
-#define MAX_ATTRS 24
+#define MAX_ATTRS 40
 
 /* The attributes found in one statement, by spec index. */
 typedef struct scn_attrs {

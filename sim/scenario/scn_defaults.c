@@ -25,6 +25,20 @@ const scn_default scn_defaults[] = {
 
 	/* fabric */
 	{ "switch", "vlans", { "all", "all" }, "VLANs the switch carries", SCN_DEF_VALUE },
+	/* congestion (docs/congestion.md): off unless buffer= is given */
+	{ "switch", "buffer", { "0", "0" }, "shared buffer bytes, 0 = none: frames queue on the wires (0..4G)", SCN_DEF_VALUE },
+	{ "switch", "alpha", { "1", "1" }, "dynamic threshold: a queue may use alpha x free buffer ((0, 1])", SCN_DEF_VALUE },
+	{ "switch", "pfc", { "00", "00" }, "PFC class-enable vector of lossless priorities (hex 00..ff; 08 = priority 3)", SCN_DEF_VALUE },
+	{ "switch", "xoff", { "0", "0" }, "ingress XOFF per port and priority, 0 = alpha x free buffer", SCN_DEF_VALUE },
+	{ "switch", "xon", { "2K", "2K" }, "ingress XON per port and priority (below xoff)", SCN_DEF_VALUE },
+	{ "switch", "headroom", { "0", "0" }, "reserved per port and lossless priority (0..1G)", SCN_DEF_VALUE },
+	{ "switch", "quanta", { "65535", "65535" }, "pause quanta of an XOFF, 512 bit times each (1..65535)", SCN_DEF_VALUE },
+	{ "switch", "ecn", { "no", "no" }, "RED marking of ECT frames at egress", SCN_DEF_VALUE },
+	/* DCQCN paper (Zhu et al., SIGCOMM 2015), 40 Gb/s: Kmin 5 KB, Kmax 200 KB, Pmax 1 % */
+	{ "switch", "kmin", { "5K", "5K" }, "no marks at or below this queue", SCN_DEF_VALUE },
+	{ "switch", "kmax", { "200K", "200K" }, "every ECT frame marked above (kmin < kmax)", SCN_DEF_VALUE },
+	{ "switch", "pmax", { "1%", "1%" }, "marking probability reached at kmax", SCN_DEF_VALUE },
+	{ "switch", "trust", { "pcp", "pcp" }, "classify by 802.1Q PCP, or by DSCP (priority = DSCP >> 3)", SCN_DEF_VALUE },
 	{ "wire", "latency", { "1us", "1us" }, "one-way propagation delay", SCN_DEF_VALUE },
 	{ "wire", "bandwidth", { "25Gbps", "25Gbps" }, "serialisation rate", SCN_DEF_VALUE },
 	{ "wire", "mtu", { "9000", "9000" }, "largest Ethernet payload carried", SCN_DEF_VALUE },
@@ -48,6 +62,23 @@ const scn_default scn_defaults[] = {
 	{ "adapter", "dup", { "0", "0" }, "", SCN_DEF_VALUE },
 	{ "adapter", "reorder", { "0", "0" }, "", SCN_DEF_VALUE },
 	{ "adapter", "corrupt", { "0", "0" }, "", SCN_DEF_VALUE },
+	/* congestion: off unless asked for. DCQCN values of Zhu et al., SIGCOMM 2015 [dcqcn];
+	 * CNP priority and DSCP as ConnectX firmware sets them [cx] */
+	{ "adapter", "dcqcn", { "off", "off" }, "ECT(0) on RoCE v2, CNPs, DCQCN rate limiter", SCN_DEF_VALUE },
+	{ "adapter", "prio", { "", "" }, "802.1p PCP of RoCE frames (0..7): no tag of its own", SCN_DEF_UNSET },
+	{ "adapter", "dscp", { "", "" }, "DSCP of RoCE v2 frames (0..63): TOS 0", SCN_DEF_UNSET },
+	{ "adapter", "cnpprio", { "6", "6" }, "PCP of CNPs (with prio=) [cx]", SCN_DEF_VALUE },
+	{ "adapter", "cnpdscp", { "48", "48" }, "DSCP of CNPs [cx]", SCN_DEF_VALUE },
+	{ "adapter", "cnpinterval", { "50us", "50us" }, "at most one CNP per QP this often (N) [dcqcn]", SCN_DEF_VALUE },
+	{ "adapter", "txwindow", { "10us", "10us" }, "wire time queued on the access wire (PFC cannot recall it)", SCN_DEF_VALUE },
+	{ "adapter", "dcqcn_g", { "1/256", "1/256" }, "alpha gain g (> 0) [dcqcn]", SCN_DEF_VALUE },
+	{ "adapter", "alphatimer", { "55us", "55us" }, "alpha update timer K (1us..100ms) [dcqcn]", SCN_DEF_VALUE },
+	{ "adapter", "ratetimer", { "55us", "55us" }, "rate increase timer T (1us..100ms) [dcqcn]", SCN_DEF_VALUE },
+	{ "adapter", "bytecounter", { "10MB", "10MB" }, "rate increase byte counter B, 0 = none [dcqcn]", SCN_DEF_VALUE },
+	{ "adapter", "recovery", { "5", "5" }, "fast recovery steps F (1..64) [dcqcn]", SCN_DEF_VALUE },
+	{ "adapter", "rai", { "40Mbps", "40Mbps" }, "additive increase R_AI [dcqcn]", SCN_DEF_VALUE },
+	{ "adapter", "rhai", { "400Mbps", "400Mbps" }, "hyper increase R_HAI (10 x R_AI, as QCN and [cx])", SCN_DEF_VALUE },
+	{ "adapter", "minrate", { "10Mbps", "10Mbps" }, "floor of the DCQCN rate", SCN_DEF_VALUE },
 
 	/* stacks */
 	{ "stack", "personality", { "linux", "linux" }, "", SCN_DEF_VALUE },
@@ -142,5 +173,8 @@ void scn_print_defaults(FILE *out)
 	             "[zos-tc] z/OS TCPCONFIG (INTERVAL 120 min, TCPRCVBUFRSIZE/TCPSENDBFRSIZE 65536);\n"
 	             "[lx-smc] Linux net.smc sysctls (rmem/wmem 64 KiB, smcr_testlink_time 30 s,\n"
 	             "smcr_max_links_per_lgr 2, smcr_max_conns_per_lgr 255); [lx-tcp] net.ipv4.tcp_keepalive_time 7200 s;\n"
-	             "[digest] the team's SMC-R protocol digest (RMBE sizes, IB MTUs).\n");
+	             "[digest] the team's SMC-R protocol digest (RMBE sizes, IB MTUs);\n"
+	             "[dcqcn] Zhu et al., Congestion Control for Large-Scale RDMA Deployments, SIGCOMM 2015\n"
+	             "(g 1/256, K = T = 55 us, B 10 MB, F 5, R_AI 40 Mb/s, N 50 us); [cx] ConnectX DCQCN defaults\n"
+	             "(CNP PCP 6, DSCP 48; R_HAI/R_AI = 10).\n");
 }

@@ -1,6 +1,7 @@
 /* The canonical printer: a resolved scenario back in scenario syntax, every default
  * spelled out, the timeline in run order. Loading the output and printing it again gives
  * the same text (tests rely on it). */
+#include <inttypes.h>
 #include <string.h>
 
 #include "sim/addr/addr_text.h"
@@ -48,6 +49,30 @@ static void put_link(FILE *out, const scn_link_params *l, bool with_mtu)
 static const char *roce_name(scn_roce r)
 {
 	return r == SCN_ROCE_V1 ? "v1" : r == SCN_ROCE_V2 ? "v2" : "both";
+}
+
+/* Congestion attributes only where they are in use: a scenario without them dumps as before. */
+static void put_adapter_cc(FILE *out, const scn_adapter_cc *cc)
+{
+	char t[32];
+	if (cc->pcp >= 0)
+		fprintf(out, " prio=%d", cc->pcp);
+	if (cc->dscp >= 0)
+		fprintf(out, " dscp=%d", cc->dscp);
+	if (cc->txwindow_ns != 10000) {
+		scn_format_duration(cc->txwindow_ns, t, sizeof t);
+		fprintf(out, " txwindow=%s", t);
+	}
+	if (!cc->dcqcn)
+		return;
+	fprintf(out, " dcqcn=on cnpprio=%u cnpdscp=%u", cc->cnp_pcp, cc->cnp_dscp);
+	scn_format_duration(cc->cnp_interval_ns, t, sizeof t);
+	fprintf(out, " cnpinterval=%s dcqcn_g=%" PRIu64 "/%" PRIu64, t, cc->g.num, cc->g.den);
+	scn_format_duration(cc->alpha_timer_ns, t, sizeof t);
+	fprintf(out, " alphatimer=%s", t);
+	scn_format_duration(cc->rate_timer_ns, t, sizeof t);
+	fprintf(out, " ratetimer=%s bytecounter=%" PRIu64 " recovery=%u rai=%" PRIu64 "bps rhai=%" PRIu64
+	        "bps minrate=%" PRIu64 "bps", t, cc->byte_counter, cc->recovery, cc->rai_bps, cc->rhai_bps, cc->min_bps);
 }
 
 static void dump_stack(const scn_scenario *scn, const scn_stack *st, FILE *out)
@@ -236,6 +261,7 @@ void scn_dump(const scn_scenario *scn, FILE *out)
 		}
 		fprintf(out, " mtu=%u roce=%s", ad->mtu, roce_name(ad->roce));
 		put_link(out, &ad->link, false);
+		put_adapter_cc(out, &ad->cc);
 		fputc('\n', out);
 	}
 	for (size_t i = 0; i < scn->n_stacks; i++) {

@@ -58,10 +58,25 @@ enum {
 	SCN_SET_CORRUPT = 1u << 5,
 };
 
+/* A switch's congestion features (docs/congestion.md); buffer 0 = none (the default). */
+typedef struct scn_switch_qos {
+	uint64_t buffer;          /* bytes of shared buffer */
+	sim_ratio alpha;          /* dynamic threshold factor, (0, 1] */
+	uint8_t pfc;              /* class-enable vector of the lossless priorities */
+	uint64_t xoff, xon;       /* ingress thresholds per (port, priority); xoff 0 = dynamic */
+	uint64_t headroom;        /* per (port, lossless priority) */
+	uint16_t quanta;          /* of an XOFF */
+	bool ecn;
+	uint64_t kmin, kmax;      /* RED marking thresholds, bytes of the egress queue */
+	sim_ratio pmax;
+	bool trust_dscp;          /* classify by DSCP (class selector: DSCP >> 3) instead of PCP */
+} scn_switch_qos;
+
 typedef struct scn_switch {
 	char name[SCN_NAME_MAX + 1];
 	scn_loc loc;
 	scn_vlan_set vlans;
+	scn_switch_qos qos;
 	uint32_t segment; /* L2 segment: switches joined by wires share one (0, 1, … in file order) */
 } scn_switch;
 
@@ -85,6 +100,20 @@ typedef struct scn_adapter_port {
 	char pnetid[SCN_PNETID_MAX + 1]; /* "" = none */
 } scn_adapter_port;
 
+/* Congestion attributes of an adapter (all off or unset by default). */
+typedef struct scn_adapter_cc {
+	bool dcqcn;               /* ECT(0) on RoCE v2, CNPs, DCQCN rate limiter */
+	int pcp, dscp;            /* -1 = not given */
+	uint8_t cnp_pcp, cnp_dscp;
+	uint64_t cnp_interval_ns;
+	uint64_t txwindow_ns;     /* wire time the adapter keeps queued on its access wire */
+	sim_ratio g;
+	uint64_t alpha_timer_ns, rate_timer_ns;
+	uint64_t byte_counter;    /* 0 = no byte counter */
+	uint32_t recovery;        /* F */
+	uint64_t rai_bps, rhai_bps, min_bps;
+} scn_adapter_cc;
+
 typedef struct scn_adapter {
 	char name[SCN_NAME_MAX + 1];
 	scn_loc loc;
@@ -94,6 +123,7 @@ typedef struct scn_adapter {
 	uint32_t mtu;    /* largest RoCE MTU the ports support: 256..4096 */
 	scn_roce roce;
 	scn_link_params link; /* access wires of both ports (mtu unused) */
+	scn_adapter_cc cc;
 } scn_adapter;
 
 /* --- stacks ---------------------------------------------------------------------- */

@@ -14,6 +14,7 @@
  * This file holds the dispatch, the pre-scan and the run and fabric statements; the stack
  * block is in scn_parse_stack.c, apps, reports, expectations and the timeline in
  * scn_parse_apps.c, values and attributes in scn_attrs.c, names in scn_names.c. */
+#include <inttypes.h>
 #include <string.h>
 
 #include "sim/scenario/scn_attrs.h"
@@ -22,8 +23,23 @@
 
 static const char *const roce_names[] = { "v1", "v2", "both", NULL };
 
+static const char *const trust_names[] = { "pcp", "dscp", NULL };
+enum { A_SW_BUFFER = 1, A_SW_ALPHA, A_SW_PFC, A_SW_XOFF, A_SW_XON, A_SW_HEADROOM, A_SW_QUANTA, A_SW_ECN, A_SW_KMIN,
+       A_SW_KMAX, A_SW_PMAX, A_SW_TRUST };
 static const scn_attr_spec switch_specs[] = {
 	{ "vlans", SCN_V_VLANS, 0, 0, NULL, NULL, NULL, false },
+	{ "buffer", SCN_V_SIZE, 0, 1ULL << 32, NULL, NULL, NULL, false },
+	{ "alpha", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false },
+	{ "pfc", SCN_V_HEX, 0, 0xff, NULL, NULL, NULL, false },
+	{ "xoff", SCN_V_SIZE, 0, 1ULL << 32, NULL, NULL, NULL, false },
+	{ "xon", SCN_V_SIZE, 0, 1ULL << 32, NULL, NULL, NULL, false },
+	{ "headroom", SCN_V_SIZE, 0, 1ULL << 30, NULL, NULL, NULL, false },
+	{ "quanta", SCN_V_UINT, 1, 0xffff, NULL, NULL, NULL, false },
+	{ "ecn", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "kmin", SCN_V_SIZE, 0, 1ULL << 32, NULL, NULL, NULL, false },
+	{ "kmax", SCN_V_SIZE, 1, 1ULL << 32, NULL, NULL, NULL, false },
+	{ "pmax", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false },
+	{ "trust", SCN_V_ENUM, 0, 0, trust_names, NULL, NULL, false },
 };
 
 static const scn_attr_spec wire_specs[] = {
@@ -43,6 +59,22 @@ static const scn_attr_spec adapter_specs[] = {
 	{ "pnetid", SCN_V_PNETID, 0, 0, NULL, NULL, NULL, false },
 	{ "pnetid2", SCN_V_PNETID, 0, 0, NULL, NULL, NULL, false },
 	{ "roce", SCN_V_ENUM, 0, 0, roce_names, NULL, NULL, false },
+	/* congestion (sim/rdma/rnic.h rnic_cc_config, sim/rdma/dcqcn.h) */
+	{ "dcqcn", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "prio", SCN_V_UINT, 0, 7, NULL, NULL, NULL, false },
+	{ "dscp", SCN_V_UINT, 0, 63, NULL, NULL, NULL, false },
+	{ "cnpprio", SCN_V_UINT, 0, 7, NULL, NULL, NULL, false },
+	{ "cnpdscp", SCN_V_UINT, 0, 63, NULL, NULL, NULL, false },
+	{ "cnpinterval", SCN_V_DURATION, 0, 10 * NS_S / 1000, NULL, NULL, NULL, false },
+	{ "txwindow", SCN_V_DURATION, 0, NS_S / 1000, NULL, NULL, NULL, false },
+	{ "dcqcn_g", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false },
+	{ "alphatimer", SCN_V_DURATION, 1000, 100 * NS_S / 1000, NULL, NULL, NULL, false },
+	{ "ratetimer", SCN_V_DURATION, 1000, 100 * NS_S / 1000, NULL, NULL, NULL, false },
+	{ "bytecounter", SCN_V_SIZE, 0, 1ULL << 30, NULL, NULL, NULL, false },
+	{ "recovery", SCN_V_UINT, 1, 64, NULL, NULL, NULL, false },
+	{ "rai", SCN_V_RATE, 1000, 1000000000000ULL, NULL, NULL, NULL, false },
+	{ "rhai", SCN_V_RATE, 1000, 1000000000000ULL, NULL, NULL, NULL, false },
+	{ "minrate", SCN_V_RATE, 1000, 1000000000000ULL, NULL, NULL, NULL, false },
 };
 
 static uint64_t brk_key(unsigned kind, uint64_t index)
@@ -145,6 +177,71 @@ static void stmt_end_time(scn_parser *P, const scn_stmt *st)
 	}
 }
 
+static void qos_get(scn_parser *P, const scn_attrs *a, const char *key, scn_val *v, bool *ok)
+{
+	if (*ok)
+		*ok = scn_attr_get(P, a, key, "switch", SCN_PERS_LINUX, v, NULL);
+	else
+		memset(v, 0, sizeof(*v)); /* the statement is broken: nothing is read from v */
+}
+
+/* The congestion attributes, with the checks that join two of them. */
+static void switch_qos(scn_parser *P, const scn_attrs *a, scn_switch_qos *q, bool *ok)
+{
+	scn_val v;
+	qos_get(P, a, "buffer", &v, ok);
+	q->buffer = v.u;
+	qos_get(P, a, "alpha", &v, ok);
+	q->alpha = v.r;
+	if (*ok && q->alpha.num == 0) {
+		scn_error(P->d, a->tok[A_SW_ALPHA]->vloc, "alpha=%s leaves no buffer to anyone; expected a ratio above 0",
+		          scn_echo(P->d, a->tok[A_SW_ALPHA]->value));
+		*ok = false;
+	}
+	qos_get(P, a, "pfc", &v, ok);
+	q->pfc = (uint8_t)v.u;
+	qos_get(P, a, "xoff", &v, ok);
+	q->xoff = v.u;
+	qos_get(P, a, "xon", &v, ok);
+	q->xon = v.u;
+	qos_get(P, a, "headroom", &v, ok);
+	q->headroom = v.u;
+	qos_get(P, a, "quanta", &v, ok);
+	q->quanta = (uint16_t)v.u;
+	qos_get(P, a, "ecn", &v, ok);
+	q->ecn = v.b;
+	qos_get(P, a, "kmin", &v, ok);
+	q->kmin = v.u;
+	qos_get(P, a, "kmax", &v, ok);
+	q->kmax = v.u;
+	qos_get(P, a, "pmax", &v, ok);
+	q->pmax = v.r;
+	qos_get(P, a, "trust", &v, ok);
+	q->trust_dscp = v.u == 1;
+	if (!*ok)
+		return;
+	if (q->xoff && q->xon >= q->xoff) {
+		scn_error(P->d, a->tok[A_SW_XON] ? a->tok[A_SW_XON]->vloc : a->tok[A_SW_XOFF]->vloc,
+		          "xon=%" PRIu64 " is not below xoff=%" PRIu64 "; expected xon < xoff", q->xon, q->xoff);
+		*ok = false;
+	} else if (q->kmin >= q->kmax) {
+		scn_error(P->d, a->tok[A_SW_KMIN] ? a->tok[A_SW_KMIN]->vloc : a->tok[A_SW_KMAX]->vloc,
+		          "kmin=%" PRIu64 " is not below kmax=%" PRIu64 "; expected kmin < kmax", q->kmin, q->kmax);
+		*ok = false;
+	} else if (!q->buffer) {
+		/* congestion settings without a buffer would silently do nothing */
+		static const int need_buffer[] = { A_SW_ALPHA, A_SW_PFC, A_SW_XOFF, A_SW_XON, A_SW_HEADROOM, A_SW_QUANTA,
+		                                   A_SW_ECN, A_SW_KMIN, A_SW_KMAX, A_SW_PMAX, A_SW_TRUST };
+		for (size_t i = 0; i < sizeof(need_buffer) / sizeof(need_buffer[0]); i++)
+			if (a->tok[need_buffer[i]]) {
+				scn_error(P->d, a->tok[need_buffer[i]]->loc, "%s= needs a switch buffer; expected buffer=SIZE too",
+				          a->tok[need_buffer[i]]->key);
+				*ok = false;
+				break;
+			}
+	}
+}
+
 static void stmt_switch(scn_parser *P, const scn_stmt *st)
 {
 	const char *usage = "switch NAME [vlans=LIST]";
@@ -165,6 +262,7 @@ static void stmt_switch(scn_parser *P, const scn_stmt *st)
 		ok = scn_attr_collect(P, st, np, switch_specs, N_SPECS(switch_specs), "switch", &a);
 	if (ok && (ok = scn_attr_get(P, &a, "vlans", "switch", SCN_PERS_LINUX, &v, NULL)))
 		sw->vlans = v.vlans;
+	switch_qos(P, &a, &sw->qos, &ok);
 	if (!ok)
 		scn_mark_broken(P, SCN_BRK_SWITCH, idx);
 }
@@ -224,6 +322,54 @@ static void derived_adapter_mac(uint8_t mac[6], uint16_t pfid, uint8_t port)
 	mac[5] = port;
 }
 
+/* The congestion attributes: every one has a default row in scn_defaults.c except the
+ * priority ones, which are unset (-1) unless written. */
+static void adapter_cc(scn_parser *P, const scn_attrs *a, scn_adapter_cc *cc, bool *ok)
+{
+	scn_val v;
+	bool given;
+	const char *sc = "adapter";
+	scn_personality px = SCN_PERS_LINUX;
+#define GET(key) (*ok && (*ok = scn_attr_get(P, a, key, sc, px, &v, &given)))
+	if (GET("dcqcn"))
+		cc->dcqcn = v.b;
+	cc->pcp = GET("prio") && given ? (int)v.u : -1;
+	cc->dscp = GET("dscp") && given ? (int)v.u : -1;
+	if (GET("cnpprio"))
+		cc->cnp_pcp = (uint8_t)v.u;
+	if (GET("cnpdscp"))
+		cc->cnp_dscp = (uint8_t)v.u;
+	if (GET("cnpinterval"))
+		cc->cnp_interval_ns = v.u;
+	if (GET("txwindow"))
+		cc->txwindow_ns = v.u;
+	if (GET("dcqcn_g")) {
+		cc->g = v.r;
+		if (v.r.num == 0) {
+			for (size_t i = 0; i < a->n; i++)
+				if (a->tok[i] && !strcmp(a->spec[i].key, "dcqcn_g"))
+					scn_error(P->d, a->tok[i]->vloc, "dcqcn_g=%s makes alpha stand still; expected a gain above 0 such as 1/256",
+					          scn_echo(P->d, a->tok[i]->value));
+			*ok = false;
+		}
+	}
+	if (GET("alphatimer"))
+		cc->alpha_timer_ns = v.u;
+	if (GET("ratetimer"))
+		cc->rate_timer_ns = v.u;
+	if (GET("bytecounter"))
+		cc->byte_counter = v.u;
+	if (GET("recovery"))
+		cc->recovery = (uint32_t)v.u;
+	if (GET("rai"))
+		cc->rai_bps = v.u;
+	if (GET("rhai"))
+		cc->rhai_bps = v.u;
+	if (GET("minrate"))
+		cc->min_bps = v.u;
+#undef GET
+}
+
 static void stmt_adapter(scn_parser *P, const scn_stmt *st)
 {
 	const char *usage = "adapter NAME pfid=HEX switch=NAME [ports=1|2] [switch2=NAME] …";
@@ -262,6 +408,7 @@ static void stmt_adapter(scn_parser *P, const scn_stmt *st)
 		ad->roce = (scn_roce)(v.u + 1);
 	scn_attr_link(P, &a, "adapter", &ad->link, &ok);
 	ad->link.mtu = 0;
+	adapter_cc(P, &a, &ad->cc, &ok);
 	if (ok) {
 		ad->port[0].sw = scn_resolve(P, SCN_SYM_SWITCH, a.tok[A_SWITCH]->value, a.tok[A_SWITCH]->vloc);
 		ok = ad->port[0].sw != SCN_NONE;

@@ -2,6 +2,7 @@
  * taking them down again. */
 #include "sim/world/world_int.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +72,37 @@ static int plug_to_switch(world *w, sim_wire *wire, uint32_t sw_idx, sim_switch 
 	return 0;
 }
 
+
+/* A switch's congestion features from the scenario (none without buffer=). */
+static int switch_qos(sim_switch *sw, const scn_switch *ss, uint32_t nports, const char *file, char *err, size_t errlen)
+{
+	const scn_switch_qos *c = &ss->qos;
+	if (!c->buffer)
+		return 0;
+	sim_switch_qos q;
+	sim_switch_qos_default(&q);
+	q.buffer_bytes = c->buffer;
+	q.alpha = c->alpha;
+	q.prio_map.trust = c->trust_dscp ? SIM_TRUST_DSCP : SIM_TRUST_PCP;
+	q.pfc_mask = c->pfc;
+	q.xoff_bytes = c->xoff;
+	q.xon_bytes = c->xon;
+	q.headroom_bytes = c->headroom;
+	q.pause_quanta = c->quanta;
+	q.ecn = c->ecn;
+	q.kmin_bytes = c->kmin;
+	q.kmax_bytes = c->kmax;
+	q.pmax = c->pmax;
+	if (sim_switch_set_qos(sw, &q)) {
+		snprintf(err, errlen,
+		         "%s:%u: switch %s: headroom=%" PRIu64 " for %u ports and %d lossless priorities does not fit in "
+		         "buffer=%" PRIu64 "; expected a larger buffer or less headroom",
+		         file, ss->loc.line, ss->name, c->headroom, nports, __builtin_popcount(c->pfc), c->buffer);
+		return -1;
+	}
+	return 0;
+}
+
 static int build_fabric(world *w, char *err, size_t errlen)
 {
 	const scn_scenario *s = w->scn;
@@ -104,6 +136,10 @@ static int build_fabric(world *w, char *err, size_t errlen)
 		sim_switch_params_default(&sp);
 		sp.nports = need[i] ? need[i] : 1;
 		w->sw[i] = sim_switch_new(w->fab, s->switches[i].name, &sp);
+		if (switch_qos(w->sw[i], &s->switches[i], sp.nports, s->file, err, errlen)) {
+			free(need);
+			return -1;
+		}
 	}
 	free(need);
 	if (spare != UINT32_MAX) {
@@ -136,6 +172,27 @@ static int build_fabric(world *w, char *err, size_t errlen)
 
 #define ROCE_HEADROOM 80u /* RoCE headers below the Ethernet MTU (rnic.c picks the IB MTU so) */
 
+static void cc_from_scenario(rnic_config *c, const scn_adapter_cc *sc)
+{
+	rnic_cc_config *cc = &c->cc;
+	cc->dcqcn = sc->dcqcn;
+	cc->pcp = sc->pcp;
+	cc->dscp = sc->dscp;
+	cc->cnp_pcp = sc->cnp_pcp;
+	cc->cnp_dscp = sc->cnp_dscp;
+	c->tx_window = sc->txwindow_ns;
+	dcqcn_params *p = &cc->dp;
+	p->cnp_interval = sc->cnp_interval_ns;
+	p->g = sc->g;
+	p->alpha_timer = sc->alpha_timer_ns;
+	p->rate_timer = sc->rate_timer_ns;
+	p->byte_counter = sc->byte_counter;
+	p->recovery = sc->recovery;
+	p->rai_bps = sc->rai_bps;
+	p->rhai_bps = sc->rhai_bps;
+	p->min_bps = sc->min_bps;
+}
+
 static int build_adapters(world *w, char *err, size_t errlen)
 {
 	const scn_scenario *s = w->scn;
@@ -147,6 +204,7 @@ static int build_adapters(world *w, char *err, size_t errlen)
 		rnic_config_default(&c, a->name, a->pfid);
 		c.nports = a->n_ports;
 		c.roce = (uint8_t)((a->roce & SCN_ROCE_V1 ? RNIC_ROCE_V1 : 0) | (a->roce & SCN_ROCE_V2 ? RNIC_ROCE_V2 : 0));
+		cc_from_scenario(&c, &a->cc);
 		for (uint8_t p = 0; p < a->n_ports; p++) {
 			memcpy(c.ports[p].mac, a->port[p].mac, 6);
 			snprintf(c.ports[p].pnet_id, sizeof(c.ports[p].pnet_id), "%s", a->port[p].pnetid);

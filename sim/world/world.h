@@ -32,6 +32,7 @@
 #include "sim/engine/engine.h"
 #include "sim/fabric/fabric.h"
 #include "sim/fabric/plug.h"
+#include "sim/fabric/switch.h"
 #include "sim/smc/realhw_map.h"
 #include "sim/report/report.h"
 #include "sim/scenario/scn_model.h"
@@ -113,6 +114,8 @@ sim_engine *world_engine(const world *w);
 sim_fabric *world_fabric(const world *w);
 /* The adapter of the scenario's adapter `index`. */
 rnic *world_rnic(const world *w, uint32_t index);
+/* The switch of the scenario's switch `index`. */
+sim_switch *world_switch(const world *w, uint32_t index);
 /* The run's end (virtual ns), 0 if it runs until nothing is left to do. */
 uint64_t world_end_time(const world *w);
 const scn_scenario *world_scenario(const world *w);

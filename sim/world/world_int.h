@@ -185,5 +185,13 @@ void world_log_closed(world *w, const world_end *e);
 void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev);
 void world_on_port_event(void *user, smc_layer *l, uint32_t port_index, bool up);
 void world_report_snapshot(world *w, const scn_report *rep, const char *why);
+/* world_fabric.c: switch congestion counters (nothing when no switch has a buffer). */
+void world_print_fabric(world *w, FILE *out);
+void world_write_fabric_json(world *w, json_writer *j);
+
+/* world_congestion.c: the adapters' congestion counters, only when in use */
+bool world_cc_in_use(const world *w);
+void world_print_congestion(world *w, FILE *out);
+void world_json_congestion(world *w, json_writer *j);
 
 #endif

@@ -459,6 +459,7 @@ void world_report_snapshot(world *w, const scn_report *rep, const char *why)
 		json_kv_uint(&w->json, "line", rep->loc.line);
 		json_kv_uint(&w->json, "time_ns", t);
 		report_write_json(&w->json, &r);
+		world_write_fabric_json(w, &w->json);
 		json_end_object(&w->json);
 		report_free(&r);
 		return;
@@ -471,6 +472,7 @@ void world_report_snapshot(world *w, const scn_report *rep, const char *why)
 	fprintf(w->out, "\n==== report (%s:%u) at %" PRIu64 ".%09" PRIu64 " s ====\n", w->scn->file, rep->loc.line, (uint64_t)(t / SIM_S),
 	        (uint64_t)(t % SIM_S));
 	world_print_report(w, w->out, f, rep->stack, rep->has_smcid, rep->smcid);
+	world_print_fabric(w, w->out);
 	(void)why;
 }
 

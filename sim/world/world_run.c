@@ -609,6 +609,7 @@ uint64_t world_finish(world *w)
 	sim_time t = sim_now(w->eng);
 	if (w->o.json) {
 		json_end_array(&w->json);
+		world_json_congestion(w, &w->json);
 		json_kv_uint(&w->json, "end_ns", t);
 		json_kv_uint(&w->json, "engine_events", sim_engine_events_run(w->eng));
 		json_kv_uint(&w->json, "expectations_passed", w->expect_passed);
@@ -619,6 +620,7 @@ uint64_t world_finish(world *w)
 		json_end_object(&w->json);
 		json_finish(&w->json);
 	} else if (!w->o.quiet) {
+		world_print_congestion(w, w->out);
 		fprintf(w->out, "\n%s: %" PRIu64 " expectation%s met, %" PRIu64 " failed; virtual time %" PRIu64 ".%09" PRIu64
 		                " s, %" PRIu64 " events\n",
 		        s->file, w->expect_passed, w->expect_passed == 1 ? "" : "s", w->expect_failed, (uint64_t)(t / SIM_S), (uint64_t)(t % SIM_S),

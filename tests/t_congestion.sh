@@ -1,0 +1,84 @@
+# The fabric under load (docs/congestion.md): switch congestion attributes are checked
+# and listed by `check --defaults`; the three incast scenarios show tail drops and
+# go-back-N (lossy), pauses and no drop at all (PFC), ECN marks and CNPs (ECN+DCQCN) in
+# their text and JSON reports; PFC frames in a capture decode in tshark as MAC Control
+# CBFC (PFC) pauses with no malformed frame, with both XOFF and XON; CE-marked frames
+# keep a good IPv4 checksum; `bench incast` prints its figures and rejects bad options.
+set -eu
+. tests/lib.sh
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+# --- attributes, ranges, defaults
+"$SMCR_SIM" check --defaults >"$dir/defaults"
+for k in buffer alpha pfc xoff xon headroom quanta ecn kmin kmax pmax trust; do
+	grep -q "^switch  *$k " "$dir/defaults" || fail "check --defaults does not list switch $k"
+done
+grep -q '^switch  *buffer  *0 ' "$dir/defaults" || fail "buffer must default to 0 (off)"
+bad() { # bad LINE PATTERN
+	printf 'scenario "bad"\n%s\n' "$1" >"$dir/bad.scn"
+	expect_exit 2 "$SMCR_SIM" check "$dir/bad.scn"
+	expect_stderr "$2" "$SMCR_SIM" check "$dir/bad.scn"
+}
+bad 'switch S pfc=08' 'bad.scn:2:10: pfc= needs a switch buffer'
+bad 'switch S buffer=1M kmin=300K' 'kmin=307200 is not below kmax=204800'
+bad 'switch S buffer=1M xoff=10K xon=20K' 'xon=20480 is not below xoff=10240'
+bad 'switch S buffer=1M alpha=0' 'alpha=0 leaves no buffer'
+bad 'switch S buffer=1M pfc=100' 'bad.scn:2:'
+bad 'switch S buffer=1M quanta=0' 'bad.scn:2:'
+bad 'switch S buffer=1M trust=ip' 'bad.scn:2:'
+bad 'switch S buffer=9G' 'bad.scn:2:'
+printf 'scenario "tight"\nswitch S buffer=64K pfc=08 headroom=48K\nadapter A pfid=0001 switch=S\nadapter B pfid=0002 switch=S\n' >"$dir/tight.scn"
+expect_exit 0 "$SMCR_SIM" check "$dir/tight.scn"
+expect_stderr 'does not fit in buffer=65536' "$SMCR_SIM" run "$dir/tight.scn"
+
+# --- the three incasts
+port_sum() { # FILE FIELD-INDEX of "pause A+B/C+D ... drops T/H marks M"
+	awk -v f="$2" '/^    p[0-9]/ { n = split($0, w, /[ +\/]+/); for (i = 1; i <= n; i++) if (w[i] == f) s += w[i + 1] } END { print s + 0 }' "$1"
+}
+"$SMCR_SIM" run scenarios/incast-none.scn >"$dir/none.out"
+grep -q '^switch ports: ' "$dir/none.out" || fail "no switch section in the report"
+[ "$(port_sum "$dir/none.out" drops)" -gt 0 ] || fail "lossy incast: no tail drops"
+[ "$(port_sum "$dir/none.out" pause)" -eq 0 ] || fail "lossy incast: pauses without PFC"
+"$SMCR_SIM" run scenarios/incast-pfc.scn >"$dir/pfc.out"
+[ "$(port_sum "$dir/pfc.out" pause)" -gt 0 ] || fail "PFC incast: nobody paused"
+awk '/^    p[0-9]/ && !/drops 0\/0 /' "$dir/pfc.out" | grep -q . && fail "PFC incast dropped: $(awk '/^    p[0-9]/ && !/drops 0\/0 /' "$dir/pfc.out")"
+"$SMCR_SIM" run scenarios/incast-ecn-dcqcn.scn >"$dir/ecn.out"
+[ "$(port_sum "$dir/ecn.out" marks)" -gt 0 ] || fail "ECN incast: no marks"
+"$SMCR_SIM" run --format json scenarios/incast-pfc.scn >"$dir/pfc.json"
+python3 - "$dir/pfc.json" <<'PY' || fail "JSON switch section"
+import json, sys
+d = json.load(open(sys.argv[1]))
+reps = [e for e in d["timeline"] if "switches" in e]
+assert reps, "no report with switches"
+ports = reps[0]["switches"][0]["ports"]
+assert sum(p["pause_tx"] for p in ports) > 0
+assert sum(p["drops"] + p["headroom_drops"] for p in ports) == 0
+assert all(p["depth_p50"] <= p["depth_p99"] for p in ports)
+PY
+
+# --- captures: PFC frames as tshark sees them
+"$SMCR_SIM" run --pcap "$dir/pfc.pcapng" --pcap-taps both scenarios/incast-pfc.scn >/dev/null
+t() { tshark -n -o ip.check_checksum:TRUE -r "$1" -Y "$2" -T fields -e frame.number 2>/dev/null | wc -l; }
+n=$(t "$dir/pfc.pcapng" macc)
+[ "$n" -gt 0 ] || fail "no MAC Control frame in the capture"
+[ "$(t "$dir/pfc.pcapng" 'macc.opcode == 0x0101 && macc.cbfc.enbv == 0x0008')" -eq "$n" ] ||
+	fail "every MAC Control frame is a PFC frame for priority 3"
+[ "$(t "$dir/pfc.pcapng" 'macc && (_ws.malformed || _ws.expert.severity >= warning)')" -eq 0 ] || fail "malformed PFC frames"
+[ "$(t "$dir/pfc.pcapng" 'macc.cbfc.pause_time.c3 == 65535')" -gt 0 ] || fail "no XOFF"
+[ "$(t "$dir/pfc.pcapng" 'macc.cbfc.pause_time.c3 == 0')" -gt 0 ] || fail "no XON"
+[ "$(t "$dir/pfc.pcapng" 'eth.dst == 01:80:c2:00:00:01')" -eq "$n" ] || fail "PFC frames to 01:80:C2:00:00:01"
+"$SMCR_SIM" run --pcap "$dir/ecn.pcapng" --pcap-taps both scenarios/incast-ecn-dcqcn.scn >/dev/null
+[ "$(t "$dir/ecn.pcapng" 'ip.dsfield.ecn == 3')" -gt 0 ] || fail "no CE-marked frame in the capture"
+[ "$(t "$dir/ecn.pcapng" 'ip.dsfield.ecn == 3 && ip.checksum.status != "Good"')" -eq 0 ] || fail "CE marking broke a checksum"
+
+# --- bench incast
+"$SMCR_SIM" bench incast --senders 4 >"$dir/bench.out"
+[ "$(grep -c '^bench incast: 4 senders' "$dir/bench.out")" -eq 3 ] || fail "bench incast: three fabrics"
+for w in goodput "Jain's fairness" 'bottleneck queue' 'pauses sent' drops 'ECN marks' 'simulated frames/s'; do
+	grep -q "$w" "$dir/bench.out" || fail "bench incast does not print $w"
+done
+"$SMCR_SIM" bench incast --senders 4 --fabric pfc | grep -q 'drops: *0 tail, 0 headroom' || fail "bench incast pfc dropped"
+expect_exit 2 "$SMCR_SIM" bench incast --senders 0
+expect_exit 2 "$SMCR_SIM" bench incast --fabric wet
+echo "congestion ok"

@@ -1,0 +1,194 @@
+/* The adapter under congestion: PFC PAUSE honoured at egress for the adapter's priority
+ * (and only that one), held ACKs, the time paused; ECN bits and priority tags of the frames
+ * the QPs send with DCQCN on or off, RoCE v1 (no IP ECN: nothing to mark, the limiter
+ * idles). Real frames through sim/rdma/testbed.h. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "sim/fabric/congestion.h"
+#include "sim/rdma/testbed.h"
+
+static testbed *tb;
+static int g_pcp = -1;
+static bool g_dcqcn;
+
+static void tweak(testbed_params *p)
+{
+	p->nic.cc.pcp = g_pcp;
+	p->nic.cc.dcqcn = g_dcqcn;
+	p->nic.tx_window = 1000; /* 1 us queued on the wire: a pause takes hold at once */
+}
+
+static testbed *make(roce_version v, int pcp, bool dcqcn)
+{
+	testbed_params p;
+	testbed_params_default(&p);
+	p.version = v;
+	g_pcp = pcp;
+	g_dcqcn = dcqcn;
+	tweak(&p);
+	tb = testbed_new(&p);
+	cr_assert_not_null(tb);
+	return tb;
+}
+
+static void fin(void)
+{
+	cr_expect_eq(sim_frame_pool_in_use(sim_fabric_frames(tb->fab)), 0, "frames left in flight");
+	testbed_free(tb);
+	tb = NULL;
+}
+
+/* A PFC frame from the link partner arrives at side s's adapter port now. */
+static void pfc(testbed_side *s, unsigned prio, uint16_t quanta)
+{
+	uint16_t q[SIM_PRIOS] = { 0 };
+	q[prio] = quanta;
+	static const uint8_t sw_mac[6] = { 0x02, 0x5A, 0, 0, 0, 1 };
+	sim_frame *f = sim_pfc_build(sim_fabric_frames(tb->fab), sw_mac, (uint8_t)(1u << prio), q);
+	sim_plug *plug = &rnic_port_endpoint(s->nic, 1)->plug;
+	plug->receive(plug, f, sim_now(tb->eng));
+}
+
+static const rnic_qp_stats *qst(testbed_side *s) { return rnic_qp_stats_get(s->qp); }
+
+Test(qp_congestion, pfc_pause_stops_the_adapters_priority_and_xon_resumes_it)
+{
+	make(ROCE_V2, 3, false);
+	cr_assert_eq(rnic_priority(tb->a.nic), 3);
+	cr_assert_eq(testbed_post_write(&tb->a, 1, 0, 512 * 1024, 0, SMCR_SEND_SIGNALED), 0);
+	testbed_run(tb, 20 * SIM_US);
+	uint64_t before = qst(&tb->a)->tx_packets;
+	cr_assert_gt(before, 0);
+	pfc(&tb->a, 3, 0xFFFF); /* 65535 quanta at 25 Gb/s: 1.34 ms */
+	testbed_run(tb, 520 * SIM_US);
+	cr_assert_eq(qst(&tb->a)->tx_packets, before, "nothing new while priority 3 is paused");
+	cr_assert_eq(rnic_port_paused_ns(tb->a.nic, 1, 3), 500 * SIM_US);
+	cr_assert_eq(rnic_port_pause_frames(tb->a.nic, 1), 1);
+	pfc(&tb->a, 3, 0); /* XON */
+	testbed_run(tb, 540 * SIM_US);
+	cr_assert_gt(qst(&tb->a)->tx_packets, before, "XON restarts the QP at once");
+	cr_assert_eq(rnic_port_paused_ns(tb->a.nic, 1, 3), 500 * SIM_US, "the pause ended with the XON");
+	testbed_run(tb, SIM_TIME_NEVER);
+	cr_assert_eq(tb->a.n_wcs, 1);
+	cr_assert_eq(tb->a.wcs[0].status, SMCR_WC_SUCCESS);
+	cr_assert_eq(qst(&tb->a)->timeouts, 0);
+	fin();
+}
+
+Test(qp_congestion, a_pause_runs_out_by_itself_and_other_priorities_do_not_stop_the_adapter)
+{
+	make(ROCE_V2, 3, false);
+	cr_assert_eq(testbed_post_write(&tb->a, 1, 0, 512 * 1024, 0, SMCR_SEND_SIGNALED), 0);
+	testbed_run(tb, 20 * SIM_US);
+	uint64_t n0 = qst(&tb->a)->tx_packets;
+	pfc(&tb->a, 5, 0xFFFF);
+	testbed_run(tb, 40 * SIM_US);
+	cr_assert_gt(qst(&tb->a)->tx_packets, n0, "priority 5 paused, the adapter sends on 3");
+	cr_assert_eq(rnic_port_paused_ns(tb->a.nic, 1, 3), 0);
+	/* 1000 quanta at 25 Gb/s = 20.48 us */
+	pfc(&tb->a, 3, 1000);
+	uint64_t n1 = qst(&tb->a)->tx_packets;
+	testbed_run(tb, 40 * SIM_US + 20 * SIM_US);
+	cr_assert_eq(qst(&tb->a)->tx_packets, n1);
+	testbed_run(tb, 40 * SIM_US + 30 * SIM_US);
+	cr_assert_gt(qst(&tb->a)->tx_packets, n1, "the pause ran out after its quanta");
+	cr_assert_eq(rnic_port_paused_ns(tb->a.nic, 1, 3), sim_pause_quanta_ns(1000, 25000000000ULL));
+	testbed_run(tb, SIM_TIME_NEVER);
+	cr_assert_eq(tb->a.wcs[0].status, SMCR_WC_SUCCESS);
+	fin();
+}
+
+Test(qp_congestion, acks_of_a_paused_receiver_wait_in_its_adapter)
+{
+	make(ROCE_V2, 3, false);
+	cr_assert_eq(testbed_post_write(&tb->a, 1, 0, 256 * 1024, 0, SMCR_SEND_SIGNALED), 0);
+	testbed_run(tb, 5 * SIM_US);
+	pfc(&tb->b, 3, 0xFFFF);
+	testbed_run(tb, 200 * SIM_US);
+	cr_assert_gt(rnic_stats_get(tb->b.nic)->tx_held, 0, "B's ACKs are held");
+	cr_assert_eq(tb->a.n_wcs, 0, "so A sees no completion");
+	pfc(&tb->b, 3, 0);
+	testbed_run(tb, SIM_TIME_NEVER);
+	cr_assert_eq(tb->a.n_wcs, 1);
+	cr_assert_eq(tb->a.wcs[0].status, SMCR_WC_SUCCESS);
+	fin();
+}
+
+/* Frames side A sends, by what their headers say. */
+typedef struct seen {
+	unsigned frames, ect0, not_ect, tagged, pcp3;
+	unsigned tclass_nonzero;
+} seen;
+
+static void look(void *ctx, const sim_plug *plug, sim_tap_dir dir, sim_time at, const sim_frame *f)
+{
+	(void)plug;
+	(void)at;
+	seen *s = ctx;
+	if (dir != SIM_TAP_OUT)
+		return;
+	s->frames++;
+	bool tagged = f->data[12] == 0x81 && f->data[13] == 0x00;
+	s->tagged += tagged;
+	s->pcp3 += tagged && (f->data[14] >> 5) == 3;
+	unsigned l3 = tagged ? 18 : 14;
+	if (sim_frame_ipv4(f->data, f->len)) {
+		unsigned ecn = sim_frame_ecn(f->data, f->len);
+		s->ect0 += ecn == SIM_ECN_ECT0;
+		s->not_ect += ecn == SIM_ECN_NOT_ECT;
+	} else {
+		/* RoCE v1: the GRH's traffic class */
+		unsigned tc = (unsigned)((f->data[l3] & 0x0F) << 4 | f->data[l3 + 1] >> 4);
+		s->tclass_nonzero += tc != 0;
+	}
+}
+
+static seen run_and_look(roce_version v, int pcp, bool dcqcn)
+{
+	make(v, pcp, dcqcn);
+	static seen s;
+	memset(&s, 0, sizeof s);
+	sim_plug_set_tap(&rnic_port_endpoint(tb->a.nic, 1)->plug, look, &s);
+	cr_assert_eq(testbed_post_write(&tb->a, 1, 0, 64 * 1024, 0, SMCR_SEND_SIGNALED), 0);
+	cr_assert_eq(testbed_post_write(&tb->b, 2, 0, 8 * 1024, 0, SMCR_SEND_SIGNALED), 0);
+	testbed_run(tb, SIM_TIME_NEVER);
+	cr_assert_eq(tb->a.wcs[0].status, SMCR_WC_SUCCESS);
+	cr_assert_eq(tb->b.wcs[0].status, SMCR_WC_SUCCESS, "B's data reaches A: A's ACKs are in the capture");
+	cr_assert(!rnic_qp_rate_limited(tb->a.qp));
+	cr_assert_eq(rnic_stats_get(tb->a.nic)->cnp_tx + rnic_stats_get(tb->b.nic)->cnp_tx, 0, "nothing marked");
+	fin();
+	return s;
+}
+
+Test(qp_congestion, dcqcn_makes_roce_v2_frames_ect0)
+{
+	seen s = run_and_look(ROCE_V2, -1, true);
+	cr_assert_gt(s.frames, 64);
+	cr_assert_eq(s.ect0, s.frames, "data and ACKs are ECN-capable");
+	cr_assert_eq(s.tagged, 0);
+}
+
+Test(qp_congestion, without_dcqcn_frames_are_as_before)
+{
+	seen s = run_and_look(ROCE_V2, -1, false);
+	cr_assert_eq(s.not_ect, s.frames);
+	cr_assert_eq(s.tagged, 0);
+}
+
+Test(qp_congestion, roce_v1_has_no_ecn_field_so_dcqcn_leaves_it_alone)
+{
+	seen s = run_and_look(ROCE_V1, -1, true);
+	cr_assert_gt(s.frames, 64);
+	cr_assert_eq(s.ect0 + s.not_ect, 0, "no IPv4 header at all");
+	cr_assert_eq(s.tclass_nonzero, 0, "the GRH traffic class is not used for ECN");
+}
+
+Test(qp_congestion, prio_tags_every_frame_with_its_pcp)
+{
+	seen s = run_and_look(ROCE_V2, 3, true);
+	cr_assert_eq(s.tagged, s.frames, "a priority tag (VID 0) on an untagged GID");
+	cr_assert_eq(s.pcp3, s.frames);
+	seen v1 = run_and_look(ROCE_V1, 3, false);
+	cr_assert_eq(v1.pcp3, v1.frames, "RoCE v1 carries its priority in the tag as well");
+}
