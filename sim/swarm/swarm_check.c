@@ -286,15 +286,30 @@ static void check_redundancy(checker *c, const world_conn_summary *f)
 
 /* ---- 3. hangs ---- */
 
-static void check_hang(checker *c, const world_conn_summary *f, uint64_t end)
+/* A hang whose ends cannot reach each other because a neighbour cache holds a wrong MAC:
+ * say which entry, so that the cause shows in the violation (swarm_known.c). */
+static void wrong_neighbour(const world *w, const world_conn_summary *f, char *out, size_t len)
 {
+	char what[160];
+	out[0] = 0;
+	if (world_arp_wrong(w, f->client_ip, f->server_ip, what, sizeof(what)) ||
+	    world_arp_wrong(w, f->server_ip, f->client_ip, what, sizeof(what)))
+		snprintf(out, len, "; a corrupted ARP message: %s", what);
+}
+
+static void check_hang(checker *c, const world *w, const world_conn_summary *f, uint64_t end)
+{
+	char why[200];
 	if (!f->client_ended && orphaned(c, f))
 		orphan_violation(c, f);
-	else if (!f->client_ended || (f->server_seen && !f->server_ended))
+	else if (!f->client_ended || (f->server_seen && !f->server_ended)) {
+		wrong_neighbour(w, f, why, sizeof(why));
 		violation(c, "hang: %s.%u (%s) is still open at %.3f s, the hang bound (client %s, server %s; %" PRIu64
-		             " bytes written by the client, %" PRIu64 " received by the server)",
+		             " bytes written by the client, %" PRIu64 " received by the server%s)",
 		          f->app, f->instance, sock_mode_name(f->mode), SEC(end), f->client_ended ? "ended" : "open",
-		          !f->server_seen ? "never seen" : f->server_ended ? "ended" : "open", f->client_sent, f->server_verified);
+		          !f->server_seen ? "never seen" : f->server_ended ? "ended" : "open", f->client_sent, f->server_verified,
+		          why);
+	}
 }
 
 /* ---- 4. agreement ---- */
@@ -478,7 +493,7 @@ bool swarm_check(const scn_scenario *scn, const sweep_poll *poll, swarm_verdict 
 		const world_conn_summary *f = &g_array_index(c.flows, world_conn_summary, i);
 		check_data(&c, f);
 		check_redundancy(&c, f);
-		check_hang(&c, f, end);
+		check_hang(&c, w, f, end);
 	}
 	smcr_report fin;
 	report_init(&fin);

@@ -23,5 +23,11 @@ const char *const swarm_known_failures[] = {
 	"for its handshake lock (smc_client_lgr_pending); a client that reuses a link group then confirms "
 	"without waiting for an answer and is connected; SMC-R does not watch the TCP connection and the "
 	"server ignores CDC messages with a token it does not know (smc_cdc_rx_handler)",
+	"; a corrupted ARP message: ",
+	"Linux and z/OS do the same: ARP has no checksum, so a bit flipped past the FCS (corrupt=) in an ARP "
+	"message's sender MAC goes into the neighbour cache (RFC 826 merge; Linux arp_process, neigh_update) and "
+	"frames to that address go to a MAC nobody owns until the entry ages out: 60 s in the Linux personality "
+	"(real Linux re-probes after reachable_time, 15-45 s, then DELAY 5 s and 3 unicast probes, so its SYN "
+	"retries reach the peer at 31 or 63 s), ARPAGE 20 min on z/OS; past the hang bound either way",
 	NULL,
 };

@@ -152,6 +152,11 @@ typedef struct world_conn_summary {
 /* Every connection of the run so far, in the order they were opened. */
 void world_foreach_conn(const world *w, void (*fn)(void *arg, const world_conn_summary *c), void *arg);
 
+/* Whether the stack owning from_ip holds an ARP entry for to_ip (on its subnet) with a MAC
+ * other than that of the interface owning to_ip (a corrupted ARP message taught it); if so
+ * `out` says which entry and both MACs. */
+bool world_arp_wrong(const world *w, uint32_t from_ip, uint32_t to_ip, char *out, size_t len);
+
 /* Engine times (ns) of the first connection of connecting app `name` and of the end of
  * its last one; false if it has none, or one is still open. */
 bool world_app_span(const world *w, const char *name, uint64_t *first_connect, uint64_t *last_end);
