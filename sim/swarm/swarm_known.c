@@ -8,6 +8,14 @@
 #include "sim/swarm/swarm_job.h"
 
 const char *const swarm_known_failures[] = {
+	"; a corrupted ARP message: ",
+	"Linux and z/OS do the same: ARP has no checksum, so a bit flipped past the FCS (corrupt=) in an ARP "
+	"message's sender MAC goes into the neighbour cache (RFC 826 merge: a known sender is refreshed by any "
+	"ARP message; Linux arp_process, neigh_update) and frames to that address go to a MAC nobody owns until "
+	"the entry ages out: 60 s in the Linux personality (real Linux re-probes after reachable_time, 15-45 s, "
+	"then DELAY 5 s and 3 unicast probes, so SYN retries reach the peer at 31 or 63 s), ARPAGE 20 min on "
+	"z/OS; meanwhile handshakes time out (CLC_WAIT_TIME), connections hang past the hang bound and TCP "
+	"keeps retransmitting past the drain",
 	"read the other's CLC Decline as data",
 	"Linux does the same: after a first link that did not come up, client and server each wait "
 	"CLC_WAIT_TIME_SHORT for the other's Decline (smc_clnt_conf_first_link, smc_serv_conf_first_link); "
@@ -23,11 +31,5 @@ const char *const swarm_known_failures[] = {
 	"for its handshake lock (smc_client_lgr_pending); a client that reuses a link group then confirms "
 	"without waiting for an answer and is connected; SMC-R does not watch the TCP connection and the "
 	"server ignores CDC messages with a token it does not know (smc_cdc_rx_handler)",
-	"; a corrupted ARP message: ",
-	"Linux and z/OS do the same: ARP has no checksum, so a bit flipped past the FCS (corrupt=) in an ARP "
-	"message's sender MAC goes into the neighbour cache (RFC 826 merge; Linux arp_process, neigh_update) and "
-	"frames to that address go to a MAC nobody owns until the entry ages out: 60 s in the Linux personality "
-	"(real Linux re-probes after reachable_time, 15-45 s, then DELAY 5 s and 3 unicast probes, so its SYN "
-	"retries reach the peer at 31 or 63 s), ARPAGE 20 min on z/OS; past the hang bound either way",
 	NULL,
 };

@@ -152,10 +152,14 @@ typedef struct world_conn_summary {
 /* Every connection of the run so far, in the order they were opened. */
 void world_foreach_conn(const world *w, void (*fn)(void *arg, const world_conn_summary *c), void *arg);
 
-/* Whether the stack owning from_ip holds an ARP entry for to_ip (on its subnet) with a MAC
- * other than that of the interface owning to_ip (a corrupted ARP message taught it); if so
- * `out` says which entry and both MACs. */
-bool world_arp_wrong(const world *w, uint32_t from_ip, uint32_t to_ip, char *out, size_t len);
+/* An ARP entry, live now, that holds a MAC other than that of the interface owning its
+ * address (a corrupted ARP message taught it). */
+typedef struct world_wrong_arp {
+	uint32_t holder_ip;          /* the interface holding the entry, host order */
+	uint32_t target_ip;          /* the entry's address */
+	char text[200];              /* "S01.if0's ARP entry for 10.1.0.1 holds …, not S00.if0's …" */
+} world_wrong_arp;
+void world_foreach_wrong_arp(const world *w, void (*fn)(void *arg, const world_wrong_arp *e), void *arg);
 
 /* Engine times (ns) of the first connection of connecting app `name` and of the end of
  * its last one; false if it has none, or one is still open. */

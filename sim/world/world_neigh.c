@@ -1,6 +1,6 @@
-/* Neighbour caches against the truth: does a stack's ARP entry for an address hold the MAC
- * of the interface that owns that address? ARP carries no checksum, so a frame corrupted
- * past the FCS (a wire's or adapter's corrupt=) can teach a cache a wrong MAC; the swarm's
+/* Neighbour caches against the truth: which stacks' ARP entries hold a MAC other than that
+ * of the interface owning the address? ARP carries no checksum, so a frame corrupted past
+ * the FCS (a wire's or adapter's corrupt=) can teach a cache a wrong MAC; the swarm's
  * checker asks this to tell such a world from a protocol hang. */
 #include <stdio.h>
 #include <string.h>
@@ -10,23 +10,17 @@
 #include "sim/net/stack.h"
 #include "sim/world/world_int.h"
 
-typedef struct owner {
-	const netif *nif;
-	const char *stack;
-} owner;
-
-static bool find_owner(const world *w, uint32_t ip, owner *o)
+static const netif *owner_of(const world *w, uint32_t ip, const char **stack_name)
 {
 	for (uint32_t i = 0; i < w->scn->n_stacks; i++) {
 		const stack *st = w->st[i].st;
 		for (size_t k = 0; st && k < st->n_netifs; k++)
 			if (st->netifs[k] && st->netifs[k]->ip4 == ip) {
-				o->nif = st->netifs[k];
-				o->stack = w->scn->stacks[i].name;
-				return true;
+				*stack_name = w->scn->stacks[i].name;
+				return st->netifs[k];
 			}
 	}
-	return false;
+	return NULL;
 }
 
 static void put_mac(char *out, size_t len, const uint8_t m[6])
@@ -34,18 +28,27 @@ static void put_mac(char *out, size_t len, const uint8_t m[6])
 	snprintf(out, len, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
 }
 
-bool world_arp_wrong(const world *w, uint32_t from_ip, uint32_t to_ip, char *out, size_t len)
+void world_foreach_wrong_arp(const world *w, void (*fn)(void *arg, const world_wrong_arp *e), void *arg)
 {
-	owner from, to;
-	if (!find_owner(w, from_ip, &from) || !find_owner(w, to_ip, &to) || !netif_on_subnet(from.nif, to_ip))
-		return false;
-	uint8_t mac[6];
-	if (!arp_lookup(from.nif, to_ip, mac) || !memcmp(mac, to.nif->mac, sizeof(mac)))
-		return false;
-	char held[18], real[18];
-	put_mac(held, sizeof(held), mac);
-	put_mac(real, sizeof(real), to.nif->mac);
-	snprintf(out, len, "%s.%s's ARP entry for %u.%u.%u.%u holds %s, not %s.%s's %s", from.stack, from.nif->name,
-	         to_ip >> 24, (to_ip >> 16) & 255u, (to_ip >> 8) & 255u, to_ip & 255u, held, to.stack, to.nif->name, real);
-	return true;
+	sim_time now = sim_now(w->eng);
+	for (uint32_t i = 0; i < w->scn->n_stacks; i++) {
+		const stack *st = w->st[i].st;
+		for (size_t k = 0; st && k < st->n_netifs; k++) {
+			const netif *nif = st->netifs[k];
+			for (const arp_entry *e = nif ? nif->arp.head : NULL; e; e = e->next) {
+				const char *owner_stack = NULL;
+				const netif *owner = owner_of(w, e->ip, &owner_stack);
+				if (e->state != ARP_RESOLVED || now >= e->expires || !owner || !memcmp(e->mac, owner->mac, 6))
+					continue;
+				world_wrong_arp r = { .holder_ip = nif->ip4, .target_ip = e->ip };
+				char held[18], real[18];
+				put_mac(held, sizeof(held), e->mac);
+				put_mac(real, sizeof(real), owner->mac);
+				snprintf(r.text, sizeof(r.text), "%s.%s's ARP entry for %u.%u.%u.%u holds %s, not %s.%s's %s",
+				         w->scn->stacks[i].name, nif->name, e->ip >> 24, (e->ip >> 16) & 255u, (e->ip >> 8) & 255u,
+				         e->ip & 255u, held, owner_stack, owner->name, real);
+				fn(arg, &r);
+			}
+		}
+	}
 }
