@@ -140,6 +140,20 @@ static bool orphaned(const checker *c, const world_conn_summary *f)
 	return f->mode == SOCK_MODE_SMCR && !f->server_seen && t0 && f->t_connected >= t0 + SMCR_CLC_WAIT_TIME;
 }
 
+/* The client is on SMC-R, the server fell back: its Decline came after the client's CLC
+ * Confirm (a reused link group's client does not wait for an answer and never reads it). */
+static bool split(const world_conn_summary *f)
+{
+	return f->mode == SOCK_MODE_SMCR && f->server_seen && f->server_mode == SOCK_MODE_FALLBACK;
+}
+
+static void split_violation(checker *c, const world_conn_summary *f)
+{
+	violation(c, "split: %s.%u is on SMC-R at the client, but the server declined after the client's CLC Confirm "
+	             "(%08X) and fell back (%" PRIu64 " bytes written by the client, %" PRIu64 " received by the server)",
+	          f->app, f->instance, f->server_fallback_reason, f->client_sent, f->server_verified);
+}
+
 static void orphan_violation(checker *c, const world_conn_summary *f)
 {
 	violation(c, "orphan: %s.%u is on SMC-R at the client after %.3f s in the handshake, longer than the server "
@@ -330,6 +344,8 @@ static void check_hang(checker *c, const world_conn_summary *f, uint64_t end)
 	char why[256];
 	if (!f->client_ended && orphaned(c, f))
 		orphan_violation(c, f);
+	else if (!f->client_ended && split(f))
+		split_violation(c, f);
 	else if (!f->client_ended || (f->server_seen && !f->server_ended)) {
 		wrong_neighbour(c, f, why, sizeof(why));
 		violation(c, "hang: %s.%u (%s) is still open at %.3f s, the hang bound (client %s, server %s; %" PRIu64
@@ -379,6 +395,8 @@ static const char *orphan_tag(const checker *c, uint32_t a, uint32_t b)
 		uint32_t cs = stack_of_ip(c->scn, f->client_ip) + 1, ss = stack_of_ip(c->scn, f->server_ip) + 1;
 		if (((cs == a && ss == b) || (cs == b && ss == a)) && orphaned(c, f))
 			return "orphan: ";
+		if (((cs == a && ss == b) || (cs == b && ss == a)) && split(f) && !f->client_ended)
+			return "split: ";
 	}
 	return "";
 }

@@ -138,6 +138,8 @@ typedef struct world_conn_summary {
 	bool opened;                 /* the client's TCP connection got a local port */
 	sock_mode mode;              /* as the client saw it */
 	uint32_t fallback_reason;    /* the client's local reason, or 0 */
+	sock_mode server_mode;       /* as the server saw it (when server_seen) */
+	uint32_t server_fallback_reason; /* the server's local reason, or 0 */
 	uint64_t client_sent, client_received, server_sent, server_received;
 	/* what each end's application saw (the server's only when server_seen) */
 	bool server_seen;            /* the listener accepted it and paired it with this client */
