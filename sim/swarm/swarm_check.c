@@ -23,6 +23,7 @@ typedef struct checker {
 	GArray *flows;       /* world_conn_summary */
 	snap *snaps;
 	size_t n_snaps;
+	GArray *wrong_arp;   /* world_wrong_arp seen at the fault times, the end and after the drain */
 } checker;
 
 static void violation(checker *c, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
@@ -57,7 +58,26 @@ static world *make_world(const scn_scenario *scn, const sweep_poll *poll, char *
 }
 
 /* Run to the end, stopping just before each fault (a snapshot there when snaps). */
-static void run_to_end(world *w, const uint64_t *times, size_t n, snap *snaps)
+static void keep_wrong_arp(void *arg, const world_wrong_arp *e)
+{
+	GArray *a = arg;
+	for (guint i = 0; i < a->len; i++) {
+		const world_wrong_arp *o = &g_array_index(a, world_wrong_arp, i);
+		if (o->holder_ip == e->holder_ip && o->target_ip == e->target_ip)
+			return;
+	}
+	g_array_append_val(a, *e);
+}
+
+/* Neighbour caches are looked at where the run stops anyway (a corrupted ARP entry lives
+ * for the ARP timeout, longer than any fault window): reading them changes nothing. */
+static void note_wrong_arp(GArray *a, const world *w)
+{
+	if (a)
+		world_foreach_wrong_arp(w, keep_wrong_arp, a);
+}
+
+static void run_to_end(world *w, const uint64_t *times, size_t n, snap *snaps, GArray *wrong_arp)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (!times[i])
@@ -68,8 +88,10 @@ static void run_to_end(world *w, const uint64_t *times, size_t n, snap *snaps)
 			snaps[i].t = times[i];
 			world_fill_report(w, &snaps[i].r, SCN_NONE);
 		}
+		note_wrong_arp(wrong_arp, w);
 	}
 	world_run(w);
+	note_wrong_arp(wrong_arp, w);
 }
 
 static void keep_flow(void *arg, const world_conn_summary *c)
@@ -116,6 +138,20 @@ static bool orphaned(const checker *c, const world_conn_summary *f)
 {
 	uint64_t t0 = t_opened(c, f);
 	return f->mode == SOCK_MODE_SMCR && !f->server_seen && t0 && f->t_connected >= t0 + SMCR_CLC_WAIT_TIME;
+}
+
+/* The client is on SMC-R, the server fell back: its Decline came after the client's CLC
+ * Confirm (a reused link group's client does not wait for an answer and never reads it). */
+static bool split(const world_conn_summary *f)
+{
+	return f->mode == SOCK_MODE_SMCR && f->server_seen && f->server_mode == SOCK_MODE_FALLBACK;
+}
+
+static void split_violation(checker *c, const world_conn_summary *f)
+{
+	violation(c, "split: %s.%u is on SMC-R at the client, but the server declined after the client's CLC Confirm "
+	             "(%08X) and fell back (%" PRIu64 " bytes written by the client, %" PRIu64 " received by the server)",
+	          f->app, f->instance, f->server_fallback_reason, f->client_sent, f->server_verified);
 }
 
 static void orphan_violation(checker *c, const world_conn_summary *f)
@@ -219,6 +255,21 @@ static bool lgr_survivor(checker *c, const smcr_report *r, uint32_t stack_id, ui
 }
 
 
+/* Ends that could not reach each other because a neighbour cache held a wrong MAC: say
+ * which entry, so that the cause shows in the violation (swarm_known.c). */
+static void wrong_neighbour(const checker *c, const world_conn_summary *f, char *out, size_t len)
+{
+	out[0] = 0;
+	for (guint i = 0; i < c->wrong_arp->len; i++) {
+		const world_wrong_arp *e = &g_array_index(c->wrong_arp, world_wrong_arp, i);
+		if ((e->holder_ip == f->client_ip && e->target_ip == f->server_ip) ||
+		    (e->holder_ip == f->server_ip && e->target_ip == f->client_ip)) {
+			snprintf(out, len, "; a corrupted ARP message: %s", e->text);
+			return;
+		}
+	}
+}
+
 static void check_redundancy(checker *c, const world_conn_summary *f)
 {
 	if (!f->client_err && !f->server_err)
@@ -240,9 +291,11 @@ static void check_redundancy(checker *c, const world_conn_summary *f)
 	 * with other first contacts on the same lock; named so the summary can tell it */
 	uint64_t t_open = t_opened(c, f);
 	if (a && f->mode == SOCK_MODE_TCP && f->client_err && f->t_ended >= t_open + SMCR_CLC_WAIT_TIME) {
+		char why[256];
+		wrong_neighbour(c, f, why, sizeof(why));
 		violation(c, "handshake: %s.%u waited %.3f s in the CLC handshake and failed (client error %d): no CLC message "
-		             "from the server within CLC_WAIT_TIME",
-		          f->app, f->instance, SEC(f->t_ended - t_open), f->client_err);
+		             "from the server within CLC_WAIT_TIME%s",
+		          f->app, f->instance, SEC(f->t_ended - t_open), f->client_err, why);
 		return;
 	}
 	if (!swarm_paths_any_disturbed(c->paths, 0, t_err)) {
@@ -288,13 +341,19 @@ static void check_redundancy(checker *c, const world_conn_summary *f)
 
 static void check_hang(checker *c, const world_conn_summary *f, uint64_t end)
 {
+	char why[256];
 	if (!f->client_ended && orphaned(c, f))
 		orphan_violation(c, f);
-	else if (!f->client_ended || (f->server_seen && !f->server_ended))
+	else if (!f->client_ended && split(f))
+		split_violation(c, f);
+	else if (!f->client_ended || (f->server_seen && !f->server_ended)) {
+		wrong_neighbour(c, f, why, sizeof(why));
 		violation(c, "hang: %s.%u (%s) is still open at %.3f s, the hang bound (client %s, server %s; %" PRIu64
-		             " bytes written by the client, %" PRIu64 " received by the server)",
+		             " bytes written by the client, %" PRIu64 " received by the server%s)",
 		          f->app, f->instance, sock_mode_name(f->mode), SEC(end), f->client_ended ? "ended" : "open",
-		          !f->server_seen ? "never seen" : f->server_ended ? "ended" : "open", f->client_sent, f->server_verified);
+		          !f->server_seen ? "never seen" : f->server_ended ? "ended" : "open", f->client_sent, f->server_verified,
+		          why);
+	}
 }
 
 /* ---- 4. agreement ---- */
@@ -336,6 +395,8 @@ static const char *orphan_tag(const checker *c, uint32_t a, uint32_t b)
 		uint32_t cs = stack_of_ip(c->scn, f->client_ip) + 1, ss = stack_of_ip(c->scn, f->server_ip) + 1;
 		if (((cs == a && ss == b) || (cs == b && ss == a)) && orphaned(c, f))
 			return "orphan: ";
+		if (((cs == a && ss == b) || (cs == b && ss == a)) && split(f) && !f->client_ended)
+			return "split: ";
 	}
 	return "";
 }
@@ -416,15 +477,19 @@ static void check_agreement(checker *c, const smcr_report *r)
 static void check_freed(checker *c, world *w, uint64_t until)
 {
 	world_run_until(w, until);
+	note_wrong_arp(c->wrong_arp, w);
 	world_live l;
 	world_live_count(w, &l);
+	char why[256] = "";
+	for (guint i = 0; i < c->flows->len && !why[0] && l.tcp_pcbs != l.listeners; i++)
+		wrong_neighbour(c, &g_array_index(c->flows, world_conn_summary, i), why, sizeof(why));
 	if (l.pending_events || l.qps || l.mrs || l.frames || l.smc_conns || l.lgrs || l.links || l.tcp_pcbs != l.listeners)
 		violation(c, "freed: %.0f s after the end (the link groups' linger) the world still holds %zu events, %zu QPs, "
 		             "%zu memory regions, %zu frames, %zu SMC connections, %zu link groups, %zu links, "
-		             "%zu TCP control blocks for %zu listeners%s%s",
+		             "%zu TCP control blocks for %zu listeners%s%s%s",
 		          SEC(until - world_end_time(w)), l.pending_events, l.qps, l.mrs, l.frames, l.smc_conns,
 		          l.lgrs, l.links, l.tcp_pcbs, l.listeners, l.first_conn[0] ? "; the first connection: " : "",
-		          l.first_conn);
+		          l.first_conn, why);
 }
 
 /* ---- the run ---- */
@@ -455,14 +520,15 @@ bool swarm_check(const scn_scenario *scn, const sweep_poll *poll, swarm_verdict 
 	world *w = make_world(scn, poll, err, errlen);
 	if (!w)
 		return false;
-	checker c = { .scn = scn, .paths = swarm_paths_new(scn), .v = v, .flows = g_array_new(FALSE, FALSE, sizeof(world_conn_summary)) };
+	checker c = { .scn = scn, .paths = swarm_paths_new(scn), .v = v, .flows = g_array_new(FALSE, FALSE, sizeof(world_conn_summary)),
+	             .wrong_arp = g_array_new(FALSE, FALSE, sizeof(world_wrong_arp)) };
 	const uint64_t *times;
 	size_t n = swarm_paths_fault_times(c.paths, &times);
 	c.snaps = g_new0(snap, n ? n : 1);
 	c.n_snaps = n;
 	for (size_t i = 0; i < n; i++)
 		report_init(&c.snaps[i].r);
-	run_to_end(w, times, n, c.snaps);
+	run_to_end(w, times, n, c.snaps, c.wrong_arp);
 	uint64_t end = sim_now(world_engine(w));
 	v->end_ns = end;
 	v->events = world_events(w);
@@ -490,7 +556,7 @@ bool swarm_check(const scn_scenario *scn, const sweep_poll *poll, swarm_verdict 
 	/* 6. the same run again: the same fingerprint */
 	w = make_world(scn, poll, err, errlen);
 	if (w) {
-		run_to_end(w, times, n, NULL);
+		run_to_end(w, times, n, NULL, NULL);
 		v->rerun_fingerprint = world_fingerprint(w);
 		if (v->rerun_fingerprint != v->fingerprint)
 			violation(&c, "determinism: the same world run again ends with fingerprint %016" PRIx64 ", not %016" PRIx64,
@@ -504,6 +570,7 @@ done:
 		report_free(&c.snaps[i].r);
 	g_free(c.snaps);
 	g_array_free(c.flows, TRUE);
+	g_array_free(c.wrong_arp, TRUE);
 	swarm_paths_free(c.paths);
 	return true;
 }

@@ -208,6 +208,22 @@ static bool stack_on_seg(const dstack *s, const draw *d, int seg)
 	return false;
 }
 
+/* The largest RoCE MTU whose frames fit every network on an adapter's segment: a RoCE
+ * port's active MTU follows its netdev's (Linux iboe_get_mtu: the IP MTU less the GRH or
+ * IPv4+UDP, BTH, the largest extension headers and the ICRC, rounded down to an IB MTU).
+ * A larger one is a world no real adapter makes: routed SMC-Rv2 frames then exceed the
+ * router's interface MTU and are dropped (RoCE has no PMTU discovery), the small LLC
+ * messages pass and the first RDMA write's retries run out. */
+static int roce_mtu_cap(const draw *d, int seg)
+{
+	int l2 = 9000;
+	for (int n = 0; n < d->n_nets; n++)
+		if (d->nets[n].seg == seg && d->nets[n].mtu < l2)
+			l2 = d->nets[n].mtu;
+	int room = l2 - 96;
+	return room >= 4096 ? 4096 : room >= 2048 ? 2048 : 1024;
+}
+
 /* An adapter port on a switch of one of the stack's interfaces: a new one, or one that
  * other stacks use already (shared RoCE). Written into acts as `smcr pfid=… [port=2]`. */
 static void draw_activations(draw *d, int i, GString *acts)
@@ -237,6 +253,8 @@ static void draw_activations(draw *d, int i, GString *acts)
 			x->sw[1] = x->ports == 2 ? d->seg_sw0[x->seg] + (int)below(d, (uint64_t)d->seg_nsw[x->seg]) : -1;
 			static const int rm[] = { 1024, 2048, 4096, 4096 };
 			x->mtu = rm[below(d, 4)];
+			if (x->mtu > roce_mtu_cap(d, x->seg))
+				x->mtu = roce_mtu_cap(d, x->seg);
 			uint64_t rc = below(d, 100);
 			x->roce = !d->mixed_roce || rc < 50 ? "both" : rc < 75 ? "v1" : "v2";
 		}
@@ -251,8 +269,10 @@ static void draw_activations(draw *d, int i, GString *acts)
 		g_string_append_printf(acts, "  smcr pfid=%04X", 0x100 + a);
 		if (port == 2)
 			g_string_append(acts, " port=2");
-		if (chance(d, 15))
-			g_string_append_printf(acts, " mtu=%d", chance(d, 50) ? 1024 : 2048);
+		if (chance(d, 15)) {
+			int mtu = chance(d, 50) ? 1024 : 2048;
+			g_string_append_printf(acts, " mtu=%d", mtu < roce_mtu_cap(d, x->seg) ? mtu : roce_mtu_cap(d, x->seg));
+		}
 		g_string_append_c(acts, '\n');
 		s->acts++;
 	}

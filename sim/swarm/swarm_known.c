@@ -8,6 +8,14 @@
 #include "sim/swarm/swarm_job.h"
 
 const char *const swarm_known_failures[] = {
+	"; a corrupted ARP message: ",
+	"Linux and z/OS do the same: ARP has no checksum, so a bit flipped past the FCS (corrupt=) in an ARP "
+	"message's sender MAC goes into the neighbour cache (RFC 826 merge: a known sender is refreshed by any "
+	"ARP message; Linux arp_process, neigh_update) and frames to that address go to a MAC nobody owns until "
+	"the entry ages out: 60 s in the Linux personality (real Linux re-probes after reachable_time, 15-45 s, "
+	"then DELAY 5 s and 3 unicast probes, so SYN retries reach the peer at 31 or 63 s), ARPAGE 20 min on "
+	"z/OS; meanwhile handshakes time out (CLC_WAIT_TIME), connections hang past the hang bound and TCP "
+	"keeps retransmitting past the drain",
 	"read the other's CLC Decline as data",
 	"Linux does the same: after a first link that did not come up, client and server each wait "
 	"CLC_WAIT_TIME_SHORT for the other's Decline (smc_clnt_conf_first_link, smc_serv_conf_first_link); "
@@ -23,5 +31,13 @@ const char *const swarm_known_failures[] = {
 	"for its handshake lock (smc_client_lgr_pending); a client that reuses a link group then confirms "
 	"without waiting for an answer and is connected; SMC-R does not watch the TCP connection and the "
 	"server ignores CDC messages with a token it does not know (smc_cdc_rx_handler)",
+	"split: ",
+	"not fixed yet, and Linux hangs too: the link a reused link group's server named in its Accept failed "
+	"while the client's CLC Confirm was delayed (TCP retransmission after an outage); failover skips "
+	"connections still in the handshake (smc_switch_conns: SMC_INIT), so at the Confirm the server has no "
+	"link for it and declines (SMC_CLC_DECL_INTERR), but the client confirmed without waiting for an answer "
+	"and is on SMC-R, never reading the Decline. Linux does not decline: it keeps the connection on the failed "
+	"link, receives at most one RMB and cannot send a CDC (smc_wr_tx_get_free_slot: -ENOLINK, tx_work "
+	"retries), so its client stalls for ever as well",
 	NULL,
 };

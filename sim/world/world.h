@@ -138,6 +138,8 @@ typedef struct world_conn_summary {
 	bool opened;                 /* the client's TCP connection got a local port */
 	sock_mode mode;              /* as the client saw it */
 	uint32_t fallback_reason;    /* the client's local reason, or 0 */
+	sock_mode server_mode;       /* as the server saw it (when server_seen) */
+	uint32_t server_fallback_reason; /* the server's local reason, or 0 */
 	uint64_t client_sent, client_received, server_sent, server_received;
 	/* what each end's application saw (the server's only when server_seen) */
 	bool server_seen;            /* the listener accepted it and paired it with this client */
@@ -151,6 +153,15 @@ typedef struct world_conn_summary {
 
 /* Every connection of the run so far, in the order they were opened. */
 void world_foreach_conn(const world *w, void (*fn)(void *arg, const world_conn_summary *c), void *arg);
+
+/* An ARP entry, live now, that holds a MAC other than that of the interface owning its
+ * address (a corrupted ARP message taught it). */
+typedef struct world_wrong_arp {
+	uint32_t holder_ip;          /* the interface holding the entry, host order */
+	uint32_t target_ip;          /* the entry's address */
+	char text[200];              /* "S01.if0's ARP entry for 10.1.0.1 holds …, not S00.if0's …" */
+} world_wrong_arp;
+void world_foreach_wrong_arp(const world *w, void (*fn)(void *arg, const world_wrong_arp *e), void *arg);
 
 /* Engine times (ns) of the first connection of connecting app `name` and of the end of
  * its last one; false if it has none, or one is still open. */

@@ -638,6 +638,8 @@ void world_foreach_conn(const world *w, void (*fn)(void *arg, const world_conn_s
 			.opened = f->key != 0,
 			.mode = f->c.mode,
 			.fallback_reason = f->c.reason,
+			.server_mode = f->srv.mode,
+			.server_fallback_reason = f->srv.reason,
 			.client_sent = f->c.sent,
 			.client_received = f->c.rx_total,
 			.server_sent = f->srv.sent,
