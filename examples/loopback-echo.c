@@ -45,16 +45,17 @@ typedef struct ex_qp {
 	bool used;
 } ex_qp;
 
-typedef enum op_kind { OP_SEND_WR, OP_WC } op_kind;
+typedef enum op_kind { OP_SEND_WR,
+	               OP_WC } op_kind;
 
 /* One unit of deferred work: a posted send WR to execute, or a completion to deliver. */
 typedef struct ex_op {
 	op_kind kind;
-	uint32_t qpn;        /* the QP it belongs to (skipped once the QP is destroyed) */
+	uint32_t qpn; /* the QP it belongs to (skipped once the QP is destroyed) */
 	smcr_send_wr wr;
-	uint8_t *data;       /* the payload, gathered at post time */
+	uint8_t *data; /* the payload, gathered at post time */
 	uint32_t len;
-	smcr_wc wc;          /* OP_WC */
+	smcr_wc wc; /* OP_WC */
 } ex_op;
 
 typedef struct fabric {
@@ -107,8 +108,7 @@ static int queue_op(fabric *f, const ex_op *op)
 static void queue_wc(ex_qp *q, uint64_t wr_id, smcr_wc_status st, smcr_wc_opcode opc, uint32_t len)
 {
 	ex_op op = { .kind = OP_WC, .qpn = q->qpn };
-	op.wc = (smcr_wc){ .wr_id = wr_id, .qp_ctx = q->qp_ctx, .status = st, .opcode = opc, .byte_len = len,
-		           .qp_num = q->qpn };
+	op.wc = (smcr_wc){ .wr_id = wr_id, .qp_ctx = q->qp_ctx, .status = st, .opcode = opc, .byte_len = len, .qp_num = q->qpn };
 	queue_op(q->owner->fab, &op);
 }
 
@@ -120,8 +120,7 @@ static smcr_tp_mr *tp_reg_mr(void *tp, smcr_tp_dev *dev, void *addr, size_t len,
 		ex_mr *m = &f->mrs[i];
 		if (m->used)
 			continue;
-		*m = (ex_mr){ .owner = (node *)dev, .addr = addr, .len = len, .lkey = ++f->next_key, .rkey = ++f->next_key,
-			      .used = true };
+		*m = (ex_mr){ .owner = (node *)dev, .addr = addr, .len = len, .lkey = ++f->next_key, .rkey = ++f->next_key, .used = true };
 		*out = (smcr_mr_info){ .lkey = m->lkey, .rkey = m->rkey, .iova = (uint64_t)(uintptr_t)addr };
 		return (smcr_tp_mr *)m;
 	}
@@ -144,8 +143,7 @@ static smcr_tp_qp *tp_create_qp(void *tp, smcr_tp_dev *dev, uint8_t port, const 
 		ex_qp *q = &f->qps[i];
 		if (q->used)
 			continue;
-		*q = (ex_qp){ .owner = (node *)dev, .qpn = ++f->next_key & 0xffffff, .state = SMCR_QPS_RESET,
-			      .qp_ctx = qp_ctx, .used = true };
+		*q = (ex_qp){ .owner = (node *)dev, .qpn = ++f->next_key & 0xffffff, .state = SMCR_QPS_RESET, .qp_ctx = qp_ctx, .used = true };
 		*qpn_out = q->qpn;
 		return (smcr_tp_qp *)q;
 	}
@@ -230,8 +228,13 @@ static int tp_post_recv(void *tp, smcr_tp_qp *qp, const smcr_recv_wr *wr)
 }
 
 static const smcr_transport_ops ops = {
-	.reg_mr = tp_reg_mr, .dereg_mr = tp_dereg_mr, .create_qp = tp_create_qp, .modify_qp = tp_modify_qp,
-	.query_qp_state = tp_query_qp_state, .destroy_qp = tp_destroy_qp, .post_send = tp_post_send,
+	.reg_mr = tp_reg_mr,
+	.dereg_mr = tp_dereg_mr,
+	.create_qp = tp_create_qp,
+	.modify_qp = tp_modify_qp,
+	.query_qp_state = tp_query_qp_state,
+	.destroy_qp = tp_destroy_qp,
+	.post_send = tp_post_send,
 	.post_recv = tp_post_recv,
 };
 
@@ -369,9 +372,17 @@ static void cb_event(void *user, const smcr_event *ev)
 }
 
 static const smcr_callbacks callbacks = {
-	.rand = cb_rand, .clc_send = cb_clc_send, .established = cb_established, .fallback = cb_fallback,
-	.readable = cb_readable, .writable = cb_writable, .peer_closed = cb_peer_closed,
-	.tcp_control = cb_tcp_control, .aborted = cb_aborted, .conn_freed = cb_conn_freed, .event = cb_event,
+	.rand = cb_rand,
+	.clc_send = cb_clc_send,
+	.established = cb_established,
+	.fallback = cb_fallback,
+	.readable = cb_readable,
+	.writable = cb_writable,
+	.peer_closed = cb_peer_closed,
+	.tcp_control = cb_tcp_control,
+	.aborted = cb_aborted,
+	.conn_freed = cb_conn_freed,
+	.event = cb_event,
 };
 
 /* ---- the two hosts ---------------------------------------------------------------- */
@@ -387,8 +398,7 @@ static int host_init(node *n, fabric *f, const char *name, uint8_t id)
 	int rc = smcr_ctx_new(&n->ctx, &s, &callbacks, n, &ops, f, NULL, now_ns);
 	if (rc)
 		return rc;
-	smcr_port_desc p = { .dev = (smcr_tp_dev *)n, .port = 1, .pfid = id, .active_mtu = SMCR_MTU_1024,
-		             .state = SMCR_PORT_ACTIVE, .n_gids = 1 };
+	smcr_port_desc p = { .dev = (smcr_tp_dev *)n, .port = 1, .pfid = id, .active_mtu = SMCR_MTU_1024, .state = SMCR_PORT_ACTIVE, .n_gids = 1 };
 	snprintf(p.name, sizeof(p.name), "mem%u", id);
 	snprintf(p.pnet_id, sizeof(p.pnet_id), "EXAMPLE");
 	const uint8_t mac[6] = { 0x02, 0, 0, 0, 0, id };

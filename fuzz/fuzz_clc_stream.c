@@ -68,7 +68,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		smcr_stats st;
 		smcr_ctx_get_stats(victim->host->ctx, &st);
 		fprintf(stderr, "clc_stream: %s under test: established %d fallback %d (0x%08x, peer 0x%08x) aborted %d (%d), "
-		        "decode errors %llu\n", client_under_test ? "client" : "server", victim->established,
+		                "decode errors %llu\n",
+		        client_under_test ? "client" : "server", victim->established,
 		        victim->fallback, victim->fb_reason, victim->fb_peer_diag, victim->aborted, victim->abort_err,
 		        (unsigned long long)st.decode_errors);
 	}

@@ -48,8 +48,16 @@ static struct {
 
 static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
 static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
-static void wr16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
-static void wr32(uint8_t *p, uint32_t v) { wr16(p, (uint16_t)(v >> 16)); wr16(p + 2, (uint16_t)v); }
+static void wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+static void wr32(uint8_t *p, uint32_t v)
+{
+	wr16(p, (uint16_t)(v >> 16));
+	wr16(p + 2, (uint16_t)v);
+}
 
 static uint32_t sum16(uint32_t s, const uint8_t *p, size_t n)
 {
@@ -255,7 +263,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const tcp_counters *tc = tcp_get_counters(st);
 		const app_echo_stats *ep = app_echo_stats_get(plain), *es = app_echo_stats_get(smc);
 		fprintf(stderr, "net: tcp segs in %llu out %llu, passive opens %llu, bad checksum %llu, no pcb %llu, "
-		        "out of window %llu; echo accepted %llu+%llu, bytes in %llu+%llu\n",
+		                "out of window %llu; echo accepted %llu+%llu, bytes in %llu+%llu\n",
 		        (unsigned long long)tc->segs_in, (unsigned long long)tc->segs_out,
 		        (unsigned long long)tc->passive_opens, (unsigned long long)tc->bad_checksum,
 		        (unsigned long long)tc->no_pcb, (unsigned long long)tc->out_of_window,

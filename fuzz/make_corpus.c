@@ -26,26 +26,37 @@
 #include "sim/replay/replay_frame.h"
 
 #define MAX_SHAPES 4096
-#define WHOLE_BUDGET (24 * 1024)  /* bytes of whole frames in a short capture */
-#define CUT_FRAMES 300            /* frames in the cut capture */
+#define WHOLE_BUDGET (24 * 1024) /* bytes of whole frames in a short capture */
+#define CUT_FRAMES 300           /* frames in the cut capture */
 #define CUT_SNAPLEN 128
-#define NET_CONNS 2               /* TCP connections per capture made into net seeds */
-#define NET_FRAMES 16             /* client frames per net seed */
+#define NET_CONNS 2   /* TCP connections per capture made into net seeds */
+#define NET_FRAMES 16 /* client frames per net seed */
 
 static const char *outdir;
 
 typedef struct target {
 	const char *name;
-	unsigned cap;       /* seeds at most (per run) */
+	unsigned cap; /* seeds at most (per run) */
 	unsigned n;
 	uint64_t shapes[MAX_SHAPES];
 	size_t n_shapes;
 } target;
 
 static target targets[] = {
-	{ "clc", 80 },          { "llc", 120 },    { "cdc", 40 },   { "clc_stream", 40 }, { "roce", 80 },
-	{ "replay_frame", 80 }, { "cooked", 60 },  { "tcp_opt", 40 }, { "net", 40 },      { "pcap", 40 },
-	{ "replay", 20 },       { "redrive", 16 }, { "scenario", 40 }, { "link_rx", 60 },
+	{ "clc", 80 },
+	{ "llc", 120 },
+	{ "cdc", 40 },
+	{ "clc_stream", 40 },
+	{ "roce", 80 },
+	{ "replay_frame", 80 },
+	{ "cooked", 60 },
+	{ "tcp_opt", 40 },
+	{ "net", 40 },
+	{ "pcap", 40 },
+	{ "replay", 20 },
+	{ "redrive", 16 },
+	{ "scenario", 40 },
+	{ "link_rx", 60 },
 	{ "timing", 12 },
 };
 
@@ -295,10 +306,10 @@ static void frame_seeds(const frame *f)
 		add_be16(&b, 0);
 		uint8_t h[20] = { 0 };
 		if (sll2) {
-			memcpy(h, f->data + 12, 2);   /* protocol */
-			h[7] = 2;                     /* interface index */
-			h[9] = 1;                     /* ARPHRD_ETHER */
-			h[11] = 6;                    /* address length */
+			memcpy(h, f->data + 12, 2); /* protocol */
+			h[7] = 2;                   /* interface index */
+			h[9] = 1;                   /* ARPHRD_ETHER */
+			h[11] = 6;                  /* address length */
 			memcpy(h + 12, f->data + 6, 6);
 			add(&b, h, 20);
 		} else {
@@ -366,14 +377,100 @@ static void net_seeds(const capture *c)
 static void net_builtin_seeds(void)
 {
 	static const uint8_t arp[] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0, 0, 0, 0x02, 0x08, 0x06,
-		0x00, 0x01, 0x08, 0x00, 6, 4, 0x00, 0x01, 0x02, 0, 0, 0, 0, 0x02, 10, 0, 0, 2,
-		0, 0, 0, 0, 0, 0, 10, 0, 0, 1,
+		0xff,
+		0xff,
+		0xff,
+		0xff,
+		0xff,
+		0xff,
+		0x02,
+		0,
+		0,
+		0,
+		0,
+		0x02,
+		0x08,
+		0x06,
+		0x00,
+		0x01,
+		0x08,
+		0x00,
+		6,
+		4,
+		0x00,
+		0x01,
+		0x02,
+		0,
+		0,
+		0,
+		0,
+		0x02,
+		10,
+		0,
+		0,
+		2,
+		0,
+		0,
+		0,
+		0,
+		0,
+		0,
+		10,
+		0,
+		0,
+		1,
 	};
 	static const uint8_t ping[] = {
-		0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02, 0x08, 0x00,
-		0x45, 0x00, 0x00, 0x24, 0x12, 0x34, 0x40, 0x00, 0x40, 0x01, 0, 0, 10, 0, 0, 2, 10, 0, 0, 1,
-		0x08, 0x00, 0, 0, 0x00, 0x07, 0x00, 0x01, 'p', 'i', 'n', 'g', 'p', 'i', 'n', 'g',
+		0x02,
+		0,
+		0,
+		0,
+		0,
+		0x01,
+		0x02,
+		0,
+		0,
+		0,
+		0,
+		0x02,
+		0x08,
+		0x00,
+		0x45,
+		0x00,
+		0x00,
+		0x24,
+		0x12,
+		0x34,
+		0x40,
+		0x00,
+		0x40,
+		0x01,
+		0,
+		0,
+		10,
+		0,
+		0,
+		2,
+		10,
+		0,
+		0,
+		1,
+		0x08,
+		0x00,
+		0,
+		0,
+		0x00,
+		0x07,
+		0x00,
+		0x01,
+		'p',
+		'i',
+		'n',
+		'g',
+		'p',
+		'i',
+		'n',
+		'g',
 	};
 	bytes b = { 0 };
 	add_u8(&b, 0x00);

@@ -14,16 +14,16 @@ typedef struct smcr_lgr smcr_lgr;
 typedef struct smcr_link smcr_link;
 
 typedef struct smcr_buf {
-	smcr_list node;         /* lgr->rmbs or lgr->sndbufs */
+	smcr_list node; /* lgr->rmbs or lgr->sndbufs */
 	uint8_t *cpu;
 	uint32_t len;
 	uint8_t size_code;
 	bool is_rmb;
 	bool used;
-	bool is_conf_rkey;      /* peer knows its rkeys (CLC first contact or CONFIRM_RKEY) */
+	bool is_conf_rkey; /* peer knows its rkeys (CLC first contact or CONFIRM_RKEY) */
 	bool is_reg_err;
-	bool unusing;           /* DELETE_RKEY in progress before it can be reused */
-	bool told_idle;         /* the host was told its bytes are not needed (smcr_mem) */
+	bool unusing;   /* DELETE_RKEY in progress before it can be reused */
+	bool told_idle; /* the host was told its bytes are not needed (smcr_mem) */
 	struct {
 		smcr_tp_mr *mr;
 		smcr_mr_info info;

@@ -7,30 +7,44 @@
 #include <stdint.h>
 #include <string.h>
 
-static inline uint8_t *put_u8(uint8_t *p, uint8_t v) { *p = v; return p + 1; }
+static inline uint8_t *put_u8(uint8_t *p, uint8_t v)
+{
+	*p = v;
+	return p + 1;
+}
 static inline uint8_t *put_be16(uint8_t *p, uint16_t v)
 {
-	p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v;
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
 	return p + 2;
 }
 static inline uint8_t *put_le16(uint8_t *p, uint16_t v)
 {
-	p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8);
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
 	return p + 2;
 }
 static inline uint8_t *put_be24(uint8_t *p, uint32_t v)
 {
-	p[0] = (uint8_t)(v >> 16); p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)v;
+	p[0] = (uint8_t)(v >> 16);
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)v;
 	return p + 3;
 }
 static inline uint8_t *put_be32(uint8_t *p, uint32_t v)
 {
-	p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
 	return p + 4;
 }
 static inline uint8_t *put_le32(uint8_t *p, uint32_t v)
 {
-	p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
 	return p + 4;
 }
 static inline uint8_t *put_be64(uint8_t *p, uint64_t v)

@@ -34,7 +34,7 @@ typedef struct smcr_cursor {
 
 typedef struct smcr_cdc_msg {
 	uint16_t seqno;
-	uint32_t token;        /* alert token of the receiving connection */
+	uint32_t token; /* alert token of the receiving connection */
 	smcr_cursor prod;
 	smcr_cursor cons;
 	uint8_t prod_flags;
@@ -72,7 +72,8 @@ static inline int smcr_curs_comp(uint32_t size, const smcr_cursor *a, const smcr
 	(void)size;
 	if (a->wrap != b->wrap)
 		return (int16_t)(uint16_t)(a->wrap - b->wrap) < 0 ? -1 : 1;
-	return a->count < b->count ? -1 : a->count > b->count ? 1 : 0;
+	return a->count < b->count ? -1 : a->count > b->count ? 1
+	                                                      : 0;
 }
 
 #endif

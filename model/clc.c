@@ -22,7 +22,7 @@
 #define PROP_V2EXT_LEN 40
 #define PROP_SMCDV2EXT_LEN 48
 #define PROP_GIDCHID_LEN 10
-#define PROP_V2EXT_OFF_FIELD 50  /* be16, counted from offset 52 */
+#define PROP_V2EXT_OFF_FIELD 50 /* be16, counted from offset 52 */
 #define PROP_V2EXT_BASE 52
 /* Largest offsets Linux follows (smc_get_clc_v2_ext, smc_get_clc_smcd_v2_ext): the room
  * its own Proposal buffer has before each extension. */
@@ -232,10 +232,10 @@ ssize_t smcr_clc_encode_proposal(uint8_t *out, size_t outlen, const smcr_clc_pro
 /* Where the parts of a received Proposal lie, as its header, offsets and counts say. */
 typedef struct prop_layout {
 	smcr_clc_smc_type typev1, typev2;
-	uint16_t ipoff;        /* iparea_offset */
-	size_t pfx;            /* the IP prefix area */
-	uint8_t n6;            /* IPv6 prefixes in it */
-	size_t v2ext;          /* the v2 extension, 0 if none */
+	uint16_t ipoff; /* iparea_offset */
+	size_t pfx;     /* the IP prefix area */
+	uint8_t n6;     /* IPv6 prefixes in it */
+	size_t v2ext;   /* the v2 extension, 0 if none */
 	uint8_t n_eids, n_gids;
 } prop_layout;
 

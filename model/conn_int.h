@@ -20,9 +20,9 @@ typedef struct smcr_link smcr_link;
 typedef struct smcr_buf smcr_buf;
 
 typedef enum smcr_urg_state {
-	SMCR_URG_VALID = 1,      /* data present */
-	SMCR_URG_NOTYET = 2,     /* data pending */
-	SMCR_URG_READ = 3,       /* data was already read */
+	SMCR_URG_VALID = 1,  /* data present */
+	SMCR_URG_NOTYET = 2, /* data pending */
+	SMCR_URG_READ = 3,   /* data was already read */
 } smcr_urg_state;
 
 /* A CDC's content in host form (Linux struct smc_host_cdc_msg). */
@@ -40,8 +40,8 @@ struct smcr_conn {
 	smcr_index_node id_node; /* ctx->conns_by_id while on ctx->conns */
 	smcr_list lgr_node;      /* lgr->conns when registered */
 	struct smcr_conn *token_next;
-	smcr_list slot_node;     /* link->slot_waiters */
-	smcr_list lock_node;     /* ctx handshake lock waiters */
+	smcr_list slot_node; /* link->slot_waiters */
+	smcr_list lock_node; /* ctx handshake lock waiters */
 	uint64_t id;
 	smcr_ctx *ctx;
 	void *user;
@@ -58,7 +58,7 @@ struct smcr_conn {
 	uint8_t *clc_buf;
 	size_t clc_len, clc_cap;
 	smcr_timer clc_timer;
-	bool tcp_eof;            /* the TCP stream ended while no CLC message was awaited */
+	bool tcp_eof; /* the TCP stream ended while no CLC message was awaited */
 	/* link group */
 	smcr_lgr *lgr;
 	smcr_link *lnk;
@@ -90,13 +90,13 @@ struct smcr_conn {
 	bool urg_tx_pend;
 	bool urg_rx_skip_pend;
 	/* closing */
-	bool host_closed;        /* the application closed: no more upcalls for data */
-	bool sock_dead;          /* SOCK_DEAD, set after close() ran */
-	bool send_shutdown;      /* SEND_SHUTDOWN */
-	bool rcv_shutdown;       /* RCV_SHUTDOWN */
+	bool host_closed;   /* the application closed: no more upcalls for data */
+	bool sock_dead;     /* SOCK_DEAD, set after close() ran */
+	bool send_shutdown; /* SEND_SHUTDOWN */
+	bool rcv_shutdown;  /* RCV_SHUTDOWN */
 	bool killed;
 	bool out_of_sync;
-	bool close_flush_wait;   /* close()/shutdown waits for the send buffer to drain */
+	bool close_flush_wait; /* close()/shutdown waits for the send buffer to drain */
 	bool close_flush_is_shutdown;
 	int sk_err;
 	smcr_timer close_timer;
@@ -105,19 +105,19 @@ struct smcr_conn {
 	bool freed_reported;
 	bool established_reported;
 	/* send slot wait */
-	bool tx_pending;         /* needs smcr_tx_sndbuf_nonempty when a slot frees */
-	bool failover_pending;   /* needs the switch-cursor step when a slot frees */
+	bool tx_pending;       /* needs smcr_tx_sndbuf_nonempty when a slot frees */
+	bool failover_pending; /* needs the switch-cursor step when a slot frees */
 	bool cons_update_pending;
 	bool close_flags_held;   /* after a failover rewind: done-writing/closed wait for the data */
 	bool free_deferred;      /* leaving the lgr waits for the CDCs in flight (smc_conn_free) */
-	uint32_t cdc_pend_tx_wr;  /* CDCs posted, not yet completed */
+	uint32_t cdc_pend_tx_wr; /* CDCs posted, not yet completed */
 	/* counters */
 	uint64_t bytes_sent, bytes_received;
 };
 
 smcr_conn *smcr_conn_new(smcr_ctx *ctx, smcr_role role, const smcr_tcp_info *tcp, void *user);
 void smcr_conn_set_state(smcr_conn *conn, smcr_conn_state st);
-void smcr_conn_free_lgr(smcr_conn *conn);    /* smc_conn_free */
+void smcr_conn_free_lgr(smcr_conn *conn); /* smc_conn_free */
 void smcr_conn_free_deferred_done(smcr_conn *conn);
 void smcr_conn_maybe_reap(smcr_conn *conn);
 void smcr_conn_reap(smcr_conn *conn);

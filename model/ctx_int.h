@@ -54,7 +54,7 @@ struct smcr_ctx {
 	uint64_t srv_lock_owner, clnt_lock_owner;
 	smcr_list srv_lock_waiters, clnt_lock_waiters;
 	smcr_stats stats;
-	bool freeing;            /* smcr_ctx_free: no callbacks, no protocol */
+	bool freeing; /* smcr_ctx_free: no callbacks, no protocol */
 };
 
 void smcr_ctx_enter(smcr_ctx *ctx, uint64_t now);

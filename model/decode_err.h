@@ -19,7 +19,7 @@ typedef struct smcr_decode_err {
 /* Fill *err (if non-NULL) and return code. */
 int smcr_decode_fail(smcr_decode_err *err, int code, const char *message, const char *field,
                      uint32_t offset, uint64_t got, const char *expected_fmt, ...)
-	__attribute__((format(printf, 7, 8)));
+        __attribute__((format(printf, 7, 8)));
 
 /* One line: "CLC Accept: field length at offset 5: got 70, expected 68 (SMC-R v1)". */
 void smcr_decode_err_format(const smcr_decode_err *err, char *buf, size_t buflen);

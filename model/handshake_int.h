@@ -31,9 +31,9 @@ typedef enum smcr_hs_state {
 
 /* Handshake scratch (struct smc_init_info). */
 typedef struct smcr_hs_ini {
-	uint8_t version;         /* negotiated SMC-R version of this connection */
-	bool offer_v1, offer_v2; /* client: what the Proposal offered */
-	int32_t port_v1, port_v2;/* chosen ports (-1 none) */
+	uint8_t version;          /* negotiated SMC-R version of this connection */
+	bool offer_v1, offer_v2;  /* client: what the Proposal offered */
+	int32_t port_v1, port_v2; /* chosen ports (-1 none) */
 	uint8_t gid_v1[16], gid_v2[16];
 	uint16_t sgid_index_v1, sgid_index_v2;
 	uint16_t vlan_id;
@@ -43,17 +43,17 @@ typedef struct smcr_hs_ini {
 	uint8_t peer_gid[16];
 	uint8_t peer_mac[6];
 	uint32_t ib_clcqpn;
-	smcr_clc_proposal prop;  /* server: the Proposal */
-	smcr_clc_accept aclc;    /* client: the Accept */
+	smcr_clc_proposal prop; /* server: the Proposal */
+	smcr_clc_accept aclc;   /* client: the Accept */
 	char negotiated_eid[SMCR_EID_LEN];
 	uint8_t release;
 	uint8_t max_conns, max_links;
 	uint16_t feature_mask;
 	bool uses_gateway;
 	uint8_t nexthop_mac[6];
-	uint8_t n_gids;          /* client v2 FC: GID list for the Confirm */
+	uint8_t n_gids; /* client v2 FC: GID list for the Confirm */
 	uint8_t gids[2][16];
-	uint32_t decl_rc;        /* first decline reason recorded (ini->rc) */
+	uint32_t decl_rc; /* first decline reason recorded (ini->rc) */
 } smcr_hs_ini;
 
 /* Results of first-link confirmation besides 0 and decline codes: wait 1 s for a Decline

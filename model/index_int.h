@@ -18,15 +18,15 @@
 typedef struct smcr_ctx smcr_ctx;
 
 typedef struct smcr_index_node {
-	struct smcr_index_node *next;  /* the bucket's chain */
+	struct smcr_index_node *next; /* the bucket's chain */
 	uint64_t key;
 } smcr_index_node;
 
-#define SMCR_INDEX_SMALL 8             /* buckets held inside the index (a power of two) */
+#define SMCR_INDEX_SMALL 8 /* buckets held inside the index (a power of two) */
 
 typedef struct smcr_index {
-	smcr_index_node **buckets;         /* NULL: the small table below */
-	uint32_t mask;                     /* buckets - 1 */
+	smcr_index_node **buckets; /* NULL: the small table below */
+	uint32_t mask;             /* buckets - 1 */
 	uint32_t count;
 	smcr_index_node *small[SMCR_INDEX_SMALL];
 } smcr_index;

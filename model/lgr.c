@@ -327,7 +327,7 @@ static void delete_all_next(smcr_lgr *lgr)
 	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++) {
 		if (!(lgr->term_links & (1u << i)))
 			continue;
-		lgr->term_links &= (uint8_t)~(1u << i);
+		lgr->term_links &= (uint8_t) ~(1u << i);
 		smcr_link *l = lgr->lnk[i];
 		if (!l)
 			continue;
@@ -356,7 +356,7 @@ static void lgr_end(smcr_lgr *lgr, bool orderly, uint32_t rsn)
 	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX && lgr->term_links; i++) {
 		if (!(lgr->term_links & (1u << i)))
 			continue;
-		lgr->term_links &= (uint8_t)~(1u << i);
+		lgr->term_links &= (uint8_t) ~(1u << i);
 		if (send_delete_all(lgr, lgr->lnk[i]) == 0) {
 			lgr->term_wait_link = lgr->lnk[i]->id;
 			break;

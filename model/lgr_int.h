@@ -20,25 +20,25 @@ typedef struct smcr_hs_ini smcr_hs_ini;
 #define SMCR_TOKEN_BUCKETS 64
 
 struct smcr_lgr {
-	smcr_list node;          /* ctx->lgrs, creation order */
+	smcr_list node;            /* ctx->lgrs, creation order */
 	smcr_index_node peer_node; /* ctx->lgrs_by_peer while listed */
 	uint64_t id;
-	uint32_t num;            /* Linux lgr id: counter in steps of 256 */
+	uint32_t num; /* Linux lgr id: counter in steps of 256 */
 	smcr_ctx *ctx;
 	smcr_role role;
 	smcr_lgr_type type;
-	uint8_t version;         /* 1 or 2 */
+	uint8_t version; /* 1 or 2 */
 	uint8_t peer_system_id[8];
 	uint16_t vlan_id;
 	char pnet_id[17];
 	bool sync_err;
 	bool terminating;
 	bool freeing;
-	bool listed;             /* still in ctx->lgrs (matchable) */
+	bool listed; /* still in ctx->lgrs (matchable) */
 	bool dead;
 	smcr_link *lnk[SMCR_LINKS_PER_LGR_MAX];
 	uint8_t next_link_id;
-	smcr_list conns;         /* registered connections (conn->lgr_node) */
+	smcr_list conns; /* registered connections (conn->lgr_node) */
 	struct smcr_conn *token_hash[SMCR_TOKEN_BUCKETS];
 	uint32_t conns_num;
 	smcr_list rmbs, sndbufs;
@@ -60,9 +60,9 @@ struct smcr_lgr {
 	smcr_list flow_waiters;
 	uint32_t termination_rsn;
 	smcr_timer free_timer, llc_timer, flow_timer, term_timer;
-	uint64_t term_wait_link;  /* DELETE_LINK ALL sent on this link, awaiting completion */
-	uint8_t term_links;       /* links (bit per index) the DELETE_LINK ALL may still try */
-	bool term_orderly;        /* ... and its orderly flag and reason */
+	uint64_t term_wait_link; /* DELETE_LINK ALL sent on this link, awaiting completion */
+	uint8_t term_links;      /* links (bit per index) the DELETE_LINK ALL may still try */
+	bool term_orderly;       /* ... and its orderly flag and reason */
 	uint32_t term_rsn;
 };
 

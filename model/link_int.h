@@ -17,13 +17,13 @@ typedef struct smcr_send_slot smcr_send_slot;
 typedef struct smcr_dev_pick smcr_dev_pick;
 
 struct smcr_link {
-	smcr_list reap_node;      /* ctx->reap_links once cleared */
+	smcr_list reap_node; /* ctx->reap_links once cleared */
 	uint64_t id;
 	smcr_ctx *ctx;
 	struct smcr_lgr *lgr;
-	uint8_t idx;            /* slot in lgr->lnk[] */
-	uint8_t link_id;        /* wire link number */
-	uint32_t link_uid;      /* htonl(lgr num + link id) read as big-endian number */
+	uint8_t idx;       /* slot in lgr->lnk[] */
+	uint8_t link_id;   /* wire link number */
+	uint32_t link_uid; /* htonl(lgr num + link id) read as big-endian number */
 	uint32_t peer_link_uid;
 	smcr_link_state state;
 	bool asym;
@@ -56,8 +56,8 @@ struct smcr_link {
 	smcr_tp_mr *rx_mr;
 	smcr_mr_info rx_mr_info;
 	/* waiting for a send slot */
-	smcr_list slot_waiters;  /* conns (conn->slot_node) */
-	smcr_list llc_outq;      /* smcr_llc_out */
+	smcr_list slot_waiters; /* conns (conn->slot_node) */
+	smcr_list llc_outq;     /* smcr_llc_out */
 	smcr_timer slot_timer;
 	/* keepalive */
 	uint64_t last_rx;
@@ -78,10 +78,10 @@ static inline bool smcr_link_active(const smcr_link *l) { return l && l->state =
 static inline bool smcr_link_sendable(const smcr_link *l) { return smcr_link_usable(l) && l->qp; }
 
 int smcr_link_init(smcr_lgr *lgr, int idx, const smcr_dev_pick *dev, smcr_link **out);
-int smcr_link_ready(smcr_link *lnk);          /* INIT, RTR (+ RTS for the server), post recvs */
+int smcr_link_ready(smcr_link *lnk); /* INIT, RTR (+ RTS for the server), post recvs */
 int smcr_link_modify_rts(smcr_link *lnk);
 void smcr_link_set_uid(smcr_link *lnk);
-void smcr_link_activate(smcr_link *lnk);      /* smc_llc_link_active */
+void smcr_link_activate(smcr_link *lnk); /* smc_llc_link_active */
 void smcr_link_down(smcr_link *lnk, smcr_linkdown_reason why);
 void smcr_link_clear(smcr_link *lnk, bool log);
 void smcr_link_fill_info(const smcr_link *lnk, smcr_link_info *out);

@@ -16,7 +16,7 @@
 
 #define LLC_V2_BIT 0x20
 #define ADD_LINK_EXT_OFF 44
-#define ADD_LINK_EXT_HDR_LEN 28     /* v2_direct, reserved, target GID, reserved, count */
+#define ADD_LINK_EXT_HDR_LEN 28 /* v2_direct, reserved, target GID, reserved, count */
 #define ADD_LINK_PAIRS_OFF 72
 #define RKEY_PAIR_LEN 16
 #define REQ_ADD_LINK_GIDS_OFF 28
@@ -320,7 +320,8 @@ static int decode_header(smcr_llc_msg *m, const uint8_t *buf, size_t len, const 
 	if (len < 1)
 		return smcr_decode_fail(err, SMCR_ERR_SHORT, "LLC", "type", 0, len, ">= %d bytes", SMCR_LLC_LEN);
 	uint8_t raw = buf[0];
-	uint8_t version = (raw & 0xF0) == LLC_V2_BIT ? 2 : (raw & 0xF0) == 0 ? 1 : 0;
+	uint8_t version = (raw & 0xF0) == LLC_V2_BIT ? 2 : (raw & 0xF0) == 0 ? 1
+	                                                                     : 0;
 	uint8_t type = raw & 0x0F;
 	if (!type_handled(type, version))
 		return smcr_decode_fail(err, SMCR_ERR_TYPE, "LLC", "type", 0, raw, "%s",

@@ -80,15 +80,15 @@ typedef struct smcr_rkey_entry {
 } smcr_rkey_entry;
 
 typedef struct smcr_llc_msg {
-	uint8_t type;        /* smcr_llc_type (without the 0x20 of v2) */
-	uint8_t version;     /* 1, or 2 for the 0x2X type byte */
-	uint16_t length;     /* total bytes on the wire (44 for v1); set by decode, the
+	uint8_t type;    /* smcr_llc_type (without the 0x20 of v2) */
+	uint8_t version; /* 1, or 2 for the 0x2X type byte */
+	uint16_t length; /* total bytes on the wire (44 for v1); set by decode, the
 	                      * encoder computes it from the content */
 	/* v2 only, set by decode: the byte order the sender used for its 16-bit fields, and
 	 * whether the bytes could not tell (then order is LE and nothing depended on it) */
 	smcr_llc_v2_order order;
 	bool order_ambiguous;
-	uint8_t flags;       /* byte 3 */
+	uint8_t flags;         /* byte 3 */
 	uint8_t reject_reason; /* v1 ADD_LINK: byte 2 low nibble */
 	union {
 		struct {
@@ -96,19 +96,19 @@ typedef struct smcr_llc_msg {
 			uint8_t gid[16];
 			uint32_t qpn;
 			uint8_t link_id;
-			uint32_t link_uid;   /* the 4 bytes as a big-endian number */
+			uint32_t link_uid; /* the 4 bytes as a big-endian number */
 			uint8_t max_links;
-			uint8_t max_conns;   /* v2.1 */
+			uint8_t max_conns; /* v2.1 */
 		} confirm_link;
 		struct {
 			uint8_t mac[6];
 			uint8_t gid[16];
 			uint32_t qpn;
 			uint8_t link_id;
-			uint8_t mtu;         /* smcr_mtu, 0 = client suggestion */
+			uint8_t mtu; /* smcr_mtu, 0 = client suggestion */
 			uint32_t psn;
 			/* v2 extension (Linux omits it in rejects and client suggestions) */
-			bool v2_ext;         /* present (message longer than 44 bytes) */
+			bool v2_ext; /* present (message longer than 44 bytes) */
 			bool v2_direct;
 			uint8_t client_target_gid[16];
 			uint16_t n_rkeys;
@@ -122,7 +122,7 @@ typedef struct smcr_llc_msg {
 			smcr_rkey_pair rkeys[2];
 		} add_link_cont;
 		struct {
-			uint8_t link_id;     /* 0 with ALL */
+			uint8_t link_id; /* 0 with ALL */
 			uint32_t reason;
 		} delete_link;
 		struct {
@@ -130,9 +130,9 @@ typedef struct smcr_llc_msg {
 			uint8_t gids[SMCR_LLC_MAX_REQ_GIDS][16];
 		} req_add_link;
 		struct {
-			uint8_t n_other;     /* additional entries (other links); Linux answers
+			uint8_t n_other; /* additional entries (other links); Linux answers
 			                      * > 3 negatively, so any value is decoded */
-			uint32_t rkey;       /* on the link the message travels on */
+			uint32_t rkey;   /* on the link the message travels on */
 			uint64_t vaddr;
 			smcr_rkey_entry other[3]; /* only 2 fit in the 44 bytes: other[2] is never
 			                           * on the wire, min(n_other, 2) are coded */
@@ -142,9 +142,9 @@ typedef struct smcr_llc_msg {
 			smcr_rkey_entry entries[3];
 		} confirm_rkey_cont;
 		struct {
-			uint8_t n_rkeys;     /* v1: <= 8 (fixed 8 slots); v2: the message is
+			uint8_t n_rkeys;  /* v1: <= 8 (fixed 8 slots); v2: the message is
 			                      * max(44, 8 + 4 * n_rkeys) bytes */
-			uint8_t err_mask;    /* v1 response; v2: count of invalid rkeys */
+			uint8_t err_mask; /* v1 response; v2: count of invalid rkeys */
 			uint32_t rkeys[SMCR_LLC_MAX_RKEY_PAIRS];
 		} delete_rkey;
 		struct {

@@ -294,8 +294,7 @@ void smcr_llc_add_waiter(smcr_lgr *lgr, smcr_flow_waiter_kind kind, uint64_t tim
 	smcr_flow_waiter *w = smcr_alloc(lgr->ctx, sizeof(*w));
 	if (!w) {
 		/* no memory to wait: behave as if the wait timed out right away */
-		smcr_flow_waiter tmp = { .kind = kind, .conn_id = conn_id, .buf = buf,
-		                         .link_id = link_id, .to_link_id = to_link_id };
+		smcr_flow_waiter tmp = { .kind = kind, .conn_id = conn_id, .buf = buf, .link_id = link_id, .to_link_id = to_link_id };
 		if (kind == SMCR_FW_CONN_RKEY) {
 			smcr_conn *c = smcr_ctx_find_conn(lgr->ctx, conn_id);
 			if (c)

@@ -25,8 +25,8 @@ typedef enum smcr_llc_flowtype {
 
 typedef struct smcr_llc_qentry {
 	smcr_list node;
-	uint64_t link_id;       /* link it arrived on (or local trigger's link) */
-	bool local;             /* locally enqueued trigger (add_link_local, delete_link_local) */
+	uint64_t link_id; /* link it arrived on (or local trigger's link) */
+	bool local;       /* locally enqueued trigger (add_link_local, delete_link_local) */
 	smcr_llc_msg msg;
 	uint8_t raw[SMCR_LLC_LEN]; /* the received bytes (the first 44), for echoes */
 	uint32_t raw_len;
@@ -36,51 +36,51 @@ typedef struct smcr_llc_qentry {
  * smc_llc_wait()). Each suspends at its waits and resumes on message/timeout/failure. */
 typedef enum smcr_llc_proc {
 	SMCR_PROC_NONE = 0,
-	SMCR_PROC_CLNT_FIRST,    /* smcr_clnt_conf_first_link */
-	SMCR_PROC_SRV_FIRST,     /* smcr_serv_conf_first_link */
-	SMCR_PROC_SRV_ADD,       /* smc_llc_srv_add_link (+ delete asym link) */
-	SMCR_PROC_CLNT_ADD,      /* smc_llc_cli_add_link */
-	SMCR_PROC_CLNT_REQ_ADD,  /* v2: REQUEST_ADD_LINK sent, waiting for the server */
-	SMCR_PROC_SRV_DEL,       /* smc_llc_process_srv_delete_link */
-	SMCR_PROC_RKEY,          /* smcr_lgr_reg_rmbs: CONFIRM_RKEY */
-	SMCR_PROC_DEL_RKEY,      /* smcr_buf_unuse: DELETE_RKEY */
+	SMCR_PROC_CLNT_FIRST,   /* smcr_clnt_conf_first_link */
+	SMCR_PROC_SRV_FIRST,    /* smcr_serv_conf_first_link */
+	SMCR_PROC_SRV_ADD,      /* smc_llc_srv_add_link (+ delete asym link) */
+	SMCR_PROC_CLNT_ADD,     /* smc_llc_cli_add_link */
+	SMCR_PROC_CLNT_REQ_ADD, /* v2: REQUEST_ADD_LINK sent, waiting for the server */
+	SMCR_PROC_SRV_DEL,      /* smc_llc_process_srv_delete_link */
+	SMCR_PROC_RKEY,         /* smcr_lgr_reg_rmbs: CONFIRM_RKEY */
+	SMCR_PROC_DEL_RKEY,     /* smcr_buf_unuse: DELETE_RKEY */
 } smcr_llc_proc;
 
 /* Why a flow resumes. */
 typedef enum smcr_llc_wake {
 	SMCR_WAKE_START = 0,
-	SMCR_WAKE_MSG,           /* flow->qentry holds a message */
+	SMCR_WAKE_MSG, /* flow->qentry holds a message */
 	SMCR_WAKE_TIMEOUT,
-	SMCR_WAKE_FAIL,          /* the waited-on link became unusable or the lgr ends */
+	SMCR_WAKE_FAIL, /* the waited-on link became unusable or the lgr ends */
 } smcr_llc_wake;
 
 typedef struct smcr_llc_flow {
 	uint8_t type;            /* smcr_llc_flowtype */
 	smcr_llc_qentry *qentry; /* message handed to the flow */
 	smcr_llc_proc proc;
-	int step;                /* the procedure's own step enum; 0 is every one's start */
+	int step; /* the procedure's own step enum; 0 is every one's start */
 	bool waiting;
-	uint8_t wait_exp;        /* expected LLC type, 0 = any */
-	uint64_t wait_link;      /* early wake-up when this link is unusable, 0 = none */
+	uint8_t wait_exp;   /* expected LLC type, 0 = any */
+	uint64_t wait_link; /* early wake-up when this link is unusable, 0 = none */
 	/* procedure context */
 	uint64_t conn_id;
-	uint64_t link_id;        /* the existing link the flow talks on */
-	uint64_t link_new_id;    /* link being added / deleted */
+	uint64_t link_id;     /* the existing link the flow talks on */
+	uint64_t link_new_id; /* link being added / deleted */
 	smcr_lgr_type lgr_new_t;
-	smcr_llc_qentry *req;    /* the request that started the procedure */
+	smcr_llc_qentry *req; /* the request that started the procedure */
 	bool send_req_add_link_resp;
-	smcr_buf *buf;           /* rkey flows */
+	smcr_buf *buf; /* rkey flows */
 	uint8_t rkeys_send, rkeys_recv;
-	uint32_t buf_pos;        /* ADD_LINK_CONT: next used RMB index */
+	uint32_t buf_pos; /* ADD_LINK_CONT: next used RMB index */
 	int rc;
 } smcr_llc_flow;
 
 /* A local initiator waiting for the flow slot (smc_llc_flow_initiate). */
 typedef enum smcr_flow_waiter_kind {
-	SMCR_FW_CONN_RKEY = 1,   /* a connection's CONFIRM_RKEY (handshake) */
-	SMCR_FW_DEL_RKEY,        /* DELETE_RKEY of an RMB whose connection ended */
-	SMCR_FW_CLNT_LINKDOWN,   /* client link down: wait <= 2 s for the flow to end */
-	SMCR_FW_FIRST,           /* first-contact confirm of a new lgr */
+	SMCR_FW_CONN_RKEY = 1, /* a connection's CONFIRM_RKEY (handshake) */
+	SMCR_FW_DEL_RKEY,      /* DELETE_RKEY of an RMB whose connection ended */
+	SMCR_FW_CLNT_LINKDOWN, /* client link down: wait <= 2 s for the flow to end */
+	SMCR_FW_FIRST,         /* first-contact confirm of a new lgr */
 } smcr_flow_waiter_kind;
 
 typedef struct smcr_flow_waiter {
@@ -89,8 +89,8 @@ typedef struct smcr_flow_waiter {
 	uint64_t deadline;
 	uint64_t conn_id;
 	smcr_buf *buf;
-	uint64_t link_id;        /* CLNT_LINKDOWN: link to delete */
-	uint64_t to_link_id;     /* CLNT_LINKDOWN: link to send the DELETE_LINK on */
+	uint64_t link_id;    /* CLNT_LINKDOWN: link to delete */
+	uint64_t to_link_id; /* CLNT_LINKDOWN: link to send the DELETE_LINK on */
 } smcr_flow_waiter;
 
 void smcr_llc_lgr_init(smcr_lgr *lgr);

@@ -40,42 +40,42 @@ static smcr_link *flow_link_new(smcr_lgr *lgr) { return smcr_ctx_find_link(lgr->
 /* smcr_clnt_conf_first_link */
 typedef enum clnt_first_step {
 	CLNT_FIRST_START = 0,
-	CLNT_FIRST_WAIT_CONFIRM_LINK,            /* the server's CONFIRM_LINK request */
-	CLNT_FIRST_WAIT_ADD_LINK,                /* an ADD_LINK request for a second link, or none */
+	CLNT_FIRST_WAIT_CONFIRM_LINK, /* the server's CONFIRM_LINK request */
+	CLNT_FIRST_WAIT_ADD_LINK,     /* an ADD_LINK request for a second link, or none */
 } clnt_first_step;
 
 /* smcr_serv_conf_first_link */
 typedef enum srv_first_step {
 	SRV_FIRST_START = 0,
-	SRV_FIRST_WAIT_CONFIRM_LINK_RESPONSE,    /* the client's CONFIRM_LINK response */
+	SRV_FIRST_WAIT_CONFIRM_LINK_RESPONSE, /* the client's CONFIRM_LINK response */
 } srv_first_step;
 
 /* smc_llc_srv_add_link + smc_llc_delete_asym_link */
 typedef enum srv_add_step {
 	SRV_ADD_START = 0,
-	SRV_ADD_WAIT_ADD_LINK_RESPONSE,          /* the client's ADD_LINK response (or reject) */
-	SRV_ADD_WAIT_ADD_LINK_CONT,              /* v1: the client's rkeys, ADD_LINK_CONT */
-	SRV_ADD_WAIT_CONFIRM_LINK_RESPONSE,      /* the client's CONFIRM_LINK on the new link */
-	SRV_ADD_WAIT_DELETE_LINK_RESPONSE,       /* the asymmetric link deleted at the client */
+	SRV_ADD_WAIT_ADD_LINK_RESPONSE,     /* the client's ADD_LINK response (or reject) */
+	SRV_ADD_WAIT_ADD_LINK_CONT,         /* v1: the client's rkeys, ADD_LINK_CONT */
+	SRV_ADD_WAIT_CONFIRM_LINK_RESPONSE, /* the client's CONFIRM_LINK on the new link */
+	SRV_ADD_WAIT_DELETE_LINK_RESPONSE,  /* the asymmetric link deleted at the client */
 } srv_add_step;
 
 /* smc_llc_cli_add_link */
 typedef enum clnt_add_step {
 	CLNT_ADD_START = 0,
-	CLNT_ADD_WAIT_ADD_LINK_CONT,             /* v1: the server's rkeys, ADD_LINK_CONT */
-	CLNT_ADD_WAIT_CONFIRM_LINK,              /* the server's CONFIRM_LINK on the new link */
+	CLNT_ADD_WAIT_ADD_LINK_CONT, /* v1: the server's rkeys, ADD_LINK_CONT */
+	CLNT_ADD_WAIT_CONFIRM_LINK,  /* the server's CONFIRM_LINK on the new link */
 } clnt_add_step;
 
 /* smc_llc_process_srv_delete_link */
 typedef enum srv_del_step {
 	SRV_DEL_START = 0,
-	SRV_DEL_WAIT_DELETE_LINK_RESPONSE,       /* the client's DELETE_LINK response */
+	SRV_DEL_WAIT_DELETE_LINK_RESPONSE, /* the client's DELETE_LINK response */
 } srv_del_step;
 
 /* What a step leaves its procedure to do. */
 typedef enum step_next {
-	STEP_STOP = 0,   /* nothing now: it waits to be resumed, or it is over */
-	STEP_GO_ON,      /* the message it waits for is there already: run its step now */
+	STEP_STOP = 0, /* nothing now: it waits to be resumed, or it is over */
+	STEP_GO_ON,    /* the message it waits for is there already: run its step now */
 } step_next;
 
 /* Wait at `step` for a message of type exp (0: any) for at most timeout; lnk (or NULL)

@@ -23,12 +23,12 @@
 
 /* The steps of each procedure: what it waits for (see llc_link.c). */
 typedef enum rkey_step {
-	RKEY_START = 0,                      /* register the RMB on every link, CONFIRM_RKEY */
+	RKEY_START = 0, /* register the RMB on every link, CONFIRM_RKEY */
 	RKEY_WAIT_CONFIRM_RKEY_RESPONSE,
 } rkey_step;
 
 typedef enum del_rkey_step {
-	DEL_RKEY_START = 0,                  /* DELETE_RKEY for the RMB */
+	DEL_RKEY_START = 0, /* DELETE_RKEY for the RMB */
 	DEL_RKEY_WAIT_DELETE_RKEY_RESPONSE,
 } del_rkey_step;
 

@@ -31,7 +31,8 @@ static bool port_usable(const smcr_ctx *ctx, uint32_t port)
 
 static uint32_t prefix_mask(uint8_t len)
 {
-	return len == 0 ? 0 : len >= 32 ? 0xffffffffu : ~(0xffffffffu >> len);
+	return len == 0 ? 0 : len >= 32 ? 0xffffffffu
+	                                : ~(0xffffffffu >> len);
 }
 
 /* v2: is the GID's address (from an interface with prefix_len bits of network) in the
@@ -54,7 +55,7 @@ static void pick(uint32_t port, const smcr_gid_entry *g, smcr_dev_pick *out)
 /* The GID a port offers: v1 the one on vlan_id; v2 one in v4_hint's subnet (any when
  * v4_hint is 0), with `loose` also one of unknown prefix. */
 static bool port_gid_for(const smcr_ctx *ctx, uint32_t port, uint16_t vlan_id, bool v2,
-                       uint32_t v4_hint, bool loose, smcr_dev_pick *out)
+                         uint32_t v4_hint, bool loose, smcr_dev_pick *out)
 {
 	if (!port_usable(ctx, port))
 		return false;

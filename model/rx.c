@@ -62,15 +62,13 @@ static void recv_action(smcr_conn *conn, smcr_link *lnk, const smcr_cdc_msg *cdc
 	conn->local_rx_ctrl.prod_flags = cdc->prod_flags;
 	conn->local_rx_ctrl.conn_flags = cdc->conn_flags;
 
-	uint32_t diff_cons = conn->peer_rmbe_size ?
-	                     smcr_curs_diff(conn->peer_rmbe_size, &cons_old, &conn->local_rx_ctrl.cons) : 0;
+	uint32_t diff_cons = conn->peer_rmbe_size ? smcr_curs_diff(conn->peer_rmbe_size, &cons_old, &conn->local_rx_ctrl.cons) : 0;
 	if (diff_cons) {
 		conn->peer_rmbe_space += diff_cons;
 		if (conn->peer_rmbe_space > conn->peer_rmbe_size)
 			conn->peer_rmbe_space = conn->peer_rmbe_size;
 	}
-	uint32_t diff_prod = conn->rmbe_size ?
-	                     smcr_curs_diff(conn->rmbe_size, &prod_old, &conn->local_rx_ctrl.prod) : 0;
+	uint32_t diff_prod = conn->rmbe_size ? smcr_curs_diff(conn->rmbe_size, &prod_old, &conn->local_rx_ctrl.prod) : 0;
 	if (diff_prod) {
 		lnk->bytes_in += diff_prod;
 		conn->bytes_received += diff_prod;

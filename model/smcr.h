@@ -79,13 +79,13 @@ typedef struct smcr_mem {
 const smcr_mem *smcr_mem_default(void);
 
 /* Linux constants (net/smc): protocol timers. */
-#define SMCR_CLC_WAIT_TIME (6 * SMCR_S)        /* CLC_WAIT_TIME */
-#define SMCR_CLC_WAIT_TIME_SHORT (1 * SMCR_S)  /* CLC_WAIT_TIME_SHORT */
-#define SMCR_LLC_WAIT_TIME (2 * SMCR_S)        /* SMC_LLC_WAIT_TIME */
-#define SMCR_LLC_WAIT_FIRST_TIME (5 * SMCR_S)  /* SMC_LLC_WAIT_FIRST_TIME (added links) */
-#define SMCR_LLC_FLOW_WAIT_TIME (20 * SMCR_S)  /* 10 * SMC_LLC_WAIT_TIME */
-#define SMCR_WR_SLOT_WAIT_TIME (10 * SMCR_S)   /* SMC_WR_TX_WAIT_FREE_SLOT_TIME */
-#define SMCR_CLOSE_WAIT_TIME (2 * SMCR_S)      /* SMC_MAX_STREAM_WAIT_TIMEOUT */
+#define SMCR_CLC_WAIT_TIME (6 * SMCR_S)       /* CLC_WAIT_TIME */
+#define SMCR_CLC_WAIT_TIME_SHORT (1 * SMCR_S) /* CLC_WAIT_TIME_SHORT */
+#define SMCR_LLC_WAIT_TIME (2 * SMCR_S)       /* SMC_LLC_WAIT_TIME */
+#define SMCR_LLC_WAIT_FIRST_TIME (5 * SMCR_S) /* SMC_LLC_WAIT_FIRST_TIME (added links) */
+#define SMCR_LLC_FLOW_WAIT_TIME (20 * SMCR_S) /* 10 * SMC_LLC_WAIT_TIME */
+#define SMCR_WR_SLOT_WAIT_TIME (10 * SMCR_S)  /* SMC_WR_TX_WAIT_FREE_SLOT_TIME */
+#define SMCR_CLOSE_WAIT_TIME (2 * SMCR_S)     /* SMC_MAX_STREAM_WAIT_TIMEOUT */
 #define SMCR_LGR_FREE_DELAY_SERV (600 * SMCR_S)
 #define SMCR_LGR_FREE_DELAY_CLNT (610 * SMCR_S)
 #define SMCR_TESTLINK_DEFAULT_TIME (30 * SMCR_S)
@@ -93,28 +93,28 @@ const smcr_mem *smcr_mem_default(void);
 #define SMCR_MAX_UEIDS 8
 #define SMCR_MAX_PORTS 16
 #define SMCR_LINKS_PER_LGR_MAX 3
-#define SMCR_CONN_PER_LGR_MAX 255  /* SMC_CONN_PER_LGR_MAX: v1 and v2.0 link groups */
-#define SMCR_LINKS_ADD_LNK_MAX 2   /* SMC_LINKS_ADD_LNK_MAX: v1 and v2.0 link groups */
+#define SMCR_CONN_PER_LGR_MAX 255 /* SMC_CONN_PER_LGR_MAX: v1 and v2.0 link groups */
+#define SMCR_LINKS_ADD_LNK_MAX 2  /* SMC_LINKS_ADD_LNK_MAX: v1 and v2.0 link groups */
 
 typedef struct smcr_settings {
-	uint32_t rmb_size;        /* bytes per RMB (Linux: SO_RCVBUF/2, default 64 KiB) */
-	uint32_t sndbuf_size;     /* bytes per send buffer (Linux: SO_SNDBUF/2, 64 KiB) */
-	uint64_t testlink_time;   /* idle ns before TEST_LINK; 0 disables (Linux 30 s) */
-	uint8_t max_links;        /* links per lgr 1..2 (sysctl smcr_max_links_per_lgr) */
-	uint8_t max_conns;        /* conns per lgr 16..255 (sysctl smcr_max_conns_per_lgr) */
-	uint16_t send_wr;         /* send slots per link (smcr_max_send_wr, 16) */
-	uint16_t recv_wr;         /* receive buffers per link (smcr_max_recv_wr, 48) */
-	bool v1;                  /* offer/accept SMC-Rv1 */
-	bool v2;                  /* offer/accept SMC-Rv2 (needs a UEID and IPv4) */
-	uint8_t release;          /* SMC-Rv2 release offered: 0 (v2.0) or 1 (v2.1) */
+	uint32_t rmb_size;      /* bytes per RMB (Linux: SO_RCVBUF/2, default 64 KiB) */
+	uint32_t sndbuf_size;   /* bytes per send buffer (Linux: SO_SNDBUF/2, 64 KiB) */
+	uint64_t testlink_time; /* idle ns before TEST_LINK; 0 disables (Linux 30 s) */
+	uint8_t max_links;      /* links per lgr 1..2 (sysctl smcr_max_links_per_lgr) */
+	uint8_t max_conns;      /* conns per lgr 16..255 (sysctl smcr_max_conns_per_lgr) */
+	uint16_t send_wr;       /* send slots per link (smcr_max_send_wr, 16) */
+	uint16_t recv_wr;       /* receive buffers per link (smcr_max_recv_wr, 48) */
+	bool v1;                /* offer/accept SMC-Rv1 */
+	bool v2;                /* offer/accept SMC-Rv2 (needs a UEID and IPv4) */
+	uint8_t release;        /* SMC-Rv2 release offered: 0 (v2.0) or 1 (v2.1) */
 	/* What the sending system is, as the peer sees it on the wire; the host sets both from
 	 * its personality. Defaults: x86 Linux. */
 	smcr_llc_v2_order llc_v2_order; /* v2 LLC lengths and counts: LE (x86 Linux), BE (z/OS) */
-	uint8_t os_type;          /* SMCR_CLC_OS_* in the v2 FCE and Decline (Linux 2, z/OS 1) */
+	uint8_t os_type;                /* SMCR_CLC_OS_* in the v2 FCE and Decline (Linux 2, z/OS 1) */
 	uint8_t n_ueids;
 	char ueids[SMCR_MAX_UEIDS][SMCR_EID_LEN]; /* blank padded */
-	char hostname[SMCR_HOSTNAME_LEN];       /* blank padded, v2 FCE */
-	bool oob_inline;          /* SO_OOBINLINE: urgent byte stays in the stream */
+	char hostname[SMCR_HOSTNAME_LEN];         /* blank padded, v2 FCE */
+	bool oob_inline;                          /* SO_OOBINLINE: urgent byte stays in the stream */
 } smcr_settings;
 
 void smcr_settings_default(smcr_settings *s);
@@ -142,7 +142,8 @@ typedef enum smcr_conn_mode {
 	SMCR_MODE_HANDSHAKE = 15, /* not yet decided (not a Linux value) */
 } smcr_conn_mode;
 
-typedef enum smcr_role { SMCR_ROLE_CLIENT = 0, SMCR_ROLE_SERVER = 1 } smcr_role;
+typedef enum smcr_role { SMCR_ROLE_CLIENT = 0,
+	                 SMCR_ROLE_SERVER = 1 } smcr_role;
 
 /* Link group types (enum smc_lgr_type). */
 typedef enum smcr_lgr_type {
@@ -164,48 +165,54 @@ typedef enum smcr_link_state {
 /* What the host tells the core about one TCP connection when SMC starts on it. */
 #define SMCR_MAX_IFADDRS 8
 typedef struct smcr_tcp_info {
-	bool peer_smc;          /* SMC TCP option seen in SYN and SYN-ACK */
-	bool ipsec;             /* IPsec policy on the socket (Linux declines 0x03020000) */
-	uint8_t family;         /* 4 or 6 */
-	uint32_t local_ipv4;    /* host order */
+	bool peer_smc;       /* SMC TCP option seen in SYN and SYN-ACK */
+	bool ipsec;          /* IPsec policy on the socket (Linux declines 0x03020000) */
+	uint8_t family;      /* 4 or 6 */
+	uint32_t local_ipv4; /* host order */
 	uint32_t peer_ipv4;
 	uint8_t local_ipv6[16];
 	uint8_t peer_ipv6[16];
-	int32_t vlan_id;        /* VLAN of the egress interface, 0 untagged, -1 unknown */
-	char pnet_id[17];       /* PNET id of the egress interface, "" if none */
-	int32_t netdev_port;    /* port index whose netdev is the egress interface, -1 none */
+	int32_t vlan_id;     /* VLAN of the egress interface, 0 untagged, -1 unknown */
+	char pnet_id[17];    /* PNET id of the egress interface, "" if none */
+	int32_t netdev_port; /* port index whose netdev is the egress interface, -1 none */
 	/* addresses of the egress interface (prefixes for the Proposal / prefix match) */
 	uint8_t n_ipv4;
-	struct { uint32_t addr; uint8_t prefix_len; } ipv4[SMCR_MAX_IFADDRS];
+	struct {
+		uint32_t addr;
+		uint8_t prefix_len;
+	} ipv4[SMCR_MAX_IFADDRS];
 	uint8_t n_ipv6;
-	struct { uint8_t addr[16]; uint8_t prefix_len; } ipv6[SMCR_MAX_IFADDRS];
-	uint32_t rcvbuf;        /* 0 = settings.rmb_size, else the RMB size wanted */
-	uint32_t sndbuf;        /* 0 = settings.sndbuf_size */
+	struct {
+		uint8_t addr[16];
+		uint8_t prefix_len;
+	} ipv6[SMCR_MAX_IFADDRS];
+	uint32_t rcvbuf; /* 0 = settings.rmb_size, else the RMB size wanted */
+	uint32_t sndbuf; /* 0 = settings.sndbuf_size */
 } smcr_tcp_info;
 
 /* What the core asks the host to do with the TCP connection of an SMC connection. */
 typedef enum smcr_tcp_action {
-	SMCR_TCP_SHUTDOWN = 1, /* shutdown(SHUT_RDWR): send FIN, keep the socket */
-	SMCR_TCP_CLOSE = 2,    /* release the socket (close) */
-	SMCR_TCP_ABORT = 3,    /* abort with RST (tcp_abort ECONNABORTED) */
+	SMCR_TCP_SHUTDOWN = 1,    /* shutdown(SHUT_RDWR): send FIN, keep the socket */
+	SMCR_TCP_CLOSE = 2,       /* release the socket (close) */
+	SMCR_TCP_ABORT = 3,       /* abort with RST (tcp_abort ECONNABORTED) */
 	SMCR_TCP_SHUTDOWN_WR = 4, /* shutdown(SHUT_WR): send FIN after an SMC shutdown */
 } smcr_tcp_action;
 
 /* Events for logs and reports. */
 typedef enum smcr_event_type {
 	SMCR_EV_LGR_CREATED = 1,
-	SMCR_EV_LGR_TYPE,         /* lgr type changed (lgr_type) */
-	SMCR_EV_LGR_TERMINATED,   /* the lgr ends: lgr_end says how, reason is the DELETE LINK
+	SMCR_EV_LGR_TYPE,       /* lgr type changed (lgr_type) */
+	SMCR_EV_LGR_TERMINATED, /* the lgr ends: lgr_end says how, reason is the DELETE LINK
 	                           * reason code (0 = none), text the local cause */
 	SMCR_EV_LGR_FREED,
-	SMCR_EV_LINK_ADDED,       /* link became ACTIVE ("link added" in Linux logs) */
-	SMCR_EV_LINK_DOWN,        /* link failed (reason: SMCR_LINKDOWN_*) */
-	SMCR_EV_LINK_REMOVED,     /* link cleared */
+	SMCR_EV_LINK_ADDED,   /* link became ACTIVE ("link added" in Linux logs) */
+	SMCR_EV_LINK_DOWN,    /* link failed (reason: SMCR_LINKDOWN_*) */
+	SMCR_EV_LINK_REMOVED, /* link cleared */
 	SMCR_EV_ADD_LINK_REJECTED,
-	SMCR_EV_DECODE_ERROR,     /* a received message failed to decode (decode_err) */
-	SMCR_EV_LLC_DROPPED,      /* an LLC message was dropped (text says why) */
+	SMCR_EV_DECODE_ERROR, /* a received message failed to decode (decode_err) */
+	SMCR_EV_LLC_DROPPED,  /* an LLC message was dropped (text says why) */
 	SMCR_EV_LLC_PROTOCOL_VIOLATION,
-	SMCR_EV_CONN_STATE,       /* connection state changed (conn_state) */
+	SMCR_EV_CONN_STATE, /* connection state changed (conn_state) */
 } smcr_event_type;
 
 /* Why a link went down. */
@@ -239,10 +246,10 @@ const char *smcr_lgr_end_text(smcr_lgr_end e);
 
 /* One link as reports see it (Linux netlink SMC_GEN_LINK_SMCR + the 7-tuple). */
 typedef struct smcr_link_info {
-	uint64_t id;             /* stable numeric id, creation order, ctx-wide */
-	uint64_t lgr_id;         /* numeric id of its link group */
-	uint8_t link_id;         /* 1-byte link number (server assigned) */
-	uint32_t link_uid;       /* local link user id (4 bytes, big-endian as number) */
+	uint64_t id;       /* stable numeric id, creation order, ctx-wide */
+	uint64_t lgr_id;   /* numeric id of its link group */
+	uint8_t link_id;   /* 1-byte link number (server assigned) */
+	uint32_t link_uid; /* local link user id (4 bytes, big-endian as number) */
 	uint32_t peer_link_uid;
 	smcr_link_state state;
 	uint32_t port_index;
@@ -260,25 +267,25 @@ typedef struct smcr_link_info {
 	uint32_t peer_psn;
 	bool asymmetric;
 	uint32_t conn_cnt;
-	uint64_t bytes_out, bytes_in;   /* payload: RDMA WRITE bytes out, data placed in */
-	uint64_t ops_out, ops_in;       /* SENDs + WRITEs posted / receives completed */
+	uint64_t bytes_out, bytes_in; /* payload: RDMA WRITE bytes out, data placed in */
+	uint64_t ops_out, ops_in;     /* SENDs + WRITEs posted / receives completed */
 	uint64_t llc_out, llc_in, cdc_out, cdc_in;
 } smcr_link_info;
 
 typedef struct smcr_lgr_info {
-	uint64_t id;             /* stable numeric id */
-	uint32_t lgr_num;        /* Linux-style lgr id (counter in steps of 256) */
+	uint64_t id;      /* stable numeric id */
+	uint32_t lgr_num; /* Linux-style lgr id (counter in steps of 256) */
 	smcr_role role;
 	smcr_lgr_type type;
-	uint8_t version;         /* 1 or 2 */
+	uint8_t version; /* 1 or 2 */
 	uint8_t peer_system_id[8];
 	uint16_t vlan_id;
 	char pnet_id[17];
 	uint32_t n_links;
 	uint64_t link_ids[SMCR_LINKS_PER_LGR_MAX];
 	uint32_t conns_num;
-	uint64_t sndbuf_bytes;   /* allocated send buffers */
-	uint64_t rmb_bytes;      /* allocated RMBs */
+	uint64_t sndbuf_bytes; /* allocated send buffers */
+	uint64_t rmb_bytes;    /* allocated RMBs */
 	bool terminating;
 	uint8_t max_conns, max_links, peer_release, peer_os;
 	char negotiated_eid[SMCR_EID_LEN];
@@ -291,15 +298,15 @@ typedef struct smcr_conn_info {
 	smcr_role role;
 	smcr_conn_state state;
 	smcr_conn_mode mode;
-	uint32_t fallback_reason;   /* local decline reason (SMCR_DECL_*) or 0 */
-	uint32_t peer_diagnosis;    /* peer's decline diagnosis, if it declined */
-	uint64_t lgr_id;            /* 0 if none */
-	uint64_t link_id;           /* current link, 0 if none */
+	uint32_t fallback_reason; /* local decline reason (SMCR_DECL_*) or 0 */
+	uint32_t peer_diagnosis;  /* peer's decline diagnosis, if it declined */
+	uint64_t lgr_id;          /* 0 if none */
+	uint64_t link_id;         /* current link, 0 if none */
 	uint8_t version;
 	uint32_t local_token, peer_token;
 	uint32_t sndbuf_size, rmbe_size, peer_rmbe_size;
-	smcr_cursor rx_prod, rx_cons;   /* received producer, local consumer */
-	smcr_cursor tx_prod, tx_cons;   /* our producer in the peer RMBE, peer's consumer */
+	smcr_cursor rx_prod, rx_cons;         /* received producer, local consumer */
+	smcr_cursor tx_prod, tx_cons;         /* our producer in the peer RMBE, peer's consumer */
 	smcr_cursor tx_prep, tx_sent, tx_fin; /* send buffer cursors */
 	uint8_t rx_prod_flags, rx_conn_flags, tx_prod_flags, tx_conn_flags;
 	uint32_t bytes_to_rcv;
@@ -313,14 +320,14 @@ typedef struct smcr_event {
 	smcr_event_type type;
 	uint64_t lgr_id;
 	uint64_t conn_id;
-	const smcr_link_info *link;     /* link events: full identity */
-	smcr_linkdown_reason linkdown;  /* SMCR_EV_LINK_DOWN */
-	uint32_t reason;                /* wire reason code (DELETE_LINK, decline) */
-	smcr_lgr_type lgr_type;         /* SMCR_EV_LGR_TYPE */
-	smcr_lgr_end lgr_end;           /* SMCR_EV_LGR_TERMINATED */
-	smcr_conn_state conn_state;     /* SMCR_EV_CONN_STATE */
+	const smcr_link_info *link;    /* link events: full identity */
+	smcr_linkdown_reason linkdown; /* SMCR_EV_LINK_DOWN */
+	uint32_t reason;               /* wire reason code (DELETE_LINK, decline) */
+	smcr_lgr_type lgr_type;        /* SMCR_EV_LGR_TYPE */
+	smcr_lgr_end lgr_end;          /* SMCR_EV_LGR_TERMINATED */
+	smcr_conn_state conn_state;    /* SMCR_EV_CONN_STATE */
 	const smcr_decode_err *decode_err;
-	const char *text;               /* short human-readable detail, or NULL */
+	const char *text; /* short human-readable detail, or NULL */
 } smcr_event;
 
 /* One protocol message the core sent or took in, for event logs and traces (the optional
@@ -335,11 +342,11 @@ typedef enum smcr_trace_proto {
 
 typedef struct smcr_trace_msg {
 	smcr_trace_proto proto;
-	bool outbound;          /* sent (true) or received */
-	uint64_t conn_id;       /* CLC, CDC: the connection's id (a received CDC: the one its
+	bool outbound;    /* sent (true) or received */
+	uint64_t conn_id; /* CLC, CDC: the connection's id (a received CDC: the one its
 	                         * token names), 0 when none */
-	uint64_t lgr_id;        /* LLC, CDC: the link's link group; CLC: the connection's, 0 none */
-	uint64_t link_id;       /* LLC, CDC: the link's id; 0 for CLC */
+	uint64_t lgr_id;  /* LLC, CDC: the link's link group; CLC: the connection's, 0 none */
+	uint64_t link_id; /* LLC, CDC: the link's id; 0 for CLC */
 	const uint8_t *data;
 	size_t len;
 } smcr_trace_msg;
@@ -457,8 +464,8 @@ int smcr_conn_abort(smcr_conn *conn, uint64_t now);
 void *smcr_conn_user(const smcr_conn *conn);
 uint64_t smcr_conn_id(const smcr_conn *conn);
 smcr_conn_state smcr_conn_get_state(const smcr_conn *conn);
-size_t smcr_conn_readable(const smcr_conn *conn);  /* bytes waiting to be read */
-size_t smcr_conn_writable(const smcr_conn *conn);  /* free bytes in the send buffer */
+size_t smcr_conn_readable(const smcr_conn *conn); /* bytes waiting to be read */
+size_t smcr_conn_writable(const smcr_conn *conn); /* free bytes in the send buffer */
 bool smcr_conn_at_urgent_mark(const smcr_conn *conn);
 int smcr_conn_get_info(const smcr_conn *conn, smcr_conn_info *out);
 
@@ -496,16 +503,16 @@ typedef struct smcr_stats {
 	smcr_fback_count clnt_fback_rsn[SMCR_MAX_FBACK_RSN];
 	smcr_fback_count srv_fback_rsn[SMCR_MAX_FBACK_RSN];
 	uint64_t rmb_alloc, rmb_reuse, rmb_downgrade, sndbuf_alloc, sndbuf_reuse;
-	uint64_t rmb_size_hist[9];    /* 8K,16K,32K,64K,128K,256K,512K,1024K,>1024K */
+	uint64_t rmb_size_hist[9]; /* 8K,16K,32K,64K,128K,256K,512K,1024K,>1024K */
 	uint64_t tx_bytes, rx_bytes, tx_cnt, rx_cnt, urg_tx_cnt, urg_rx_cnt;
-	uint64_t tx_peer_full;        /* sends that found the peer RMBE full */
-	uint64_t rx_rmb_full;         /* peer signalled write blocked */
-	uint64_t decode_errors;       /* CLC, LLC and CDC messages that failed to decode */
+	uint64_t tx_peer_full;  /* sends that found the peer RMBE full */
+	uint64_t rx_rmb_full;   /* peer signalled write blocked */
+	uint64_t decode_errors; /* CLC, LLC and CDC messages that failed to decode */
 	uint64_t llc_dropped;
 	uint64_t llc_prot_viol;
 	uint64_t cdc_unknown_token;
 	uint64_t link_down_cnt, lgr_terminated_cnt, failovers; /* terminated: abnormal ends only */
-	uint64_t mem_bytes;           /* bytes currently allocated by this context */
+	uint64_t mem_bytes;                                    /* bytes currently allocated by this context */
 } smcr_stats;
 
 void smcr_ctx_get_stats(const smcr_ctx *ctx, smcr_stats *out);

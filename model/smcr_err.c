@@ -4,7 +4,8 @@
 const char *smcr_err_name(int err)
 {
 	switch (err) {
-#define SMCR_ERR_NAME(name, val, text) case (val): return "SMCR_ERR_" #name;
+#define SMCR_ERR_NAME(name, val, text) \
+	case (val): return "SMCR_ERR_" #name;
 		SMCR_ERR_MAP(SMCR_ERR_NAME)
 #undef SMCR_ERR_NAME
 	default:
@@ -15,7 +16,8 @@ const char *smcr_err_name(int err)
 const char *smcr_strerror(int err)
 {
 	switch (err) {
-#define SMCR_ERR_TEXT(name, val, text) case (val): return text;
+#define SMCR_ERR_TEXT(name, val, text) \
+	case (val): return text;
 		SMCR_ERR_MAP(SMCR_ERR_TEXT)
 #undef SMCR_ERR_TEXT
 	default:

@@ -40,8 +40,8 @@ typedef enum smcr_gid_type {
 
 typedef struct smcr_gid_entry {
 	uint8_t gid[16];
-	uint16_t index;    /* sgid_index to use in an address handle */
-	uint16_t vlan_id;  /* 0 = untagged; the VLAN this GID's interface is on */
+	uint16_t index;   /* sgid_index to use in an address handle */
+	uint16_t vlan_id; /* 0 = untagged; the VLAN this GID's interface is on */
 	smcr_gid_type type;
 	uint8_t prefix_len; /* RoCE v2: prefix length of the interface address the GID comes
 	                     * from (its subnet); 0 = unknown (judged as a /24, and taken as a
@@ -57,12 +57,12 @@ typedef enum smcr_port_state {
 
 /* What the host tells the core about one usable RoCE port of one RNIC function. */
 typedef struct smcr_port_desc {
-	smcr_tp_dev *dev;   /* transport handle passed back in every call for this port */
-	uint8_t port;       /* 1-based port number */
-	uint16_t pfid;      /* PCIe function id (reports) */
-	char name[32];      /* device name for reports, e.g. "EZARIUT10010" or "rxe0" */
-	char pnet_id[17];   /* physical network id; ports with equal ids reach each other */
-	uint8_t mac[6];     /* the (V)MAC put into CLC/LLC */
+	smcr_tp_dev *dev; /* transport handle passed back in every call for this port */
+	uint8_t port;     /* 1-based port number */
+	uint16_t pfid;    /* PCIe function id (reports) */
+	char name[32];    /* device name for reports, e.g. "EZARIUT10010" or "rxe0" */
+	char pnet_id[17]; /* physical network id; ports with equal ids reach each other */
+	uint8_t mac[6];   /* the (V)MAC put into CLC/LLC */
 	smcr_mtu active_mtu;
 	smcr_port_state state;
 	uint32_t n_gids;
@@ -96,10 +96,10 @@ typedef struct smcr_qp_caps {
 /* Address handle for an RC QP (RoCE: always with GRH). */
 typedef struct smcr_ah {
 	uint8_t dgid[16];
-	uint8_t dmac[6];      /* destination (or next-hop) MAC; the verbs backend ignores it:
+	uint8_t dmac[6]; /* destination (or next-hop) MAC; the verbs backend ignores it:
 	                       * with libibverbs the kernel resolves the MAC from the DGID */
 	uint16_t sgid_index;
-	uint8_t hop_limit;    /* 1 on the same L2, 64 via a gateway (v2) */
+	uint8_t hop_limit; /* 1 on the same L2, 64 via a gateway (v2) */
 	uint8_t traffic_class;
 } smcr_ah;
 
@@ -111,24 +111,24 @@ typedef struct smcr_qp_attr {
 	smcr_qp_state state;
 	uint16_t pkey_index;
 	uint8_t port;
-	uint32_t access;          /* smcr_access_flags */
+	uint32_t access; /* smcr_access_flags */
 	smcr_mtu path_mtu;
 	smcr_ah ah;
-	uint32_t dest_qpn;        /* 24 bits */
-	uint32_t rq_psn;          /* 24 bits */
+	uint32_t dest_qpn; /* 24 bits */
+	uint32_t rq_psn;   /* 24 bits */
 	uint8_t max_dest_rd_atomic;
-	uint8_t min_rnr_timer;    /* IB encoding, 5 bits */
-	uint8_t timeout;          /* local ACK timeout: 4.096 us * 2^timeout */
-	uint8_t retry_cnt;        /* 0..7; Soft-RoCE (rxe) treats 7 as "retry forever" */
-	uint8_t rnr_retry;        /* 0..7, 7 = infinite */
-	uint32_t sq_psn;          /* 24 bits */
+	uint8_t min_rnr_timer; /* IB encoding, 5 bits */
+	uint8_t timeout;       /* local ACK timeout: 4.096 us * 2^timeout */
+	uint8_t retry_cnt;     /* 0..7; Soft-RoCE (rxe) treats 7 as "retry forever" */
+	uint8_t rnr_retry;     /* 0..7, 7 = infinite */
+	uint32_t sq_psn;       /* 24 bits */
 	uint8_t max_rd_atomic;
 } smcr_qp_attr;
 
 /* Work requests ---------------------------------------------------------------- */
 
 typedef struct smcr_sge {
-	void *addr;     /* local memory inside a region registered with lkey */
+	void *addr; /* local memory inside a region registered with lkey */
 	uint32_t length;
 	uint32_t lkey;
 } smcr_sge;
@@ -151,11 +151,11 @@ enum smcr_send_flags {
 typedef struct smcr_send_wr {
 	uint64_t wr_id;
 	smcr_wr_opcode opcode;
-	uint32_t send_flags;      /* smcr_send_flags */
-	uint32_t num_sge;         /* 1..SMCR_MAX_SGE */
+	uint32_t send_flags; /* smcr_send_flags */
+	uint32_t num_sge;    /* 1..SMCR_MAX_SGE */
 	smcr_sge sg_list[SMCR_MAX_SGE];
-	uint64_t remote_addr;     /* RDMA WRITE: peer iova */
-	uint32_t rkey;            /* RDMA WRITE: peer rkey */
+	uint64_t remote_addr; /* RDMA WRITE: peer iova */
+	uint32_t rkey;        /* RDMA WRITE: peer rkey */
 } smcr_send_wr;
 
 typedef struct smcr_recv_wr {
@@ -191,28 +191,28 @@ typedef enum smcr_wc_opcode {
 
 typedef struct smcr_wc {
 	uint64_t wr_id;
-	void *qp_ctx;            /* the qp_ctx given to create_qp */
+	void *qp_ctx; /* the qp_ctx given to create_qp */
 	smcr_wc_status status;
 	smcr_wc_opcode opcode;
-	uint32_t byte_len;       /* receives: bytes placed */
+	uint32_t byte_len; /* receives: bytes placed */
 	uint32_t qp_num;
-	uint8_t solicited;       /* receives: the SE bit was set (simulated transport only:
+	uint8_t solicited; /* receives: the SE bit was set (simulated transport only:
 	                          * libibverbs does not report it, the verbs backend gives 0;
 	                          * the SE bit only decides CQ notification there) */
 } smcr_wc;
 
 /* Asynchronous events the host reports (ibv_async_event subset). */
 typedef enum smcr_async_event {
-	SMCR_EV_QP_FATAL = 1,    /* QP went to ERR on its own */
+	SMCR_EV_QP_FATAL = 1, /* QP went to ERR on its own */
 	SMCR_EV_PORT_ACTIVE,
-	SMCR_EV_PORT_ERR,        /* port went down */
+	SMCR_EV_PORT_ERR, /* port went down */
 	SMCR_EV_GID_CHANGE,
 } smcr_async_event;
 
 typedef struct smcr_mr_info {
 	uint32_t lkey;
 	uint32_t rkey;
-	uint64_t iova;  /* the address the peer uses in RDMA WRITE (sim: synthetic, stable) */
+	uint64_t iova; /* the address the peer uses in RDMA WRITE (sim: synthetic, stable) */
 } smcr_mr_info;
 
 /* The operations. `tp` is the transport's own object, given at core creation. All

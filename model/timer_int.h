@@ -9,20 +9,20 @@
 typedef struct smcr_ctx smcr_ctx;
 
 typedef enum smcr_timer_kind {
-	SMCR_TMR_CONN_CLC = 1,   /* CLC message wait (6 s / 1 s) */
-	SMCR_TMR_CONN_CLOSE,     /* close: flush wait (2 s) */
-	SMCR_TMR_LGR_FREE,       /* idle linger */
-	SMCR_TMR_LGR_LLC,        /* local LLC flow waiting for a message */
-	SMCR_TMR_LGR_FLOW,       /* initiators waiting for the flow slot */
-	SMCR_TMR_LGR_TERM,       /* DELETE_LINK ALL send completion wait */
-	SMCR_TMR_LINK_TESTLINK,  /* keepalive */
-	SMCR_TMR_LINK_SLOT,      /* send slot wait (10 s) */
+	SMCR_TMR_CONN_CLC = 1,  /* CLC message wait (6 s / 1 s) */
+	SMCR_TMR_CONN_CLOSE,    /* close: flush wait (2 s) */
+	SMCR_TMR_LGR_FREE,      /* idle linger */
+	SMCR_TMR_LGR_LLC,       /* local LLC flow waiting for a message */
+	SMCR_TMR_LGR_FLOW,      /* initiators waiting for the flow slot */
+	SMCR_TMR_LGR_TERM,      /* DELETE_LINK ALL send completion wait */
+	SMCR_TMR_LINK_TESTLINK, /* keepalive */
+	SMCR_TMR_LINK_SLOT,     /* send slot wait (10 s) */
 } smcr_timer_kind;
 
 typedef struct smcr_timer {
 	uint64_t at;
 	uint64_t seq;
-	uint32_t pos;   /* heap index + 1; 0 = not armed */
+	uint32_t pos; /* heap index + 1; 0 = not armed */
 	uint8_t kind;
 	void *obj;
 } smcr_timer;

@@ -139,7 +139,7 @@ static int cdc_msg_send(smcr_conn *conn, smcr_link *lnk, smcr_send_slot *s)
 	if (conn->close_flags_held) {
 		/* data rewound by a failover goes out first (model/failover.c) */
 		if (smcr_tx_prepared_sends(conn))
-			m.conn_flags &= (uint8_t)~(SMCR_CDC_PEER_DONE_WRITING | SMCR_CDC_PEER_CONN_CLOSED);
+			m.conn_flags &= (uint8_t) ~(SMCR_CDC_PEER_DONE_WRITING | SMCR_CDC_PEER_CONN_CLOSED);
 		else
 			conn->close_flags_held = false;
 	}
@@ -217,7 +217,7 @@ int smcr_tx_sndbuf_nonempty(smcr_conn *conn)
 	}
 	int rc = cdc_msg_send(conn, lnk, s);
 	if (!rc && (conn->local_tx_ctrl.prod_flags & SMCR_CDC_URG_PRESENT))
-		conn->local_tx_ctrl.prod_flags &= (uint8_t)~(SMCR_CDC_URG_PENDING | SMCR_CDC_URG_PRESENT);
+		conn->local_tx_ctrl.prod_flags &= (uint8_t) ~(SMCR_CDC_URG_PENDING | SMCR_CDC_URG_PRESENT);
 	if (!rc)
 		smcr_close_wake_tx_prepared(conn);
 	return rc;

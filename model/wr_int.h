@@ -12,19 +12,20 @@
 
 typedef struct smcr_link smcr_link;
 
-typedef enum smcr_slot_kind { SMCR_SLOT_LLC = 1, SMCR_SLOT_CDC = 2 } smcr_slot_kind;
+typedef enum smcr_slot_kind { SMCR_SLOT_LLC = 1,
+	                      SMCR_SLOT_CDC = 2 } smcr_slot_kind;
 
 typedef struct smcr_send_slot {
 	bool busy;
 	uint8_t kind;
-	bool notify_lgr;        /* DELETE_LINK ALL: the lgr waits for this completion */
+	bool notify_lgr; /* DELETE_LINK ALL: the lgr waits for this completion */
 	uint32_t gen;
 	uint8_t *buf;
 	/* CDC pending data (struct smc_cdc_tx_pend) */
-	uint64_t conn_id;       /* 0 when dismissed */
-	smcr_cursor cursor;     /* tx sndbuf cursor sent */
-	smcr_cursor p_cursor;   /* producer cursor in the peer RMBE */
-	smcr_cursor c_cursor;   /* consumer cursor this CDC announces */
+	uint64_t conn_id;     /* 0 when dismissed */
+	smcr_cursor cursor;   /* tx sndbuf cursor sent */
+	smcr_cursor p_cursor; /* producer cursor in the peer RMBE */
+	smcr_cursor c_cursor; /* consumer cursor this CDC announces */
 	uint16_t ctrl_seq;
 } smcr_send_slot;
 

@@ -11,11 +11,11 @@
 
 #define IP4(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
 
-#define V2_PAIR                                                                                                      \
-	"end 20s\n"                                                                                                    \
-	"switch SW\n"                                                                                                  \
-	"adapter RA pfid=0010 switch=SW\n"                                                                             \
-	"adapter RB pfid=0020 switch=SW\n"                                                                             \
+#define V2_PAIR                                                                                                       \
+	"end 20s\n"                                                                                                   \
+	"switch SW\n"                                                                                                 \
+	"adapter RA pfid=0010 switch=SW\n"                                                                            \
+	"adapter RB pfid=0020 switch=SW\n"                                                                            \
 	"stack A\n  interface eth0 switch=SW ip=10.0.0.1/24\n  smcr pfid=0010\n  smcr v2=yes ueid=SMC-RXE-LAB\nend\n" \
 	"stack B\n  interface eth0 switch=SW ip=10.0.0.2/24\n  smcr pfid=0020\n  smcr v2=yes ueid=SMC-RXE-LAB\nend\n"
 

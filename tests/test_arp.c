@@ -41,8 +41,8 @@ static uint16_t arp_op(const cap_frame *f)
 }
 
 typedef struct drop_arp {
-	uint16_t op;   /* drop frames with this ARP opcode */
-	int left;      /* this many */
+	uint16_t op; /* drop frames with this ARP opcode */
+	int left;    /* this many */
 } drop_arp;
 
 static bool drop_arp_fn(void *ctx, const netif *from, const uint8_t *frame, size_t len, uint64_t index)

@@ -13,9 +13,9 @@
 /* mkpcap.py frames 12 and 13: client -> server after a 64-byte RDMA WRITE (producer
  * cursor 0:64), server -> client confirming it (consumer cursor 0:64). */
 static const char fixture_cdc_prod_hex[] =
-	"fe2c000100000101000000000000004000000000000000000000000000000000000000000000000000000000";
+        "fe2c000100000101000000000000004000000000000000000000000000000000000000000000000000000000";
 static const char fixture_cdc_cons_hex[] =
-	"fe2c000100000201000000000000000000000000000000400000000000000000000000000000000000000000";
+        "fe2c000100000201000000000000000000000000000000400000000000000000000000000000000000000000";
 
 static void check_golden(const char *hex, const smcr_cdc_msg *want)
 {
@@ -61,7 +61,8 @@ Test(cdc, every_field_and_flag_round_trips_at_its_offset)
 	for (size_t i = 0; i < sizeof(pflags); i++)
 		for (size_t j = 0; j < sizeof(cflags); j++) {
 			smcr_cdc_msg m = msg((uint16_t)(0xFFFF - i), 0xdeadbeef, 0xFFFE, 0x7FFFFFFF, 0x1234, 65535, pflags[i],
-			                     cflags[j]), back;
+			                     cflags[j]),
+			             back;
 			uint8_t b[SMCR_CDC_LEN];
 			smcr_cdc_encode(b, &m);
 			cr_assert_eq(b[0], 0xFE);
@@ -153,14 +154,19 @@ Test(cdc, decoder_survives_truncation_and_random_mutation)
 
 Test(cdc, cursor_add_wraps_at_the_ring_size)
 {
-	struct { uint16_t wrap; uint32_t count, size, n; uint16_t want_wrap; uint32_t want_count; } t[] = {
+	struct {
+		uint16_t wrap;
+		uint32_t count, size, n;
+		uint16_t want_wrap;
+		uint32_t want_count;
+	} t[] = {
 		{ 0, 0, 65536, 0, 0, 0 },
 		{ 0, 0, 65536, 1000, 0, 1000 },
 		{ 0, 65000, 65536, 535, 0, 65535 },
-		{ 0, 65000, 65536, 536, 1, 0 },          /* lands exactly on the end */
-		{ 0, 65000, 65536, 1000, 1, 464 },       /* the digest's worked example */
-		{ 3, 100, 16384, 16384, 4, 100 },        /* a whole ring */
-		{ 65535, 16000, 16384, 1000, 0, 616 },   /* wrap counter itself wraps */
+		{ 0, 65000, 65536, 536, 1, 0 },        /* lands exactly on the end */
+		{ 0, 65000, 65536, 1000, 1, 464 },     /* the digest's worked example */
+		{ 3, 100, 16384, 16384, 4, 100 },      /* a whole ring */
+		{ 65535, 16000, 16384, 1000, 0, 616 }, /* wrap counter itself wraps */
 		{ 7, 0, 1u << 29, (1u << 29) - 1, 7, (1u << 29) - 1 },
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -173,13 +179,19 @@ Test(cdc, cursor_add_wraps_at_the_ring_size)
 
 Test(cdc, cursor_diff_counts_bytes_across_a_wrap)
 {
-	struct { uint16_t ow; uint32_t oc; uint16_t nw; uint32_t nc; uint32_t size, want; } t[] = {
+	struct {
+		uint16_t ow;
+		uint32_t oc;
+		uint16_t nw;
+		uint32_t nc;
+		uint32_t size, want;
+	} t[] = {
 		{ 0, 0, 0, 0, 65536, 0 },
 		{ 0, 100, 0, 164, 65536, 64 },
-		{ 0, 65000, 1, 464, 65536, 1000 },     /* across the end of the ring */
-		{ 0, 4000, 1, 4000, 65536, 65536 },    /* a full ring: same count, next wrap */
-		{ 65535, 60000, 0, 10, 65536, 5546 },  /* wrap counter wrapped */
-		{ 2, 500, 2, 400, 65536, 0 },          /* backwards in one wrap: never negative */
+		{ 0, 65000, 1, 464, 65536, 1000 },    /* across the end of the ring */
+		{ 0, 4000, 1, 4000, 65536, 65536 },   /* a full ring: same count, next wrap */
+		{ 65535, 60000, 0, 10, 65536, 5546 }, /* wrap counter wrapped */
+		{ 2, 500, 2, 400, 65536, 0 },         /* backwards in one wrap: never negative */
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		smcr_cursor o = { t[i].ow, t[i].oc }, n = { t[i].nw, t[i].nc };
@@ -192,16 +204,22 @@ Test(cdc, cursor_diff_counts_bytes_across_a_wrap)
 
 Test(cdc, cursor_comp_orders_with_16bit_wrap)
 {
-	struct { uint16_t aw; uint32_t ac; uint16_t bw; uint32_t bc; int want; } t[] = {
+	struct {
+		uint16_t aw;
+		uint32_t ac;
+		uint16_t bw;
+		uint32_t bc;
+		int want;
+	} t[] = {
 		{ 0, 0, 0, 0, 0 },
 		{ 0, 10, 0, 20, -1 },
 		{ 0, 20, 0, 10, 1 },
 		{ 1, 0, 0, 60000, 1 },
 		{ 0, 60000, 1, 0, -1 },
-		{ 65535, 100, 0, 5, -1 },  /* 0 comes after 65535 */
+		{ 65535, 100, 0, 5, -1 }, /* 0 comes after 65535 */
 		{ 0, 5, 65535, 100, 1 },
 		{ 100, 7, 100, 7, 0 },
-		{ 0x8000, 0, 0, 0, -1 },   /* half the wrap space away counts as behind */
+		{ 0x8000, 0, 0, 0, -1 }, /* half the wrap space away counts as behind */
 		{ 0x7FFF, 0, 0, 0, 1 },
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {

@@ -15,110 +15,102 @@
 
 /* hwipl/smc handshake/README.md: Linux SMC-R v1 over IPv4 loopback (old RFC layout Proposal). */
 static const char hwipl_proposal_hex[] =
-	"e2 d4 c3 d9 01 00 34 10  b1 a0 98 03 9b ab cd ef"
-	"fe 80 00 00 00 00 00 00  9a 03 9b ff fe ab cd ef"
-	"98 03 9b ab cd ef 00 00  7f 00 00 00 08 00 00 00"
-	"e2 d4 c3 d9";
+        "e2 d4 c3 d9 01 00 34 10  b1 a0 98 03 9b ab cd ef"
+        "fe 80 00 00 00 00 00 00  9a 03 9b ff fe ab cd ef"
+        "98 03 9b ab cd ef 00 00  7f 00 00 00 08 00 00 00"
+        "e2 d4 c3 d9";
 static const char hwipl_proposal6_hex[] =
-	"e2 d4 c3 d9 01 00 45 10  39 44 98 03 9b ab cd ef"
-	"fe 80 00 00 00 00 00 00  9a 03 9b ff fe ab cd ef"
-	"98 03 9b ab cd ef 00 00  00 00 00 00 00 00 00 01"
-	"00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 01"
-	"80 e2 d4 c3 d9";
+        "e2 d4 c3 d9 01 00 45 10  39 44 98 03 9b ab cd ef"
+        "fe 80 00 00 00 00 00 00  9a 03 9b ff fe ab cd ef"
+        "98 03 9b ab cd ef 00 00  00 00 00 00 00 00 00 01"
+        "00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 01"
+        "80 e2 d4 c3 d9";
 static const char hwipl_accept_hex[] =
-	"e2 d4 c3 d9 02 00 44 18  b1 a0 98 03 9b ab cd ef"
-	"fe 80 00 00 00 00 00 00  9a 03 9b ff fe ab cd ef"
-	"98 03 9b ab cd ef 00 00  e4 00 00 15 7d 01 00 00"
-	"00 05 23 00 00 00 00 00  f0 a6 00 00 00 72 f5 fe"
-	"e2 d4 c3 d9";
+        "e2 d4 c3 d9 02 00 44 18  b1 a0 98 03 9b ab cd ef"
+        "fe 80 00 00 00 00 00 00  9a 03 9b ff fe ab cd ef"
+        "98 03 9b ab cd ef 00 00  e4 00 00 15 7d 01 00 00"
+        "00 05 23 00 00 00 00 00  f0 a6 00 00 00 72 f5 fe"
+        "e2 d4 c3 d9";
 static const char hwipl_confirm_hex[] =
-	"e2 d4 c3 d9 03 00 44 10  b1 a0 98 03 9b ab cd ef"
-	"fe 80 00 00 00 00 00 00  9a 03 9b ff fe ab cd ef"
-	"98 03 9b ab cd ef 00 00  e5 00 00 18 7f 01 00 00"
-	"00 06 23 00 00 00 00 00  f0 a4 00 00 00 0d 89 a4"
-	"e2 d4 c3 d9";
+        "e2 d4 c3 d9 03 00 44 10  b1 a0 98 03 9b ab cd ef"
+        "fe 80 00 00 00 00 00 00  9a 03 9b ff fe ab cd ef"
+        "98 03 9b ab cd ef 00 00  e5 00 00 18 7f 01 00 00"
+        "00 06 23 00 00 00 00 00  f0 a4 00 00 00 0d 89 a4"
+        "e2 d4 c3 d9";
 static const char hwipl_decline_hex[] =
-	"e2 d4 c3 d9 04 00 1c 10  25 25 25 25 25 25 25 00"
-	"03 03 00 00 00 00 00 00  e2 d4 c3 d9";
+        "e2 d4 c3 d9 04 00 1c 10  25 25 25 25 25 25 25 00"
+        "03 03 00 00 00 00 00 00  e2 d4 c3 d9";
 
 /* The Wireshark fixture capture (tests/data/replay/wireshark-fixture-rocev2.pcap) frames 4, 5, 6, 18 (tshark decodes them
  * without warnings, expected/rocev2.detail.txt). */
 static const char fixture_proposal_hex[] =
-	"e2d4c3d901005c101a2b02000000000100000000000000000000ffff0a000001020000000001002800000000"
-	"0000000000000000000000000000000000000000000000000000000000000000000000000a00000018000000e2d4c3d9";
+        "e2d4c3d901005c101a2b02000000000100000000000000000000ffff0a000001020000000001002800000000"
+        "0000000000000000000000000000000000000000000000000000000000000000000000000a00000018000000e2d4c3d9";
 static const char fixture_accept_hex[] =
-	"e2d4c3d9020044183c4d02000000000200000000000000000000ffff0a00000202000000000200011200003c4d"
-	"0100000101030000007f00567800000000a1b2e2d4c3d9";
+        "e2d4c3d9020044183c4d02000000000200000000000000000000ffff0a00000202000000000200011200003c4d"
+        "0100000101030000007f00567800000000a1b2e2d4c3d9";
 static const char fixture_confirm_hex[] =
-	"e2d4c3d9030044181a2b02000000000100000000000000000000ffff0a00000102000000000100011100001a2b"
-	"0100000201030000007f00123400000000c0dee2d4c3d9";
+        "e2d4c3d9030044181a2b02000000000100000000000000000000ffff0a00000102000000000100011100001a2b"
+        "0100000201030000007f00123400000000c0dee2d4c3d9";
 static const char fixture_decline_hex[] = "e2d4c3d904001c103c4d0200000000020303000000000000e2d4c3d9";
 
 /* The annotated Accept of the protocol digest (§2.4). */
 static const char digest_accept_hex[] =
-	"E2 D4 C3 D9 02 00 44 18 3A 7C 02 11 22 33 44 55"
-	"FE 80 00 00 00 00 00 00 00 11 22 FF FE 33 44 55"
-	"02 11 22 33 44 55 00 01 2C 00 00 A0 07 01 00 00 00 2A"
-	"23 00 00 00 00 01 F0 40 00 00 00 5E 0B 7C E2 D4 C3 D9";
+        "E2 D4 C3 D9 02 00 44 18 3A 7C 02 11 22 33 44 55"
+        "FE 80 00 00 00 00 00 00 00 11 22 FF FE 33 44 55"
+        "02 11 22 33 44 55 00 01 2C 00 00 A0 07 01 00 00 00 2A"
+        "23 00 00 00 00 01 F0 40 00 00 00 5E 0B 7C E2 D4 C3 D9";
 
 /* ---- Linux v2 forms, laid out from the kernel structs (smc_clc.h) --------------------- */
 /* prop_v1only: 92 bytes */
 static const char prop_v1only_hex[] =
-	"e2 d4 c3 d9 01 00 5c 28 3a 7c 02 11 22 33 44 55 fe 80 00 00 00 00 00 00 00 11 22 ff fe 33 44 55"
-	"02 11 22 33 44 55 00 28 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
-	"00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 0a 00 00 00 18 00 00 00 e2 d4 c3 d9"
-;
+        "e2 d4 c3 d9 01 00 5c 28 3a 7c 02 11 22 33 44 55 fe 80 00 00 00 00 00 00 00 11 22 ff fe 33 44 55"
+        "02 11 22 33 44 55 00 28 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
+        "00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 0a 00 00 00 18 00 00 00 e2 d4 c3 d9";
 /* prop_v1v2: 164 bytes */
 static const char prop_v1v2_hex[] =
-	"e2 d4 c3 d9 01 00 a4 20 3a 7c 02 11 22 33 44 55 fe 80 00 00 00 00 00 00 00 11 22 ff fe 33 44 55"
-	"02 11 22 33 44 55 00 28 00 00 00 00 00 00 00 00 00 00 00 24 00 00 00 00 00 00 00 00 00 00 00 00"
-	"00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 0a 00 00 00 18 00 00 00 01 00 00 10 00 00 00 00"
-	"00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 01 ff 02 00 01 00 00 00 00 00 00 00 00 00 00 00 00"
-	"53 4d 43 52 2d 53 49 4d 2d 54 45 53 54 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20"
-	"e2 d4 c3 d9"
-;
+        "e2 d4 c3 d9 01 00 a4 20 3a 7c 02 11 22 33 44 55 fe 80 00 00 00 00 00 00 00 11 22 ff fe 33 44 55"
+        "02 11 22 33 44 55 00 28 00 00 00 00 00 00 00 00 00 00 00 24 00 00 00 00 00 00 00 00 00 00 00 00"
+        "00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 0a 00 00 00 18 00 00 00 01 00 00 10 00 00 00 00"
+        "00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 01 ff 02 00 01 00 00 00 00 00 00 00 00 00 00 00 00"
+        "53 4d 43 52 2d 53 49 4d 2d 54 45 53 54 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20"
+        "e2 d4 c3 d9";
 /* prop_v2only: 156 bytes */
 static const char prop_v2only_hex[] =
-	"e2 d4 c3 d9 01 00 9c 22 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
-	"00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 1c 00 00 00 00 00 00 00 00 00 00 00 00"
-	"00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 01 00 00 10 00 00 00 00 00 00 00 00 00 00 00 00"
-	"00 00 ff ff 0a 00 00 01 ff 02 00 01 00 00 00 00 00 00 00 00 00 00 00 00 53 4d 43 52 2d 53 49 4d"
-	"2d 54 45 53 54 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 e2 d4 c3 d9"
-;
+        "e2 d4 c3 d9 01 00 9c 22 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
+        "00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 1c 00 00 00 00 00 00 00 00 00 00 00 00"
+        "00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 01 00 00 10 00 00 00 00 00 00 00 00 00 00 00 00"
+        "00 00 ff ff 0a 00 00 01 ff 02 00 01 00 00 00 00 00 00 00 00 00 00 00 00 53 4d 43 52 2d 53 49 4d"
+        "2d 54 45 53 54 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 e2 d4 c3 d9";
 /* acc_v2_fc: 160 bytes */
 static const char acc_v2_fc_hex[] =
-	"e2 d4 c3 d9 02 00 a0 28 3a 7c 02 11 22 33 44 55 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02"
-	"02 11 22 33 44 55 00 01 12 00 00 3c 4d 01 00 00 01 01 23 00 00 00 7f 00 56 78 00 00 00 00 a1 b2"
-	"53 4d 43 52 2d 53 49 4d 2d 54 45 53 54 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20"
-	"00 00 00 00 00 00 00 00 80 21 00 00 73 65 72 76 65 72 31 20 20 20 20 20 20 20 20 20 20 20 20 20"
-	"20 20 20 20 20 20 20 20 20 20 20 20 ff 02 00 01 00 00 00 00 00 00 00 00 00 00 00 00 e2 d4 c3 d9"
-;
+        "e2 d4 c3 d9 02 00 a0 28 3a 7c 02 11 22 33 44 55 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02"
+        "02 11 22 33 44 55 00 01 12 00 00 3c 4d 01 00 00 01 01 23 00 00 00 7f 00 56 78 00 00 00 00 a1 b2"
+        "53 4d 43 52 2d 53 49 4d 2d 54 45 53 54 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20"
+        "00 00 00 00 00 00 00 00 80 21 00 00 73 65 72 76 65 72 31 20 20 20 20 20 20 20 20 20 20 20 20 20"
+        "20 20 20 20 20 20 20 20 20 20 20 20 ff 02 00 01 00 00 00 00 00 00 00 00 00 00 00 00 e2 d4 c3 d9";
 /* acc_v2: 108 bytes */
 static const char acc_v2_hex[] =
-	"e2 d4 c3 d9 02 00 6c 20 3a 7c 02 11 22 33 44 55 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02"
-	"02 11 22 33 44 55 00 01 12 00 00 3c 4d 01 00 00 01 01 23 00 00 00 7f 00 56 78 00 00 00 00 a1 b2"
-	"53 4d 43 52 2d 53 49 4d 2d 54 45 53 54 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20"
-	"00 00 00 00 00 00 00 00 e2 d4 c3 d9"
-;
+        "e2 d4 c3 d9 02 00 6c 20 3a 7c 02 11 22 33 44 55 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02"
+        "02 11 22 33 44 55 00 01 12 00 00 3c 4d 01 00 00 01 01 23 00 00 00 7f 00 56 78 00 00 00 00 a1 b2"
+        "53 4d 43 52 2d 53 49 4d 2d 54 45 53 54 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20"
+        "00 00 00 00 00 00 00 00 e2 d4 c3 d9";
 /* conf_v2_fc1: 180 bytes */
 static const char conf_v2_fc1_hex[] =
-	"e2 d4 c3 d9 03 00 b4 28 3a 7c 02 11 22 33 44 55 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02"
-	"02 11 22 33 44 55 00 01 12 00 00 3c 4d 01 00 00 01 01 23 00 00 00 7f 00 56 78 00 00 00 00 a1 b2"
-	"53 4d 43 52 2d 53 49 4d 2d 54 45 53 54 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20"
-	"00 00 00 00 00 00 00 00 80 21 00 00 73 65 72 76 65 72 31 20 20 20 20 20 20 20 20 20 20 20 20 20"
-	"20 20 20 20 20 20 20 20 20 20 20 20 ff 02 00 01 00 00 00 00 00 00 00 00 00 00 00 00 01 00 00 00"
-	"00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 01 e2 d4 c3 d9"
-;
+        "e2 d4 c3 d9 03 00 b4 28 3a 7c 02 11 22 33 44 55 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02"
+        "02 11 22 33 44 55 00 01 12 00 00 3c 4d 01 00 00 01 01 23 00 00 00 7f 00 56 78 00 00 00 00 a1 b2"
+        "53 4d 43 52 2d 53 49 4d 2d 54 45 53 54 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20"
+        "00 00 00 00 00 00 00 00 80 21 00 00 73 65 72 76 65 72 31 20 20 20 20 20 20 20 20 20 20 20 20 20"
+        "20 20 20 20 20 20 20 20 20 20 20 20 ff 02 00 01 00 00 00 00 00 00 00 00 00 00 00 00 01 00 00 00"
+        "00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 01 e2 d4 c3 d9";
 /* decl_v2: 44 bytes */
 static const char decl_v2_hex[] =
-	"e2 d4 c3 d9 04 00 2c 20 3a 7c 02 11 22 33 44 55 03 03 00 08 20 00 00 00 00 00 00 00 00 00 00 00"
-	"00 00 00 00 00 00 00 00 e2 d4 c3 d9"
-;
+        "e2 d4 c3 d9 04 00 2c 20 3a 7c 02 11 22 33 44 55 03 03 00 08 20 00 00 00 00 00 00 00 00 00 00 00"
+        "00 00 00 00 00 00 00 00 e2 d4 c3 d9";
 /* decl_v2_oos: 44 bytes */
 static const char decl_v2_oos_hex[] =
-	"e2 d4 c3 d9 04 00 2c 28 3a 7c 02 11 22 33 44 55 04 00 00 00 20 00 00 00 00 00 00 00 00 00 00 00"
-	"00 00 00 00 00 00 00 00 e2 d4 c3 d9"
-;
+        "e2 d4 c3 d9 04 00 2c 28 3a 7c 02 11 22 33 44 55 04 00 00 00 20 00 00 00 00 00 00 00 00 00 00 00"
+        "00 00 00 00 00 00 00 00 e2 d4 c3 d9";
 
 /* ---- host forms as Linux fills them ------------------------------------------------- */
 
@@ -427,7 +419,12 @@ Test(clc, messages_come_out_at_the_linux_lengths_and_byte7_values)
 	smcr_clc_proposal rfc = linux_proposal(SMCR_CLC_TYPE_R, SMCR_CLC_TYPE_NONE);
 	rfc.version = 1;
 	rfc.rfc_layout = true;
-	struct { ssize_t len; ssize_t want; uint8_t byte7; const char *what; } t[] = {
+	struct {
+		ssize_t len;
+		ssize_t want;
+		uint8_t byte7;
+		const char *what;
+	} t[] = {
 		{ enc_p(linux_proposal(SMCR_CLC_TYPE_R, SMCR_CLC_TYPE_NONE), b), 92, 0x28, "Proposal v1-only (v2 format)" },
 		{ enc_p(linux_proposal(SMCR_CLC_TYPE_R, SMCR_CLC_TYPE_R), b), 164, 0x20, "Proposal v1+v2, 1 UEID" },
 		{ enc_p(linux_proposal(SMCR_CLC_TYPE_NONE, SMCR_CLC_TYPE_R), b), 156, 0x22, "Proposal v2-only, 1 UEID" },
@@ -654,8 +651,8 @@ typedef struct patch {
 typedef struct bad_case {
 	const char *what;
 	const char *hex;
-	char decoder;      /* 'P'roposal, 'A'ccept, 'D'ecline, 'K' peek */
-	int keep;          /* use only the first bytes (0 = all), then append `tail` */
+	char decoder; /* 'P'roposal, 'A'ccept, 'D'ecline, 'K' peek */
+	int keep;     /* use only the first bytes (0 = all), then append `tail` */
 	const char *tail;
 	patch p[5];
 	int code;
@@ -664,8 +661,12 @@ typedef struct bad_case {
 	const char *expected; /* substring of err.expected */
 } bad_case;
 
-#define END { -1, 0 }
-#define LEN16(off, v) { off, (uint8_t)((v) >> 8) }, { off + 1, (uint8_t)(v) }
+#define END           \
+	{             \
+		-1, 0 \
+	}
+#define LEN16(off, v) \
+	{ off, (uint8_t)((v) >> 8) }, { off + 1, (uint8_t)(v) }
 
 static const bad_case bad_cases[] = {
 	/* header (smcr_clc_peek, Linux smc_clc_wait_msg / smc_clc_msg_hdr_valid) */
@@ -809,10 +810,24 @@ Test(clc, longer_v2_accept_is_accepted_like_linux)
 /* ---- robustness --------------------------------------------------------------------- */
 
 static const char *const valid_hex[] = {
-	hwipl_proposal_hex, hwipl_proposal6_hex, hwipl_accept_hex, hwipl_confirm_hex, hwipl_decline_hex,
-	fixture_proposal_hex, fixture_accept_hex, fixture_confirm_hex, fixture_decline_hex, digest_accept_hex,
-	prop_v1only_hex, prop_v1v2_hex, prop_v2only_hex, acc_v2_fc_hex, acc_v2_hex, conf_v2_fc1_hex,
-	decl_v2_hex, decl_v2_oos_hex,
+	hwipl_proposal_hex,
+	hwipl_proposal6_hex,
+	hwipl_accept_hex,
+	hwipl_confirm_hex,
+	hwipl_decline_hex,
+	fixture_proposal_hex,
+	fixture_accept_hex,
+	fixture_confirm_hex,
+	fixture_decline_hex,
+	digest_accept_hex,
+	prop_v1only_hex,
+	prop_v1v2_hex,
+	prop_v2only_hex,
+	acc_v2_fc_hex,
+	acc_v2_hex,
+	conf_v2_fc1_hex,
+	decl_v2_hex,
+	decl_v2_oos_hex,
 };
 
 /* Decode with every decoder from an exact-size heap copy; whatever the input, decoders
@@ -894,7 +909,11 @@ Test(clc, decoders_survive_truncation_every_length_value_and_random_mutation)
 
 Test(clc, decline_codes_have_linux_names_and_texts)
 {
-	struct { uint32_t code; const char *name; const char *text; } t[] = {
+	struct {
+		uint32_t code;
+		const char *name;
+		const char *text;
+	} t[] = {
 		{ SMCR_DECL_MEM, "SMC_CLC_DECL_MEM", "memory" },
 		{ SMCR_DECL_TIMEOUT_CL, "SMC_CLC_DECL_TIMEOUT_CL", "CONFIRM LINK" },
 		{ SMCR_DECL_PEERNOSMC, "SMC_CLC_DECL_PEERNOSMC", "did not indicate SMC" },
@@ -922,13 +941,13 @@ Test(clc, decline_codes_have_linux_names_and_texts)
 	}
 	/* every code of the header has its own name */
 	uint32_t all[] = { SMCR_DECL_MEM, SMCR_DECL_TIMEOUT_CL, SMCR_DECL_TIMEOUT_AL, SMCR_DECL_CNFERR,
-		SMCR_DECL_PEERNOSMC, SMCR_DECL_IPSEC, SMCR_DECL_NOSMCDEV, SMCR_DECL_NOSMCDDEV, SMCR_DECL_NOSMCRDEV,
-		SMCR_DECL_NOISM2SUPP, SMCR_DECL_NOV2EXT, SMCR_DECL_NOV2DEXT, SMCR_DECL_NOSEID, SMCR_DECL_NOSMCD2DEV,
-		SMCR_DECL_NOUEID, SMCR_DECL_RELEASEERR, SMCR_DECL_MAXCONNERR, SMCR_DECL_MAXLINKERR,
-		SMCR_DECL_MODEUNSUPP, SMCR_DECL_RMBE_EC, SMCR_DECL_OPTUNSUPP, SMCR_DECL_DIFFPREFIX,
-		SMCR_DECL_GETVLANERR, SMCR_DECL_ISMVLANERR, SMCR_DECL_NOACTLINK, SMCR_DECL_NOSRVLINK,
-		SMCR_DECL_VERSMISMAT, SMCR_DECL_MAX_DMB, SMCR_DECL_NOROUTE, SMCR_DECL_NOINDIRECT, SMCR_DECL_SYNCERR,
-		SMCR_DECL_PEERDECL, SMCR_DECL_INTERR, SMCR_DECL_ERR_RTOK, SMCR_DECL_ERR_RDYLNK, SMCR_DECL_ERR_REGBUF };
+		           SMCR_DECL_PEERNOSMC, SMCR_DECL_IPSEC, SMCR_DECL_NOSMCDEV, SMCR_DECL_NOSMCDDEV, SMCR_DECL_NOSMCRDEV,
+		           SMCR_DECL_NOISM2SUPP, SMCR_DECL_NOV2EXT, SMCR_DECL_NOV2DEXT, SMCR_DECL_NOSEID, SMCR_DECL_NOSMCD2DEV,
+		           SMCR_DECL_NOUEID, SMCR_DECL_RELEASEERR, SMCR_DECL_MAXCONNERR, SMCR_DECL_MAXLINKERR,
+		           SMCR_DECL_MODEUNSUPP, SMCR_DECL_RMBE_EC, SMCR_DECL_OPTUNSUPP, SMCR_DECL_DIFFPREFIX,
+		           SMCR_DECL_GETVLANERR, SMCR_DECL_ISMVLANERR, SMCR_DECL_NOACTLINK, SMCR_DECL_NOSRVLINK,
+		           SMCR_DECL_VERSMISMAT, SMCR_DECL_MAX_DMB, SMCR_DECL_NOROUTE, SMCR_DECL_NOINDIRECT, SMCR_DECL_SYNCERR,
+		           SMCR_DECL_PEERDECL, SMCR_DECL_INTERR, SMCR_DECL_ERR_RTOK, SMCR_DECL_ERR_RDYLNK, SMCR_DECL_ERR_REGBUF };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		cr_assert(strncmp(smcr_decline_name(all[i]), "SMC_CLC_DECL_", 13) == 0);
 		cr_assert_str_neq(smcr_decline_name(all[i]), "SMC_CLC_DECL_UNKNOWN", "0x%08x", all[i]);
@@ -939,10 +958,27 @@ Test(clc, decline_codes_have_linux_names_and_texts)
 
 Test(clc, rmbe_size_code_rounds_up_like_linux)
 {
-	struct { uint32_t bytes; uint8_t code; } t[] = {
-		{ 0, 0 }, { 1, 0 }, { 16384, 0 }, { 16385, 1 }, { 32768, 1 }, { 32769, 2 }, { 65536, 2 },
-		{ 65537, 3 }, { 100000, 3 }, { 131072, 3 }, { 524288, 5 }, { 524289, 6 }, { 1u << 20, 6 },
-		{ 256u << 20, 14 }, { 512u << 20, 15 }, { (512u << 20) + 1, 15 }, { 0xFFFFFFFFu, 15 },
+	struct {
+		uint32_t bytes;
+		uint8_t code;
+	} t[] = {
+		{ 0, 0 },
+		{ 1, 0 },
+		{ 16384, 0 },
+		{ 16385, 1 },
+		{ 32768, 1 },
+		{ 32769, 2 },
+		{ 65536, 2 },
+		{ 65537, 3 },
+		{ 100000, 3 },
+		{ 131072, 3 },
+		{ 524288, 5 },
+		{ 524289, 6 },
+		{ 1u << 20, 6 },
+		{ 256u << 20, 14 },
+		{ 512u << 20, 15 },
+		{ (512u << 20) + 1, 15 },
+		{ 0xFFFFFFFFu, 15 },
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		cr_assert_eq(smcr_rmbe_size_code(t[i].bytes), t[i].code, "%u bytes -> %u", t[i].bytes,

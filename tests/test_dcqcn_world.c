@@ -68,7 +68,7 @@ Test(dcqcn_world, two_flows_converge_to_fair_share)
 static void switch_qos(sim_switch_qos *q, bool ecn, uint8_t pfc_mask)
 {
 	sim_switch_qos_default(q);
-	q->buffer_bytes = 12u << 20;     /* a 12 MiB shared buffer (a Trident 2 class switch) */
+	q->buffer_bytes = 12u << 20; /* a 12 MiB shared buffer (a Trident 2 class switch) */
 	q->alpha = (sim_ratio){ 1, 1 };
 	q->ecn = ecn;
 	q->pfc_mask = pfc_mask;

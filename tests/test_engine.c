@@ -337,7 +337,8 @@ Test(engine, deferred_rearm_does_not_count_as_an_event)
  * cancelled, one-shots posted, runs stopped at time limits and peeks in between (which
  * spread the queue ahead of time, so later postings land before its radix base). The
  * engine must run exactly the model's (time, latest arming) order. */
-enum { MODEL_TIMERS = 48, MODEL_RUNS = 8192 };
+enum { MODEL_TIMERS = 48,
+       MODEL_RUNS = 8192 };
 
 typedef struct model_item {
 	bool pending;
@@ -347,7 +348,7 @@ typedef struct model_item {
 
 typedef struct model {
 	model_item item[MODEL_TIMERS + MODEL_RUNS * 2];
-	uint32_t n;             /* items in use: timers first, then one-shots */
+	uint32_t n; /* items in use: timers first, then one-shots */
 	uint64_t seq;
 	uint64_t ran[MODEL_RUNS * 4];
 	sim_time ran_at[MODEL_RUNS * 4];
@@ -393,7 +394,7 @@ Test(engine, order_matches_a_plain_model)
 		uint64_t op = sim_rng_below(&rng, 8);
 		/* times near now with many ties, and now and then far ahead */
 		sim_time at = now + (sim_rng_below(&rng, 16) == 0 ? sim_rng_below(&rng, 1u << 20)
-		                                                     : sim_rng_below(&rng, 40));
+		                                                  : sim_rng_below(&rng, 40));
 		if (op <= 2) {
 			uint32_t k = (uint32_t)sim_rng_below(&rng, MODEL_TIMERS);
 			sim_event_schedule(eng, &timers[k], at);

@@ -11,16 +11,16 @@
 #include "sim/rdma/rnic.h"
 #include "tests/support/scn_world.h"
 
-#define FABRIC \
-	"switch SW1\nswitch SW2\n" \
-	"adapter RA1 pfid=0018 switch=SW1 bandwidth=20Mbps\n" \
-	"adapter RA2 pfid=0019 switch=SW2 bandwidth=20Mbps\n" \
-	"adapter RB1 pfid=0028 switch=SW1 bandwidth=20Mbps\n" \
-	"adapter RB2 pfid=0029 switch=SW2 bandwidth=20Mbps\n" \
-	"stack ZOSA personality=zos\n" \
+#define FABRIC                                                                                     \
+	"switch SW1\nswitch SW2\n"                                                                 \
+	"adapter RA1 pfid=0018 switch=SW1 bandwidth=20Mbps\n"                                      \
+	"adapter RA2 pfid=0019 switch=SW2 bandwidth=20Mbps\n"                                      \
+	"adapter RB1 pfid=0028 switch=SW1 bandwidth=20Mbps\n"                                      \
+	"adapter RB2 pfid=0029 switch=SW2 bandwidth=20Mbps\n"                                      \
+	"stack ZOSA personality=zos\n"                                                             \
 	"  interface osd1 switch=SW1 ip=10.1.1.1/24\n  interface osd2 switch=SW2 ip=10.1.2.1/24\n" \
-	"  smcr pfid=0018\n  smcr pfid=0019\nend\n" \
-	"stack ZOSB personality=zos\n" \
+	"  smcr pfid=0018\n  smcr pfid=0019\nend\n"                                                \
+	"stack ZOSB personality=zos\n"                                                             \
 	"  interface osd1 switch=SW1 ip=10.1.1.2/24\n  interface osd2 switch=SW2 ip=10.1.2.2/24\n" \
 	"  smcr pfid=0028\n  smcr pfid=0029\nend\n"
 

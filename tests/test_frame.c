@@ -95,9 +95,20 @@ Test(frame, buffers_come_in_size_classes)
 {
 	sim_frame_pool *pool = sim_frame_pool_new();
 	/* each length lands in the smallest class that holds the headroom and the frame */
-	static const struct { uint32_t len; int cls; } cases[] = {
-		{ 42, 0 }, { 128, 0 }, { 129, 1 }, { 384, 1 }, { 1518, 2 }, { 1920, 2 },
-		{ 4170, 3 }, { 4480, 3 }, { 4481, 4 }, { 9000, 4 },
+	static const struct {
+		uint32_t len;
+		int cls;
+	} cases[] = {
+		{ 42, 0 },
+		{ 128, 0 },
+		{ 129, 1 },
+		{ 384, 1 },
+		{ 1518, 2 },
+		{ 1920, 2 },
+		{ 4170, 3 },
+		{ 4480, 3 },
+		{ 4481, 4 },
+		{ 9000, 4 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		sim_frame *f = sim_frame_alloc_len(pool, cases[i].len);

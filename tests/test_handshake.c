@@ -147,7 +147,11 @@ Test(handshake, peer_without_smc_option_falls_back_without_clc_bytes)
 	duo_free(d);
 }
 
-static void no_client_port(duo_opts *o) { o->set[0].v1 = false; o->set[0].v2 = false; }
+static void no_client_port(duo_opts *o)
+{
+	o->set[0].v1 = false;
+	o->set[0].v2 = false;
+}
 
 Test(handshake, client_without_device_declines_nosmcdev_before_any_proposal)
 {

@@ -19,13 +19,36 @@ typedef struct item {
 
 static bool fail_allocs;
 
-static void *t_malloc(size_t n, void *user) { (void)user; return fail_allocs ? NULL : malloc(n); }
-static void t_free(void *p, void *user) { (void)user; free(p); }
-static void *t_calloc(size_t m, size_t n, void *user) { (void)user; return fail_allocs ? NULL : calloc(m, n); }
+static void *t_malloc(size_t n, void *user)
+{
+	(void)user;
+	return fail_allocs ? NULL : malloc(n);
+}
+static void t_free(void *p, void *user)
+{
+	(void)user;
+	free(p);
+}
+static void *t_calloc(size_t m, size_t n, void *user)
+{
+	(void)user;
+	return fail_allocs ? NULL : calloc(m, n);
+}
 static const smcr_mem t_mem = { NULL, t_malloc, t_free, t_calloc };
 
-static void t_rand(void *user, uint8_t *dst, size_t len) { (void)user; memset(dst, 7, len); }
-static int t_clc_send(void *user, smcr_conn *c, const uint8_t *b, size_t n) { (void)user; (void)c; (void)b; (void)n; return 0; }
+static void t_rand(void *user, uint8_t *dst, size_t len)
+{
+	(void)user;
+	memset(dst, 7, len);
+}
+static int t_clc_send(void *user, smcr_conn *c, const uint8_t *b, size_t n)
+{
+	(void)user;
+	(void)c;
+	(void)b;
+	(void)n;
+	return 0;
+}
 static const smcr_transport_ops no_ops;
 
 static smcr_ctx *ctx;
@@ -48,7 +71,7 @@ static void teardown(void)
 	smcr_ctx_free(ctx);
 }
 
-#define ITEM_OF(n) ((item *)(void *)((char *)(n) - offsetof(item, node)))
+#define ITEM_OF(n) ((item *)(void *)((char *)(n)-offsetof(item, node)))
 
 static item *found(const smcr_index *ix, uint64_t key)
 {
@@ -105,7 +128,8 @@ Test(index, removal_of_head_middle_and_tail_of_a_chain)
 
 Test(index, equal_keys_come_back_in_the_order_added_across_growth)
 {
-	enum { N = 3000, GROUPS = 7 };
+	enum { N = 3000,
+	       GROUPS = 7 };
 	smcr_index ix;
 	smcr_index_init(&ix);
 	item *it = calloc(N, sizeof(*it));

@@ -13,62 +13,58 @@
 
 /* mkpcap.py frames 8 and 9: CONFIRM_LINK request (server) and response (client), v1. */
 static const char fixture_cl_req_hex[] =
-	"012c000002000000000200000000000000000000ffff0a000002000112010000010002000000000000000000";
+        "012c000002000000000200000000000000000000ffff0a000002000112010000010002000000000000000000";
 static const char fixture_cl_rsp_hex[] =
-	"012c008002000000000100000000000000000000ffff0a000001000111010000010002000000000000000000";
+        "012c008002000000000100000000000000000000ffff0a000001000111010000010002000000000000000000";
 
 /* v1 messages as Linux builds them (smc_llc.c), written out by hand. */
 /* ADD_LINK reject: the client echoes the request with RESP|REJ and reason 1 in byte 2. */
 static const char add_link_reject_v1_hex[] =
-	"02 2c 01 c0  02 11 22 33 44 55  00 00  00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02"
-	"00 01 13  02  03  00 be ef  00 00 00 00 00 00 00 00";
+        "02 2c 01 c0  02 11 22 33 44 55  00 00  00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02"
+        "00 01 13  02  03  00 be ef  00 00 00 00 00 00 00 00";
 /* DELETE_LINK ALL|ORDERLY, link 0, reason "program initiated termination" (idle lgr) */
 static const char delete_link_all_v1_hex[] =
-	"04 2c 00 60  00  00 03 00 00  00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
-	"00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00";
+        "04 2c 00 60  00  00 03 00 00  00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
+        "00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00";
 /* CONFIRM_RKEY request on link 1 naming one other link (id 2) */
 static const char confirm_rkey_v1_hex[] =
-	"06 2c 00 00  01  00 00 3c 4d  00 00 7f 00 56 78 00 00"
-	"02 00 00 3c 4e 00 00 7f 00 56 78 00 00"
-	"00 00 00 00 00 00 00 00 00 00 00 00 00  00";
+        "06 2c 00 00  01  00 00 3c 4d  00 00 7f 00 56 78 00 00"
+        "02 00 00 3c 4e 00 00 7f 00 56 78 00 00"
+        "00 00 00 00 00 00 00 00 00 00 00 00 00  00";
 /* DELETE_RKEY request with one rkey in the first of 8 slots */
 static const char delete_rkey_v1_hex[] =
-	"09 2c 00 00  01 00 00 00  00 00 3c 4d  00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
-	"00 00 00 00 00 00 00 00 00 00 00 00  00 00 00 00";
+        "09 2c 00 00  01 00 00 00  00 00 3c 4d  00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
+        "00 00 00 00 00 00 00 00 00 00 00 00  00 00 00 00";
 /* TEST_LINK response echoing 16 bytes of user data */
 static const char test_link_rsp_v1_hex[] =
-	"07 2c 00 80  00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f"
-	"00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00";
+        "07 2c 00 80  00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f"
+        "00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00";
 /* v2 (x86) REQUEST_ADD_LINK answer of a server that cannot add a link: flag RESP, body zero */
 static const char req_add_link_rsp_v2_hex[] =
-	"25 2c 00 80  00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
-	"00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00";
+        "25 2c 00 80  00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
+        "00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00";
 
 /* Laid out from the kernel structs (smc_llc.c), generated independently of the encoder. */
 /* llc_cl_v2_le: 44 bytes */
 static const char llc_cl_v2_le_hex[] =
-	"21 2c 00 03 02 11 22 33 44 55 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02 00 01 12 01 0a 0b"
-	"0c 01 02 ff 00 00 00 00 00 00 00 00"
-;
+        "21 2c 00 03 02 11 22 33 44 55 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02 00 01 12 01 0a 0b"
+        "0c 01 02 ff 00 00 00 00 00 00 00 00";
 /* llc_cl_v2_be: 44 bytes */
 static const char llc_cl_v2_be_hex[] =
-	"21 00 2c 03 02 11 22 33 44 55 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02 00 01 12 01 0a 0b"
-	"0c 01 02 ff 00 00 00 00 00 00 00 00"
-;
+        "21 00 2c 03 02 11 22 33 44 55 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02 00 01 12 01 0a 0b"
+        "0c 01 02 ff 00 00 00 00 00 00 00 00";
 /* llc_al_v2_le: 104 bytes */
 static const char llc_al_v2_le_hex[] =
-	"22 68 00 00 02 11 22 33 44 55 00 00 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02 00 01 13 02"
-	"03 00 be ef 00 00 00 00 00 00 00 00 80 00 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02 00 00"
-	"00 00 00 00 00 00 02 00 00 00 3c 4d 00 00 3c 4e 00 00 7f 00 56 78 00 00 00 00 11 11 00 00 22 22"
-	"00 00 7f 00 00 01 00 00"
-;
+        "22 68 00 00 02 11 22 33 44 55 00 00 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02 00 01 13 02"
+        "03 00 be ef 00 00 00 00 00 00 00 00 80 00 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02 00 00"
+        "00 00 00 00 00 00 02 00 00 00 3c 4d 00 00 3c 4e 00 00 7f 00 56 78 00 00 00 00 11 11 00 00 22 22"
+        "00 00 7f 00 00 01 00 00";
 /* llc_al_v2_be: 104 bytes */
 static const char llc_al_v2_be_hex[] =
-	"22 00 68 00 02 11 22 33 44 55 00 00 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02 00 01 13 02"
-	"03 00 be ef 00 00 00 00 00 00 00 00 80 00 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02 00 00"
-	"00 00 00 00 00 00 00 02 00 00 3c 4d 00 00 3c 4e 00 00 7f 00 56 78 00 00 00 00 11 11 00 00 22 22"
-	"00 00 7f 00 00 01 00 00"
-;
+        "22 00 68 00 02 11 22 33 44 55 00 00 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02 00 01 13 02"
+        "03 00 be ef 00 00 00 00 00 00 00 00 80 00 00 00 00 00 00 00 00 00 00 00 ff ff 0a 00 00 02 00 00"
+        "00 00 00 00 00 00 00 02 00 00 3c 4d 00 00 3c 4e 00 00 7f 00 56 78 00 00 00 00 11 11 00 00 22 22"
+        "00 00 7f 00 00 01 00 00";
 
 static const uint8_t MAC[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
 static const uint8_t GID_S[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 0, 2 };
@@ -319,15 +315,21 @@ typedef struct variant {
 } variant;
 
 static const variant variants[] = {
-	{ SMCR_LLC_CONFIRM_LINK, 1, { 0 }, 1 },       { SMCR_LLC_CONFIRM_LINK, 2, { 0 }, 1 },
-	{ SMCR_LLC_ADD_LINK, 1, { 0, 1 }, 2 },        { SMCR_LLC_ADD_LINK, 2, { 0, 1, 2, 3, 200, 256 }, 6 },
+	{ SMCR_LLC_CONFIRM_LINK, 1, { 0 }, 1 },
+	{ SMCR_LLC_CONFIRM_LINK, 2, { 0 }, 1 },
+	{ SMCR_LLC_ADD_LINK, 1, { 0, 1 }, 2 },
+	{ SMCR_LLC_ADD_LINK, 2, { 0, 1, 2, 3, 200, 256 }, 6 },
 	{ SMCR_LLC_ADD_LINK_CONT, 1, { 0, 1, 2, 7 }, 4 },
-	{ SMCR_LLC_DELETE_LINK, 1, { 0, 3 }, 2 },     { SMCR_LLC_DELETE_LINK, 2, { 0, 3 }, 2 },
+	{ SMCR_LLC_DELETE_LINK, 1, { 0, 3 }, 2 },
+	{ SMCR_LLC_DELETE_LINK, 2, { 0, 3 }, 2 },
 	{ SMCR_LLC_REQ_ADD_LINK, 2, { 0, 1, 2, 8 }, 4 },
-	{ SMCR_LLC_CONFIRM_RKEY, 1, { 0, 1, 2, 3, 9 }, 5 }, { SMCR_LLC_CONFIRM_RKEY, 2, { 0, 2 }, 2 },
+	{ SMCR_LLC_CONFIRM_RKEY, 1, { 0, 1, 2, 3, 9 }, 5 },
+	{ SMCR_LLC_CONFIRM_RKEY, 2, { 0, 2 }, 2 },
 	{ SMCR_LLC_CONFIRM_RKEY_CONT, 1, { 0, 1, 3, 4 }, 4 },
-	{ SMCR_LLC_DELETE_RKEY, 1, { 0, 1, 8 }, 3 }, { SMCR_LLC_DELETE_RKEY, 2, { 0, 1, 9, 10, 100, 255 }, 6 },
-	{ SMCR_LLC_TEST_LINK, 1, { 0 }, 1 },          { SMCR_LLC_TEST_LINK, 2, { 5 }, 1 },
+	{ SMCR_LLC_DELETE_RKEY, 1, { 0, 1, 8 }, 3 },
+	{ SMCR_LLC_DELETE_RKEY, 2, { 0, 1, 9, 10, 100, 255 }, 6 },
+	{ SMCR_LLC_TEST_LINK, 1, { 0 }, 1 },
+	{ SMCR_LLC_TEST_LINK, 2, { 5 }, 1 },
 };
 
 Test(llc, every_type_version_and_byte_order_round_trips)

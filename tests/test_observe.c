@@ -12,18 +12,18 @@
 #include "tests/support/scn_world.h"
 
 /* Two stacks, two adapter pairs on two switches, one bulk transfer, a failover. */
-#define SCN                                                                                                            \
-	"end 2s\n"                                                                                                     \
-	"switch S1\nswitch S2\n"                                                                                       \
-	"adapter RA1 pfid=0011 switch=S1\nadapter RA2 pfid=0012 switch=S2\n"                                        \
-	"adapter RB1 pfid=0021 switch=S1\nadapter RB2 pfid=0022 switch=S2\n"                                        \
-	"stack A\n  interface e0 switch=S1 ip=10.0.0.1/24\n  interface e1 switch=S2 ip=10.0.1.1/24\n"              \
-	"  smcr pfid=0011\n  smcr pfid=0012\nend\n"                                                                  \
-	"stack B\n  interface e0 switch=S1 ip=10.0.0.2/24\n  interface e1 switch=S2 ip=10.0.1.2/24\n"              \
-	"  smcr pfid=0021\n  smcr pfid=0022\nend\n"                                                                  \
-	"app sink B listen port=5000 kind=sink\n"                                                                      \
-	"app bulk A connect B.e0:5000 kind=bulk bytes=4M conns=2\n"                                                  \
-	"at 20ms fail adapter RA1\n"                                                                                   \
+#define SCN                                                                                           \
+	"end 2s\n"                                                                                    \
+	"switch S1\nswitch S2\n"                                                                      \
+	"adapter RA1 pfid=0011 switch=S1\nadapter RA2 pfid=0012 switch=S2\n"                          \
+	"adapter RB1 pfid=0021 switch=S1\nadapter RB2 pfid=0022 switch=S2\n"                          \
+	"stack A\n  interface e0 switch=S1 ip=10.0.0.1/24\n  interface e1 switch=S2 ip=10.0.1.1/24\n" \
+	"  smcr pfid=0011\n  smcr pfid=0012\nend\n"                                                   \
+	"stack B\n  interface e0 switch=S1 ip=10.0.0.2/24\n  interface e1 switch=S2 ip=10.0.1.2/24\n" \
+	"  smcr pfid=0021\n  smcr pfid=0022\nend\n"                                                   \
+	"app sink B listen port=5000 kind=sink\n"                                                     \
+	"app bulk A connect B.e0:5000 kind=bulk bytes=4M conns=2\n"                                   \
+	"at 20ms fail adapter RA1\n"                                                                  \
 	"expect delivered bulk == sent bulk\n"
 
 /* ---- the core's trace ---- */

@@ -300,8 +300,7 @@ static void expect_remote_access_error(uint64_t remote_off, uint32_t rkey_xor)
 {
 	make(ROCE_V2, NULL);
 	testbed_side *a = &tb->a;
-	smcr_send_wr wr = { .wr_id = 5, .opcode = SMCR_WR_RDMA_WRITE, .send_flags = SMCR_SEND_SIGNALED, .num_sge = 1,
-	                    .remote_addr = tb->b.mri.iova + remote_off, .rkey = tb->b.mri.rkey ^ rkey_xor };
+	smcr_send_wr wr = { .wr_id = 5, .opcode = SMCR_WR_RDMA_WRITE, .send_flags = SMCR_SEND_SIGNALED, .num_sge = 1, .remote_addr = tb->b.mri.iova + remote_off, .rkey = tb->b.mri.rkey ^ rkey_xor };
 	wr.sg_list[0] = (smcr_sge){ a->mem, 4000, a->mri.lkey };
 	cr_assert_eq(testbed_post_recv(&tb->b, 1, 0, 100), 0);
 	cr_assert_eq(rnic_qp_post_send(a->qp, &wr), 0);
@@ -335,8 +334,7 @@ Test(qp, region_without_remote_write_is_a_remote_access_error)
 	rnic_mr *mr = rnic_mr_reg(tb->b.vf, buf, 4096, SMCR_ACCESS_LOCAL_WRITE, &ro);
 	cr_assert_not_null(mr);
 	cr_assert_eq(ro.rkey, 0, "no remote access: no rkey");
-	smcr_send_wr wr = { .wr_id = 5, .opcode = SMCR_WR_RDMA_WRITE, .send_flags = SMCR_SEND_SIGNALED, .num_sge = 1,
-	                    .remote_addr = ro.iova, .rkey = ro.lkey };
+	smcr_send_wr wr = { .wr_id = 5, .opcode = SMCR_WR_RDMA_WRITE, .send_flags = SMCR_SEND_SIGNALED, .num_sge = 1, .remote_addr = ro.iova, .rkey = ro.lkey };
 	wr.sg_list[0] = (smcr_sge){ tb->a.mem, 10, tb->a.mri.lkey };
 	cr_assert_eq(rnic_qp_post_send(tb->a.qp, &wr), 0);
 	testbed_run(tb, SIM_TIME_NEVER);
@@ -360,8 +358,7 @@ Test(qp, the_same_memory_registered_twice_keeps_its_address)
 	cr_assert_eq(a.iova, b.iova, "but the same I/O address");
 	cr_assert_neq(c.iova, a.iova, "another range, another address");
 	/* a write through the second key lands in the memory */
-	smcr_send_wr wr = { .wr_id = 1, .opcode = SMCR_WR_RDMA_WRITE, .send_flags = SMCR_SEND_SIGNALED, .num_sge = 1,
-	                    .remote_addr = b.iova + 100, .rkey = b.rkey };
+	smcr_send_wr wr = { .wr_id = 1, .opcode = SMCR_WR_RDMA_WRITE, .send_flags = SMCR_SEND_SIGNALED, .num_sge = 1, .remote_addr = b.iova + 100, .rkey = b.rkey };
 	fill(&tb->a, 0, 16, 7);
 	wr.sg_list[0] = (smcr_sge){ tb->a.mem, 16, tb->a.mri.lkey };
 	cr_assert_eq(rnic_qp_post_send(tb->a.qp, &wr), 0);

@@ -8,14 +8,14 @@
 #include "sim/smc/realhw_map.h"
 #include "sim/world/world.h"
 
-#define PAIR                                                                                                           \
-	"end 1s\n"                                                                                                     \
-	"switch SW\n"                                                                                                  \
-	"adapter RA pfid=0010 switch=SW\n"                                                                             \
-	"adapter RB pfid=0020 switch=SW ports=2 switch2=SW\n"                                                          \
-	"stack A\n  interface e0 switch=SW ip=10.0.0.1/24\n  smcr pfid=0010\nend\n"                                    \
-	"stack B\n  interface e0 switch=SW ip=10.0.0.2/24\n  smcr pfid=0020\nend\n"                                    \
-	"app sink B listen port=5000 kind=sink\n"                                                                      \
+#define PAIR                                                                        \
+	"end 1s\n"                                                                  \
+	"switch SW\n"                                                               \
+	"adapter RA pfid=0010 switch=SW\n"                                          \
+	"adapter RB pfid=0020 switch=SW ports=2 switch2=SW\n"                       \
+	"stack A\n  interface e0 switch=SW ip=10.0.0.1/24\n  smcr pfid=0010\nend\n" \
+	"stack B\n  interface e0 switch=SW ip=10.0.0.2/24\n  smcr pfid=0020\nend\n" \
+	"app sink B listen port=5000 kind=sink\n"                                   \
 	"app bulk A connect B:5000 kind=bulk bytes=64K\n"
 
 static int parse(const char *text, realhw_map *m, char *err)

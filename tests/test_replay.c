@@ -30,8 +30,25 @@
 #define TWO_STACKS "traces/trace-two-stacks.pcapng"
 
 /* Fixture frame indexes (frame number - 1). */
-enum { F_SYN, F_SYNACK, F_ACK, F_PROPOSAL, F_ACCEPT, F_CONFIRM, F_ACK2, F_CL_REQ, F_CL_RSP, F_RACK, F_WRITE,
-       F_CDC_C2S, F_CDC_S2C, F_SYN2, F_SYNACK2, F_ACK3, F_PROPOSAL2, F_DECLINE, F_ACK4 };
+enum { F_SYN,
+       F_SYNACK,
+       F_ACK,
+       F_PROPOSAL,
+       F_ACCEPT,
+       F_CONFIRM,
+       F_ACK2,
+       F_CL_REQ,
+       F_CL_RSP,
+       F_RACK,
+       F_WRITE,
+       F_CDC_C2S,
+       F_CDC_S2C,
+       F_SYN2,
+       F_SYNACK2,
+       F_ACK3,
+       F_PROPOSAL2,
+       F_DECLINE,
+       F_ACK4 };
 
 static void teardown(void)
 {
@@ -277,7 +294,7 @@ Test(replay, bad_cooked_records_are_listed_with_their_frames)
 	pe_load(&c, FIXTURE_V2);
 	to_cooked(&c, DLT_LINUX_SLL);
 	uint8_t cut[10] = { 0 }, can[40] = { 0 };
-	put_be16(can + 2, 280); /* ARPHRD_CAN */
+	put_be16(can + 2, 280);     /* ARPHRD_CAN */
 	put_be16(can + 14, 0x000C); /* ETH_P_CAN */
 	pe_append(&c, c.f[c.n - 1].ts_ns + 1000, cut, sizeof(cut));
 	pe_append(&c, c.f[c.n - 1].ts_ns + 2000, can, sizeof(can));
@@ -386,9 +403,9 @@ Test(replay, out_of_order_and_retransmitted_segments_are_handled)
 {
 	pe_capture c;
 	pe_load(&c, FIXTURE_V2);
-	pe_tcp_split(&c, F_ACCEPT, 20);     /* Accept = A1 A2 */
-	pe_tcp_split(&c, F_ACCEPT + 1, 20); /* Accept = A1 A2 A3 */
-	pe_move(&c, F_ACCEPT + 2, F_ACCEPT); /* A3 A1 A2: the last piece arrives first */
+	pe_tcp_split(&c, F_ACCEPT, 20);         /* Accept = A1 A2 */
+	pe_tcp_split(&c, F_ACCEPT + 1, 20);     /* Accept = A1 A2 A3 */
+	pe_move(&c, F_ACCEPT + 2, F_ACCEPT);    /* A3 A1 A2: the last piece arrives first */
 	pe_dup(&c, F_ACCEPT + 1, F_ACCEPT + 3); /* A1 again after A2: full retransmission */
 	/* the Proposal retransmitted whole, and a partial overlap of its middle */
 	pe_dup(&c, F_PROPOSAL, F_PROPOSAL + 1);
@@ -529,8 +546,7 @@ Test(replay, orderly_delete_of_all_links_is_a_removal_not_a_failure)
 	pe_capture c;
 	pe_load(&c, FIXTURE_V2);
 	uint32_t psn = get_be24(c.f[F_CDC_S2C].data + 14 + 20 + 8 + 9) + 1;
-	smcr_llc_msg m = { .type = SMCR_LLC_DELETE_LINK, .version = 2,
-	                   .flags = SMCR_LLC_FLAG_DEL_LINK_ALL | SMCR_LLC_FLAG_DEL_LINK_ORDERLY };
+	smcr_llc_msg m = { .type = SMCR_LLC_DELETE_LINK, .version = 2, .flags = SMCR_LLC_FLAG_DEL_LINK_ALL | SMCR_LLC_FLAG_DEL_LINK_ORDERLY };
 	m.u.delete_link.reason = SMCR_LLC_DEL_PROG_INIT_TERM;
 	append_llc(&c, &m, true, psn, c.f[c.n - 1].ts_ns + 1000);
 	replay_result res;
@@ -882,10 +898,15 @@ Test(replay_frame, parses_vlan_stacks_ipv6_tcp_and_rejects_short_headers)
 	put_be32(t + 4, 1000);
 	t[12] = 8 << 4;
 	t[13] = RP_TCP_SYN;
-	t[20] = 1; t[21] = 1;
-	t[22] = 254; t[23] = 6;
+	t[20] = 1;
+	t[21] = 1;
+	t[22] = 254;
+	t[23] = 6;
 	put_be32(t + 24, 0xE2D4C3D9);
-	t[28] = 1; t[29] = 1; t[30] = 1; t[31] = 1;
+	t[28] = 1;
+	t[29] = 1;
+	t[30] = 1;
+	t[31] = 1;
 	cr_assert_eq(rp_frame_parse(&fr, f, 22 + 40 + 32, 22 + 40 + 32, why, sizeof(why)), RP_FRAME_TCP, "%s", why);
 	cr_assert_eq(fr.vlan, 613);
 	cr_assert_eq(fr.family, 6);
@@ -1279,8 +1300,7 @@ Test(replay, redrive_takes_ipv6_and_one_address_captures, .timeout = 120)
 		cr_assert_str_eq(b.r_rec, "192.168.10.1");
 		const redrive_result *x[2] = { &a, &b };
 		for (int k = 0; k < 2; k++) {
-			cr_assert_eq(x[k]->compared, base.compared, "%s, side %d: %llu compared, IPv4 %llu", k ? "one address" :
-			             "IPv6", side, (unsigned long long)x[k]->compared, (unsigned long long)base.compared);
+			cr_assert_eq(x[k]->compared, base.compared, "%s, side %d: %llu compared, IPv4 %llu", k ? "one address" : "IPv6", side, (unsigned long long)x[k]->compared, (unsigned long long)base.compared);
 			cr_assert_eq(x[k]->equal, base.equal);
 			cr_assert_eq(x[k]->missing, base.missing);
 			cr_assert_eq(x[k]->extra, base.extra);

@@ -200,9 +200,9 @@ static void build_world(smcr_report *r)
 	a->stats.tx_rmb_hist[report_buf_bucket(65536)] = 2;
 	report_stats_add_fallback(&a->stats, SMCR_DECL_NOSMCRDEV, true);
 
-	add_rnic(r, 2, "mlx5_1", "eth1", 0x11, mac_b2, 3);  /* id 1 */
+	add_rnic(r, 2, "mlx5_1", "eth1", 0x11, mac_b2, 3);     /* id 1 */
 	add_rnic(r, 1, "EZARIUT10005", "", 0x0005, mac_a1, 2); /* id 2 */
-	add_rnic(r, 2, "mlx5_0", "eth0", 0x10, mac_b1, 1);  /* id 3 */
+	add_rnic(r, 2, "mlx5_0", "eth0", 0x10, mac_b1, 1);     /* id 3 */
 	add_rnic(r, 1, "EZARIUT10006", "", 0x0006, mac_a2, 4); /* id 4 */
 
 	report_lgr *gb = report_add_lgr(r);

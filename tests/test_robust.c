@@ -84,8 +84,7 @@ Test(robust, a_cdc_whose_cursor_runs_backwards_is_ignored)
 	smcr_conn_get_info(c->peer->c, &si);
 	smcr_link_info li;
 	cr_assert(duo_first_link(d, 1, &li));
-	smcr_cdc_msg m = { .seqno = (uint16_t)(si.rx_prod.count ? 1000 : 1000), .token = si.local_token,
-	                   .prod = { 0, 10 }, .cons = { 0, 0 } };
+	smcr_cdc_msg m = { .seqno = (uint16_t)(si.rx_prod.count ? 1000 : 1000), .token = si.local_token, .prod = { 0, 10 }, .cons = { 0, 0 } };
 	uint8_t buf[SMCR_CDC_LEN];
 	smcr_cdc_encode(buf, &m);
 	loopback_inject_recv(d->lb, li.local_qpn, buf, sizeof(buf));

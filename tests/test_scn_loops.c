@@ -10,11 +10,11 @@
 #include "sim/scenario/scn_values.h"
 
 /* Two stacks that talk, after the statements under test (which start on line 1). */
-#define TAIL                                            \
-	"switch SW\n"                                   \
+#define TAIL                                                         \
+	"switch SW\n"                                                \
 	"stack TA\n  interface e switch=SW ip=192.168.0.1/24\nend\n" \
 	"stack TB\n  interface e switch=SW ip=192.168.0.2/24\nend\n" \
-	"app tsrv TB listen port=9 kind=sink\n"         \
+	"app tsrv TB listen port=9 kind=sink\n"                      \
 	"app tcli TA connect TB:9 kind=bulk\n"
 
 static char *errors_set(const char *text, const char *const *set, size_t n_set)
@@ -33,18 +33,18 @@ static char *errors_set(const char *text, const char *const *set, size_t n_set)
 	return g_string_free(out, FALSE);
 }
 
-#define EXPECT_ERRORS_SET(text, set, expected)                                          \
-	do {                                                                            \
-		char *got_ = errors_set(text, set, sizeof(set) / sizeof((set)[0]));     \
-		cr_assert_str_eq(got_, expected, "got:\n%s", got_);                     \
-		g_free(got_);                                                           \
+#define EXPECT_ERRORS_SET(text, set, expected)                                      \
+	do {                                                                        \
+		char *got_ = errors_set(text, set, sizeof(set) / sizeof((set)[0])); \
+		cr_assert_str_eq(got_, expected, "got:\n%s", got_);                 \
+		g_free(got_);                                                       \
 	} while (0)
 
-#define EXPECT_ERRORS(text, expected)                                                   \
-	do {                                                                            \
-		char *got_ = errors_set(text, NULL, 0);                                 \
-		cr_assert_str_eq(got_, expected, "got:\n%s", got_);                     \
-		g_free(got_);                                                           \
+#define EXPECT_ERRORS(text, expected)                               \
+	do {                                                        \
+		char *got_ = errors_set(text, NULL, 0);             \
+		cr_assert_str_eq(got_, expected, "got:\n%s", got_); \
+		g_free(got_);                                       \
 	} while (0)
 
 static scn_scenario *load_set(const char *text, const char *const *set, size_t n_set)
@@ -288,20 +288,20 @@ Test(scn_loops, braces_are_lexed_whole_on_their_line)
 
 /* ---- parameters --------------------------------------------------------------------- */
 
-#define PARAMS                                                  \
-	"param N=3\n"                                           \
-	"param DATA=64K\n"                                      \
-	"param START=10ms\n"                                    \
-	"param PERS=zos type=text\n"                            \
-	"param PF=0x0101\n"                                     \
-	"switch SW\n"                                           \
-	"adapter RA pfid={PF} switch=SW\n"                      \
-	"for i in 1..N\n"                                       \
-	"  stack S{i} personality={PERS}\n"                     \
-	"    interface e switch=SW ip=10.0.0.{i}/24\n"          \
-	"  end\n"                                               \
-	"end\n"                                                 \
-	"app l S1 listen port=7 kind=sink\n"                    \
+#define PARAMS                                         \
+	"param N=3\n"                                  \
+	"param DATA=64K\n"                             \
+	"param START=10ms\n"                           \
+	"param PERS=zos type=text\n"                   \
+	"param PF=0x0101\n"                            \
+	"switch SW\n"                                  \
+	"adapter RA pfid={PF} switch=SW\n"             \
+	"for i in 1..N\n"                              \
+	"  stack S{i} personality={PERS}\n"            \
+	"    interface e switch=SW ip=10.0.0.{i}/24\n" \
+	"  end\n"                                      \
+	"end\n"                                        \
+	"app l S1 listen port=7 kind=sink\n"           \
 	"app c S2 connect S1:7 kind=bulk bytes={DATA} start={START}\n"
 
 Test(scn_loops, parameters_with_their_defaults)
@@ -350,8 +350,8 @@ Test(scn_loops, kinds_are_inferred_from_the_default_or_given)
 	scn_scenario *s = load_ok("param A=7\nparam B=-3\nparam C=2.5ms\nparam D=1M\nparam E=10Gbps\nparam F=1/1000\n"
 	                          "param G=yes\nparam H=fast\nparam I=0 type=ratio\nparam J=\"two words\"\nparam K={A*2}\n" TAIL);
 	static const scn_param_kind want[] = { SCN_PARAM_INT, SCN_PARAM_INT, SCN_PARAM_DURATION, SCN_PARAM_SIZE,
-	                                       SCN_PARAM_RATE, SCN_PARAM_RATIO, SCN_PARAM_BOOL, SCN_PARAM_TEXT,
-	                                       SCN_PARAM_RATIO, SCN_PARAM_TEXT, SCN_PARAM_INT };
+		                               SCN_PARAM_RATE, SCN_PARAM_RATIO, SCN_PARAM_BOOL, SCN_PARAM_TEXT,
+		                               SCN_PARAM_RATIO, SCN_PARAM_TEXT, SCN_PARAM_INT };
 	cr_assert_eq(s->n_params, 11);
 	for (size_t i = 0; i < 11; i++)
 		cr_assert_eq(s->params[i].kind, want[i], "param %s", s->params[i].name);

@@ -10,19 +10,19 @@
 #include "sim/scenario/scn_values.h"
 
 /* A valid little world; statements appended to it start on line 14. */
-#define FABRIC                                          \
-	"switch SW1\n"                                  \
-	"adapter RA pfid=0018 switch=SW1\n"             \
-	"adapter RB pfid=0019 switch=SW1\n"             \
-	"stack A\n"                                     \
-	"  interface eth0 switch=SW1 ip=10.0.0.1/24\n"  \
-	"  smcr pfid=0018\n"                            \
-	"end\n"                                         \
-	"stack B\n"                                     \
-	"  interface eth0 switch=SW1 ip=10.0.0.2/24\n"  \
-	"  smcr pfid=0019\n"                            \
-	"end\n"                                         \
-	"app srv B listen port=5000 kind=sink\n"        \
+#define FABRIC                                         \
+	"switch SW1\n"                                 \
+	"adapter RA pfid=0018 switch=SW1\n"            \
+	"adapter RB pfid=0019 switch=SW1\n"            \
+	"stack A\n"                                    \
+	"  interface eth0 switch=SW1 ip=10.0.0.1/24\n" \
+	"  smcr pfid=0018\n"                           \
+	"end\n"                                        \
+	"stack B\n"                                    \
+	"  interface eth0 switch=SW1 ip=10.0.0.2/24\n" \
+	"  smcr pfid=0019\n"                           \
+	"end\n"                                        \
+	"app srv B listen port=5000 kind=sink\n"       \
 	"app cli A connect B:5000 kind=bulk\n"
 
 /* All error messages of loading `text`, one per line; asserts that nothing was returned. */
@@ -48,11 +48,11 @@ static char *errors_of(const char *text)
 	return errors_of_n(text, strlen(text));
 }
 
-#define EXPECT_ERRORS(text, expected)                                           \
-	do {                                                                    \
-		char *got_ = errors_of(text);                                   \
-		cr_assert_str_eq(got_, expected, "got:\n%s", got_);             \
-		g_free(got_);                                                   \
+#define EXPECT_ERRORS(text, expected)                               \
+	do {                                                        \
+		char *got_ = errors_of(text);                       \
+		cr_assert_str_eq(got_, expected, "got:\n%s", got_); \
+		g_free(got_);                                       \
 	} while (0)
 
 static scn_scenario *load_ok(const char *text)
@@ -931,7 +931,7 @@ Test(scn_parse, default_scenario_is_what_the_demo_promises)
 Test(scn_parse, mutated_scenarios_load_or_fail_cleanly)
 {
 	static const char *const files[] = { "scenarios/default.scn", "scenarios/v2-routed.scn",
-	                                     "scenarios/redundancy-failover.scn" };
+		                             "scenarios/redundancy-failover.scn" };
 	static const char alphabet[] = "ab09 =:./\\\"#\n\t,%-x";
 	sim_rng rng;
 	sim_rng_seed(&rng, 2024);
@@ -1021,7 +1021,7 @@ Test(scn_parse, adapter_congestion_attributes_are_read)
 Test(scn_parse, adapter_congestion_ranges_are_checked)
 {
 	static const char *const bad[] = { "prio=8", "dscp=64", "cnpprio=9", "cnpinterval=1s", "recovery=0",
-		                                   "dcqcn=maybe", "alphatimer=0", "minrate=10", "txwindow=2ms" };
+		                           "dcqcn=maybe", "alphatimer=0", "minrate=10", "txwindow=2ms" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char text[2048];
 		snprintf(text, sizeof text, "%sadapter RC pfid=0020 switch=SW1 %s\n", FABRIC, bad[i]);

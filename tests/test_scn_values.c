@@ -61,10 +61,22 @@ Test(scn_values, bare_nanoseconds_only_when_asked)
 
 Test(scn_values, sizes_binary_and_decimal_units)
 {
-	static const struct { const char *text; uint64_t bytes; } ok[] = {
-		{ "0", 0 }, { "4096", 4096 }, { "64K", 65536 }, { "64KiB", 65536 }, { "1M", 1048576 },
-		{ "100MiB", 104857600 }, { "2G", 2147483648ULL }, { "1T", 1099511627776ULL }, { "10KB", 10000 },
-		{ "3MB", 3000000 }, { "1GB", 1000000000 }, { "1.5K", 1536 },
+	static const struct {
+		const char *text;
+		uint64_t bytes;
+	} ok[] = {
+		{ "0", 0 },
+		{ "4096", 4096 },
+		{ "64K", 65536 },
+		{ "64KiB", 65536 },
+		{ "1M", 1048576 },
+		{ "100MiB", 104857600 },
+		{ "2G", 2147483648ULL },
+		{ "1T", 1099511627776ULL },
+		{ "10KB", 10000 },
+		{ "3MB", 3000000 },
+		{ "1GB", 1000000000 },
+		{ "1.5K", 1536 },
 	};
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		uint64_t v;
@@ -245,7 +257,7 @@ Test(scn_values, formatters_print_what_the_parsers_read_back)
 {
 	char buf[SCN_FMT_LEN];
 	static const uint64_t durations[] = { 0, 1, 999, 1000, 2500000, 1000000000, 90000000000ULL, 120000000000ULL,
-	                                      3600000000000ULL, 7200000000001ULL };
+		                              3600000000000ULL, 7200000000001ULL };
 	for (size_t i = 0; i < sizeof(durations) / sizeof(durations[0]); i++) {
 		uint64_t back;
 		const char *why;

@@ -34,11 +34,9 @@ typedef struct node {
 static void connect(const smcr_transport_ops *ops, void *tp, node *me, const node *peer, uint32_t my_psn,
                     uint32_t peer_psn)
 {
-	smcr_qp_attr a = { .state = SMCR_QPS_INIT, .port = 1,
-	                   .access = SMCR_ACCESS_LOCAL_WRITE | SMCR_ACCESS_REMOTE_WRITE };
+	smcr_qp_attr a = { .state = SMCR_QPS_INIT, .port = 1, .access = SMCR_ACCESS_LOCAL_WRITE | SMCR_ACCESS_REMOTE_WRITE };
 	cr_assert_eq(ops->modify_qp(tp, me->qp, &a), 0);
-	a = (smcr_qp_attr){ .state = SMCR_QPS_RTR, .path_mtu = me->port.active_mtu, .dest_qpn = peer->qpn,
-	                    .rq_psn = peer_psn, .min_rnr_timer = 12 };
+	a = (smcr_qp_attr){ .state = SMCR_QPS_RTR, .path_mtu = me->port.active_mtu, .dest_qpn = peer->qpn, .rq_psn = peer_psn, .min_rnr_timer = 12 };
 	memcpy(a.ah.dgid, peer->port.gids[0].gid, 16);
 	memcpy(a.ah.dmac, peer->port.mac, 6);
 	a.ah.hop_limit = 1;
@@ -83,13 +81,11 @@ Test(sim_transport, two_vfs_talk_through_the_ops_table)
 	rw.sg_list[0] = (smcr_sge){ n[1].mem, 44, n[1].mri.lkey };
 	cr_assert_eq(ops->post_recv(tp, n[1].qp, &rw), 0);
 	uint8_t cdc[44] = { 0xFE, 0x2C };
-	smcr_send_wr sw1 = { .wr_id = 1, .opcode = SMCR_WR_SEND, .num_sge = 1,
-	                     .send_flags = SMCR_SEND_SIGNALED | SMCR_SEND_INLINE | SMCR_SEND_SOLICITED };
+	smcr_send_wr sw1 = { .wr_id = 1, .opcode = SMCR_WR_SEND, .num_sge = 1, .send_flags = SMCR_SEND_SIGNALED | SMCR_SEND_INLINE | SMCR_SEND_SOLICITED };
 	sw1.sg_list[0] = (smcr_sge){ cdc, 44, 0 };
 	cr_assert_eq(ops->post_send(tp, n[0].qp, &sw1), 0);
 	memset(n[0].mem, 0x3C, 3000);
-	smcr_send_wr sw2 = { .wr_id = 2, .opcode = SMCR_WR_RDMA_WRITE, .num_sge = 1, .send_flags = SMCR_SEND_SIGNALED,
-	                     .remote_addr = n[1].mri.iova + 1000, .rkey = n[1].mri.rkey };
+	smcr_send_wr sw2 = { .wr_id = 2, .opcode = SMCR_WR_RDMA_WRITE, .num_sge = 1, .send_flags = SMCR_SEND_SIGNALED, .remote_addr = n[1].mri.iova + 1000, .rkey = n[1].mri.rkey };
 	sw2.sg_list[0] = (smcr_sge){ n[0].mem, 3000, n[0].mri.lkey };
 	cr_assert_eq(ops->post_send(tp, n[0].qp, &sw2), 0);
 	sim_engine_run(eng, SIM_TIME_NEVER, 0);

@@ -11,12 +11,12 @@
 #include "sim/net/tcp.h"
 #include "tests/support/scn_world.h"
 
-#define TWO_STACKS(SRV_SMCR, CLI_SMCR)                                                                               \
-	"end 5s\n"                                                                                                     \
-	"switch SW\n"                                                                                                  \
-	"adapter RA pfid=0010 switch=SW\n"                                                                             \
-	"adapter RB pfid=0020 switch=SW\n"                                                                             \
-	"stack A\n  interface eth0 switch=SW ip=10.0.0.1/24\n  smcr pfid=0010\n" CLI_SMCR "end\n"                     \
+#define TWO_STACKS(SRV_SMCR, CLI_SMCR)                                                            \
+	"end 5s\n"                                                                                \
+	"switch SW\n"                                                                             \
+	"adapter RA pfid=0010 switch=SW\n"                                                        \
+	"adapter RB pfid=0020 switch=SW\n"                                                        \
+	"stack A\n  interface eth0 switch=SW ip=10.0.0.1/24\n  smcr pfid=0010\n" CLI_SMCR "end\n" \
 	"stack B\n  interface eth0 switch=SW ip=10.0.0.2/24\n  smcr pfid=0020\n" SRV_SMCR "end\n"
 
 static void run_ok(scn_world *t)
@@ -27,14 +27,13 @@ static void run_ok(scn_world *t)
 
 Test(smc_layer, plain_tcp_when_smcr_is_disabled_on_the_server)
 {
-	scn_world *t = scn_world_new(TWO_STACKS("  smcr enable=no\n", "")
-	                             "app sink B listen port=5000 kind=sink\n"
-	                             "app bulk A connect B:5000 kind=bulk bytes=3M conns=2\n"
-	                             "expect mode bulk == FALLBACK reason=PEERNOSMC\n"
-	                             "expect mode sink == TCP\n"
-	                             "expect delivered bulk == 6M\n"
-	                             "expect received sink == sent bulk\n"
-	                             "expect linkgroups A B == 0\n",
+	scn_world *t = scn_world_new(TWO_STACKS("  smcr enable=no\n", "") "app sink B listen port=5000 kind=sink\n"
+	                                                                  "app bulk A connect B:5000 kind=bulk bytes=3M conns=2\n"
+	                                                                  "expect mode bulk == FALLBACK reason=PEERNOSMC\n"
+	                                                                  "expect mode sink == TCP\n"
+	                                                                  "expect delivered bulk == 6M\n"
+	                                                                  "expect received sink == sent bulk\n"
+	                                                                  "expect linkgroups A B == 0\n",
 	                             NULL);
 	run_ok(t);
 	const tcp_counters *ca = tcp_get_counters(world_stack(t->w, "A"));
@@ -47,14 +46,13 @@ Test(smc_layer, plain_tcp_when_smcr_is_disabled_on_the_server)
 
 Test(smc_layer, plain_tcp_when_smcr_is_disabled_on_the_client)
 {
-	scn_world *t = scn_world_new(TWO_STACKS("", "  smcr enable=no\n")
-	                             "app echo B listen port=7 kind=echo\n"
-	                             "app ping A connect B:7 kind=echo bytes=1M\n"
-	                             "expect mode ping == TCP\n"
-	                             "expect mode echo == FALLBACK reason=PEERNOSMC\n"
-	                             "expect received ping == 1M\n"
-	                             "expect delivered ping == 1M\n"
-	                             "expect linkgroups B A == 0\n",
+	scn_world *t = scn_world_new(TWO_STACKS("", "  smcr enable=no\n") "app echo B listen port=7 kind=echo\n"
+	                                                                  "app ping A connect B:7 kind=echo bytes=1M\n"
+	                                                                  "expect mode ping == TCP\n"
+	                                                                  "expect mode echo == FALLBACK reason=PEERNOSMC\n"
+	                                                                  "expect received ping == 1M\n"
+	                                                                  "expect delivered ping == 1M\n"
+	                                                                  "expect linkgroups B A == 0\n",
 	                             NULL);
 	run_ok(t);
 	cr_assert_eq(tcp_get_counters(world_stack(t->w, "A"))->smc_syn_sent, 0);
@@ -63,14 +61,13 @@ Test(smc_layer, plain_tcp_when_smcr_is_disabled_on_the_client)
 
 Test(smc_layer, smcr_is_established_with_the_option_and_clc)
 {
-	scn_world *t = scn_world_new(TWO_STACKS("", "")
-	                             "app sink B listen port=5000 kind=sink\n"
-	                             "app bulk A connect B:5000 kind=bulk bytes=4M close=never\n"
-	                             "expect mode bulk == SMCR\n"
-	                             "expect mode sink == SMCR\n"
-	                             "expect delivered bulk == 4M\n"
-	                             "expect linkgroups A B == 1\n"
-	                             "expect links A B == 1\n",
+	scn_world *t = scn_world_new(TWO_STACKS("", "") "app sink B listen port=5000 kind=sink\n"
+	                                                "app bulk A connect B:5000 kind=bulk bytes=4M close=never\n"
+	                                                "expect mode bulk == SMCR\n"
+	                                                "expect mode sink == SMCR\n"
+	                                                "expect delivered bulk == 4M\n"
+	                                                "expect linkgroups A B == 1\n"
+	                                                "expect links A B == 1\n",
 	                             NULL);
 	run_ok(t);
 	const tcp_counters *ca = tcp_get_counters(world_stack(t->w, "A"));
@@ -116,15 +113,14 @@ static void note_lgr(void *arg, const smcr_lgr_info *li)
 
 Test(smc_layer, later_connections_reuse_the_link)
 {
-	scn_world *t = scn_world_new(TWO_STACKS("", "")
-	                             "app rrsrv B listen port=9000 kind=responder\n"
-	                             "app rr A connect B:9000 kind=rr request=100 response=1K count=20 conns=3 interval=10ms "
-	                             "close=never\n"
-	                             "at 1s expect linkgroups A B == 1\n"
-	                             "at 1s expect links A B == 1\n"
-	                             "at 1s expect conns A B == 3\n"
-	                             "expect mode rr == SMCR\n"
-	                             "expect received rr == 60K\n",
+	scn_world *t = scn_world_new(TWO_STACKS("", "") "app rrsrv B listen port=9000 kind=responder\n"
+	                                                "app rr A connect B:9000 kind=rr request=100 response=1K count=20 conns=3 interval=10ms "
+	                                                "close=never\n"
+	                                                "at 1s expect linkgroups A B == 1\n"
+	                                                "at 1s expect links A B == 1\n"
+	                                                "at 1s expect conns A B == 3\n"
+	                                                "expect mode rr == SMCR\n"
+	                                                "expect received rr == 60K\n",
 	                             NULL);
 	run_ok(t);
 	lgr_seen s = { 0 };
@@ -172,17 +168,15 @@ Test(smc_layer, different_vlans_get_different_link_groups)
 	scn_world_free(t);
 }
 
-#define ROUTED(V2_CLIENT, V2_SERVER)                                                                                  \
-	"end 5s\n"                                                                                                     \
-	"switch NET1\nswitch NET2\n"                                                                                   \
-	"adapter RA pfid=0001 switch=NET1\nadapter RB pfid=0002 switch=NET2\n"                                         \
-	"stack C\n  interface eth0 switch=NET1 ip=10.1.0.1/24\n  route default via=10.1.0.254\n  smcr pfid=0001\n"    \
-	V2_CLIENT "end\n"                                                                                              \
-	"stack R\n  interface n1 switch=NET1 ip=10.1.0.254/24\n  interface n2 switch=NET2 ip=10.2.0.254/24\n"          \
-	"  forwarding on\n  smcr enable=no\nend\n"                                                                     \
-	"stack S\n  interface eth0 switch=NET2 ip=10.2.0.1/24\n  route default via=10.2.0.254\n  smcr pfid=0002\n"    \
-	V2_SERVER "end\n"                                                                                              \
-	"app rrsrv S listen port=8000 kind=responder\n"                                                                \
+#define ROUTED(V2_CLIENT, V2_SERVER)                                                                                                 \
+	"end 5s\n"                                                                                                                   \
+	"switch NET1\nswitch NET2\n"                                                                                                 \
+	"adapter RA pfid=0001 switch=NET1\nadapter RB pfid=0002 switch=NET2\n"                                                       \
+	"stack C\n  interface eth0 switch=NET1 ip=10.1.0.1/24\n  route default via=10.1.0.254\n  smcr pfid=0001\n" V2_CLIENT "end\n" \
+	"stack R\n  interface n1 switch=NET1 ip=10.1.0.254/24\n  interface n2 switch=NET2 ip=10.2.0.254/24\n"                        \
+	"  forwarding on\n  smcr enable=no\nend\n"                                                                                   \
+	"stack S\n  interface eth0 switch=NET2 ip=10.2.0.1/24\n  route default via=10.2.0.254\n  smcr pfid=0002\n" V2_SERVER "end\n" \
+	"app rrsrv S listen port=8000 kind=responder\n"                                                                              \
 	"app rr C connect S:8000 kind=rr request=128 response=1K count=50 close=never\n"
 
 static void find_client_conn(scn_world *t, const char *stack_name, report_conn *out)
@@ -197,12 +191,11 @@ static void find_client_conn(scn_world *t, const char *stack_name, report_conn *
 
 Test(smc_layer, different_subnets_without_v2_fall_back_with_the_linux_reason)
 {
-	scn_world *t = scn_world_new(ROUTED("  smcr v2=no\n", "  smcr v2=no\n")
-	                             "expect mode rr == FALLBACK reason=PEERDECL\n"
-	                             "expect mode rrsrv == FALLBACK reason=DIFFPREFIX\n"
-	                             "expect fallback S == 1 reason=DIFFPREFIX\n"
-	                             "expect received rr == 50K\n"
-	                             "expect linkgroups C S == 0\n",
+	scn_world *t = scn_world_new(ROUTED("  smcr v2=no\n", "  smcr v2=no\n") "expect mode rr == FALLBACK reason=PEERDECL\n"
+	                                                                        "expect mode rrsrv == FALLBACK reason=DIFFPREFIX\n"
+	                                                                        "expect fallback S == 1 reason=DIFFPREFIX\n"
+	                                                                        "expect received rr == 50K\n"
+	                                                                        "expect linkgroups C S == 0\n",
 	                             NULL);
 	run_ok(t);
 	report_conn c;
@@ -215,10 +208,9 @@ Test(smc_layer, different_subnets_without_v2_fall_back_with_the_linux_reason)
 
 Test(smc_layer, smcr_v2_crosses_subnets_over_routed_rocev2_with_a_common_ueid)
 {
-	scn_world *t = scn_world_new(ROUTED("  smcr v2=yes ueid=SIM.V2\n", "  smcr v2=yes ueid=OTHER,SIM.V2\n")
-	                             "expect mode rr == SMCR\n"
-	                             "expect received rr == 50K\n"
-	                             "expect linkgroups C S == 1\n",
+	scn_world *t = scn_world_new(ROUTED("  smcr v2=yes ueid=SIM.V2\n", "  smcr v2=yes ueid=OTHER,SIM.V2\n") "expect mode rr == SMCR\n"
+	                                                                                                        "expect received rr == 50K\n"
+	                                                                                                        "expect linkgroups C S == 1\n",
 	                             NULL);
 	run_ok(t);
 	lgr_seen s = { 0 };
@@ -234,10 +226,9 @@ Test(smc_layer, smcr_v2_crosses_subnets_over_routed_rocev2_with_a_common_ueid)
 
 Test(smc_layer, smcr_v2_without_a_common_ueid_falls_back)
 {
-	scn_world *t = scn_world_new(ROUTED("  smcr v2=yes ueid=SIM.ONE\n", "  smcr v2=yes ueid=SIM.TWO\n")
-	                             "expect mode rr == FALLBACK\n"
-	                             "expect received rr == 50K\n"
-	                             "expect linkgroups C S == 0\n",
+	scn_world *t = scn_world_new(ROUTED("  smcr v2=yes ueid=SIM.ONE\n", "  smcr v2=yes ueid=SIM.TWO\n") "expect mode rr == FALLBACK\n"
+	                                                                                                    "expect received rr == 50K\n"
+	                                                                                                    "expect linkgroups C S == 0\n",
 	                             NULL);
 	run_ok(t);
 	scn_world_free(t);
@@ -317,15 +308,14 @@ Test(smc_layer, tcp_under_loss_still_delivers_every_byte_once)
 
 Test(smc_layer, the_fixed_memory_cap_makes_new_connections_fall_back)
 {
-	scn_world *t = scn_world_new(TWO_STACKS("  smcr fixedmemory=200K rmbsize=64K sndbufsize=64K\n", "")
-	                             "app rrsrv B listen port=9000 kind=responder\n"
-	                             "app rr A connect B:9000 kind=rr request=64 response=64 count=10 conns=3 interval=50ms "
-	                             "close=never\n"
-	                             "expect mode rr.1 == SMCR\n"
-	                             "expect mode rr.2 == FALLBACK reason=PEERDECL\n"
-	                             "expect mode rr.3 == FALLBACK reason=PEERDECL\n"
-	                             "expect fallback B == 2 reason=MEM\n"
-	                             "expect received rr == 1920\n",
+	scn_world *t = scn_world_new(TWO_STACKS("  smcr fixedmemory=200K rmbsize=64K sndbufsize=64K\n", "") "app rrsrv B listen port=9000 kind=responder\n"
+	                                                                                                    "app rr A connect B:9000 kind=rr request=64 response=64 count=10 conns=3 interval=50ms "
+	                                                                                                    "close=never\n"
+	                                                                                                    "expect mode rr.1 == SMCR\n"
+	                                                                                                    "expect mode rr.2 == FALLBACK reason=PEERDECL\n"
+	                                                                                                    "expect mode rr.3 == FALLBACK reason=PEERDECL\n"
+	                                                                                                    "expect fallback B == 2 reason=MEM\n"
+	                                                                                                    "expect received rr == 1920\n",
 	                             NULL);
 	run_ok(t);
 	cr_assert_geq(smc_layer_counters_get(world_layer(t->w, "B"))->mem_refused, 2);
@@ -334,15 +324,14 @@ Test(smc_layer, the_fixed_memory_cap_makes_new_connections_fall_back)
 
 Test(smc_layer, an_excluded_port_never_uses_smcr)
 {
-	scn_world *t = scn_world_new(TWO_STACKS("", "")
-	                             "app s1 B listen port=5000 kind=sink\n"
-	                             "app s2 B listen port=5001 kind=sink\n"
-	                             "app to1 A connect B:5000 kind=bulk bytes=1M start=10ms\n"
-	                             "app to2 A connect B:5001 kind=bulk bytes=1M start=10ms\n"
-	                             "expect mode to1 == FALLBACK reason=PEERNOSMC\n"
-	                             "expect mode to2 == SMCR\n"
-	                             "expect delivered to1 == 1M\n"
-	                             "expect delivered to2 == 1M\n",
+	scn_world *t = scn_world_new(TWO_STACKS("", "") "app s1 B listen port=5000 kind=sink\n"
+	                                                "app s2 B listen port=5001 kind=sink\n"
+	                                                "app to1 A connect B:5000 kind=bulk bytes=1M start=10ms\n"
+	                                                "app to2 A connect B:5001 kind=bulk bytes=1M start=10ms\n"
+	                                                "expect mode to1 == FALLBACK reason=PEERNOSMC\n"
+	                                                "expect mode to2 == SMCR\n"
+	                                                "expect delivered to1 == 1M\n"
+	                                                "expect delivered to2 == 1M\n",
 	                             NULL);
 	/* z/OS PORT 5000 TCP ... NOSMCR: the listener answers without the SMC option */
 	cr_assert_eq(smcr_config_exclude_port(stack_smcr(world_stack(t->w, "B")), 5000), 0);
@@ -358,11 +347,10 @@ static void count_conn(void *arg, const smc_layer_conn *c)
 
 Test(smc_layer, closing_the_smc_connection_closes_its_tcp_connection)
 {
-	scn_world *t = scn_world_new(TWO_STACKS("", "")
-	                             "app sink B listen port=5000 kind=sink\n"
-	                             "app bulk A connect B:5000 kind=bulk bytes=1M\n"
-	                             "expect mode bulk == SMCR\n"
-	                             "expect delivered bulk == 1M\n",
+	scn_world *t = scn_world_new(TWO_STACKS("", "") "app sink B listen port=5000 kind=sink\n"
+	                                                "app bulk A connect B:5000 kind=bulk bytes=1M\n"
+	                                                "expect mode bulk == SMCR\n"
+	                                                "expect delivered bulk == 1M\n",
 	                             NULL);
 	world_run_until(t->w, 200 * SIM_MS);
 	stack *a = world_stack(t->w, "A"), *b = world_stack(t->w, "B");
@@ -381,20 +369,20 @@ Test(smc_layer, closing_the_smc_connection_closes_its_tcp_connection)
 }
 
 /* Two adapter pairs on two networks, SMC-Rv2; PREFIX is both interfaces' prefix length. */
-#define V2_TWO_NETWORKS(PREFIX)                                                                                        \
-	"end 2s\n"                                                                                                     \
-	"switch SWA\nswitch SWB\n"                                                                                     \
-	"adapter R1A pfid=0011 switch=SWA roce=v2\nadapter R1B pfid=0012 switch=SWB roce=v2\n"                         \
-	"adapter R2A pfid=0021 switch=SWA roce=v2\nadapter R2B pfid=0022 switch=SWB roce=v2\n"                         \
-	"stack A personality=linux\n  interface eth0 switch=SWA ip=10.9.1.1/" PREFIX "\n"                              \
-	"  interface eth1 switch=SWB ip=10.9.2.1/" PREFIX "\n"                                                         \
-	"  smcr pfid=0011\n  smcr pfid=0012\n  smcr v2=yes ueid=SMCSIM.TWO.NETS\nend\n"                                \
-	"stack B personality=linux\n  interface eth0 switch=SWA ip=10.9.1.2/" PREFIX "\n"                              \
-	"  interface eth1 switch=SWB ip=10.9.2.2/" PREFIX "\n"                                                         \
-	"  smcr pfid=0021\n  smcr pfid=0022\n  smcr v2=yes ueid=SMCSIM.TWO.NETS\nend\n"                                \
-	"app sink B listen port=5000 kind=sink\n"                                                                      \
-	"app bulk A connect B.eth0:5000 kind=bulk bytes=1M conns=2 close=never\n"                                      \
-	"expect mode bulk == SMCR\n"                                                                                   \
+#define V2_TWO_NETWORKS(PREFIX)                                                                \
+	"end 2s\n"                                                                             \
+	"switch SWA\nswitch SWB\n"                                                             \
+	"adapter R1A pfid=0011 switch=SWA roce=v2\nadapter R1B pfid=0012 switch=SWB roce=v2\n" \
+	"adapter R2A pfid=0021 switch=SWA roce=v2\nadapter R2B pfid=0022 switch=SWB roce=v2\n" \
+	"stack A personality=linux\n  interface eth0 switch=SWA ip=10.9.1.1/" PREFIX "\n"      \
+	"  interface eth1 switch=SWB ip=10.9.2.1/" PREFIX "\n"                                 \
+	"  smcr pfid=0011\n  smcr pfid=0012\n  smcr v2=yes ueid=SMCSIM.TWO.NETS\nend\n"        \
+	"stack B personality=linux\n  interface eth0 switch=SWA ip=10.9.1.2/" PREFIX "\n"      \
+	"  interface eth1 switch=SWB ip=10.9.2.2/" PREFIX "\n"                                 \
+	"  smcr pfid=0021\n  smcr pfid=0022\n  smcr v2=yes ueid=SMCSIM.TWO.NETS\nend\n"        \
+	"app sink B listen port=5000 kind=sink\n"                                              \
+	"app bulk A connect B.eth0:5000 kind=bulk bytes=1M conns=2 close=never\n"              \
+	"expect mode bulk == SMCR\n"                                                           \
 	"expect delivered bulk == 2M\n"
 
 typedef struct one_lgr {

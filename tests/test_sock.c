@@ -199,13 +199,15 @@ Test(sock, unroutable_destination_fails_at_once)
 #define CLC_LEN 8
 
 typedef struct fake_smc {
-	int mode;                /* FAKE_DECLINE, FAKE_PASSTHRU, FAKE_HOLD */
+	int mode; /* FAKE_DECLINE, FAKE_PASSTHRU, FAKE_HOLD */
 	int established, readable, finished;
 	sock *held;
 	uint32_t reason;
 } fake_smc;
 
-enum { FAKE_DECLINE, FAKE_PASSTHRU, FAKE_HOLD };
+enum { FAKE_DECLINE,
+       FAKE_PASSTHRU,
+       FAKE_HOLD };
 
 /* pass-through backend: the SMC "data path" is the TCP stream itself */
 static ssize_t pt_send(void *be, const void *buf, size_t len)

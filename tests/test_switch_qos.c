@@ -22,8 +22,8 @@ typedef struct sender {
 	uint8_t mac[6];
 	const uint8_t *dst;
 	uint32_t left, sent;
-	uint8_t tos;       /* IPv4 TOS of the frames (DSCP << 2 | ECN) */
-	uint16_t tci;      /* 802.1Q tag, 0 = none */
+	uint8_t tos;  /* IPv4 TOS of the frames (DSCP << 2 | ECN) */
+	uint16_t tci; /* 802.1Q tag, 0 = none */
 	sim_event ev;
 	sim_time paused_total_seen;
 	uint64_t pauses;

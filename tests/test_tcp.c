@@ -44,16 +44,16 @@ static void two_free(two *t)
 /* ---- a minimal scripted application on raw TCP pcbs ---- */
 
 typedef struct peer {
-	tcp_pcb *pcb;          /* the connection (client, or accepted child) */
+	tcp_pcb *pcb; /* the connection (client, or accepted child) */
 	bool connected, accepted;
-	int finished;          /* 1 + err once finished */
+	int finished; /* 1 + err once finished */
 	uint8_t rx[1 << 19];
 	size_t rx_len;
 	bool eof;
 	bool read_enabled;
-	uint8_t *tx;           /* bytes to send, pumped on writable */
+	uint8_t *tx; /* bytes to send, pumped on writable */
 	size_t tx_len, tx_off;
-	bool close_after_tx;   /* shutdown once everything is queued */
+	bool close_after_tx; /* shutdown once everything is queued */
 } peer;
 
 static void p_pump(peer *p)
@@ -241,7 +241,7 @@ Test(tcp, zos_personality_offers_mss_and_window_scale_only)
 	cap_tcp syn;
 	cr_assert_geq(cap_find_tcp(&t.cap_a, 0, 0x02, 0x10, &syn), 0);
 	const uint8_t want[] = { 0x02, 0x04, 0x05, 0xb4, 0x01, 0x03, 0x03, 0x02,
-	                         0x01, 0x01, 0xfe, 0x06, 0xe2, 0xd4, 0xc3, 0xd9 };
+		                 0x01, 0x01, 0xfe, 0x06, 0xe2, 0xd4, 0xc3, 0xd9 };
 	cr_assert_eq(syn.opt_len, sizeof want);
 	cr_assert_arr_eq(syn.opt, want, sizeof want);
 	tcp_info ci;

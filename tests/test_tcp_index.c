@@ -23,7 +23,7 @@ typedef struct conn {
 	bool connected;
 	uint8_t got[8];
 	size_t got_len;
-	tcp_pcb *via;          /* server side: the listener that accepted it */
+	tcp_pcb *via; /* server side: the listener that accepted it */
 	int finished;
 } conn;
 
@@ -57,7 +57,9 @@ static void c_finished(void *user, tcp_pcb *pcb, int err)
 }
 
 static const tcp_callbacks conn_cbs = {
-	.connected = c_connected, .readable = c_readable, .finished = c_finished,
+	.connected = c_connected,
+	.readable = c_readable,
+	.finished = c_finished,
 };
 
 static void s_accepted(void *user, tcp_pcb *listener, tcp_pcb *child)

@@ -6,13 +6,12 @@
 
 Test(tcp_opt, syn_with_everything_is_laid_out_like_linux)
 {
-	tcp_opts o = { .has_mss = true, .mss = 1460, .sack_perm = true, .has_ts = true,
-	               .tsval = 0x01020304, .tsecr = 0, .has_wscale = true, .wscale = 7, .smc = true };
+	tcp_opts o = { .has_mss = true, .mss = 1460, .sack_perm = true, .has_ts = true, .tsval = 0x01020304, .tsecr = 0, .has_wscale = true, .wscale = 7, .smc = true };
 	uint8_t out[TCP_MAX_OPT_LEN];
 	size_t n = tcp_opts_write(out, &o, true);
 	const uint8_t want[] = { 0x02, 0x04, 0x05, 0xb4, 0x04, 0x02, 0x08, 0x0a, 0x01, 0x02, 0x03, 0x04,
-	                         0x00, 0x00, 0x00, 0x00, 0x01, 0x03, 0x03, 0x07, 0x01, 0x01, 0xfe, 0x06,
-	                         0xe2, 0xd4, 0xc3, 0xd9 };
+		                 0x00, 0x00, 0x00, 0x00, 0x01, 0x03, 0x03, 0x07, 0x01, 0x01, 0xfe, 0x06,
+		                 0xe2, 0xd4, 0xc3, 0xd9 };
 	cr_assert_eq(n, sizeof want);
 	cr_assert_eq(tcp_opts_len(&o, true), sizeof want);
 	cr_assert_arr_eq(out, want, sizeof want);
@@ -30,8 +29,7 @@ Test(tcp_opt, syn_without_timestamps_pads_sack_permitted_with_nops)
 
 Test(tcp_opt, data_segment_carries_only_timestamps_and_sack)
 {
-	tcp_opts o = { .has_mss = true, .mss = 1460, .smc = true, .has_ts = true, .tsval = 7, .tsecr = 9,
-	               .n_sack = 2, .sack = { { 100, 200 }, { 300, 400 } } };
+	tcp_opts o = { .has_mss = true, .mss = 1460, .smc = true, .has_ts = true, .tsval = 7, .tsecr = 9, .n_sack = 2, .sack = { { 100, 200 }, { 300, 400 } } };
 	uint8_t out[TCP_MAX_OPT_LEN];
 	size_t n = tcp_opts_write(out, &o, false);
 	cr_assert_eq(n, 12 + 4 + 16);
@@ -43,8 +41,7 @@ Test(tcp_opt, data_segment_carries_only_timestamps_and_sack)
 
 Test(tcp_opt, parse_round_trips_a_syn)
 {
-	tcp_opts o = { .has_mss = true, .mss = 1460, .sack_perm = true, .has_ts = true, .tsval = 5,
-	               .tsecr = 6, .has_wscale = true, .wscale = 7, .smc = true };
+	tcp_opts o = { .has_mss = true, .mss = 1460, .sack_perm = true, .has_ts = true, .tsval = 5, .tsecr = 6, .has_wscale = true, .wscale = 7, .smc = true };
 	uint8_t out[TCP_MAX_OPT_LEN];
 	size_t n = tcp_opts_write(out, &o, true);
 	tcp_opts p;

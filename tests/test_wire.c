@@ -112,8 +112,8 @@ Test(wire, oversize_frames_are_dropped_and_counted)
 	params(&p, 0, 10);
 	p.mtu = 1500;
 	build(1, &p);
-	send_a(1514, 1);                                                   /* MTU-sized: fine */
-	send_a(1515, 2);                                                   /* one too many */
+	send_a(1514, 1);                                                              /* MTU-sized: fine */
+	send_a(1515, 2);                                                              /* one too many */
 	sim_endpoint_send(&a.ep, rec_make_frame(fab, mac_b, mac_a, 100, 1500, 0, 3)); /* tag is extra */
 	sim_engine_run(eng, SIM_TIME_NEVER, 0);
 	cr_assert_eq(b.n, 2);

@@ -8,11 +8,11 @@
 #include "tests/support/scn_world.h"
 
 /* lines 2..12 of a scenario that starts with `end` */
-#define PAIR                                                                                                           \
-	"switch SW\n"                                                                                                  \
-	"adapter RA pfid=0010 switch=SW\n"                                                                             \
-	"adapter RB pfid=0020 switch=SW\n"                                                                             \
-	"stack A\n  interface e0 switch=SW ip=10.0.0.1/24\n  smcr pfid=0010\nend\n"                                    \
+#define PAIR                                                                        \
+	"switch SW\n"                                                               \
+	"adapter RA pfid=0010 switch=SW\n"                                          \
+	"adapter RB pfid=0020 switch=SW\n"                                          \
+	"stack A\n  interface e0 switch=SW ip=10.0.0.1/24\n  smcr pfid=0010\nend\n" \
 	"stack B\n  interface e0 switch=SW ip=10.0.0.2/24\n  smcr pfid=0020\nend\n"
 
 Test(world, a_stopped_listener_refuses_and_a_restarted_one_serves)
@@ -210,9 +210,11 @@ Test(world, the_idle_end_of_a_link_group_is_logged_and_reported_as_orderly)
 	cr_assert_eq(scn_world_run(t), 0, "%s", scn_world_output(t));
 	const char *out = scn_world_output(t);
 	cr_assert(strstr(out, "B: SMC-R link group 00000100 ended when idle (orderly), reason 00030000 "
-	                      "(program initiated termination)\n"), "%s", out);
+	                      "(program initiated termination)\n"),
+	          "%s", out);
 	cr_assert(strstr(out, "A: SMC-R link group 00000100 ended by the peer (orderly), reason 00030000 "
-	                      "(program initiated termination)\n"), "%s", out);
+	                      "(program initiated termination)\n"),
+	          "%s", out);
 	cr_assert_null(strstr(out, "terminated"), "an idle end is no termination");
 	smcr_report r;
 	report_init(&r);

@@ -79,7 +79,8 @@ int bench_core(int argc, char **argv)
 	int rc = cli_parse_options(&opts, &argc, &argv);
 	if (!rc && (argc > 1 || conns < 1 || conns > CORE_BENCH_MAX_CONNS || sizes(bytes, mib, buffer, chunk, &c))) {
 		fprintf(stderr, "%s: need 1 <= conns <= 250, --bytes of whole MiB >= 1M, --buffer of whole KiB >= 16K, "
-		                "--chunk from 1 byte to 1G\n", argv[0]);
+		                "--chunk from 1 byte to 1G\n",
+		        argv[0]);
 		rc = CLI_EXIT_USAGE;
 	}
 	g_free(bytes);

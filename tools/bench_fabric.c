@@ -35,7 +35,8 @@ static int config_of(const char *prog, const fabric_args *a, fabric_bench_config
 	if (pm > SMCR_MTU_4096 || msg == 0 || msg > (1 << 24) || total < (1ull << 20) || total % (1ull << 20) ||
 	    a->outstanding <= 0 || a->outstanding > 1024 || a->repeat <= 0 || a->gbps <= 0) {
 		fprintf(stderr, "%s: need a valid --mtu, 0 < --msg <= 16M, --total of whole MiB >= 1M, "
-		                "0 < outstanding <= 1024, repeat > 0, gbps > 0\n", prog);
+		                "0 < outstanding <= 1024, repeat > 0, gbps > 0\n",
+		        prog);
 		return 2;
 	}
 	c->path_mtu = pm;
@@ -51,7 +52,8 @@ static int config_of(const char *prog, const fabric_args *a, fabric_bench_config
 static void print_result(const fabric_args *a, const fabric_bench_config *c, const fabric_bench_result *r)
 {
 	printf("bench fabric: RoCE %s, path MTU %" PRId64 ", %" PRIu32 "-byte RDMA WRITEs x %" PRIu64 ", %" PRIu32
-	       " in flight, %" PRIu64 " Gb/s links, seed %" PRId64 ", ICRC %s\n", c->version == ROCE_V1 ? "v1" : "v2",
+	       " in flight, %" PRIu64 " Gb/s links, seed %" PRId64 ", ICRC %s\n",
+	       c->version == ROCE_V1 ? "v1" : "v2",
 	       (int64_t)a->mtu, c->msg, r->writes, c->outstanding, c->gbps, (int64_t)a->seed, icrc_impl_name());
 	printf("  simulated packets/s (best of %" PRIu64 "): %.2f M (%" PRIu64 " packets, %" PRIu64 " of them ACKs)\n",
 	       c->repeat, r->best_packet_rate / 1e6, r->packets, r->acks);

@@ -12,7 +12,8 @@
 static void print_result(const incast_bench_config *c, const incast_bench_result *r)
 {
 	printf("bench incast: %" PRIu32 " senders -> 1 over SMC-Rv2, %" PRIu64 " bytes each, 25 Gb/s, fabric %s, seed %" PRIu64
-	       "\n", c->senders, c->bytes, incast_mode_name(c->mode), c->seed);
+	       "\n",
+	       c->senders, c->bytes, incast_mode_name(c->mode), c->seed);
 	printf("  goodput:              %.2f Gb/s over %.3f ms of virtual time\n", r->goodput_gbps, (double)r->virtual_ns / 1e6);
 	printf("  per flow:             %.2f .. %.2f Gb/s, Jain's fairness %.3f\n", r->min_gbps, r->max_gbps, r->jain);
 	printf("  bottleneck queue:     p50 %" PRIu64 " B, p99 %" PRIu64 " B, max %" PRIu64 " B\n", r->depth_p50, r->depth_p99,

@@ -29,13 +29,20 @@ static int config_of(const char *prog, const char *mode_s, gint conns, gint reps
 	    (size_s && cli_parse_size(size_s, 1, &size)) || !bytes || rmb < 16384 || conns < 1 || conns > 255 ||
 	    reps < 1 || (mtu != 1024 && mtu != 2048 && mtu != 4096) || count < 1 || size < 1 || size > 1u << 24) {
 		fprintf(stderr, "%s: bad option value (sizes like 16M, RMB at least 16K; 1..255 connections; MTU 1024, "
-		                "2048 or 4096; count > 0; 0 < size <= 16M)\n", prog);
+		                "2048 or 4096; count > 0; 0 < size <= 16M)\n",
+		        prog);
 		return 2;
 	}
 	*c = (protocol_bench_config){ .mode = mode_s && !strcmp(mode_s, "rr") ? PROTOCOL_BENCH_RR : PROTOCOL_BENCH_BULK,
-	                              .smc = true, .conns = (unsigned)conns, .bytes = bytes, .count = (uint64_t)count,
-	                              .size = size, .mtu = (unsigned)mtu, .rmb = rmb, .reps = (unsigned)reps,
-	                              .log = stderr };
+		                      .smc = true,
+		                      .conns = (unsigned)conns,
+		                      .bytes = bytes,
+		                      .count = (uint64_t)count,
+		                      .size = size,
+		                      .mtu = (unsigned)mtu,
+		                      .rmb = rmb,
+		                      .reps = (unsigned)reps,
+		                      .log = stderr };
 	return 0;
 }
 
@@ -48,10 +55,12 @@ static void print_result(const protocol_bench_config *c, const protocol_bench_re
 {
 	if (c->mode == PROTOCOL_BENCH_BULK)
 		printf("bench protocol: 2 stacks, 1 link group, %u connections x %" PRIu64 " bytes, RoCE MTU %u, RMB %" PRIu64
-		       "\n", c->conns, c->bytes, c->mtu, c->rmb);
+		       "\n",
+		       c->conns, c->bytes, c->mtu, c->rmb);
 	else
 		printf("bench protocol: rr, 2 stacks, 1 link group, %u connections x %" PRIu64 " transactions of %" PRIu64
-		       " B, RoCE MTU %u, RMB %" PRIu64 "\n", c->conns, c->count, c->size, c->mtu, c->rmb);
+		       " B, RoCE MTU %u, RMB %" PRIu64 "\n",
+		       c->conns, c->count, c->size, c->mtu, c->rmb);
 	printf("  wall time          %.3f s (best of %u)\n", r->wall, c->reps);
 	printf("  virtual run        %" PRIu64 ".%06" PRIu64 " s\n", (uint64_t)(r->virtual_ns / SIM_S),
 	       (uint64_t)(r->virtual_ns % SIM_S / 1000));
@@ -141,7 +150,7 @@ int bench_protocol(int argc, char **argv)
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	cli_options opts = { .params = "- SMC-R streams or transactions between two stacks over the simulated fabric",
-	                     .entries = entries };
+		             .entries = entries };
 	int rc = cli_parse_options(&opts, &argc, &argv) ? 2 : 0;
 	protocol_bench_config c;
 	if (!rc)

@@ -63,7 +63,8 @@ static void print_header(const realhw_bench_config *c)
 	       "%s, best of %" G_GINT64_FORMAT " alternating runs\n",
 	       c->dev_a, c->dev_b, c->port, scn_format_size(c->bytes, sz_b, sizeof(sz_b)),
 	       scn_format_size(c->rmb, sz_r, sizeof(sz_r)), scn_format_size(c->sndbuf, sz_s, sizeof(sz_s)),
-	       c->one && c->split ? "in one process and in two" : c->one ? "both stacks in one process" : "one stack per process",
+	       c->one && c->split ? "in one process and in two" : c->one ? "both stacks in one process"
+	                                                                 : "one stack per process",
 	       (gint64)c->repeat);
 }
 
@@ -112,10 +113,7 @@ static int config_of(const char *prog, const realhw_args *a, int argc, realhw_be
 		return 2;
 	}
 	const char *name_a = a->dev ? a->dev : "rxe0";
-	*c = (realhw_bench_config){ .dev_a = name_a, .dev_b = a->dev2 ? a->dev2 : name_a, .port = a->port, .bytes = bytes,
-		                    .rmb = rmb, .sndbuf = snd, .size = (int64_t)size, .repeat = a->repeat, .one = one,
-		                    .split = split, .tcp_port = (uint16_t)a->tcp_port, .compare = !a->no_compare,
-		                    .log = stderr, .on_step = print_step };
+	*c = (realhw_bench_config){ .dev_a = name_a, .dev_b = a->dev2 ? a->dev2 : name_a, .port = a->port, .bytes = bytes, .rmb = rmb, .sndbuf = snd, .size = (int64_t)size, .repeat = a->repeat, .one = one, .split = split, .tcp_port = (uint16_t)a->tcp_port, .compare = !a->no_compare, .log = stderr, .on_step = print_step };
 	return 0;
 }
 
@@ -155,7 +153,8 @@ int bench_realhw(int argc, char **argv)
 		{ "repeat", 'r', 0, G_OPTION_ARG_INT64, &a.repeat, "alternating runs of each; the best is reported (3)", "N" },
 		{ "mode", 'm', 0, G_OPTION_ARG_STRING, &a.mode,
 		  "one (both stacks in this process, as run --real-hw), split (a node per process, as ib_write_bw) "
-		  "or both (default one)", "MODE" },
+		  "or both (default one)",
+		  "MODE" },
 		{ "tcp-port", 0, 0, G_OPTION_ARG_INT, &a.tcp_port, "split: the nodes' CLC port on 127.0.0.1 (18520)", "PORT" },
 		{ "no-compare", 0, 0, G_OPTION_ARG_NONE, &a.no_compare, "do not run ib_write_bw", NULL },
 		{ NULL },

@@ -78,8 +78,7 @@ int bench_replay(int argc, char **argv)
 		fprintf(stderr, "%s: usage: [FILE] with copies in 1..1000000 and repeat > 0\n", argv[0]);
 		goto out;
 	}
-	replay_bench_config c = { .file = argc == 2 ? argv[1] : NULL, .base = base, .copies = (unsigned)copies,
-	                          .repeat = (uint64_t)repeat, .tshark = !no_tshark, .keep = keep };
+	replay_bench_config c = { .file = argc == 2 ? argv[1] : NULL, .base = base, .copies = (unsigned)copies, .repeat = (uint64_t)repeat, .tshark = !no_tshark, .keep = keep };
 	rc = run(argv[0], &c);
 out:
 	g_free(base);

@@ -108,7 +108,8 @@ static int run_conns(uint64_t conns, uint64_t idle_ns)
 	}
 	printf("  build the world     %.2f s wall (the whole child: %.2f s cpu)\n", r.build_wall, r.cpu);
 	printf("  establish           %.2f s wall, %.2f s virtual, %" PRIu64 " events: %" PRIu64 " of %" PRIu64
-	       " on SMC-R\n", r.establish_wall, (double)r.establish_ns / 1e9, r.events_establish, r.established, conns);
+	       " on SMC-R\n",
+	       r.establish_wall, (double)r.establish_ns / 1e9, r.events_establish, r.established, conns);
 	printf("  idle %.0f s virtual  %.2f s wall, %" PRIu64 " events (keepalive, TEST_LINK, link-group timers)\n",
 	       (double)r.idle_ns / 1e9, r.idle_wall, r.events_idle);
 	printf("  peak RSS            %.2f GiB, %.0f bytes per connection (the whole process)\n",

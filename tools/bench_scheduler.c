@@ -53,7 +53,7 @@ int bench_scheduler(int argc, char **argv)
 		return 2;
 	}
 	scheduler_bench_config c = { (uint64_t)population, (uint64_t)total, (uint64_t)mean, (uint64_t)seed,
-	                             (uint64_t)repeat };
+		                     (uint64_t)repeat };
 	scheduler_bench_result r;
 	char err[256];
 	if (scheduler_bench_run(&c, &r, err, sizeof(err))) {

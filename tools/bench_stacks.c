@@ -12,7 +12,8 @@
 static void print_result(const stacks_bench_config *c, const stacks_bench_result *r)
 {
 	printf("bench stacks: %" PRIu64 " pairs, %" PRIu64 " transactions of %" PRIu32 " B each per pair, bulk %" PRIu64
-	       " MiB, seed %" PRId64 "\n", c->pairs, c->requests, c->size, c->bulk_mib, (int64_t)c->seed);
+	       " MiB, seed %" PRId64 "\n",
+	       c->pairs, c->requests, c->size, c->bulk_mib, (int64_t)c->seed);
 	printf("  wall (best of %" PRIu64 "):     %.3f s\n", c->repeat, r->wall);
 	printf("  events:               %" PRIu64 " (%.2f M events/s)\n", r->events, (double)r->events / r->wall / 1e6);
 	printf("  frames:               %" PRIu64 " (%.2f M frames/s)\n", r->frames, (double)r->frames / r->wall / 1e6);
@@ -55,7 +56,7 @@ int bench_stacks(int argc, char **argv)
 		return 2;
 	}
 	stacks_bench_config c = { (uint64_t)pairs, (uint64_t)requests, (uint32_t)size, bulk >> 20, (uint64_t)seed,
-	                          (uint64_t)repeat };
+		                  (uint64_t)repeat };
 	stacks_bench_result r;
 	char err[256];
 	if (stacks_bench_run(&c, &r, err, sizeof(err))) {

@@ -54,9 +54,7 @@ static int config_of(const char *prog, const char *mode_s, const char *bytes_s, 
                      const char *rate_s, const char *lat_s, gint64 conns, gint64 count, gint mtu, gint64 seed,
                      gint64 repeat, tcp_bench_config *c)
 {
-	*c = (tcp_bench_config){ .mode = TCP_BENCH_BULK, .bytes = 100ull << 20, .conns = (uint64_t)conns,
-	                         .count = (uint64_t)count, .size = 64, .rate_bps = 100000000000ull, .latency_ns = 500,
-	                         .mtu = (uint16_t)mtu, .seed = (uint64_t)seed, .repeat = (uint64_t)repeat };
+	*c = (tcp_bench_config){ .mode = TCP_BENCH_BULK, .bytes = 100ull << 20, .conns = (uint64_t)conns, .count = (uint64_t)count, .size = 64, .rate_bps = 100000000000ull, .latency_ns = 500, .mtu = (uint16_t)mtu, .seed = (uint64_t)seed, .repeat = (uint64_t)repeat };
 	const char *why = "";
 	uint64_t size = 64;
 	unsigned long long lat = 500;
@@ -79,7 +77,8 @@ static int config_of(const char *prog, const char *mode_s, const char *bytes_s, 
 	if (!c->bytes || conns < 1 || conns > 20000 || count < 1 || size == 0 || size > 1u << 24 || !c->rate_bps ||
 	    mtu < 576 || mtu > 9000 || repeat < 1) {
 		fprintf(stderr, "%s: need bytes > 0, 1..20000 connections, count > 0, 0 < size <= 16M, a rate > 0, "
-		                "MTU 576..9000, repeat > 0\n", prog);
+		                "MTU 576..9000, repeat > 0\n",
+		        prog);
 		return 2;
 	}
 	return 0;
@@ -104,7 +103,7 @@ int bench_tcp(int argc, char **argv)
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	cli_options opts = { .params = "- TCP between two stacks on one simulated wire (bulk or request/response)",
-	                     .entries = entries };
+		             .entries = entries };
 	int rc = cli_parse_options(&opts, &argc, &argv);
 	tcp_bench_config c;
 	if (!rc && argc > 1) {

@@ -26,7 +26,8 @@ static void print_header(const verbs_bench_config *c)
 {
 	printf("bench verbs: %s → %s port %d, RDMA WRITE %" G_GINT64_FORMAT " B × %" G_GINT64_FORMAT
 	       ", tx-depth %" G_GINT64_FORMAT ", cq-mod %" G_GINT64_FORMAT ", %s, best of %" G_GINT64_FORMAT
-	       " alternating runs\n", c->dev_a, c->dev_b, c->port, (gint64)c->size, (gint64)c->iters, (gint64)c->depth,
+	       " alternating runs\n",
+	       c->dev_a, c->dev_b, c->port, (gint64)c->size, (gint64)c->iters, (gint64)c->depth,
 	       (gint64)c->cq_mod, c->busy_poll ? "busy polling" : "completion channel + GLib loop", (gint64)c->repeat);
 }
 
@@ -54,9 +55,7 @@ static int run(const char *prog, verbs_args *a)
 		return 2;
 	}
 	const char *name_a = a->dev ? a->dev : "rxe0";
-	verbs_bench_config c = { .dev_a = name_a, .dev_b = a->dev2 ? a->dev2 : name_a, .port = a->port, .size = a->size,
-		                 .iters = a->iters, .depth = a->depth, .cq_mod = a->cq_mod, .repeat = a->repeat,
-		                 .busy_poll = a->busy, .compare = !a->no_compare, .log = stderr, .on_run = print_run };
+	verbs_bench_config c = { .dev_a = name_a, .dev_b = a->dev2 ? a->dev2 : name_a, .port = a->port, .size = a->size, .iters = a->iters, .depth = a->depth, .cq_mod = a->cq_mod, .repeat = a->repeat, .busy_poll = a->busy, .compare = !a->no_compare, .log = stderr, .on_run = print_run };
 	char err[1024];
 	verbs_bench *b = verbs_bench_open(&c, err, sizeof(err));
 	if (!b) { /* no such device: it cannot run here */

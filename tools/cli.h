@@ -8,19 +8,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
-
 /* The exit status of every command (README and smcr-sim(1) print this table). */
 #define CLI_EXIT_OK 0
-#define CLI_EXIT_FAILED 1   /* it ran: an expectation failed, differences found, data did not check */
-#define CLI_EXIT_USAGE 2    /* bad option or value, bad scenario, unusable file, cannot run here */
-#define CLI_EXIT_LIMIT 3    /* out of memory or a resource limit */
-#define CLI_EXIT_STATUS_TEXT                                                                              \
-	"Exit status (every command):\n"                                                                  \
-	"  0  success: every expectation met, no difference, every byte checked\n"                      \
-	"  1  it ran, and something failed: an expectation, a comparison (differences found),\n"        \
-	"     a data check, a damaged capture\n"                                                          \
-	"  2  usage or input error: bad option or value, bad scenario, unreadable or unusable file,\n"  \
-	"     a device or program it needs is not there\n"                                               \
+#define CLI_EXIT_FAILED 1 /* it ran: an expectation failed, differences found, data did not check */
+#define CLI_EXIT_USAGE 2  /* bad option or value, bad scenario, unusable file, cannot run here */
+#define CLI_EXIT_LIMIT 3  /* out of memory or a resource limit */
+#define CLI_EXIT_STATUS_TEXT                                                                           \
+	"Exit status (every command):\n"                                                               \
+	"  0  success: every expectation met, no difference, every byte checked\n"                     \
+	"  1  it ran, and something failed: an expectation, a comparison (differences found),\n"       \
+	"     a data check, a damaged capture\n"                                                       \
+	"  2  usage or input error: bad option or value, bad scenario, unreadable or unusable file,\n" \
+	"     a device or program it needs is not there\n"                                             \
 	"  3  out of memory or a resource limit\n"
 
 /* A subcommand gets argv with argv[0] = "smcr-sim SUBCOMMAND" and returns the exit code
@@ -59,12 +58,12 @@ void cli_print_version(FILE *out);
 
 /* A subcommand's options (tools/cli.c). */
 typedef struct cli_options {
-	const char *params;             /* --help's first line: "FILE - what the command does" */
-	const GOptionEntry *entries;    /* NULL-terminated */
-	const char *summary;            /* text before the options, or NULL */
-	const char *description;        /* text after the options, or NULL */
-	struct capture_args *capture;   /* adds the --pcap options (tools/capture_opts.h), or NULL */
-	struct observe_args *observe;   /* adds --events, --stats, … (tools/observe_opts.h), or NULL */
+	const char *params;           /* --help's first line: "FILE - what the command does" */
+	const GOptionEntry *entries;  /* NULL-terminated */
+	const char *summary;          /* text before the options, or NULL */
+	const char *description;      /* text after the options, or NULL */
+	struct capture_args *capture; /* adds the --pcap options (tools/capture_opts.h), or NULL */
+	struct observe_args *observe; /* adds --events, --stats, … (tools/observe_opts.h), or NULL */
 } cli_options;
 
 /* Parse and remove the options from argc/argv. 0, or 2 after printing "PROG: message". */

@@ -87,7 +87,8 @@ static int same_kind(const char *prog, const diff_out *o, const json_value *a, c
 	const char *fa = json_get_text(a, "format"), *fb = json_get_text(b, "format");
 	if (fa && fb && strcmp(fa, fb)) {
 		fprintf(stderr, "%s: %s is %s, %s is %s; expected two of a kind (smcr-run: run --format json; smcr-report: "
-		        "report, replay or node --format json)\n", prog, o->name_a, fa, o->name_b, fb);
+		                "report, replay or node --format json)\n",
+		        prog, o->name_a, fa, o->name_b, fb);
 		return CLI_EXIT_USAGE;
 	}
 	return 0;
@@ -143,17 +144,17 @@ int cmd_diff(int argc, char **argv)
 		.params = "A B - compare two runs' JSON results, two JSON reports or two event streams",
 		.entries = entries,
 		.description =
-		      "A and B are files written by `smcr-sim run --format json` (format smcr-run), or JSON reports\n"
-		      "(`report`, `replay` or `node` with --format json: smcr-report); '-' reads one of them from\n"
-		      "standard input. Lists are matched by stable identity, not position: stacks by name, RNICs by\n"
-		      "name and port, link groups by id, links by local link id, connections by their 4-tuple,\n"
-		      "timeline reports and expectations by what and when, fallback counters by reason code.\n"
-		      "Each difference is a line 'PATH: A -> B (+delta)' or 'PATH: only in FILE', then a count.\n"
-		      "With --events, A and B are event streams (`run --events`, JSON Lines) compared line by\n"
-		      "line: the first line that differs (or where one ends), every field of it that differs\n"
-		      "and the last line both share; --ignore time_ns, say, finds the first difference in what\n"
-		      "happened rather than when.\n"
-		      "Exit 0 when they are equal, 1 when they differ, 2 for unreadable or unlike input.",
+		        "A and B are files written by `smcr-sim run --format json` (format smcr-run), or JSON reports\n"
+		        "(`report`, `replay` or `node` with --format json: smcr-report); '-' reads one of them from\n"
+		        "standard input. Lists are matched by stable identity, not position: stacks by name, RNICs by\n"
+		        "name and port, link groups by id, links by local link id, connections by their 4-tuple,\n"
+		        "timeline reports and expectations by what and when, fallback counters by reason code.\n"
+		        "Each difference is a line 'PATH: A -> B (+delta)' or 'PATH: only in FILE', then a count.\n"
+		        "With --events, A and B are event streams (`run --events`, JSON Lines) compared line by\n"
+		        "line: the first line that differs (or where one ends), every field of it that differs\n"
+		        "and the last line both share; --ignore time_ns, say, finds the first difference in what\n"
+		        "happened rather than when.\n"
+		        "Exit 0 when they are equal, 1 when they differ, 2 for unreadable or unlike input.",
 	};
 	int rc = cli_parse_options(&opts, &argc, &argv);
 	diff_out o = { .quiet = quiet };

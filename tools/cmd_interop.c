@@ -14,7 +14,7 @@
 
 typedef struct interop_args {
 	gchar *ifname, *ip, *mac, *pnet, *hostname, *peer, *bytes, *wait, *timeout, *linger, *testlink, *after, *fail_after,
-	    *fail_cmd;
+	        *fail_cmd;
 	gchar **ueids, **devs;
 	gint port, conns, release;
 	gboolean v1, verbose, end_lgr;
@@ -134,10 +134,7 @@ static int devices(const char *prog, const interop_args *a, interop_config *c)
 /* The options as a config (its strings point into a and argv); 0 or 2. */
 static int config_of(const char *prog, const interop_args *a, int argc, char **argv, interop_config *c)
 {
-	*c = (interop_config){ .bytes = 1 << 20, .wait_ns = 60 * SIM_S, .timeout_ns = 120 * SIM_S,
-		               .linger_ns = 3 * SIM_S, .testlink_ns = SMCR_TESTLINK_DEFAULT_TIME,
-		               .after_ns = a->end_lgr ? 10 * SIM_S : 0, .end_lgr = a->end_lgr, .v1 = a->v1,
-		               .verbose = a->verbose, .hostname = a->hostname ? a->hostname : "smcr-sim" };
+	*c = (interop_config){ .bytes = 1 << 20, .wait_ns = 60 * SIM_S, .timeout_ns = 120 * SIM_S, .linger_ns = 3 * SIM_S, .testlink_ns = SMCR_TESTLINK_DEFAULT_TIME, .after_ns = a->end_lgr ? 10 * SIM_S : 0, .end_lgr = a->end_lgr, .v1 = a->v1, .verbose = a->verbose, .hostname = a->hostname ? a->hostname : "smcr-sim" };
 	int rc = addresses(prog, a, argc, argv, c);
 	if (!rc)
 		rc = amounts(prog, a, c);

@@ -14,7 +14,7 @@
 
 typedef struct node_args {
 	gchar *listen, *connect, *dev, *app, *bytes, *conns, *interval, *data_seed, *seed, *v2, *rmb, *sndbuf,
-		*timeout, *wait, *linger, *name, *format;
+	        *timeout, *wait, *linger, *name, *format;
 	gboolean verbose;
 } node_args;
 
@@ -109,7 +109,11 @@ static int amounts(const char *prog, const node_args *a, node_config *c)
 			return bad(prog, "--conns", a->conns, "1 to 1024");
 		c->conns = (uint32_t)u;
 	}
-	struct { const char *opt; const char *text; uint64_t *dst; } durs[] = {
+	struct {
+		const char *opt;
+		const char *text;
+		uint64_t *dst;
+	} durs[] = {
 		{ "--interval", a->interval, &c->interval_ns },
 		{ "--timeout", a->timeout, &c->timeout_ns },
 		{ "--wait", a->wait, &c->connect_wait_ns },
@@ -149,7 +153,11 @@ static int seeds(const char *prog, const node_args *a, node_config *c)
 /* The core's settings: buffer sizes, SMC-Rv2 with a UEID, the host name (the stack's). */
 static int core_settings(const char *prog, const node_args *a, node_config *c)
 {
-	struct { const char *opt; const char *text; uint32_t *dst; } sizes[] = {
+	struct {
+		const char *opt;
+		const char *text;
+		uint32_t *dst;
+	} sizes[] = {
 		{ "--rmbsize", a->rmb, &c->core.rmb_size },
 		{ "--sndbufsize", a->sndbuf, &c->core.sndbuf_size },
 	};
@@ -275,7 +283,8 @@ static int run(const char *prog, const node_args *a)
 	if (rc)
 		fprintf(stderr, "%s: %s\n", prog, err[0] ? err : "failed");
 	report_free(&r);
-	return rc == 0 ? 0 : rc < 0 ? 2 : 1;
+	return rc == 0 ? 0 : rc < 0 ? 2
+	                            : 1;
 }
 
 int cmd_node(int argc, char **argv)
@@ -309,13 +318,13 @@ int cmd_node(int argc, char **argv)
 		.params = "- one SMC-R stack on a real device, CLC over kernel TCP",
 		.entries = entries,
 		.description =
-		      "Two nodes, usually on two hosts, connect over kernel TCP and run the CLC handshake as the first\n"
-		      "bytes of the stream (both ends are configured for SMC: kernel TCP cannot carry the SMC option);\n"
-		      "their QPs then connect over the real fabric. Example on two Soft-RoCE hosts:\n"
-		      "  host A:  smcr-sim node --listen 7100 --dev rxe0 --conns 3\n"
-		      "  host B:  smcr-sim node --connect 10.0.0.1:7100 --dev rxe0 --conns 3 --bytes 64M\n"
-		      "Every byte is checked. Prints a summary and the final report. Exit 0 when every connection\n"
-		      "completed intact, 1 when one failed, 2 for bad options or when the node cannot run.",
+		        "Two nodes, usually on two hosts, connect over kernel TCP and run the CLC handshake as the first\n"
+		        "bytes of the stream (both ends are configured for SMC: kernel TCP cannot carry the SMC option);\n"
+		        "their QPs then connect over the real fabric. Example on two Soft-RoCE hosts:\n"
+		        "  host A:  smcr-sim node --listen 7100 --dev rxe0 --conns 3\n"
+		        "  host B:  smcr-sim node --connect 10.0.0.1:7100 --dev rxe0 --conns 3 --bytes 64M\n"
+		        "Every byte is checked. Prints a summary and the final report. Exit 0 when every connection\n"
+		        "completed intact, 1 when one failed, 2 for bad options or when the node cannot run.",
 	};
 	int rc = cli_parse_options(&opts, &argc, &argv);
 	if (!rc && argc > 1) {

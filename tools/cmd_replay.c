@@ -67,17 +67,20 @@ int cmd_replay(int argc, char **argv)
 		  NULL },
 		{ "stall", 0, 0, G_OPTION_ARG_STRING, &a.stall, "decode: requests unacknowledged this long before the end mean a stopped link (1s)", "TIME" },
 		{ "scenario", 's', 0, G_OPTION_ARG_FILENAME, &a.scenario, "timing: the scenario to inject into; redrive: "
-		  "the world to build (optional)", "FILE" },
+		                                                          "the world to build (optional)",
+		  "FILE" },
 		{ "speed", 0, 0, G_OPTION_ARG_STRING, &a.speed, "timing: replay speed (2 = twice as fast; default 1)", "X" },
 		{ "play", 0, 0, G_OPTION_ARG_STRING, &a.play, "timing: inject the frames of these hosts (default: every host "
-		  "the scenario does not have)", "IP[,IP...]" },
+		                                              "the scenario does not have)",
+		  "IP[,IP...]" },
 		{ "offset", 0, 0, G_OPTION_ARG_STRING, &a.offset, "timing: virtual time of the capture's first frame (0)", "TIME" },
 		{ "inject-at", 0, 0, G_OPTION_ARG_STRING, &a.inject_at, "timing: the switch to inject at (default: the first)",
 		  "SWITCH" },
 		{ "end", 0, 0, G_OPTION_ARG_STRING, &a.end, "timing, redrive: virtual end time", "TIME" },
 		{ "seed", 0, 0, G_OPTION_ARG_STRING, &a.seed, "timing, redrive: run seed", "N" },
 		{ "side", 0, 0, G_OPTION_ARG_STRING, &a.side, "redrive: the recorded side to feed in: client, server or an IPv4 "
-		  "address (default client); our core plays the other", "SIDE" },
+		                                              "address (default client); our core plays the other",
+		  "SIDE" },
 		{ "wait", 0, 0, G_OPTION_ARG_STRING, &a.wait, "redrive: how long to wait for an answer before going on (1s)",
 		  "TIME" },
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a.verbose, "timing, redrive: the world's event log", NULL },
@@ -88,16 +91,16 @@ int cmd_replay(int argc, char **argv)
 		.entries = entries,
 		.capture = &a.cap,
 		.description =
-		"decode: reconstructs peers, link groups, links (QPs, GIDs, MACs, 4-byte link ids), connections\n"
-		"(tokens, cursors, bytes), fallbacks with their reasons and link failures from TCP/CLC and\n"
-		"RoCE v1/v2 frames, and prints them as the simulator's reports, followed by the capture\n"
-		"summary: frames not explained (each listed with its reason) and decode errors with frame\n"
-		"numbers. Exit status: 0 decoded, 1 decoded with errors, 2 unusable input or usage.\n"
-		"timing: runs --scenario with the capture's frames injected at a switch at their recorded\n"
-		"times (scaled by --speed); TCP acknowledgments follow the simulated peer, ARP is answered.\n"
-		"redrive: feeds one recorded side's SMC-R messages to a simulated stack whose core plays\n"
-		"the other side, and lists where its messages differ from the recorded ones (QPNs, PSNs,\n"
-		"rkeys, addresses, tokens and random ids mapped, not compared). See docs/traces.md.",
+		        "decode: reconstructs peers, link groups, links (QPs, GIDs, MACs, 4-byte link ids), connections\n"
+		        "(tokens, cursors, bytes), fallbacks with their reasons and link failures from TCP/CLC and\n"
+		        "RoCE v1/v2 frames, and prints them as the simulator's reports, followed by the capture\n"
+		        "summary: frames not explained (each listed with its reason) and decode errors with frame\n"
+		        "numbers. Exit status: 0 decoded, 1 decoded with errors, 2 unusable input or usage.\n"
+		        "timing: runs --scenario with the capture's frames injected at a switch at their recorded\n"
+		        "times (scaled by --speed); TCP acknowledgments follow the simulated peer, ARP is answered.\n"
+		        "redrive: feeds one recorded side's SMC-R messages to a simulated stack whose core plays\n"
+		        "the other side, and lists where its messages differ from the recorded ones (QPNs, PSNs,\n"
+		        "rkeys, addresses, tokens and random ids mapped, not compared). See docs/traces.md.",
 	};
 	int rc = cli_parse_options(&opts, &argc, &argv);
 	if (!rc && argc != 2) {

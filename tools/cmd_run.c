@@ -105,15 +105,15 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 		.capture = &a->cap,
 		.observe = report_cmd ? NULL : &a->obs,
 		.description =
-		     report_cmd ? "Runs the scenario silently and prints the NETSTAT DEVLINKS SMC-style report of its end.\n"
-		                  "Exit 0, 1 if an expectation failed, 2 for a bad scenario or option, 3 if memory ran out."
-		                : "Prints timeline reports, failed expectations (FILE:LINE and what was measured), the\n"
-		                  "final reports and the run's fingerprint. Same file and seed: the same output, byte for\n"
-		                  "byte. A progress line (virtual time, percent of the end, events/s, ETA) goes to stderr\n"
-		                  "when it is a terminal and the run takes over 2 s (not with -q). --events, --stats,\n"
-		                  "--topology and --timeline watch the run without changing it: same output, same fingerprint.\n"
-		                  "Exit 0 if every expectation is met, 1 if one failed, 2 for a bad scenario or option,\n"
-		                  "3 if memory (or a fixed pool) ran out: one line says what, when and what to change.",
+		        report_cmd ? "Runs the scenario silently and prints the NETSTAT DEVLINKS SMC-style report of its end.\n"
+		                     "Exit 0, 1 if an expectation failed, 2 for a bad scenario or option, 3 if memory ran out."
+		                   : "Prints timeline reports, failed expectations (FILE:LINE and what was measured), the\n"
+		                     "final reports and the run's fingerprint. Same file and seed: the same output, byte for\n"
+		                     "byte. A progress line (virtual time, percent of the end, events/s, ETA) goes to stderr\n"
+		                     "when it is a terminal and the run takes over 2 s (not with -q). --events, --stats,\n"
+		                     "--topology and --timeline watch the run without changing it: same output, same fingerprint.\n"
+		                     "Exit 0 if every expectation is met, 1 if one failed, 2 for a bad scenario or option,\n"
+		                     "3 if memory (or a fixed pool) ran out: one line says what, when and what to change.",
 	};
 	return cli_parse_options(&opts, argc, argv);
 }
@@ -144,8 +144,8 @@ static void print_header(const scn_scenario *scn, const world_opts *o, const cha
 {
 	FILE *out = o->out ? o->out : stdout;
 	fprintf(out, "scenario %s: %s\nseed %" PRIu64 ", %d stack%s, %zu app%s\n", scn->file, scn->title[0] ? scn->title : "(untitled)",
-	       o->has_seed ? o->seed : scn->seed, (int)scn->n_stacks, scn->n_stacks == 1 ? "" : "s", scn->n_apps,
-	       scn->n_apps == 1 ? "" : "s");
+	        o->has_seed ? o->seed : scn->seed, (int)scn->n_stacks, scn->n_stacks == 1 ? "" : "s", scn->n_apps,
+	        scn->n_apps == 1 ? "" : "s");
 	if (o->real_hw)
 		fprintf(out, "real hardware: %s (QPs on RDMA devices, engine in real time)\n", real_hw);
 }
@@ -191,7 +191,8 @@ static int run_world(const char *prog, const scn_scenario *scn, world_opts *o, c
 	rc = observe_session_finish(obs, prog);
 	world_free(w);
 	observe_session_free(obs);
-	return rc ? rc : failed ? 1 : 0;
+	return rc ? rc : failed ? 1
+	                        : 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -257,8 +258,8 @@ static int report_world(const char *prog, const scn_scenario *scn, world_opts *o
 		return 2;
 	}
 	uint64_t failed = world_run(w);
-	scn_report_format f = json ? SCN_REPORT_JSON
-	                      : o->style == WORLD_STYLE_SMC ? SCN_REPORT_SMC
+	scn_report_format f = json                                      ? SCN_REPORT_JSON
+	                      : o->style == WORLD_STYLE_SMC             ? SCN_REPORT_SMC
 	                      : a->report && !strcmp(a->report, "auto") ? SCN_REPORT_AUTO
 	                                                                : SCN_REPORT_NETSTAT;
 	/* with --pcap - the capture has standard output */

@@ -148,12 +148,12 @@ int cmd_swarm(int argc, char **argv)
 			swarm_job_init_seeds(&sj, from, n);
 		sweep_job job;
 		swarm_job_bind(&sj, &job);
-		const char *keep = argc > 1 ? NULL : a.keep ? a.keep : "swarm-failures";
+		const char *keep = argc > 1 ? NULL : a.keep ? a.keep
+		                                            : "swarm-failures";
 		describe_ctx dc = { keep };
 		char *title = argc > 1 ? g_strdup_printf("swarm of %d scenario file%s", argc - 1, argc == 2 ? "" : "s")
 		                       : g_strdup_printf("swarm of seeds %" PRIu64 "..%" PRIu64, from, from + n - 1);
-		sweep_summary_opts sum = { .title = title, .describe = describe, .ctx = &dc, .out_path = a.run.out,
-			                   .known = swarm_known_failures };
+		sweep_summary_opts sum = { .title = title, .describe = describe, .ctx = &dc, .out_path = a.run.out, .known = swarm_known_failures };
 		sweep_outcome oc;
 		char err[1024];
 		rc = sweep_execute(&job, &so, &oc, err, sizeof(err));

@@ -16,8 +16,8 @@
 #include "tools/cli.h"
 
 typedef struct mem_point {
-	size_t heap;       /* bytes malloc has handed out and not got back */
-	size_t resident;   /* resident pages of the SMC-R buffers */
+	size_t heap;     /* bytes malloc has handed out and not got back */
+	size_t resident; /* resident pages of the SMC-R buffers */
 } mem_point;
 
 static mem_point measure(void)
@@ -88,7 +88,8 @@ int debug_memory(int argc, char **argv)
 	sim_frame_pool_stats fp;
 	sim_frame_pool_stats_get(sim_fabric_frames(world_fabric(w)), &fp);
 	size_t grown = after.heap + after.resident > before.heap + before.resident
-	             ? after.heap + after.resident - before.heap - before.resident : 0;
+	                       ? after.heap + after.resident - before.heap - before.resident
+	                       : 0;
 	uint64_t conns = n.smcr + n.other;
 	printf("debug memory: %s, %" PRIu64 " connections open at the end (%" PRIu64 " on SMC-R)\n", argv[1], conns,
 	       n.smcr);
@@ -103,7 +104,8 @@ int debug_memory(int argc, char **argv)
 		printf(" %s%zu of %" PRIu32 " B", c ? ", " : "", fp.bufs_allocated[c], sim_frame_class_size[c]);
 	printf(" buffers at once\n");
 	printf("  per connection       %.0f bytes (both ends, TCP and SMC-R state, resident buffer pages);"
-	       " buffers as configured: %.0f\n", per(grown, conns), per(st.buffer_bytes, conns));
+	       " buffers as configured: %.0f\n",
+	       per(grown, conns), per(st.buffer_bytes, conns));
 	world_free(w);
 	scn_free(scn);
 	return failed ? 1 : 0;

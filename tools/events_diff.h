@@ -10,8 +10,8 @@
 #include <stdbool.h>
 
 typedef struct events_diff_opts {
-	const char *name_a, *name_b;   /* as printed */
-	const char *const *ignore;     /* NULL-terminated, or NULL */
+	const char *name_a, *name_b; /* as printed */
+	const char *const *ignore;   /* NULL-terminated, or NULL */
 	bool json, quiet;
 } events_diff_opts;
 

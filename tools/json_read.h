@@ -7,16 +7,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef enum json_kind { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT } json_kind;
+typedef enum json_kind { JSON_NULL,
+	                 JSON_BOOL,
+	                 JSON_NUMBER,
+	                 JSON_STRING,
+	                 JSON_ARRAY,
+	                 JSON_OBJECT } json_kind;
 
 typedef struct json_value json_value;
 struct json_value {
 	json_kind kind;
-	bool b;               /* JSON_BOOL */
-	char *text;           /* JSON_NUMBER: as written; JSON_STRING: decoded UTF-8 */
-	size_t n;             /* JSON_ARRAY, JSON_OBJECT: items */
+	bool b;     /* JSON_BOOL */
+	char *text; /* JSON_NUMBER: as written; JSON_STRING: decoded UTF-8 */
+	size_t n;   /* JSON_ARRAY, JSON_OBJECT: items */
 	json_value **items;
-	char **keys;          /* JSON_OBJECT: the member names, in document order */
+	char **keys; /* JSON_OBJECT: the member names, in document order */
 };
 
 /* Parse text (len bytes) into a tree; NULL with "LINE:COLUMN: what" in err. */

@@ -12,10 +12,10 @@ typedef struct replay_cli {
 	gint max_list;
 	gboolean messages;
 	gchar *scenario, *speed, *play, *offset, *inject_at, *end, *seed; /* timing */
-	gchar *side, *wait;                         /* redrive */
+	gchar *side, *wait;                                               /* redrive */
 	gboolean verbose;
-	capture_args cap;                           /* timing and redrive: the world's captures */
-	const char *name;                           /* the capture as messages name it ("<stdin>" for -) */
+	capture_args cap; /* timing and redrive: the world's captures */
+	const char *name; /* the capture as messages name it ("<stdin>" for -) */
 } replay_cli;
 
 int replay_decode_main(const char *prog, const char *file, replay_cli *a);

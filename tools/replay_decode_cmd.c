@@ -12,7 +12,10 @@
 #include "tools/cli.h"
 #include "tools/replay_cli.h"
 
-typedef enum out_format { FMT_NETSTAT, FMT_SMC, FMT_JSON, FMT_NONE } out_format;
+typedef enum out_format { FMT_NETSTAT,
+	                  FMT_SMC,
+	                  FMT_JSON,
+	                  FMT_NONE } out_format;
 
 static void print_msg(void *ctx, const replay_msg *m)
 {

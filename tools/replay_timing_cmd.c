@@ -112,8 +112,7 @@ int replay_timing_main(const char *prog, const char *file, replay_cli *a)
 		fprintf(stderr, "%s: --mode timing needs --scenario FILE (the world to inject into)\n", prog);
 		return 2;
 	}
-	replay_timing_run_config c = { .capture = file, .scenario = a->scenario, .inject_at = a->inject_at,
-		                       .speed_text = a->speed ? a->speed : "1", .out = stdout, .log = stderr };
+	replay_timing_run_config c = { .capture = file, .scenario = a->scenario, .inject_at = a->inject_at, .speed_text = a->speed ? a->speed : "1", .out = stdout, .log = stderr };
 	if (injection_opts(prog, a, &c.timing) || world_options(prog, a, &c.world))
 		return 2;
 	replay_timing_run_result r;

@@ -14,15 +14,17 @@ typedef struct sweep_cli_args {
 	gchar *out;
 } sweep_cli_args;
 
-#define SWEEP_CLI_ENTRIES(r)                                                                                         \
-	{ "jobs", 'j', 0, G_OPTION_ARG_INT, &(r).jobs, "run points in N worker processes on this machine", "N" },        \
-	{ "mpi", 0, 0, G_OPTION_ARG_NONE, &(r).mpi,                                                                     \
-	  "spread the points over the ranks of an MPI job (automatic under mpirun, or srun with PMIx)", NULL },        \
-	{ "out", 'o', 0, G_OPTION_ARG_STRING, &(r).out, "write one JSON record per point to FILE (wall times: FILE.wall)", \
-	  "FILE" },                                                                                                      \
-	{ "resume", 0, 0, G_OPTION_ARG_NONE, &(r).resume,                                                               \
-	  "go on from --out FILE: its finished points are not run again", NULL },                                       \
-	{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &(r).quiet, "no progress line on stderr", NULL }
+#define SWEEP_CLI_ENTRIES(r)                                                                                                       \
+	{ "jobs", 'j', 0, G_OPTION_ARG_INT, &(r).jobs, "run points in N worker processes on this machine", "N" },                  \
+	        { "mpi", 0, 0, G_OPTION_ARG_NONE, &(r).mpi,                                                                        \
+		  "spread the points over the ranks of an MPI job (automatic under mpirun, or srun with PMIx)", NULL },            \
+	        { "out", 'o', 0, G_OPTION_ARG_STRING, &(r).out, "write one JSON record per point to FILE (wall times: FILE.wall)", \
+		  "FILE" },                                                                                                        \
+	        { "resume", 0, 0, G_OPTION_ARG_NONE, &(r).resume,                                                                  \
+		  "go on from --out FILE: its finished points are not run again", NULL },                                          \
+	{                                                                                                                          \
+		"quiet", 'q', 0, G_OPTION_ARG_NONE, &(r).quiet, "no progress line on stderr", NULL                                 \
+	}
 
 /* The runner's options from the command line; 0, or 2 after saying what is wrong. */
 int sweep_cli_opts(const char *prog, const sweep_cli_args *a, const char *what, sweep_opts *o);

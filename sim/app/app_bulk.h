@@ -16,8 +16,8 @@ typedef struct app_bulk_sink app_bulk_sink;
 
 typedef struct app_bulk_sender_stats {
 	bool connected;
-	bool done;                 /* everything sent and the connection closed in order */
-	int err;                   /* connect or connection error, 0 if none */
+	bool done; /* everything sent and the connection closed in order */
+	int err;   /* connect or connection error, 0 if none */
 	uint64_t bytes_sent;
 	sim_time connected_at, done_at;
 	sock_mode mode;
@@ -25,12 +25,12 @@ typedef struct app_bulk_sender_stats {
 } app_bulk_sender_stats;
 
 typedef struct app_bulk_sink_stats {
-	uint64_t accepted;         /* connections */
-	uint64_t completed;        /* connections that reached end of stream */
-	uint64_t bytes;            /* verified bytes over all connections */
-	uint64_t mismatches;       /* connections whose content differed */
+	uint64_t accepted;              /* connections */
+	uint64_t completed;             /* connections that reached end of stream */
+	uint64_t bytes;                 /* verified bytes over all connections */
+	uint64_t mismatches;            /* connections whose content differed */
 	uint64_t first_mismatch_offset; /* stream offset of the first wrong byte */
-	uint64_t errors;           /* connections that ended with an error */
+	uint64_t errors;                /* connections that ended with an error */
 	sock_mode last_mode;
 	uint32_t last_fallback_reason;
 } app_bulk_sink_stats;

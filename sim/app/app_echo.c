@@ -13,8 +13,8 @@ typedef struct echo_conn {
 	app_echo *srv;
 	sock *s;
 	uint8_t buf[ECHO_BUF];
-	size_t len, off;           /* bytes read but not yet echoed: buf[off..len) */
-	uint64_t offset;           /* stream offset, for the pattern check */
+	size_t len, off; /* bytes read but not yet echoed: buf[off..len) */
+	uint64_t offset; /* stream offset, for the pattern check */
 	bool eof, bad;
 } echo_conn;
 

@@ -15,7 +15,7 @@ typedef struct app_echo app_echo;
 typedef struct app_echo_stats {
 	uint64_t accepted, completed, errors;
 	uint64_t bytes_in, bytes_out;
-	uint64_t mismatches;       /* connections whose content was not the pattern */
+	uint64_t mismatches; /* connections whose content was not the pattern */
 	sock_mode last_mode;
 	uint32_t last_fallback_reason;
 } app_echo_stats;

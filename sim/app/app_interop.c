@@ -14,11 +14,11 @@
 
 typedef struct iconn {
 	app_interop *a;
-	sock *s;                   /* NULL once closed */
+	sock *s; /* NULL once closed */
 	app_interop_conn st;
 	uint8_t hdr[INTEROP_HDR_LEN];
-	size_t hdr_have;           /* server: bytes of the connection number read */
-	uint64_t out_off, in_off;  /* pattern offsets */
+	size_t hdr_have;          /* server: bytes of the connection number read */
+	uint64_t out_off, in_off; /* pattern offsets */
 	bool completed, shut;
 } iconn;
 
@@ -33,8 +33,8 @@ struct app_interop {
 	sock *listener;
 	iconn *conns[MAX_CONNS];
 	size_t n;
-	bool rest_started;         /* client: connections 2..N opened */
-	sim_time retry_until;      /* client: connection 1 is retried while refused */
+	bool rest_started;    /* client: connections 2..N opened */
+	sim_time retry_until; /* client: connection 1 is retried while refused */
 	sim_event retry_ev;
 	app_interop_complete_fn complete;
 	void *user;

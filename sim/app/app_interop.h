@@ -20,16 +20,16 @@
 typedef struct app_interop app_interop;
 
 typedef struct app_interop_conn {
-	uint64_t k;                /* connection number (the client's), 0 until known */
+	uint64_t k; /* connection number (the client's), 0 until known */
 	bool connected;
-	sock_mode mode;            /* when connected */
+	sock_mode mode; /* when connected */
 	uint32_t fallback_reason;
-	uint64_t sent, received;   /* bytes, the connection number included */
-	bool verified;             /* all expected bytes arrived and matched */
-	uint64_t mismatch_at;      /* first wrong byte's offset in the pattern, if any */
-	bool eof;                  /* the peer's end of stream came after everything */
-	bool closed;               /* orderly close done (our shutdown, their end, close) */
-	int err;                   /* connect or connection error, 0 if none */
+	uint64_t sent, received; /* bytes, the connection number included */
+	bool verified;           /* all expected bytes arrived and matched */
+	uint64_t mismatch_at;    /* first wrong byte's offset in the pattern, if any */
+	bool eof;                /* the peer's end of stream came after everything */
+	bool closed;             /* orderly close done (our shutdown, their end, close) */
+	int err;                 /* connect or connection error, 0 if none */
 } app_interop_conn;
 
 /* Called once per connection when both directions are complete, before shutdown. */

@@ -18,23 +18,23 @@
 
 typedef struct rec_conn {
 	app_recorded *a;
-	const app_rec_conn *sc;   /* NULL: an accepted connection without a script */
+	const app_rec_conn *sc; /* NULL: an accepted connection without a script */
 	sock *s;
-	bool opened;              /* active: connect called */
+	bool opened; /* active: connect called */
 	bool connected;
-	bool over;                /* on_close seen, a connect failed, or we closed it */
-	bool eof;                 /* a receive returned the end of the stream */
+	bool over; /* on_close seen, a connect failed, or we closed it */
+	bool eof;  /* a receive returned the end of the stream */
 	size_t step;
-	uint64_t step_done;       /* bytes of the current step done */
-	uint64_t tx_off;          /* pattern offset of the next byte written */
-	sim_time held_since;      /* the current step is held (not by its gate) since */
+	uint64_t step_done;  /* bytes of the current step done */
+	uint64_t tx_off;     /* pattern offset of the next byte written */
+	sim_time held_since; /* the current step is held (not by its gate) since */
 	sim_event ev;
 } rec_conn;
 
 struct app_recorded {
 	stack *st;
 	smc_layer *layer;
-	app_rec_script script;    /* a deep copy */
+	app_rec_script script; /* a deep copy */
 	uint64_t seed;
 	sim_time stall_ns;
 	app_rec_gate_fn gate;
@@ -43,9 +43,9 @@ struct app_recorded {
 	sock *listeners[MAX_LISTEN];
 	uint16_t listen_port[MAX_LISTEN];
 	size_t n_listeners;
-	rec_conn **conns;         /* by script index first, then unscripted accepted ones */
+	rec_conn **conns; /* by script index first, then unscripted accepted ones */
 	size_t n_conns;
-	bool *taken;              /* passive scripts already matched */
+	bool *taken; /* passive scripts already matched */
 	sim_event poke_ev;
 	uint8_t *buf;
 	app_rec_stats stats;
@@ -170,8 +170,7 @@ static bool run_step(rec_conn *c, const app_rec_step *st)
 			return false;
 		if (!all && !full) {
 			a->stats.stalled++;
-			say(a, "connection %" PRIu32 ": the recorded application read %" PRIu64 " bytes here, only %" PRId64
-			    " arrived; read those", conn_id(c), need, avail);
+			say(a, "connection %" PRIu32 ": the recorded application read %" PRIu64 " bytes here, only %" PRId64 " arrived; read those", conn_id(c), need, avail);
 			need = avail > 0 ? (uint64_t)avail : 0;
 			c->step_done = total - need;
 		}
@@ -207,7 +206,8 @@ static bool run_step(rec_conn *c, const app_rec_step *st)
 					return false;
 				a->stats.stalled++;
 				say(a, "connection %" PRIu32 ": %" PRIu64 " bytes of a recorded write of %" PRIu64 " found no room; "
-				    "dropped", conn_id(c), st->bytes - c->step_done, st->bytes);
+				       "dropped",
+				    conn_id(c), st->bytes - c->step_done, st->bytes);
 				return true;
 			}
 			c->held_since = SIM_TIME_NEVER;

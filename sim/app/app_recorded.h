@@ -36,20 +36,20 @@ typedef enum app_rec_op {
 
 typedef struct app_rec_step {
 	app_rec_op op;
-	uint64_t bytes;           /* READ, WRITE */
+	uint64_t bytes; /* READ, WRITE */
 	uint64_t gate;
-	bool after_peer_close;    /* SHUTDOWN, CLOSE, ABORT: the peer closed first */
+	bool after_peer_close; /* SHUTDOWN, CLOSE, ABORT: the peer closed first */
 } app_rec_step;
 
 typedef struct app_rec_conn {
-	bool active;              /* this side connects (else it accepts) */
-	uint32_t peer_ip;         /* active: the server (host order) */
-	uint16_t port;            /* the server's port */
-	uint64_t open_gate;       /* active: when to connect */
-	bool has_peer_token;      /* passive: the peer's RMBE alert token names it */
+	bool active;         /* this side connects (else it accepts) */
+	uint32_t peer_ip;    /* active: the server (host order) */
+	uint16_t port;       /* the server's port */
+	uint64_t open_gate;  /* active: when to connect */
+	bool has_peer_token; /* passive: the peer's RMBE alert token names it */
 	uint32_t peer_token;
-	bool drain;               /* no script could be derived: read all, close after the peer */
-	uint32_t id;              /* the caller's name for it, in notes */
+	bool drain;  /* no script could be derived: read all, close after the peer */
+	uint32_t id; /* the caller's name for it, in notes */
 	app_rec_step *steps;
 	size_t n_steps;
 } app_rec_conn;

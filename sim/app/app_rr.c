@@ -14,8 +14,8 @@ struct app_rr {
 	sock *s;
 	uint32_t req_size;
 	uint64_t count, seed;
-	uint64_t req_sent;         /* bytes of the current request sent */
-	uint64_t resp_got;         /* bytes of the current response received */
+	uint64_t req_sent; /* bytes of the current request sent */
+	uint64_t resp_got; /* bytes of the current response received */
 	sim_time req_start;
 	bool in_txn, shut;
 	app_rr_stats stats;

@@ -16,7 +16,7 @@ typedef struct app_rr app_rr;
 typedef struct app_rr_stats {
 	bool connected, done;
 	int err;
-	uint64_t transactions;     /* completed and verified */
+	uint64_t transactions; /* completed and verified */
 	uint64_t bytes_sent, bytes_received;
 	uint64_t mismatches;
 	sim_time lat_min, lat_max, lat_sum;

@@ -21,7 +21,7 @@ typedef struct core_bench_config {
 	size_t chunk;        /* bytes per send/recv call */
 	uint64_t seed;
 	bool verify;
-	FILE *log;           /* a connection that falls back is said here */
+	FILE *log; /* a connection that falls back is said here */
 } core_bench_config;
 
 typedef struct core_bench_result {

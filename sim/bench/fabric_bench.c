@@ -9,11 +9,11 @@
 #include "sim/rdma/testbed.h"
 
 typedef struct fabric_run {
-	uint64_t to_post;    /* writes still to post */
+	uint64_t to_post; /* writes still to post */
 	uint64_t completed;
 	uint64_t errors;
 	uint32_t msg;
-	uint32_t slots;      /* distinct target offsets, so writes land in different places */
+	uint32_t slots; /* distinct target offsets, so writes land in different places */
 	uint64_t next;
 } fabric_run;
 

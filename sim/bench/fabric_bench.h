@@ -15,20 +15,20 @@
 typedef struct fabric_bench_config {
 	roce_version version;
 	smcr_mtu path_mtu;
-	uint32_t msg;          /* bytes per RDMA WRITE */
-	uint64_t total_mib;    /* MiB written per run */
-	uint32_t outstanding;  /* writes in flight */
-	uint64_t gbps;         /* simulated link speed */
+	uint32_t msg;         /* bytes per RDMA WRITE */
+	uint64_t total_mib;   /* MiB written per run */
+	uint32_t outstanding; /* writes in flight */
+	uint64_t gbps;        /* simulated link speed */
 	uint64_t seed;
-	uint64_t repeat;       /* runs; the best is kept */
+	uint64_t repeat; /* runs; the best is kept */
 } fabric_bench_config;
 
 typedef struct fabric_bench_result {
-	uint64_t writes;            /* per run */
-	double best_payload_rate;   /* bytes per wall second, best run */
-	double best_packet_rate;    /* packets per wall second in that run */
+	uint64_t writes;          /* per run */
+	double best_payload_rate; /* bytes per wall second, best run */
+	double best_packet_rate;  /* packets per wall second in that run */
 	uint64_t packets, acks, payload, events, frame_buffers;
-	double sim_gbps;            /* payload over virtual time */
+	double sim_gbps; /* payload over virtual time */
 	uint64_t fingerprint;
 } fabric_bench_result;
 

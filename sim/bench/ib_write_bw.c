@@ -38,8 +38,7 @@ double ib_write_bw_run(const ib_write_bw_params *p, FILE *log)
 		        "-t", s_depth, "-p", "18515", "-F", "127.0.0.1", NULL };
 	GPid pid;
 	GError *err = NULL;
-	if (!g_spawn_async(NULL, srv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
-	                   G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &err)) {
+	if (!g_spawn_async(NULL, srv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &err)) {
 		fprintf(log, "bench: cannot start %s: %s\n", p->prog, err->message);
 		g_error_free(err);
 		return 0;

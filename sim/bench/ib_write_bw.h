@@ -8,10 +8,10 @@
 #include <stdio.h>
 
 typedef struct ib_write_bw_params {
-	const char *prog;      /* the ib_write_bw executable */
+	const char *prog; /* the ib_write_bw executable */
 	const char *dev, *dev2;
 	int port;
-	int gid_a, gid_b;      /* GID indexes (-x) on dev and dev2 */
+	int gid_a, gid_b; /* GID indexes (-x) on dev and dev2 */
 	int64_t size, iters, depth;
 } ib_write_bw_params;
 

@@ -18,23 +18,23 @@ typedef enum incast_mode {
 } incast_mode;
 
 typedef struct incast_bench_config {
-	uint32_t senders;      /* 1..64 */
-	uint64_t bytes;        /* per sender */
+	uint32_t senders; /* 1..64 */
+	uint64_t bytes;   /* per sender */
 	incast_mode mode;
 	uint64_t seed;
-	FILE *log;             /* failed expectations, scenario errors */
+	FILE *log; /* failed expectations, scenario errors */
 } incast_bench_config;
 
 typedef struct incast_bench_result {
-	uint64_t failed;                   /* expectations that failed */
-	double wall;                       /* seconds */
-	uint64_t virtual_ns;               /* first connect to last close */
-	double goodput_gbps;               /* all flows' bytes over the span */
-	double min_gbps, max_gbps, jain;   /* per flow: bytes over its own span */
+	uint64_t failed;                          /* expectations that failed */
+	double wall;                              /* seconds */
+	uint64_t virtual_ns;                      /* first connect to last close */
+	double goodput_gbps;                      /* all flows' bytes over the span */
+	double min_gbps, max_gbps, jain;          /* per flow: bytes over its own span */
 	uint64_t depth_p50, depth_p99, depth_max; /* the bottleneck egress queue, bytes */
 	uint64_t pauses, pause_rx, drops, headroom_drops, ecn_marks;
-	uint64_t cnp_tx, tx_held;          /* from the adapters */
-	uint64_t frames;                   /* frames the switch forwarded */
+	uint64_t cnp_tx, tx_held; /* from the adapters */
+	uint64_t frames;          /* frames the switch forwarded */
 	uint64_t events;
 	uint64_t fingerprint;
 } incast_bench_result;

@@ -24,7 +24,10 @@ int memcpy_ref_run(uint64_t block, uint64_t bytes, memcpy_ref_result *r)
 	for (uint64_t i = 0; i < n; i++) {
 		memcpy(dst, src, block);
 		/* every copy is observed: the compiler may not merge or drop the repeated stores */
-		__asm__ volatile("" : : "r"(dst) : "memory");
+		__asm__ volatile(""
+		                 :
+		                 : "r"(dst)
+		                 : "memory");
 	}
 	r->wall = bench_wall_seconds() - t0;
 	r->cpu = bench_cpu_seconds() - c0;

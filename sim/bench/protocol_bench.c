@@ -118,7 +118,7 @@ static bool one_run(const scn_scenario *scn, const protocol_bench_config *c, pro
 int protocol_bench_run(const protocol_bench_config *c, protocol_bench_result *r, char *err, size_t errlen)
 {
 	*r = (protocol_bench_result){ .payload = c->mode == PROTOCOL_BENCH_BULK ? c->bytes * c->conns
-	                                                                        : c->size * c->count * c->conns };
+		                                                                : c->size * c->count * c->conns };
 	err[0] = 0;
 	scn_scenario *scn = load(c);
 	if (!scn)

@@ -23,20 +23,20 @@ typedef enum protocol_bench_mode {
 
 typedef struct protocol_bench_config {
 	protocol_bench_mode mode;
-	bool smc;         /* false: the same apps over plain TCP */
-	unsigned conns;   /* connections in the link group */
-	uint64_t bytes;   /* bulk: per connection */
-	uint64_t count;   /* rr: transactions per connection */
-	uint64_t size;    /* rr: request and response bytes */
-	unsigned mtu;     /* RoCE MTU */
-	uint64_t rmb;     /* RMB and send buffer size */
-	unsigned reps;    /* repetitions; the fastest is kept */
-	FILE *log;        /* scenario diagnostics and failed expectations */
+	bool smc;       /* false: the same apps over plain TCP */
+	unsigned conns; /* connections in the link group */
+	uint64_t bytes; /* bulk: per connection */
+	uint64_t count; /* rr: transactions per connection */
+	uint64_t size;  /* rr: request and response bytes */
+	unsigned mtu;   /* RoCE MTU */
+	uint64_t rmb;   /* RMB and send buffer size */
+	unsigned reps;  /* repetitions; the fastest is kept */
+	FILE *log;      /* scenario diagnostics and failed expectations */
 } protocol_bench_config;
 
 typedef struct protocol_bench_result {
-	double wall;           /* seconds, the fastest run */
-	double cpu;            /* its CPU seconds */
+	double wall; /* seconds, the fastest run */
+	double cpu;  /* its CPU seconds */
 	uint64_t events, fingerprint, core_entries;
 	uint64_t failed;       /* expectations that failed (one link group, one link, all bytes) */
 	uint64_t virtual_ns;   /* the run's end in virtual time */

@@ -21,23 +21,23 @@
 
 /* What a run has done so far, for a progress line. */
 typedef enum realhw_bench_step {
-	REALHW_BENCH_RUN,    /* run k begins */
-	REALHW_BENCH_ONE,    /* the one-process connection: mib, < 0 failed (the run stops) */
-	REALHW_BENCH_SPLIT,  /* the two-process connection: mib, < 0 failed (the run stops) */
-	REALHW_BENCH_REF,    /* ib_write_bw: mib, 0 no result */
-	REALHW_BENCH_DONE,   /* run k is over */
+	REALHW_BENCH_RUN,   /* run k begins */
+	REALHW_BENCH_ONE,   /* the one-process connection: mib, < 0 failed (the run stops) */
+	REALHW_BENCH_SPLIT, /* the two-process connection: mib, < 0 failed (the run stops) */
+	REALHW_BENCH_REF,   /* ib_write_bw: mib, 0 no result */
+	REALHW_BENCH_DONE,  /* run k is over */
 } realhw_bench_step;
 
 typedef struct realhw_bench_config {
 	const char *dev_a, *dev_b; /* the sending and the receiving stack's device */
 	int port;
 	uint64_t bytes, rmb, sndbuf;
-	int64_t size;              /* ib_write_bw: bytes per RDMA WRITE */
+	int64_t size; /* ib_write_bw: bytes per RDMA WRITE */
 	int64_t repeat;
-	bool one, split;           /* the ways to run the connection */
-	uint16_t tcp_port;         /* split: the nodes' CLC port */
-	bool compare;              /* run ib_write_bw too, when installed */
-	FILE *log;                 /* scenario diagnostics, failed expectations, failures */
+	bool one, split;   /* the ways to run the connection */
+	uint16_t tcp_port; /* split: the nodes' CLC port */
+	bool compare;      /* run ib_write_bw too, when installed */
+	FILE *log;         /* scenario diagnostics, failed expectations, failures */
 	void (*on_step)(void *ctx, realhw_bench_step step, int64_t k, double mib);
 	void *ctx;
 } realhw_bench_config;

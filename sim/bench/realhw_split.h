@@ -14,7 +14,7 @@ typedef struct realhw_split_params {
 	int port;
 	uint64_t bytes, rmb, sndbuf;
 	uint16_t tcp_port;
-	uint64_t seed;             /* the server's; the client's is seed + 1 */
+	uint64_t seed; /* the server's; the client's is seed + 1 */
 } realhw_split_params;
 
 /* MiB/s of payload, or < 0 on failure (why on log; a child says its own there). */

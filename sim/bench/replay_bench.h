@@ -12,12 +12,12 @@
 #define REPLAY_BENCH_DEFAULT_BASE "traces/linux-6.1-smcr-v2-rxe.pcapng"
 
 typedef struct replay_bench_config {
-	const char *file;    /* the capture to decode, or NULL: make one */
-	const char *base;    /* the trace to copy (NULL: the default base) */
+	const char *file; /* the capture to decode, or NULL: make one */
+	const char *base; /* the trace to copy (NULL: the default base) */
 	unsigned copies;
-	uint64_t repeat;     /* decoder runs (tshark: at most 2); the fastest is kept */
-	bool tshark;         /* also time tshark */
-	bool keep;           /* keep the made trace */
+	uint64_t repeat; /* decoder runs (tshark: at most 2); the fastest is kept */
+	bool tshark;     /* also time tshark */
+	bool keep;       /* keep the made trace */
 } replay_bench_config;
 
 typedef enum replay_bench_tshark {
@@ -28,16 +28,16 @@ typedef enum replay_bench_tshark {
 } replay_bench_tshark;
 
 typedef struct replay_bench_result {
-	char *file;          /* what was decoded */
-	char *made_dir;      /* the made trace's directory, or NULL */
+	char *file;     /* what was decoded */
+	char *made_dir; /* the made trace's directory, or NULL */
 	bool made, keep;
 	uint64_t frames, bytes, errors;
 	size_t lgrs, links, conns;
-	double decode_s;     /* the fastest decode */
+	double decode_s; /* the fastest decode */
 	replay_bench_tshark tshark;
 	char tshark_why[256];
 	int tshark_status;
-	double tshark_s;     /* the fastest tshark run */
+	double tshark_s; /* the fastest tshark run */
 	uint64_t tshark_runs;
 } replay_bench_result;
 

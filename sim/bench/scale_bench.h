@@ -16,33 +16,33 @@
 
 /* What a child reports; status says how it ended. */
 typedef enum scale_status {
-	SCALE_OK,          /* ran; failed says how many expectations failed */
-	SCALE_BAD_WORLD,   /* the scenario was refused or the world not built (err) */
-	SCALE_DIED,        /* the child ended without a result (exit code or signal in err) */
+	SCALE_OK,        /* ran; failed says how many expectations failed */
+	SCALE_BAD_WORLD, /* the scenario was refused or the world not built (err) */
+	SCALE_DIED,      /* the child ended without a result (exit code or signal in err) */
 } scale_status;
 
 typedef struct scale_stacks_result {
 	scale_status status;
 	uint64_t stacks, leaves, per_leaf;
-	double wall;             /* seconds: building the world and running it */
+	double wall; /* seconds: building the world and running it */
 	uint64_t events, failed, expectations, fingerprint;
-	uint64_t peak_rss;       /* bytes, the child's */
-	double cpu;              /* the child's user + system seconds (the machine may be shared) */
+	uint64_t peak_rss; /* bytes, the child's */
+	double cpu;        /* the child's user + system seconds (the machine may be shared) */
 	char err[160];
 } scale_stacks_result;
 
 typedef struct scale_conns_result {
 	scale_status status;
-	uint64_t conns;          /* connections the world opens */
+	uint64_t conns; /* connections the world opens */
 	uint64_t clients, servers, fanout, per_pair;
-	double build_wall;       /* seconds to build the world */
-	double establish_wall;   /* seconds of wall time until every connection is on SMC-R */
-	uint64_t establish_ns;   /* virtual time they took */
-	uint64_t established;    /* client ends on SMC-R then */
-	double idle_wall;        /* seconds of wall time for the idle period */
+	double build_wall;     /* seconds to build the world */
+	double establish_wall; /* seconds of wall time until every connection is on SMC-R */
+	uint64_t establish_ns; /* virtual time they took */
+	uint64_t established;  /* client ends on SMC-R then */
+	double idle_wall;      /* seconds of wall time for the idle period */
 	uint64_t idle_ns;
 	uint64_t events_establish, events_idle, failed, fingerprint;
-	uint64_t heap_per_conn;  /* heap + resident SMC-R buffer pages grown, per connection */
+	uint64_t heap_per_conn; /* heap + resident SMC-R buffer pages grown, per connection */
 	uint64_t peak_rss;
 	double cpu;
 	char err[160];

@@ -13,7 +13,7 @@ typedef struct scheduler_bench_config {
 	uint64_t total;      /* events executed in total (>= population) */
 	uint64_t mean_ns;    /* mean inter-event gap */
 	uint64_t seed;
-	uint64_t repeat;     /* runs; the best rate is kept */
+	uint64_t repeat; /* runs; the best rate is kept */
 } scheduler_bench_config;
 
 typedef struct scheduler_bench_result {

@@ -10,20 +10,20 @@
 
 typedef struct stacks_bench_config {
 	uint64_t pairs;
-	uint64_t requests;  /* transactions per pair */
-	uint32_t size;      /* request and response bytes */
-	uint64_t bulk_mib;  /* 0: no bulk pair */
+	uint64_t requests; /* transactions per pair */
+	uint32_t size;     /* request and response bytes */
+	uint64_t bulk_mib; /* 0: no bulk pair */
 	uint64_t seed;
-	uint64_t repeat;    /* runs; the fastest is kept */
+	uint64_t repeat; /* runs; the fastest is kept */
 } stacks_bench_config;
 
 typedef struct stacks_bench_result {
-	double wall;            /* seconds, the fastest run */
+	double wall; /* seconds, the fastest run */
 	uint64_t events, frames, fingerprint;
-	uint64_t verified;      /* pairs whose transactions all completed intact */
-	uint64_t bulk_bytes;    /* the bulk pair's bytes, when complete and intact */
-	uint64_t rss;           /* peak RSS after the run */
-	uint64_t stacks;        /* stacks per run */
+	uint64_t verified;   /* pairs whose transactions all completed intact */
+	uint64_t bulk_bytes; /* the bulk pair's bytes, when complete and intact */
+	uint64_t rss;        /* peak RSS after the run */
+	uint64_t stacks;     /* stacks per run */
 } stacks_bench_result;
 
 /* 0, or 1 with the reason in err. The caller judges verified and bulk_bytes. */

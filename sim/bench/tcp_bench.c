@@ -23,7 +23,7 @@ typedef struct testbed {
 	sim_wire *wire;
 	stack *cli, *srv;
 	netif_fabric_port port[2];
-	unsigned attached;     /* ports attached so far */
+	unsigned attached; /* ports attached so far */
 } testbed;
 
 /* Client 10.0.0.1 and server 10.0.0.2, one wire between them; 0 or -1. */
@@ -80,7 +80,7 @@ static int run_bulk(testbed *t, const tcp_bench_config *c, tcp_bench_result *o)
 	int err = 0;
 	app_bulk_sink *sink = app_bulk_sink_start(t->srv, NULL, TCP_BENCH_PORT, c->seed, &err);
 	app_bulk_sender *snd =
-	    sink ? app_bulk_sender_start(t->cli, NULL, IPV4(10, 0, 0, 2), TCP_BENCH_PORT, c->bytes, c->seed, &err) : NULL;
+	        sink ? app_bulk_sender_start(t->cli, NULL, IPV4(10, 0, 0, 2), TCP_BENCH_PORT, c->bytes, c->seed, &err) : NULL;
 	if (snd)
 		run_and_measure(t, o);
 	if (snd) {

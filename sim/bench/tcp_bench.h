@@ -20,20 +20,20 @@ typedef enum tcp_bench_mode {
 
 typedef struct tcp_bench_config {
 	tcp_bench_mode mode;
-	uint64_t bytes;        /* bulk: bytes over the one connection */
-	uint64_t conns;        /* rr: connections */
-	uint64_t count;        /* rr: transactions per connection */
-	uint32_t size;         /* rr: request and response bytes */
-	uint64_t rate_bps;     /* the wire's rate, bits per second */
-	uint64_t latency_ns;   /* the wire's propagation delay */
-	uint16_t mtu;          /* IP MTU of both interfaces (and the wire's L2 payload) */
+	uint64_t bytes;      /* bulk: bytes over the one connection */
+	uint64_t conns;      /* rr: connections */
+	uint64_t count;      /* rr: transactions per connection */
+	uint32_t size;       /* rr: request and response bytes */
+	uint64_t rate_bps;   /* the wire's rate, bits per second */
+	uint64_t latency_ns; /* the wire's propagation delay */
+	uint16_t mtu;        /* IP MTU of both interfaces (and the wire's L2 payload) */
 	uint64_t seed;
-	uint64_t repeat;       /* runs; the fastest is kept */
+	uint64_t repeat; /* runs; the fastest is kept */
 } tcp_bench_config;
 
 typedef struct tcp_bench_result {
-	double wall;           /* seconds, the fastest run (the engine's run; set-up and teardown excluded) */
-	double cpu;            /* CPU seconds of that run */
+	double wall; /* seconds, the fastest run (the engine's run; set-up and teardown excluded) */
+	double cpu;  /* CPU seconds of that run */
 	uint64_t events, frames, fingerprint;
 	uint64_t virtual_ns;   /* the run's end in virtual time (TIME_WAIT included) */
 	uint64_t transfer_ns;  /* bulk: from connected to the sender's orderly close, virtual */

@@ -9,8 +9,8 @@
 #include "model/byteorder.h"
 
 typedef struct base_trace {
-	GPtrArray *frames;   /* the frames' bytes */
-	GArray *hdrs;        /* their pcap headers */
+	GPtrArray *frames; /* the frames' bytes */
+	GArray *hdrs;      /* their pcap headers */
 	uint16_t client_port;
 } base_trace;
 

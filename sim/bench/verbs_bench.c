@@ -31,8 +31,8 @@ struct verbs_bench {
 	sim_engine *eng;
 	sim_realtime *rt;
 	bw_side a, b;
-	uint64_t completed;  /* WRs known complete (signaled completions × cq_mod) */
-	uint64_t target;     /* stop the loop once completed reaches it */
+	uint64_t completed; /* WRs known complete (signaled completions × cq_mod) */
+	uint64_t target;    /* stop the loop once completed reaches it */
 	uint64_t errors;
 	smcr_wc_status first_error;
 };
@@ -82,15 +82,10 @@ static bool side_open(verbs_bench *r, bw_side *s, const char *dev, char *err, si
 /* RESET→INIT→RTR→RTS towards peer, with Linux SMC-R's attributes. */
 static int side_connect(verbs_bench *r, bw_side *s, const bw_side *peer, uint32_t psn, uint32_t peer_psn)
 {
-	smcr_qp_attr init = { .state = SMCR_QPS_INIT, .port = (uint8_t)r->cfg.port,
-	                      .access = SMCR_ACCESS_LOCAL_WRITE | SMCR_ACCESS_REMOTE_WRITE };
-	smcr_qp_attr rtr = { .state = SMCR_QPS_RTR, .dest_qpn = peer->qpn, .rq_psn = peer_psn,
-	                     .max_dest_rd_atomic = 1, .min_rnr_timer = 5,
-	                     .path_mtu = s->port.active_mtu < peer->port.active_mtu ? s->port.active_mtu : peer->port.active_mtu,
-	                     .ah = { .sgid_index = s->port.gids[s->gid].index, .hop_limit = 1 } };
+	smcr_qp_attr init = { .state = SMCR_QPS_INIT, .port = (uint8_t)r->cfg.port, .access = SMCR_ACCESS_LOCAL_WRITE | SMCR_ACCESS_REMOTE_WRITE };
+	smcr_qp_attr rtr = { .state = SMCR_QPS_RTR, .dest_qpn = peer->qpn, .rq_psn = peer_psn, .max_dest_rd_atomic = 1, .min_rnr_timer = 5, .path_mtu = s->port.active_mtu < peer->port.active_mtu ? s->port.active_mtu : peer->port.active_mtu, .ah = { .sgid_index = s->port.gids[s->gid].index, .hop_limit = 1 } };
 	memcpy(rtr.ah.dgid, peer->port.gids[peer->gid].gid, 16);
-	smcr_qp_attr rts = { .state = SMCR_QPS_RTS, .timeout = 15, .retry_cnt = 7, .rnr_retry = 7, .sq_psn = psn,
-	                     .max_rd_atomic = 1 };
+	smcr_qp_attr rts = { .state = SMCR_QPS_RTS, .timeout = 15, .retry_cnt = 7, .rnr_retry = 7, .sq_psn = psn, .max_rd_atomic = 1 };
 	if (r->ops->modify_qp(r->vt, s->qp, &init) || r->ops->modify_qp(r->vt, s->qp, &rtr) ||
 	    r->ops->modify_qp(r->vt, s->qp, &rts))
 		return -1;
@@ -139,10 +134,7 @@ static bool post_some(verbs_bench *r, uint64_t *posted, char *err, size_t errlen
 		uint64_t n = *posted + 1;
 		bool signal = n % cq_mod == 0 || n == total;
 		uint64_t covers = signal ? (n % cq_mod ? n % cq_mod : cq_mod) : 0;
-		smcr_send_wr wr = { .wr_id = covers, .opcode = SMCR_WR_RDMA_WRITE, .num_sge = 1,
-		                    .send_flags = signal ? SMCR_SEND_SIGNALED : 0,
-		                    .sg_list = { { r->a.buf, (uint32_t)r->cfg.size, r->a.mri.lkey } },
-		                    .remote_addr = r->b.mri.iova, .rkey = r->b.mri.rkey };
+		smcr_send_wr wr = { .wr_id = covers, .opcode = SMCR_WR_RDMA_WRITE, .num_sge = 1, .send_flags = signal ? SMCR_SEND_SIGNALED : 0, .sg_list = { { r->a.buf, (uint32_t)r->cfg.size, r->a.mri.lkey } }, .remote_addr = r->b.mri.iova, .rkey = r->b.mri.rkey };
 		int prc = r->ops->post_send(r->vt, r->a.qp, &wr);
 		if (prc == SMCR_ERR_AGAIN)
 			break;

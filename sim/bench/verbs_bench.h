@@ -20,8 +20,8 @@ typedef struct verbs_bench_config {
 	int port;
 	int64_t size, iters, depth, cq_mod, repeat;
 	bool busy_poll;
-	bool compare;              /* run ib_write_bw too, when installed */
-	FILE *log;                 /* ib_write_bw's troubles */
+	bool compare; /* run ib_write_bw too, when installed */
+	FILE *log;    /* ib_write_bw's troubles */
 	/* after each run k (from 1): its MiB/s, and ib_write_bw's when it ran (0: no result) */
 	void (*on_run)(void *ctx, int64_t k, double mib, bool have_ref, double ref_mib);
 	void *ctx;

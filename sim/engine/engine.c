@@ -28,19 +28,19 @@ typedef struct queue_entry {
 /* What one pending event runs. One-shot postings keep everything here (fn != NULL);
  * an embedded timer points at its sim_event (fn == NULL, ctx = the event). */
 typedef struct record {
-	uint64_t seq;     /* ordering sequence of the queued entry */
-	sim_event_fn fn;  /* one-shot handler, or NULL for an embedded timer */
-	void *ctx;        /* one-shot object, or the embedded sim_event */
-	uint64_t arg;     /* one-shot argument; free records: the next free index */
+	uint64_t seq;    /* ordering sequence of the queued entry */
+	sim_event_fn fn; /* one-shot handler, or NULL for an embedded timer */
+	void *ctx;       /* one-shot object, or the embedded sim_event */
+	uint64_t arg;    /* one-shot argument; free records: the next free index */
 	uint64_t entity;
 	uint32_t kind;
-	uint32_t gen;     /* bumped on release */
+	uint32_t gen; /* bumped on release */
 } record;
 
 typedef struct bucket {
 	queue_entry *e;
 	uint32_t len, cap;
-	uint32_t head;    /* the current bucket only: entries before it have run */
+	uint32_t head; /* the current bucket only: entries before it have run */
 } bucket;
 
 /* The radix heap's digits: 8 levels of 8 bits over the 64-bit time. */
@@ -55,20 +55,20 @@ struct sim_engine {
 	uint64_t events_run;
 	bool stop;
 
-	bucket now_bucket;      /* the entries at last_at, in sequence order */
-	bucket *levels;         /* [LEVELS][DIGITS] */
+	bucket now_bucket;                      /* the entries at last_at, in sequence order */
+	bucket *levels;                         /* [LEVELS][DIGITS] */
 	uint64_t nonempty[LEVELS][DIGITS / 64]; /* bit set = that bucket has entries */
-	uint32_t levels_used;   /* bit l set = level l has a non-empty bucket */
-	sim_time last_at;       /* radix base: the time of the current bucket */
+	uint32_t levels_used;                   /* bit l set = level l has a non-empty bucket */
+	sim_time last_at;                       /* radix base: the time of the current bucket */
 
 	record *recs;
 	uint32_t rec_cap, rec_free, recs_used;
-	size_t live;            /* records in use: pending events */
-	size_t stale;           /* queued entries of cancelled records, not yet dropped */
+	size_t live;  /* records in use: pending events */
+	size_t stale; /* queued entries of cancelled records, not yet dropped */
 
-	sim_tick *ticks;        /* housekeeping between events (sim_engine_tick_add) */
+	sim_tick *ticks; /* housekeeping between events (sim_engine_tick_add) */
 	size_t n_ticks, cap_ticks;
-	sim_time next_tick;     /* the earliest time a tick is due */
+	sim_time next_tick; /* the earliest time a tick is due */
 };
 
 static void *xrealloc(void *p, size_t n) { return sim_xrealloc(p, n, "the event queue"); }
@@ -563,9 +563,7 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 			ticks_run(eng, e.at);
 		record *rc = &eng->recs[e.rec];
 		if (rc->fn) {
-			sim_event tmp = { .at = e.at, .fn = rc->fn, .ctx = rc->ctx, .arg = rc->arg,
-			                  .entity = rc->entity, .kind = rc->kind, .slot = SIM_SLOT_NONE,
-			                  .owned = 1 };
+			sim_event tmp = { .at = e.at, .fn = rc->fn, .ctx = rc->ctx, .arg = rc->arg, .entity = rc->entity, .kind = rc->kind, .slot = SIM_SLOT_NONE, .owned = 1 };
 			rec_release(eng, e.rec);
 			fold(eng, e.at, tmp.kind, tmp.entity);
 			eng->events_run++;

@@ -28,7 +28,7 @@ typedef uint64_t sim_time;
 #define SIM_NS 1ULL
 #define SIM_US 1000ULL
 #define SIM_MS 1000000ULL
-#define SIM_S  1000000000ULL
+#define SIM_S 1000000000ULL
 #define SIM_TIME_NEVER UINT64_MAX
 
 typedef struct sim_engine sim_engine;
@@ -39,16 +39,16 @@ typedef void (*sim_event_fn)(sim_engine *eng, sim_event *ev);
 /* An event. Fields are public so handlers can read ctx/arg without accessors; only the
  * engine writes at/slot/flags. */
 struct sim_event {
-	sim_time at;       /* when it fires (valid while pending) */
-	sim_event_fn fn;   /* handler */
-	void *ctx;         /* handler's object */
-	uint64_t arg;      /* free per-event argument */
-	uint64_t entity;   /* stable id of the object it concerns (fingerprinted) */
-	uint32_t kind;     /* event category (fingerprinted), see sim_kind() */
-	uint32_t slot;     /* engine-internal: live slot, or SIM_SLOT_NONE */
+	sim_time at;        /* when it fires (valid while pending) */
+	sim_event_fn fn;    /* handler */
+	void *ctx;          /* handler's object */
+	uint64_t arg;       /* free per-event argument */
+	uint64_t entity;    /* stable id of the object it concerns (fingerprinted) */
+	uint32_t kind;      /* event category (fingerprinted), see sim_kind() */
+	uint32_t slot;      /* engine-internal: live slot, or SIM_SLOT_NONE */
 	sim_time queued_at; /* engine-internal: time of the live queue entry */
-	uint64_t seq;      /* engine-internal: ordering sequence of the current arming */
-	uint8_t owned;     /* set on the transient event a one-shot handler receives */
+	uint64_t seq;       /* engine-internal: ordering sequence of the current arming */
+	uint8_t owned;      /* set on the transient event a one-shot handler receives */
 };
 
 #define SIM_SLOT_NONE UINT32_MAX

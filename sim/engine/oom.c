@@ -53,7 +53,7 @@ void sim_out_of_memory(const char *what, size_t bytes)
 	else
 		snprintf(ran_out, sizeof ran_out, "%s", what);
 	stop("memory", ran_out, "run fewer stacks or connections, give them smaller buffers (smcr rmbsize/sndbufsize), "
-	              "or give the process more memory");
+	                        "or give the process more memory");
 }
 
 void sim_out_of_resource(const char *resource, const char *detail, const char *advice)

@@ -74,7 +74,7 @@ static inline __attribute__((always_inline)) void fill_blocks_body(uint64_t key,
 
 /* the index of the first block (of four) with a difference, or n */
 static inline __attribute__((always_inline)) size_t check_blocks_body(uint64_t key, uint64_t b, const uint8_t *s,
-                                                                       size_t n)
+                                                                      size_t n)
 {
 	size_t k = 0;
 	for (; k + 4 <= n; k += 4) {
@@ -115,7 +115,7 @@ __attribute__((target("avx2"))) static void fill_blocks_avx2(uint64_t key, uint6
 	fill_blocks_body(key, b, d, n);
 }
 __attribute__((target("avx512f"))) static size_t check_blocks_avx512(uint64_t key, uint64_t b, const uint8_t *s,
-                                                                       size_t n)
+                                                                     size_t n)
 {
 	return check_blocks_body(key, b, s, n);
 }
@@ -125,7 +125,10 @@ __attribute__((target("avx2"))) static size_t check_blocks_avx2(uint64_t key, ui
 }
 #endif
 
-static void fill_blocks_base(uint64_t key, uint64_t b, uint8_t *d, size_t n) { fill_blocks_body(key, b, d, n); }
+static void fill_blocks_base(uint64_t key, uint64_t b, uint8_t *d, size_t n)
+{
+	fill_blocks_body(key, b, d, n);
+}
 static size_t check_blocks_base(uint64_t key, uint64_t b, const uint8_t *s, size_t n)
 {
 	return check_blocks_body(key, b, s, n);
@@ -173,7 +176,10 @@ static const char *impl = "scalar";
 bool pattern_set_impl(const char *name) { return !strcmp(name, "scalar"); }
 #endif
 
-const char *pattern_impl(void) { return impl; }
+const char *pattern_impl(void)
+{
+	return impl;
+}
 
 void pattern_fill(uint64_t seed, uint64_t offset, uint8_t *dst, size_t len)
 {

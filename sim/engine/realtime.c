@@ -23,15 +23,15 @@ struct sim_realtime {
 	sim_engine *eng;
 	GMainContext *ctx;
 	GSource *timer;
-	unsigned watches;       /* descriptors being watched */
+	unsigned watches; /* descriptors being watched */
 	int running;
 	sim_realtime_result result;
 	int done;
 	sim_time until;
-	sim_time virt_start;    /* engine time when the clock was set */
-	uint64_t wall_start;    /* monotonic ns then */
-	int clock_kept;         /* the last run reached its limit: the next may go on with its clock */
-	sim_time kept_at;       /* ... if the engine is still at that limit */
+	sim_time virt_start; /* engine time when the clock was set */
+	uint64_t wall_start; /* monotonic ns then */
+	int clock_kept;      /* the last run reached its limit: the next may go on with its clock */
+	sim_time kept_at;    /* ... if the engine is still at that limit */
 };
 
 uint64_t sim_realtime_clock_ns(void)

@@ -17,7 +17,7 @@ typedef struct u64map_slot {
 
 typedef struct u64map {
 	u64map_slot *slots;
-	size_t cap;  /* 0 or a power of two */
+	size_t cap; /* 0 or a power of two */
 	size_t used;
 } u64map;
 

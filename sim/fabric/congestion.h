@@ -45,8 +45,8 @@ enum {
 /* A decoded PAUSE or PFC frame. For 802.3x PAUSE, class_enable is 0xFF and all 8 quanta
  * carry the one value. */
 typedef struct sim_pause_frame {
-	uint16_t opcode;       /* SIM_MACCTL_PAUSE or SIM_MACCTL_PFC */
-	uint8_t class_enable;  /* bit p set: quanta[p] applies to priority p */
+	uint16_t opcode;      /* SIM_MACCTL_PAUSE or SIM_MACCTL_PFC */
+	uint8_t class_enable; /* bit p set: quanta[p] applies to priority p */
 	uint16_t quanta[SIM_PRIOS];
 } sim_pause_frame;
 
@@ -59,7 +59,7 @@ typedef enum sim_prio_trust {
 typedef struct sim_prio_map {
 	sim_prio_trust trust;
 	uint8_t default_prio;
-	uint8_t dscp[64];   /* DSCP -> priority */
+	uint8_t dscp[64]; /* DSCP -> priority */
 } sim_prio_map;
 
 /* Trust PCP, default priority 0, DSCP d -> d >> 3 (the class selector). */

@@ -50,7 +50,7 @@ typedef void (*sim_endpoint_link_fn)(sim_endpoint *ep, bool carrier);
 typedef struct sim_endpoint_stats {
 	uint64_t tx_frames, tx_bytes, tx_dropped;
 	uint64_t rx_frames, rx_bytes;
-	uint64_t rx_pause_frames;  /* PAUSE/PFC frames received (not counted in rx_frames) */
+	uint64_t rx_pause_frames; /* PAUSE/PFC frames received (not counted in rx_frames) */
 } sim_endpoint_stats;
 
 struct sim_endpoint {
@@ -60,7 +60,7 @@ struct sim_endpoint {
 	sim_endpoint_link_fn link;
 	void *ctx;
 	bool admin_up;
-	bool carrier;          /* as last reported through link */
+	bool carrier; /* as last reported through link */
 	sim_endpoint_stats stats;
 	/* frames waiting for their delivery time (from a switch port's forwarding delay) */
 	sim_frame *pending_head, *pending_tail;

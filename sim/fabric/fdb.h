@@ -17,19 +17,19 @@
 #include "sim/engine/engine.h"
 
 typedef struct sim_fdb_entry {
-	uint64_t key;  /* (vid + 1) << 48 | MAC, 0 = empty slot */
+	uint64_t key; /* (vid + 1) << 48 | MAC, 0 = empty slot */
 	sim_time seen;
 	uint32_t port;
 } sim_fdb_entry;
 
 typedef struct sim_fdb {
 	sim_fdb_entry *slots;
-	size_t cap;          /* power of two */
-	size_t max_cap;      /* power of two >= 2 * capacity */
+	size_t cap;     /* power of two */
+	size_t max_cap; /* power of two >= 2 * capacity */
 	size_t used;
-	uint32_t capacity;   /* most entries learned */
+	uint32_t capacity; /* most entries learned */
 	sim_time aging;
-	uint32_t *per_port;  /* entries per port */
+	uint32_t *per_port; /* entries per port */
 	uint32_t nports;
 } sim_fdb;
 

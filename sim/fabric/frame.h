@@ -52,10 +52,10 @@ typedef struct sim_frame_pool sim_frame_pool;
 /* A buffer: a small header, then its bytes (16-byte aligned). Only frame.c touches it;
  * it is here for the inline helpers below. */
 typedef struct sim_frame_buf {
-	uint32_t refs;                   /* handles on it */
-	uint32_t cls;                    /* size class */
+	uint32_t refs; /* handles on it */
+	uint32_t cls;  /* size class */
 	union {
-		sim_frame_pool *pool;        /* in use: its pool */
+		sim_frame_pool *pool;            /* in use: its pool */
 		struct sim_frame_buf *next_free; /* on the pool's free list */
 	} u;
 	uint8_t bytes[];
@@ -72,13 +72,13 @@ typedef struct sim_frame {
 } sim_frame;
 
 typedef struct sim_frame_pool_stats {
-	size_t frames_in_use;                        /* handles */
-	size_t frames_allocated;                     /* handles ever made (high-water mark) */
-	size_t bufs_in_use[SIM_FRAME_CLASSES];       /* buffers, by size class */
-	size_t bufs_allocated[SIM_FRAME_CLASSES];    /* buffers ever made, by size class */
-	uint64_t shared;                             /* clones that shared a buffer */
-	uint64_t copied_on_write;                    /* shared buffers copied for a writer */
-	size_t bytes;                                /* memory the pool holds from the system */
+	size_t frames_in_use;                     /* handles */
+	size_t frames_allocated;                  /* handles ever made (high-water mark) */
+	size_t bufs_in_use[SIM_FRAME_CLASSES];    /* buffers, by size class */
+	size_t bufs_allocated[SIM_FRAME_CLASSES]; /* buffers ever made, by size class */
+	uint64_t shared;                          /* clones that shared a buffer */
+	uint64_t copied_on_write;                 /* shared buffers copied for a writer */
+	size_t bytes;                             /* memory the pool holds from the system */
 } sim_frame_pool_stats;
 
 sim_frame_pool *sim_frame_pool_new(void);

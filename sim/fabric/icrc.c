@@ -24,8 +24,8 @@
 static uint32_t table[8][256];
 /* {low-quadword, high-quadword constant} for moving a 16-byte register N bits along */
 static uint64_t fold2048[2], fold1536[2], fold1024[2], fold512[2], fold384[2], fold256[2], fold128[2];
-static uint64_t fold_to64[2];  /* 128 -> 96 bits, 96 -> 64 bits */
-static uint64_t barrett[2];    /* {mu, P}, 33 bits each, reflected */
+static uint64_t fold_to64[2]; /* 128 -> 96 bits, 96 -> 64 bits */
+static uint64_t barrett[2];   /* {mu, P}, 33 bits each, reflected */
 static bool have_clmul, have_vclmul;
 
 /* x^n mod P in normal (non-reflected) bit order, P = x^32 + 0x04C11DB7. */
@@ -91,8 +91,7 @@ __attribute__((constructor)) static void icrc_init(void)
 	static const struct {
 		uint64_t *k;
 		unsigned bits;
-	} folds[] = { { fold2048, 2048 }, { fold1536, 1536 }, { fold1024, 1024 }, { fold512, 512 },
-		      { fold384, 384 },   { fold256, 256 },   { fold128, 128 } };
+	} folds[] = { { fold2048, 2048 }, { fold1536, 1536 }, { fold1024, 1024 }, { fold512, 512 }, { fold384, 384 }, { fold256, 256 }, { fold128, 128 } };
 	for (size_t i = 0; i < sizeof(folds) / sizeof(folds[0]); i++) {
 		folds[i].k[0] = fold_constant(folds[i].bits + 63);
 		folds[i].k[1] = fold_constant(folds[i].bits - 1);
@@ -174,9 +173,54 @@ CLMUL_TARGET static inline uint32_t reduce128(__m128i r)
 /* pshufb masks: 16 bytes from shift_masks + n move a register's bytes down by n - 16 (n >
  * 16) or up by 16 - n (n < 16), zeros coming in */
 static const uint8_t shift_masks[48] = {
-	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0,
+	1,
+	2,
+	3,
+	4,
+	5,
+	6,
+	7,
+	8,
+	9,
+	10,
+	11,
+	12,
+	13,
+	14,
+	15,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
+	0x80,
 };
 
 /* x stands for the message up to p, which has at least 16 bytes before p; fold in the last
@@ -335,7 +379,10 @@ uint32_t icrc_crc32_clmul(uint32_t crc, const void *buf, size_t len)
 	return ~update_clmul(~crc, buf, len);
 }
 #else
-bool icrc_have_clmul(void) { return false; }
+bool icrc_have_clmul(void)
+{
+	return false;
+}
 
 uint32_t icrc_crc32_clmul(uint32_t crc, const void *buf, size_t len)
 {
@@ -370,4 +417,5 @@ uint32_t icrc_crc32(uint32_t crc, const void *buf, size_t len)
 	return ~update_table(~crc, buf, len);
 }
 
-const char *icrc_impl_name(void) { return have_vclmul ? "vpclmul" : have_clmul ? "pclmul" : "slice8"; }
+const char *icrc_impl_name(void) { return have_vclmul ? "vpclmul" : have_clmul ? "pclmul"
+	                                                                       : "slice8"; }

@@ -21,7 +21,7 @@ struct sim_pcapng_writer {
 	uint64_t frames;
 	uint32_t snaplen;
 	uint32_t n_ifs;
-	uint8_t *buf;       /* block under construction (headers and options) */
+	uint8_t *buf; /* block under construction (headers and options) */
 	size_t buf_cap;
 };
 

@@ -43,7 +43,7 @@ struct sim_plug {
 	sim_fabric *fab;
 	uint64_t id;
 	sim_plug_kind kind;
-	bool up;              /* the owner's side can carry frames */
+	bool up; /* the owner's side can carry frames */
 	sim_plug *peer;
 	sim_tap_fn tap;
 	void *tap_ctx;

@@ -112,9 +112,9 @@ uint32_t roce_icrc(roce_version v, const uint8_t *l3, uint32_t l3_len)
 	} else {
 		hl = ROCE_GRH_LEN + ROCE_BTH_LEN;
 		memcpy(m, l3, hl);
-		m[0] |= 0x0f;                /* traffic class (low nibble of byte 0) ... */
-		m[1] = m[2] = m[3] = 0xff;   /* ... and the rest of it, flow label */
-		m[7] = 0xff;                 /* hop limit */
+		m[0] |= 0x0f;              /* traffic class (low nibble of byte 0) ... */
+		m[1] = m[2] = m[3] = 0xff; /* ... and the rest of it, flow label */
+		m[7] = 0xff;               /* hop limit */
 		m[ROCE_GRH_LEN + 4] = 0xff;
 	}
 	return icrc_crc32_2(MASKED_LRH_CRC, m, hl, l3 + hl, l3_len - hl);

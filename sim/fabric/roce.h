@@ -81,26 +81,26 @@ enum roce_nak_code {
 typedef struct roce_addr {
 	roce_version version;
 	uint8_t dmac[6], smac[6];
-	uint16_t vlan_tci;      /* 0 = untagged */
+	uint16_t vlan_tci;          /* 0 = untagged */
 	uint8_t sgid[16], dgid[16]; /* v2: IPv4-mapped GIDs, giving the IP addresses */
-	uint8_t traffic_class;  /* GRH TClass / IPv4 TOS */
-	uint8_t hop_limit;      /* GRH HopLmt / IPv4 TTL */
-	uint32_t flow_label;    /* v1 */
-	uint16_t udp_sport;     /* v2 */
-	uint16_t ip_id;         /* v2 */
+	uint8_t traffic_class;      /* GRH TClass / IPv4 TOS */
+	uint8_t hop_limit;          /* GRH HopLmt / IPv4 TTL */
+	uint32_t flow_label;        /* v1 */
+	uint16_t udp_sport;         /* v2 */
+	uint16_t ip_id;             /* v2 */
 } roce_addr;
 
 typedef struct roce_bth {
 	uint8_t opcode;
-	bool se;          /* solicited event */
+	bool se; /* solicited event */
 	bool mig;
-	uint8_t pad;      /* PadCnt: filled in by the builder */
+	uint8_t pad; /* PadCnt: filled in by the builder */
 	uint8_t tver;
 	uint16_t pkey;
 	bool fecn, becn;
 	uint32_t dest_qp; /* 24 bits */
 	bool ack_req;
-	uint32_t psn;     /* 24 bits */
+	uint32_t psn; /* 24 bits */
 } roce_bth;
 
 typedef struct roce_reth {
@@ -111,7 +111,7 @@ typedef struct roce_reth {
 
 typedef struct roce_aeth {
 	uint8_t syndrome;
-	uint32_t msn;     /* 24 bits */
+	uint32_t msn; /* 24 bits */
 } roce_aeth;
 
 typedef struct roce_pkt {

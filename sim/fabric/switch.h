@@ -41,9 +41,9 @@ typedef enum sim_port_mode {
 
 typedef struct sim_switch_port_stats {
 	uint64_t rx_frames, tx_frames;
-	uint64_t vlan_drops;   /* ingress frames not allowed on this port's VLANs */
+	uint64_t vlan_drops; /* ingress frames not allowed on this port's VLANs */
 	uint64_t runts;
-	uint64_t flooded;      /* frames this port sent out as a copy of a flood */
+	uint64_t flooded; /* frames this port sent out as a copy of a flood */
 } sim_switch_port_stats;
 
 typedef struct sim_switch_stats {
@@ -75,31 +75,31 @@ typedef struct sim_switch_stats {
  * kmax, 1 above (RED on the instantaneous queue), drawn from the stream
  * "fabric.switch.ecn" indexed by switch id * 64 + port. */
 typedef struct sim_switch_qos {
-	uint64_t buffer_bytes;    /* 0 = no buffer model (the default) */
-	sim_ratio alpha;          /* dynamic threshold factor */
-	sim_prio_map prio_map;    /* how ingress frames are classified */
-	uint8_t pfc_mask;         /* lossless priorities */
-	uint64_t xoff_bytes;      /* ingress XOFF per (port, prio); 0 = alpha * free */
-	uint64_t xon_bytes;       /* ingress XON per (port, prio) */
-	uint64_t headroom_bytes;  /* per (port, lossless prio) */
-	uint16_t pause_quanta;    /* quanta of an XOFF */
+	uint64_t buffer_bytes;   /* 0 = no buffer model (the default) */
+	sim_ratio alpha;         /* dynamic threshold factor */
+	sim_prio_map prio_map;   /* how ingress frames are classified */
+	uint8_t pfc_mask;        /* lossless priorities */
+	uint64_t xoff_bytes;     /* ingress XOFF per (port, prio); 0 = alpha * free */
+	uint64_t xon_bytes;      /* ingress XON per (port, prio) */
+	uint64_t headroom_bytes; /* per (port, lossless prio) */
+	uint16_t pause_quanta;   /* quanta of an XOFF */
 	bool ecn;
-	uint8_t ecn_mask;         /* priorities whose ECT frames may be marked */
+	uint8_t ecn_mask; /* priorities whose ECT frames may be marked */
 	uint64_t kmin_bytes, kmax_bytes;
 	sim_ratio pmax;
 } sim_switch_qos;
 
 /* Per port, as seen from the port. */
 typedef struct sim_switch_port_qos_stats {
-	uint64_t pause_tx, resume_tx;   /* PFC frames sent: XOFF (incl. refreshes), XON */
-	uint64_t pause_rx, resume_rx;   /* PFC frames received (XOFF, XON) */
-	sim_time paused_ns;             /* time some priority of the egress was paused */
-	uint64_t drops;                 /* lossy tail drops at egress (frames) */
-	uint64_t headroom_drops;        /* lossless frames that found the headroom full */
+	uint64_t pause_tx, resume_tx; /* PFC frames sent: XOFF (incl. refreshes), XON */
+	uint64_t pause_rx, resume_rx; /* PFC frames received (XOFF, XON) */
+	sim_time paused_ns;           /* time some priority of the egress was paused */
+	uint64_t drops;               /* lossy tail drops at egress (frames) */
+	uint64_t headroom_drops;      /* lossless frames that found the headroom full */
 	uint64_t ecn_marks;
 	uint64_t enqueued, dequeued;
 	uint64_t depth_bytes, max_depth_bytes; /* egress queue, all priorities */
-	uint64_t depth_hist[128];        /* egress depth seen by each arrival: see sim_depth_bucket */
+	uint64_t depth_hist[128];              /* egress depth seen by each arrival: see sim_depth_bucket */
 } sim_switch_port_qos_stats;
 
 /* Histogram buckets of queue depths: 4 per power of two up to 8 GiB (bucket b holds depths below

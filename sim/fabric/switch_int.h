@@ -11,13 +11,13 @@ typedef struct sw_port sw_port;
 /* A port's congestion state (present only when the switch has a buffer). */
 typedef struct port_qos {
 	sim_frame *qhead[SIM_PRIOS], *qtail[SIM_PRIOS]; /* egress queues */
-	uint64_t egress_bytes[SIM_PRIOS];   /* queued to leave here */
-	uint64_t ingress_bytes[SIM_PRIOS];  /* shared-buffer bytes of frames that came in here */
-	uint64_t headroom_used[SIM_PRIOS];  /* headroom bytes of frames that came in here */
-	bool xoff_sent[SIM_PRIOS];          /* we paused our link partner's priority */
-	sim_time paused_until[SIM_PRIOS];   /* our link partner paused our egress */
-	sim_event tx_ev;                    /* next dequeue */
-	sim_event refresh_ev;               /* re-send XOFF before it expires */
+	uint64_t egress_bytes[SIM_PRIOS];               /* queued to leave here */
+	uint64_t ingress_bytes[SIM_PRIOS];              /* shared-buffer bytes of frames that came in here */
+	uint64_t headroom_used[SIM_PRIOS];              /* headroom bytes of frames that came in here */
+	bool xoff_sent[SIM_PRIOS];                      /* we paused our link partner's priority */
+	sim_time paused_until[SIM_PRIOS];               /* our link partner paused our egress */
+	sim_event tx_ev;                                /* next dequeue */
+	sim_event refresh_ev;                           /* re-send XOFF before it expires */
 	sim_rng ecn_rng;
 	sim_switch_port_qos_stats st;
 } port_qos;
@@ -28,8 +28,8 @@ struct sw_port {
 	uint32_t idx;
 	bool admin_up;
 	sim_port_mode mode;
-	uint16_t pvid;          /* access VLAN, or trunk native VLAN (0 = none) */
-	uint8_t allowed[512];   /* trunk: bit v set = VLAN v allowed */
+	uint16_t pvid;        /* access VLAN, or trunk native VLAN (0 = none) */
+	uint8_t allowed[512]; /* trunk: bit v set = VLAN v allowed */
 	sim_switch_port_stats st;
 };
 
@@ -44,8 +44,8 @@ struct sim_switch {
 	sim_switch_stats st;
 	/* congestion features (qos NULL: none) */
 	sim_switch_qos *qos;
-	port_qos *pq;            /* one per port */
-	uint64_t shared_size;    /* buffer minus the reserved headroom */
+	port_qos *pq;         /* one per port */
+	uint64_t shared_size; /* buffer minus the reserved headroom */
 	uint64_t shared_used, headroom_used, used_peak;
 };
 

@@ -22,7 +22,7 @@ void sim_switch_qos_default(sim_switch_qos *q)
 	q->headroom_bytes = 0;
 	q->pause_quanta = 0xFFFF;
 	q->ecn_mask = 0xFF;
-	q->kmin_bytes = 5 * 1024;    /* DCQCN paper, 40 Gb/s: Kmin 5 KB, Kmax 200 KB, Pmax 1 % */
+	q->kmin_bytes = 5 * 1024; /* DCQCN paper, 40 Gb/s: Kmin 5 KB, Kmax 200 KB, Pmax 1 % */
 	q->kmax_bytes = 200 * 1024;
 	q->pmax = (sim_ratio){ 1, 100 };
 }

@@ -15,8 +15,8 @@ typedef struct wire_end {
 } wire_end;
 
 typedef struct wire_dir {
-	uint64_t tx_free_ps;  /* picoseconds: exact serialization without rounding drift */
-	uint32_t gen;         /* bumped when the wire goes down: frames in flight are lost */
+	uint64_t tx_free_ps; /* picoseconds: exact serialization without rounding drift */
+	uint32_t gen;        /* bumped when the wire goes down: frames in flight are lost */
 	/* Frames in flight in arrival order, only the head posted (sim_post_seq): a flood
 	 * of an ARP storm puts thousands on every wire at once, and a queue entry each was
 	 * most of a 10,000-stack run's memory. meta64 is a frame's arrival time, meta the
@@ -25,7 +25,7 @@ typedef struct wire_dir {
 	sim_frame *fifo_head, *fifo_tail;
 	uint64_t head_seq, tail_seq;
 	size_t fifo_len;
-	size_t doomed;        /* the first this many of the FIFO left before the wire went down */
+	size_t doomed; /* the first this many of the FIFO left before the wire went down */
 	sim_rng loss, dup, reorder, corrupt;
 	sim_wire_stats st;
 } wire_dir;
@@ -38,7 +38,7 @@ struct sim_wire {
 	bool up;
 	uint32_t kind_arrive;
 	wire_end ends[2];
-	wire_dir dir[2];  /* dir[s]: frames entering at end s */
+	wire_dir dir[2]; /* dir[s]: frames entering at end s */
 };
 
 void sim_wire_params_default(sim_wire_params *p)

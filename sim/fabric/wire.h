@@ -30,17 +30,17 @@
 typedef struct sim_wire sim_wire;
 
 typedef struct sim_wire_params {
-	sim_time latency;        /* propagation delay, ns */
-	uint64_t bandwidth_bps;  /* bits per second; 0 = infinite (no serialization delay) */
-	uint32_t mtu;            /* largest L2 payload in bytes */
-	uint64_t queue_limit;    /* bytes allowed to wait per direction; 0 = unlimited */
+	sim_time latency;       /* propagation delay, ns */
+	uint64_t bandwidth_bps; /* bits per second; 0 = infinite (no serialization delay) */
+	uint32_t mtu;           /* largest L2 payload in bytes */
+	uint64_t queue_limit;   /* bytes allowed to wait per direction; 0 = unlimited */
 	sim_ratio loss, duplicate, reorder, corrupt;
-	sim_time reorder_delay;  /* largest extra delay of a reordered frame, ns */
+	sim_time reorder_delay; /* largest extra delay of a reordered frame, ns */
 } sim_wire_params;
 
 typedef struct sim_wire_stats {
-	uint64_t frames_in, bytes_in;  /* offered at the sending end */
-	uint64_t delivered;            /* handed to the receiving end's peer */
+	uint64_t frames_in, bytes_in; /* offered at the sending end */
+	uint64_t delivered;           /* handed to the receiving end's peer */
 	uint64_t lost, duplicated, reordered, corrupted;
 	uint64_t mtu_drops, queue_drops, down_drops, runts;
 } sim_wire_stats;

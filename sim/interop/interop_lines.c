@@ -28,7 +28,8 @@ static void trimmed(const char *src, size_t n, char *out, size_t len)
 
 const char *interop_mode_text(sock_mode m)
 {
-	return m == SOCK_MODE_SMCR ? "SMCR" : m == SOCK_MODE_FALLBACK ? "FALLBACK_TCP" : "TCP";
+	return m == SOCK_MODE_SMCR ? "SMCR" : m == SOCK_MODE_FALLBACK ? "FALLBACK_TCP"
+	                                                              : "TCP";
 }
 
 /* Connections ------------------------------------------------------------------------- */
@@ -90,8 +91,7 @@ void interop_print_header(FILE *out, const interop_header *h, const smcr_ctx *ct
 	last_gid(pd, gtxt, sizeof(gtxt));
 	addr_text_mac(h->mac, mac, sizeof(mac));
 	addr_text_mac(pd ? pd->mac : none, port_mac, sizeof(port_mac));
-	fprintf(out, "interop role=%s stack=%s mac=%s ifname=%s dev=%s port_mac=%s gid=%s conns=%u bytes=%" PRIu64
-	        " testlink_ms=%" PRIu64 "\n", h->role, h->ip_text, mac, h->ifname, h->devs_text, port_mac, gtxt, h->conns,
+	fprintf(out, "interop role=%s stack=%s mac=%s ifname=%s dev=%s port_mac=%s gid=%s conns=%u bytes=%" PRIu64 " testlink_ms=%" PRIu64 "\n", h->role, h->ip_text, mac, h->ifname, h->devs_text, port_mac, gtxt, h->conns,
 	        h->bytes, h->testlink_ns / 1000000u);
 	for (uint32_t i = 0; (pd = smcr_ctx_port(ctx, i)) != NULL; i++) {
 		char pg[48];
@@ -112,7 +112,7 @@ static void print_lgr(void *arg, const smcr_lgr_info *g)
 	trimmed(g->negotiated_eid, sizeof(g->negotiated_eid), eid, sizeof(eid));
 	trimmed(g->peer_hostname, sizeof(g->peer_hostname), host, sizeof(host));
 	fprintf(out, "lgr id=%08x role=%s type=%u vlan=%u conns=%u pnetid=%s v2_ver=%u v2_rel=%u v2_os=%u neg_eid=%s "
-	        "peer_host=%s v2_direct=%u links=%u\n",
+	             "peer_host=%s v2_direct=%u links=%u\n",
 	        g->lgr_num, g->role == SMCR_ROLE_SERVER ? "server" : "client", (unsigned)g->type, g->vlan_id, g->conns_num,
 	        g->pnet_id[0] ? g->pnet_id : "-", g->version, g->peer_release, g->peer_os, eid, host,
 	        g->v2_direct ? 1u : 0u, g->n_links);
@@ -149,7 +149,7 @@ static void print_link(void *arg, const smcr_link_info *li)
 		if (m->id[i] == li->lgr_id)
 			lgr_num = m->num[i];
 	fprintf(m->out, "%s lgr=%08x link_id=%u state=%u conn_cnt=%u ibdev=%s ibport=%u uid=%08x peer_uid=%08x gid=%s "
-	        "peer_gid=%s qpn=%u peer_qpn=%u mtu=%u llc_out=%" PRIu64 " llc_in=%" PRIu64 "\n",
+	                "peer_gid=%s qpn=%u peer_qpn=%u mtu=%u llc_out=%" PRIu64 " llc_in=%" PRIu64 "\n",
 	        m->key, lgr_num, li->link_id, (unsigned)li->state, li->conn_cnt, li->ibdev, li->ibport, li->link_uid,
 	        li->peer_link_uid, g, pg, li->local_qpn, li->peer_qpn, (unsigned)li->path_mtu, li->llc_out, li->llc_in);
 }
@@ -194,9 +194,7 @@ bool interop_print_stats(FILE *out, const char *key, const smc_layer *l, const n
 	smcr_stats ss;
 	smcr_ctx_get_stats(smc_layer_ctx(l), &ss);
 	const netif_packet_counters *pc = netif_packet_counters_get(pk);
-	fprintf(out, "%s decode_errors=%" PRIu64 " llc_dropped=%" PRIu64 " llc_prot_viol=%" PRIu64
-	        " cdc_unknown_token=%" PRIu64 " link_down=%" PRIu64 " lgr_terminated=%" PRIu64 " tx_bytes=%" PRIu64
-	        " rx_bytes=%" PRIu64 " frames_out=%" PRIu64 " frames_in=%" PRIu64 " frames_dropped=%" PRIu64 "\n",
+	fprintf(out, "%s decode_errors=%" PRIu64 " llc_dropped=%" PRIu64 " llc_prot_viol=%" PRIu64 " cdc_unknown_token=%" PRIu64 " link_down=%" PRIu64 " lgr_terminated=%" PRIu64 " tx_bytes=%" PRIu64 " rx_bytes=%" PRIu64 " frames_out=%" PRIu64 " frames_in=%" PRIu64 " frames_dropped=%" PRIu64 "\n",
 	        key, ss.decode_errors, ss.llc_dropped, ss.llc_prot_viol, ss.cdc_unknown_token, ss.link_down_cnt,
 	        ss.lgr_terminated_cnt, ss.tx_bytes, ss.rx_bytes, pc->tx_frames, pc->rx_frames, pc->tx_dropped);
 	fflush(out);

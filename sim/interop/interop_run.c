@@ -164,8 +164,7 @@ static bool report_conn(const interop_session *r, const app_interop_conn *c)
 		fprintf(r->out, "%s sent=%" PRIu64 " received=%" PRIu64 " verified=%s closed=%s\n", line, c->sent,
 		        c->received, c->verified ? "yes" : "no", c->closed ? "yes" : "no");
 	else
-		fprintf(r->out, "conn k=%" PRIu64 " role=%s mode=%s sent=%" PRIu64 " received=%" PRIu64
-		        " verified=no closed=%s err=%d\n", c->k, r->cfg->role, c->connected ? interop_mode_text(c->mode) : "NONE",
+		fprintf(r->out, "conn k=%" PRIu64 " role=%s mode=%s sent=%" PRIu64 " received=%" PRIu64 " verified=no closed=%s err=%d\n", c->k, r->cfg->role, c->connected ? interop_mode_text(c->mode) : "NONE",
 		        c->sent, c->received, c->closed ? "yes" : "no", c->err);
 	return !line || !c->verified || !c->closed || c->err || c->mode != SOCK_MODE_SMCR;
 }
@@ -222,7 +221,8 @@ static void run_fail_cmd(const interop_session *r)
 	uint64_t got = received_total(r->app);
 	int st = system(r->cfg->fail_cmd);
 	fprintf(r->out, "fail-cmd t=%.3f received=%" PRIu64 " rc=%d\n", (double)sim_now(r->eng) / 1e9, got,
-	        st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128);
+	        st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st)
+	                                      : 128);
 	fflush(r->out);
 }
 

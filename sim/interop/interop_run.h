@@ -20,34 +20,34 @@
 
 #include "sim/smc/realhw_map.h"
 
-#define INTEROP_PFID 0x0001     /* --dev N is PFID 0001 + N */
+#define INTEROP_PFID 0x0001 /* --dev N is PFID 0001 + N */
 #define INTEROP_MAX_DEVS 4
 
 typedef struct interop_config {
 	bool server;
-	const char *role;           /* "client" or "server", as printed */
-	const char *ifname;         /* the real Ethernet interface */
-	const char *ip_text;        /* the stack's address as given */
+	const char *role;    /* "client" or "server", as printed */
+	const char *ifname;  /* the real Ethernet interface */
+	const char *ip_text; /* the stack's address as given */
 	uint32_t ip;
 	uint8_t plen;
 	uint8_t mac[6];
-	uint32_t peer;              /* client: the server's address */
-	realhw_map map;             /* PFID 0001+i = the i-th device, each on the PNET */
-	const char *devs_text;      /* the devices as printed: "rxe0,rxe1" */
+	uint32_t peer;         /* client: the server's address */
+	realhw_map map;        /* PFID 0001+i = the i-th device, each on the PNET */
+	const char *devs_text; /* the devices as printed: "rxe0,rxe1" */
 	const char *pnet;
-	const char *const *ueids;   /* NULL-terminated, at least one */
+	const char *const *ueids; /* NULL-terminated, at least one */
 	const char *hostname;
 	bool v1;
-	int release;                /* SMC-Rv2 release offered, -1: the core's default */
+	int release; /* SMC-Rv2 release offered, -1: the core's default */
 	uint64_t testlink_ns;
 	uint16_t port;
 	unsigned conns;
-	uint64_t bytes;             /* each way per connection */
+	uint64_t bytes; /* each way per connection */
 	uint64_t wait_ns, timeout_ns, linger_ns, after_ns;
 	bool end_lgr;
-	uint64_t fail_after;        /* with fail_cmd */
-	const char *fail_cmd;       /* or NULL */
-	bool verbose;               /* every core event on log, not only the problems */
+	uint64_t fail_after;  /* with fail_cmd */
+	const char *fail_cmd; /* or NULL */
+	bool verbose;         /* every core event on log, not only the problems */
 } interop_config;
 
 /* Run it, the lines on out and the events on log. 0: every connection ran on SMC-R with

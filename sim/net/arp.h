@@ -25,31 +25,31 @@ typedef enum arp_state {
 } arp_state;
 
 typedef struct arp_entry {
-	struct arp_entry *next;    /* cache list, in creation order */
+	struct arp_entry *next; /* cache list, in creation order */
 	netif *nif;
 	uint32_t ip;
 	uint8_t mac[6];
 	arp_state state;
-	sim_time expires;          /* RESOLVED: when the entry goes stale */
-	uint32_t tries;            /* PENDING: requests sent so far */
+	sim_time expires; /* RESOLVED: when the entry goes stale */
+	uint32_t tries;   /* PENDING: requests sent so far */
 	arp_held *held_head, *held_tail;
 	uint32_t n_held;
-	sim_event retry;           /* PENDING: next request or give-up */
+	sim_event retry; /* PENDING: next request or give-up */
 } arp_entry;
 
 typedef struct arp_counters {
 	uint64_t requests_sent, replies_sent;
 	uint64_t requests_received, replies_received;
-	uint64_t resolved;         /* entries that went from PENDING to RESOLVED */
-	uint64_t failed;           /* resolutions given up */
-	uint64_t held_dropped;     /* packets dropped: queue full or resolution failed */
+	uint64_t resolved;     /* entries that went from PENDING to RESOLVED */
+	uint64_t failed;       /* resolutions given up */
+	uint64_t held_dropped; /* packets dropped: queue full or resolution failed */
 	uint64_t malformed;
 	uint64_t evicted;
 } arp_counters;
 
 typedef struct arp_cache {
-	arp_entry *head;           /* creation order: what eviction and listing go by */
-	GHashTable *by_ip;         /* address -> entry, for finding only (NULL while small) */
+	arp_entry *head;   /* creation order: what eviction and listing go by */
+	GHashTable *by_ip; /* address -> entry, for finding only (NULL while small) */
 	size_t n;
 	arp_counters ctr;
 } arp_cache;

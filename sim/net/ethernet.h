@@ -12,7 +12,7 @@
 
 #define ETH_HLEN 14
 #define ETH_VLAN_HLEN 4
-#define ETH_MIN_FRAME 60          /* without FCS */
+#define ETH_MIN_FRAME 60 /* without FCS */
 #define ETHERTYPE_IPV4 0x0800
 #define ETHERTYPE_ARP 0x0806
 #define ETHERTYPE_VLAN 0x8100

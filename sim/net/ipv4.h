@@ -24,10 +24,10 @@ typedef struct pkt pkt;
 
 /* A received datagram as upper layers see it. */
 typedef struct ipv4_rx {
-	netif *nif;               /* arrived on */
+	netif *nif; /* arrived on */
 	uint32_t src, dst;
 	uint8_t proto, ttl;
-	const uint8_t *hdr;       /* the IPv4 header (for ICMP errors quoting it) */
+	const uint8_t *hdr; /* the IPv4 header (for ICMP errors quoting it) */
 	size_t hdr_len;
 	const uint8_t *payload;
 	size_t payload_len;

@@ -34,7 +34,7 @@ typedef void (*netif_tap_fn)(void *tap_ctx, const netif *nif, netif_dir dir, con
 
 typedef struct netif_counters {
 	uint64_t tx_frames, tx_bytes;
-	uint64_t tx_no_link;       /* frames dropped: no link attached or interface down */
+	uint64_t tx_no_link; /* frames dropped: no link attached or interface down */
 	uint64_t rx_frames, rx_bytes;
 	uint64_t rx_not_ours;      /* destination MAC neither ours nor broadcast */
 	uint64_t rx_vlan_mismatch; /* tagged with another VLAN, or tagged/untagged wrongly */
@@ -42,14 +42,14 @@ typedef struct netif_counters {
 } netif_counters;
 
 struct netif {
-	stack *stack;              /* owner */
+	stack *stack; /* owner */
 	char name[NETIF_NAME_LEN];
-	uint32_t index;            /* position in the stack, from 0 */
-	uint64_t entity;           /* stable id for engine events */
+	uint32_t index;  /* position in the stack, from 0 */
+	uint64_t entity; /* stable id for engine events */
 	uint8_t mac[ETH_ALEN];
-	uint16_t mtu;              /* IP MTU */
-	uint16_t vlan_id;          /* 802.1Q VLAN id 1..4094, 0 = untagged */
-	uint32_t ip4;              /* IPv4 address, host order; 0 = none */
+	uint16_t mtu;     /* IP MTU */
+	uint16_t vlan_id; /* 802.1Q VLAN id 1..4094, 0 = untagged */
+	uint32_t ip4;     /* IPv4 address, host order; 0 = none */
 	uint8_t ip4_prefix_len;
 	bool up;
 	netif_link_output_fn link_output;

@@ -13,7 +13,7 @@ typedef struct netif_fabric_port {
 	sim_endpoint ep;
 	netif *nif;
 	sim_fabric *fab;
-	uint64_t tx_dropped;       /* frames the fabric refused (no carrier) */
+	uint64_t tx_dropped; /* frames the fabric refused (no carrier) */
 } netif_fabric_port;
 
 /* Plug nif into `where` (a switch port or a wire end). Errors as sim_endpoint_attach(). */

@@ -15,8 +15,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define ETH_MIN_FRAME 60     /* without FCS */
-#define RX_BUF 65536         /* GRO can hand packet sockets frames above the MTU */
+#define ETH_MIN_FRAME 60 /* without FCS */
+#define RX_BUF 65536     /* GRO can hand packet sockets frames above the MTU */
 #define SOCK_BUF (4 << 20)
 
 struct netif_packet {
@@ -51,18 +51,18 @@ static int attach_filter(int fd, const uint8_t mac[6])
 {
 	uint32_t m03 = be32_at(mac), m45 = (uint32_t)mac[4] << 8 | mac[5];
 	struct sock_filter code[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 6),            /* 0: source MAC bytes 0..3 */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, m03, 0, 2),   /* 1: → 2 | 4 */
-		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 10),           /* 2: source MAC bytes 4..5 */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, m45, 7, 0),   /* 3: ours → 11 (drop) | 4 */
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),            /* 4: destination bytes 0..3 */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, m03, 0, 2),   /* 5: → 6 | 8 */
-		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 4),            /* 6: destination bytes 4..5 */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, m45, 2, 0),   /* 7: ours → 10 (pass) | 8 */
-		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0),            /* 8: first destination byte */
-		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 1, 0, 1),    /* 9: group → 10 | 11 */
-		BPF_STMT(BPF_RET | BPF_K, RX_BUF),                /* 10: pass */
-		BPF_STMT(BPF_RET | BPF_K, 0),                     /* 11: drop */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 6),          /* 0: source MAC bytes 0..3 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, m03, 0, 2), /* 1: → 2 | 4 */
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 10),         /* 2: source MAC bytes 4..5 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, m45, 7, 0), /* 3: ours → 11 (drop) | 4 */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),          /* 4: destination bytes 0..3 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, m03, 0, 2), /* 5: → 6 | 8 */
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 4),          /* 6: destination bytes 4..5 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, m45, 2, 0), /* 7: ours → 10 (pass) | 8 */
+		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0),          /* 8: first destination byte */
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 1, 0, 1),  /* 9: group → 10 | 11 */
+		BPF_STMT(BPF_RET | BPF_K, RX_BUF),              /* 10: pass */
+		BPF_STMT(BPF_RET | BPF_K, 0),                   /* 11: drop */
 	};
 	struct sock_fprog prog = { .len = (unsigned short)(sizeof(code) / sizeof(code[0])), .filter = code };
 	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog));

@@ -27,9 +27,9 @@ typedef struct netif_packet netif_packet;
 
 typedef struct netif_packet_counters {
 	uint64_t tx_frames, tx_bytes;
-	uint64_t tx_dropped;       /* the socket refused the frame (buffer full, link down) */
+	uint64_t tx_dropped; /* the socket refused the frame (buffer full, link down) */
 	uint64_t rx_frames, rx_bytes;
-	uint64_t rx_skipped;       /* frames the filter let through that are not for the netif
+	uint64_t rx_skipped; /* frames the filter let through that are not for the netif
 	                            * (outgoing copies, truncated ones) */
 } netif_packet_counters;
 

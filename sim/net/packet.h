@@ -11,13 +11,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#define PKT_HEADROOM 64          /* Ethernet (14) + 802.1Q (4) + IPv4 (20), rounded up */
-#define PKT_MAX_MTU 9000         /* largest IP MTU a netif may have (jumbo frames) */
+#define PKT_HEADROOM 64  /* Ethernet (14) + 802.1Q (4) + IPv4 (20), rounded up */
+#define PKT_MAX_MTU 9000 /* largest IP MTU a netif may have (jumbo frames) */
 #define PKT_CAP (PKT_HEADROOM + PKT_MAX_MTU + 64)
 
 typedef struct pkt {
-	size_t off;              /* first used byte in buf */
-	size_t len;              /* used bytes from off */
+	size_t off; /* first used byte in buf */
+	size_t len; /* used bytes from off */
 	uint8_t buf[PKT_CAP];
 } pkt;
 

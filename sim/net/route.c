@@ -40,8 +40,7 @@ int route_add(route_table *t, uint32_t prefix, uint8_t prefix_len, uint32_t gate
 		t->r = r;
 		t->cap = cap;
 	}
-	t->r[t->n++] = (route){ .prefix = prefix, .prefix_len = prefix_len, .gateway = gateway,
-	                        .nif = gateway ? NULL : nif };
+	t->r[t->n++] = (route){ .prefix = prefix, .prefix_len = prefix_len, .gateway = gateway, .nif = gateway ? NULL : nif };
 	return 0;
 }
 

@@ -12,10 +12,10 @@
 typedef struct netif netif;
 
 typedef struct route {
-	uint32_t prefix;     /* host order, masked */
+	uint32_t prefix; /* host order, masked */
 	uint8_t prefix_len;
-	uint32_t gateway;    /* 0 = directly connected */
-	netif *nif;          /* connected routes: the interface; gateway routes: NULL (resolved) */
+	uint32_t gateway; /* 0 = directly connected */
+	netif *nif;       /* connected routes: the interface; gateway routes: NULL (resolved) */
 } route;
 
 typedef struct route_table {

@@ -20,24 +20,24 @@ typedef enum sock_phase {
 
 struct sock {
 	stack *st;
-	tcp_pcb *tcp;              /* NULL once released */
+	tcp_pcb *tcp; /* NULL once released */
 	const sock_callbacks *cb;
 	void *user;
 	sock_opts opts;
 	bool is_listener, server;
-	bool smc_wanted;           /* asked for SMC and the stack allows it */
+	bool smc_wanted; /* asked for SMC and the stack allows it */
 	sock_mode mode;
 	uint32_t reason;
 	sock_phase phase;
-	bool app_held;             /* the application has the handle */
-	bool layer_held;           /* the SMC layer has it */
-	unsigned depth;            /* callbacks running on it */
+	bool app_held;   /* the application has the handle */
+	bool layer_held; /* the SMC layer has it */
+	unsigned depth;  /* callbacks running on it */
 	bool tcp_done;
 	int tcp_err;
 	const sock_backend_ops *be_ops;
 	void *be;
 	void *smc_state;
-	sock *parent;              /* server child not yet accepted: its listener */
+	sock *parent;                /* server child not yet accepted: its listener */
 	sock *pend_next, *pend_prev; /* listener: children in the SMC handshake */
 	sock *pend_head;
 };

@@ -59,14 +59,14 @@ typedef struct sock_callbacks {
 } sock_callbacks;
 
 typedef struct sock_opts {
-	bool smc;              /* use SMC-R if the stack enables it (AF_SMC; z/OS: every socket) */
-	bool nodelay;          /* Nagle off (the default) */
+	bool smc;     /* use SMC-R if the stack enables it (AF_SMC; z/OS: every socket) */
+	bool nodelay; /* Nagle off (the default) */
 	bool keepalive;
-	sim_time keepalive_idle;   /* 0: the stack's default */
-	uint32_t sndbuf, rcvbuf;   /* 0: the stack's defaults */
-	uint32_t local_ip;         /* bind address; 0: any (listen) / by route (connect) */
-	uint16_t local_port;       /* 0: ephemeral (connect) */
-	uint32_t backlog;          /* listen; 0: the stack's default */
+	sim_time keepalive_idle; /* 0: the stack's default */
+	uint32_t sndbuf, rcvbuf; /* 0: the stack's defaults */
+	uint32_t local_ip;       /* bind address; 0: any (listen) / by route (connect) */
+	uint16_t local_port;     /* 0: ephemeral (connect) */
+	uint32_t backlog;        /* listen; 0: the stack's default */
 } sock_opts;
 
 /* smc = true, nodelay = true, everything else from the stack. */
@@ -102,9 +102,9 @@ void sock_close(sock *s);
 void sock_abort(sock *s);
 
 sock_mode sock_get_mode(const sock *s);
-uint32_t sock_fallback_reason(const sock *s);  /* 0 unless mode is FALLBACK */
-bool sock_is_server(const sock *s);             /* accepted (passive) side */
-tcp_pcb *sock_tcp_pcb(sock *s);                 /* its TCP connection (4-tuple, state, SMC flags) */
+uint32_t sock_fallback_reason(const sock *s); /* 0 unless mode is FALLBACK */
+bool sock_is_server(const sock *s);           /* accepted (passive) side */
+tcp_pcb *sock_tcp_pcb(sock *s);               /* its TCP connection (4-tuple, state, SMC flags) */
 
 /* ---- the SMC-R layer's side ---- */
 
@@ -136,7 +136,7 @@ typedef struct sock_smc_hooks {
 	void (*app_closed)(void *ctx, sock *s, bool abort);
 } sock_smc_hooks;
 
-void sock_set_smc_state(sock *s, void *state);   /* the layer's per-socket state */
+void sock_set_smc_state(sock *s, void *state); /* the layer's per-socket state */
 void *sock_smc_state(const sock *s);
 ssize_t sock_tcp_send(sock *s, const void *buf, size_t len);
 ssize_t sock_tcp_recv(sock *s, void *buf, size_t len);

@@ -30,14 +30,14 @@ typedef struct loop_dgram loop_dgram;
 struct stack {
 	sim_engine *eng;
 	char name[STACK_NAME_LEN];
-	uint64_t entity;           /* stable id (hash of the name) for engine events */
+	uint64_t entity; /* stable id (hash of the name) for engine events */
 	stack_personality personality;
-	stack_config cfg;          /* tcp/arp/ip apply to what is created after a change */
+	stack_config cfg; /* tcp/arp/ip apply to what is created after a change */
 	netif *netifs[STACK_MAX_NETIFS];
 	size_t n_netifs;
 	route_table routes;
 	tcp_layer *tcp;
-	uint16_t ip_id;            /* next IPv4 identification */
+	uint16_t ip_id; /* next IPv4 identification */
 	ipv4_counters ip;
 	icmp_counters icmp;
 	loop_dgram *loop_head, *loop_tail; /* datagrams to ourselves, in order */

@@ -63,13 +63,13 @@ typedef struct tcp_callbacks {
 
 typedef struct tcp_counters {
 	uint64_t segs_out, segs_in, bytes_out, bytes_in;
-	uint64_t retransmits;        /* segments sent again (RTO, fast retransmit, go-back-N) */
+	uint64_t retransmits; /* segments sent again (RTO, fast retransmit, go-back-N) */
 	uint64_t rto_expiries, fast_retransmits, dupacks_in;
 	uint64_t zero_window_probes, keepalive_probes;
 	uint64_t rst_out, rst_in;
 	uint64_t bad_checksum, malformed, no_pcb, out_of_window;
-	uint64_t out_errors;         /* segments IPv4 refused (no route, larger than the MTU) */
-	uint64_t ooo_segments;       /* data segments queued out of order */
+	uint64_t out_errors;   /* segments IPv4 refused (no route, larger than the MTU) */
+	uint64_t ooo_segments; /* data segments queued out of order */
 	uint64_t active_opens, passive_opens, listen_drops;
 	uint64_t conn_reset, conn_timeout, conn_refused;
 	uint64_t smc_syn_sent, smc_syn_received, smc_negotiated;
@@ -82,7 +82,7 @@ typedef struct tcp_info {
 	uint16_t local_port, remote_port;
 	uint32_t iss, irs, snd_una, snd_nxt, snd_max, rcv_nxt;
 	uint32_t snd_wnd, cwnd, ssthresh;
-	uint32_t mss;                 /* payload bytes per segment we send */
+	uint32_t mss;                   /* payload bytes per segment we send */
 	uint8_t snd_wscale, rcv_wscale; /* 0xff: no window scaling */
 	bool sack_ok, ts_ok;
 	bool smc_sent, smc_peer, smc_negotiated;

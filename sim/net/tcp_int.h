@@ -22,8 +22,8 @@
 #define TCP_PSH 0x08
 #define TCP_ACK 0x10
 
-#define TCP_DEFAULT_MSS 536     /* when the peer sends no MSS option (RFC 9293) */
-#define TCP_OOO_MAX 32          /* out-of-order ranges kept; beyond, segments are dropped */
+#define TCP_DEFAULT_MSS 536 /* when the peer sends no MSS option (RFC 9293) */
+#define TCP_OOO_MAX 32      /* out-of-order ranges kept; beyond, segments are dropped */
 #define TCP_PERSIST_MAX (60 * SIM_S)
 #define TCP_NO_WSCALE 0xff
 
@@ -35,7 +35,7 @@
 
 /* Events for the owner, gathered during processing and delivered at the end. */
 #define TCP_EV_CONNECTED 0x01u
-#define TCP_EV_ACCEPTED 0x02u   /* for this (child) pcb's listener */
+#define TCP_EV_ACCEPTED 0x02u /* for this (child) pcb's listener */
 #define TCP_EV_READABLE 0x04u
 #define TCP_EV_WRITABLE 0x08u
 #define TCP_EV_FINISHED 0x10u
@@ -52,15 +52,15 @@ typedef struct tcp_tuple {
 
 struct tcp_layer {
 	stack *st;
-	tcp_pcb *head, *tail;      /* every pcb, in creation order */
+	tcp_pcb *head, *tail; /* every pcb, in creation order */
 	size_t n_pcbs;
 	/* tcp_index.c: finding pcbs without walking them (NULL while the layer is small) */
-	GHashTable *by_tuple;      /* tcp_tuple -> first pcb of its chain (tuple_next) */
-	GHashTable *listeners;     /* port -> first pcb that listened there (listen_next) */
-	GHashTable *port_use;      /* port, (address, port) -> number of pcbs bound there */
+	GHashTable *by_tuple;  /* tcp_tuple -> first pcb of its chain (tuple_next) */
+	GHashTable *listeners; /* port -> first pcb that listened there (listen_next) */
+	GHashTable *port_use;  /* port, (address, port) -> number of pcbs bound there */
 	uint64_t next_id;
-	sim_rng isn_rng;           /* ISNs and timestamp offsets */
-	uint16_t next_port;        /* next ephemeral port to try */
+	sim_rng isn_rng;    /* ISNs and timestamp offsets */
+	uint16_t next_port; /* next ephemeral port to try */
 	uint32_t k_rto, k_persist, k_delack, k_keepalive, k_wait;
 	tcp_counters ctr;
 };
@@ -70,7 +70,7 @@ struct tcp_pcb {
 	tcp_pcb *prev, *next;
 	uint64_t id;
 	tcp_state state;
-	union {                    /* the 4-tuple, also as the demultiplexing index's key */
+	union { /* the 4-tuple, also as the demultiplexing index's key */
 		struct {
 			uint32_t lip, rip;
 			uint16_t lport, rport;
@@ -81,47 +81,47 @@ struct tcp_pcb {
 	/* owner */
 	const tcp_callbacks *cb;
 	void *user;
-	bool owned;                /* a handle is held (tcp_new, adopted child) */
-	bool released;             /* the owner closed it: new data from the peer is refused */
-	unsigned depth;            /* entry points active on the stack; never free while > 0 */
-	unsigned ev;               /* TCP_EV_* waiting for delivery */
+	bool owned;     /* a handle is held (tcp_new, adopted child) */
+	bool released;  /* the owner closed it: new data from the peer is refused */
+	unsigned depth; /* entry points active on the stack; never free while > 0 */
+	unsigned ev;    /* TCP_EV_* waiting for delivery */
 	bool finished_sent;
-	int err;                   /* why it failed, once CLOSED by an error */
+	int err; /* why it failed, once CLOSED by an error */
 
 	/* listener / child */
-	tcp_pcb *listener;         /* set while this child is half-open */
+	tcp_pcb *listener;           /* set while this child is half-open */
 	uint32_t backlog, n_pending; /* n_pending: pcbs whose listener this is */
 
 	/* tcp_index.c */
-	bool in_tuple_ix;          /* it has a 4-tuple (in by_tuple when the table exists) */
-	bool in_listen_ix;         /* it listened (in listeners when the table exists) */
-	tcp_pcb *tuple_next;       /* next pcb (by id) with the same 4-tuple */
-	tcp_pcb *listen_next;      /* next pcb (by id) that listened on the same port */
+	bool in_tuple_ix;     /* it has a 4-tuple (in by_tuple when the table exists) */
+	bool in_listen_ix;    /* it listened (in listeners when the table exists) */
+	tcp_pcb *tuple_next;  /* next pcb (by id) with the same 4-tuple */
+	tcp_pcb *listen_next; /* next pcb (by id) that listened on the same port */
 
 	/* per-connection settings */
-	bool smc_want;             /* send (SYN) / answer (SYN-ACK) the SMC option */
+	bool smc_want; /* send (SYN) / answer (SYN-ACK) the SMC option */
 	bool nodelay, keepalive;
 	sim_time keep_idle, keep_intvl;
 	uint32_t sndbuf_size, rcvbuf_size;
 
 	/* what the handshake agreed */
-	bool smc_sent;             /* our SYN / SYN-ACK carried the SMC option */
-	bool smc_peer;             /* the peer's SYN / SYN-ACK carried the SMC option */
-	bool smc_ok;               /* seen both ways */
-	uint16_t adv_mss;          /* the MSS we announced */
+	bool smc_sent;    /* our SYN / SYN-ACK carried the SMC option */
+	bool smc_peer;    /* the peer's SYN / SYN-ACK carried the SMC option */
+	bool smc_ok;      /* seen both ways */
+	uint16_t adv_mss; /* the MSS we announced */
 	uint16_t peer_mss;
-	uint32_t mss;              /* payload per segment we send */
+	uint32_t mss;                   /* payload per segment we send */
 	uint8_t snd_wscale, rcv_wscale; /* TCP_NO_WSCALE when not agreed */
 	bool sack_ok, ts_ok;
 	uint32_t ts_recent, ts_offset;
 
 	/* send side */
 	uint32_t iss, snd_una, snd_nxt, snd_max, snd_wl1, snd_wl2;
-	uint32_t snd_wnd;          /* bytes, scaled */
+	uint32_t snd_wnd; /* bytes, scaled */
 	bytering sndbuf;
-	uint32_t snd_buf_seq;      /* sequence number of the first byte in sndbuf */
+	uint32_t snd_buf_seq; /* sequence number of the first byte in sndbuf */
 	bool fin_queued;
-	uint32_t fin_seq;          /* sequence number our FIN occupies */
+	uint32_t fin_seq; /* sequence number our FIN occupies */
 	bool wr_shut;
 	uint32_t cwnd, ssthresh;
 	uint32_t dupacks;
@@ -134,7 +134,7 @@ struct tcp_pcb {
 	sim_time rtt_start;
 	bool have_srtt;
 	sim_time srtt, rttvar, rto;
-	uint32_t nrexmit;          /* consecutive expiries of the current timer */
+	uint32_t nrexmit; /* consecutive expiries of the current timer */
 	uint32_t persist_backoff;
 	sim_time syn_sent_at;
 
@@ -144,10 +144,10 @@ struct tcp_pcb {
 	bool fin_rcvd;
 	tcp_range ooo[TCP_OOO_MAX]; /* received ranges above rcv_nxt, sorted, disjoint */
 	uint32_t n_ooo;
-	uint32_t ooo_latest;       /* start of the range touched last (first SACK block) */
+	uint32_t ooo_latest; /* start of the range touched last (first SACK block) */
 	bool ooo_fin;
 	uint32_t ooo_fin_seq;
-	uint32_t unacked_segs;     /* in-order segments not yet acknowledged */
+	uint32_t unacked_segs; /* in-order segments not yet acknowledged */
 	bool ack_now;
 
 	/* keepalive */
@@ -170,10 +170,10 @@ struct tcp_pcb {
 sim_time tcp_now(const tcp_pcb *pcb);
 const tcp_config *tcp_cfg(const tcp_pcb *pcb);
 void tcp_enter(tcp_pcb *pcb);
-void tcp_leave(tcp_pcb *pcb);          /* may free the pcb */
+void tcp_leave(tcp_pcb *pcb); /* may free the pcb */
 void tcp_fail(tcp_pcb *pcb, int err, bool send_rst);
 void tcp_enter_time_wait(tcp_pcb *pcb);
-void tcp_established(tcp_pcb *pcb);    /* handshake done: windows, timers, events */
+void tcp_established(tcp_pcb *pcb); /* handshake done: windows, timers, events */
 void tcp_deliver_events(tcp_pcb *pcb);
 void tcp_stop_timers(tcp_pcb *pcb);
 void tcp_negotiate(tcp_pcb *pcb, const tcp_opts *peer);
@@ -182,12 +182,12 @@ tcp_pcb *tcp_child_new(tcp_pcb *listener, uint32_t lip, uint32_t rip, uint16_t r
 
 /* tcp_index.c. The addresses and ports of a pcb change only through set_local and
  * set_remote, which keep the index current (the tables key pcbs by their own tuple). */
-void tcp_index_added(tcp_layer *tl);  /* a pcb joined the layer's list */
+void tcp_index_added(tcp_layer *tl); /* a pcb joined the layer's list */
 void tcp_index_free(tcp_layer *tl);
 void tcp_index_set_local(tcp_pcb *pcb, uint32_t lip, uint16_t lport);
 void tcp_index_set_remote(tcp_pcb *pcb, uint32_t rip, uint16_t rport);
 void tcp_index_listen(tcp_pcb *pcb);
-void tcp_index_remove(tcp_pcb *pcb);   /* the pcb is being freed */
+void tcp_index_remove(tcp_pcb *pcb); /* the pcb is being freed */
 tcp_pcb *tcp_index_lookup_conn(const tcp_layer *tl, uint32_t lip, uint16_t lport, uint32_t rip, uint16_t rport);
 
 /* The first pcb, in creation order, that is neither CLOSED nor LISTEN on the 4-tuple: a
@@ -205,7 +205,7 @@ static inline tcp_pcb *tcp_index_find_conn(const tcp_layer *tl, uint32_t lip, ui
 }
 /* The first LISTEN pcb on lport bound to lip, else the first bound to the wildcard. */
 tcp_pcb *tcp_index_find_listener(const tcp_layer *tl, uint32_t lip, uint16_t lport);
-bool tcp_index_port_used(const tcp_layer *tl, uint16_t port);  /* any pcb has it as lport */
+bool tcp_index_port_used(const tcp_layer *tl, uint16_t port); /* any pcb has it as lport */
 /* Whether binding (ip, port) collides with a pcb: the same port, and either address is
  * the wildcard or both are the same. */
 bool tcp_index_bind_conflict(const tcp_layer *tl, uint32_t ip, uint16_t port);
@@ -214,20 +214,20 @@ bool tcp_index_bind_conflict(const tcp_layer *tl, uint32_t ip, uint16_t port);
 int tcp_emit(tcp_pcb *pcb, uint32_t seq, uint8_t flags, uint32_t len);
 void tcp_output(tcp_pcb *pcb);
 void tcp_send_ack(tcp_pcb *pcb);
-void tcp_send_syn(tcp_pcb *pcb);       /* SYN or SYN-ACK, by state */
-void tcp_send_probe(tcp_pcb *pcb);     /* an old ACK (snd_una - 1) that the peer must answer */
+void tcp_send_syn(tcp_pcb *pcb);   /* SYN or SYN-ACK, by state */
+void tcp_send_probe(tcp_pcb *pcb); /* an old ACK (snd_una - 1) that the peer must answer */
 void tcp_retransmit_first(tcp_pcb *pcb);
 void tcp_send_rst_reply(tcp_layer *tl, const ipv4_rx *rx, uint32_t seq, uint32_t ack, uint8_t flags_in,
                         uint32_t seg_len);
 void tcp_maybe_window_update(tcp_pcb *pcb);
-void tcp_arm_rto(tcp_pcb *pcb);      /* start the RTO unless it runs */
+void tcp_arm_rto(tcp_pcb *pcb); /* start the RTO unless it runs */
 uint32_t tcp_rcv_space(const tcp_pcb *pcb);
 
 /* tcp_timer.c */
 void tcp_timers_init(tcp_pcb *pcb);
 void tcp_rto_restart(tcp_pcb *pcb);
 void tcp_rto_stop(tcp_pcb *pcb);
-void tcp_delack_arm(tcp_pcb *pcb);    /* unless already due */
+void tcp_delack_arm(tcp_pcb *pcb); /* unless already due */
 void tcp_delack_stop(tcp_pcb *pcb);
 void tcp_rtt_sample(tcp_pcb *pcb, sim_time rtt);
 void tcp_keepalive_arm(tcp_pcb *pcb);

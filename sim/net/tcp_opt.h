@@ -37,11 +37,11 @@ typedef struct tcp_opts {
 	bool has_mss;
 	uint16_t mss;
 	bool has_wscale;
-	uint8_t wscale;          /* as sent; a parsed value above 14 is clamped to 14 */
+	uint8_t wscale; /* as sent; a parsed value above 14 is clamped to 14 */
 	bool sack_perm;
 	bool has_ts;
 	uint32_t tsval, tsecr;
-	bool smc;                /* the SMC-R rendezvous option */
+	bool smc; /* the SMC-R rendezvous option */
 	uint8_t n_sack;
 	tcp_sack_block sack[TCP_MAX_SACK_BLOCKS];
 } tcp_opts;

@@ -229,15 +229,15 @@ static void delack_fired(tcp_pcb *pcb)
 }
 
 /* Every timer runs inside enter/leave, and delivers the events it caused. */
-#define TCP_TIMER_HANDLER(name, body)                          \
-	static void name(sim_engine *eng, sim_event *ev)       \
-	{                                                      \
-		(void)eng;                                     \
-		tcp_pcb *pcb = ev->ctx;                        \
-		tcp_enter(pcb);                                \
-		body(pcb);                                     \
-		tcp_deliver_events(pcb);                       \
-		tcp_leave(pcb);                                \
+#define TCP_TIMER_HANDLER(name, body)                    \
+	static void name(sim_engine *eng, sim_event *ev) \
+	{                                                \
+		(void)eng;                               \
+		tcp_pcb *pcb = ev->ctx;                  \
+		tcp_enter(pcb);                          \
+		body(pcb);                               \
+		tcp_deliver_events(pcb);                 \
+		tcp_leave(pcb);                          \
 	}
 
 TCP_TIMER_HANDLER(on_rto, rto_fired)

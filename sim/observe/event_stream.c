@@ -343,7 +343,8 @@ static void on_conn(void *ctx, world *w, world_conn_what what, const world_conn_
 	bool smc = v->connected && v->mode == SOCK_MODE_SMCR;
 	json_writer j;
 	line_begin(es, &j, "conn", v->stack);
-	json_kv_str(&j, "what", opened ? "opened" : v->err ? "failed" : "closed");
+	json_kv_str(&j, "what", opened ? "opened" : v->err ? "failed"
+	                                                   : "closed");
 	conn_keys(es, &j, v->stack, &c, v->server ? "server" : "client", NULL, v->connected ? mode_name(v->mode) : NULL,
 	          smc ? lgr : 0, smc ? link : 0, smc ? version : 0);
 	bool fb = v->connected && v->mode == SOCK_MODE_FALLBACK;

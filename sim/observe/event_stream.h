@@ -35,8 +35,8 @@ typedef enum obs_cdc_mode {
 
 typedef struct event_stream_opts {
 	obs_cdc_mode cdc;
-	uint32_t cdc_every;  /* OBS_CDC_EVERY: keep the 1st, (N+1)th, … of each connection and direction */
-	uint64_t seed;       /* the run's seed, for the start line */
+	uint32_t cdc_every; /* OBS_CDC_EVERY: keep the 1st, (N+1)th, … of each connection and direction */
+	uint64_t seed;      /* the run's seed, for the start line */
 } event_stream_opts;
 
 /* "all", "none", "every=N" (N >= 1); 0, or -1 with what was expected in err. */

@@ -12,7 +12,7 @@
 
 typedef struct link_lane {
 	char stack[32];
-	char link_id[16];   /* "0x00000101" */
+	char link_id[16]; /* "0x00000101" */
 	char peer[32];
 	char lgr_id[16];
 } link_lane;
@@ -26,16 +26,16 @@ typedef struct link_sample {
 
 typedef struct link_mark {
 	uint64_t time_ns;
-	char text[96];      /* "fail adapter RA1" */
+	char text[96]; /* "fail adapter RA1" */
 } link_mark;
 
 typedef struct link_series {
 	char title[128];
 	link_lane *lanes;
 	size_t n_lanes, cap_lanes;
-	link_sample *samples;    /* in time order */
+	link_sample *samples; /* in time order */
 	size_t n_samples, cap_samples;
-	uint64_t *times;         /* the sampling times, ascending, each once */
+	uint64_t *times; /* the sampling times, ascending, each once */
 	size_t n_times, cap_times;
 	link_mark *marks;
 	size_t n_marks, cap_marks;

@@ -13,19 +13,19 @@
 #define FIRST_ROW 104.0
 
 static const char STYLE[] =
-	".life { stroke: #999; stroke-width: 1; stroke-dasharray: 4 3; }\n"
-	".head rect { fill: #eef2f8; stroke: #36587a; stroke-width: 1.2; } .head text { font-weight: bold; }\n"
-	".clc line { stroke: #1f5fbf; stroke-width: 1.4; } .clc polyline { fill: #1f5fbf; } .clc text { fill: #1f5fbf; }\n"
-	".llc line { stroke: #b5651d; stroke-width: 1.4; stroke-dasharray: 6 2; } .llc polyline { fill: #b5651d; } "
-	".llc text { fill: #8a4a10; }\n"
-	".cdc line { stroke: #2e8b57; stroke-width: 1; } .cdc polyline { fill: #2e8b57; } .cdc text { fill: #22663f; "
-	"font-size: 10px; }\n"
-	".fail rect { fill: #fde3df; } .fail text { fill: #b3261e; font-weight: bold; } .fail circle { fill: #b3261e; }\n"
-	".restore rect { fill: #e0f3e3; } .restore text { fill: #23773a; font-weight: bold; } .restore circle { fill: "
-	"#23773a; }\n"
-	".info text { fill: #555; font-style: italic; } .info circle { fill: #777; }\n"
-	".time { font-size: 10px; fill: #555; font-family: DejaVu Sans Mono, monospace; }\n"
-	".title { font-size: 15px; font-weight: bold; } .legend { font-size: 10px; } .cut { fill: #b3261e; }\n";
+        ".life { stroke: #999; stroke-width: 1; stroke-dasharray: 4 3; }\n"
+        ".head rect { fill: #eef2f8; stroke: #36587a; stroke-width: 1.2; } .head text { font-weight: bold; }\n"
+        ".clc line { stroke: #1f5fbf; stroke-width: 1.4; } .clc polyline { fill: #1f5fbf; } .clc text { fill: #1f5fbf; }\n"
+        ".llc line { stroke: #b5651d; stroke-width: 1.4; stroke-dasharray: 6 2; } .llc polyline { fill: #b5651d; } "
+        ".llc text { fill: #8a4a10; }\n"
+        ".cdc line { stroke: #2e8b57; stroke-width: 1; } .cdc polyline { fill: #2e8b57; } .cdc text { fill: #22663f; "
+        "font-size: 10px; }\n"
+        ".fail rect { fill: #fde3df; } .fail text { fill: #b3261e; font-weight: bold; } .fail circle { fill: #b3261e; }\n"
+        ".restore rect { fill: #e0f3e3; } .restore text { fill: #23773a; font-weight: bold; } .restore circle { fill: "
+        "#23773a; }\n"
+        ".info text { fill: #555; font-style: italic; } .info circle { fill: #777; }\n"
+        ".time { font-size: 10px; fill: #555; font-family: DejaVu Sans Mono, monospace; }\n"
+        ".title { font-size: 15px; font-weight: bold; } .legend { font-size: 10px; } .cut { fill: #b3261e; }\n";
 
 static void *grow(void *p, size_t *cap, size_t n, size_t size)
 {
@@ -135,7 +135,8 @@ static const char *kind_class(const msc_item *it)
 	case MSC_MARK:
 		break;
 	}
-	return it->mark == MSC_MARK_FAIL ? "fail" : it->mark == MSC_MARK_RESTORE ? "restore" : "info";
+	return it->mark == MSC_MARK_FAIL ? "fail" : it->mark == MSC_MARK_RESTORE ? "restore"
+	                                                                         : "info";
 }
 
 static void time_text(uint64_t ns, char *buf, size_t n)
@@ -178,7 +179,9 @@ void msc_write_svg(FILE *out, const msc_chart *c, const msc_filter *f, size_t *r
 	svg_text(&g, 10, 20, "title", "start", "%s", title);
 	/* legend */
 	static const char *const legend[][2] = {
-		{ "clc", "CLC over TCP" }, { "llc", "LLC over RoCE" }, { "cdc", "CDC over RoCE" },
+		{ "clc", "CLC over TCP" },
+		{ "llc", "LLC over RoCE" },
+		{ "cdc", "CDC over RoCE" },
 	};
 	for (int k = 0; k < 3; k++) {
 		double x = 10 + k * 140.0;

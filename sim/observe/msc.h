@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define MSC_ALL UINT32_MAX  /* a mark across every lifeline */
+#define MSC_ALL UINT32_MAX /* a mark across every lifeline */
 
 typedef enum msc_kind {
 	MSC_CLC,
@@ -24,28 +24,28 @@ typedef enum msc_kind {
 } msc_kind;
 
 typedef enum msc_mark_kind {
-	MSC_MARK_FAIL,     /* a failure: a timeline `fail`, a link down, a link group ended */
-	MSC_MARK_RESTORE,  /* a timeline `restore`, a link up */
-	MSC_MARK_INFO,     /* anything else worth a note: a connection's mode, a fallback */
+	MSC_MARK_FAIL,    /* a failure: a timeline `fail`, a link down, a link group ended */
+	MSC_MARK_RESTORE, /* a timeline `restore`, a link up */
+	MSC_MARK_INFO,    /* anything else worth a note: a connection's mode, a fallback */
 } msc_mark_kind;
 
 typedef struct msc_item {
 	msc_kind kind;
-	msc_mark_kind mark;     /* MSC_MARK */
+	msc_mark_kind mark; /* MSC_MARK */
 	uint64_t time_ns;
-	uint32_t from, to;      /* lifelines; a mark: `from` (MSC_ALL across all) */
+	uint32_t from, to; /* lifelines; a mark: `from` (MSC_ALL across all) */
 	bool has_lgr;
-	uint32_t lgr;           /* the link group's id as reports print it */
-	char conn[48];          /* the connection's name ("bulk.3", or a capture's number); "" none */
-	char text[112];         /* the arrow's label or the mark's text */
+	uint32_t lgr;   /* the link group's id as reports print it */
+	char conn[48];  /* the connection's name ("bulk.3", or a capture's number); "" none */
+	char text[112]; /* the arrow's label or the mark's text */
 } msc_item;
 
 typedef struct msc_chart {
 	char title[160];
-	char time_axis[48];     /* "virtual time", or a capture's "time since the first message" */
-	char (*lines)[40];      /* lifeline names, in the order they were added */
+	char time_axis[48]; /* "virtual time", or a capture's "time since the first message" */
+	char (*lines)[40];  /* lifeline names, in the order they were added */
 	size_t n_lines, cap_lines;
-	msc_item *items;        /* in the order they happened */
+	msc_item *items; /* in the order they happened */
 	size_t n_items, cap_items;
 } msc_chart;
 
@@ -54,9 +54,9 @@ typedef struct msc_filter {
 	size_t n_stacks;
 	bool has_lgr;
 	uint32_t lgr;
-	const char *conn;       /* a connection name, or an app name for all its connections */
-	uint64_t from_ns, to_ns;/* time window, inclusive; to_ns 0 = to the end */
-	size_t max_rows;        /* 0 = no limit */
+	const char *conn;        /* a connection name, or an app name for all its connections */
+	uint64_t from_ns, to_ns; /* time window, inclusive; to_ns 0 = to the end */
+	size_t max_rows;         /* 0 = no limit */
 } msc_filter;
 
 void msc_init(msc_chart *c, const char *title);

@@ -15,7 +15,7 @@ typedef struct from_capture {
 	uint32_t cdc_every;
 	GHashTable *cdc_counts;
 	bool started;
-	uint64_t t0;            /* the first message's time stamp: times are relative to it */
+	uint64_t t0; /* the first message's time stamp: times are relative to it */
 } from_capture;
 
 static uint32_t host_line(msc_chart *c, const replay_msg *m, int side)
@@ -91,7 +91,7 @@ int msc_from_capture(msc_chart *c, const char *path, obs_cdc_mode cdc, uint32_t 
                      size_t errlen)
 {
 	from_capture fc = { c, cdc, cdc_every ? cdc_every : 1,
-		                g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free), false, 0 };
+		            g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free), false, 0 };
 	snprintf(c->time_axis, sizeof(c->time_axis), "since the first message");
 	replay_opts o;
 	memset(&o, 0, sizeof(o));

@@ -56,7 +56,9 @@ static void on_message(void *ctx, world *w, uint32_t si, const smcr_trace_msg *m
 	obs_ident_lgr(r->id, si, m->lgr_id, &g);
 	obs_ident_link(r->id, si, m->link_id, &l);
 	obs_ident_conn(r->id, si, m->conn_id, &c);
-	uint32_t peer = l.known ? l.peer : g.known ? g.peer : c.known ? c.peer : OBS_NONE;
+	uint32_t peer = l.known ? l.peer : g.known ? g.peer
+	                           : c.known       ? c.peer
+	                                           : OBS_NONE;
 	if (peer == OBS_NONE || peer >= r->c->n_lines) {
 		if (r->unknown == MSC_ALL)
 			r->unknown = msc_line(r->c, "(unknown peer)");
@@ -68,7 +70,8 @@ static void on_message(void *ctx, world *w, uint32_t si, const smcr_trace_msg *m
 		snprintf(text, sizeof(text), "%s [link %u]", sum, l.link_num);
 	else
 		snprintf(text, sizeof(text), "%s", sum);
-	msc_kind k = m->proto == SMCR_TRACE_CLC ? MSC_CLC : m->proto == SMCR_TRACE_LLC ? MSC_LLC : MSC_CDC;
+	msc_kind k = m->proto == SMCR_TRACE_CLC ? MSC_CLC : m->proto == SMCR_TRACE_LLC ? MSC_LLC
+	                                                                               : MSC_CDC;
 	bool has_lgr = l.known || g.known;
 	msc_arrow(r->c, k, now(r), si, peer, has_lgr, l.known ? l.lgr_num : g.num, c.known ? c.name : NULL, text);
 }
@@ -143,7 +146,7 @@ static void on_timeline(void *ctx, world *w, const scn_event *ev)
 	obs_timeline_target(world_scenario(w), ev, target, sizeof(target));
 	snprintf(text, sizeof(text), "%s %s", verb, target);
 	msc_mark_kind mk = !strcmp(verb, "fail") ? MSC_MARK_FAIL : !strcmp(verb, "restore") ? MSC_MARK_RESTORE
-	                                                                                     : MSC_MARK_INFO;
+	                                                                                    : MSC_MARK_INFO;
 	msc_mark(r->c, mk, now(r), MSC_ALL, false, 0, NULL, text);
 }
 

@@ -10,9 +10,9 @@
 #include "sim/report/report_core.h"
 
 typedef struct stack_cache {
-	GHashTable *lgrs;   /* core lgr id -> obs_lgr */
-	GHashTable *conns;  /* core conn id -> obs_conn */
-	GHashTable *ends;   /* flow << 1 | server -> end_entry */
+	GHashTable *lgrs;  /* core lgr id -> obs_lgr */
+	GHashTable *conns; /* core conn id -> obs_conn */
+	GHashTable *ends;  /* flow << 1 | server -> end_entry */
 } stack_cache;
 
 typedef struct end_entry {

@@ -18,8 +18,8 @@ typedef struct obs_ident obs_ident;
 
 typedef struct obs_lgr {
 	bool known;
-	uint32_t num;         /* 0x00000100, as reports print it */
-	uint32_t peer;        /* stack index of the peer, OBS_NONE unknown */
+	uint32_t num;  /* 0x00000100, as reports print it */
+	uint32_t peer; /* stack index of the peer, OBS_NONE unknown */
 } obs_lgr;
 
 typedef struct obs_link {
@@ -36,12 +36,12 @@ typedef struct obs_link {
 
 typedef struct obs_conn {
 	bool known;
-	uint32_t conn_id;             /* the stack's connection number (reports' connections[].id) */
+	uint32_t conn_id; /* the stack's connection number (reports' connections[].id) */
 	bool server;
-	uint32_t local_ip, peer_ip;   /* host order */
+	uint32_t local_ip, peer_ip; /* host order */
 	uint16_t local_port, peer_port;
-	char name[48];                /* the connecting app's instance, "" unknown */
-	uint32_t peer;                /* stack index, OBS_NONE */
+	char name[48]; /* the connecting app's instance, "" unknown */
+	uint32_t peer; /* stack index, OBS_NONE */
 } obs_conn;
 
 obs_ident *obs_ident_new(world *w);

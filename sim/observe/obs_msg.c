@@ -64,7 +64,8 @@ void obs_msg_fields_json(json_writer *w, smcr_trace_proto proto, const uint8_t *
 {
 	replay_msg m;
 	memset(&m, 0, sizeof(m));
-	m.kind = proto == SMCR_TRACE_CLC ? REPLAY_MSG_CLC : proto == SMCR_TRACE_LLC ? REPLAY_MSG_LLC : REPLAY_MSG_CDC;
+	m.kind = proto == SMCR_TRACE_CLC ? REPLAY_MSG_CLC : proto == SMCR_TRACE_LLC ? REPLAY_MSG_LLC
+	                                                                            : REPLAY_MSG_CDC;
 	m.data = data;
 	m.len = (uint32_t)len;
 	rp_sink k = { .w = w };

@@ -3,10 +3,10 @@
 
 #include <string.h>
 
-#define EACH(m, f, ...)                                                  \
-	for (size_t i_ = 0; i_ < (m)->n; i_++)                           \
-		if ((m)->members[i_].f)                                  \
-			(m)->members[i_].f((m)->members[i_].ctx, __VA_ARGS__)
+#define EACH(m, f, ...)                        \
+	for (size_t i_ = 0; i_ < (m)->n; i_++) \
+		if ((m)->members[i_].f)        \
+	(m)->members[i_].f((m)->members[i_].ctx, __VA_ARGS__)
 
 static void mx_message(void *ctx, world *w, uint32_t si, const smcr_trace_msg *msg)
 {

@@ -11,7 +11,7 @@
 typedef struct obs_mux {
 	world_observer members[OBS_MUX_MAX];
 	size_t n;
-	world_observer obs;   /* give &obs to the world */
+	world_observer obs; /* give &obs to the world */
 } obs_mux;
 
 void obs_mux_init(obs_mux *m);

@@ -29,7 +29,7 @@ void svg_curve(svg *s, double x1, double y1, double cx, double cy, double x2, do
 void svg_polyline(svg *s, const double *xs, const double *ys, size_t n, const char *cls);
 /* Text at (x, y); anchor "start", "middle" or "end"; printf-style, escaped. */
 void svg_text(svg *s, double x, double y, const char *cls, const char *anchor, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
+        __attribute__((format(printf, 6, 7)));
 
 /* Write `text` escaped for XML text and attribute values. */
 void svg_escape(FILE *f, const char *text);

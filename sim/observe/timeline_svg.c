@@ -15,14 +15,14 @@
 #define BOTTOM 60.0
 
 static const char STYLE[] =
-	".band-active { fill: #3c9a4a; } .band-activating { fill: #e0b22c; }\n"
-	".band-inactive { fill: #c8412f; } .band-unused { fill: #dddddd; }\n"
-	".tput { fill: none; stroke: #2a5db0; stroke-width: 1.5; }\n"
-	".tput-in { fill: none; stroke: #e07b00; stroke-width: 1.2; stroke-dasharray: 4 2; }\n"
-	".axis { stroke: #444; stroke-width: 1; } .grid { stroke: #e4e4e4; stroke-width: 1; }\n"
-	".mark { stroke: #8a2be2; stroke-width: 1.2; stroke-dasharray: 5 3; }\n"
-	".marktext { fill: #8a2be2; font-size: 10px; } .lanename { font-weight: bold; }\n"
-	".small { font-size: 9px; fill: #555; } .head { font-size: 15px; font-weight: bold; }\n";
+        ".band-active { fill: #3c9a4a; } .band-activating { fill: #e0b22c; }\n"
+        ".band-inactive { fill: #c8412f; } .band-unused { fill: #dddddd; }\n"
+        ".tput { fill: none; stroke: #2a5db0; stroke-width: 1.5; }\n"
+        ".tput-in { fill: none; stroke: #e07b00; stroke-width: 1.2; stroke-dasharray: 4 2; }\n"
+        ".axis { stroke: #444; stroke-width: 1; } .grid { stroke: #e4e4e4; stroke-width: 1; }\n"
+        ".mark { stroke: #8a2be2; stroke-width: 1.2; stroke-dasharray: 5 3; }\n"
+        ".marktext { fill: #8a2be2; font-size: 10px; } .lanename { font-weight: bold; }\n"
+        ".small { font-size: 9px; fill: #555; } .head { font-size: 15px; font-weight: bold; }\n";
 
 static const char *band_class(report_link_state st)
 {
@@ -55,7 +55,8 @@ static uint64_t tick_step(uint64_t span)
 	uint64_t step = 1000000; /* 1 ms */
 	for (;;) {
 		for (int m = 0; m < 3; m++) {
-			uint64_t c = step * (m == 0 ? 1u : m == 1 ? 2u : 5u);
+			uint64_t c = step * (m == 0 ? 1u : m == 1 ? 2u
+			                                          : 5u);
 			if (span / c <= 10)
 				return c;
 		}
@@ -79,7 +80,7 @@ void timeline_svg_write(FILE *f, const link_series *s)
 	svg_text(&g, 10, 40, "small", "start",
 	         "band: link state (green active, yellow activating, red inactive, grey absent); blue: Mbit/s sent, "
 	         "orange dashed: Mbit/s received (RDMA data, per sample); purple dashed: timeline actions");
-#define X(t) (LEFT + PLOT_W * (double)((t) - t0) / span)
+#define X(t) (LEFT + PLOT_W * (double)((t)-t0) / span)
 	double plot_bottom = TOP + (double)s->n_lanes * LANE_H;
 	/* time axis and grid */
 	uint64_t step = tick_step(t1 - t0);

@@ -14,8 +14,8 @@ typedef struct link_end {
 struct topology_run {
 	world *w;
 	obs_ident *id;
-	GArray *ends;   /* link_end, in the order the links became active */
-	GArray *links;  /* topo_link, made by topology_run_links */
+	GArray *ends;  /* link_end, in the order the links became active */
+	GArray *links; /* topo_link, made by topology_run_links */
 };
 
 static uint32_t adapter_of(const scn_scenario *s, uint16_t pfid)
@@ -79,8 +79,7 @@ const topo_link *topology_run_links(topology_run *t, size_t *n)
 			const link_end *b = &g_array_index(t->ends, link_end, k);
 			if (b->stack != a->peer || b->peer != a->stack || b->local_id != a->remote_id || a->local_id != b->remote_id)
 				continue;
-			topo_link l = { { a->stack, b->stack }, { a->adapter, b->adapter }, { a->port, b->port },
-				            { a->local_id, b->local_id }, a->lgr };
+			topo_link l = { { a->stack, b->stack }, { a->adapter, b->adapter }, { a->port, b->port }, { a->local_id, b->local_id }, a->lgr };
 			g_array_append_val(t->links, l);
 			break;
 		}

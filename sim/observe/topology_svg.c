@@ -19,19 +19,19 @@
 #define N_LINK_COLOURS 6
 
 static const char STYLE[] =
-	".stack rect { fill: #eef2f8; stroke: #36587a; stroke-width: 1.4; }\n"
-	".adapter rect { fill: #fbf1e4; stroke: #b5651d; stroke-width: 1.4; } .adapter circle { fill: #b5651d; }\n"
-	".switch rect { fill: #e9f5ec; stroke: #2e7d46; stroke-width: 1.4; }\n"
-	".wire path { fill: none; stroke: #2e7d46; stroke-width: 3; } .wire text { fill: #2e7d46; }\n"
-	".access line { stroke: #b5651d; stroke-width: 1.5; }\n"
-	".activation line { stroke: #36587a; stroke-width: 1; stroke-dasharray: 3 3; }\n"
-	".iface line { stroke: #666; stroke-width: 1.2; } .iface text { font-size: 9px; fill: #444; }\n"
-	".smclink path { fill: none; stroke-width: 2.5; } .smclink text { font-size: 9px; font-weight: bold; }\n"
-	".c0 path { stroke: #c8412f; } .c0 text { fill: #c8412f; } .c1 path { stroke: #8a2be2; } .c1 text { fill: #8a2be2; }\n"
-	".c2 path { stroke: #1f8fa8; } .c2 text { fill: #1f8fa8; } .c3 path { stroke: #d4a017; } .c3 text { fill: #9a7400; }\n"
-	".c4 path { stroke: #e0559b; } .c4 text { fill: #b02a6f; } .c5 path { stroke: #4b7f2a; } .c5 text { fill: #4b7f2a; }\n"
-	".name { font-weight: bold; font-size: 12px; } .small { font-size: 9px; fill: #555; }\n"
-	".head { font-size: 15px; font-weight: bold; }\n";
+        ".stack rect { fill: #eef2f8; stroke: #36587a; stroke-width: 1.4; }\n"
+        ".adapter rect { fill: #fbf1e4; stroke: #b5651d; stroke-width: 1.4; } .adapter circle { fill: #b5651d; }\n"
+        ".switch rect { fill: #e9f5ec; stroke: #2e7d46; stroke-width: 1.4; }\n"
+        ".wire path { fill: none; stroke: #2e7d46; stroke-width: 3; } .wire text { fill: #2e7d46; }\n"
+        ".access line { stroke: #b5651d; stroke-width: 1.5; }\n"
+        ".activation line { stroke: #36587a; stroke-width: 1; stroke-dasharray: 3 3; }\n"
+        ".iface line { stroke: #666; stroke-width: 1.2; } .iface text { font-size: 9px; fill: #444; }\n"
+        ".smclink path { fill: none; stroke-width: 2.5; } .smclink text { font-size: 9px; font-weight: bold; }\n"
+        ".c0 path { stroke: #c8412f; } .c0 text { fill: #c8412f; } .c1 path { stroke: #8a2be2; } .c1 text { fill: #8a2be2; }\n"
+        ".c2 path { stroke: #1f8fa8; } .c2 text { fill: #1f8fa8; } .c3 path { stroke: #d4a017; } .c3 text { fill: #9a7400; }\n"
+        ".c4 path { stroke: #e0559b; } .c4 text { fill: #b02a6f; } .c5 path { stroke: #4b7f2a; } .c5 text { fill: #4b7f2a; }\n"
+        ".name { font-weight: bold; font-size: 12px; } .small { font-size: 9px; fill: #555; }\n"
+        ".head { font-size: 15px; font-weight: bold; }\n";
 
 static double row_x0(size_t n, double width)
 {
@@ -76,9 +76,9 @@ void topology_svg_write(FILE *f, const scn_scenario *s, const topo_link *links, 
 		width = 700;
 	double height = SWITCH_Y + SWITCH_H + 90;
 	double sx0 = row_x0(s->n_stacks, width), ax0 = row_x0(s->n_adapters, width), wx0 = row_x0(s->n_switches, width);
-#define SX(i) (sx0 + (double)(i) * COL)
-#define AX(i) (ax0 + (double)(i) * COL)
-#define WX(i) (wx0 + (double)(i) * COL)
+#define SX(i) (sx0 + (double)(i)*COL)
+#define AX(i) (ax0 + (double)(i)*COL)
+#define WX(i) (wx0 + (double)(i)*COL)
 	svg g;
 	char title[220];
 	snprintf(title, sizeof(title), "topology: %s", s->title && s->title[0] ? s->title : s->file);
@@ -170,7 +170,8 @@ void topology_svg_write(FILE *f, const scn_scenario *s, const topo_link *links, 
 		svg_rect(&g, AX(i) - BOX_W / 2, ADAPTER_Y, BOX_W, ADAPTER_H, NULL);
 		svg_text(&g, AX(i), ADAPTER_Y + 17, "name", "middle", "%s", a->name);
 		svg_text(&g, AX(i), ADAPTER_Y + 31, "small", "middle", "PFID 0x%04x, RoCE %s", a->pfid,
-		         a->roce == SCN_ROCE_V1 ? "v1" : a->roce == SCN_ROCE_V2 ? "v2" : "v1+v2");
+		         a->roce == SCN_ROCE_V1 ? "v1" : a->roce == SCN_ROCE_V2 ? "v2"
+		                                                                : "v1+v2");
 		for (uint8_t p = 1; p <= a->n_ports; p++)
 			svg_circle(&g, port_x(AX(i), a, p), ADAPTER_Y + ADAPTER_H, 4, NULL);
 		svg_group_end(&g);

@@ -15,10 +15,10 @@
 
 /* One SMC-R link between two stacks: the adapter port each end uses. */
 typedef struct topo_link {
-	uint32_t stack[2];    /* scenario stack indices */
-	uint32_t adapter[2];  /* scenario adapter indices, SCN_NONE unknown */
-	uint8_t port[2];      /* 1-based */
-	uint32_t link_id[2];  /* the 4-byte link ids */
+	uint32_t stack[2];   /* scenario stack indices */
+	uint32_t adapter[2]; /* scenario adapter indices, SCN_NONE unknown */
+	uint8_t port[2];     /* 1-based */
+	uint32_t link_id[2]; /* the 4-byte link ids */
 	uint32_t lgr;
 } topo_link;
 

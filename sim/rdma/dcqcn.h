@@ -33,15 +33,15 @@
 #define DCQCN_WIRE_OVERHEAD 24u
 
 typedef struct dcqcn_params {
-	sim_ratio g;              /* alpha gain, 0 < g <= 1 */
-	sim_time alpha_timer;     /* K: alpha decays after this long without a CNP */
-	sim_time rate_timer;      /* T: rate increase timer */
-	uint64_t byte_counter;    /* B: a rate increase event every B bytes sent */
-	uint32_t recovery;        /* F: fast recovery steps */
-	uint64_t rai_bps;         /* R_AI: additive increase */
-	uint64_t rhai_bps;        /* R_HAI: hyper increase step */
-	uint64_t min_bps;         /* the rate never goes below this */
-	sim_time cnp_interval;    /* notification point: at most one CNP per QP this often */
+	sim_ratio g;           /* alpha gain, 0 < g <= 1 */
+	sim_time alpha_timer;  /* K: alpha decays after this long without a CNP */
+	sim_time rate_timer;   /* T: rate increase timer */
+	uint64_t byte_counter; /* B: a rate increase event every B bytes sent */
+	uint32_t recovery;     /* F: fast recovery steps */
+	uint64_t rai_bps;      /* R_AI: additive increase */
+	uint64_t rhai_bps;     /* R_HAI: hyper increase step */
+	uint64_t min_bps;      /* the rate never goes below this */
+	sim_time cnp_interval; /* notification point: at most one CNP per QP this often */
 } dcqcn_params;
 
 /* The paper's values: g 1/256, K 55 us, T 55 us, B 10 MB, F 5, R_AI 40 Mb/s, CNP interval
@@ -50,21 +50,21 @@ typedef struct dcqcn_params {
 void dcqcn_params_default(dcqcn_params *p);
 
 typedef struct dcqcn_stats {
-	uint64_t cnps;            /* CNPs that reached the RP */
-	uint64_t cuts;            /* rate decreases */
+	uint64_t cnps; /* CNPs that reached the RP */
+	uint64_t cuts; /* rate decreases */
 	uint64_t fast_recovery, additive, hyper;
 	uint64_t alpha_decays;
 } dcqcn_stats;
 
 typedef struct dcqcn_rp {
 	uint64_t line_bps;
-	uint64_t rc_bps, rt_bps;  /* current and target rate */
-	uint32_t alpha;           /* units of 2^-20 */
+	uint64_t rc_bps, rt_bps; /* current and target rate */
+	uint32_t alpha;          /* units of 2^-20 */
 	uint32_t t_stage, bc_stage;
-	uint64_t bytes;           /* sent since the last byte-counter event */
+	uint64_t bytes; /* sent since the last byte-counter event */
 	bool limited;
 	sim_time alpha_due, rate_due; /* SIM_TIME_NEVER when not running */
-	uint64_t next_tx_ps;      /* pacing: earliest start of the next packet, in ps */
+	uint64_t next_tx_ps;          /* pacing: earliest start of the next packet, in ps */
 	dcqcn_stats st;
 } dcqcn_rp;
 

@@ -23,7 +23,7 @@ typedef struct chunk {
 } chunk;
 
 static struct {
-	chunk *chunks;        /* sorted by base, for lookups by address */
+	chunk *chunks; /* sorted by base, for lookups by address */
 	size_t n, cap;
 	lazy_arena_buf *free[MAX_CLASS + 1];
 	chunk *open[MAX_CLASS + 1]; /* the chunk new buffers of a class are carved from */

@@ -46,15 +46,15 @@ typedef struct lazy_arena_idle lazy_arena_idle;
 
 typedef struct lazy_arena_buf {
 	uint8_t *addr;
-	uint64_t landed;        /* bytes RDMA placed into it since it was allocated or reset */
-	uint64_t idle_landed;   /* landed when it was called idle */
+	uint64_t landed;      /* bytes RDMA placed into it since it was allocated or reset */
+	uint64_t idle_landed; /* landed when it was called idle */
 	sim_time idle_since;
-	sim_time released_at;   /* when its pages were last given back */
-	uint32_t cls;           /* size class: 2^cls bytes */
-	uint8_t level;          /* how long it waits when idle */
+	sim_time released_at; /* when its pages were last given back */
+	uint32_t cls;         /* size class: 2^cls bytes */
+	uint8_t level;        /* how long it waits when idle */
 	bool in_use;
-	bool released;          /* given back and not used since */
-	lazy_arena_idle *idle;  /* the idle list it is on, or NULL */
+	bool released;                      /* given back and not used since */
+	lazy_arena_idle *idle;              /* the idle list it is on, or NULL */
 	struct lazy_arena_buf *prev, *next; /* on the idle list, or the free list (next) */
 } lazy_arena_buf;
 
@@ -69,11 +69,11 @@ struct lazy_arena_idle {
 };
 
 typedef struct lazy_arena_stats {
-	size_t reserved;        /* address space reserved */
-	size_t buffers;         /* buffers in use */
-	size_t buffer_bytes;    /* their sizes */
-	size_t idle;            /* buffers waiting on idle lists */
-	uint64_t released;      /* idle buffers given back */
+	size_t reserved;         /* address space reserved */
+	size_t buffers;          /* buffers in use */
+	size_t buffer_bytes;     /* their sizes */
+	size_t idle;             /* buffers waiting on idle lists */
+	uint64_t released;       /* idle buffers given back */
 	uint64_t kept_in_flight; /* buffers called idle that had bytes in flight */
 } lazy_arena_stats;
 

@@ -33,13 +33,13 @@ smcr_tp_dev *loopback_dev_new(loopback *lb, const char *name, loopback_wc_sink w
                               void *owner);
 
 /* Timing. */
-void loopback_set_latency(loopback *lb, uint64_t ns);     /* per message, default 2 us */
-void loopback_set_ns_per_kib(loopback *lb, uint64_t ns);  /* serialisation, default 80 ns */
-void loopback_set_retry_time(loopback *lb, uint64_t ns);  /* lost traffic -> RETRY_EXC, 100 ms */
+void loopback_set_latency(loopback *lb, uint64_t ns);    /* per message, default 2 us */
+void loopback_set_ns_per_kib(loopback *lb, uint64_t ns); /* serialisation, default 80 ns */
+void loopback_set_retry_time(loopback *lb, uint64_t ns); /* lost traffic -> RETRY_EXC, 100 ms */
 
 /* Faults. */
 void loopback_dev_set_down(loopback *lb, smcr_tp_dev *dev, bool down);
-int loopback_fail_qp(loopback *lb, uint32_t qpn);          /* QP -> ERR, flush, QP_FATAL */
+int loopback_fail_qp(loopback *lb, uint32_t qpn); /* QP -> ERR, flush, QP_FATAL */
 /* Drop the next n SENDs leaving QP qpn (they vanish; the sender still completes). */
 void loopback_drop_sends(loopback *lb, uint32_t qpn, uint32_t n);
 /* Drop the next n SENDs of any QP whose first byte is `type` (an LLC type byte). */

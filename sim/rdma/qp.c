@@ -102,8 +102,7 @@ void qp_complete_send(rnic_qp *qp, const swqe *w, smcr_wc_status status)
 
 static void complete_recv(rnic_qp *qp, const rwqe *w, smcr_wc_status status)
 {
-	smcr_wc wc = { .wr_id = w->wr_id, .qp_ctx = qp->ctx, .status = status, .opcode = SMCR_WC_RECV,
-	               .qp_num = qp->qpn };
+	smcr_wc wc = { .wr_id = w->wr_id, .qp_ctx = qp->ctx, .status = status, .opcode = SMCR_WC_RECV, .qp_num = qp->qpn };
 	rnic_vf_report_wc(qp->vf, qp, &wc);
 }
 

@@ -39,9 +39,9 @@ typedef struct rnic_qp_stats {
 	uint64_t retransmitted_packets, timeouts, seq_naks_rx, rnr_naks_rx;
 	uint64_t rx_packets, rx_payload_bytes;
 	uint64_t duplicates, seq_naks_tx, rnr_naks_tx;
-	uint64_t ooo_drops;       /* packets after a gap, dropped */
-	uint64_t ecn_ce_rx;       /* packets received CE-marked */
-	uint64_t cnp_tx, cnp_rx;  /* CNPs sent to the peer QP, received from it */
+	uint64_t ooo_drops;      /* packets after a gap, dropped */
+	uint64_t ecn_ce_rx;      /* packets received CE-marked */
+	uint64_t cnp_tx, cnp_rx; /* CNPs sent to the peer QP, received from it */
 } rnic_qp_stats;
 
 /* NULL on bad port or caps beyond the device limits. */

@@ -14,9 +14,38 @@ static sim_time req_rnr_delay_ns(uint8_t code)
 {
 	/* IBTA RNR NAK timer field encoding, in microseconds (code 0 is the longest) */
 	static const uint32_t us[32] = {
-		655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960, 1280, 1920,
-		2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720, 40960, 61440, 81920, 122880,
-		163840, 245760, 327680, 491520,
+		655360,
+		10,
+		20,
+		30,
+		40,
+		60,
+		80,
+		120,
+		160,
+		240,
+		320,
+		480,
+		640,
+		960,
+		1280,
+		1920,
+		2560,
+		3840,
+		5120,
+		7680,
+		10240,
+		15360,
+		20480,
+		30720,
+		40960,
+		61440,
+		81920,
+		122880,
+		163840,
+		245760,
+		327680,
+		491520,
 	};
 	return (sim_time)us[code & 31u] * SIM_US;
 }
@@ -108,8 +137,12 @@ static unsigned gather(const swqe *w, uint32_t off, uint32_t len, roce_seg *segs
 static uint8_t opcode_for(const swqe *w, bool first, bool last)
 {
 	if (w->opcode == SMCR_WR_SEND)
-		return first && last ? ROCE_OP_SEND_ONLY : first ? ROCE_OP_SEND_FIRST : last ? ROCE_OP_SEND_LAST : ROCE_OP_SEND_MIDDLE;
-	return first && last ? ROCE_OP_WRITE_ONLY : first ? ROCE_OP_WRITE_FIRST : last ? ROCE_OP_WRITE_LAST : ROCE_OP_WRITE_MIDDLE;
+		return first && last ? ROCE_OP_SEND_ONLY : first ? ROCE_OP_SEND_FIRST
+		                                   : last        ? ROCE_OP_SEND_LAST
+		                                                 : ROCE_OP_SEND_MIDDLE;
+	return first && last ? ROCE_OP_WRITE_ONLY : first ? ROCE_OP_WRITE_FIRST
+	                                    : last        ? ROCE_OP_WRITE_LAST
+	                                                  : ROCE_OP_WRITE_MIDDLE;
 }
 
 /* Sends one packet; returns its frame length (for the rate limiter). */

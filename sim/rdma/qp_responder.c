@@ -114,9 +114,7 @@ static void exec_send(rnic_qp *qp, const roce_pkt *pkt, bool first, bool last)
 	scatter(w, qp->resp_offset, pkt->payload, len);
 	qp->resp_offset += len;
 	if (last) {
-		smcr_wc wc = { .wr_id = w->wr_id, .qp_ctx = qp->ctx, .status = SMCR_WC_SUCCESS,
-		               .opcode = SMCR_WC_RECV, .byte_len = qp->resp_offset, .qp_num = qp->qpn,
-		               .solicited = pkt->bth.se };
+		smcr_wc wc = { .wr_id = w->wr_id, .qp_ctx = qp->ctx, .status = SMCR_WC_SUCCESS, .opcode = SMCR_WC_RECV, .byte_len = qp->resp_offset, .qp_num = qp->qpn, .solicited = pkt->bth.se };
 		rnic_vf_report_wc(qp->vf, qp, &wc);
 		qp->rq_head = (qp->rq_head + 1) % qp->rq_cap;
 		qp->rq_count--;
@@ -192,9 +190,9 @@ void resp_on_request(rnic_qp *qp, const roce_pkt *pkt)
 
 	bool first = op_first(op), last = op_last(op), is_send = op_is_send(op);
 	/* opcode sequence: a message starts with FIRST/ONLY and continues with its own kind */
-	bool seq_ok = qp->resp == RESP_IDLE ? first
-	            : qp->resp == RESP_SEND ? (is_send && !first)
-	                                    : (!is_send && !first);
+	bool seq_ok = qp->resp == RESP_IDLE   ? first
+	              : qp->resp == RESP_SEND ? (is_send && !first)
+	                                      : (!is_send && !first);
 	uint32_t plen = pkt->payload_len;
 	bool len_ok = last ? plen <= qp->mtu_bytes && (first || plen > 0) : plen == qp->mtu_bytes;
 	if (!seq_ok || !len_ok) {

@@ -15,10 +15,10 @@
 #include "sim/rdma/verbs_transport.h"
 
 typedef struct real_port_opts {
-	uint8_t dev_port;       /* 1-based */
-	uint32_t ipv4;          /* the GID of this address (host order); 0 = the first */
-	smcr_mtu mtu_cap;       /* 0 = the device's active MTU */
-	const uint16_t *vlans;  /* VLANs to list the v1 entry for (at least one; 0 = untagged) */
+	uint8_t dev_port;      /* 1-based */
+	uint32_t ipv4;         /* the GID of this address (host order); 0 = the first */
+	smcr_mtu mtu_cap;      /* 0 = the device's active MTU */
+	const uint16_t *vlans; /* VLANs to list the v1 entry for (at least one; 0 = untagged) */
 	size_t n_vlans;
 } real_port_opts;
 

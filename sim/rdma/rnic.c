@@ -356,7 +356,8 @@ rnic *rnic_new(sim_fabric *fab, const rnic_config *cfg)
 	r->k_qp_cc = sim_kind("qp.dcqcn");
 	r->k_resume = sim_kind("rnic.resume");
 	const rnic_cc_config *cc = &cfg->cc;
-	r->prio = (uint8_t)(cc->pcp >= 0 ? cc->pcp & 7 : cc->dscp >= 0 ? (cc->dscp >> 3) & 7 : 0);
+	r->prio = (uint8_t)(cc->pcp >= 0 ? cc->pcp & 7 : cc->dscp >= 0 ? (cc->dscp >> 3) & 7
+	                                                               : 0);
 	r->cnp_prio = (uint8_t)(cc->pcp >= 0 ? cc->cnp_pcp & 7 : (cc->cnp_dscp >> 3) & 7);
 	static const uint8_t zero[6];
 	for (uint8_t i = 0; i < cfg->nports; i++) {
@@ -506,7 +507,7 @@ rnic_vf *rnic_activate(rnic *r, const char *stack_name, const rnic_host *host)
 	for (uint8_t i = 0; i < r->cfg.nports; i++) {
 		vf_port *vp = &vf->ports[i];
 		uint8_t m[6] = { 0x02, (uint8_t)(r->cfg.pfid >> 8), (uint8_t)r->cfg.pfid, (uint8_t)(i + 1),
-		                 (uint8_t)(vf->number >> 8), (uint8_t)vf->number };
+			         (uint8_t)(vf->number >> 8), (uint8_t)vf->number };
 		memcpy(vp->vmac, m, 6);
 		vp->vmac_key = sim_mac_key(m);
 		u64map_put(&r->vf_by_vmac, vmac_index_key(i, vp->vmac_key), vf);

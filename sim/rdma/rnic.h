@@ -42,9 +42,9 @@ typedef struct rnic_vf rnic_vf;
 #define RNIC_MAX_VLANS 4
 
 typedef struct rnic_port_config {
-	uint8_t mac[6];     /* physical MAC; all zero = 06:PP:PP:pp:00:00 */
+	uint8_t mac[6]; /* physical MAC; all zero = 06:PP:PP:pp:00:00 */
 	char pnet_id[17];
-	uint32_t eth_mtu;   /* interface MTU; the port's IB MTU is the largest that fits */
+	uint32_t eth_mtu; /* interface MTU; the port's IB MTU is the largest that fits */
 } rnic_port_config;
 
 /* Congestion features of an adapter (all off by default: frames as without them).
@@ -70,13 +70,13 @@ typedef struct rnic_cc_config {
 typedef struct rnic_config {
 	char name[32];
 	uint16_t pfid;
-	uint8_t nports;            /* 1 or 2 */
+	uint8_t nports; /* 1 or 2 */
 	rnic_port_config ports[RNIC_MAX_PORTS];
-	sim_time doorbell_delay;   /* post_send to first packet on an idle QP */
-	sim_time event_delay;      /* an event (completion, port change) to its delivery */
-	sim_time tx_window;        /* the adapter keeps at most this much wire time queued */
-	uint32_t ack_req_every;    /* AckReq on every Nth packet of long messages (and the last) */
-	uint8_t roce;              /* GID types the adapter offers: RNIC_ROCE_V1 | RNIC_ROCE_V2
+	sim_time doorbell_delay; /* post_send to first packet on an idle QP */
+	sim_time event_delay;    /* an event (completion, port change) to its delivery */
+	sim_time tx_window;      /* the adapter keeps at most this much wire time queued */
+	uint32_t ack_req_every;  /* AckReq on every Nth packet of long messages (and the last) */
+	uint8_t roce;            /* GID types the adapter offers: RNIC_ROCE_V1 | RNIC_ROCE_V2
 	                            * (0 = both); Soft-RoCE (rxe), for one, has RoCE v2 only */
 	rnic_cc_config cc;
 } rnic_config;
@@ -95,7 +95,7 @@ typedef struct rnic_host {
 
 typedef struct rnic_stats {
 	uint64_t tx_frames, tx_bytes;
-	uint64_t tx_looped;        /* frames to another VF of the same port, kept inside */
+	uint64_t tx_looped; /* frames to another VF of the same port, kept inside */
 	uint64_t rx_frames, rx_accepted;
 	uint64_t rx_not_mine;      /* no VF with this destination MAC (floods, broadcasts) */
 	uint64_t rx_not_roce;      /* for a VF but not RoCE (another ethertype or UDP port) */
@@ -103,10 +103,10 @@ typedef struct rnic_stats {
 	uint64_t rx_gid_mismatch;  /* destination GID / IPv4 address not the VF's */
 	uint64_t rx_malformed;
 	uint64_t rx_icrc_errors;
-	uint64_t rx_no_qp;         /* unknown QPN, another VF's QP, or a QP not ready */
-	uint64_t rx_ecn_ce;        /* accepted RoCE v2 frames that arrived CE-marked */
-	uint64_t cnp_tx, cnp_rx;   /* CNPs sent (notification point) and received (reaction point) */
-	uint64_t tx_held;          /* frames held because their priority was paused */
+	uint64_t rx_no_qp;       /* unknown QPN, another VF's QP, or a QP not ready */
+	uint64_t rx_ecn_ce;      /* accepted RoCE v2 frames that arrived CE-marked */
+	uint64_t cnp_tx, cnp_rx; /* CNPs sent (notification point) and received (reaction point) */
+	uint64_t tx_held;        /* frames held because their priority was paused */
 } rnic_stats;
 
 /* Defaults: 1 port, eth MTU 1500 (IB MTU 1024), doorbell 200 ns, events 100 ns,

@@ -25,7 +25,7 @@ typedef struct rnic_port {
 	 * until resume_ev[p] finds the priority unpaused; the time paused is summed */
 	sim_frame *held_head[SIM_PRIOS], *held_tail[SIM_PRIOS];
 	sim_event resume_ev[SIM_PRIOS];
-	sim_time pause_end[SIM_PRIOS];   /* end of the pause counted in paused_total */
+	sim_time pause_end[SIM_PRIOS]; /* end of the pause counted in paused_total */
 	sim_time paused_total[SIM_PRIOS];
 	uint64_t pause_frames;
 } rnic_port;
@@ -50,17 +50,17 @@ typedef struct vf_port {
 /* Something the VF reports to its host: a completion or an async event. */
 typedef struct vf_item {
 	sim_time at;
-	const rnic_qp *qp;  /* the QP it belongs to (NULL for port events); only compared */
+	const rnic_qp *qp; /* the QP it belongs to (NULL for port events); only compared */
 	bool is_async;
-	bool dead;          /* its QP was destroyed: not delivered */
+	bool dead; /* its QP was destroyed: not delivered */
 	uint8_t port;
 	smcr_async_event ev;
 	smcr_wc wc;
 } vf_item;
 
 typedef struct mr_slot {
-	rnic_mr *mr;        /* NULL when free */
-	uint8_t tag;        /* bumped at every reuse */
+	rnic_mr *mr; /* NULL when free */
+	uint8_t tag; /* bumped at every reuse */
 	uint32_t next_free;
 } mr_slot;
 
@@ -77,21 +77,21 @@ struct rnic_mr {
 
 struct rnic_vf {
 	rnic *r;
-	uint32_t number;    /* 1-based, in activation order */
+	uint32_t number; /* 1-based, in activation order */
 	uint64_t id;
 	char stack[32];
 	rnic_host host;
 	vf_port ports[RNIC_MAX_PORTS];
 	mr_slot *mrs;
 	uint32_t n_mr_slots, cap_mr_slots, mr_free; /* mr_free: UINT32_MAX = none */
-	u64map mr_by_addr;  /* live regions by host address (chains: rnic_mr.same_addr) */
+	u64map mr_by_addr;                          /* live regions by host address (chains: rnic_mr.same_addr) */
 	uint64_t next_iova;
-	rnic_qp *qps;       /* every live QP of the VF, newest first */
-	vf_item *items;     /* FIFO ring of pending reports */
+	rnic_qp *qps;   /* every live QP of the VF, newest first */
+	vf_item *items; /* FIFO ring of pending reports */
 	size_t item_head, item_count, item_cap;
 	sim_event item_ev;
-	bool delivering;    /* inside a host callback ... */
-	bool doomed;        /* ... which deactivated the VF: free it afterwards */
+	bool delivering; /* inside a host callback ... */
+	bool doomed;     /* ... which deactivated the VF: free it afterwards */
 };
 
 /* Between two VFs of one port, through the adapter's embedded switch. */
@@ -105,15 +105,15 @@ struct rnic {
 	rnic_port ports[RNIC_MAX_PORTS];
 	rnic_vf *vfs[RNIC_MAX_VFS];
 	uint32_t n_vf_slots;
-	u64map vf_by_vmac;  /* active VFs by (port, VMAC) */
+	u64map vf_by_vmac; /* active VFs by (port, VMAC) */
 	uint32_t vf_counter;
 	uint32_t qpn_base;
-	rnic_qp **qps;      /* by qpn - qpn_base; NULL once destroyed */
+	rnic_qp **qps; /* by qpn - qpn_base; NULL once destroyed */
 	size_t n_qps, cap_qps;
 	rnic_stats st;
 	uint32_t k_qp_tx, k_qp_retry, k_qp_rnr, k_vf_report, k_loop, k_qp_cc, k_resume;
 	uint8_t prio, cnp_prio; /* priorities of the data and of the CNPs the adapter sends */
-	sim_tap_fn loop_tap;   /* observer of turnaround frames (captures), or NULL */
+	sim_tap_fn loop_tap;    /* observer of turnaround frames (captures), or NULL */
 	void *loop_tap_ctx;
 };
 
@@ -142,7 +142,9 @@ typedef struct rwqe {
 	uint32_t length;
 } rwqe;
 
-enum resp_msg { RESP_IDLE = 0, RESP_SEND, RESP_WRITE };
+enum resp_msg { RESP_IDLE = 0,
+	        RESP_SEND,
+	        RESP_WRITE };
 
 struct rnic_qp {
 	rnic *r;
@@ -161,16 +163,16 @@ struct rnic_qp {
 	uint32_t mtu_bytes;
 	uint32_t dest_qpn;
 	uint8_t min_rnr_timer, timeout, retry_cnt, rnr_retry;
-	roce_addr addr;     /* headers of every packet this QP sends */
+	roce_addr addr; /* headers of every packet this QP sends */
 
 	/* requester */
 	swqe *sq;
 	uint8_t *sq_inline; /* max_inline_data bytes per SQ slot */
 	uint32_t sq_cap, sq_head, sq_count;
 	uint32_t tx_idx, tx_pkt; /* next packet to send: SQ position (from head), packet */
-	uint32_t next_psn;  /* first PSN of the next new WQE */
-	uint32_t una;       /* oldest unacknowledged PSN */
-	uint32_t sent_end;  /* one past the highest PSN ever sent */
+	uint32_t next_psn;       /* first PSN of the next new WQE */
+	uint32_t una;            /* oldest unacknowledged PSN */
+	uint32_t sent_end;       /* one past the highest PSN ever sent */
 	uint8_t retry_left, rnr_left;
 	bool rnr_wait;
 	uint32_t since_ackreq;
@@ -182,15 +184,15 @@ struct rnic_qp {
 	uint32_t rq_cap, rq_head, rq_count;
 	uint32_t epsn, msn;
 	enum resp_msg resp;
-	uint32_t resp_offset;      /* SEND: bytes placed in the RQ head so far */
-	uint8_t *write_dst;        /* WRITE: where the next byte goes */
+	uint32_t resp_offset; /* SEND: bytes placed in the RQ head so far */
+	uint8_t *write_dst;   /* WRITE: where the next byte goes */
 	uint32_t write_left;
 	struct lazy_arena_buf *write_lazy; /* WRITE: the arena buffer it goes to, or NULL */
 	bool nak_sent;
 
 	/* congestion control: the DCQCN reaction point and its timers; the notification
 	 * point's next allowed CNP */
-	bool ecn;           /* DCQCN on and RoCE v2: frames ECN-capable */
+	bool ecn; /* DCQCN on and RoCE v2: frames ECN-capable */
 	dcqcn_rp rp;
 	sim_event cc_ev;
 	sim_time cnp_next;

@@ -88,8 +88,7 @@ static int side_setup(testbed *tb, testbed_side *s, const char *name, uint16_t p
 static int connect_qp(testbed *tb, testbed_side *s, testbed_side *peer, uint32_t sq_psn, uint32_t peer_psn)
 {
 	const testbed_params *p = &tb->p;
-	smcr_qp_attr a = { .state = SMCR_QPS_INIT, .port = 1,
-	                   .access = SMCR_ACCESS_LOCAL_WRITE | SMCR_ACCESS_REMOTE_WRITE };
+	smcr_qp_attr a = { .state = SMCR_QPS_INIT, .port = 1, .access = SMCR_ACCESS_LOCAL_WRITE | SMCR_ACCESS_REMOTE_WRITE };
 	int rc = rnic_qp_modify(s->qp, &a);
 	if (rc)
 		return rc;
@@ -171,8 +170,7 @@ int testbed_post_write(testbed_side *s, uint64_t wr_id, uint32_t off, uint32_t l
                        uint32_t flags)
 {
 	testbed_side *peer = testbed_peer(s);
-	smcr_send_wr wr = { .wr_id = wr_id, .opcode = SMCR_WR_RDMA_WRITE, .send_flags = flags, .num_sge = 1,
-	                    .remote_addr = peer->mri.iova + remote_off, .rkey = peer->mri.rkey };
+	smcr_send_wr wr = { .wr_id = wr_id, .opcode = SMCR_WR_RDMA_WRITE, .send_flags = flags, .num_sge = 1, .remote_addr = peer->mri.iova + remote_off, .rkey = peer->mri.rkey };
 	wr.sg_list[0] = (smcr_sge){ s->mem + off, len, s->mri.lkey };
 	return rnic_qp_post_send(s->qp, &wr);
 }

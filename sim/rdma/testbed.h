@@ -26,16 +26,16 @@ typedef struct testbed_side testbed_side;
 typedef struct testbed_params {
 	uint64_t seed;
 	roce_version version;
-	uint32_t eth_mtu;         /* adapters' interface MTU and the wires' MTU */
-	smcr_mtu path_mtu;        /* 0: the ports' IB MTU */
-	sim_wire_params wire;     /* both wires (mtu is overwritten with eth_mtu) */
+	uint32_t eth_mtu;     /* adapters' interface MTU and the wires' MTU */
+	smcr_mtu path_mtu;    /* 0: the ports' IB MTU */
+	sim_wire_params wire; /* both wires (mtu is overwritten with eth_mtu) */
 	sim_time switch_latency;
-	uint16_t vlan;            /* 0: untagged access ports */
+	uint16_t vlan; /* 0: untagged access ports */
 	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
 	uint32_t max_send_wr, max_recv_wr, max_inline;
-	size_t mr_size;           /* bytes of registered memory per side */
+	size_t mr_size; /* bytes of registered memory per side */
 	uint32_t sq_psn_a, sq_psn_b;
-	rnic_config nic;          /* template for both adapters (name, pfid and ports are set) */
+	rnic_config nic; /* template for both adapters (name, pfid and ports are set) */
 	void (*on_wc)(testbed *tb, testbed_side *side, const smcr_wc *wc);
 	void *user;
 } testbed_params;

@@ -40,10 +40,10 @@ struct bench {
 	sim_engine *eng;
 	sim_fabric *fab;
 	sim_switch *sw1, *sw2;
-	node n[4];                 /* S1, S2, R1, R2 */
+	node n[4]; /* S1, S2, R1, R2 */
 	flow f[2];
 	sim_endpoint relay_in, relay_out;
-	bool relay;                /* the relay's endpoints exist */
+	bool relay; /* the relay's endpoints exist */
 	sim_wire *w_in, *w_bottleneck;
 	sim_rng red;
 	sim_pcap_writer *pcap;
@@ -92,8 +92,7 @@ static void capture_tap(void *ctx, const sim_plug *plug, sim_tap_dir dir, sim_ti
 static int post_write(flow *fl)
 {
 	node *s = fl->src, *d = fl->dst;
-	smcr_send_wr wr = { .wr_id = fl->idx, .opcode = SMCR_WR_RDMA_WRITE, .send_flags = SMCR_SEND_SIGNALED,
-	                    .num_sge = 1, .remote_addr = d->mri.iova, .rkey = d->mri.rkey };
+	smcr_send_wr wr = { .wr_id = fl->idx, .opcode = SMCR_WR_RDMA_WRITE, .send_flags = SMCR_SEND_SIGNALED, .num_sge = 1, .remote_addr = d->mri.iova, .rkey = d->mri.rkey };
 	wr.sg_list[0] = (smcr_sge){ s->mem, fl->b->p->msg, s->mri.lkey };
 	return rnic_qp_post_send(s->qp, &wr);
 }

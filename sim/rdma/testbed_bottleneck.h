@@ -28,28 +28,28 @@
 typedef struct bottleneck_params {
 	uint64_t seed;
 	uint64_t bottleneck_bps, access_bps, rx_bps;
-	uint64_t kmin, kmax;      /* bytes */
+	uint64_t kmin, kmax; /* bytes */
 	sim_ratio pmax;
 	sim_time start2, duration, window;
 	uint32_t msg, depth;
-	rnic_config nic;          /* template of all four adapters (cc: DCQCN on or off) */
+	rnic_config nic;           /* template of all four adapters (cc: DCQCN on or off) */
 	const sim_switch_qos *qos; /* NULL: the RED relay; else sw1's congestion features */
-	const char *pcap;         /* capture the bottleneck here (NULL: none) ... */
-	uint64_t pcap_frames;     /* ... its first this many frames */
+	const char *pcap;          /* capture the bottleneck here (NULL: none) ... */
+	uint64_t pcap_frames;      /* ... its first this many frames */
 } bottleneck_params;
 
 typedef struct bottleneck_result {
 	size_t n_windows;
-	uint64_t bytes[2][BOTTLENECK_MAX_WINDOWS]; /* per flow, per window */
-	uint64_t marked;          /* frames the relay marked CE */
-	uint64_t cnp_tx, cnp_rx;  /* over all adapters */
-	uint64_t rate_bps[2];     /* each sender QP's DCQCN rate at the end */
-	uint64_t frames;          /* captured */
-	bool failed;              /* a work request failed */
+	uint64_t bytes[2][BOTTLENECK_MAX_WINDOWS];      /* per flow, per window */
+	uint64_t marked;                                /* frames the relay marked CE */
+	uint64_t cnp_tx, cnp_rx;                        /* over all adapters */
+	uint64_t rate_bps[2];                           /* each sender QP's DCQCN rate at the end */
+	uint64_t frames;                                /* captured */
+	bool failed;                                    /* a work request failed */
 	uint64_t switch_drops, switch_marks, pauses_tx; /* sw1's bottleneck port (with qos) */
-	uint64_t max_queue;       /* its deepest egress queue, bytes */
-	sim_time senders_paused;  /* time S1 and S2 spent paused by PFC, summed */
-	uint64_t retransmitted;   /* packets S1 and S2 sent again (go-back-N) */
+	uint64_t max_queue;                             /* its deepest egress queue, bytes */
+	sim_time senders_paused;                        /* time S1 and S2 spent paused by PFC, summed */
+	uint64_t retransmitted;                         /* packets S1 and S2 sent again (go-back-N) */
 } bottleneck_result;
 
 /* 40 Gb/s everywhere (receivers 100 Gb/s), RED 5 KB / 200 KB / 1 %, flow 2 at 2 ms, 40 ms,

@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 typedef struct testbed_capture_result {
-	uint64_t frames;  /* written */
-	bool failed;      /* an exchange did not complete (the v2 run is then not made) */
+	uint64_t frames; /* written */
+	bool failed;     /* an exchange did not complete (the v2 run is then not made) */
 } testbed_capture_result;
 
 /* The v1 and/or the v2 run into path. 0, or -1 with the reason in err when the file

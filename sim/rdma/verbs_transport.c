@@ -21,9 +21,9 @@
 #define VERBS_POLL_BATCH 16
 
 static const char create_hint[] =
-	"Create a Soft-RoCE device with 'rxe-setup/rxe-host.sh up IFACE' on a Linux host whose "
-	"kernel has rdma_rxe, or run the real-hardware tests in a VM with 'make check-hw' "
-	"(see docs/real-hw.md).";
+        "Create a Soft-RoCE device with 'rxe-setup/rxe-host.sh up IFACE' on a Linux host whose "
+        "kernel has rdma_rxe, or run the real-hardware tests in a VM with 'make check-hw' "
+        "(see docs/real-hw.md).";
 
 struct verbs_transport {
 	verbs_sink sink;
@@ -31,7 +31,7 @@ struct verbs_transport {
 	GPtrArray *devs; /* smcr_tp_dev *, in opening order */
 	int last_code;
 	char last_msg[512];
-	bool trace;      /* SMCR_VERBS_TRACE set: async events and failed completions to stderr */
+	bool trace; /* SMCR_VERBS_TRACE set: async events and failed completions to stderr */
 };
 
 /* A failed receive completion held back by poll_cq() (see verbs_dev_process()). */
@@ -71,8 +71,7 @@ struct smcr_tp_mr {
 
 /* Errors ------------------------------------------------------------------------- */
 
-__attribute__((format(printf, 3, 4)))
-static int fail(verbs_transport *vt, int code, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int fail(verbs_transport *vt, int code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -417,7 +416,8 @@ int verbs_dev_port(verbs_transport *vt, smcr_tp_dev *dev, uint8_t port, smcr_por
 	g_strlcpy(out->name, dev->name, sizeof out->name);
 	out->state = pa.state == IBV_PORT_ACTIVE ? SMCR_PORT_ACTIVE : SMCR_PORT_DOWN;
 	out->active_mtu = pa.active_mtu >= IBV_MTU_256 && pa.active_mtu <= IBV_MTU_4096
-	                          ? (smcr_mtu)pa.active_mtu : SMCR_MTU_1024;
+	                          ? (smcr_mtu)pa.active_mtu
+	                          : SMCR_MTU_1024;
 
 	/* All valid entries of the device at once (rdma-core falls back to sysfs itself on
 	 * kernels without the ioctl), then this port's RoCE ones in table order. */
@@ -675,8 +675,7 @@ static smcr_tp_qp *op_create_qp(void *tp, smcr_tp_dev *dev, uint8_t port, const 
 {
 	verbs_transport *vt = tp;
 	/* Linux SMC-R's defaults when the caller has no opinion (smc_ib_create_queue_pair) */
-	static const smcr_qp_caps linux_caps = { .max_send_wr = 48, .max_recv_wr = 48,
-	                                         .max_send_sge = 2, .max_recv_sge = 1 };
+	static const smcr_qp_caps linux_caps = { .max_send_wr = 48, .max_recv_wr = 48, .max_send_sge = 2, .max_recv_sge = 1 };
 	if (!caps)
 		caps = &linux_caps;
 	if (port == 0 || port > dev->port_count) {
@@ -687,11 +686,11 @@ static smcr_tp_qp *op_create_qp(void *tp, smcr_tp_dev *dev, uint8_t port, const 
 		.send_cq = dev->send_cq,
 		.recv_cq = dev->recv_cq,
 		.cap = {
-			.max_send_wr = caps->max_send_wr,
-			.max_recv_wr = caps->max_recv_wr,
-			.max_send_sge = caps->max_send_sge,
-			.max_recv_sge = caps->max_recv_sge,
-			.max_inline_data = caps->max_inline_data,
+		        .max_send_wr = caps->max_send_wr,
+		        .max_recv_wr = caps->max_recv_wr,
+		        .max_send_sge = caps->max_send_sge,
+		        .max_recv_sge = caps->max_recv_sge,
+		        .max_inline_data = caps->max_inline_data,
 		},
 		.qp_type = IBV_QPT_RC,
 		.sq_sig_all = 0,
@@ -847,7 +846,8 @@ static int op_post_send(void *tp, smcr_tp_qp *qp, const smcr_send_wr *wr)
 		.wr_id = wr->wr_id,
 		.sg_list = sg,
 		.num_sge = (int)wr->num_sge,
-	}, *bad = NULL;
+	},
+	                   *bad = NULL;
 	bool known = false;
 	switch (wr->opcode) {
 	case SMCR_WR_SEND:

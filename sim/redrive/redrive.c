@@ -287,7 +287,8 @@ int redrive_run(const char *capture, const redrive_opts *o, redrive_result *res,
 	}
 	if (second)
 		rd_note(&rd, "%zu messages on second links of a link group are neither fed nor compared (one link per "
-		        "group is re-driven)", second);
+		             "group is re-driven)",
+		        second);
 
 	stack *st;
 	rnic *adapter;
@@ -338,11 +339,9 @@ void redrive_print(FILE *out, const redrive_result *r, bool pairs)
 	}
 	fprintf(out, "re-drive: recorded %s %s fed in, our core plays the %s %s\n", r->r_is_client ? "client" : "server",
 	        ra, r->r_is_client ? "server" : "client", oa);
-	fprintf(out, "  %" PRIu64 " messages in the conversation: %" PRIu64 " fed, %" PRIu64 " not fed; %" PRIu64
-	             " recorded from our side\n",
+	fprintf(out, "  %" PRIu64 " messages in the conversation: %" PRIu64 " fed, %" PRIu64 " not fed; %" PRIu64 " recorded from our side\n",
 	        r->conversation_msgs, r->fed, r->not_fed, r->recorded_o);
-	fprintf(out, "  ours: %" PRIu64 " sent, %" PRIu64 " compared, %" PRIu64 " equal, %" PRIu64 " differ, %" PRIu64
-	             " missing, %" PRIu64 " extra\n",
+	fprintf(out, "  ours: %" PRIu64 " sent, %" PRIu64 " compared, %" PRIu64 " equal, %" PRIu64 " differ, %" PRIu64 " missing, %" PRIu64 " extra\n",
 	        r->ours, r->compared, r->equal, r->compared - r->equal, r->missing, r->extra);
 	for (size_t i = 0; i < r->n_notes; i++)
 		fprintf(out, "  note: %s\n", r->notes[i]);

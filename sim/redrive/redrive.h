@@ -57,53 +57,53 @@
 typedef enum redrive_side {
 	REDRIVE_SIDE_CLIENT = 0, /* the recorded client is fed in; our core is the server */
 	REDRIVE_SIDE_SERVER = 1,
-	REDRIVE_SIDE_IP = 2,     /* the host with side_ip */
+	REDRIVE_SIDE_IP = 2, /* the host with side_ip */
 } redrive_side;
 
 typedef struct redrive_opts {
-	const char *scenario;    /* NULL: a world made from the capture */
+	const char *scenario; /* NULL: a world made from the capture */
 	redrive_side side;
-	uint32_t side_ip;        /* host order, with REDRIVE_SIDE_IP */
-	uint64_t wait_ns;        /* 0: 1 s */
-	uint64_t end_ns;         /* 0: the recording's span + 10 s */
+	uint32_t side_ip; /* host order, with REDRIVE_SIDE_IP */
+	uint64_t wait_ns; /* 0: 1 s */
+	uint64_t end_ns;  /* 0: the recording's span + 10 s */
 	uint64_t seed;
 	bool has_seed;
-	world_opts world;        /* capture options, verbose, out (the world's own output) */
+	world_opts world; /* capture options, verbose, out (the world's own output) */
 } redrive_opts;
 
 /* One difference. */
 typedef struct redrive_diff {
-	uint64_t frame;          /* the recorded message's frame, 0 for an extra message of ours */
-	uint64_t time_ns;        /* virtual time it was seen */
-	char msg[48];            /* "CLC Accept", "LLC CONFIRM_LINK response", "CDC", "WRITE" */
-	char text[256];          /* "field qpn: ours 0x..., recorded 0x... (mapped to ...)" */
+	uint64_t frame;   /* the recorded message's frame, 0 for an extra message of ours */
+	uint64_t time_ns; /* virtual time it was seen */
+	char msg[48];     /* "CLC Accept", "LLC CONFIRM_LINK response", "CDC", "WRITE" */
+	char text[256];   /* "field qpn: ours 0x..., recorded 0x... (mapped to ...)" */
 } redrive_diff;
 
 /* One message of ours paired with a recorded one. */
 typedef struct redrive_pair {
-	uint64_t frame;          /* the recorded message's frame */
+	uint64_t frame; /* the recorded message's frame */
 	char msg[48];
 	bool equal;
 } redrive_pair;
 
 typedef struct redrive_result {
-	uint32_t r_ip, o_ip;     /* fed side, our side (host order): the world's addresses */
+	uint32_t r_ip, o_ip;       /* fed side, our side (host order): the world's addresses */
 	char r_rec[64], o_rec[64]; /* the recorded addresses, when they differ from those (an
 	                          * IPv6 or a one-address conversation); else empty */
 	bool r_is_client;
-	uint64_t conversation_msgs;  /* recorded messages between the two hosts */
-	uint64_t fed, not_fed;   /* recorded R messages sent / not sent (second links, timeouts) */
-	uint64_t recorded_o;     /* recorded O messages (to compare against) */
-	uint64_t ours;           /* messages our side sent */
+	uint64_t conversation_msgs; /* recorded messages between the two hosts */
+	uint64_t fed, not_fed;      /* recorded R messages sent / not sent (second links, timeouts) */
+	uint64_t recorded_o;        /* recorded O messages (to compare against) */
+	uint64_t ours;              /* messages our side sent */
 	uint64_t compared, equal, missing, extra;
 	redrive_diff *diffs;
 	size_t n_diffs, cap_diffs;
-	redrive_pair *pairs;     /* every comparison, in the order our messages came */
+	redrive_pair *pairs; /* every comparison, in the order our messages came */
 	size_t n_pairs, cap_pairs;
-	char notes[8][200];      /* limits met, waits that ran out, ... */
+	char notes[8][200]; /* limits met, waits that ran out, ... */
 	size_t n_notes;
-	bool damaged;            /* the capture ended in a damaged record */
-	char damage[200];        /* what the reader said, with the frame number */
+	bool damaged;     /* the capture ended in a damaged record */
+	char damage[200]; /* what the reader said, with the frame number */
 } redrive_result;
 
 /* Run a re-drive. 0 with res filled (differences or not); -1 when it cannot run (no SMC-R

@@ -27,8 +27,8 @@
 typedef struct conn_facts {
 	bool seen, decline, accept, confirm;
 	uint16_t port;
-	uint64_t first_o_clc;     /* index + 1 */
-	uint32_t o_rmb, r_rmb;    /* bytes; 0 unknown */
+	uint64_t first_o_clc;  /* index + 1 */
+	uint32_t o_rmb, r_rmb; /* bytes; 0 unknown */
 	uint32_t r_token;
 	bool has_r_token;
 } conn_facts;
@@ -196,7 +196,8 @@ static bool steps_of(const redrive *rd, uint32_t ci, const conn_facts *f, app_re
 			first_gate = first_gate != UINT64_MAX ? first_gate : g;
 		}
 		if (wrote > in_runs) {
-			uint64_t g = blocked_gate != UINT64_MAX ? blocked_gate : n_runs ? run_at[n_runs - 1] : i;
+			uint64_t g = blocked_gate != UINT64_MAX ? blocked_gate : n_runs ? run_at[n_runs - 1]
+			                                                                : i;
 			push_step(c, &cap, APP_REC_WRITE, wrote - in_runs, g, false);
 			first_gate = first_gate != UINT64_MAX ? first_gate : g;
 		}
@@ -279,7 +280,8 @@ static void rd_app_script(redrive *rd, app_rec_script *s)
 		c->n_steps = 0;
 		c->drain = true;
 		rd_note(rd, "connection %" PRIu32 ": the recorded application cannot be derived (%s); our side reads what "
-		        "arrives and closes after the peer", ci, why);
+		            "arrives and closes after the peer",
+		        ci, why);
 	}
 }
 

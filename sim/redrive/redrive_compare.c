@@ -10,9 +10,16 @@
 #include "sim/redrive/redrive_int.h"
 
 static const char *kind_name[RD_N_KINDS] = {
-	[RD_QPN] = "QPN", [RD_PSN] = "PSN", [RD_RKEY] = "rkey", [RD_VADDR] = "RMB address",
-	[RD_TOKEN] = "alert token", [RD_LINK_UID] = "link id", [RD_LINK_NUM] = "link number",
-	[RD_PEER_ID] = "system id", [RD_GID] = "GID", [RD_MAC] = "MAC",
+	[RD_QPN] = "QPN",
+	[RD_PSN] = "PSN",
+	[RD_RKEY] = "rkey",
+	[RD_VADDR] = "RMB address",
+	[RD_TOKEN] = "alert token",
+	[RD_LINK_UID] = "link id",
+	[RD_LINK_NUM] = "link number",
+	[RD_PEER_ID] = "system id",
+	[RD_GID] = "GID",
+	[RD_MAC] = "MAC",
 };
 
 /* ---- maps ---- */

@@ -41,35 +41,34 @@ typedef struct fd_mr {
 
 typedef struct fd_conn {
 	sock *s;
-	bool up;                 /* the TCP connection is the feeder's (SMC negotiated) */
+	bool up; /* the TCP connection is the feeder's (SMC negotiated) */
 	bool connecting;
-	bool assigned;           /* an accepted connection was given this recorded one */
+	bool assigned; /* an accepted connection was given this recorded one */
 	bool eof;
 	uint8_t rx[2 * SMCR_CLC_MAX_LEN];
 	uint32_t rx_len;
-	bool clc_over;           /* the CLC phase ended: the rest of the stream is data */
+	bool clc_over; /* the CLC phase ended: the rest of the stream is data */
 	/* recorded values of this connection (from its CLC messages) */
 	uint32_t rec_r_token, rec_o_token;
 	bool has_r_token;
-	uint64_t first_o_clc;    /* order of its first recorded O CLC message (server feeds) */
+	uint64_t first_o_clc; /* order of its first recorded O CLC message (server feeds) */
 } fd_conn;
 
 typedef struct fd_link {
 	smcr_tp_qp *qp;
 	uint32_t qpn;
 	smcr_qp_state state;
-	bool o_known;            /* our side's QP values (from our Accept/Confirm) */
+	bool o_known; /* our side's QP values (from our Accept/Confirm) */
 	uint32_t o_qpn, o_psn;
 	uint8_t o_gid[16], o_mac[6];
 	uint8_t o_mtu;
 	bool r_psn_known;
 	uint32_t r_psn;
 	bool v2;
-	uint32_t o_req_psn;      /* next request PSN expected from our side (the tap) */
+	uint32_t o_req_psn; /* next request PSN expected from our side (the tap) */
 	bool o_req_psn_known;
-	struct fd_mr *recv;      /* receive slots */
+	struct fd_mr *recv; /* receive slots */
 } fd_link;
-
 
 struct rd_feed {
 	redrive *rd;
@@ -83,17 +82,17 @@ struct rd_feed {
 	uint8_t mac[6], gid_v1[16], gid_v2[16];
 	uint16_t sgid_v1, sgid_v2;
 	bool has_v1, has_v2;
-	fd_conn *conns;          /* by the decoder's connection index */
+	fd_conn *conns; /* by the decoder's connection index */
 	size_t n_conns;
-	fd_link *links;          /* by the decoder's link group index */
+	fd_link *links; /* by the decoder's link group index */
 	size_t n_links;
-	fd_link spare;           /* stands for a second link the fed side offers */
+	fd_link spare; /* stands for a second link the fed side offers */
 	sock *listeners[16];
 	uint16_t listen_port[16];
 	size_t n_listeners;
 	fd_mr send, write;
 	uint32_t send_next, write_off;
-	fd_mr *rmbs;             /* the feeder's RMBs (R's, as recorded) */
+	fd_mr *rmbs; /* the feeder's RMBs (R's, as recorded) */
 	size_t n_rmbs;
 	size_t next_r, dep_scan;
 	bool any_sent;
@@ -173,15 +172,13 @@ static int qp_create(rd_feed *f, fd_link *l, bool v2)
 {
 	if (l->qp)
 		return 0;
-	smcr_qp_caps caps = { .max_send_wr = 256, .max_recv_wr = RECV_SLOTS, .max_send_sge = 1, .max_recv_sge = 1,
-	                      .max_inline_data = 0 };
+	smcr_qp_caps caps = { .max_send_wr = 256, .max_recv_wr = RECV_SLOTS, .max_send_sge = 1, .max_recv_sge = 1, .max_inline_data = 0 };
 	uintptr_t ctx = l == &f->spare ? 0 : (uintptr_t)(l - f->links);
 	l->qp = f->ops->create_qp(f->tp, sim_transport_dev(f->vf), f->port, &caps, (void *)ctx, &l->qpn);
 	if (!l->qp)
 		return -1;
 	l->v2 = v2;
-	smcr_qp_attr a = { .state = SMCR_QPS_INIT, .port = f->port,
-	                   .access = SMCR_ACCESS_LOCAL_WRITE | SMCR_ACCESS_REMOTE_WRITE };
+	smcr_qp_attr a = { .state = SMCR_QPS_INIT, .port = f->port, .access = SMCR_ACCESS_LOCAL_WRITE | SMCR_ACCESS_REMOTE_WRITE };
 	if (f->ops->modify_qp(f->tp, l->qp, &a))
 		return -1;
 	l->state = SMCR_QPS_INIT;
@@ -216,8 +213,7 @@ static void qp_connect(rd_feed *f, fd_link *l)
 {
 	if (!l->qp || l->state != SMCR_QPS_INIT || !l->o_known || !l->r_psn_known)
 		return;
-	smcr_qp_attr a = { .state = SMCR_QPS_RTR, .path_mtu = l->o_mtu ? (smcr_mtu)l->o_mtu : SMCR_MTU_1024,
-	                   .dest_qpn = l->o_qpn, .rq_psn = l->o_psn, .max_dest_rd_atomic = 1, .min_rnr_timer = 5 };
+	smcr_qp_attr a = { .state = SMCR_QPS_RTR, .path_mtu = l->o_mtu ? (smcr_mtu)l->o_mtu : SMCR_MTU_1024, .dest_qpn = l->o_qpn, .rq_psn = l->o_psn, .max_dest_rd_atomic = 1, .min_rnr_timer = 5 };
 	memcpy(a.ah.dgid, l->o_gid, 16);
 	dest_mac(f, l, a.ah.dmac, &a.ah.hop_limit);
 	a.ah.sgid_index = l->v2 ? f->sgid_v2 : f->sgid_v1;
@@ -225,8 +221,7 @@ static void qp_connect(rd_feed *f, fd_link *l)
 		rd_note(f->rd, "the feeder's QP could not be connected (RTR)");
 		return;
 	}
-	smcr_qp_attr b = { .state = SMCR_QPS_RTS, .timeout = 14, .retry_cnt = 7, .rnr_retry = 7, .sq_psn = l->r_psn,
-	                   .max_rd_atomic = 1 };
+	smcr_qp_attr b = { .state = SMCR_QPS_RTS, .timeout = 14, .retry_cnt = 7, .rnr_retry = 7, .sq_psn = l->r_psn, .max_rd_atomic = 1 };
 	if (f->ops->modify_qp(f->tp, l->qp, &b)) {
 		rd_note(f->rd, "the feeder's QP could not be connected (RTS)");
 		return;
@@ -279,7 +274,8 @@ static void ours(rd_feed *f, replay_msg_kind kind, uint32_t conn, uint32_t lgr, 
 		if (kind == REPLAY_MSG_WRITE)
 			snprintf(what, sizeof(what), " (%" PRIu32 " bytes)", len);
 		rd_diff(rd, 0, rd_msg_name(&x, name, sizeof(name)), "extra: our side sent it%s, the recording has no such "
-		        "message here", what);
+		                                                    "message here",
+		        what);
 		pump(f);
 		return;
 	}
@@ -491,8 +487,7 @@ static void app_accept(sock *listener, sock *child, void *user)
 	sock_close(child);
 }
 
-static const sock_callbacks feeder_sock_cbs = { .on_connect = app_connect, .on_accept = app_accept,
-	                                        .on_close = app_close };
+static const sock_callbacks feeder_sock_cbs = { .on_connect = app_connect, .on_accept = app_accept, .on_close = app_close };
 
 /* ---- the RoCE side ---- */
 
@@ -958,7 +953,8 @@ static void pump(rd_feed *f)
 				f->dep_scan = f->next_r;
 			} else {
 				rd_note(rd, "%s of the fed side (frame %" PRIu64 ") could not be sent: its connection or link "
-				        "was not there", rd_msg_name(m, name, sizeof(name)), m->frame);
+				            "was not there",
+				        rd_msg_name(m, name, sizeof(name)), m->frame);
 				m->done = true;
 				m->fed_at = now;
 				app_recorded_poke(rd->app);

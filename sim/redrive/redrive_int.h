@@ -31,14 +31,14 @@ typedef struct rd_msg {
 	uint32_t conn, link, lgr; /* the decoder's (1-based, 0 unknown) */
 	uint16_t server_port;     /* the TCP connection's server port, 0 unknown */
 	uint8_t *data;
-	uint32_t len;             /* bytes captured */
-	uint32_t wire_len;        /* WRITE: bytes on the wire */
+	uint32_t len;      /* bytes captured */
+	uint32_t wire_len; /* WRITE: bytes on the wire */
 	uint64_t va;
 	uint32_t rkey;
-	bool second_link;         /* on a link that is not its group's first */
-	bool done;                /* R: sent or given up; O: paired with one of ours */
-	uint64_t seen_at;         /* O: virtual time our message paired with it arrived */
-	uint64_t fed_at;          /* R: virtual time it was sent (or given up), 0 not yet */
+	bool second_link; /* on a link that is not its group's first */
+	bool done;        /* R: sent or given up; O: paired with one of ours */
+	uint64_t seen_at; /* O: virtual time our message paired with it arrived */
+	uint64_t fed_at;  /* R: virtual time it was sent (or given up), 0 not yet */
 } rd_msg;
 
 /* Value kinds that are mapped, not compared. */
@@ -57,7 +57,7 @@ typedef enum rd_kind {
 } rd_kind;
 
 typedef struct rd_pair {
-	uint8_t a[16], b[16];     /* a: live (ours or the feeder's), b: recorded */
+	uint8_t a[16], b[16]; /* a: live (ours or the feeder's), b: recorded */
 } rd_pair;
 
 /* A bijection per kind, learned on first sight. */
@@ -89,21 +89,21 @@ typedef struct redrive {
 	bool have_conversation;
 	uint8_t rec_family, rec_ip[2][16];
 	bool addr_mapped;
-	uint64_t t0;              /* time of the conversation's first message */
-	size_t *open_write;       /* per (link, side): index + 1 of a WRITE still collecting */
+	uint64_t t0;        /* time of the conversation's first message */
+	size_t *open_write; /* per (link, side): index + 1 of a WRITE still collecting */
 	size_t n_open_write;
-	size_t *first_link;       /* per lgr (decoder index): its first link */
+	size_t *first_link; /* per lgr (decoder index): its first link */
 	size_t n_first_link;
 	replay_result decoded;
 	/* value maps: O (ours <-> recorded O), R (the feeder's <-> recorded R) */
 	rd_map map_o, map_r;
-	rd_rmb *rmb_o, *rmb_r;    /* RMBs of each side */
+	rd_rmb *rmb_o, *rmb_r; /* RMBs of each side */
 	size_t n_rmb_o, cap_rmb_o, n_rmb_r, cap_rmb_r;
 	/* the run */
 	world *w;
 	scn_scenario *scn;
 	rd_feed *feed;
-	app_recorded *app;        /* our side's application in a world made from the capture */
+	app_recorded *app; /* our side's application in a world made from the capture */
 	FILE *devnull;
 	char scenario_text[4096];
 } redrive;

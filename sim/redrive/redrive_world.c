@@ -12,14 +12,14 @@
 
 /* What the recorded CLC messages say about the hosts, for a made world. */
 typedef struct rd_facts {
-	uint8_t version;          /* 1 or 2 */
+	uint8_t version; /* 1 or 2 */
 	bool roce_v2;
 	char eids[SMCR_MAX_EIDS][SMCR_EID_LEN + 1]; /* O's: its Proposal's list, else the agreed one */
 	uint8_t n_eids;
-	bool o_proposed;          /* eids are O's Proposal's */
+	bool o_proposed; /* eids are O's Proposal's */
 	char o_hostname[SMCR_HOSTNAME_LEN + 1];
-	uint8_t o_os;             /* SMCR_CLC_OS_*, 0 unknown */
-	int o_release;            /* the SMC-Rv2 release O used, -1 unknown */
+	uint8_t o_os;                     /* SMCR_CLC_OS_*, 0 unknown */
+	int o_release;                    /* the SMC-Rv2 release O used, -1 unknown */
 	uint8_t o_max_conns, o_max_links; /* v2.1, 0 unknown */
 	uint8_t prefix_len;
 	uint32_t mtu_bytes;

@@ -39,7 +39,7 @@ struct replay_timing {
 	sim_endpoint ep;
 	bool attached;
 	pcap_t *p;
-	uint64_t ts0;             /* capture time of the first frame */
+	uint64_t ts0; /* capture time of the first frame */
 	bool have_ts0;
 	sim_time last_at;
 	uint64_t end_ns;
@@ -53,7 +53,7 @@ struct replay_timing {
 	size_t n_macs;
 	uint8_t ip_mac[REPLAY_TIMING_MAX_PLAY][6]; /* the MAC each played address answered ARP with */
 	bool has_ip_mac[REPLAY_TIMING_MAX_PLAY];
-	GHashTable *isn;          /* tcp_key -> tcp_isn */
+	GHashTable *isn; /* tcp_key -> tcp_isn */
 	uint32_t k_inject;
 };
 
@@ -155,8 +155,7 @@ static void rewrite_tcp(replay_timing *t, uint8_t *d, uint32_t len)
 		return;
 	if (!(d[tco + 13] & RP_TCP_ACK))
 		return;
-	tcp_key k = { .p_ip = get_be32(d + ipo + 12), .e_ip = get_be32(d + ipo + 16), .p_port = get_be16(d + tco),
-	              .e_port = get_be16(d + tco + 2) };
+	tcp_key k = { .p_ip = get_be32(d + ipo + 12), .e_ip = get_be32(d + ipo + 16), .p_port = get_be16(d + tco), .e_port = get_be16(d + tco + 2) };
 	tcp_isn *e = g_hash_table_lookup(t->isn, &k);
 	if (!e || !e->has_rec || !e->has_sim || e->rec == e->sim)
 		return;
@@ -278,7 +277,7 @@ static void answer_arp(replay_timing *t, const uint8_t *d, uint32_t len)
 	const uint8_t *mac = t->has_ip_mac[pi] ? t->ip_mac[pi] : t->ep.mac;
 	sim_frame *f = sim_frame_alloc(sim_fabric_frames(world_fabric(t->w)));
 	uint8_t *p = sim_frame_put(f, off + 2 + 28);
-	memcpy(p, a + 8, 6);         /* to the requester */
+	memcpy(p, a + 8, 6); /* to the requester */
 	memcpy(p + 6, mac, 6);
 	memcpy(p + 12, d + 12, off - 12); /* the same tags */
 	uint8_t *r = p + off;
@@ -287,7 +286,7 @@ static void answer_arp(replay_timing *t, const uint8_t *d, uint32_t len)
 	r = put_be16(r, 0x0800);
 	r = put_u8(r, 6);
 	r = put_u8(r, 4);
-	r = put_be16(r, 2);          /* reply */
+	r = put_be16(r, 2); /* reply */
 	r = put_bytes(r, mac, 6);
 	r = put_be32(r, target);
 	r = put_bytes(r, a + 8, 6);
@@ -301,8 +300,7 @@ static void learn_isn(replay_timing *t, const uint8_t *d, uint32_t len)
 	uint32_t ipo, tco;
 	if (!locate_tcp(d, len, &ipo, &tco) || !(d[tco + 13] & RP_TCP_SYN))
 		return;
-	tcp_key k = { .e_ip = get_be32(d + ipo + 12), .p_ip = get_be32(d + ipo + 16), .e_port = get_be16(d + tco),
-	              .p_port = get_be16(d + tco + 2) };
+	tcp_key k = { .e_ip = get_be32(d + ipo + 12), .p_ip = get_be32(d + ipo + 16), .e_port = get_be16(d + tco), .p_port = get_be16(d + tco + 2) };
 	if (!is_played_ip(t, k.p_ip) || is_played_ip(t, k.e_ip))
 		return;
 	tcp_isn *e = isn_entry(t, &k);
@@ -451,7 +449,8 @@ replay_timing *replay_timing_new(world *w, const char *path, const replay_timing
 	replay_result_free(&res);
 	if (!t->st.n_played) {
 		snprintf(err, errlen, "%s: nothing to play: every IPv4 host of the capture is in the scenario (name one with "
-		         "--play IP)", path);
+		                      "--play IP)",
+		         path);
 		replay_timing_free(t);
 		return NULL;
 	}
@@ -516,11 +515,9 @@ void replay_timing_print(FILE *out, replay_timing *t)
 		        st->first_ns % 1000000000u, st->last_ns / 1000000000u, st->last_ns % 1000000000u);
 	fprintf(out, ", %" PRIu64 " sent by hosts the scenario has\n", st->not_played);
 	if (st->cut || st->too_big || st->after_end)
-		fprintf(out, "  not injected: %" PRIu64 " cut by the snap length, %" PRIu64 " too large, %" PRIu64
-		             " due after the end of the run\n",
+		fprintf(out, "  not injected: %" PRIu64 " cut by the snap length, %" PRIu64 " too large, %" PRIu64 " due after the end of the run\n",
 		        st->cut, st->too_big, st->after_end);
-	fprintf(out, "  %" PRIu64 " TCP acknowledgment numbers moved to the simulated peer's sequence, %" PRIu64
-	             " ARP requests answered, %" PRIu64 " frames received by the injector\n",
+	fprintf(out, "  %" PRIu64 " TCP acknowledgment numbers moved to the simulated peer's sequence, %" PRIu64 " ARP requests answered, %" PRIu64 " frames received by the injector\n",
 	        st->tcp_rewritten, st->arp_answered, st->received);
 	if (st->damaged)
 		fprintf(out, "  %s; the frames before it were injected\n", st->damage);

@@ -36,27 +36,27 @@
 #define REPLAY_TIMING_MAX_PLAY 16
 
 typedef struct replay_timing_opts {
-	uint64_t speed_num, speed_den; /* speed num/den: recorded gaps are multiplied by den/num */
-	uint64_t offset_ns;            /* virtual time of the capture's first frame */
+	uint64_t speed_num, speed_den;         /* speed num/den: recorded gaps are multiplied by den/num */
+	uint64_t offset_ns;                    /* virtual time of the capture's first frame */
 	uint32_t play[REPLAY_TIMING_MAX_PLAY]; /* IPv4 (host order); none: see above */
 	size_t n_play;
 	bool no_tcp_rewrite;
 } replay_timing_opts;
 
 typedef struct replay_timing_stats {
-	uint64_t frames;          /* read from the capture */
+	uint64_t frames; /* read from the capture */
 	uint64_t injected;
-	uint64_t not_played;      /* sent by hosts the scenario plays */
-	uint64_t cut;             /* cut by the snap length */
-	uint64_t too_big;         /* larger than a fabric frame */
-	uint64_t after_end;       /* due after the end of the run */
-	uint64_t tcp_rewritten;   /* TCP segments whose acknowledgment number was moved */
+	uint64_t not_played;    /* sent by hosts the scenario plays */
+	uint64_t cut;           /* cut by the snap length */
+	uint64_t too_big;       /* larger than a fabric frame */
+	uint64_t after_end;     /* due after the end of the run */
+	uint64_t tcp_rewritten; /* TCP segments whose acknowledgment number was moved */
 	uint64_t arp_answered;
-	uint64_t received;        /* frames the fabric delivered to the injector */
-	uint64_t first_ns, last_ns;   /* virtual times of the first and last injected frame */
+	uint64_t received;          /* frames the fabric delivered to the injector */
+	uint64_t first_ns, last_ns; /* virtual times of the first and last injected frame */
 	uint32_t played[REPLAY_TIMING_MAX_PLAY];
 	size_t n_played;
-	bool damaged;             /* the file ended in a damaged record */
+	bool damaged; /* the file ended in a damaged record */
 	char damage[200];
 } replay_timing_stats;
 

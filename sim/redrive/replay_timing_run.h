@@ -14,19 +14,19 @@
 #include "sim/world/world.h"
 
 typedef struct replay_timing_run_config {
-	const char *capture;       /* the capture file */
-	const char *scenario;      /* the scenario file */
-	const char *inject_at;     /* the switch to inject at; NULL: the scenario's first */
-	const char *speed_text;    /* the speed as given, for the first line */
+	const char *capture;    /* the capture file */
+	const char *scenario;   /* the scenario file */
+	const char *inject_at;  /* the switch to inject at; NULL: the scenario's first */
+	const char *speed_text; /* the speed as given, for the first line */
 	replay_timing_opts timing;
-	world_opts world;          /* seed, end, captures, verbose, progress (the spare port is set here) */
-	FILE *out;                 /* the first line and what was played (the world writes to world.out) */
-	FILE *log;                 /* the scenario's diagnostics */
+	world_opts world; /* seed, end, captures, verbose, progress (the spare port is set here) */
+	FILE *out;        /* the first line and what was played (the world writes to world.out) */
+	FILE *log;        /* the scenario's diagnostics */
 } replay_timing_run_config;
 
 typedef struct replay_timing_run_result {
-	uint64_t failed;           /* expectations that failed */
-	bool damaged;              /* the capture ended in a damaged record */
+	uint64_t failed; /* expectations that failed */
+	bool damaged;    /* the capture ended in a damaged record */
 	char damage[200];
 } replay_timing_run_result;
 

@@ -38,21 +38,21 @@ typedef enum replay_msg_kind {
 
 typedef struct replay_msg {
 	replay_msg_kind kind;
-	uint64_t frame;          /* where it is (a multi-packet SEND: its first packet) */
-	uint64_t time_ns;        /* that frame's time stamp */
-	int from;                /* 0: the client side (TCP active opener), 1: the server side */
-	uint32_t conn;           /* the decoder's connection (1-based): CLC, and CDC/WRITE once known */
-	uint32_t link;           /* the decoder's link (1-based): LLC, CDC, WRITE */
-	uint32_t lgr;            /* the decoder's link group (1-based), 0 unknown */
-	uint8_t family;          /* the connection's addresses (CLC; LLC/CDC/WRITE when known) */
-	uint8_t ip[2][16];       /* [side]: client, server */
+	uint64_t frame;    /* where it is (a multi-packet SEND: its first packet) */
+	uint64_t time_ns;  /* that frame's time stamp */
+	int from;          /* 0: the client side (TCP active opener), 1: the server side */
+	uint32_t conn;     /* the decoder's connection (1-based): CLC, and CDC/WRITE once known */
+	uint32_t link;     /* the decoder's link (1-based): LLC, CDC, WRITE */
+	uint32_t lgr;      /* the decoder's link group (1-based), 0 unknown */
+	uint8_t family;    /* the connection's addresses (CLC; LLC/CDC/WRITE when known) */
+	uint8_t ip[2][16]; /* [side]: client, server */
 	uint16_t port[2];
-	const uint8_t *data;     /* message bytes (WRITE: this packet's payload as captured) */
-	uint32_t len;            /* bytes at data */
-	uint32_t wire_len;       /* WRITE: payload bytes on the wire */
-	uint64_t va;             /* WRITE: remote address of this packet's first byte */
-	uint32_t rkey;           /* WRITE: the request's rkey */
-	bool write_first;        /* WRITE: the first packet of a request */
+	const uint8_t *data; /* message bytes (WRITE: this packet's payload as captured) */
+	uint32_t len;        /* bytes at data */
+	uint32_t wire_len;   /* WRITE: payload bytes on the wire */
+	uint64_t va;         /* WRITE: remote address of this packet's first byte */
+	uint32_t rkey;       /* WRITE: the request's rkey */
+	bool write_first;    /* WRITE: the first packet of a request */
 } replay_msg;
 
 typedef void (*replay_msg_fn)(void *ctx, const replay_msg *m);
@@ -70,7 +70,7 @@ typedef struct replay_opts {
 
 /* One listed frame or problem. */
 typedef struct replay_note {
-	uint64_t frame;                 /* 1-based frame number, 0 when it concerns the file */
+	uint64_t frame; /* 1-based frame number, 0 when it concerns the file */
 	char text[REPLAY_TEXT_LEN];
 } replay_note;
 
@@ -84,28 +84,28 @@ typedef struct replay_reason_count {
 typedef struct replay_list {
 	replay_note *items;
 	size_t n, cap;
-	uint64_t total;                 /* all of them, listed or not */
+	uint64_t total; /* all of them, listed or not */
 } replay_list;
 
 typedef struct replay_result {
-	smcr_report report;             /* sorted */
+	smcr_report report; /* sorted */
 	int linktype;
 	uint64_t frames, bytes;
 	uint64_t first_ns, last_ns;
 	uint64_t explained;
-	uint64_t cut_frames;            /* frames shorter in the capture than on the wire */
-	uint64_t frames_captured_twice; /* copies of a frame at another capture point: counted,
+	uint64_t cut_frames;                                /* frames shorter in the capture than on the wire */
+	uint64_t frames_captured_twice;                     /* copies of a frame at another capture point: counted,
 	                                 * not decoded again (sim/replay/replay_copies.h) */
 	uint64_t tcp_retransmissions, roce_retransmissions; /* resent by their sender */
-	uint64_t capture_gaps;          /* RoCE packets missing from the capture (PSN gaps) */
+	uint64_t capture_gaps;                              /* RoCE packets missing from the capture (PSN gaps) */
 	uint64_t clc_messages, llc_messages, cdc_messages, rdma_writes;
-	replay_list unexplained;        /* frames not explained */
-	replay_reason_count *reasons;   /* unexplained frames grouped by reason, sorted by reason */
+	replay_list unexplained;      /* frames not explained */
+	replay_reason_count *reasons; /* unexplained frames grouped by reason, sorted by reason */
 	size_t n_reasons;
-	replay_list errors;             /* decode errors and damaged input, with frame numbers */
-	replay_list notes;              /* things worth knowing that are not errors */
-	bool file_damaged;              /* the file ended in the middle of a record, or similar */
-	replay_msg *kept;               /* every CLC and LLC message, in capture order (own copies
+	replay_list errors; /* decode errors and damaged input, with frame numbers */
+	replay_list notes;  /* things worth knowing that are not errors */
+	bool file_damaged;  /* the file ended in the middle of a record, or similar */
+	replay_msg *kept;   /* every CLC and LLC message, in capture order (own copies
 	                                 * of the bytes), for the JSON "clc" and "llc" lists */
 	size_t n_kept, cap_kept;
 } replay_result;

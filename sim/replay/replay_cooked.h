@@ -26,7 +26,9 @@ bool rp_linktype_readable(int linktype);
  * *out_caplen and *out_len are the captured and wire lengths of the result. Returns
  * RP_COOKED_OK, or with the reason in why RP_COOKED_MALFORMED (the pseudo-header is cut)
  * or RP_COOKED_OTHER (it carries no EtherType: not Ethernet traffic). */
-typedef enum rp_cooked_result { RP_COOKED_OK, RP_COOKED_MALFORMED, RP_COOKED_OTHER } rp_cooked_result;
+typedef enum rp_cooked_result { RP_COOKED_OK,
+	                        RP_COOKED_MALFORMED,
+	                        RP_COOKED_OTHER } rp_cooked_result;
 rp_cooked_result rp_cooked_to_ethernet(int linktype, const uint8_t *data, uint32_t caplen, uint32_t len, uint8_t *out,
                                        uint32_t *out_caplen, uint32_t *out_len, char *why, size_t whylen);
 

@@ -15,7 +15,10 @@ typedef struct copy_slot {
 	uint32_t len;
 	uint64_t first_ns;
 	uint8_t n;
-	struct { uint32_t iface; uint8_t hop; } at[POINTS];
+	struct {
+		uint32_t iface;
+		uint8_t hop;
+	} at[POINTS];
 } copy_slot;
 
 struct rp_copies {

@@ -217,7 +217,8 @@ void rp_host_set_sysid(replay_decoder *d, uint32_t h, const uint8_t sysid[8])
 				report_ip_str(o->family, o->ip, a, sizeof(a));
 				report_ip_str(host->family, host->ip, b, sizeof(b));
 				rp_note(d, "%s and %s announce the same system id %02X%02X%02X%02X%02X%02X%02X%02X: both ends on one "
-				        "system, shown as two stacks", a, b, sysid[0], sysid[1], sysid[2], sysid[3], sysid[4], sysid[5],
+				           "system, shown as two stacks",
+				        a, b, sysid[0], sysid[1], sysid[2], sysid[3], sysid[4], sysid[5],
 				        sysid[6], sysid[7]);
 				o->same_system_noted = true;
 			}

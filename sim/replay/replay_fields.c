@@ -100,8 +100,9 @@ static void str(rp_sink *k, const char *key, const char *s)
 	}
 	fputc('"', k->out);
 	for (const char *p = s; *p; p++)
-		fprintf(k->out, *p == '"' || *p == '\\' ? "\\%c" : (unsigned char)*p < ' ' || (unsigned char)*p >= 0x7f ?
-		        "\\x%02x" : "%c", *p == '"' || *p == '\\' ? *p : (unsigned char)*p);
+		fprintf(k->out, *p == '"' || *p == '\\' ? "\\%c" : (unsigned char)*p < ' ' || (unsigned char)*p >= 0x7f ? "\\x%02x"
+		                                                                                                        : "%c",
+		        *p == '"' || *p == '\\' ? *p : (unsigned char)*p);
 	fputc('"', k->out);
 }
 
@@ -442,8 +443,8 @@ static void llc_fields(rp_sink *k, const uint8_t *p, uint32_t len)
 	}
 	u(k, "version", m.version);
 	if (m.version == 2)
-		str(k, "length_byte_order", m.order_ambiguous ? "either" : m.order == SMCR_LLC_V2_LE ? "little-endian" :
-		    "big-endian");
+		str(k, "length_byte_order", m.order_ambiguous ? "either" : m.order == SMCR_LLC_V2_LE ? "little-endian"
+		                                                                                     : "big-endian");
 	hex(k, "flags", m.flags, 2);
 	flag(k, "response", m.flags & SMCR_LLC_FLAG_RESP);
 	llc_body(k, &m);

@@ -8,7 +8,7 @@
 #include "model/byteorder.h"
 
 static rp_frame_kind say(char *why, size_t n, rp_frame_kind k, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+        __attribute__((format(printf, 4, 5)));
 static rp_frame_kind say(char *why, size_t n, rp_frame_kind k, const char *fmt, ...)
 {
 	va_list ap;
@@ -69,7 +69,9 @@ static rp_frame_kind parse_l4(rp_frame *f, uint8_t proto, const uint8_t *p, uint
 	if (proto == 6)
 		return parse_tcp(f, p, cap, wire, why, n);
 	if (proto != 17) {
-		const char *name = proto == 1 ? "ICMP" : proto == 58 ? "ICMPv6" : proto == 2 ? "IGMP" : NULL;
+		const char *name = proto == 1 ? "ICMP" : proto == 58 ? "ICMPv6"
+		                                 : proto == 2        ? "IGMP"
+		                                                     : NULL;
 		if (name)
 			return say(why, n, RP_FRAME_OTHER, "%s", name);
 		return say(why, n, RP_FRAME_OTHER, "IPv%u protocol %u", f->family, proto);
@@ -277,9 +279,16 @@ bool rp_opcode_is_write(uint8_t op)
 bool rp_opcode_starts_request(uint8_t op)
 {
 	switch (op) {
-	case RP_OP_SEND_FIRST: case RP_OP_SEND_ONLY: case RP_OP_SEND_ONLY_IMM: case RP_OP_SEND_ONLY_INV:
-	case RP_OP_WRITE_FIRST: case RP_OP_WRITE_ONLY: case RP_OP_WRITE_ONLY_IMM:
-	case RP_OP_READ_REQ: case RP_OP_CMP_SWAP: case RP_OP_FETCH_ADD:
+	case RP_OP_SEND_FIRST:
+	case RP_OP_SEND_ONLY:
+	case RP_OP_SEND_ONLY_IMM:
+	case RP_OP_SEND_ONLY_INV:
+	case RP_OP_WRITE_FIRST:
+	case RP_OP_WRITE_ONLY:
+	case RP_OP_WRITE_ONLY_IMM:
+	case RP_OP_READ_REQ:
+	case RP_OP_CMP_SWAP:
+	case RP_OP_FETCH_ADD:
 		return true;
 	default:
 		return false;
@@ -300,8 +309,11 @@ rp_frame_kind rp_bth_parse(rp_bth *b, const uint8_t *ib, uint32_t ib_caplen, uin
 	b->psn = get_be24(ib + 9);
 	if (b->opcode >= 0x18 || !rc_ops[b->opcode].name)
 		return say(why, whylen, RP_FRAME_OTHER, "%s transport opcode 0x%02x (%s)",
-		    b->opcode >> 5 == 0 ? "RC" : b->opcode >> 5 == 1 ? "UC" : b->opcode >> 5 == 2 ? "RD" :
-		           b->opcode >> 5 == 3 ? "UD" : "non-RC", b->opcode, rp_opcode_name(b->opcode));
+		           b->opcode >> 5 == 0 ? "RC" : b->opcode >> 5 == 1 ? "UC"
+		                                : b->opcode >> 5 == 2       ? "RD"
+		                                : b->opcode >> 5 == 3       ? "UD"
+		                                                            : "non-RC",
+		           b->opcode, rp_opcode_name(b->opcode));
 	const op_info *op = &rc_ops[b->opcode];
 	uint32_t hdr = 12 + op->reth * 16u + op->aeth * 4u + op->imm * 4u + op->ieth * 4u + op->atomic_eth * 28u +
 	               op->atomic_ack * 8u;

@@ -18,26 +18,26 @@
 #define RP_TCP_ACK 0x10
 
 typedef enum rp_frame_kind {
-	RP_FRAME_TCP,    /* an IPv4/IPv6 TCP segment */
-	RP_FRAME_ROCE,   /* a RoCE v1 or v2 packet with a readable BTH */
-	RP_FRAME_OTHER,  /* well-formed, but not something SMC-R uses (why says what) */
-	RP_FRAME_BAD,    /* malformed or cut before the headers we need (why says what) */
+	RP_FRAME_TCP,   /* an IPv4/IPv6 TCP segment */
+	RP_FRAME_ROCE,  /* a RoCE v1 or v2 packet with a readable BTH */
+	RP_FRAME_OTHER, /* well-formed, but not something SMC-R uses (why says what) */
+	RP_FRAME_BAD,   /* malformed or cut before the headers we need (why says what) */
 } rp_frame_kind;
 
 typedef struct rp_frame {
 	uint8_t dst_mac[6], src_mac[6];
-	uint16_t vlan;              /* VLAN id of the innermost tag, 0xFFFF if untagged */
-	uint16_t ethertype;         /* after the tags */
-	uint8_t family;             /* 4 or 6 for IP (RoCE v2 included), 0 otherwise */
+	uint16_t vlan;      /* VLAN id of the innermost tag, 0xFFFF if untagged */
+	uint16_t ethertype; /* after the tags */
+	uint8_t family;     /* 4 or 6 for IP (RoCE v2 included), 0 otherwise */
 	uint8_t src_ip[16], dst_ip[16];
 	/* TCP */
 	uint16_t sport, dport;
 	uint32_t seq, ack;
 	uint8_t tcp_flags;
-	bool smc_option;            /* kind 254, length 6, E2 D4 C3 D9 */
-	const uint8_t *payload;     /* TCP payload as captured */
-	uint32_t payload_caplen;    /* bytes of it in the capture */
-	uint32_t payload_len;       /* bytes on the wire (from the IP length) */
+	bool smc_option;         /* kind 254, length 6, E2 D4 C3 D9 */
+	const uint8_t *payload;  /* TCP payload as captured */
+	uint32_t payload_caplen; /* bytes of it in the capture */
+	uint32_t payload_len;    /* bytes on the wire (from the IP length) */
 	/* RoCE: the GIDs (v1 from the GRH, v2 IPv4-mapped or IPv6 addresses) and the IB
 	 * transport packet from the BTH to the end, ICRC included */
 	uint8_t roce_version;
@@ -86,7 +86,7 @@ rp_frame_kind rp_frame_parse(rp_frame *f, const uint8_t *data, uint32_t caplen, 
 #define RP_OP_SEND_LAST_INV 0x16
 #define RP_OP_SEND_ONLY_INV 0x17
 
-#define RP_AETH_ACK 0      /* syndrome bits 6..5 */
+#define RP_AETH_ACK 0 /* syndrome bits 6..5 */
 #define RP_AETH_RNR_NAK 1
 #define RP_AETH_NAK 3
 

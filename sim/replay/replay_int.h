@@ -19,21 +19,22 @@
 #include "sim/replay/replay_map.h"
 #include "sim/report/report.h"
 
-enum { RP_CLIENT = 0, RP_SERVER = 1 };
+enum { RP_CLIENT = 0,
+       RP_SERVER = 1 };
 #define RP_OTHER(s) (1 - (s))
 
 /* Out-of-order data kept per TCP direction while the CLC handshake is read. */
 #define RP_TCP_OOO_MAX (256u * 1024u)
 
 typedef struct rp_host {
-	uint32_t alias;              /* 0, or the host this one turned out to be (same system id) */
+	uint32_t alias; /* 0, or the host this one turned out to be (same system id) */
 	bool has_sysid;
 	uint8_t sysid[8];
 	uint8_t family;
-	uint8_t ip[16];              /* first TCP address seen */
-	char name[REPORT_NAME_LEN];  /* host name from a v2 First Contact Extension */
-	uint8_t os_type;             /* SMCR_CLC_OS_*, 0 unknown */
-	bool server_side;            /* the server end of connections from this address to itself */
+	uint8_t ip[16];             /* first TCP address seen */
+	char name[REPORT_NAME_LEN]; /* host name from a v2 First Contact Extension */
+	uint8_t os_type;            /* SMCR_CLC_OS_*, 0 unknown */
+	bool server_side;           /* the server end of connections from this address to itself */
 	bool same_system_noted;
 } rp_host;
 
@@ -46,17 +47,17 @@ typedef struct rp_seg {
 /* One direction of a TCP connection: reassembly and the CLC reader. */
 typedef struct rp_stream {
 	bool started;
-	uint32_t next;               /* next sequence number expected */
-	rp_seg *ooo;                 /* buffered future segments, sorted by seq */
+	uint32_t next; /* next sequence number expected */
+	rp_seg *ooo;   /* buffered future segments, sorted by seq */
 	size_t n_ooo, cap_ooo;
 	uint32_t ooo_bytes;
-	bool parsing;                /* still reading CLC messages from this direction */
-	bool broken;                 /* a CLC message did not decode: reading stopped */
+	bool parsing; /* still reading CLC messages from this direction */
+	bool broken;  /* a CLC message did not decode: reading stopped */
 	uint8_t msg[SMCR_CLC_MAX_LEN];
 	uint32_t msg_len;
-	uint64_t msg_frame;          /* frame where the pending message began */
-	uint64_t cut_frame;          /* a snaplen-cut segment left a hole at next (0 none) */
-	uint64_t app_bytes;          /* stream bytes after the CLC phase */
+	uint64_t msg_frame; /* frame where the pending message began */
+	uint64_t cut_frame; /* a snaplen-cut segment left a hole at next (0 none) */
+	uint64_t app_bytes; /* stream bytes after the CLC phase */
 	bool fin;
 } rp_stream;
 
@@ -64,9 +65,9 @@ typedef struct rp_half {
 	uint32_t host;
 	uint8_t ip[16];
 	uint16_t port;
-	bool smc_option;             /* put the SMC option into its SYN / SYN-ACK */
-	bool smc_active;             /* took part in SMC: the option, or a CLC message */
-	bool clc_seen;               /* sent Accept or Confirm */
+	bool smc_option; /* put the SMC option into its SYN / SYN-ACK */
+	bool smc_active; /* took part in SMC: the option, or a CLC message */
+	bool clc_seen;   /* sent Accept or Confirm */
 	uint8_t sysid[8];
 	uint32_t token, rkey, rmbe_size;
 	uint64_t rmb_vaddr;
@@ -75,19 +76,19 @@ typedef struct rp_half {
 	uint8_t mtu_code;
 	uint32_t fallback, peer_diag;
 	bool cdc_seen;
-	smcr_cdc_msg last_cdc;       /* last CDC message this side sent */
+	smcr_cdc_msg last_cdc; /* last CDC message this side sent */
 	uint64_t cdc_count;
-	uint64_t bytes_sent;         /* producer cursor advances */
-	uint64_t sends;              /* CDC messages that advanced the producer cursor */
-	uint64_t rdma_bytes;         /* RDMA WRITE payload sent */
+	uint64_t bytes_sent; /* producer cursor advances */
+	uint64_t sends;      /* CDC messages that advanced the producer cursor */
+	uint64_t rdma_bytes; /* RDMA WRITE payload sent */
 	bool done_writing, closed, aborted;
-	rp_stream tcp;               /* the byte stream this side sent */
+	rp_stream tcp; /* the byte stream this side sent */
 } rp_half;
 
 typedef enum rp_mode {
-	RP_MODE_PENDING = 0,         /* SMC handshake not (yet) finished */
+	RP_MODE_PENDING = 0, /* SMC handshake not (yet) finished */
 	RP_MODE_SMCR,
-	RP_MODE_TCP,                 /* fallback */
+	RP_MODE_TCP, /* fallback */
 } rp_mode;
 
 typedef struct rp_conn {
@@ -100,15 +101,15 @@ typedef struct rp_conn {
 	uint8_t version;
 	bool first_contact;
 	bool proposal, accept, confirm;
-	int decliner;                /* -1, RP_CLIENT or RP_SERVER */
+	int decliner; /* -1, RP_CLIENT or RP_SERVER */
 	bool clc_error;
-	bool not_smc;                /* the client's SYN had no SMC option: plain TCP */
+	bool not_smc; /* the client's SYN had no SMC option: plain TCP */
 	bool reset;
 	uint32_t lgr, link;
 	uint16_t vlan;
 	uint64_t first_frame;
 	uint64_t proposal_frame, accept_frame, confirm_frame; /* CLC messages, 0 not seen */
-	uint8_t n_prefixes;          /* the Proposal's IP prefixes */
+	uint8_t n_prefixes;                                   /* the Proposal's IP prefixes */
 	report_prefix prefixes[REPORT_MAX_PREFIXES];
 } rp_conn;
 
@@ -121,10 +122,10 @@ typedef struct rp_ep {
 typedef struct rp_flow {
 	uint64_t frames, bytes, ops;
 	uint64_t retrans, gaps;
-	uint64_t naks;               /* NAK / RNR NAK this side sent as responder */
+	uint64_t naks; /* NAK / RNR NAK this side sent as responder */
 	bool psn_valid;
 	uint32_t next_psn;
-	bool unacked;                /* a request with AckReq waits for its ACK */
+	bool unacked; /* a request with AckReq waits for its ACK */
 	uint32_t unacked_psn;
 	uint64_t unacked_ns, unacked_frame;
 	uint64_t last_ns;
@@ -132,45 +133,45 @@ typedef struct rp_flow {
 	uint32_t write_conn;
 	uint64_t write_va;
 	uint32_t write_rkey;
-	uint64_t write_next_va;      /* remote address of the next packet of that WRITE */
+	uint64_t write_next_va; /* remote address of the next packet of that WRITE */
 	uint8_t send_buf[SMCR_LLC_V2_MAX_LEN];
 	uint32_t send_len;
 	bool send_active;
-	uint64_t send_frame;         /* first packet of that SEND */
+	uint64_t send_frame; /* first packet of that SEND */
 } rp_flow;
 
 typedef struct rp_link {
 	uint32_t lgr;
-	uint8_t link_num;            /* 0 until CONFIRM / ADD LINK names it */
+	uint8_t link_num; /* 0 until CONFIRM / ADD LINK names it */
 	rp_ep ep[2];
-	uint32_t uid[2];             /* 4-byte link ids each side sent in CONFIRM LINK */
+	uint32_t uid[2]; /* 4-byte link ids each side sent in CONFIRM LINK */
 	uint16_t vlan;
 	uint8_t roce_version;
 	uint32_t mtu;
 	report_link_state state;
-	uint64_t confirm_req_frame;  /* the first CONFIRM LINK request, 0 none */
-	bool confirmed;              /* CONFIRM LINK answered, or data flowed on it */
+	uint64_t confirm_req_frame; /* the first CONFIRM LINK request, 0 none */
+	bool confirmed;             /* CONFIRM LINK answered, or data flowed on it */
 	bool unknown_rkey_noted;
 	rp_flow flow[2];
 	uint64_t created_frame;
 } rp_link;
 
 typedef struct rp_rkey_alias {
-	int side;                    /* owner of the RMB */
-	uint32_t rkey_a, rkey_b;     /* the same RMB on two links */
+	int side;                /* owner of the RMB */
+	uint32_t rkey_a, rkey_b; /* the same RMB on two links */
 	uint64_t vaddr_b;
 } rp_rkey_alias;
 
 typedef struct rp_lgr {
 	uint32_t host[2];
-	uint32_t seq;                /* creation order, 1-based */
+	uint32_t seq; /* creation order, 1-based */
 	uint16_t vlan;
 	uint8_t version;
 	uint8_t max_links, max_conns;
-	bool seen_first_contact;     /* created by a first-contact handshake in the capture */
+	bool seen_first_contact; /* created by a first-contact handshake in the capture */
 	bool ended;
-	bool add_pending;            /* the server offered a link (ADD LINK request) */
-	uint64_t add_frame;          /* where */
+	bool add_pending;   /* the server offered a link (ADD LINK request) */
+	uint64_t add_frame; /* where */
 	rp_ep add_ep;
 	uint8_t add_link_num;
 	uint8_t add_mtu;
@@ -189,24 +190,29 @@ typedef struct rp_event {
 
 struct replay_decoder {
 	replay_opts opts;
-	uint64_t frame;              /* number of the frame being decoded */
-	uint64_t now;                /* its time stamp */
+	uint64_t frame; /* number of the frame being decoded */
+	uint64_t now;   /* its time stamp */
 	uint32_t frame_len;
-	replay_result res;           /* counters and lists filled while decoding */
-	rp_host *hosts; size_t n_hosts, cap_hosts;
-	rp_conn *conns; size_t n_conns, cap_conns;
-	rp_link *links; size_t n_links, cap_links;
-	rp_lgr *lgrs; size_t n_lgrs, cap_lgrs;
-	rp_event *events; size_t n_events, cap_events;
-	rp_map tcp_map;              /* normalized 4-tuple -> conn */
-	rp_map ip_host;              /* IP -> host */
-	rp_map ep_map;               /* (GID, QPN) -> link << 1 | side */
-	rp_map token_map;            /* (lgr, side, token) -> conn */
-	rp_map rkey_map;             /* (lgr, side, rkey) -> conn */
-	rp_map reasons;              /* unexplained reason text -> index in res.reasons + 1 */
+	replay_result res; /* counters and lists filled while decoding */
+	rp_host *hosts;
+	size_t n_hosts, cap_hosts;
+	rp_conn *conns;
+	size_t n_conns, cap_conns;
+	rp_link *links;
+	size_t n_links, cap_links;
+	rp_lgr *lgrs;
+	size_t n_lgrs, cap_lgrs;
+	rp_event *events;
+	size_t n_events, cap_events;
+	rp_map tcp_map;   /* normalized 4-tuple -> conn */
+	rp_map ip_host;   /* IP -> host */
+	rp_map ep_map;    /* (GID, QPN) -> link << 1 | side */
+	rp_map token_map; /* (lgr, side, token) -> conn */
+	rp_map rkey_map;  /* (lgr, side, rkey) -> conn */
+	rp_map reasons;   /* unexplained reason text -> index in res.reasons + 1 */
 	size_t cap_reasons;
-	uint32_t iface;              /* capture interface of the current frame */
-	rp_copies *copies;           /* recent packets, to tell copies from resends */
+	uint32_t iface;    /* capture interface of the current frame */
+	rp_copies *copies; /* recent packets, to tell copies from resends */
 };
 
 /* replay_decoder.c */
@@ -218,7 +224,7 @@ uint32_t rp_host_for_ip(replay_decoder *d, uint8_t family, const uint8_t ip[16],
 uint32_t rp_host_root(const replay_decoder *d, uint32_t h);
 void rp_host_set_sysid(replay_decoder *d, uint32_t h, const uint8_t sysid[8]);
 void rp_event_add(replay_decoder *d, uint32_t link, report_event_kind kind, uint32_t code, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+        __attribute__((format(printf, 5, 6)));
 /* Tell the observer (opts.on_msg) about a message; m's kind, data, len and the WRITE fields
  * are the caller's, the rest is filled from (conn, link, from). */
 void rp_emit(replay_decoder *d, replay_msg *m, uint32_t conn, uint32_t link, int from);
@@ -244,9 +250,9 @@ void rp_missing_steps(replay_decoder *d);
 /* replay_report.c */
 void rp_build_report(replay_decoder *d, smcr_report *r);
 
-#define RP_CONN(d, i) (&(d)->conns[(i) - 1])
-#define RP_LINK(d, i) (&(d)->links[(i) - 1])
-#define RP_LGR(d, i) (&(d)->lgrs[(i) - 1])
-#define RP_HOST(d, i) (&(d)->hosts[(i) - 1])
+#define RP_CONN(d, i) (&(d)->conns[(i)-1])
+#define RP_LINK(d, i) (&(d)->links[(i)-1])
+#define RP_LGR(d, i) (&(d)->lgrs[(i)-1])
+#define RP_HOST(d, i) (&(d)->hosts[(i)-1])
 
 #endif

@@ -21,7 +21,7 @@ int replay_decode_file(const char *path, const replay_opts *opts, replay_result 
 	if (!rp_linktype_readable(dlt)) {
 		const char *name = pcap_datalink_val_to_name(dlt), *desc = pcap_datalink_val_to_description(dlt);
 		snprintf(err, errlen, "%s: link-layer type %s (%d, %s) is not Ethernet; replay decodes Ethernet captures "
-		         "(LINKTYPE_ETHERNET, 1) and Linux cooked ones (tcpdump -i any: LINUX_SLL, 113; LINUX_SLL2, 276)",
+		                      "(LINKTYPE_ETHERNET, 1) and Linux cooked ones (tcpdump -i any: LINUX_SLL, 113; LINUX_SLL2, 276)",
 		         path, name ? name : "unknown", dlt, desc ? desc : "no description");
 		pcap_close(p);
 		return -1;

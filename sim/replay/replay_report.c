@@ -12,15 +12,19 @@
 typedef struct build {
 	replay_decoder *d;
 	smcr_report *r;
-	uint32_t *stack_of_host;      /* root host index -> stack id (0 none) */
-	struct rnic_slot { uint32_t stack; uint8_t mac[6], gid[16]; uint32_t id; } *rnics;
+	uint32_t *stack_of_host; /* root host index -> stack id (0 none) */
+	struct rnic_slot {
+		uint32_t stack;
+		uint8_t mac[6], gid[16];
+		uint32_t id;
+	} * rnics;
 	size_t n_rnics, cap_rnics;
-	uint32_t *conn_id_next;       /* per stack */
-	uint32_t *lgr_ids;            /* [2 * (lgr - 1) + side]: each side's link group id */
-	bool *lgr_id_made_up;         /* the same index: no link id told it */
+	uint32_t *conn_id_next;           /* per stack */
+	uint32_t *lgr_ids;                /* [2 * (lgr - 1) + side]: each side's link group id */
+	bool *lgr_id_made_up;             /* the same index: no link id told it */
 	uint32_t *first_link, *next_link; /* links of each link group, in index order */
 	uint32_t *first_conn, *next_conn; /* SMC-R connections of each link group */
-	uint32_t *live_on_link;       /* connections not closed, per link */
+	uint32_t *live_on_link;           /* connections not closed, per link */
 } build;
 
 static uint32_t stack_of(build *b, uint32_t host)
@@ -46,8 +50,9 @@ static void ensure_stack(build *b, uint32_t host)
 		size_t n = strlen(s->name);
 		snprintf(s->name + n, sizeof(s->name) - n, " (server)");
 	}
-	s->os = h->os_type == SMCR_CLC_OS_ZOS ? REPORT_OS_ZOS : h->os_type == SMCR_CLC_OS_LINUX ? REPORT_OS_LINUX :
-	        h->os_type == SMCR_CLC_OS_AIX ? REPORT_OS_AIX : REPORT_OS_UNKNOWN;
+	s->os = h->os_type == SMCR_CLC_OS_ZOS ? REPORT_OS_ZOS : h->os_type == SMCR_CLC_OS_LINUX ? REPORT_OS_LINUX
+	                                                : h->os_type == SMCR_CLC_OS_AIX         ? REPORT_OS_AIX
+	                                                                                        : REPORT_OS_UNKNOWN;
 	memcpy(s->system_id, h->sysid, 8);
 	s->family = h->family;
 	memcpy(s->ip, h->ip, 16);
@@ -317,9 +322,11 @@ static void add_lgr_rows(build *b, uint32_t gi)
 			}
 			active++;
 		}
-		rg->type = active == 0 ? REPORT_LGR_NONE : active == 1 ? REPORT_LGR_SINGLE :
-		           two_local && two_remote ? REPORT_LGR_SYM : two_local ? REPORT_LGR_ASYMP :
-		           two_remote ? REPORT_LGR_ASYML : REPORT_LGR_SINGLE;
+		rg->type = active == 0 ? REPORT_LGR_NONE : active == 1       ? REPORT_LGR_SINGLE
+		                                   : two_local && two_remote ? REPORT_LGR_SYM
+		                                   : two_local               ? REPORT_LGR_ASYMP
+		                                   : two_remote              ? REPORT_LGR_ASYML
+		                                                             : REPORT_LGR_SINGLE;
 		/* buffer storage: this side's RMBs, each rkey once */
 		uint32_t seen[64];
 		unsigned n_seen = 0;
@@ -503,8 +510,7 @@ void replay_print_summary(FILE *out, const replay_result *res)
 	        res->explained, res->unexplained.total, res->cut_frames);
 	fprintf(out, "  SMC messages: CLC %" PRIu64 ", LLC %" PRIu64 ", CDC %" PRIu64 "; RDMA WRITEs %" PRIu64 "\n",
 	        res->clc_messages, res->llc_messages, res->cdc_messages, res->rdma_writes);
-	fprintf(out, "  Retransmissions (resent by their sender): TCP %" PRIu64 ", RoCE %" PRIu64
-	        "; RoCE packets missing from the capture: %" PRIu64 "\n",
+	fprintf(out, "  Retransmissions (resent by their sender): TCP %" PRIu64 ", RoCE %" PRIu64 "; RoCE packets missing from the capture: %" PRIu64 "\n",
 	        res->tcp_retransmissions, res->roce_retransmissions, res->capture_gaps);
 	fprintf(out, "  Captured twice (the same packet at another capture point, not decoded again): %" PRIu64 "\n",
 	        res->frames_captured_twice);

@@ -197,7 +197,8 @@ void rp_add_link_reject_text(const smcr_llc_msg *m, char *out, size_t n)
 {
 	if (m->version == 2)
 		snprintf(out, n, "the reason is not on the wire (SMC-Rv2: byte 2, where v1 has the reason, "
-		         "is the %u-byte length's %s byte)", m->length, m->order == SMCR_LLC_V2_LE ? "high" : "low");
+		                 "is the %u-byte length's %s byte)",
+		         m->length, m->order == SMCR_LLC_V2_LE ? "high" : "low");
 	else if (m->reject_reason == SMCR_LLC_REJ_NO_ALT_PATH)
 		snprintf(out, n, "reason 1, no alternate path");
 	else
@@ -319,8 +320,7 @@ static void on_send_message(replay_decoder *d, uint32_t li, int s, const uint8_t
 		rp_note(d, "empty SEND from the %s", side_name(s));
 		return;
 	}
-	replay_msg em = { .kind = p[0] == SMCR_CDC_TYPE ? REPLAY_MSG_CDC : REPLAY_MSG_LLC, .frame = frame, .data = p,
-	                  .len = len };
+	replay_msg em = { .kind = p[0] == SMCR_CDC_TYPE ? REPLAY_MSG_CDC : REPLAY_MSG_LLC, .frame = frame, .data = p, .len = len };
 	uint32_t ci = 0;
 	if (p[0] == SMCR_CDC_TYPE && len >= 8)
 		ci = find_conn_by_token(d, RP_LINK(d, li)->lgr, RP_OTHER(s), get_be32(p + 4));
@@ -348,7 +348,8 @@ static void on_write(replay_decoder *d, uint32_t li, int s, const rp_bth *b)
 		if (!v) {
 			if (!l->unknown_rkey_noted)
 				rp_note(d, "RDMA WRITE from the %s with rkey 0x%08x, which no CLC or LLC message announced "
-				           "(further ones on this link are not listed)", side_name(s), b->rkey);
+				           "(further ones on this link are not listed)",
+				        side_name(s), b->rkey);
 			l->unknown_rkey_noted = true;
 		} else {
 			uint32_t ci = (uint32_t)(*v & 0xFFFFFFFFu), alias = (uint32_t)(*v >> 32);
@@ -356,8 +357,7 @@ static void on_write(replay_decoder *d, uint32_t li, int s, const rp_bth *b)
 			uint64_t base = alias ? RP_LGR(d, l->lgr)->aliases[alias - 1].vaddr_b : c->h[r].rmb_vaddr;
 			uint64_t size = c->h[r].rmbe_size;
 			if (size && (b->va < base || b->va - base + b->dmalen > size))
-				rp_error(d, "RDMA WRITE from the %s to 0x%016" PRIx64 "+%u lies outside the RMB at 0x%016" PRIx64
-				            " (%" PRIu64 " bytes, rkey 0x%08x)", side_name(s), b->va, b->dmalen, base, size, b->rkey);
+				rp_error(d, "RDMA WRITE from the %s to 0x%016" PRIx64 "+%u lies outside the RMB at 0x%016" PRIx64 " (%" PRIu64 " bytes, rkey 0x%08x)", side_name(s), b->va, b->dmalen, base, size, b->rkey);
 			fl->write_conn = ci;
 		}
 	}
@@ -365,9 +365,7 @@ static void on_write(replay_decoder *d, uint32_t li, int s, const rp_bth *b)
 		fl->write_rkey = b->rkey;
 		fl->write_next_va = b->va;
 	}
-	replay_msg em = { .kind = REPLAY_MSG_WRITE, .data = b->payload, .len = b->payload_caplen,
-	                  .wire_len = b->payload_len, .va = fl->write_next_va, .rkey = fl->write_rkey,
-	                  .write_first = b->has_reth };
+	replay_msg em = { .kind = REPLAY_MSG_WRITE, .data = b->payload, .len = b->payload_caplen, .wire_len = b->payload_len, .va = fl->write_next_va, .rkey = fl->write_rkey, .write_first = b->has_reth };
 	rp_emit(d, &em, fl->write_conn, li, s);
 	fl->write_next_va += b->payload_len;
 	if (fl->write_conn)
@@ -469,7 +467,8 @@ void rp_roce_frame(replay_decoder *d, const rp_frame *f)
 		char gid[64];
 		report_gid_str(f->dgid, gid, sizeof(gid));
 		rp_unexplained(d, "RoCE packet to a QP no handshake announced", "RoCE v%u %s to QP 0x%06x at %s, not a QP of "
-		               "any SMC-R link seen in the capture", f->roce_version, rp_opcode_name(b.opcode), b.dest_qp, gid);
+		                                                                "any SMC-R link seen in the capture",
+		               f->roce_version, rp_opcode_name(b.opcode), b.dest_qp, gid);
 		return;
 	}
 	uint32_t li = (uint32_t)(*v >> 1);
@@ -588,7 +587,8 @@ void rp_roce_finish(replay_decoder *d)
 		l->state = REPORT_LINK_INACTIVE;
 		rp_event_add(d, (uint32_t)(i + 1), REPORT_EVENT_LINK_FAILED, 0,
 		             "traffic stopped: requests from the %s up to PSN 0x%06x unacknowledged for %" PRIu64
-		             " ms until the capture ends", side_name(stalled), fl->unacked_psn, (end - fl->unacked_ns) / 1000000u);
+		             " ms until the capture ends",
+		             side_name(stalled), fl->unacked_psn, (end - fl->unacked_ns) / 1000000u);
 		d->now = saved_now;
 		d->frame = saved_frame;
 	}

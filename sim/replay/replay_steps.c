@@ -47,11 +47,13 @@ static void first_contact_steps(replay_decoder *d, const rp_conn *c, const char 
 	d->frame = l->confirm_req_frame ? l->confirm_req_frame : c->confirm_frame;
 	if (l->confirm_req_frame)
 		rp_note(d, "SMC connection %s: first contact not completed: the client's CONFIRM LINK response is not in the "
-		        "capture, so both sockets are shown in SMC_INIT", name);
+		           "capture, so both sockets are shown in SMC_INIT",
+		        name);
 	else
 		rp_note(d, "SMC connection %s: first contact not completed: no CONFIRM LINK request from the server followed "
-		        "the CLC Confirm, so both sockets are shown in SMC_INIT (Linux's client gives up after 5 s and "
-		        "declines with 0x02010000)", name);
+		           "the CLC Confirm, so both sockets are shown in SMC_INIT (Linux's client gives up after 5 s and "
+		           "declines with 0x02010000)",
+		        name);
 	d->frame = saved;
 }
 
@@ -66,7 +68,8 @@ static void close_steps(replay_decoder *d, const rp_conn *c, const char *name)
 		uint64_t saved = d->frame;
 		d->frame = 0;
 		rp_note(d, "SMC connection %s: TCP closed both ways (FIN), but no CDC message with the close flags from the "
-		        "%s in the capture", name, s == RP_CLIENT ? "client" : "server");
+		           "%s in the capture",
+		        name, s == RP_CLIENT ? "client" : "server");
 		d->frame = saved;
 	}
 }

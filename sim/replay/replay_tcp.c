@@ -104,7 +104,7 @@ static void deliver(replay_decoder *d, uint32_t ci, int from, const uint8_t *p, 
 			conn_dir_str(c, from, dir, sizeof(dir));
 			st->parsing = false;
 			if (err.code == SMCR_ERR_EYECATCHER && (c->mode != RP_MODE_PENDING || c->h[from].clc_seen ||
-			                                         (from == RP_CLIENT && c->proposal))) {
+			                                        (from == RP_CLIENT && c->proposal))) {
 				/* the CLC phase is over: what follows is application data */
 				st->app_bytes += st->msg_len + n;
 				st->msg_len = 0;
@@ -352,10 +352,12 @@ void rp_tcp_finish(replay_decoder *d)
 			char dir[200];
 			conn_dir_str(c, s, dir, sizeof(dir));
 			uint64_t saved = d->frame;
-			d->frame = st->cut_frame ? st->cut_frame : st->n_ooo ? st->ooo[0].frame : st->msg_frame;
+			d->frame = st->cut_frame ? st->cut_frame : st->n_ooo ? st->ooo[0].frame
+			                                                     : st->msg_frame;
 			if (st->cut_frame && (st->msg_len || st->n_ooo))
 				rp_error(d, "TCP %s: CLC data missing after a segment cut by the snap length; the CLC message at "
-				            "sequence %u cannot be read", dir, st->next - st->msg_len);
+				            "sequence %u cannot be read",
+				         dir, st->next - st->msg_len);
 			else if (st->n_ooo)
 				rp_error(d, "TCP %s: %u bytes missing at sequence %u (never captured); %u bytes after them not read",
 				         dir, (uint32_t)seq_diff(st->ooo[0].seq, st->next), st->next, st->ooo_bytes);

@@ -77,10 +77,17 @@ static size_t utf8_seq_len(const unsigned char *s, size_t left)
 	uint32_t cp;
 	if (c < 0x80)
 		return 1;
-	if ((c & 0xE0) == 0xC0) { n = 2; cp = c & 0x1Fu; }
-	else if ((c & 0xF0) == 0xE0) { n = 3; cp = c & 0x0Fu; }
-	else if ((c & 0xF8) == 0xF0) { n = 4; cp = c & 0x07u; }
-	else return 0;
+	if ((c & 0xE0) == 0xC0) {
+		n = 2;
+		cp = c & 0x1Fu;
+	} else if ((c & 0xF0) == 0xE0) {
+		n = 3;
+		cp = c & 0x0Fu;
+	} else if ((c & 0xF8) == 0xF0) {
+		n = 4;
+		cp = c & 0x07u;
+	} else
+		return 0;
 	if (n > left)
 		return 0;
 	for (size_t i = 1; i < n; i++) {
@@ -102,13 +109,34 @@ static void write_escaped(FILE *out, const char *str, size_t len)
 	for (size_t i = 0; i < len;) {
 		unsigned char c = s[i];
 		switch (c) {
-		case '"': fputs("\\\"", out); i++; continue;
-		case '\\': fputs("\\\\", out); i++; continue;
-		case '\n': fputs("\\n", out); i++; continue;
-		case '\r': fputs("\\r", out); i++; continue;
-		case '\t': fputs("\\t", out); i++; continue;
-		case '\b': fputs("\\b", out); i++; continue;
-		case '\f': fputs("\\f", out); i++; continue;
+		case '"':
+			fputs("\\\"", out);
+			i++;
+			continue;
+		case '\\':
+			fputs("\\\\", out);
+			i++;
+			continue;
+		case '\n':
+			fputs("\\n", out);
+			i++;
+			continue;
+		case '\r':
+			fputs("\\r", out);
+			i++;
+			continue;
+		case '\t':
+			fputs("\\t", out);
+			i++;
+			continue;
+		case '\b':
+			fputs("\\b", out);
+			i++;
+			continue;
+		case '\f':
+			fputs("\\f", out);
+			i++;
+			continue;
 		default: break;
 		}
 		if (c < 0x20 || c == 0x7F) {
@@ -175,9 +203,21 @@ void json_null(json_writer *w)
 	fputs("null", w->out);
 }
 
-void json_kv_str(json_writer *w, const char *key, const char *s) { json_key(w, key); json_string(w, s); }
-void json_kv_uint(json_writer *w, const char *key, uint64_t v) { json_key(w, key); json_uint(w, v); }
-void json_kv_bool(json_writer *w, const char *key, bool v) { json_key(w, key); json_bool(w, v); }
+void json_kv_str(json_writer *w, const char *key, const char *s)
+{
+	json_key(w, key);
+	json_string(w, s);
+}
+void json_kv_uint(json_writer *w, const char *key, uint64_t v)
+{
+	json_key(w, key);
+	json_uint(w, v);
+}
+void json_kv_bool(json_writer *w, const char *key, bool v)
+{
+	json_key(w, key);
+	json_bool(w, v);
+}
 
 void json_kv_hex(json_writer *w, const char *key, uint64_t v, int width)
 {

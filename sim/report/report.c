@@ -83,7 +83,11 @@ report_event *report_add_event(smcr_report *r)
 	return e;
 }
 
-#define CMP(a, b) do { if ((a) != (b)) return (a) < (b) ? -1 : 1; } while (0)
+#define CMP(a, b)                                  \
+	do {                                       \
+		if ((a) != (b))                    \
+			return (a) < (b) ? -1 : 1; \
+	} while (0)
 
 static int cmp_stack(const void *pa, const void *pb)
 {

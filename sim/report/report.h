@@ -26,8 +26,8 @@
 
 #define REPORT_UNKNOWN 0xFFFFFFFFu
 #define REPORT_NO_VLAN 0xFFFFu
-#define REPORT_NAME_LEN 33   /* 32 characters + NUL (host names, job names) */
-#define REPORT_INTF_LEN 17   /* 16 characters + NUL (interface, device, PNetID) */
+#define REPORT_NAME_LEN 33 /* 32 characters + NUL (host names, job names) */
+#define REPORT_INTF_LEN 17 /* 16 characters + NUL (interface, device, PNetID) */
 #define REPORT_MAX_GIDS 4
 #define REPORT_MAX_FALLBACKS 48
 #define REPORT_BUF_BUCKETS 8 /* smc-tools buffer columns: 8K 16K 32K 64K 128K 256K 512K >512K */
@@ -41,31 +41,31 @@ typedef enum report_os {
 
 typedef enum report_role {
 	REPORT_ROLE_UNKNOWN = 0,
-	REPORT_ROLE_CLIENT,      /* TCP active opener; link group role CLNT */
-	REPORT_ROLE_SERVER,      /* TCP listener; link group role SERV, owns link ids */
+	REPORT_ROLE_CLIENT, /* TCP active opener; link group role CLNT */
+	REPORT_ROLE_SERVER, /* TCP listener; link group role SERV, owns link ids */
 } report_role;
 
 typedef enum report_rnic_status {
 	REPORT_RNIC_UNKNOWN = 0,
-	REPORT_RNIC_READY,       /* port active, usable for links */
-	REPORT_RNIC_INACTIVE,    /* configured, not started or stopped */
-	REPORT_RNIC_FAILED,      /* adapter or port failed */
+	REPORT_RNIC_READY,    /* port active, usable for links */
+	REPORT_RNIC_INACTIVE, /* configured, not started or stopped */
+	REPORT_RNIC_FAILED,   /* adapter or port failed */
 } report_rnic_status;
 
 /* Linux lgr types (SMC_NLA_LGR_R_TYPE values). */
 typedef enum report_lgr_type {
-	REPORT_LGR_NONE = 0,     /* no link yet */
-	REPORT_LGR_SINGLE = 1,   /* one link: each side has one usable RNIC */
-	REPORT_LGR_SYM = 2,      /* two links over distinct RNICs on both sides (full redundancy) */
-	REPORT_LGR_ASYMP = 3,    /* the peer has one RNIC */
-	REPORT_LGR_ASYML = 4,    /* we have one RNIC */
+	REPORT_LGR_NONE = 0,   /* no link yet */
+	REPORT_LGR_SINGLE = 1, /* one link: each side has one usable RNIC */
+	REPORT_LGR_SYM = 2,    /* two links over distinct RNICs on both sides (full redundancy) */
+	REPORT_LGR_ASYMP = 3,  /* the peer has one RNIC */
+	REPORT_LGR_ASYML = 4,  /* we have one RNIC */
 } report_lgr_type;
 
 /* Linux link states (SMC_NLA_LINK_STATE values). */
 typedef enum report_link_state {
 	REPORT_LINK_UNUSED = 0,
-	REPORT_LINK_INACTIVE = 1,    /* deleted or failed */
-	REPORT_LINK_ACTIVATING = 2,  /* QPs set up, CONFIRM LINK not completed */
+	REPORT_LINK_INACTIVE = 1,   /* deleted or failed */
+	REPORT_LINK_ACTIVATING = 2, /* QPs set up, CONFIRM LINK not completed */
 	REPORT_LINK_ACTIVE = 3,
 } report_link_state;
 
@@ -86,8 +86,8 @@ typedef enum report_conn_state {
 } report_conn_state;
 
 typedef enum report_conn_mode {
-	REPORT_MODE_SMCR = 0,    /* smc_diag mode numbers */
-	REPORT_MODE_TCP = 1,     /* fallback to TCP; see fallback_reason / peer_diagnosis */
+	REPORT_MODE_SMCR = 0, /* smc_diag mode numbers */
+	REPORT_MODE_TCP = 1,  /* fallback to TCP; see fallback_reason / peer_diagnosis */
 	REPORT_MODE_SMCD = 2,
 } report_conn_mode;
 
@@ -107,7 +107,7 @@ typedef struct report_cursor {
 } report_cursor;
 
 typedef struct report_fallback {
-	uint32_t code;           /* CLC decline / Linux fallback reason (SMCR_DECL_*) */
+	uint32_t code; /* CLC decline / Linux fallback reason (SMCR_DECL_*) */
 	uint64_t clnt_cnt;
 	uint64_t srv_cnt;
 } report_fallback;
@@ -116,8 +116,8 @@ typedef struct report_fallback {
 typedef struct report_stats {
 	uint64_t clnt_v1_succ, clnt_v2_succ, srv_v1_succ, srv_v2_succ;
 	uint64_t clnt_hshake_err, srv_hshake_err;
-	uint64_t rx_bytes, tx_bytes;  /* SMC-R payload bytes received / sent */
-	uint64_t rx_cnt, tx_cnt;      /* receive / send requests */
+	uint64_t rx_bytes, tx_bytes;              /* SMC-R payload bytes received / sent */
+	uint64_t rx_cnt, tx_cnt;                  /* receive / send requests */
 	uint64_t rx_rmb_hist[REPORT_BUF_BUCKETS]; /* RMBs by size (receive buffers) */
 	uint64_t tx_rmb_hist[REPORT_BUF_BUCKETS]; /* peer RMBs by size (send targets) */
 	uint32_t n_fallbacks;
@@ -125,17 +125,17 @@ typedef struct report_stats {
 } report_stats;
 
 typedef struct report_stack {
-	uint32_t id;                  /* 1, 2, ... */
-	char name[REPORT_NAME_LEN];   /* TCP/IP job name (z/OS) or host name */
+	uint32_t id;                /* 1, 2, ... */
+	char name[REPORT_NAME_LEN]; /* TCP/IP job name (z/OS) or host name */
 	report_os os;
-	uint8_t system_id[8];         /* SMC peer id: 2 random bytes + RNIC MAC */
-	uint8_t family;               /* 4 or 6 (0 = no address known) */
-	uint8_t ip[16];               /* main address (IPv4 in the first 4 bytes) */
+	uint8_t system_id[8]; /* SMC peer id: 2 random bytes + RNIC MAC */
+	uint8_t family;       /* 4 or 6 (0 = no address known) */
+	uint8_t ip[16];       /* main address (IPv4 in the first 4 bytes) */
 	report_stats stats;
 } report_stack;
 
 typedef struct report_rnic {
-	uint32_t id;                  /* unique in the report */
+	uint32_t id; /* unique in the report */
 	uint32_t stack_id;
 	char name[REPORT_INTF_LEN];   /* EZARIUTpffff (z/OS), IB device name (Linux) */
 	bool name_made_up;            /* from a capture: no message names devices ("RNIC1") */
@@ -146,22 +146,22 @@ typedef struct report_rnic {
 	uint8_t mac[6];               /* VMAC */
 	uint8_t n_gids;
 	uint8_t gids[REPORT_MAX_GIDS][16];
-	uint32_t mtu;                 /* bytes, 0 unknown */
+	uint32_t mtu; /* bytes, 0 unknown */
 	report_rnic_status status;
 	uint64_t bytes_in, bytes_out, ops_in, ops_out;
 } report_rnic;
 
 typedef struct report_lgr {
-	uint32_t id;                  /* link group id (unique per stack) */
-	bool id_made_up;              /* from a capture: no link id in it told the id */
+	uint32_t id;     /* link group id (unique per stack) */
+	bool id_made_up; /* from a capture: no link id in it told the id */
 	uint32_t stack_id;
 	report_role role;
 	report_lgr_type type;
-	uint8_t version;              /* SMC-R version 1 or 2, 0 unknown */
+	uint8_t version; /* SMC-R version 1 or 2, 0 unknown */
 	uint8_t peer_system_id[8];
 	char peer_host[REPORT_NAME_LEN];
-	uint32_t peer_stack_id;       /* 0 unknown */
-	uint16_t vlan;                /* REPORT_NO_VLAN if untagged */
+	uint32_t peer_stack_id; /* 0 unknown */
+	uint16_t vlan;          /* REPORT_NO_VLAN if untagged */
 	char pnetid[REPORT_INTF_LEN];
 	uint32_t n_links;
 	uint32_t n_conns;
@@ -172,11 +172,11 @@ typedef struct report_lgr {
 typedef struct report_link {
 	uint32_t stack_id;
 	uint32_t lgr_id;
-	uint8_t link_num;             /* 1-byte link number in the group ("link id" in Linux) */
-	uint32_t local_link_id;       /* 4-byte SMC-R link id (Linux: link user id) */
+	uint8_t link_num;       /* 1-byte link number in the group ("link id" in Linux) */
+	uint32_t local_link_id; /* 4-byte SMC-R link id (Linux: link user id) */
 	uint32_t remote_link_id;
 	report_link_state state;
-	uint32_t rnic_id;             /* local RNIC, REPORT_UNKNOWN if unknown */
+	uint32_t rnic_id; /* local RNIC, REPORT_UNKNOWN if unknown */
 	uint8_t local_mac[6], remote_mac[6];
 	uint8_t local_gid[16], remote_gid[16];
 	uint32_t local_qpn, remote_qpn;
@@ -193,54 +193,54 @@ typedef struct report_link {
 
 /* An IP prefix of a CLC Proposal. */
 typedef struct report_prefix {
-	uint8_t family;               /* 4 or 6 */
+	uint8_t family; /* 4 or 6 */
 	uint8_t addr[16];
 	uint8_t len;
 } report_prefix;
 
-#define REPORT_MAX_PREFIXES 9     /* an IPv4 subnet and 8 IPv6 prefixes */
+#define REPORT_MAX_PREFIXES 9 /* an IPv4 subnet and 8 IPv6 prefixes */
 
 typedef struct report_conn {
-	uint32_t id;                  /* per stack, creation order */
+	uint32_t id; /* per stack, creation order */
 	uint32_t stack_id;
-	uint8_t family;               /* 4 or 6 */
+	uint8_t family; /* 4 or 6 */
 	uint8_t local_ip[16], peer_ip[16];
 	uint16_t local_port, peer_port;
 	report_conn_state state;
 	report_conn_mode mode;
 	report_role role;
-	uint8_t smc_version;          /* 1 or 2 with SMC-R, 0 otherwise */
-	uint32_t fallback_reason;     /* local reason (SMCR_DECL_*), 0 none */
-	uint32_t peer_diagnosis;      /* the peer's Decline code, 0 none */
-	uint32_t lgr_id;              /* REPORT_UNKNOWN when not on a link group */
-	uint8_t link_num;             /* 0 unknown */
-	uint32_t link_id;             /* 4-byte local link id, 0 unknown */
+	uint8_t smc_version;      /* 1 or 2 with SMC-R, 0 otherwise */
+	uint32_t fallback_reason; /* local reason (SMCR_DECL_*), 0 none */
+	uint32_t peer_diagnosis;  /* the peer's Decline code, 0 none */
+	uint32_t lgr_id;          /* REPORT_UNKNOWN when not on a link group */
+	uint8_t link_num;         /* 0 unknown */
+	uint32_t link_id;         /* 4-byte local link id, 0 unknown */
 	uint8_t local_gid[16], peer_gid[16];
-	uint32_t local_token, peer_token; /* RMBE alert tokens */
-	uint32_t rmbe_size, peer_rmbe_size, sndbuf_size; /* bytes, 0 unknown */
+	uint32_t local_token, peer_token;                 /* RMBE alert tokens */
+	uint32_t rmbe_size, peer_rmbe_size, sndbuf_size;  /* bytes, 0 unknown */
 	report_cursor rx_prod, rx_cons, tx_prod, tx_cons; /* last CDC received / sent */
 	uint8_t rx_prod_flags, rx_conn_flags, tx_prod_flags, tx_conn_flags;
-	uint64_t bytes_sent, bytes_received; /* application bytes */
+	uint64_t bytes_sent, bytes_received;    /* application bytes */
 	uint64_t rdma_bytes_out, rdma_bytes_in; /* RDMA WRITE payload bytes (retransmissions included) */
 	uint64_t cdc_out, cdc_in;
 	/* from a capture: what the CLC handshake carried */
 	bool first_contact;
-	uint32_t local_rkey, peer_rkey;   /* RMB rkeys (Accept / Confirm) */
+	uint32_t local_rkey, peer_rkey; /* RMB rkeys (Accept / Confirm) */
 	uint64_t local_rmb_vaddr, peer_rmb_vaddr;
-	uint8_t n_prefixes;               /* the client's Proposal: its IP prefixes */
+	uint8_t n_prefixes; /* the client's Proposal: its IP prefixes */
 	report_prefix prefixes[REPORT_MAX_PREFIXES];
 } report_conn;
 
 /* A link failure or removal, printed as an IST2406I message group. */
 typedef struct report_event {
-	uint64_t seq;                 /* order of recording */
-	uint64_t time_ns;             /* virtual time, or capture time */
-	uint64_t frame;               /* capture frame number, 0 if none */
+	uint64_t seq;     /* order of recording */
+	uint64_t time_ns; /* virtual time, or capture time */
+	uint64_t frame;   /* capture frame number, 0 if none */
 	uint32_t stack_id;
 	report_event_kind kind;
-	uint32_t code;                /* reason: DELETE LINK reason, AETH syndrome, ... */
-	char cause[96];               /* what happened, in words */
-	char intf[REPORT_INTF_LEN];   /* local RNIC interface */
+	uint32_t code;              /* reason: DELETE LINK reason, AETH syndrome, ... */
+	char cause[96];             /* what happened, in words */
+	char intf[REPORT_INTF_LEN]; /* local RNIC interface */
 	uint32_t lgr_id;
 	uint8_t link_num;
 	uint32_t local_link_id, remote_link_id;
@@ -251,14 +251,20 @@ typedef struct report_event {
 } report_event;
 
 typedef struct smcr_report {
-	bool from_capture;            /* read from a capture (replay): the printers add what the
+	bool from_capture; /* read from a capture (replay): the printers add what the
 	                               * wire carried and mark what replay had to make up */
-	report_stack *stacks; size_t n_stacks, cap_stacks;
-	report_rnic *rnics; size_t n_rnics, cap_rnics;
-	report_lgr *lgrs; size_t n_lgrs, cap_lgrs;
-	report_link *links; size_t n_links, cap_links;
-	report_conn *conns; size_t n_conns, cap_conns;
-	report_event *events; size_t n_events, cap_events;
+	report_stack *stacks;
+	size_t n_stacks, cap_stacks;
+	report_rnic *rnics;
+	size_t n_rnics, cap_rnics;
+	report_lgr *lgrs;
+	size_t n_lgrs, cap_lgrs;
+	report_link *links;
+	size_t n_links, cap_links;
+	report_conn *conns;
+	size_t n_conns, cap_conns;
+	report_event *events;
+	size_t n_events, cap_events;
 } smcr_report;
 
 void report_init(smcr_report *r);
@@ -292,19 +298,19 @@ unsigned report_buf_bucket(uint64_t bytes);
 
 /* Names and text forms shared by the printers. Buffers: gid >= 46, mac >= 18. */
 const char *report_os_name(report_os os);
-const char *report_role_name(report_role role);           /* "Client", "Server", "Unknown" */
-const char *report_role_short(report_role role);          /* "CLNT", "SERV", "?" */
+const char *report_role_name(report_role role);            /* "Client", "Server", "Unknown" */
+const char *report_role_short(report_role role);           /* "CLNT", "SERV", "?" */
 const char *report_rnic_status_name(report_rnic_status s); /* "Ready", ... */
-const char *report_lgr_type_name(report_lgr_type t);      /* smc-tools: NONE SINGLE SYM ASYMP ASYML */
-const char *report_lgr_redundancy(report_lgr_type t);     /* z/OS-style redundancy words */
-const char *report_link_state_name(report_link_state s);  /* "LINK_ACTIVE", ... */
-const char *report_link_state_word(report_link_state s);  /* "Active", ... */
-const char *report_conn_state_name(report_conn_state s);  /* smcss names */
-const char *report_conn_mode_name(report_conn_mode m);    /* "SMCR", "TCP", "SMCD" */
+const char *report_lgr_type_name(report_lgr_type t);       /* smc-tools: NONE SINGLE SYM ASYMP ASYML */
+const char *report_lgr_redundancy(report_lgr_type t);      /* z/OS-style redundancy words */
+const char *report_link_state_name(report_link_state s);   /* "LINK_ACTIVE", ... */
+const char *report_link_state_word(report_link_state s);   /* "Active", ... */
+const char *report_conn_state_name(report_conn_state s);   /* smcss names */
+const char *report_conn_mode_name(report_conn_mode m);     /* "SMCR", "TCP", "SMCD" */
 const char *report_event_kind_name(report_event_kind k);
-void report_gid_str(const uint8_t gid[16], char *out, size_t outlen);    /* IPv6 text, "::" if zero */
-void report_vmac_str(const uint8_t mac[6], char *out, size_t outlen);    /* 020000000001 */
+void report_gid_str(const uint8_t gid[16], char *out, size_t outlen); /* IPv6 text, "::" if zero */
+void report_vmac_str(const uint8_t mac[6], char *out, size_t outlen); /* 020000000001 */
 void report_ip_str(uint8_t family, const uint8_t ip[16], char *out, size_t outlen);
-void report_vlan_str(uint16_t vlan, char *out, size_t outlen);          /* "None" or number */
+void report_vlan_str(uint16_t vlan, char *out, size_t outlen); /* "None" or number */
 
 #endif

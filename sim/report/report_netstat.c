@@ -15,7 +15,7 @@
 
 /* "Key: value" into buf. */
 static const char *kv(char *buf, size_t n, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+        __attribute__((format(printf, 4, 5)));
 static const char *kv(char *buf, size_t n, const char *key, const char *fmt, ...)
 {
 	int k = snprintf(buf, n, "%s: ", key);

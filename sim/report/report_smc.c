@@ -128,7 +128,8 @@ static int cmp_fallback(const report_fallback *a, const report_fallback *b, bool
 	uint64_t ca = server ? a->srv_cnt : a->clnt_cnt, cb = server ? b->srv_cnt : b->clnt_cnt;
 	if (ca != cb)
 		return ca > cb ? -1 : 1;
-	return a->code < b->code ? -1 : a->code > b->code ? 1 : 0;
+	return a->code < b->code ? -1 : a->code > b->code ? 1
+	                                                  : 0;
 }
 
 /* Fallback reasons of one side, most frequent first (ties by code), like smc-tools
@@ -160,8 +161,7 @@ static void print_fallbacks(FILE *out, const report_stats *st, bool server)
 static void print_bufs(FILE *out, const uint64_t hist[REPORT_BUF_BUCKETS])
 {
 	line(out, "            8KB    16KB    32KB    64KB   128KB   256KB   512KB  >512KB");
-	line(out, "  Bufs   %6" PRIu64 "  %6" PRIu64 "  %6" PRIu64 "  %6" PRIu64 "  %6" PRIu64 "  %6" PRIu64
-	          "  %6" PRIu64 "  %6" PRIu64, hist[0], hist[1], hist[2], hist[3], hist[4], hist[5], hist[6], hist[7]);
+	line(out, "  Bufs   %6" PRIu64 "  %6" PRIu64 "  %6" PRIu64 "  %6" PRIu64 "  %6" PRIu64 "  %6" PRIu64 "  %6" PRIu64 "  %6" PRIu64, hist[0], hist[1], hist[2], hist[3], hist[4], hist[5], hist[6], hist[7]);
 }
 
 static void print_stats(FILE *out, const report_stack *s)
@@ -272,8 +272,7 @@ static void print_smcss_debug(FILE *out, const smcr_report *r, const report_stac
 		cursor_str(c->rx_cons, rc, sizeof(rc));
 		cursor_str(c->tx_prod, tp, sizeof(tp));
 		cursor_str(c->tx_cons, tc, sizeof(tc));
-		line(out, "%-14s %-23s %-23s %4s %08" PRIx32 " %-8" PRIu32 " %-8" PRIu32 " %-8" PRIu32
-		          " %-13s %-13s %02x:%02x   %-13s %-13s %02x:%02x",
+		line(out, "%-14s %-23s %-23s %4s %08" PRIx32 " %-8" PRIu32 " %-8" PRIu32 " %-8" PRIu32 " %-13s %-13s %02x:%02x   %-13s %-13s %02x:%02x",
 		     report_conn_state_name(c->state), la, fa, report_conn_mode_name(c->mode), c->local_token,
 		     c->sndbuf_size, c->rmbe_size, c->peer_rmbe_size, rp, rc, c->rx_prod_flags, c->rx_conn_flags, tp, tc,
 		     c->tx_prod_flags, c->tx_conn_flags);

@@ -193,15 +193,32 @@ static const struct reason_name {
 	const char *name;
 	uint32_t code;
 } reason_names[] = {
-	{ "MEM", SMCR_DECL_MEM }, { "TIMEOUT_CL", SMCR_DECL_TIMEOUT_CL }, { "TIMEOUT_AL", SMCR_DECL_TIMEOUT_AL },
-	{ "CNFERR", SMCR_DECL_CNFERR }, { "PEERNOSMC", SMCR_DECL_PEERNOSMC }, { "IPSEC", SMCR_DECL_IPSEC },
-	{ "NOSMCDEV", SMCR_DECL_NOSMCDEV }, { "NOSMCRDEV", SMCR_DECL_NOSMCRDEV }, { "NOV2EXT", SMCR_DECL_NOV2EXT },
-	{ "NOUEID", SMCR_DECL_NOUEID }, { "RELEASEERR", SMCR_DECL_RELEASEERR }, { "MAXCONNERR", SMCR_DECL_MAXCONNERR },
-	{ "MAXLINKERR", SMCR_DECL_MAXLINKERR }, { "MODEUNSUPP", SMCR_DECL_MODEUNSUPP }, { "RMBE_EC", SMCR_DECL_RMBE_EC },
-	{ "OPTUNSUPP", SMCR_DECL_OPTUNSUPP }, { "DIFFPREFIX", SMCR_DECL_DIFFPREFIX }, { "GETVLANERR", SMCR_DECL_GETVLANERR },
-	{ "NOACTLINK", SMCR_DECL_NOACTLINK }, { "NOSRVLINK", SMCR_DECL_NOSRVLINK }, { "VERSMISMAT", SMCR_DECL_VERSMISMAT },
-	{ "NOROUTE", SMCR_DECL_NOROUTE }, { "NOINDIRECT", SMCR_DECL_NOINDIRECT }, { "SYNCERR", SMCR_DECL_SYNCERR },
-	{ "PEERDECL", SMCR_DECL_PEERDECL }, { "INTERR", SMCR_DECL_INTERR },
+	{ "MEM", SMCR_DECL_MEM },
+	{ "TIMEOUT_CL", SMCR_DECL_TIMEOUT_CL },
+	{ "TIMEOUT_AL", SMCR_DECL_TIMEOUT_AL },
+	{ "CNFERR", SMCR_DECL_CNFERR },
+	{ "PEERNOSMC", SMCR_DECL_PEERNOSMC },
+	{ "IPSEC", SMCR_DECL_IPSEC },
+	{ "NOSMCDEV", SMCR_DECL_NOSMCDEV },
+	{ "NOSMCRDEV", SMCR_DECL_NOSMCRDEV },
+	{ "NOV2EXT", SMCR_DECL_NOV2EXT },
+	{ "NOUEID", SMCR_DECL_NOUEID },
+	{ "RELEASEERR", SMCR_DECL_RELEASEERR },
+	{ "MAXCONNERR", SMCR_DECL_MAXCONNERR },
+	{ "MAXLINKERR", SMCR_DECL_MAXLINKERR },
+	{ "MODEUNSUPP", SMCR_DECL_MODEUNSUPP },
+	{ "RMBE_EC", SMCR_DECL_RMBE_EC },
+	{ "OPTUNSUPP", SMCR_DECL_OPTUNSUPP },
+	{ "DIFFPREFIX", SMCR_DECL_DIFFPREFIX },
+	{ "GETVLANERR", SMCR_DECL_GETVLANERR },
+	{ "NOACTLINK", SMCR_DECL_NOACTLINK },
+	{ "NOSRVLINK", SMCR_DECL_NOSRVLINK },
+	{ "VERSMISMAT", SMCR_DECL_VERSMISMAT },
+	{ "NOROUTE", SMCR_DECL_NOROUTE },
+	{ "NOINDIRECT", SMCR_DECL_NOINDIRECT },
+	{ "SYNCERR", SMCR_DECL_SYNCERR },
+	{ "PEERDECL", SMCR_DECL_PEERDECL },
+	{ "INTERR", SMCR_DECL_INTERR },
 };
 
 static bool parse_reason(const char *text, uint64_t *code, const char **why)
@@ -464,7 +481,7 @@ static char *spec_keys(const scn_attr_spec *spec, size_t n)
 /* Sort the attributes of tokens [first, n) into a by spec; unknown or repeated keys are
  * errors. `what` names the statement in messages. */
 bool scn_attr_collect(scn_parser *P, const scn_stmt *st, size_t first, const scn_attr_spec *spec, size_t nspec,
-                    const char *what, scn_attrs *a)
+                      const char *what, scn_attrs *a)
 {
 	g_assert(nspec <= MAX_ATTRS);
 	memset(a, 0, sizeof(*a));
@@ -530,7 +547,7 @@ static const scn_attr_spec *attr_spec_of(const scn_attrs *a, const char *key)
  * false (after reporting) on a bad written value; *given tells which it was. Attributes
  * without a default (SCN_DEF_UNSET/DERIVED) come back with *given false and out zeroed. */
 bool scn_attr_get(scn_parser *P, const scn_attrs *a, const char *key, const char *scope, scn_personality pers, scn_val *out,
-                bool *given)
+                  bool *given)
 {
 	const scn_token *t = attr_tok(a, key);
 	const scn_attr_spec *sp = attr_spec_of(a, key);
@@ -578,4 +595,3 @@ void scn_attr_link(scn_parser *P, const scn_attrs *a, const char *scope, scn_lin
 	if (*ok && (*ok = scn_attr_get(P, a, "corrupt", scope, SCN_PERS_LINUX, &v, NULL)))
 		l->corrupt = v.r;
 }
-

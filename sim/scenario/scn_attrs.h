@@ -14,17 +14,17 @@ typedef enum scn_vtype {
 	SCN_V_RATIO,
 	SCN_V_BOOL,
 	SCN_V_NAME,
-	SCN_V_STRING,   /* max = longest length */
-	SCN_V_PREFIX,   /* prefix length in [min, max] */
+	SCN_V_STRING, /* max = longest length */
+	SCN_V_PREFIX, /* prefix length in [min, max] */
 	SCN_V_IPV4,
 	SCN_V_MAC,
-	SCN_V_VLANS,    /* "all" or a list of VLAN ids */
-	SCN_V_UEIDS,    /* list of UEIDs */
+	SCN_V_VLANS, /* "all" or a list of VLAN ids */
+	SCN_V_UEIDS, /* list of UEIDs */
 	SCN_V_PNETID,
-	SCN_V_ENUM,     /* one of choices[] */
-	SCN_V_START,    /* TIME or never */
-	SCN_V_CLOSE,    /* after, never or TIME */
-	SCN_V_REASON,   /* a CLC decline code: hex or a name */
+	SCN_V_ENUM,   /* one of choices[] */
+	SCN_V_START,  /* TIME or never */
+	SCN_V_CLOSE,  /* after, never or TIME */
+	SCN_V_REASON, /* a CLC decline code: hex or a name */
 } scn_vtype;
 
 typedef struct scn_attr_spec {
@@ -33,19 +33,19 @@ typedef struct scn_attr_spec {
 	uint64_t min, max;
 	const char *const *choices;
 	const uint64_t *allowed;
-	const char *hint;  /* what a missing required attribute looks like */
+	const char *hint; /* what a missing required attribute looks like */
 	bool required;
 } scn_attr_spec;
 
 typedef struct scn_val {
-	uint64_t u;        /* UINT, HEX, DURATION, SIZE, RATE, ENUM index, START/CLOSE time, REASON */
-	bool b;            /* BOOL; START: never; */
-	unsigned close;    /* CLOSE: scn_close */
+	uint64_t u;     /* UINT, HEX, DURATION, SIZE, RATE, ENUM index, START/CLOSE time, REASON */
+	bool b;         /* BOOL; START: never; */
+	unsigned close; /* CLOSE: scn_close */
 	sim_ratio r;
 	uint32_t addr;
 	uint8_t len;
 	uint8_t mac[6];
-	const char *s;     /* NAME, STRING, PNETID (points into the token) */
+	const char *s; /* NAME, STRING, PNETID (points into the token) */
 	scn_vlan_set vlans;
 	uint8_t n_ueids;
 	char ueids[SCN_MAX_UEIDS][SCN_UEID_MAX + 1];
@@ -57,14 +57,16 @@ typedef struct scn_val {
 
 /* The link attributes of a wire, an interface or an adapter (in that order: callers index
  * their own attributes from N_LINK_SPECS on). */
-#define LINK_SPECS(mtu_lo, mtu_hi)                                                      \
+#define LINK_SPECS(mtu_lo, mtu_hi)                                                             \
 	{ "latency", SCN_V_DURATION, 0, 10 * NS_S, NULL, NULL, NULL, false },                  \
-	{ "bandwidth", SCN_V_RATE, 1000, 10000000000000ULL, NULL, NULL, NULL, false },         \
-	{ "mtu", SCN_V_UINT, mtu_lo, mtu_hi, NULL, NULL, NULL, false },                        \
-	{ "loss", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false },                                \
-	{ "dup", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false },                                 \
-	{ "reorder", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false },                             \
-	{ "corrupt", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false }
+	        { "bandwidth", SCN_V_RATE, 1000, 10000000000000ULL, NULL, NULL, NULL, false }, \
+	        { "mtu", SCN_V_UINT, mtu_lo, mtu_hi, NULL, NULL, NULL, false },                \
+	        { "loss", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false },                        \
+	        { "dup", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false },                         \
+	        { "reorder", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false },                     \
+	{                                                                                      \
+		"corrupt", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false                          \
+	}
 
 #define N_LINK_SPECS 7
 
@@ -77,7 +79,6 @@ typedef struct scn_attrs {
 	const scn_attr_spec *spec;
 	size_t n;
 } scn_attrs;
-
 
 /* RoCE MTUs and port numbers, 0-terminated, for scn_attr_spec.allowed. */
 extern const uint64_t scn_roce_mtus[];

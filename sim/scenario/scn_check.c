@@ -209,7 +209,7 @@ static void check_macs(scn_parser *P)
 			snprintf(what, sizeof(what), "interface %s.%s", st->name, st->ifaces[i].name);
 			const scn_interface *ifc = &st->ifaces[i];
 			const uint8_t derived[6] = { 0x02, 0x00, (uint8_t)(ifc->ip >> 24), (uint8_t)(ifc->ip >> 16),
-			                             (uint8_t)(ifc->ip >> 8), (uint8_t)ifc->ip };
+				                     (uint8_t)(ifc->ip >> 8), (uint8_t)ifc->ip };
 			claim_mac(P, owners, ifc->mac, !memcmp(derived, ifc->mac, 6), s->switches[ifc->sw].segment, ifc->vlan, what,
 			          ifc->loc);
 		}
@@ -230,12 +230,12 @@ static char *vlan_list(const scn_vlan_set *v)
 
 /* What the checks look up, built once. */
 typedef struct check_ctx {
-	GHashTable *by_pfid;       /* PFID -> first adapter */
+	GHashTable *by_pfid; /* PFID -> first adapter */
 	bool any_broken_adapter;
-	GHashTable *listeners;     /* stack << 16 | port -> first listening app */
-	GHashTable *by_ip;         /* address -> first stack << 32 | interface that has it */
+	GHashTable *listeners; /* stack << 16 | port -> first listening app */
+	GHashTable *by_ip;     /* address -> first stack << 32 | interface that has it */
 	bool *stack_has_broken_app;
-	uint64_t *start_event;     /* per app: earliest `at … start app`, UINT64_MAX: none */
+	uint64_t *start_event; /* per app: earliest `at … start app`, UINT64_MAX: none */
 } check_ctx;
 
 static void check_stack(scn_parser *P, const check_ctx *c, uint32_t si)
@@ -394,12 +394,14 @@ static uint32_t pick_dst_iface(const scn_parser *P, const scn_app *app)
 
 static const char *listener_kind_for(scn_app_kind k)
 {
-	return k == SCN_KIND_BULK ? "sink" : k == SCN_KIND_ECHO ? "echo" : "responder";
+	return k == SCN_KIND_BULK ? "sink" : k == SCN_KIND_ECHO ? "echo"
+	                                                        : "responder";
 }
 
 static scn_app_kind listener_kind_enum(scn_app_kind k)
 {
-	return k == SCN_KIND_BULK ? SCN_KIND_SINK : k == SCN_KIND_ECHO ? SCN_KIND_ECHO : SCN_KIND_RESPONDER;
+	return k == SCN_KIND_BULK ? SCN_KIND_SINK : k == SCN_KIND_ECHO ? SCN_KIND_ECHO
+	                                                               : SCN_KIND_RESPONDER;
 }
 
 static void build_ctx(scn_parser *P, check_ctx *c)

@@ -83,12 +83,10 @@ const scn_default scn_defaults[] = {
 	/* stacks */
 	{ "stack", "personality", { "linux", "linux" }, "", SCN_DEF_VALUE },
 	{ "stack", "hostname", { "NAME", "NAME" }, "the stack's name", SCN_DEF_DERIVED },
-	{ "stack", "vmac", { "generated per stack and PFID", "the port's MAC" },
-	  "MAC of the RoCE function a stack uses (shared adapters: one per stack)", SCN_DEF_INFO },
+	{ "stack", "vmac", { "generated per stack and PFID", "the port's MAC" }, "MAC of the RoCE function a stack uses (shared adapters: one per stack)", SCN_DEF_INFO },
 	{ "stack", "os", { "1 (z/OS)", "2 (Linux)" }, "OS type in CLC v2 messages", SCN_DEF_INFO },
 	/* Linux writes u16 length_v2 in host order (little-endian on x86); z/OS is big-endian */
-	{ "stack", "llcorder", { "big-endian", "little-endian (x86)" }, "SMC-Rv2 LLC lengths and counts",
-	  SCN_DEF_INFO },
+	{ "stack", "llcorder", { "big-endian", "little-endian (x86)" }, "SMC-Rv2 LLC lengths and counts", SCN_DEF_INFO },
 	{ "stack", "forwarding", { "off", "off" }, "", SCN_DEF_VALUE },
 	{ "interface", "vlan", { "", "" }, "untagged", SCN_DEF_UNSET },
 	{ "interface", "mtu", { "1500", "1500" }, "IP MTU", SCN_DEF_VALUE },

@@ -84,7 +84,7 @@ static void scn_verror(scn_diag *d, scn_loc loc, const char *fmt, va_list ap)
 		.seq = (uint32_t)d->n,
 		.iter = loc.iter,
 		/* line 0: about the file as a whole (its size, a --set for it), no position */
-		.text = !loc.line ? g_strdup_printf("%s: %s", loc.file ? loc.file : "?", what)
+		.text = !loc.line  ? g_strdup_printf("%s: %s", loc.file ? loc.file : "?", what)
 		        : loc.iter ? g_strdup_printf("%s:%u:%u: in iteration %s: %s", loc.file ? loc.file : "?", loc.line,
 		                                     loc.col, loc.iter, what)
 		                   : g_strdup_printf("%s:%u:%u: %s", loc.file ? loc.file : "?", loc.line, loc.col, what),

@@ -41,7 +41,7 @@ typedef struct scn_diag_msg {
 typedef struct scn_diag {
 	scn_diag_msg *msgs;
 	size_t n, cap;
-	bool overflow;  /* more than SCN_MAX_ERRORS errors were reported */
+	bool overflow; /* more than SCN_MAX_ERRORS errors were reported */
 	char *overflow_file;
 	void *first_iter; /* GHashTable: position -> message index, for iteration errors */
 	void *echoes;     /* GPtrArray of truncated copies made by scn_echo */

@@ -48,7 +48,8 @@ static void put_link(FILE *out, const scn_link_params *l, bool with_mtu)
 
 static const char *roce_name(scn_roce r)
 {
-	return r == SCN_ROCE_V1 ? "v1" : r == SCN_ROCE_V2 ? "v2" : "both";
+	return r == SCN_ROCE_V1 ? "v1" : r == SCN_ROCE_V2 ? "v2"
+	                                                  : "both";
 }
 
 /* Congestion attributes only where they are in use: a scenario without them dumps as before. */
@@ -71,8 +72,7 @@ static void put_adapter_cc(FILE *out, const scn_adapter_cc *cc)
 	scn_format_duration(cc->alpha_timer_ns, t, sizeof t);
 	fprintf(out, " alphatimer=%s", t);
 	scn_format_duration(cc->rate_timer_ns, t, sizeof t);
-	fprintf(out, " ratetimer=%s bytecounter=%" PRIu64 " recovery=%u rai=%" PRIu64 "bps rhai=%" PRIu64
-	        "bps minrate=%" PRIu64 "bps", t, cc->byte_counter, cc->recovery, cc->rai_bps, cc->rhai_bps, cc->min_bps);
+	fprintf(out, " ratetimer=%s bytecounter=%" PRIu64 " recovery=%u rai=%" PRIu64 "bps rhai=%" PRIu64 "bps minrate=%" PRIu64 "bps", t, cc->byte_counter, cc->recovery, cc->rai_bps, cc->rhai_bps, cc->min_bps);
 }
 
 static void dump_stack(const scn_scenario *scn, const scn_stack *st, FILE *out)

@@ -17,8 +17,18 @@
 
 /* ---- limits ---------------------------------------------------------------------------- */
 
-enum { LIM_STATEMENTS, LIM_ITERATIONS, LIM_SWITCHES, LIM_WIRES, LIM_ADAPTERS, LIM_STACKS, LIM_IFACES, LIM_ROUTES, LIM_APPS,
-       LIM_TIMELINE, LIM_EXPECTS, N_LIM };
+enum { LIM_STATEMENTS,
+       LIM_ITERATIONS,
+       LIM_SWITCHES,
+       LIM_WIRES,
+       LIM_ADAPTERS,
+       LIM_STACKS,
+       LIM_IFACES,
+       LIM_ROUTES,
+       LIM_APPS,
+       LIM_TIMELINE,
+       LIM_EXPECTS,
+       N_LIM };
 
 static const struct limit {
 	const char *kw; /* the statement that counts against it */
@@ -52,7 +62,10 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 
 /* ---- the program ------------------------------------------------------------------------ */
 
-typedef enum { OP_STMT, OP_FOR, OP_END, OP_PARAM } op_kind;
+typedef enum { OP_STMT,
+	       OP_FOR,
+	       OP_END,
+	       OP_PARAM } op_kind;
 
 typedef struct raw_stmt {
 	size_t tok; /* first token in x->toks */
@@ -63,11 +76,11 @@ typedef struct raw_stmt {
 
 typedef struct op {
 	op_kind kind;
-	bool broken;   /* FOR: skipped (reported); PARAM: its definition is unusable (reported) */
-	int lim;       /* STMT: the limit it counts against besides statements, or -1 */
-	uint32_t stmt; /* index in x->stmts */
-	uint32_t match;/* FOR: its END; END: its FOR */
-	uint32_t decl; /* PARAM: index in x->decls */
+	bool broken;    /* FOR: skipped (reported); PARAM: its definition is unusable (reported) */
+	int lim;        /* STMT: the limit it counts against besides statements, or -1 */
+	uint32_t stmt;  /* index in x->stmts */
+	uint32_t match; /* FOR: its END; END: its FOR */
+	uint32_t decl;  /* PARAM: index in x->decls */
 } op;
 
 typedef struct param_decl {
@@ -162,7 +175,7 @@ static void read_statements(scn_expander *x, const char *text, size_t len, scn_d
 
 typedef struct block {
 	bool loop;
-	uint32_t op;    /* loop: its FOR */
+	uint32_t op; /* loop: its FOR */
 	scn_loc loc;
 	const char *name; /* stack block: the stack's name as written */
 } block;

@@ -18,9 +18,9 @@ typedef enum scn_default_how {
 } scn_default_how;
 
 typedef struct scn_default {
-	const char *scope;                /* statement ("smcr", "app bulk", …) */
+	const char *scope; /* statement ("smcr", "app bulk", …) */
 	const char *key;
-	const char *value[SCN_N_PERS];    /* indexed by scn_personality */
+	const char *value[SCN_N_PERS]; /* indexed by scn_personality */
 	const char *note;
 	scn_default_how how;
 } scn_default;
@@ -62,21 +62,21 @@ typedef struct scn_parser {
 	scn_scenario *scn;
 	scn_diag *d;
 	scn_symbols sym;
-	uint32_t block;         /* stack whose block is open, SCN_NONE at top level */
+	uint32_t block; /* stack whose block is open, SCN_NONE at top level */
 	scn_loc block_loc;
 	scn_loc title_loc, seed_loc, end_loc;
 	uint32_t event_order;
-	GHashTable *broken;     /* items with an error in their statement (see scn_broken_key) */
-	GArray *app_instances;  /* per expectation/event app ref: where to check the instance */
+	GHashTable *broken;        /* items with an error in their statement (see scn_broken_key) */
+	GArray *app_instances;     /* per expectation/event app ref: where to check the instance */
 	GArray *smcr_settings_loc; /* per stack: where its `smcr` settings statement was (line 0: none) */
-	GArray *pfid_loc;       /* per adapter: location of its pfid= value */
-	GArray *ip_loc;         /* per stack, GArray of per-interface ip= value locations */
-	GArray *ep_loc;         /* per app: location of the connect endpoint (or the statement) */
-	GArray *start_given;    /* per app: gboolean, start= written */
-	GHashTable *routes;     /* (stack, prefix) of every route, for duplicates */
-	GHashTable *activations;/* (stack, PFID, port) of every `smcr pfid=` */
-	uint64_t n_conns;       /* conns= of the connecting apps so far */
-	bool limited;           /* a limit was exceeded: the file is refused as it is */
+	GArray *pfid_loc;          /* per adapter: location of its pfid= value */
+	GArray *ip_loc;            /* per stack, GArray of per-interface ip= value locations */
+	GArray *ep_loc;            /* per app: location of the connect endpoint (or the statement) */
+	GArray *start_given;       /* per app: gboolean, start= written */
+	GHashTable *routes;        /* (stack, prefix) of every route, for duplicates */
+	GHashTable *activations;   /* (stack, PFID, port) of every `smcr pfid=` */
+	uint64_t n_conns;          /* conns= of the connecting apps so far */
+	bool limited;              /* a limit was exceeded: the file is refused as it is */
 } scn_parser;
 
 /* Keys of the `broken` set: kind in the high byte, index below (interfaces: stack<<16|i). */

@@ -17,9 +17,9 @@
 
 #include "sim/scenario/scn_diag.h"
 
-#define SCN_MAX_LINE_BYTES 65536  /* a physical line */
-#define SCN_MAX_WORD_BYTES 4096   /* a word (a value, a quoted string) */
-#define SCN_MAX_STMT_WORDS 1024   /* words in a statement, continuations included */
+#define SCN_MAX_LINE_BYTES 65536 /* a physical line */
+#define SCN_MAX_WORD_BYTES 4096  /* a word (a value, a quoted string) */
+#define SCN_MAX_STMT_WORDS 1024  /* words in a statement, continuations included */
 
 typedef struct scn_token {
 	const char *key;   /* key of key=value, NULL for a positional word */
@@ -33,9 +33,9 @@ typedef struct scn_token {
 typedef struct scn_stmt {
 	scn_token *tok;
 	size_t n;
-	scn_loc loc;       /* first word */
-	bool bad;          /* a lexical error was reported; skip it */
-	uint64_t ord;      /* 0, 1, … : the statement's place in the expanded file */
+	scn_loc loc;  /* first word */
+	bool bad;     /* a lexical error was reported; skip it */
+	uint64_t ord; /* 0, 1, … : the statement's place in the expanded file */
 } scn_stmt;
 
 typedef struct scn_lexer {

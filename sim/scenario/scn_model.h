@@ -20,12 +20,12 @@
 #include "sim/engine/rng.h"
 #include "sim/scenario/scn_diag.h"
 
-#define SCN_NAME_MAX 31      /* switch, wire, adapter, stack, interface, app names */
-#define SCN_HOSTNAME_MAX 32  /* CLC v2 host name field */
-#define SCN_PNETID_MAX 16    /* physical network id (z/OS HCD, Linux pnet table) */
-#define SCN_UEID_MAX 32      /* CLC v2 EID length */
-#define SCN_MAX_UEIDS 8      /* EIDs a CLC v2 proposal can carry */
-#define SCN_NONE UINT32_MAX  /* "no index" */
+#define SCN_NAME_MAX 31     /* switch, wire, adapter, stack, interface, app names */
+#define SCN_HOSTNAME_MAX 32 /* CLC v2 host name field */
+#define SCN_PNETID_MAX 16   /* physical network id (z/OS HCD, Linux pnet table) */
+#define SCN_UEID_MAX 32     /* CLC v2 EID length */
+#define SCN_MAX_UEIDS 8     /* EIDs a CLC v2 proposal can carry */
+#define SCN_NONE UINT32_MAX /* "no index" */
 
 /* --- fabric ---------------------------------------------------------------------- */
 
@@ -60,16 +60,16 @@ enum {
 
 /* A switch's congestion features (docs/congestion.md); buffer 0 = none (the default). */
 typedef struct scn_switch_qos {
-	uint64_t buffer;          /* bytes of shared buffer */
-	sim_ratio alpha;          /* dynamic threshold factor, (0, 1] */
-	uint8_t pfc;              /* class-enable vector of the lossless priorities */
-	uint64_t xoff, xon;       /* ingress thresholds per (port, priority); xoff 0 = dynamic */
-	uint64_t headroom;        /* per (port, lossless priority) */
-	uint16_t quanta;          /* of an XOFF */
+	uint64_t buffer;    /* bytes of shared buffer */
+	sim_ratio alpha;    /* dynamic threshold factor, (0, 1] */
+	uint8_t pfc;        /* class-enable vector of the lossless priorities */
+	uint64_t xoff, xon; /* ingress thresholds per (port, priority); xoff 0 = dynamic */
+	uint64_t headroom;  /* per (port, lossless priority) */
+	uint16_t quanta;    /* of an XOFF */
 	bool ecn;
-	uint64_t kmin, kmax;      /* RED marking thresholds, bytes of the egress queue */
+	uint64_t kmin, kmax; /* RED marking thresholds, bytes of the egress queue */
 	sim_ratio pmax;
-	bool trust_dscp;          /* classify by DSCP (class selector: DSCP >> 3) instead of PCP */
+	bool trust_dscp; /* classify by DSCP (class selector: DSCP >> 3) instead of PCP */
 } scn_switch_qos;
 
 typedef struct scn_switch {
@@ -95,22 +95,22 @@ typedef enum scn_roce {
 } scn_roce;
 
 typedef struct scn_adapter_port {
-	uint32_t sw;       /* switch index */
-	uint8_t mac[6];    /* the physical port's MAC (VMACs are the runner's business) */
+	uint32_t sw;                     /* switch index */
+	uint8_t mac[6];                  /* the physical port's MAC (VMACs are the runner's business) */
 	char pnetid[SCN_PNETID_MAX + 1]; /* "" = none */
 } scn_adapter_port;
 
 /* Congestion attributes of an adapter (all off or unset by default). */
 typedef struct scn_adapter_cc {
-	bool dcqcn;               /* ECT(0) on RoCE v2, CNPs, DCQCN rate limiter */
-	int pcp, dscp;            /* -1 = not given */
+	bool dcqcn;    /* ECT(0) on RoCE v2, CNPs, DCQCN rate limiter */
+	int pcp, dscp; /* -1 = not given */
 	uint8_t cnp_pcp, cnp_dscp;
 	uint64_t cnp_interval_ns;
-	uint64_t txwindow_ns;     /* wire time the adapter keeps queued on its access wire */
+	uint64_t txwindow_ns; /* wire time the adapter keeps queued on its access wire */
 	sim_ratio g;
 	uint64_t alpha_timer_ns, rate_timer_ns;
-	uint64_t byte_counter;    /* 0 = no byte counter */
-	uint32_t recovery;        /* F */
+	uint64_t byte_counter; /* 0 = no byte counter */
+	uint32_t recovery;     /* F */
 	uint64_t rai_bps, rhai_bps, min_bps;
 } scn_adapter_cc;
 
@@ -120,7 +120,7 @@ typedef struct scn_adapter {
 	uint16_t pfid;
 	uint8_t n_ports; /* 1 or 2 */
 	scn_adapter_port port[2];
-	uint32_t mtu;    /* largest RoCE MTU the ports support: 256..4096 */
+	uint32_t mtu; /* largest RoCE MTU the ports support: 256..4096 */
 	scn_roce roce;
 	scn_link_params link; /* access wires of both ports (mtu unused) */
 	scn_adapter_cc cc;
@@ -167,10 +167,10 @@ typedef struct scn_smcr_port {
 typedef struct scn_smcr_config {
 	scn_loc loc; /* of the `smcr` settings statement, or of the stack if none */
 	bool enable;
-	uint32_t mtu;          /* default for activations without mtu= */
-	uint64_t fixedmemory;  /* bytes of buffer storage; 0 = no limit */
-	uint64_t rmbsize;      /* receive buffer (RMB) per connection */
-	uint64_t sndbufsize;   /* send buffer per connection */
+	uint32_t mtu;         /* default for activations without mtu= */
+	uint64_t fixedmemory; /* bytes of buffer storage; 0 = no limit */
+	uint64_t rmbsize;     /* receive buffer (RMB) per connection */
+	uint64_t sndbufsize;  /* send buffer per connection */
 	bool v2;
 	uint8_t n_ueids;
 	char ueids[SCN_MAX_UEIDS][SCN_UEID_MAX + 1];
@@ -216,7 +216,7 @@ typedef enum scn_app_kind {
 typedef enum scn_close {
 	SCN_CLOSE_AFTER, /* when the exchange is done */
 	SCN_CLOSE_NEVER,
-	SCN_CLOSE_AT,    /* at close_at_ns */
+	SCN_CLOSE_AT, /* at close_at_ns */
 } scn_close;
 
 /* How a connect endpoint was written: STACK:PORT, STACK.IFACE:PORT or A.B.C.D:PORT. */
@@ -232,22 +232,22 @@ typedef struct scn_app {
 	uint32_t stack;
 	scn_app_role role;
 	scn_app_kind kind;
-	bool smc;            /* an SMC socket (else plain TCP) */
-	uint16_t port;       /* listen: local port; connect: destination port */
-	bool start_never;    /* start only from the timeline */
-	uint64_t start_ns;   /* when it starts (unless start_never) */
+	bool smc;          /* an SMC socket (else plain TCP) */
+	uint16_t port;     /* listen: local port; connect: destination port */
+	bool start_never;  /* start only from the timeline */
+	uint64_t start_ns; /* when it starts (unless start_never) */
 	/* connect only (zero for listeners): */
 	scn_endpoint_form ep_form;
 	uint32_t dst_stack;
-	uint32_t dst_iface;  /* interface of dst_stack that owns dst_ip */
+	uint32_t dst_iface; /* interface of dst_stack that owns dst_ip */
 	uint32_t dst_ip;
-	uint32_t listener;   /* app index of the listener it reaches */
-	uint64_t bytes;      /* bulk, echo */
-	uint64_t request;    /* rr */
-	uint64_t response;   /* rr */
-	uint64_t count;      /* rr: requests per connection */
-	uint32_t conns;      /* connections, named NAME.1 … NAME.N when > 1 */
-	uint64_t interval_ns;/* between opening successive connections */
+	uint32_t listener;    /* app index of the listener it reaches */
+	uint64_t bytes;       /* bulk, echo */
+	uint64_t request;     /* rr */
+	uint64_t response;    /* rr */
+	uint64_t count;       /* rr: requests per connection */
+	uint32_t conns;       /* connections, named NAME.1 … NAME.N when > 1 */
+	uint64_t interval_ns; /* between opening successive connections */
 	scn_close close;
 	uint64_t close_at_ns;
 } scn_app;
@@ -264,9 +264,9 @@ typedef enum scn_report_format {
 typedef struct scn_report {
 	scn_loc loc;
 	scn_report_format format;
-	uint32_t stack;     /* SCN_NONE = all stacks */
+	uint32_t stack; /* SCN_NONE = all stacks */
 	bool has_smcid;
-	uint32_t smcid;     /* only the link with this link ID */
+	uint32_t smcid; /* only the link with this link ID */
 } scn_report;
 
 typedef enum scn_metric {
@@ -310,20 +310,20 @@ typedef enum scn_rhs_kind {
 
 typedef struct scn_expect {
 	scn_loc loc;
-	bool timed;          /* `at TIME expect …` */
-	uint64_t at_ns;      /* when timed; else checked at the end of the run */
+	bool timed;     /* `at TIME expect …` */
+	uint64_t at_ns; /* when timed; else checked at the end of the run */
 	scn_metric metric;
-	uint32_t stack_a;    /* linkgroups/links/conns/fallback; aborted: SCN_NONE = all */
-	uint32_t stack_b;    /* linkgroups/links/conns */
-	scn_app_ref app;     /* mode/sent/delivered/received */
+	uint32_t stack_a; /* linkgroups/links/conns/fallback; aborted: SCN_NONE = all */
+	uint32_t stack_b; /* linkgroups/links/conns */
+	scn_app_ref app;  /* mode/sent/delivered/received */
 	scn_cmp cmp;
 	scn_rhs_kind rhs;
 	uint64_t value;
 	scn_mode mode;
 	scn_metric rhs_metric;
 	scn_app_ref rhs_app;
-	bool has_reason;     /* mode == FALLBACK and fallback: only this reason */
-	uint32_t reason;     /* CLC decline / fallback reason code */
+	bool has_reason; /* mode == FALLBACK and fallback: only this reason */
+	uint32_t reason; /* CLC decline / fallback reason code */
 } scn_expect;
 
 typedef enum scn_event_kind {
@@ -348,7 +348,7 @@ typedef enum scn_target_kind {
 typedef struct scn_event {
 	scn_loc loc;
 	uint64_t at_ns;
-	uint32_t order;      /* file order among events */
+	uint32_t order; /* file order among events */
 	scn_event_kind kind;
 	scn_target_kind target_kind;
 	uint32_t target;     /* index in the target kind's array (interface: in the stack) */
@@ -375,9 +375,9 @@ typedef enum scn_param_kind {
 
 typedef struct scn_param {
 	char name[SCN_NAME_MAX + 1];
-	char *value;         /* the resolved text: the --set value, else the default */
+	char *value; /* the resolved text: the --set value, else the default */
 	scn_param_kind kind;
-	bool overridden;     /* given with --set */
+	bool overridden; /* given with --set */
 	scn_loc loc;
 } scn_param;
 
@@ -388,21 +388,21 @@ typedef struct scn_param {
  * start, from the sizes their bounds give. Together they keep a loaded scenario's model
  * under about 250 MB. */
 #define SCN_MAX_FILE_BYTES (64u << 20)
-#define SCN_MAX_STATEMENTS 1000000u   /* statements after loops are expanded */
-#define SCN_MAX_ITERATIONS 1000000u   /* iterations of all loops together */
+#define SCN_MAX_STATEMENTS 1000000u /* statements after loops are expanded */
+#define SCN_MAX_ITERATIONS 1000000u /* iterations of all loops together */
 #define SCN_MAX_LOOP_DEPTH 16u
 #define SCN_MAX_PARAMS 1024u
 #define SCN_MAX_SWITCHES 16384u
 #define SCN_MAX_WIRES 65536u
-#define SCN_MAX_ADAPTERS 65536u       /* every PFID once */
+#define SCN_MAX_ADAPTERS 65536u /* every PFID once */
 #define SCN_MAX_STACKS 65536u
 #define SCN_MAX_IFACES 262144u
 #define SCN_MAX_IFACES_PER_STACK 1024u
 #define SCN_MAX_ROUTES 262144u
 #define SCN_MAX_APPS 262144u
-#define SCN_MAX_CONNS 4194304u        /* the conns= of all connecting apps together */
-#define SCN_MAX_TIMELINE 262144u      /* `at` lines */
-#define SCN_MAX_EXPECTS 262144u       /* `expect` lines */
+#define SCN_MAX_CONNS 4194304u   /* the conns= of all connecting apps together */
+#define SCN_MAX_TIMELINE 262144u /* `at` lines */
+#define SCN_MAX_EXPECTS 262144u  /* `expect` lines */
 /* What a run would need, estimated from what bench scale measured (a stack about 320 KiB
  * in a 10,000-stack leaf-spine world, ARP storm included; an idle SMC-R connection about
  * 16 KiB, both ends): a scenario over SCN_MAX_MEMORY_ESTIMATE is refused. */
@@ -413,12 +413,12 @@ typedef struct scn_param {
 /* --- the scenario ---------------------------------------------------------------- */
 
 typedef struct scn_scenario {
-	char *file;          /* as given to the loader; every scn_loc.file points here */
-	char *title;         /* "" if none */
+	char *file;  /* as given to the loader; every scn_loc.file points here */
+	char *title; /* "" if none */
 	uint64_t seed;
 	bool has_seed;
-	uint64_t end_ns;     /* the run's end (default SCN_DEFAULT_END_NS) */
-	bool has_end;        /* `end` was given (else: run until idle, at most end_ns) */
+	uint64_t end_ns; /* the run's end (default SCN_DEFAULT_END_NS) */
+	bool has_end;    /* `end` was given (else: run until idle, at most end_ns) */
 	scn_switch *switches;
 	size_t n_switches;
 	scn_wire *wires;
@@ -429,16 +429,16 @@ typedef struct scn_scenario {
 	size_t n_stacks;
 	scn_app *apps;
 	size_t n_apps;
-	scn_event *events;   /* sorted by (at_ns, order) */
+	scn_event *events; /* sorted by (at_ns, order) */
 	size_t n_events;
 	scn_expect *expects; /* file order, timed ones included */
 	size_t n_expects;
 	scn_report *reports; /* top-level `report`: printed at the end of the run */
 	size_t n_reports;
-	scn_param *params;   /* file order */
+	scn_param *params; /* file order */
 	size_t n_params;
-	void *iters;         /* GStringChunk: the iteration texts scn_loc.iter points to */
-	void *index;         /* name lookups of scn_find_stack/app (scn_model.c) */
+	void *iters; /* GStringChunk: the iteration texts scn_loc.iter points to */
+	void *index; /* name lookups of scn_find_stack/app (scn_model.c) */
 } scn_scenario;
 
 #define SCN_DEFAULT_END_NS (3600ULL * 1000000000ULL) /* without `end`: at most 1h */

@@ -200,4 +200,3 @@ bool scn_resolve_app_ref(scn_parser *P, const scn_token *t, scn_app_ref *ref)
 	}
 	return true;
 }
-

@@ -24,8 +24,18 @@
 static const char *const roce_names[] = { "v1", "v2", "both", NULL };
 
 static const char *const trust_names[] = { "pcp", "dscp", NULL };
-enum { A_SW_BUFFER = 1, A_SW_ALPHA, A_SW_PFC, A_SW_XOFF, A_SW_XON, A_SW_HEADROOM, A_SW_QUANTA, A_SW_ECN, A_SW_KMIN,
-       A_SW_KMAX, A_SW_PMAX, A_SW_TRUST };
+enum { A_SW_BUFFER = 1,
+       A_SW_ALPHA,
+       A_SW_PFC,
+       A_SW_XOFF,
+       A_SW_XON,
+       A_SW_HEADROOM,
+       A_SW_QUANTA,
+       A_SW_ECN,
+       A_SW_KMIN,
+       A_SW_KMAX,
+       A_SW_PMAX,
+       A_SW_TRUST };
 static const scn_attr_spec switch_specs[] = {
 	{ "vlans", SCN_V_VLANS, 0, 0, NULL, NULL, NULL, false },
 	{ "buffer", SCN_V_SIZE, 0, 1ULL << 32, NULL, NULL, NULL, false },
@@ -47,7 +57,15 @@ static const scn_attr_spec wire_specs[] = {
 	{ "vlans", SCN_V_VLANS, 0, 0, NULL, NULL, NULL, false },
 };
 
-enum { A_PFID = N_LINK_SPECS, A_PORTS, A_SWITCH, A_SWITCH2, A_MAC, A_MAC2, A_PNETID, A_PNETID2, A_ROCE };
+enum { A_PFID = N_LINK_SPECS,
+       A_PORTS,
+       A_SWITCH,
+       A_SWITCH2,
+       A_MAC,
+       A_MAC2,
+       A_PNETID,
+       A_PNETID2,
+       A_ROCE };
 static const scn_attr_spec adapter_specs[] = {
 	LINK_SPECS(256, 4096), /* mtu: the RoCE MTU, restricted to scn_roce_mtus below */
 	{ "pfid", SCN_V_HEX, 0, 0xffff, NULL, NULL, "pfid=HEX", true },
@@ -231,7 +249,7 @@ static void switch_qos(scn_parser *P, const scn_attrs *a, scn_switch_qos *q, boo
 	} else if (!q->buffer) {
 		/* congestion settings without a buffer would silently do nothing */
 		static const int need_buffer[] = { A_SW_ALPHA, A_SW_PFC, A_SW_XOFF, A_SW_XON, A_SW_HEADROOM, A_SW_QUANTA,
-		                                   A_SW_ECN, A_SW_KMIN, A_SW_KMAX, A_SW_PMAX, A_SW_TRUST };
+			                           A_SW_ECN, A_SW_KMIN, A_SW_KMAX, A_SW_PMAX, A_SW_TRUST };
 		for (size_t i = 0; i < sizeof(need_buffer) / sizeof(need_buffer[0]); i++)
 			if (a->tok[need_buffer[i]]) {
 				scn_error(P->d, a->tok[need_buffer[i]]->loc, "%s= needs a switch buffer; expected buffer=SIZE too",
@@ -487,7 +505,8 @@ static const struct stmt_def *find_stmt(const scn_token *t)
 scn_kw_class scn_keyword_class(const scn_token *t)
 {
 	const struct stmt_def *def = find_stmt(t);
-	return !def ? SCN_KW_UNKNOWN : def->in_stack ? SCN_KW_IN_STACK : SCN_KW_TOP;
+	return !def ? SCN_KW_UNKNOWN : def->in_stack ? SCN_KW_IN_STACK
+	                                             : SCN_KW_TOP;
 }
 
 static char *stmt_list(bool in_stack)
@@ -564,9 +583,16 @@ static void prescan(scn_parser *P, scn_expander *x)
  * dropped, as the statement has been reported once already. */
 static void placeholder(scn_parser *P, const struct stmt_def *def, const scn_stmt *st)
 {
-	static const struct { const char *kw; unsigned brk; } defs[] = {
-		{ "switch", SCN_BRK_SWITCH }, { "wire", SCN_BRK_WIRE }, { "adapter", SCN_BRK_ADAPTER },
-		{ "stack", SCN_BRK_STACK }, { "app", SCN_BRK_APP }, { "interface", SCN_BRK_IFACE },
+	static const struct {
+		const char *kw;
+		unsigned brk;
+	} defs[] = {
+		{ "switch", SCN_BRK_SWITCH },
+		{ "wire", SCN_BRK_WIRE },
+		{ "adapter", SCN_BRK_ADAPTER },
+		{ "stack", SCN_BRK_STACK },
+		{ "app", SCN_BRK_APP },
+		{ "interface", SCN_BRK_IFACE },
 	};
 	size_t k;
 	for (k = 0; k < N_SPECS(defs); k++)
@@ -709,4 +735,3 @@ void scn_parser_free_symbols(scn_parser *P)
 {
 	scn_symbols_free(&P->sym);
 }
-

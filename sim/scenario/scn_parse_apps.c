@@ -15,7 +15,16 @@ static const scn_attr_spec listen_specs[] = {
 	{ "start", SCN_V_START, 0, 0, NULL, NULL, NULL, false },
 };
 
-enum { C_KIND, C_BYTES, C_REQUEST, C_RESPONSE, C_COUNT, C_CONNS, C_INTERVAL, C_START, C_CLOSE, C_SMC };
+enum { C_KIND,
+       C_BYTES,
+       C_REQUEST,
+       C_RESPONSE,
+       C_COUNT,
+       C_CONNS,
+       C_INTERVAL,
+       C_START,
+       C_CLOSE,
+       C_SMC };
 static const scn_attr_spec connect_specs[] = {
 	{ "kind", SCN_V_ENUM, 0, 0, connect_kinds, NULL, "kind=bulk|echo|rr", true },
 	{ "bytes", SCN_V_SIZE, 0, 1ULL << 40, NULL, NULL, NULL, false },
@@ -142,22 +151,31 @@ void scn_stmt_app(scn_parser *P, const scn_stmt *st)
 		if (ok && (ok = scn_attr_get(P, &a, "port", "app", SCN_PERS_LINUX, &v, NULL)))
 			app->port = (uint16_t)v.u;
 		if (ok && (ok = scn_attr_get(P, &a, "kind", "app", SCN_PERS_LINUX, &v, NULL)))
-			app->kind = v.u == 0 ? SCN_KIND_ECHO : v.u == 1 ? SCN_KIND_SINK : SCN_KIND_RESPONDER;
+			app->kind = v.u == 0 ? SCN_KIND_ECHO : v.u == 1 ? SCN_KIND_SINK
+			                                                : SCN_KIND_RESPONDER;
 	} else if (ok) {
 		app->role = SCN_ROLE_CONNECT;
 		g_array_index(P->ep_loc, scn_loc, idx) = st->tok[4].loc;
 		ok = scn_attr_collect(P, st, np, connect_specs, N_SPECS(connect_specs), "a connecting app", &a);
 		if (ok && (ok = scn_attr_get(P, &a, "kind", "app", SCN_PERS_LINUX, &v, NULL)))
-			app->kind = v.u == 0 ? SCN_KIND_BULK : v.u == 1 ? SCN_KIND_ECHO : SCN_KIND_RR;
+			app->kind = v.u == 0 ? SCN_KIND_BULK : v.u == 1 ? SCN_KIND_ECHO
+			                                                : SCN_KIND_RR;
 		if (ok)
 			ok = parse_endpoint(P, &st->tok[4], app);
 		if (ok) {
 			/* attributes that belong to other kinds */
-			static const struct { int attr; scn_app_kind kind; const char *only; } fit[] = {
+			static const struct {
+				int attr;
+				scn_app_kind kind;
+				const char *only;
+			} fit[] = {
 				{ C_BYTES, SCN_KIND_RR, "kind=bulk or kind=echo" },
-				{ C_REQUEST, SCN_KIND_BULK, "kind=rr" }, { C_REQUEST, SCN_KIND_ECHO, "kind=rr" },
-				{ C_RESPONSE, SCN_KIND_BULK, "kind=rr" }, { C_RESPONSE, SCN_KIND_ECHO, "kind=rr" },
-				{ C_COUNT, SCN_KIND_BULK, "kind=rr" }, { C_COUNT, SCN_KIND_ECHO, "kind=rr" },
+				{ C_REQUEST, SCN_KIND_BULK, "kind=rr" },
+				{ C_REQUEST, SCN_KIND_ECHO, "kind=rr" },
+				{ C_RESPONSE, SCN_KIND_BULK, "kind=rr" },
+				{ C_RESPONSE, SCN_KIND_ECHO, "kind=rr" },
+				{ C_COUNT, SCN_KIND_BULK, "kind=rr" },
+				{ C_COUNT, SCN_KIND_ECHO, "kind=rr" },
 			};
 			for (size_t i = 0; ok && i < N_SPECS(fit); i++)
 				if (a.tok[fit[i].attr] && app->kind == fit[i].kind) {
@@ -166,7 +184,8 @@ void scn_stmt_app(scn_parser *P, const scn_stmt *st)
 					ok = false;
 				}
 		}
-		kinds_scope = app->kind == SCN_KIND_BULK ? "app bulk" : app->kind == SCN_KIND_ECHO ? "app echo" : "app rr";
+		kinds_scope = app->kind == SCN_KIND_BULK ? "app bulk" : app->kind == SCN_KIND_ECHO ? "app echo"
+		                                                                                   : "app rr";
 		if (ok && app->kind != SCN_KIND_RR && (ok = scn_attr_get(P, &a, "bytes", kinds_scope, SCN_PERS_LINUX, &v, NULL)))
 			app->bytes = v.u;
 		if (ok && app->kind == SCN_KIND_RR) {
@@ -236,8 +255,13 @@ void scn_stmt_report(scn_parser *P, const scn_stmt *st)
 
 /* ---- expectations ----------------------------------------------------------------- */
 
-typedef enum { ARGS_TWO_STACKS, ARGS_APP, ARGS_OPT_STACK, ARGS_STACK } metric_args;
-typedef enum { RHS_NUM, RHS_MODE_WORD, RHS_BYTES } metric_rhs;
+typedef enum { ARGS_TWO_STACKS,
+	       ARGS_APP,
+	       ARGS_OPT_STACK,
+	       ARGS_STACK } metric_args;
+typedef enum { RHS_NUM,
+	       RHS_MODE_WORD,
+	       RHS_BYTES } metric_rhs;
 
 static const struct metric_def {
 	const char *name;
@@ -305,7 +329,8 @@ static bool expect_subject(scn_parser *P, const scn_stmt *st, size_t first, size
                            scn_expect *e)
 {
 	size_t nargs = op - first - 1;
-	size_t want_lo = m->args == ARGS_TWO_STACKS ? 2 : m->args == ARGS_OPT_STACK ? 0 : 1;
+	size_t want_lo = m->args == ARGS_TWO_STACKS ? 2 : m->args == ARGS_OPT_STACK ? 0
+	                                                                            : 1;
 	size_t want_hi = m->args == ARGS_TWO_STACKS ? 2 : 1;
 	if (nargs < want_lo || nargs > want_hi) {
 		scn_error(P->d, nargs > want_hi ? st->tok[first + 1 + want_hi].loc : st->tok[op].loc,
@@ -378,8 +403,13 @@ static bool expect_mode(scn_parser *P, const scn_token *optok, const scn_token *
 static bool expect_bytes(scn_parser *P, const scn_token *rhs, size_t nrhs, const struct metric_def *m, scn_expect *e)
 {
 	static const scn_attr_spec spec = { "the expected bytes", SCN_V_SIZE, 0, UINT64_MAX, NULL, NULL, NULL, false };
-	static const struct { const char *w; scn_metric m; } counters[] = {
-		{ "sent", SCN_M_SENT }, { "delivered", SCN_M_DELIVERED }, { "received", SCN_M_RECEIVED },
+	static const struct {
+		const char *w;
+		scn_metric m;
+	} counters[] = {
+		{ "sent", SCN_M_SENT },
+		{ "delivered", SCN_M_DELIVERED },
+		{ "received", SCN_M_RECEIVED },
 	};
 	if (nrhs == 1)
 		return expect_number(P, rhs, &spec, e);
@@ -476,8 +506,7 @@ static void parse_expect(scn_parser *P, const scn_stmt *st, size_t first, bool t
 		scn_error(P->d, st->loc, "missing comparison; expected ==, !=, <, <=, > or >= in %s", m->usage);
 		return;
 	}
-	scn_expect e = { .loc = st->loc, .timed = timed, .at_ns = at_ns, .metric = m->metric, .stack_a = SCN_NONE,
-	                 .stack_b = SCN_NONE, .app = { SCN_NONE, 0 }, .rhs_app = { SCN_NONE, 0 } };
+	scn_expect e = { .loc = st->loc, .timed = timed, .at_ns = at_ns, .metric = m->metric, .stack_a = SCN_NONE, .stack_b = SCN_NONE, .app = { SCN_NONE, 0 }, .rhs_app = { SCN_NONE, 0 } };
 	e.cmp = (scn_cmp)cmp_of(&st->tok[op]);
 	if (expect_subject(P, st, first, op, m, &e) && expect_rhs(P, st, op, np, m, &e) && expect_reason(P, st, np, m, &e))
 		add_expect(P, st, &e);
@@ -509,8 +538,11 @@ static bool at_start_stop(scn_parser *P, const scn_stmt *st, size_t np, scn_even
 	const scn_token *verb = &st->tok[2];
 	ev->kind = scn_word_is(verb, "start") ? SCN_EV_START_APP : SCN_EV_STOP_APP;
 	if (np != 5 || !scn_word_is(&st->tok[3], "app")) {
-		scn_error(P->d, np > 5 ? st->tok[5].loc : np > 3 ? st->tok[3].loc : verb->loc, "%s; expected at TIME %s app NAME",
-		          np > 5 ? "unexpected word" : np > 3 && !scn_word_is(&st->tok[3], "app") ? "only apps can start or stop" : "missing app",
+		scn_error(P->d, np > 5 ? st->tok[5].loc : np > 3 ? st->tok[3].loc
+		                                                 : verb->loc,
+		          "%s; expected at TIME %s app NAME",
+		          np > 5 ? "unexpected word" : np > 3 && !scn_word_is(&st->tok[3], "app") ? "only apps can start or stop"
+		                                                                                  : "missing app",
 		          scn_echo(P->d, verb->value));
 		return false;
 	}
@@ -524,7 +556,11 @@ static bool at_start_stop(scn_parser *P, const scn_stmt *st, size_t np, scn_even
 /* `… KIND NAME` (st->tok[3], st->tok[4]) of fail, restore and set: the target. */
 static bool at_target(scn_parser *P, const scn_stmt *st, bool set, const char *kinds, scn_event *ev)
 {
-	static const struct { const char *word; scn_target_kind target; scn_sym_kind sym; } targets[] = {
+	static const struct {
+		const char *word;
+		scn_target_kind target;
+		scn_sym_kind sym;
+	} targets[] = {
 		{ "adapter", SCN_TGT_ADAPTER, SCN_SYM_ADAPTER },
 		{ "wire", SCN_TGT_WIRE, SCN_SYM_WIRE },
 		{ "switch", SCN_TGT_SWITCH, SCN_SYM_SWITCH }, /* switches fail and restore, nothing to set */
@@ -548,9 +584,16 @@ static bool at_target(scn_parser *P, const scn_stmt *st, bool set, const char *k
 /* The link parameters of `at TIME set …`: at least one. */
 static bool at_set_fields(scn_parser *P, const scn_stmt *st, size_t np, bool port_ok, scn_event *ev, scn_attrs *a)
 {
-	static const struct { const char *key; uint32_t bit; } fields[] = {
-		{ "latency", SCN_SET_LATENCY }, { "bandwidth", SCN_SET_BANDWIDTH }, { "loss", SCN_SET_LOSS },
-		{ "dup", SCN_SET_DUP }, { "reorder", SCN_SET_REORDER }, { "corrupt", SCN_SET_CORRUPT },
+	static const struct {
+		const char *key;
+		uint32_t bit;
+	} fields[] = {
+		{ "latency", SCN_SET_LATENCY },
+		{ "bandwidth", SCN_SET_BANDWIDTH },
+		{ "loss", SCN_SET_LOSS },
+		{ "dup", SCN_SET_DUP },
+		{ "reorder", SCN_SET_REORDER },
+		{ "corrupt", SCN_SET_CORRUPT },
 	};
 	if (!scn_attr_collect(P, st, np, set_specs, N_SPECS(set_specs) - (port_ok ? 0 : 1), "set", a))
 		return false;
@@ -583,7 +626,8 @@ static bool at_change(scn_parser *P, const scn_stmt *st, size_t np, scn_event *e
 {
 	const scn_token *verb = &st->tok[2];
 	bool set = scn_word_is(verb, "set");
-	ev->kind = set ? SCN_EV_SET : scn_word_is(verb, "fail") ? SCN_EV_FAIL : SCN_EV_RESTORE;
+	ev->kind = set ? SCN_EV_SET : scn_word_is(verb, "fail") ? SCN_EV_FAIL
+	                                                        : SCN_EV_RESTORE;
 	const char *kinds = set ? "adapter, wire or interface" : "adapter, wire, switch or interface";
 	if (np < 5) {
 		scn_error(P->d, np > 3 ? st->tok[3].loc : verb->loc, "missing what to %s; expected at TIME %s %s NAME",
@@ -615,9 +659,16 @@ static bool at_change(scn_parser *P, const scn_stmt *st, size_t np, scn_event *e
 	return true;
 }
 
-static const struct { const char *verb; at_action parse; } at_actions[] = {
-	{ "report", at_report }, { "start", at_start_stop }, { "stop", at_start_stop },
-	{ "fail", at_change },   { "restore", at_change },   { "set", at_change },
+static const struct {
+	const char *verb;
+	at_action parse;
+} at_actions[] = {
+	{ "report", at_report },
+	{ "start", at_start_stop },
+	{ "stop", at_start_stop },
+	{ "fail", at_change },
+	{ "restore", at_change },
+	{ "set", at_change },
 };
 
 void scn_stmt_at(scn_parser *P, const scn_stmt *st)

@@ -12,7 +12,11 @@ static const scn_attr_spec stack_specs[] = {
 	{ "hostname", SCN_V_STRING, 0, SCN_HOSTNAME_MAX, NULL, NULL, NULL, false },
 };
 
-enum { I_SWITCH = N_LINK_SPECS, I_IP, I_VLAN, I_MAC, I_PNETID };
+enum { I_SWITCH = N_LINK_SPECS,
+       I_IP,
+       I_VLAN,
+       I_MAC,
+       I_PNETID };
 static const scn_attr_spec iface_specs[] = {
 	LINK_SPECS(576, 9216),
 	{ "switch", SCN_V_NAME, 0, 0, NULL, NULL, "switch=NAME", true },
@@ -210,7 +214,7 @@ void scn_stmt_interface(scn_parser *P, const scn_stmt *st)
 			memcpy(ifc->mac, v.mac, 6);
 		} else {
 			uint8_t m[6] = { 0x02, 0x00, (uint8_t)(ifc->ip >> 24), (uint8_t)(ifc->ip >> 16), (uint8_t)(ifc->ip >> 8),
-			                 (uint8_t)ifc->ip };
+				         (uint8_t)ifc->ip };
 			memcpy(ifc->mac, m, 6);
 		}
 	}
@@ -352,12 +356,12 @@ void scn_stmt_smcr(scn_parser *P, const scn_stmt *st)
 		return;
 	c.loc = st->loc;
 	/* only what is written overrides the personality defaults set up with the stack */
-#define OVERRIDE(key, field, expr)                                                 \
-	do {                                                                           \
-		if (!scn_attr_get(P, &a, key, NULL, pers, &v, &given))                          \
-			return;                                                        \
-		if (given)                                                             \
-			c.field = (expr);                                              \
+#define OVERRIDE(key, field, expr)                                     \
+	do {                                                           \
+		if (!scn_attr_get(P, &a, key, NULL, pers, &v, &given)) \
+			return;                                        \
+		if (given)                                             \
+			c.field = (expr);                              \
 	} while (0)
 	OVERRIDE("enable", enable, v.b);
 	OVERRIDE("mtu", mtu, (uint32_t)v.u);

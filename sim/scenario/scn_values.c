@@ -25,10 +25,26 @@ static int hex_value(char c)
 }
 
 static const uint64_t pow10_table[20] = {
-	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
-	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
-	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-	100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL,
+	1ULL,
+	10ULL,
+	100ULL,
+	1000ULL,
+	10000ULL,
+	100000ULL,
+	1000000ULL,
+	10000000ULL,
+	100000000ULL,
+	1000000000ULL,
+	10000000000ULL,
+	100000000000ULL,
+	1000000000000ULL,
+	10000000000000ULL,
+	100000000000000ULL,
+	1000000000000000ULL,
+	10000000000000000ULL,
+	100000000000000000ULL,
+	1000000000000000000ULL,
+	10000000000000000000ULL,
 };
 
 /* A decimal number "123" or "1.25": value = mant / 10^scale. *end points after it.
@@ -69,7 +85,8 @@ static int parse_decimal(const char *s, const char **end, uint64_t *mant, unsign
 	*end = p;
 	*mant = m;
 	*scale = sc;
-	return over ? -1 : precise ? 2 : 1;
+	return over ? -1 : precise ? 2
+	                           : 1;
 }
 
 /* mant / 10^scale * mult, if it is a whole number that fits: 1; not whole: 0; too big: -1. */
@@ -168,8 +185,12 @@ static const unit *find_unit(const unit *units, size_t n, const char *suffix)
 }
 
 static const unit duration_units[] = {
-	{ "ns", 1ULL }, { "us", 1000ULL }, { "ms", 1000000ULL }, { "s", 1000000000ULL },
-	{ "m", 60000000000ULL }, { "h", 3600000000000ULL },
+	{ "ns", 1ULL },
+	{ "us", 1000ULL },
+	{ "ms", 1000000ULL },
+	{ "s", 1000000000ULL },
+	{ "m", 60000000000ULL },
+	{ "h", 3600000000000ULL },
 };
 
 bool scn_parse_duration(const char *s, unsigned flags, uint64_t *ns, const char **why)
@@ -214,9 +235,18 @@ bool scn_parse_duration(const char *s, unsigned flags, uint64_t *ns, const char 
 }
 
 static const unit size_units[] = {
-	{ "K", 1ULL << 10 }, { "KiB", 1ULL << 10 }, { "M", 1ULL << 20 }, { "MiB", 1ULL << 20 },
-	{ "G", 1ULL << 30 }, { "GiB", 1ULL << 30 }, { "T", 1ULL << 40 }, { "TiB", 1ULL << 40 },
-	{ "KB", 1000ULL }, { "MB", 1000000ULL }, { "GB", 1000000000ULL }, { "TB", 1000000000000ULL },
+	{ "K", 1ULL << 10 },
+	{ "KiB", 1ULL << 10 },
+	{ "M", 1ULL << 20 },
+	{ "MiB", 1ULL << 20 },
+	{ "G", 1ULL << 30 },
+	{ "GiB", 1ULL << 30 },
+	{ "T", 1ULL << 40 },
+	{ "TiB", 1ULL << 40 },
+	{ "KB", 1000ULL },
+	{ "MB", 1000000ULL },
+	{ "GB", 1000000000ULL },
+	{ "TB", 1000000000000ULL },
 };
 
 bool scn_parse_size(const char *s, uint64_t *bytes, const char **why)
@@ -251,8 +281,14 @@ bool scn_parse_size(const char *s, uint64_t *bytes, const char **why)
 }
 
 static const unit rate_units[] = {
-	{ "bps", 1ULL }, { "Kbps", 1000ULL }, { "Mbps", 1000000ULL }, { "Gbps", 1000000000ULL },
-	{ "Tbps", 1000000000000ULL }, { "K", 1000ULL }, { "M", 1000000ULL }, { "G", 1000000000ULL },
+	{ "bps", 1ULL },
+	{ "Kbps", 1000ULL },
+	{ "Mbps", 1000000ULL },
+	{ "Gbps", 1000000000ULL },
+	{ "Tbps", 1000000000000ULL },
+	{ "K", 1000ULL },
+	{ "M", 1000000ULL },
+	{ "G", 1000000000ULL },
 	{ "T", 1000000000000ULL },
 };
 
@@ -539,4 +575,3 @@ char *scn_format_ratio(sim_ratio r, char *buf, size_t len)
 		snprintf(buf, len, "%llu/%llu", (unsigned long long)r.num, (unsigned long long)r.den);
 	return buf;
 }
-

@@ -40,24 +40,24 @@ typedef struct node node;
 
 typedef struct nconn {
 	node *n;
-	uint32_t idx;            /* 1, 2, … */
-	int fd;                  /* -1 once closed */
-	unsigned w_in, w_out;    /* realtime watch ids, 0 = none */
-	smcr_conn *conn;         /* the core's, NULL once freed (or never) */
-	bool connecting;         /* client: connect() in progress */
-	bool smc, fallen;        /* SMC-R data path / TCP data path */
-	bool core_closed;        /* smcr_conn_close called */
-	bool freed;              /* the core freed its connection */
-	bool app_closed;         /* the application closed (SMC: asked the core; TCP: closed fd) */
-	bool eof;                /* the peer's end of stream read */
-	bool shut;               /* our sending side shut */
+	uint32_t idx;         /* 1, 2, … */
+	int fd;               /* -1 once closed */
+	unsigned w_in, w_out; /* realtime watch ids, 0 = none */
+	smcr_conn *conn;      /* the core's, NULL once freed (or never) */
+	bool connecting;      /* client: connect() in progress */
+	bool smc, fallen;     /* SMC-R data path / TCP data path */
+	bool core_closed;     /* smcr_conn_close called */
+	bool freed;           /* the core freed its connection */
+	bool app_closed;      /* the application closed (SMC: asked the core; TCP: closed fd) */
+	bool eof;             /* the peer's end of stream read */
+	bool shut;            /* our sending side shut */
 	bool failed;
 	int err;
 	uint32_t reason, diag;
 	bool want_read, want_write, want_close; /* deferred to node_leave */
-	uint8_t *out;            /* bytes for the TCP socket not written yet */
+	uint8_t *out;                           /* bytes for the TCP socket not written yet */
 	size_t out_len;
-	uint8_t *pre;            /* application bytes the core handed back at fallback */
+	uint8_t *pre; /* application bytes the core handed back at fallback */
 	size_t pre_len;
 	uint64_t sent, received, verified;
 	bool bad;
@@ -70,17 +70,17 @@ struct node {
 	sim_realtime *rt;
 	verbs_transport *vt;
 	smcr_tp_dev *dev;
-	smcr_port_desc port;     /* the device's port, described once when it is opened */
+	smcr_port_desc port; /* the device's port, described once when it is opened */
 	smcr_ctx *ctx;
-	int port_index;          /* the core's, -1 = no device */
+	int port_index; /* the core's, -1 = no device */
 	unsigned dev_watch[2];
 	sim_rng rng;
 	sim_event timer, timeout, retry, linger;
 	int listen_fd;
 	unsigned listen_watch;
 	nconn *conns[NODE_MAX_CONNS];
-	uint32_t n_conns;        /* opened (client) / accepted (server) */
-	uint32_t labels;         /* connection numbers handed out (1, 2, … as they connect) */
+	uint32_t n_conns; /* opened (client) / accepted (server) */
+	uint32_t labels;  /* connection numbers handed out (1, 2, … as they connect) */
 	uint64_t t_start;
 	unsigned depth;
 	bool done, timed_out;
@@ -89,8 +89,7 @@ struct node {
 
 /* ---- log ---- */
 
-__attribute__((format(printf, 2, 3)))
-static void say(node *n, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void say(node *n, const char *fmt, ...)
 {
 	if (!n->cfg.log)
 		return;

@@ -40,25 +40,25 @@ typedef enum node_app {
 
 typedef struct node_config {
 	bool server;
-	char host[64];          /* client: the server's address; server: bind address ("" = any) */
-	uint16_t port;          /* TCP port */
-	char dev[32];           /* RDMA device; "" = none (every connection falls back to TCP) */
-	uint8_t dev_port;       /* 1-based */
-	uint32_t gid_ipv4;      /* the device's RoCE v2 GID of this address; 0 = its first */
+	char host[64];     /* client: the server's address; server: bind address ("" = any) */
+	uint16_t port;     /* TCP port */
+	char dev[32];      /* RDMA device; "" = none (every connection falls back to TCP) */
+	uint8_t dev_port;  /* 1-based */
+	uint32_t gid_ipv4; /* the device's RoCE v2 GID of this address; 0 = its first */
 	node_app app;
-	uint64_t bytes;         /* per connection */
+	uint64_t bytes; /* per connection */
 	uint32_t conns;
-	uint64_t interval_ns;   /* between the client's connections */
-	uint64_t data_seed;     /* the pattern both ends expect */
-	uint64_t seed;          /* the core's randomness (PSNs, system id) */
-	uint64_t timeout_ns;    /* give up (error) after this much wall time */
+	uint64_t interval_ns;     /* between the client's connections */
+	uint64_t data_seed;       /* the pattern both ends expect */
+	uint64_t seed;            /* the core's randomness (PSNs, system id) */
+	uint64_t timeout_ns;      /* give up (error) after this much wall time */
 	uint64_t connect_wait_ns; /* client: keep retrying a refused connect this long */
-	uint64_t linger_ns;     /* after the last close, keep the link group serving this long:
+	uint64_t linger_ns;       /* after the last close, keep the link group serving this long:
 	                         * the last CDC messages of the close reach the peer, and the
 	                         * peer's reach us (a process that exits takes its QPs along) */
-	smcr_settings core;     /* v1/v2, UEIDs, buffer sizes, … */
-	char name[32];          /* the stack's name in reports */
-	FILE *log;              /* event lines (link groups, links, connections), or NULL */
+	smcr_settings core;       /* v1/v2, UEIDs, buffer sizes, … */
+	char name[32];            /* the stack's name in reports */
+	FILE *log;                /* event lines (link groups, links, connections), or NULL */
 } node_config;
 
 void node_config_default(node_config *c);
@@ -69,9 +69,9 @@ typedef struct node_result {
 	uint32_t failed;         /* connections that failed or were aborted */
 	uint32_t last_reason;    /* the last fallback reason (SMCR_DECL_*), 0 none */
 	uint64_t bytes_sent, bytes_received, bytes_verified;
-	bool content_bad;        /* some byte did not match the pattern */
-	double seconds;          /* wall time from the first connection to the last close */
-	double data_seconds;     /* wall time of the data exchange (first byte to last) */
+	bool content_bad;    /* some byte did not match the pattern */
+	double seconds;      /* wall time from the first connection to the last close */
+	double data_seconds; /* wall time of the data exchange (first byte to last) */
 } node_result;
 
 /* Run the node to its end. The report (if not NULL, initialised by the caller) is filled

@@ -571,7 +571,8 @@ static void conn_view(const smc_conn *c, smc_layer_conn *v)
 	memset(v, 0, sizeof(*v));
 	v->id = c->id;
 	v->server = c->server;
-	v->mode = c->established ? SOCK_MODE_SMCR : c->fallen ? SOCK_MODE_FALLBACK : SOCK_MODE_TCP;
+	v->mode = c->established ? SOCK_MODE_SMCR : c->fallen ? SOCK_MODE_FALLBACK
+	                                                      : SOCK_MODE_TCP;
 	v->handshake = !c->established && !c->fallen;
 	v->fallback_reason = c->reason;
 	v->peer_diagnosis = c->peer_diag;

@@ -102,13 +102,13 @@ smcr_ctx *smc_layer_ctx(const smc_layer *l);
 
 /* One activated RoCE port. */
 typedef struct smc_layer_port {
-	rnic *adapter;        /* NULL on a real device */
-	rnic_vf *vf;          /* NULL on a real device */
-	uint8_t port;         /* 1-based adapter port */
-	uint32_t port_index;  /* the core's */
-	uint16_t pfid;        /* the scenario adapter's PFID */
-	smcr_tp_dev *dev;     /* the transport's device handle (a VF or a verbs context) */
-	uint8_t dev_port;     /* real device: its 1-based port */
+	rnic *adapter;       /* NULL on a real device */
+	rnic_vf *vf;         /* NULL on a real device */
+	uint8_t port;        /* 1-based adapter port */
+	uint32_t port_index; /* the core's */
+	uint16_t pfid;       /* the scenario adapter's PFID */
+	smcr_tp_dev *dev;    /* the transport's device handle (a VF or a verbs context) */
+	uint8_t dev_port;    /* real device: its 1-based port */
 } smc_layer_port;
 
 size_t smc_layer_n_ports(const smc_layer *l);
@@ -116,15 +116,15 @@ const smc_layer_port *smc_layer_port_get(const smc_layer *l, size_t i);
 
 /* One connection the layer handled (CLC run over its TCP connection), for reports. */
 typedef struct smc_layer_conn {
-	uint64_t id;               /* 1, 2, ... per layer, creation order */
+	uint64_t id; /* 1, 2, ... per layer, creation order */
 	bool server;
-	sock_mode mode;            /* SMCR, FALLBACK, or TCP while still in the handshake */
-	bool handshake;            /* CLC not finished yet */
-	uint32_t fallback_reason;  /* local reason, 0 none */
-	uint32_t peer_diagnosis;   /* the peer's Decline code, 0 none */
+	sock_mode mode;           /* SMCR, FALLBACK, or TCP while still in the handshake */
+	bool handshake;           /* CLC not finished yet */
+	uint32_t fallback_reason; /* local reason, 0 none */
+	uint32_t peer_diagnosis;  /* the peer's Decline code, 0 none */
 	uint32_t local_ip, peer_ip;
 	uint16_t local_port, peer_port;
-	bool has_core;             /* core_info is valid */
+	bool has_core; /* core_info is valid */
 	smcr_conn_info core_info;
 } smc_layer_conn;
 
@@ -141,13 +141,13 @@ void smc_layer_foreach_conn(const smc_layer *l, void (*fn)(void *arg, const smc_
 bool smc_layer_sock_reasons(const smc_layer *l, const sock *s, uint32_t *reason, uint32_t *peer_diagnosis);
 
 typedef struct smc_layer_counters {
-	uint64_t handshakes;       /* connections handed over by the stack */
+	uint64_t handshakes; /* connections handed over by the stack */
 	uint64_t established, fallbacks, aborted;
 	uint64_t clc_bytes_out, clc_bytes_in;
-	uint64_t core_calls;       /* entries into the core (for benchmarks) */
-	uint64_t steered_frames;   /* RoCE v2 frames handed from an interface to a VF */
-	uint64_t mem_refused;      /* buffer allocations refused by the fixed-memory cap */
-	uint64_t mem_used;         /* bytes of core memory held now */
+	uint64_t core_calls;     /* entries into the core (for benchmarks) */
+	uint64_t steered_frames; /* RoCE v2 frames handed from an interface to a VF */
+	uint64_t mem_refused;    /* buffer allocations refused by the fixed-memory cap */
+	uint64_t mem_used;       /* bytes of core memory held now */
 } smc_layer_counters;
 
 const smc_layer_counters *smc_layer_counters_get(const smc_layer *l);
@@ -174,13 +174,13 @@ int smc_layer_terminate_all(smc_layer *l);
  * GID unless they map different addresses; their links differ by QP numbers. */
 
 typedef struct smc_real_port {
-	uint16_t pfid;          /* the scenario's adapter */
-	uint8_t port;           /* its port, 1-based */
-	char dev[32];           /* RDMA device, e.g. "rxe0" */
-	uint8_t dev_port;       /* 1-based */
-	uint32_t ipv4;          /* use the RoCE v2 GID of this address (host order); 0 = first */
-	char pnet_id[17];       /* the scenario adapter port's PNet id ("" = the default) */
-	uint32_t mtu;           /* the scenario adapter's largest RoCE MTU in bytes, 0 = none */
+	uint16_t pfid;    /* the scenario's adapter */
+	uint8_t port;     /* its port, 1-based */
+	char dev[32];     /* RDMA device, e.g. "rxe0" */
+	uint8_t dev_port; /* 1-based */
+	uint32_t ipv4;    /* use the RoCE v2 GID of this address (host order); 0 = first */
+	char pnet_id[17]; /* the scenario adapter port's PNet id ("" = the default) */
+	uint32_t mtu;     /* the scenario adapter's largest RoCE MTU in bytes, 0 = none */
 } smc_real_port;
 
 /* Activate the stack's configured PFIDs/ports on real devices. Every one must be mapped.

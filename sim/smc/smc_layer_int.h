@@ -27,40 +27,40 @@ typedef struct smc_real_dev {
 	smc_layer *l;
 	char name[32];
 	smcr_tp_dev *dev;
-	unsigned watch[2];         /* sim_realtime watch ids, 0 = none */
+	unsigned watch[2]; /* sim_realtime watch ids, 0 = none */
 } smc_real_dev;
 
 typedef struct smc_conn smc_conn;
 struct smc_conn {
 	smc_layer *l;
-	smc_conn *prev, *next;     /* the layer's list, creation order */
+	smc_conn *prev, *next; /* the layer's list, creation order */
 	uint64_t id;
-	sock *s;                   /* NULL once released to the stack */
-	smcr_conn *conn;           /* NULL once the core freed it */
+	sock *s;         /* NULL once released to the stack */
+	smcr_conn *conn; /* NULL once the core freed it */
 	bool server;
-	bool established;          /* SMC-R data path */
-	bool fallen;               /* continues on TCP: the application owns the TCP stream */
-	bool fallback_told;        /* sock_smc_fallback called */
-	bool close_called;         /* smcr_conn_close called */
-	bool close_wanted;         /* call smcr_conn_close when the layer is outside the core */
-	bool abort_wanted;         /* the application aborted: reset the TCP connection */
-	bool in_pump;              /* feeding CLC bytes: a fallback waits until they are consumed */
+	bool established;   /* SMC-R data path */
+	bool fallen;        /* continues on TCP: the application owns the TCP stream */
+	bool fallback_told; /* sock_smc_fallback called */
+	bool close_called;  /* smcr_conn_close called */
+	bool close_wanted;  /* call smcr_conn_close when the layer is outside the core */
+	bool abort_wanted;  /* the application aborted: reset the TCP connection */
+	bool in_pump;       /* feeding CLC bytes: a fallback waits until they are consumed */
 	bool pending_fallback;
-	bool dead;                 /* core conn freed and socket released: free it */
+	bool dead; /* core conn freed and socket released: free it */
 	int abort_err;
 	uint32_t reason, peer_diag;
 	uint32_t local_ip, peer_ip;
 	uint16_t local_port, peer_port;
-	uint8_t *out;              /* CLC bytes TCP did not take yet */
+	uint8_t *out; /* CLC bytes TCP did not take yet */
 	size_t out_len;
-	smc_conn *work_next;       /* on the layer's deferred-work list */
+	smc_conn *work_next; /* on the layer's deferred-work list */
 	bool on_work;
 };
 
 typedef struct smc_steer_tap {
 	smc_layer *l;
 	netif *nif;
-	netif_tap_fn prev;         /* a tap that was there before (chained) */
+	netif_tap_fn prev; /* a tap that was there before (chained) */
 	void *prev_ctx;
 } smc_steer_tap;
 
@@ -88,14 +88,14 @@ struct smc_layer {
 	uint64_t mem_cap;          /* 0 = none */
 	lazy_arena_idle idle_bufs; /* its buffers waiting to give their pages back */
 	sim_event timer;
-	unsigned depth;            /* calls into the core in progress */
+	unsigned depth; /* calls into the core in progress */
 	bool freeing;
 	smc_vf vfs[SMC_MAX_ADAPTERS];
 	size_t n_vfs;
-	verbs_transport *vt;       /* real devices (cfg.real_hw), else NULL */
+	verbs_transport *vt; /* real devices (cfg.real_hw), else NULL */
 	smc_real_dev rdevs[SMC_MAX_ADAPTERS];
 	size_t n_rdevs;
-	sim_realtime *rt;          /* the driver watching rdevs, or NULL */
+	sim_realtime *rt; /* the driver watching rdevs, or NULL */
 	smc_layer_port ports[SMCR_MAX_PORTS];
 	size_t n_ports;
 	smc_pnet_map pnets[STACK_MAX_NETIFS];
@@ -114,7 +114,7 @@ struct smc_layer {
 	void *port_user;
 	smc_layer_counters ctr;
 	uint32_t k_steer;
-	const sock *telling;       /* the socket being told of its fallback */
+	const sock *telling; /* the socket being told of its fallback */
 	uint32_t telling_reason, telling_diag;
 };
 

@@ -12,7 +12,7 @@
 #define SEC(t) ((double)(t) / 1e9)
 
 typedef struct snap {
-	uint64_t t;          /* the fault's time; the report is of the instant before */
+	uint64_t t; /* the fault's time; the report is of the instant before */
 	smcr_report r;
 } snap;
 
@@ -20,10 +20,10 @@ typedef struct checker {
 	const scn_scenario *scn;
 	swarm_paths *paths;
 	swarm_verdict *v;
-	GArray *flows;       /* world_conn_summary */
+	GArray *flows; /* world_conn_summary */
 	snap *snaps;
 	size_t n_snaps;
-	GArray *wrong_arp;   /* world_wrong_arp seen at the fault times, the end and after the drain */
+	GArray *wrong_arp; /* world_wrong_arp seen at the fault times, the end and after the drain */
 } checker;
 
 static void violation(checker *c, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
@@ -195,8 +195,7 @@ static void check_data(checker *c, const world_conn_summary *f)
 		violation(c, "data: %s.%u: the %s received bytes that differ from what its peer wrote", f->app, f->instance,
 		          f->client_bad ? "client" : "server");
 	if (f->client_received > f->client_verified || f->server_received > f->server_verified)
-		violation(c, "data: %s.%u: bytes received that were not verified (client %" PRIu64 " of %" PRIu64
-		             ", server %" PRIu64 " of %" PRIu64 ")",
+		violation(c, "data: %s.%u: bytes received that were not verified (client %" PRIu64 " of %" PRIu64 ", server %" PRIu64 " of %" PRIu64 ")",
 		          f->app, f->instance, f->client_verified, f->client_received, f->server_verified, f->server_received);
 	if (errored || !f->client_ended || (f->server_seen && !f->server_ended))
 		return;
@@ -253,7 +252,6 @@ static bool lgr_survivor(checker *c, const smcr_report *r, uint32_t stack_id, ui
 	}
 	return false;
 }
-
 
 /* Ends that could not reach each other because a neighbour cache held a wrong MAC: say
  * which entry, so that the cause shows in the violation (swarm_known.c). */
@@ -348,10 +346,11 @@ static void check_hang(checker *c, const world_conn_summary *f, uint64_t end)
 		split_violation(c, f);
 	else if (!f->client_ended || (f->server_seen && !f->server_ended)) {
 		wrong_neighbour(c, f, why, sizeof(why));
-		violation(c, "hang: %s.%u (%s) is still open at %.3f s, the hang bound (client %s, server %s; %" PRIu64
-		             " bytes written by the client, %" PRIu64 " received by the server%s)",
+		violation(c, "hang: %s.%u (%s) is still open at %.3f s, the hang bound (client %s, server %s; %" PRIu64 " bytes written by the client, %" PRIu64 " received by the server%s)",
 		          f->app, f->instance, sock_mode_name(f->mode), SEC(end), f->client_ended ? "ended" : "open",
-		          !f->server_seen ? "never seen" : f->server_ended ? "ended" : "open", f->client_sent, f->server_verified,
+		          !f->server_seen ? "never seen" : f->server_ended ? "ended"
+		                                                           : "open",
+		          f->client_sent, f->server_verified,
 		          why);
 	}
 }
@@ -520,8 +519,7 @@ bool swarm_check(const scn_scenario *scn, const sweep_poll *poll, swarm_verdict 
 	world *w = make_world(scn, poll, err, errlen);
 	if (!w)
 		return false;
-	checker c = { .scn = scn, .paths = swarm_paths_new(scn), .v = v, .flows = g_array_new(FALSE, FALSE, sizeof(world_conn_summary)),
-	             .wrong_arp = g_array_new(FALSE, FALSE, sizeof(world_wrong_arp)) };
+	checker c = { .scn = scn, .paths = swarm_paths_new(scn), .v = v, .flows = g_array_new(FALSE, FALSE, sizeof(world_conn_summary)), .wrong_arp = g_array_new(FALSE, FALSE, sizeof(world_wrong_arp)) };
 	const uint64_t *times;
 	size_t n = swarm_paths_fault_times(c.paths, &times);
 	c.snaps = g_new0(snap, n ? n : 1);

@@ -59,7 +59,7 @@
 #define SWARM_MAX_EVENTS 40000000ull
 
 typedef struct swarm_verdict {
-	GPtrArray *violations;   /* char *, one line each, in check order */
+	GPtrArray *violations; /* char *, one line each, in check order */
 	uint64_t fingerprint;
 	uint64_t rerun_fingerprint;
 	uint64_t end_ns, events;

@@ -16,31 +16,31 @@
 #define MAX_STACKS 64
 #define MAX_ADAPTERS 256
 #define MAX_APPS 32
-#define MAX_SHARE 6          /* stacks sharing one adapter */
+#define MAX_SHARE 6 /* stacks sharing one adapter */
 
 typedef struct dnet {
 	int seg;
-	uint16_t vlan;           /* 0 = untagged */
-	int n;                   /* 10.n.0.0/16 */
-	int mtu;                 /* every interface on it, the router's too (one L2 MTU) */
+	uint16_t vlan; /* 0 = untagged */
+	int n;         /* 10.n.0.0/16 */
+	int mtu;       /* every interface on it, the router's too (one L2 MTU) */
 } dnet;
 
 typedef struct dif {
 	int net;
-	int sw;                  /* global switch index */
-	uint32_t host;           /* the address's last two bytes */
+	int sw;        /* global switch index */
+	uint32_t host; /* the address's last two bytes */
 	int mtu;
 } dif;
 
 typedef struct dstack {
-	char name[16];           /* "S00".."S63"; room for any int (the compiler checks) */
+	char name[16]; /* "S00".."S63"; room for any int (the compiler checks) */
 	bool zos;
 	dif ifs[2];
 	int n_ifs;
 	bool v2;
 	bool enable;
 	uint64_t testlink_ns;
-	int acts;                /* activations drawn */
+	int acts; /* activations drawn */
 } dstack;
 
 typedef struct dadapter {
@@ -59,13 +59,13 @@ typedef struct draw {
 	int n_trunks, trunk_a[MAX_SEGS * MAX_SW_PER_SEG], trunk_b[MAX_SEGS * MAX_SW_PER_SEG];
 	dnet nets[MAX_NETS];
 	int n_nets;
-	bool routed;             /* a router between nets 0 and 1 */
+	bool routed; /* a router between nets 0 and 1 */
 	dstack st[MAX_STACKS];
 	int n_st;
 	dadapter ad[MAX_ADAPTERS];
 	int n_ad;
-	bool mixed_roce;         /* some adapters RoCE v1 or v2 only */
-	uint64_t last_ns;        /* the latest start or fault time drawn */
+	bool mixed_roce;  /* some adapters RoCE v1 or v2 only */
+	uint64_t last_ns; /* the latest start or fault time drawn */
 	uint64_t longest_outage_ns;
 	uint64_t max_testlink_ns;
 } draw;
@@ -176,7 +176,9 @@ static int switch_of_net(draw *d, int net)
 static void draw_stacks(draw *d)
 {
 	uint64_t c = below(d, 100);
-	int n = c < 60 ? (int)range(d, 2, 4) : c < 85 ? (int)range(d, 5, 12) : c < 97 ? (int)range(d, 13, 32) : (int)range(d, 33, 64);
+	int n = c < 60 ? (int)range(d, 2, 4) : c < 85 ? (int)range(d, 5, 12)
+	                               : c < 97       ? (int)range(d, 13, 32)
+	                                              : (int)range(d, 33, 64);
 	d->n_st = n;
 	for (int i = 0; i < n; i++) {
 		dstack *s = &d->st[i];
@@ -221,7 +223,8 @@ static int roce_mtu_cap(const draw *d, int seg)
 		if (d->nets[n].seg == seg && d->nets[n].mtu < l2)
 			l2 = d->nets[n].mtu;
 	int room = l2 - 96;
-	return room >= 4096 ? 4096 : room >= 2048 ? 2048 : 1024;
+	return room >= 4096 ? 4096 : room >= 2048 ? 2048
+	                                          : 1024;
 }
 
 /* An adapter port on a switch of one of the stack's interfaces: a new one, or one that
@@ -230,7 +233,9 @@ static void draw_activations(draw *d, int i, GString *acts)
 {
 	dstack *s = &d->st[i];
 	uint64_t c = below(d, 100);
-	int n = c < 35 ? 1 : c < 75 ? 2 : c < 90 ? 3 : 4;
+	int n = c < 35 ? 1 : c < 75 ? 2
+	             : c < 90       ? 3
+	                            : 4;
 	bool used[MAX_ADAPTERS * 2] = { false };
 	for (int k = 0; k < n && d->n_ad < MAX_ADAPTERS; k++) {
 		int a = -1, port = 1;
@@ -256,7 +261,8 @@ static void draw_activations(draw *d, int i, GString *acts)
 			if (x->mtu > roce_mtu_cap(d, x->seg))
 				x->mtu = roce_mtu_cap(d, x->seg);
 			uint64_t rc = below(d, 100);
-			x->roce = !d->mixed_roce || rc < 50 ? "both" : rc < 75 ? "v1" : "v2";
+			x->roce = !d->mixed_roce || rc < 50 ? "both" : rc < 75 ? "v1"
+			                                                       : "v2";
 		}
 		dadapter *x = &d->ad[a];
 		port = x->ports == 2 && chance(d, 50) ? 2 : 1;
@@ -412,7 +418,8 @@ static void draw_apps(draw *d, dapp *apps, int *n_apps)
 		int pick = (int)below(d, (uint64_t)nc);
 		int s = cand[pick], k = via[pick];
 		uint64_t kc = below(d, 100);
-		int kind = kc < 40 ? 0 : kc < 70 ? 1 : 2;
+		int kind = kc < 40 ? 0 : kc < 70 ? 1
+		                                 : 2;
 		listener[s][kind] = true;
 		uint64_t start = range(d, 0, 150) * MS + below(d, 1000) * US;
 		apps[made].start_ns = start;
@@ -426,7 +433,8 @@ static void draw_apps(draw *d, dapp *apps, int *n_apps)
 		else
 			g_string_append_printf(clients, " request=%" PRIu64 " response=%" PRIu64 " count=%" PRIu64, logu(d, 1, 2048),
 			                       logu(d, 1, 8192), range(d, 1, 100));
-		uint64_t conns = chance(d, 70) ? 1 : chance(d, 80) ? range(d, 2, 3) : range(d, 4, 8);
+		uint64_t conns = chance(d, 70) ? 1 : chance(d, 80) ? range(d, 2, 3)
+		                                                   : range(d, 4, 8);
 		if (conns > 1)
 			g_string_append_printf(clients, " conns=%" PRIu64 " interval=%" PRIu64 "us", conns, below(d, 3000));
 		note_time(d, start + conns * 3 * MS);
@@ -568,13 +576,13 @@ uint64_t swarm_hang_bound_ns(uint64_t longest_outage_ns, uint64_t testlink_ns)
 {
 	/* see swarm_check.h for each part */
 	return 2 * longest_outage_ns + 500 * MS /* TCP: the backed-off retransmission after a restore */
-	       + 6 * S_                        /* CLC_WAIT_TIME: a handshake's wait for its next message */
-	       + 20 * S_                       /* LLC flow wait: a flow queued behind another */
-	       + 10 * S_                       /* a sender's wait for a free send slot */
-	       + testlink_ns + 2 * S_          /* TEST_LINK on an idle link, and its answer's wait */
-	       + 2 * S_                        /* RC retries running out: 8 x 134 ms, with margin */
-	       + 2 * S_                        /* SMC close: its wait for the peer */
-	       + 2 * S_;                       /* the exchanges themselves (megabytes at 25 Gbit/s) */
+	       + 6 * S_                         /* CLC_WAIT_TIME: a handshake's wait for its next message */
+	       + 20 * S_                        /* LLC flow wait: a flow queued behind another */
+	       + 10 * S_                        /* a sender's wait for a free send slot */
+	       + testlink_ns + 2 * S_           /* TEST_LINK on an idle link, and its answer's wait */
+	       + 2 * S_                         /* RC retries running out: 8 x 134 ms, with margin */
+	       + 2 * S_                         /* SMC close: its wait for the peer */
+	       + 2 * S_;                        /* the exchanges themselves (megabytes at 25 Gbit/s) */
 }
 
 void swarm_draw(uint64_t seed, GString *out)

@@ -17,9 +17,9 @@
 #include "sim/sweep/sweep_runner.h"
 
 typedef struct swarm_job {
-	uint64_t from;          /* the first seed */
-	uint64_t n;             /* seeds (or files) */
-	char **files;           /* scenario files instead of seeds, or NULL */
+	uint64_t from; /* the first seed */
+	uint64_t n;    /* seeds (or files) */
+	char **files;  /* scenario files instead of seeds, or NULL */
 	char *header;
 } swarm_job;
 

@@ -11,11 +11,11 @@ typedef struct interval {
 } interval;
 
 typedef struct resource {
-	GArray *iv;            /* interval */
+	GArray *iv; /* interval */
 	bool open;
 	uint64_t open_from;
-	bool faulty;           /* its link has loss/dup/reorder/corrupt now */
-	sim_ratio f[4];        /* loss, dup, reorder, corrupt */
+	bool faulty;    /* its link has loss/dup/reorder/corrupt now */
+	sim_ratio f[4]; /* loss, dup, reorder, corrupt */
 } resource;
 
 struct swarm_paths {
@@ -23,8 +23,8 @@ struct swarm_paths {
 	size_t n_res;
 	resource *res;
 	size_t base_sw, base_wire, base_if;
-	size_t *if_base;       /* per stack: its first interface's resource */
-	GArray *fault_times;   /* uint64_t */
+	size_t *if_base;     /* per stack: its first interface's resource */
+	GArray *fault_times; /* uint64_t */
 	uint64_t quiet_from;
 };
 
@@ -249,7 +249,8 @@ static bool switch_path_clear(const swarm_paths *p, uint32_t x, uint32_t y, uint
 	while (qh < qt && prev_sw[y] == SCN_NONE) {
 		uint32_t u = q[qh++];
 		for (uint32_t w = 0; w < s->n_wires; w++) {
-			uint32_t v = s->wires[w].sw_a == u ? s->wires[w].sw_b : s->wires[w].sw_b == u ? s->wires[w].sw_a : SCN_NONE;
+			uint32_t v = s->wires[w].sw_a == u ? s->wires[w].sw_b : s->wires[w].sw_b == u ? s->wires[w].sw_a
+			                                                                              : SCN_NONE;
 			if (v != SCN_NONE && prev_sw[v] == SCN_NONE) {
 				prev_sw[v] = u;
 				prev_wire[v] = w;

@@ -142,16 +142,16 @@ typedef struct master {
 	const sweep_opts *o;
 	sweep_outcome *out;
 	int size;
-	uint64_t *todo;      /* points still to hand out, in order */
+	uint64_t *todo; /* points still to hand out, in order */
 	uint8_t *todo_retried;
 	size_t n_todo, head;
-	uint64_t done;       /* records that arrived (of the points to run now) */
-	int *held;           /* per rank: points handed out and not returned */
-	bool *stopped;       /* per rank: told to stop */
-	uint8_t *retried;    /* per point: handed out as retried */
-	char **names;        /* "rank N" */
+	uint64_t done;    /* records that arrived (of the points to run now) */
+	int *held;        /* per rank: points handed out and not returned */
+	bool *stopped;    /* per rank: told to stop */
+	uint8_t *retried; /* per point: handed out as retried */
+	char **names;     /* "rank N" */
 	GByteArray *buf;
-	bool serving;        /* inside serve(): no re-entry */
+	bool serving; /* inside serve(): no re-entry */
 } master;
 
 static void assign(master *m, int r)

@@ -23,8 +23,8 @@
 #include "sim/world/world.h"
 
 typedef struct sweep_scenario_job {
-	const char *path;          /* as given: records and commands name it so */
-	char *text;                /* the file, read once */
+	const char *path; /* as given: records and commands name it so */
+	char *text;       /* the file, read once */
 	size_t len;
 	sweep_space space;
 	char *header;

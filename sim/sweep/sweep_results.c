@@ -14,10 +14,10 @@ struct sweep_results {
 	char *path, *wall_path;
 	char *header;
 	uint64_t n;
-	char **rec;             /* per point, or NULL */
-	uint64_t *wall_ns;      /* per point */
-	char **runner;          /* per point: who ran it (NULL: read back from the file) */
-	uint8_t *started;       /* per point: handed out in an earlier run, no record */
+	char **rec;        /* per point, or NULL */
+	uint64_t *wall_ns; /* per point */
+	char **runner;     /* per point: who ran it (NULL: read back from the file) */
+	uint8_t *started;  /* per point: handed out in an earlier run, no record */
 	uint64_t n_resumed;
 	FILE *f, *wall;
 };

@@ -106,13 +106,13 @@ typedef struct assign_msg {
 typedef struct result_msg {
 	uint64_t point;
 	uint64_t wall_ns;
-	uint64_t gap_ns;     /* since the worker sent its previous result (0 for its first) */
+	uint64_t gap_ns; /* since the worker sent its previous result (0 for its first) */
 	uint64_t len;
 } result_msg;
 
 typedef struct worker {
 	pid_t pid;
-	int cmd, res;        /* -1 when closed */
+	int cmd, res; /* -1 when closed */
 	bool busy;
 	uint64_t point;
 	bool retried;
@@ -232,7 +232,7 @@ typedef struct fork_state {
 	todo_list *t;
 	worker *ws;
 	size_t n_ws;
-	uint8_t *attempts;   /* per point */
+	uint8_t *attempts; /* per point */
 	uint64_t done;
 } fork_state;
 

@@ -26,7 +26,7 @@ typedef struct sweep_poll {
 
 typedef struct sweep_job {
 	uint64_t n_points;
-	const char *header;    /* the result file's first line: what is swept */
+	const char *header; /* the result file's first line: what is swept */
 	/* Run point i and append its record (one JSON object, no newline) to rec. retried:
 	 * the record says "retried":1. */
 	void (*run)(void *ctx, uint64_t point, bool retried, const sweep_poll *poll, GString *rec);
@@ -36,33 +36,33 @@ typedef struct sweep_job {
 } sweep_job;
 
 typedef enum sweep_engine {
-	SWEEP_ENGINE_PROCESS,  /* every point in this process */
-	SWEEP_ENGINE_FORK,     /* --jobs N: N worker processes */
-	SWEEP_ENGINE_MPI,      /* the ranks of an MPI job */
+	SWEEP_ENGINE_PROCESS, /* every point in this process */
+	SWEEP_ENGINE_FORK,    /* --jobs N: N worker processes */
+	SWEEP_ENGINE_MPI,     /* the ranks of an MPI job */
 } sweep_engine;
 
 typedef struct sweep_opts {
-	unsigned jobs;         /* > 1: fork that many workers */
-	bool mpi;              /* run over MPI (sweep_mpi_wanted()) */
-	const char *out_path;  /* result file, or NULL */
+	unsigned jobs;        /* > 1: fork that many workers */
+	bool mpi;             /* run over MPI (sweep_mpi_wanted()) */
+	const char *out_path; /* result file, or NULL */
 	bool resume;
-	FILE *progress;        /* a progress line, or NULL */
-	const char *what;      /* "sweep" or "swarm", for the progress line */
+	FILE *progress;   /* a progress line, or NULL */
+	const char *what; /* "sweep" or "swarm", for the progress line */
 } sweep_opts;
 
 typedef struct sweep_outcome {
 	sweep_engine engine;
-	bool worker;           /* an MPI rank other than 0: it ran points, it has no results */
-	unsigned runners;      /* processes or ranks that ran points */
+	bool worker;      /* an MPI rank other than 0: it ran points, it has no results */
+	unsigned runners; /* processes or ranks that ran points */
 	sweep_results *results;
-	uint64_t n_run;        /* points run now (not read back from the file) */
-	uint64_t n_retried;    /* of them, run again after their runner died or the sweep stopped */
-	uint64_t n_lost;       /* runners that died */
-	uint64_t elapsed_ns;   /* wall time from the first point handed out to the last record */
-	uint64_t point_ns;     /* wall time of the points run now, added up */
-	uint64_t gap_ns;       /* runners' time between returning a point and starting the next */
+	uint64_t n_run;      /* points run now (not read back from the file) */
+	uint64_t n_retried;  /* of them, run again after their runner died or the sweep stopped */
+	uint64_t n_lost;     /* runners that died */
+	uint64_t elapsed_ns; /* wall time from the first point handed out to the last record */
+	uint64_t point_ns;   /* wall time of the points run now, added up */
+	uint64_t gap_ns;     /* runners' time between returning a point and starting the next */
 	uint64_t gaps;
-	uint64_t startup_ns;   /* MPI: MPI_Init and the first message */
+	uint64_t startup_ns; /* MPI: MPI_Init and the first message */
 } sweep_outcome;
 
 /* Run the job's points that have no record yet; 0, or 2 with the reason in err (the

@@ -15,12 +15,12 @@
 
 typedef struct sweep_axis {
 	char *name;
-	char **values;       /* NULL-terminated, in the order given */
+	char **values; /* NULL-terminated, in the order given */
 	size_t n_values;
 } sweep_axis;
 
 typedef struct sweep_space {
-	uint64_t seed_from, seed_to;   /* inclusive */
+	uint64_t seed_from, seed_to; /* inclusive */
 	sweep_axis *axes;
 	size_t n_axes;
 	uint64_t n_points;

@@ -18,7 +18,7 @@ typedef struct sweep_summary_opts {
 	/* What went wrong at a failing point, in one line (from its record). */
 	void (*describe)(void *ctx, const char *record, GString *out);
 	void *ctx;
-	const char *out_path;     /* the result file, or NULL */
+	const char *out_path; /* the result file, or NULL */
 	/* Known failures: a failing point whose description contains one of these texts is
 	 * listed as known (with the text's reason) rather than new. NULL-terminated pairs
 	 * {text, reason}, or NULL. */

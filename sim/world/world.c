@@ -72,7 +72,6 @@ static int plug_to_switch(world *w, sim_wire *wire, uint32_t sw_idx, sim_switch 
 	return 0;
 }
 
-
 /* A switch's congestion features from the scenario (none without buffer=). */
 static int switch_qos(sim_switch *sw, const scn_switch *ss, uint32_t nports, const char *file, char *err, size_t errlen)
 {

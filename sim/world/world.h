@@ -55,20 +55,20 @@ typedef enum world_taps {
 } world_taps;
 
 typedef struct world_opts {
-	uint64_t seed;          /* used when has_seed; else the scenario's */
+	uint64_t seed; /* used when has_seed; else the scenario's */
 	bool has_seed;
-	uint64_t end_ns;        /* used when has_end; else the scenario's */
+	uint64_t end_ns; /* used when has_end; else the scenario's */
 	bool has_end;
-	FILE *out;              /* NULL: stdout */
-	FILE *progress;         /* a progress line every ~second of wall time, or NULL */
-	bool json;              /* reports and the summary as one JSON document */
-	world_style style;      /* text reports: override the scenario's formats */
-	bool verbose;           /* event log */
-	bool quiet;             /* no timeline reports, no final reports, no summary (report cmd) */
-	const char *pcap_path;  /* capture of the whole fabric, or NULL */
+	FILE *out;                  /* NULL: stdout */
+	FILE *progress;             /* a progress line every ~second of wall time, or NULL */
+	bool json;                  /* reports and the summary as one JSON document */
+	world_style style;          /* text reports: override the scenario's formats */
+	bool verbose;               /* event log */
+	bool quiet;                 /* no timeline reports, no final reports, no summary (report cmd) */
+	const char *pcap_path;      /* capture of the whole fabric, or NULL */
 	const char *pcap_stack_dir; /* one capture per stack in this directory, or NULL */
 	capture_format pcap_format; /* pcapng (default) or pcap */
-	uint32_t pcap_snaplen;  /* frames cut to this many bytes; 0 = whole frames */
+	uint32_t pcap_snaplen;      /* frames cut to this many bytes; 0 = whole frames */
 	world_taps pcap_taps;
 	const char *spare_port_switch; /* one more port on this switch, for an injector
 	                                * (replay --mode timing); captured as "SW/replay" */
@@ -131,23 +131,23 @@ smc_layer *world_layer(const world *w, const char *name);
 
 /* One connection of a connecting application, as both of its ends saw it. */
 typedef struct world_conn_summary {
-	const char *app;             /* the connecting app's name */
-	uint32_t instance;           /* 1..conns */
-	uint32_t client_ip, server_ip;   /* host order */
+	const char *app;               /* the connecting app's name */
+	uint32_t instance;             /* 1..conns */
+	uint32_t client_ip, server_ip; /* host order */
 	uint16_t client_port, server_port;
-	bool opened;                 /* the client's TCP connection got a local port */
-	sock_mode mode;              /* as the client saw it */
-	uint32_t fallback_reason;    /* the client's local reason, or 0 */
-	sock_mode server_mode;       /* as the server saw it (when server_seen) */
+	bool opened;                     /* the client's TCP connection got a local port */
+	sock_mode mode;                  /* as the client saw it */
+	uint32_t fallback_reason;        /* the client's local reason, or 0 */
+	sock_mode server_mode;           /* as the server saw it (when server_seen) */
 	uint32_t server_fallback_reason; /* the server's local reason, or 0 */
 	uint64_t client_sent, client_received, server_sent, server_received;
 	/* what each end's application saw (the server's only when server_seen) */
-	bool server_seen;            /* the listener accepted it and paired it with this client */
-	bool client_ended, server_ended; /* closed, failed or refused */
-	int client_err, server_err;  /* the socket error that ended it (0: none) */
-	bool client_bad, server_bad; /* received bytes that differ from the peer's pattern */
+	bool server_seen;                          /* the listener accepted it and paired it with this client */
+	bool client_ended, server_ended;           /* closed, failed or refused */
+	int client_err, server_err;                /* the socket error that ended it (0: none) */
+	bool client_bad, server_bad;               /* received bytes that differ from the peer's pattern */
 	uint64_t client_verified, server_verified; /* bytes received that matched the pattern */
-	uint64_t t_connected, t_ended; /* client side, engine ns (0: not yet) */
+	uint64_t t_connected, t_ended;             /* client side, engine ns (0: not yet) */
 	uint64_t t_server_ended;
 } world_conn_summary;
 
@@ -157,9 +157,9 @@ void world_foreach_conn(const world *w, void (*fn)(void *arg, const world_conn_s
 /* An ARP entry, live now, that holds a MAC other than that of the interface owning its
  * address (a corrupted ARP message taught it). */
 typedef struct world_wrong_arp {
-	uint32_t holder_ip;          /* the interface holding the entry, host order */
-	uint32_t target_ip;          /* the entry's address */
-	char text[200];              /* "S01.if0's ARP entry for 10.1.0.1 holds …, not S00.if0's …" */
+	uint32_t holder_ip; /* the interface holding the entry, host order */
+	uint32_t target_ip; /* the entry's address */
+	char text[200];     /* "S01.if0's ARP entry for 10.1.0.1 holds …, not S00.if0's …" */
 } world_wrong_arp;
 void world_foreach_wrong_arp(const world *w, void (*fn)(void *arg, const world_wrong_arp *e), void *arg);
 
@@ -169,10 +169,10 @@ bool world_app_span(const world *w, const char *name, uint64_t *first_connect, u
 
 /* A failed expectation, as its line printed it. */
 typedef struct world_failure {
-	uint32_t line;               /* in the scenario file */
-	uint64_t at_ns;              /* when it was checked */
-	const char *expect;          /* "expect delivered bulk == 1M" */
-	const char *detail;          /* "measured 0" */
+	uint32_t line;      /* in the scenario file */
+	uint64_t at_ns;     /* when it was checked */
+	const char *expect; /* "expect delivered bulk == 1M" */
+	const char *detail; /* "measured 0" */
 } world_failure;
 
 /* Every failed expectation so far, in the order they were checked. */
@@ -182,14 +182,14 @@ uint64_t world_expectations_passed(const world *w);
 /* What is alive in the world now: after a run that ended cleanly and went idle, only the
  * listeners' TCP control blocks remain (everything else was freed). */
 typedef struct world_live {
-	size_t pending_events;   /* timers and postings in the engine */
-	size_t frames;           /* frame buffers in use (in flight, queued, held) */
-	size_t qps, mrs;         /* over every adapter */
-	size_t tcp_pcbs;         /* over every stack */
-	size_t smc_conns;        /* SMC connections the layers still know */
-	size_t lgrs, links;      /* in the cores (terminating ones included) */
-	size_t listeners;        /* listening applications started */
-	char first_conn[160];    /* the first SMC connection left, in words ("" if none) */
+	size_t pending_events; /* timers and postings in the engine */
+	size_t frames;         /* frame buffers in use (in flight, queued, held) */
+	size_t qps, mrs;       /* over every adapter */
+	size_t tcp_pcbs;       /* over every stack */
+	size_t smc_conns;      /* SMC connections the layers still know */
+	size_t lgrs, links;    /* in the cores (terminating ones included) */
+	size_t listeners;      /* listening applications started */
+	char first_conn[160];  /* the first SMC connection left, in words ("" if none) */
 } world_live;
 void world_live_count(const world *w, world_live *out);
 

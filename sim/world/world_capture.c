@@ -44,8 +44,8 @@
 typedef struct cap_sink {
 	capture_file *file;
 	uint32_t ifc;
-	uint8_t dirs;             /* DIR_IN / DIR_OUT of the plug */
-	uint64_t *macs;           /* keep frames from or to these MACs (and broadcasts); none: all */
+	uint8_t dirs;   /* DIR_IN / DIR_OUT of the plug */
+	uint64_t *macs; /* keep frames from or to these MACs (and broadcasts); none: all */
 	size_t n_macs;
 } cap_sink;
 
@@ -68,7 +68,7 @@ typedef struct cap_link {
 	uint32_t qpn;
 	uint8_t peer_gid[16];
 	uint32_t peer_qpn;
-	uint32_t stack;           /* scenario index */
+	uint32_t stack; /* scenario index */
 	uint32_t lgr_num;
 	uint8_t link_num;
 	uint32_t link_uid;
@@ -77,12 +77,12 @@ typedef struct cap_link {
 struct world_capture {
 	world *w;
 	capture_file *fabric;
-	capture_file **stack_files;   /* per scenario stack, NULL if none */
-	cap_point **points;           /* every point, for freeing */
+	capture_file **stack_files; /* per scenario stack, NULL if none */
+	cap_point **points;         /* every point, for freeing */
 	size_t n_points, cap_points;
-	cap_adapter *adapters;        /* per scenario adapter */
-	GHashTable *links;            /* (gid, qpn) key -> cap_link row + 1 */
-	GHashTable *by_peer;          /* (peer gid, peer qpn) key -> cap_link row + 1 */
+	cap_adapter *adapters; /* per scenario adapter */
+	GHashTable *links;     /* (gid, qpn) key -> cap_link row + 1 */
+	GHashTable *by_peer;   /* (peer gid, peer qpn) key -> cap_link row + 1 */
 	cap_link *link_rows;
 	size_t n_link_rows, cap_link_rows;
 	bool links_dirty;
@@ -242,15 +242,13 @@ void world_capture_links_changed(world *w)
 static void describe_message(char *out, size_t n, const rp_bth *b)
 {
 	uint8_t op = b->opcode;
-	if (rp_opcode_is_send(op) && (op == RP_OP_SEND_ONLY || op == RP_OP_SEND_FIRST || op == RP_OP_SEND_ONLY_IMM ||
-	                              op == RP_OP_SEND_ONLY_INV) &&
+	if (rp_opcode_is_send(op) && (op == RP_OP_SEND_ONLY || op == RP_OP_SEND_FIRST || op == RP_OP_SEND_ONLY_IMM || op == RP_OP_SEND_ONLY_INV) &&
 	    b->payload_caplen >= 1) {
 		uint8_t t = b->payload[0];
 		if (t == SMCR_CDC_TYPE) {
 			if (b->payload_caplen >= 44) {
 				const uint8_t *p = b->payload;
-				snprintf(out, n, "CDC seq %u token 0x%08" PRIx32 " prod %u:%" PRIu32 " cons %u:%" PRIu32
-				                 " flags 0x%02x/0x%02x",
+				snprintf(out, n, "CDC seq %u token 0x%08" PRIx32 " prod %u:%" PRIu32 " cons %u:%" PRIu32 " flags 0x%02x/0x%02x",
 				         get_be16(p + 2), get_be32(p + 4), get_be16(p + 10), get_be32(p + 12), get_be16(p + 18),
 				         get_be32(p + 20), p[24], p[25]);
 			} else {
@@ -269,7 +267,8 @@ static void describe_message(char *out, size_t n, const rp_bth *b)
 	}
 	if (b->has_aeth) {
 		uint8_t kind = (uint8_t)((b->syndrome >> 5) & 3u);
-		snprintf(out, n, "%s PSN 0x%06" PRIx32, kind == RP_AETH_ACK ? "ACK" : kind == RP_AETH_RNR_NAK ? "RNR NAK" : "NAK",
+		snprintf(out, n, "%s PSN 0x%06" PRIx32, kind == RP_AETH_ACK ? "ACK" : kind == RP_AETH_RNR_NAK ? "RNR NAK"
+		                                                                                              : "NAK",
 		         b->psn);
 		return;
 	}

@@ -47,14 +47,12 @@ void world_print_congestion(world *w, FILE *out)
 		const rnic *r = wa->r;
 		const rnic_cc_config *cc = &rnic_config_get(r)->cc;
 		const rnic_stats *st = rnic_stats_get(r);
-		fprintf(out, "adapter %s (PFID %04X): priority %u, dcqcn %s; ECN-marked received %" PRIu64
-		             ", CNPs sent %" PRIu64 ", received %" PRIu64 ", frames held by PAUSE %" PRIu64 "\n",
+		fprintf(out, "adapter %s (PFID %04X): priority %u, dcqcn %s; ECN-marked received %" PRIu64 ", CNPs sent %" PRIu64 ", received %" PRIu64 ", frames held by PAUSE %" PRIu64 "\n",
 		        w->scn->adapters[i].name, rnic_pfid(r), rnic_priority(r), cc->dcqcn ? "on" : "off", st->rx_ecn_ce,
 		        st->cnp_tx, st->cnp_rx, st->tx_held);
 		for (uint8_t p = 1; p <= rnic_nports(r); p++) {
 			sim_time paused = rnic_port_paused_ns(r, p, rnic_priority(r));
-			fprintf(out, "  port %u: PAUSE/PFC frames received %" PRIu64 ", priority %u paused %" PRIu64 ".%03" PRIu64
-			             " us\n",
+			fprintf(out, "  port %u: PAUSE/PFC frames received %" PRIu64 ", priority %u paused %" PRIu64 ".%03" PRIu64 " us\n",
 			        p, rnic_port_pause_frames(r, p), rnic_priority(r), paused / 1000u, paused % 1000u);
 		}
 		for (size_t q = 0; q < rnic_qp_slots(r); q++) {
@@ -65,8 +63,7 @@ void world_print_congestion(world *w, FILE *out)
 			const dcqcn_stats *ds = rnic_qp_dcqcn_stats(qp);
 			char rate[32];
 			fmt_rate(rate, sizeof rate, rnic_qp_rate_bps(qp));
-			fprintf(out, "  QP 0x%06x -> 0x%06x: rate %s%s, ECN-marked received %" PRIu64 ", CNPs sent %" PRIu64
-			             ", received %" PRIu64 ", rate cuts %" PRIu64 "\n",
+			fprintf(out, "  QP 0x%06x -> 0x%06x: rate %s%s, ECN-marked received %" PRIu64 ", CNPs sent %" PRIu64 ", received %" PRIu64 ", rate cuts %" PRIu64 "\n",
 			        rnic_qp_num(qp), rnic_qp_dest_num(qp), rate, rnic_qp_rate_limited(qp) ? " (limited)" : "",
 			        qs->ecn_ce_rx, qs->cnp_tx, qs->cnp_rx, ds->cuts);
 		}

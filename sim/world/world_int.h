@@ -20,10 +20,10 @@
 
 typedef struct world_adapter {
 	rnic *r;
-	sim_wire *wire[RNIC_MAX_PORTS];  /* access wires */
+	sim_wire *wire[RNIC_MAX_PORTS]; /* access wires */
 	sim_switch *sw[RNIC_MAX_PORTS];
 	uint32_t sw_port[RNIC_MAX_PORTS];
-	bool failed;                     /* the whole adapter */
+	bool failed; /* the whole adapter */
 	bool port_failed[RNIC_MAX_PORTS];
 } world_adapter;
 
@@ -41,8 +41,8 @@ typedef struct world_host {
 	smc_layer *l;
 	world_iface *ifs;
 	size_t n_ifs;
-	uint32_t report_id;              /* 1-based, scenario order */
-	uint64_t *lgrs_seen;             /* link groups connections were logged on (verbose) */
+	uint32_t report_id;  /* 1-based, scenario order */
+	uint64_t *lgrs_seen; /* link groups connections were logged on (verbose) */
 	size_t n_lgrs_seen;
 } world_host;
 
@@ -53,39 +53,39 @@ typedef struct world_app world_app;
 /* One side of a connection. */
 typedef struct world_end {
 	world_flow *f;
-	sock *s;                 /* NULL once closed by us */
+	sock *s; /* NULL once closed by us */
 	bool server;
-	bool connected;          /* on_connect / on_accept seen */
-	bool ended;              /* on_close or a failed connect */
-	bool closing;            /* we closed or shut down */
-	bool eof;                /* the peer's end of stream read */
-	bool shut;               /* we sent our FIN (shutdown) */
-	bool bad;                /* content mismatch seen */
+	bool connected; /* on_connect / on_accept seen */
+	bool ended;     /* on_close or a failed connect */
+	bool closing;   /* we closed or shut down */
+	bool eof;       /* the peer's end of stream read */
+	bool shut;      /* we sent our FIN (shutdown) */
+	bool bad;       /* content mismatch seen */
 	int err;
 	sock_mode mode;
 	uint32_t reason, peer_diag;
-	uint64_t sent;           /* bytes written */
-	uint64_t received;       /* bytes received and verified */
-	uint64_t rx_total;       /* bytes received (verified or not) */
-	uint64_t echo_pending;   /* echo server: bytes read but not yet written back */
-	uint64_t rr_done;        /* rr: transactions completed (client) / requests answered */
-	uint64_t rr_req_got;     /* responder: bytes of the current request */
-	uint64_t rr_resp_left;   /* responder: bytes of the answer still to send */
-	uint64_t rr_req_sent;    /* client: bytes of the current request sent */
-	uint64_t rr_resp_got;    /* client: bytes of the current answer received */
-	uint32_t stack;          /* scenario stack index of this side */
+	uint64_t sent;                 /* bytes written */
+	uint64_t received;             /* bytes received and verified */
+	uint64_t rx_total;             /* bytes received (verified or not) */
+	uint64_t echo_pending;         /* echo server: bytes read but not yet written back */
+	uint64_t rr_done;              /* rr: transactions completed (client) / requests answered */
+	uint64_t rr_req_got;           /* responder: bytes of the current request */
+	uint64_t rr_resp_left;         /* responder: bytes of the answer still to send */
+	uint64_t rr_req_sent;          /* client: bytes of the current request sent */
+	uint64_t rr_resp_got;          /* client: bytes of the current answer received */
+	uint32_t stack;                /* scenario stack index of this side */
 	uint64_t t_connected, t_ended; /* engine ns: connected, closed (0 = not yet) */
 } world_end;
 
 /* One connection of a connecting app (instance K), both of its sides. */
 struct world_flow {
 	world *w;
-	uint32_t app;            /* client app index */
-	uint32_t listener;       /* listening app index */
-	uint32_t instance;       /* 1..conns */
-	uint64_t seq;            /* creation order, from 1 */
+	uint32_t app;                /* client app index */
+	uint32_t listener;           /* listening app index */
+	uint32_t instance;           /* 1..conns */
+	uint64_t seq;                /* creation order, from 1 */
 	uint64_t seed_up, seed_down; /* patterns client->server, server->client */
-	uint64_t key;            /* (server stack, client ip, client port) */
+	uint64_t key;                /* (server stack, client ip, client port) */
 	world_end c, srv;
 	bool srv_seen;
 };
@@ -93,10 +93,10 @@ struct world_flow {
 struct world_app {
 	world *w;
 	uint32_t idx;
-	sock *listener;          /* listen apps */
+	sock *listener; /* listen apps */
 	bool running;
-	uint64_t starts;         /* times it was started */
-	uint64_t unmatched;      /* accepted connections with no known client */
+	uint64_t starts;    /* times it was started */
+	uint64_t unmatched; /* accepted connections with no known client */
 	/* its flows in creation order (a client: those it opened; a listener: those aimed
 	 * at it), so closing and counting one app does not walk every flow of the world */
 	world_flow **flows;
@@ -120,32 +120,32 @@ struct world {
 	world_flow **flows;
 	size_t n_flows, cap_flows;
 	GHashTable *flow_by_key;
-	report_event *events;    /* link failures and removals, for reports and the log */
+	report_event *events; /* link failures and removals, for reports and the log */
 	size_t n_events, cap_events;
 	uint64_t expect_passed, expect_failed;
-	GArray *failures;            /* world_failure, with the texts in failure_text */
+	GArray *failures; /* world_failure, with the texts in failure_text */
 	GStringChunk *failure_text;
 	size_t next_timeline;
 	uint32_t k_app_open, k_app_close;
-	world_capture *cap;          /* --pcap, --pcap-per-stack */
-	sim_switch *spare_sw;        /* opts.spare_port_switch */
+	world_capture *cap;   /* --pcap, --pcap-per-stack */
+	sim_switch *spare_sw; /* opts.spare_port_switch */
 	uint32_t spare_port;
 	json_writer json;
 	bool json_open;
 	bool finished;
-	bool freeing;                /* taking the world down: no more log lines */
+	bool freeing; /* taking the world down: no more log lines */
 	double wall_start, wall_last_progress;
 	uint64_t progress_events;
-	uint64_t progress_slices;    /* poll slices since the last progress check */
-	sim_time progress_vt;        /* virtual time at the last progress line */
-	realhw_map real;             /* --real-hw mapping with the scenario's PNet ids */
-	sim_realtime *rt;            /* real-time driver (real_hw), else NULL */
-	sim_event done_check;        /* real_hw: ends the run once everything is done */
+	uint64_t progress_slices; /* poll slices since the last progress check */
+	sim_time progress_vt;     /* virtual time at the last progress line */
+	realhw_map real;          /* --real-hw mapping with the scenario's PNet ids */
+	sim_realtime *rt;         /* real-time driver (real_hw), else NULL */
+	sim_event done_check;     /* real_hw: ends the run once everything is done */
 	bool done;
-	bool over_budget;            /* max_events reached: the run stopped */
-	sim_time obs_next_sample;    /* the observer's next sample (world_observe.c) */
+	bool over_budget;         /* max_events reached: the run stopped */
+	sim_time obs_next_sample; /* the observer's next sample (world_observe.c) */
 	sim_time obs_last_sample;
-	bool obs_sampled;            /* a sample was taken (obs_last_sample is valid) */
+	bool obs_sampled; /* a sample was taken (obs_last_sample is valid) */
 };
 
 /* world.c */

@@ -22,20 +22,20 @@ typedef struct world world;
 
 /* One end of one connection of a connecting app (its "flow"), as the world knows it. */
 typedef struct world_conn_view {
-	uint64_t flow;               /* the connection's number in the run (1, 2, … opening order) */
-	char name[48];               /* the connecting app's instance: "bulk.3" (or "bulk" if conns=1) */
-	uint32_t app, listener;      /* scenario app indices: the connecting and the listening app */
-	uint32_t stack, peer_stack;  /* scenario stack indices of this end and the other */
-	bool server;                 /* this end is the accepted one */
-	bool connected;              /* its mode is known */
+	uint64_t flow;              /* the connection's number in the run (1, 2, … opening order) */
+	char name[48];              /* the connecting app's instance: "bulk.3" (or "bulk" if conns=1) */
+	uint32_t app, listener;     /* scenario app indices: the connecting and the listening app */
+	uint32_t stack, peer_stack; /* scenario stack indices of this end and the other */
+	bool server;                /* this end is the accepted one */
+	bool connected;             /* its mode is known */
 	sock_mode mode;
-	uint32_t fallback_reason;    /* this end's local reason (SMCR_DECL_*), 0 none */
-	uint32_t peer_diagnosis;     /* the peer's Decline code, 0 none */
-	uint32_t local_ip, peer_ip;  /* host order; 0 while unknown */
+	uint32_t fallback_reason;   /* this end's local reason (SMCR_DECL_*), 0 none */
+	uint32_t peer_diagnosis;    /* the peer's Decline code, 0 none */
+	uint32_t local_ip, peer_ip; /* host order; 0 while unknown */
 	uint16_t local_port, peer_port;
-	int err;                     /* how it ended (negative errno), 0 */
-	uint64_t sent, received;     /* bytes written, bytes received and verified */
-	sock *s;                     /* its socket while open, else NULL (observers only read it) */
+	int err;                 /* how it ended (negative errno), 0 */
+	uint64_t sent, received; /* bytes written, bytes received and verified */
+	sock *s;                 /* its socket while open, else NULL (observers only read it) */
 } world_conn_view;
 
 typedef enum world_conn_what {

@@ -121,8 +121,7 @@ void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev)
 	case SMCR_EV_LINK_ADDED:
 		if (log && ev->link) {
 			world_log_prefix(w, w->out);
-			fprintf(w->out, "%s: SMC-R link %08" PRIX32 " active on %s (link group %08" PRIX32 ", remote link %08" PRIX32
-			                ", QP %06" PRIX32 " -> %06" PRIX32 ")\n",
+			fprintf(w->out, "%s: SMC-R link %08" PRIX32 " active on %s (link group %08" PRIX32 ", remote link %08" PRIX32 ", QP %06" PRIX32 " -> %06" PRIX32 ")\n",
 			        name, ev->link->link_uid, port_name(l, ev->link->port_index), lgr_num_of(l, ev->link->lgr_id),
 			        ev->link->peer_link_uid, ev->link->local_qpn, ev->link->peer_qpn);
 		}
@@ -213,7 +212,7 @@ typedef struct fill_ctx {
 	world_host *ws;
 	smcr_report *r;
 	uint32_t stack_id;
-	uint32_t rnic_base;    /* report rnic id of the layer's first port */
+	uint32_t rnic_base; /* report rnic id of the layer's first port */
 	const smcr_ctx *ctx;
 } fill_ctx;
 

@@ -519,7 +519,8 @@ static sim_run_result run_engine_slices(world *w, sim_time t)
 	}
 	/* slices: a progress line now and then, the caller's poll hook more often; the
 	 * trajectory does not depend on where a slice ends */
-	uint64_t slice = w->o.poll || w->o.max_events ? WORLD_POLL_EVENTS : w->o.progress ? 500000 : 0;
+	uint64_t slice = w->o.poll || w->o.max_events ? WORLD_POLL_EVENTS : w->o.progress ? 500000
+	                                                                                  : 0;
 	for (;;) {
 		if (w->over_budget)
 			return SIM_RUN_STOPPED;
@@ -621,8 +622,7 @@ uint64_t world_finish(world *w)
 		json_finish(&w->json);
 	} else if (!w->o.quiet) {
 		world_print_congestion(w, w->out);
-		fprintf(w->out, "\n%s: %" PRIu64 " expectation%s met, %" PRIu64 " failed; virtual time %" PRIu64 ".%09" PRIu64
-		                " s, %" PRIu64 " events\n",
+		fprintf(w->out, "\n%s: %" PRIu64 " expectation%s met, %" PRIu64 " failed; virtual time %" PRIu64 ".%09" PRIu64 " s, %" PRIu64 " events\n",
 		        s->file, w->expect_passed, w->expect_passed == 1 ? "" : "s", w->expect_failed, (uint64_t)(t / SIM_S), (uint64_t)(t % SIM_S),
 		        sim_engine_events_run(w->eng));
 		fprintf(w->out, "fingerprint %016" PRIx64 "\n", world_fingerprint(w));

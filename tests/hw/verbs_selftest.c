@@ -31,9 +31,9 @@
 #include "sim/rdma/gid_table.h"
 #include "sim/rdma/verbs_transport.h"
 
-#define MSG_LEN 44       /* SMC_WR_TX_SIZE */
-#define SLOT_LEN 48      /* SMC_WR_BUF_SIZE */
-#define RECV_SLOTS 48    /* receive WRs per link */
+#define MSG_LEN 44    /* SMC_WR_TX_SIZE */
+#define SLOT_LEN 48   /* SMC_WR_BUF_SIZE */
+#define RECV_SLOTS 48 /* receive WRs per link */
 #define SEND_SLOTS 16
 #define WR_DONE_BIT (1ull << 62) /* marks RDMA WRITE wr_ids */
 
@@ -51,10 +51,10 @@ typedef struct endpoint {
 	size_t rmb_len;
 	smcr_tp_mr *rmb_mr;
 	smcr_mr_info rmb_mri;
-	GArray *wcs;         /* every completion delivered for this endpoint's QP */
-	GByteArray *inbox;   /* payloads of successful receives, MSG_LEN each, in order */
-	guint inbox_bad;     /* successful receives whose length was not MSG_LEN */
-	unsigned async[8];   /* async events seen, by smcr_async_event */
+	GArray *wcs;       /* every completion delivered for this endpoint's QP */
+	GByteArray *inbox; /* payloads of successful receives, MSG_LEN each, in order */
+	guint inbox_bad;   /* successful receives whose length was not MSG_LEN */
+	unsigned async[8]; /* async events seen, by smcr_async_event */
 } endpoint;
 
 /* What two endpoints exchange to connect (over TCP between hosts). */
@@ -90,8 +90,7 @@ typedef struct lab {
 
 /* Output ------------------------------------------------------------------------- */
 
-__attribute__((format(printf, 3, 4)))
-static bool check(lab *L, bool ok, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static bool check(lab *L, bool ok, const char *fmt, ...)
 {
 	va_list ap;
 	L->checks++;
@@ -335,8 +334,7 @@ static void endpoint_info(const endpoint *ep, peer_info *pi)
 
 static int post_recv_slot(lab *L, endpoint *ep, uint32_t slot)
 {
-	smcr_recv_wr wr = { .wr_id = slot, .num_sge = 1,
-	                    .sg_list = { { ep->slots + slot * SLOT_LEN, SLOT_LEN, ep->slots_mri.lkey } } };
+	smcr_recv_wr wr = { .wr_id = slot, .num_sge = 1, .sg_list = { { ep->slots + slot * SLOT_LEN, SLOT_LEN, ep->slots_mri.lkey } } };
 	return L->ops->post_recv(L->vt, ep->qp, &wr);
 }
 
@@ -344,8 +342,7 @@ static int post_recv_slot(lab *L, endpoint *ep, uint32_t slot)
  * attributes; timeout is the local ACK timeout exponent (Linux: 15). */
 static bool endpoint_connect(lab *L, endpoint *ep, const peer_info *peer, uint8_t timeout, uint8_t retry)
 {
-	smcr_qp_attr init = { .state = SMCR_QPS_INIT, .pkey_index = 0, .port = (uint8_t)L->port,
-	                      .access = SMCR_ACCESS_LOCAL_WRITE | SMCR_ACCESS_REMOTE_WRITE };
+	smcr_qp_attr init = { .state = SMCR_QPS_INIT, .pkey_index = 0, .port = (uint8_t)L->port, .access = SMCR_ACCESS_LOCAL_WRITE | SMCR_ACCESS_REMOTE_WRITE };
 	int rc = L->ops->modify_qp(L->vt, ep->qp, &init);
 	if (!check(L, rc == 0 && L->ops->query_qp_state(L->vt, ep->qp) == SMCR_QPS_INIT, "%s: QP %u RESET→INIT (%s)",
 	           ep->label, ep->qpn, rc ? verbs_transport_last_error(L->vt, NULL) : "pkey 0, LOCAL|REMOTE_WRITE"))
@@ -370,8 +367,7 @@ static bool endpoint_connect(lab *L, endpoint *ep, const peer_info *peer, uint8_
 		bad += post_recv_slot(L, ep, s) != 0;
 	if (!check(L, bad == 0, "%s: %d receive WRs posted after RTR", ep->label, RECV_SLOTS))
 		return false;
-	smcr_qp_attr rts = { .state = SMCR_QPS_RTS, .timeout = timeout, .retry_cnt = retry, .rnr_retry = 7,
-	                     .sq_psn = ep->psn, .max_rd_atomic = 1 };
+	smcr_qp_attr rts = { .state = SMCR_QPS_RTS, .timeout = timeout, .retry_cnt = retry, .rnr_retry = 7, .sq_psn = ep->psn, .max_rd_atomic = 1 };
 	rc = L->ops->modify_qp(L->vt, ep->qp, &rts);
 	return check(L, rc == 0 && L->ops->query_qp_state(L->vt, ep->qp) == SMCR_QPS_RTS,
 	             "%s: QP %u RTR→RTS (timeout %u, retry %u, rnr_retry 7) %s", ep->label, ep->qpn, timeout, retry,
@@ -398,8 +394,7 @@ static int send_msg(lab *L, endpoint *ep, uint32_t seq, uint8_t tag, uint32_t fl
 	uint32_t slot = RECV_SLOTS + seq % SEND_SLOTS;
 	uint8_t *m = ep->slots + slot * SLOT_LEN;
 	make_msg(m, seq, tag);
-	smcr_send_wr wr = { .wr_id = seq, .opcode = SMCR_WR_SEND, .send_flags = flags, .num_sge = 1,
-	                    .sg_list = { { m, MSG_LEN, ep->slots_mri.lkey } } };
+	smcr_send_wr wr = { .wr_id = seq, .opcode = SMCR_WR_SEND, .send_flags = flags, .num_sge = 1, .sg_list = { { m, MSG_LEN, ep->slots_mri.lkey } } };
 	return L->ops->post_send(L->vt, ep->qp, &wr);
 }
 
@@ -500,8 +495,7 @@ static bool test_solicited_only(lab *L, endpoint *a, endpoint *b)
 	bool both = wait_for(L, b, b0 + 2, 0, 5000);
 	verbs_dev_notify_counts(b->dev, &s1, &r1);
 	wait_for(L, a, a0 + 2, 0, 5000);
-	return check(L, both && r1 == r0 + 1 && b->inbox->len >= 2 * MSG_LEN &&
-	             inbox_matches(b, b->inbox->len / MSG_LEN - 2, 2, 1000, 0x5a) == 2,
+	return check(L, both && r1 == r0 + 1 && b->inbox->len >= 2 * MSG_LEN && inbox_matches(b, b->inbox->len / MSG_LEN - 2, 2, 1000, 0x5a) == 2,
 	             "%s: the solicited SEND woke it once and both receives arrived in order", b->label);
 }
 
@@ -518,10 +512,7 @@ static double rdma_write_all(lab *L, endpoint *a, const uint8_t *src, uint32_t l
 		if (posted - (a->wcs->len - a0) >= 32 && !wait_for(L, a, a0 + posted - 31, 0, 20000))
 			return 0;
 		size_t len = total - off < chunk ? total - off : chunk;
-		smcr_send_wr wr = { .wr_id = WR_DONE_BIT | posted, .opcode = SMCR_WR_RDMA_WRITE,
-		                    .send_flags = SMCR_SEND_SIGNALED, .num_sge = 1,
-		                    .sg_list = { { (void *)(src + off), (uint32_t)len, lkey } },
-		                    .remote_addr = peer->rmb_iova + off, .rkey = peer->rmb_rkey };
+		smcr_send_wr wr = { .wr_id = WR_DONE_BIT | posted, .opcode = SMCR_WR_RDMA_WRITE, .send_flags = SMCR_SEND_SIGNALED, .num_sge = 1, .sg_list = { { (void *)(src + off), (uint32_t)len, lkey } }, .remote_addr = peer->rmb_iova + off, .rkey = peer->rmb_rkey };
 		int rc = L->ops->post_send(L->vt, a->qp, &wr);
 		if (rc == SMCR_ERR_AGAIN) {
 			wait_for(L, a, a->wcs->len + 1, 0, 20000);
@@ -550,9 +541,7 @@ static double rdma_write_all(lab *L, endpoint *a, const uint8_t *src, uint32_t l
 static bool test_rkey_violation(lab *L, endpoint *a, const peer_info *peer)
 {
 	guint a0 = a->wcs->len;
-	smcr_send_wr wr = { .wr_id = 0xbad, .opcode = SMCR_WR_RDMA_WRITE, .send_flags = SMCR_SEND_SIGNALED,
-	                    .num_sge = 1, .sg_list = { { a->rmb, 4096, a->rmb_mri.lkey } },
-	                    .remote_addr = peer->rmb_iova, .rkey = peer->rmb_rkey ^ 0x5a5a00u };
+	smcr_send_wr wr = { .wr_id = 0xbad, .opcode = SMCR_WR_RDMA_WRITE, .send_flags = SMCR_SEND_SIGNALED, .num_sge = 1, .sg_list = { { a->rmb, 4096, a->rmb_mri.lkey } }, .remote_addr = peer->rmb_iova, .rkey = peer->rmb_rkey ^ 0x5a5a00u };
 	int rc = L->ops->post_send(L->vt, a->qp, &wr);
 	bool got = rc == 0 && wait_for(L, a, a0 + 1, 0, 10000);
 	smcr_wc w = got ? g_array_index(a->wcs, smcr_wc, a0) : (smcr_wc){ 0 };
@@ -765,7 +754,8 @@ static bool exchange(int fd, const peer_info *mine, peer_info *theirs)
 		return false;
 	unsigned long long iova, len;
 	if (sscanf(line, "QP %u %u %63s %u %llu %u %llu", &theirs->qpn, &theirs->psn, peer_gid, &theirs->mtu, &iova,
-	           &theirs->rmb_rkey, &len) != 7 || roce_gid_parse(peer_gid, theirs->gid) != 0)
+	           &theirs->rmb_rkey, &len) != 7 ||
+	    roce_gid_parse(peer_gid, theirs->gid) != 0)
 		return false;
 	theirs->rmb_iova = iova;
 	theirs->rmb_len = len;
@@ -862,8 +852,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	trace_wcs = getenv("SELFTEST_TRACE") != NULL;
-	lab L = { .dev_name = dev ? dev : "rxe0", .port = port, .write_mib = (size_t)mib,
-	          .chunk_kib = (size_t)chunk, .messages = messages, .flap_iface = flap };
+	lab L = { .dev_name = dev ? dev : "rxe0", .port = port, .write_mib = (size_t)mib, .chunk_kib = (size_t)chunk, .messages = messages, .flap_iface = flap };
 	verbs_sink sink = { .completion = on_completion, .async_event = on_async };
 	L.vt = verbs_transport_new(&sink, &L);
 	L.ops = verbs_transport_ops();

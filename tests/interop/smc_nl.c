@@ -197,7 +197,8 @@ static void put_string(char *out, size_t outlen, const attr_table *t, unsigned t
 	while (len && (p[len - 1] == 0 || p[len - 1] == ' '))
 		len--;
 	for (size_t i = 0; i < len && o + 1 < outlen; i++)
-		out[o++] = p[i] == ' ' ? '_' : (p[i] < 32 || p[i] > 126) ? '?' : (char)p[i];
+		out[o++] = p[i] == ' ' ? '_' : (p[i] < 32 || p[i] > 126) ? '?'
+		                                                         : (char)p[i];
 	out[o] = 0;
 	if (!o)
 		snprintf(out, outlen, "-");
@@ -300,8 +301,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	const char *cmd = argv[1];
-	static const struct { const char *name; int argc; } known[] = {
-		{ "ueid-add", 3 }, { "ueid-show", 2 }, { "pnet-add", 6 }, { "pnet-show", 2 }, { "lgrs", 2 }, { "links", 2 },
+	static const struct {
+		const char *name;
+		int argc;
+	} known[] = {
+		{ "ueid-add", 3 },
+		{ "ueid-show", 2 },
+		{ "pnet-add", 6 },
+		{ "pnet-show", 2 },
+		{ "lgrs", 2 },
+		{ "links", 2 },
 	};
 	bool valid = false;
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)

@@ -158,9 +158,10 @@ static int diag_dump_once(int fd, char *out, size_t outlen, bool *smcr)
 			if (m->diag_inode != st.st_ino)
 				continue;
 			found = 0;
-			const char *mode = m->diag_mode == SMC_DIAG_MODE_SMCR ? "SMCR"
-			                   : m->diag_mode == SMC_DIAG_MODE_SMCD ? "SMCD"
-			                   : m->diag_mode == SMC_DIAG_MODE_FALLBACK_TCP ? "FALLBACK_TCP" : "UNKNOWN";
+			const char *mode = m->diag_mode == SMC_DIAG_MODE_SMCR           ? "SMCR"
+			                   : m->diag_mode == SMC_DIAG_MODE_SMCD         ? "SMCD"
+			                   : m->diag_mode == SMC_DIAG_MODE_FALLBACK_TCP ? "FALLBACK_TCP"
+			                                                                : "UNKNOWN";
 			*smcr = m->diag_mode == SMC_DIAG_MODE_SMCR;
 			char src[ADDR_TEXT_IPV4_LEN], dst[ADDR_TEXT_IPV4_LEN];
 			addr_text_ipv4(ntohl(m->id.idiag_src[0]), src, sizeof(src));
@@ -463,9 +464,12 @@ int main(int argc, char **argv)
 {
 	options o = { .port = 5000, .conns = 4, .bytes = 1 << 20, .wait_s = 60 };
 	static const struct option longopts[] = {
-		{ "peer", required_argument, NULL, 'p' }, { "port", required_argument, NULL, 'P' },
-		{ "conns", required_argument, NULL, 'n' }, { "bytes", required_argument, NULL, 'b' },
-		{ "wait", required_argument, NULL, 'w' },  { "help", no_argument, NULL, 'h' },
+		{ "peer", required_argument, NULL, 'p' },
+		{ "port", required_argument, NULL, 'P' },
+		{ "conns", required_argument, NULL, 'n' },
+		{ "bytes", required_argument, NULL, 'b' },
+		{ "wait", required_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -476,7 +476,7 @@ void duo_tcp_info(duo *d, int h, smcr_tcp_info *out)
 	memset(out, 0, sizeof(*out));
 	out->peer_smc = true;
 	out->family = 4;
-	out->local_ipv4 = 0x0a000001u + (uint32_t)h;     /* 10.0.0.1 / 10.0.0.2 */
+	out->local_ipv4 = 0x0a000001u + (uint32_t)h; /* 10.0.0.1 / 10.0.0.2 */
 	out->peer_ipv4 = 0x0a000001u + (uint32_t)(1 - h);
 	out->vlan_id = d->opts.vlan;
 	snprintf(out->pnet_id, sizeof(out->pnet_id), "NET1");

@@ -35,27 +35,27 @@ typedef struct duo_conn {
 	int readable_calls, writable_calls;
 	/* TCP side */
 	bool tcp_shutdown, tcp_shutdown_wr, tcp_closed, tcp_aborted;
-	uint8_t *app_rx;      /* bytes handed back at fallback + TCP data after it */
+	uint8_t *app_rx; /* bytes handed back at fallback + TCP data after it */
 	size_t app_rx_len;
 	uint8_t *clc_pending; /* bytes on the way to the peer */
 	size_t clc_pending_len;
 	bool clc_in_flight;
-	uint32_t clc_chunk;   /* deliver at most this many bytes per TCP segment (0: all) */
+	uint32_t clc_chunk; /* deliver at most this many bytes per TCP segment (0: all) */
 	uint64_t clc_sent_bytes;
-	uint8_t last_clc[256];  /* the last CLC message this side sent */
+	uint8_t last_clc[256]; /* the last CLC message this side sent */
 	size_t last_clc_len;
-	bool drop_clc;        /* swallow what this side sends */
+	bool drop_clc; /* swallow what this side sends */
 	/* streaming application */
 	uint64_t tx_total, tx_done;
 	uint64_t rx_total, rx_done;
 	bool rx_bad;
 	uint64_t rx_bad_at;
-	uint32_t tx_chunk;    /* write at most this much per send call (0: as much as fits) */
-	bool in_place;        /* write with smcr_conn_send_fill, read with smcr_conn_recv_visit */
+	uint32_t tx_chunk;       /* write at most this much per send call (0: as much as fits) */
+	bool in_place;           /* write with smcr_conn_send_fill, read with smcr_conn_recv_visit */
 	uint64_t in_place_spans; /* spans those handed out (two where the ring wrapped) */
 	uint64_t in_place_bad;   /* calls whose spans did not add up to the bytes returned */
-	bool auto_read;       /* read on readable */
-	bool close_when_done; /* close after tx_total is written and all is read */
+	bool auto_read;          /* read on readable */
+	bool close_when_done;    /* close after tx_total is written and all is read */
 	uint64_t pattern_seed;
 	bool closed_by_app;
 } duo_conn;
@@ -73,7 +73,11 @@ typedef struct duo_event_rec {
 } duo_event_rec;
 
 /* A call the core made to the buffer hooks of its allocator (duo_opts.buf_hooks). */
-typedef enum duo_buf_call_kind { DUO_BUF_ALLOC, DUO_BUF_FREE, DUO_BUF_RESET, DUO_BUF_IDLE, DUO_BUF_BUSY } duo_buf_call_kind;
+typedef enum duo_buf_call_kind { DUO_BUF_ALLOC,
+	                         DUO_BUF_FREE,
+	                         DUO_BUF_RESET,
+	                         DUO_BUF_IDLE,
+	                         DUO_BUF_BUSY } duo_buf_call_kind;
 
 typedef struct duo_buf_call {
 	duo_buf_call_kind kind;
@@ -105,12 +109,12 @@ struct duo_host {
 
 typedef struct duo_opts {
 	uint64_t seed;
-	int ports[2];            /* RoCE ports per host (devices: one port each), default 1 */
-	bool same_pnet;          /* all ports share one PNET id (default true) */
-	smcr_settings set[2];    /* settings per host; zero rmb_size = defaults */
-	bool v2_gids;            /* also give each port an IPv4-mapped RoCE v2 GID */
-	int vlan;                /* VLAN of the TCP path, default 0 */
-	bool buf_hooks[2];       /* give the host's core the buffer hooks of smcr_mem (page-aligned
+	int ports[2];         /* RoCE ports per host (devices: one port each), default 1 */
+	bool same_pnet;       /* all ports share one PNET id (default true) */
+	smcr_settings set[2]; /* settings per host; zero rmb_size = defaults */
+	bool v2_gids;         /* also give each port an IPv4-mapped RoCE v2 GID */
+	int vlan;             /* VLAN of the TCP path, default 0 */
+	bool buf_hooks[2];    /* give the host's core the buffer hooks of smcr_mem (page-aligned
 	                          * buffers, every call recorded in buf_calls) */
 } duo_opts;
 

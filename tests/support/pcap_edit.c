@@ -31,7 +31,9 @@ void pe_load(pe_capture *c, const char *path)
 	const u_char *data;
 	while (pcap_next_ex(p, &h, &data) == 1)
 		add(c, (pe_frame){ .ts_ns = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec,
-		                   .data = g_memdup2(data, h->caplen), .caplen = h->caplen, .len = h->len });
+		                   .data = g_memdup2(data, h->caplen),
+		                   .caplen = h->caplen,
+		                   .len = h->len });
 	pcap_close(p);
 }
 

@@ -20,7 +20,7 @@ struct pcap_tap {
 	tap_slot slots[PCAP_TAP_MAX];
 	int n;
 	unsigned long frames;
-	long corrupt_index;        /* frame to damage in the file, -1: none */
+	long corrupt_index; /* frame to damage in the file, -1: none */
 	size_t corrupt_off;
 };
 

@@ -12,7 +12,7 @@
 typedef struct scn_world {
 	scn_scenario *scn;
 	world *w;
-	char *out_buf;   /* what the world printed (after scn_world_output) */
+	char *out_buf; /* what the world printed (after scn_world_output) */
 	size_t out_len;
 	FILE *out;
 } scn_world;

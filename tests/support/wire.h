@@ -26,7 +26,7 @@ void test_wire_set_drop(test_wire *w, test_wire_drop_fn fn, void *ctx);
 /* Serialisation delay per sending port (0 = infinitely fast). */
 void test_wire_set_rate(test_wire *w, uint64_t bytes_per_second);
 
-uint64_t test_wire_frames(const test_wire *w);   /* sent onto the wire */
+uint64_t test_wire_frames(const test_wire *w); /* sent onto the wire */
 uint64_t test_wire_dropped(const test_wire *w);
 /* Hash over every frame sent: its time, sender and bytes, in order. */
 uint64_t test_wire_hash(const test_wire *w);

@@ -227,8 +227,7 @@ static void write_send(out_file *o, roce_version v, uint32_t dest_qp, const uint
 	a.hop_limit = 64;
 	a.udp_sport = 0xC000;
 	a.ip_id = (uint16_t)o->psn;
-	roce_bth bth = { .opcode = ROCE_OP_SEND_ONLY, .se = true, .pkey = ROCE_DEFAULT_PKEY, .dest_qp = dest_qp,
-	                 .ack_req = true, .psn = o->psn };
+	roce_bth bth = { .opcode = ROCE_OP_SEND_ONLY, .se = true, .pkey = ROCE_DEFAULT_PKEY, .dest_qp = dest_qp, .ack_req = true, .psn = o->psn };
 	o->psn = roce_psn_add(o->psn, 1);
 	roce_seg seg = { payload, len };
 	sim_frame *f = roce_build(o->pool, &a, &bth, NULL, NULL, &seg, 1);
