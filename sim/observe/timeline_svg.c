@@ -64,6 +64,38 @@ static uint64_t tick_step(uint64_t span)
 	}
 }
 
+#define X(t) (LEFT + PLOT_W * (double)((t)-t0) / span)
+
+/* The time axis under the lanes and its grid lines. */
+static void draw_time_axis(svg *g, uint64_t t0, uint64_t t1, double span, double plot_bottom)
+{
+	uint64_t step = tick_step(t1 - t0);
+	svg_group(g, "axis-time", NULL);
+	for (uint64_t t = 0; t <= t1; t += step) {
+		char lab[32];
+		time_label(t, lab, sizeof(lab));
+		svg_line(g, X(t), TOP - 6, X(t), plot_bottom, "grid");
+		svg_text(g, X(t), plot_bottom + 16, "small", "middle", "%s", lab);
+	}
+	svg_line(g, LEFT, plot_bottom, LEFT + PLOT_W, plot_bottom, "axis");
+	svg_text(g, LEFT + PLOT_W / 2, plot_bottom + 34, NULL, "middle", "virtual time");
+	svg_group_end(g);
+}
+
+/* The timeline's actions; labels staggered so neighbours do not overlap. */
+static void draw_marks(svg *g, const link_series *s, uint64_t t0, double span, double plot_bottom)
+{
+	for (size_t i = 0; i < s->n_marks; i++) {
+		const link_mark *m = &s->marks[i];
+		svg_group(g, "timeline-mark", m->text);
+		svg_line(g, X(m->time_ns), TOP - 14, X(m->time_ns), plot_bottom, "mark");
+		svg_text(g, X(m->time_ns) + 3, TOP - 16 + (double)(i % 2) * 10, "marktext", "start", "%s", m->text);
+		svg_group_end(g);
+	}
+}
+
+#undef X
+
 void timeline_svg_write(FILE *f, const link_series *s)
 {
 	uint64_t t0 = 0, t1 = s->n_times ? s->times[s->n_times - 1] : 0;
@@ -82,18 +114,7 @@ void timeline_svg_write(FILE *f, const link_series *s)
 	         "orange dashed: Mbit/s received (RDMA data, per sample); purple dashed: timeline actions");
 #define X(t) (LEFT + PLOT_W * (double)((t)-t0) / span)
 	double plot_bottom = TOP + (double)s->n_lanes * LANE_H;
-	/* time axis and grid */
-	uint64_t step = tick_step(t1 - t0);
-	svg_group(&g, "axis-time", NULL);
-	for (uint64_t t = 0; t <= t1; t += step) {
-		char lab[32];
-		time_label(t, lab, sizeof(lab));
-		svg_line(&g, X(t), TOP - 6, X(t), plot_bottom, "grid");
-		svg_text(&g, X(t), plot_bottom + 16, "small", "middle", "%s", lab);
-	}
-	svg_line(&g, LEFT, plot_bottom, LEFT + PLOT_W, plot_bottom, "axis");
-	svg_text(&g, LEFT + PLOT_W / 2, plot_bottom + 34, NULL, "middle", "virtual time");
-	svg_group_end(&g);
+	draw_time_axis(&g, t0, t1, span, plot_bottom);
 	/* lanes */
 	double *xs = g_new(double, s->n_times + 1);
 	double *ys = g_new(double, s->n_times + 1);
@@ -176,14 +197,7 @@ void timeline_svg_write(FILE *f, const link_series *s)
 	g_free(xs);
 	g_free(ys);
 	g_free(ys_in);
-	/* the timeline's actions; labels staggered so neighbours do not overlap */
-	for (size_t i = 0; i < s->n_marks; i++) {
-		const link_mark *m = &s->marks[i];
-		svg_group(&g, "timeline-mark", m->text);
-		svg_line(&g, X(m->time_ns), TOP - 14, X(m->time_ns), plot_bottom, "mark");
-		svg_text(&g, X(m->time_ns) + 3, TOP - 16 + (double)(i % 2) * 10, "marktext", "start", "%s", m->text);
-		svg_group_end(&g);
-	}
+	draw_marks(&g, s, t0, span, plot_bottom);
 #undef X
 	svg_end(&g);
 }
