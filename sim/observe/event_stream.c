@@ -366,7 +366,7 @@ static void on_timeline(void *ctx, world *w, const scn_event *ev)
 	if (!verb)
 		return;
 	char target[128];
-	obs_timeline_target(world_scenario(w), ev, target, sizeof(target));
+	scn_event_target_text(world_scenario(w), ev, target, sizeof(target));
 	json_writer j;
 	line_begin(es, &j, "timeline", OBS_NONE);
 	json_kv_str(&j, "what", verb);

@@ -143,7 +143,7 @@ static void on_timeline(void *ctx, world *w, const scn_event *ev)
 	if (!verb)
 		return;
 	char target[96], text[112];
-	obs_timeline_target(world_scenario(w), ev, target, sizeof(target));
+	scn_event_target_text(world_scenario(w), ev, target, sizeof(target));
 	snprintf(text, sizeof(text), "%s %s", verb, target);
 	msc_mark_kind mk = !strcmp(verb, "fail") ? MSC_MARK_FAIL : !strcmp(verb, "restore") ? MSC_MARK_RESTORE
 	                                                                                    : MSC_MARK_INFO;

@@ -108,33 +108,6 @@ const char *obs_timeline_verb(const scn_event *ev)
 	return NULL;
 }
 
-void obs_timeline_target(const scn_scenario *s, const scn_event *ev, char *buf, size_t len)
-{
-	switch (ev->target_kind) {
-	case SCN_TGT_ADAPTER:
-		if (ev->port)
-			snprintf(buf, len, "adapter %s port %u", s->adapters[ev->target].name, (unsigned)ev->port);
-		else
-			snprintf(buf, len, "adapter %s", s->adapters[ev->target].name);
-		return;
-	case SCN_TGT_WIRE:
-		snprintf(buf, len, "wire %s", s->wires[ev->target].name);
-		return;
-	case SCN_TGT_SWITCH:
-		snprintf(buf, len, "switch %s", s->switches[ev->target].name);
-		return;
-	case SCN_TGT_INTERFACE:
-		snprintf(buf, len, "interface %s.%s", s->stacks[ev->stack].name, s->stacks[ev->stack].ifaces[ev->target].name);
-		return;
-	case SCN_TGT_APP:
-		snprintf(buf, len, "app %s", s->apps[ev->target].name);
-		return;
-	case SCN_TGT_NONE:
-		break;
-	}
-	snprintf(buf, len, "-");
-}
-
 /* ---- link groups ---- */
 
 typedef struct lgr_find {

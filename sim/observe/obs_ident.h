@@ -66,9 +66,7 @@ void obs_ident_end(obs_ident *id, const world_conn_view *v, obs_conn *out, uint6
 void obs_addr_text(uint32_t ip, uint16_t port, char *buf, size_t len);
 
 /* A timeline action's verb ("fail", "restore", "set", "start", "stop"; NULL for reports
- * and expectations) and its target as the event log names it ("adapter RA1 port 2",
- * "wire T1", "switch SW1", "interface ZOSA.osd1", "app bulk"). */
+ * and expectations); its target: scn_event_target_text (sim/scenario/scn_model.h). */
 const char *obs_timeline_verb(const scn_event *ev);
-void obs_timeline_target(const scn_scenario *s, const scn_event *ev, char *buf, size_t len);
 
 #endif

@@ -433,7 +433,7 @@ static void on_timeline(void *ctx, world *w, const scn_event *ev)
 	if (!s->series || !verb)
 		return;
 	char target[96], text[128];
-	obs_timeline_target(world_scenario(w), ev, target, sizeof(target));
+	scn_event_target_text(world_scenario(w), ev, target, sizeof(target));
 	snprintf(text, sizeof(text), "%s %s", verb, target);
 	link_series_mark(s->series, sim_now(world_engine(w)), text);
 }

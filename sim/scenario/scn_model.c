@@ -1,5 +1,6 @@
 /* Loading and freeing scenarios, lookups and the names of the model's enums. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -402,4 +403,31 @@ char *scn_format_expect(const scn_scenario *scn, const scn_expect *e, char *buf,
 	g_strlcpy(buf, s->str, len);
 	g_string_free(s, TRUE);
 	return buf;
+}
+
+void scn_event_target_text(const scn_scenario *s, const scn_event *ev, char *buf, size_t len)
+{
+	switch (ev->target_kind) {
+	case SCN_TGT_ADAPTER:
+		if (ev->port)
+			snprintf(buf, len, "adapter %s port %u", s->adapters[ev->target].name, (unsigned)ev->port);
+		else
+			snprintf(buf, len, "adapter %s", s->adapters[ev->target].name);
+		return;
+	case SCN_TGT_WIRE:
+		snprintf(buf, len, "wire %s", s->wires[ev->target].name);
+		return;
+	case SCN_TGT_SWITCH:
+		snprintf(buf, len, "switch %s", s->switches[ev->target].name);
+		return;
+	case SCN_TGT_INTERFACE:
+		snprintf(buf, len, "interface %s.%s", s->stacks[ev->stack].name, s->stacks[ev->stack].ifaces[ev->target].name);
+		return;
+	case SCN_TGT_APP:
+		snprintf(buf, len, "app %s", s->apps[ev->target].name);
+		return;
+	case SCN_TGT_NONE:
+		break;
+	}
+	snprintf(buf, len, "-");
 }

@@ -487,5 +487,8 @@ bool scn_cmp_holds(scn_cmp c, uint64_t measured, uint64_t expected);
 /* The expectation as canonical scenario text ("expect links ZOSA ZOSB == 2"), for
  * run-time messages. Returns buf. */
 char *scn_format_expect(const scn_scenario *scn, const scn_expect *e, char *buf, size_t len);
+/* What a timeline event acts on, as the event log names it ("adapter RA1 port 2", "wire
+ * T1", "switch SW1", "interface ZOSA.osd1", "app bulk"; "-" for none). */
+void scn_event_target_text(const scn_scenario *s, const scn_event *ev, char *buf, size_t len);
 
 #endif

@@ -363,38 +363,10 @@ static void do_set(world *w, const scn_event *ev)
 	}
 }
 
-static void describe_target(world *w, const scn_event *ev, char *buf, size_t len)
-{
-	const scn_scenario *s = w->scn;
-	switch (ev->target_kind) {
-	case SCN_TGT_ADAPTER:
-		if (ev->port)
-			snprintf(buf, len, "adapter %s port %u", s->adapters[ev->target].name, (unsigned)ev->port);
-		else
-			snprintf(buf, len, "adapter %s", s->adapters[ev->target].name);
-		break;
-	case SCN_TGT_WIRE:
-		snprintf(buf, len, "wire %s", s->wires[ev->target].name);
-		break;
-	case SCN_TGT_SWITCH:
-		snprintf(buf, len, "switch %s", s->switches[ev->target].name);
-		break;
-	case SCN_TGT_INTERFACE:
-		snprintf(buf, len, "interface %s.%s", s->stacks[ev->stack].name, s->stacks[ev->stack].ifaces[ev->target].name);
-		break;
-	case SCN_TGT_APP:
-		snprintf(buf, len, "app %s", s->apps[ev->target].name);
-		break;
-	case SCN_TGT_NONE:
-		snprintf(buf, len, "-");
-		break;
-	}
-}
-
 static void run_timeline_event(world *w, const scn_event *ev)
 {
 	char what[96];
-	describe_target(w, ev, what, sizeof(what));
+	scn_event_target_text(w->scn, ev, what, sizeof(what));
 	const char *verb = NULL;
 	switch (ev->kind) {
 	case SCN_EV_FAIL:
