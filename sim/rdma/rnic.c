@@ -187,6 +187,8 @@ drop:
 	sim_frame_free(f);
 }
 
+static void kick_port_qps(rnic_port *port, sim_time now);
+
 static void port_link(sim_endpoint *ep, bool carrier)
 {
 	rnic_port *port = ep->ctx;
@@ -197,9 +199,7 @@ static void port_link(sim_endpoint *ep, bool carrier)
 	if (!carrier)
 		return;
 	/* transmitters stalled by the outage resume, in QP number order */
-	for (size_t i = 0; i < r->n_qps; i++)
-		if (r->qps[i] && r->qps[i]->port == port)
-			req_kick(r->qps[i], sim_now(r->eng));
+	kick_port_qps(port, sim_now(r->eng));
 }
 
 static void loop_deliver(sim_engine *eng, sim_event *ev)
@@ -283,9 +283,7 @@ static void port_resume_event(sim_engine *eng, sim_event *ev)
 	rnic *r = port->r;
 	if (prio != r->prio)
 		return;
-	for (size_t i = 0; i < r->n_qps; i++)
-		if (r->qps[i] && r->qps[i]->port == port)
-			req_kick(r->qps[i], sim_now(eng));
+	kick_port_qps(port, sim_now(eng));
 }
 
 /* The link partner paused (until > at) or resumed (until <= at) one priority: the time
@@ -452,14 +450,41 @@ uint32_t rnic_register_qp(rnic *r, rnic_qp *qp)
 		r->qps = sim_xreallocarray(r->qps, r->cap_qps, sizeof(*r->qps), "queue pair numbers");
 	}
 	r->qps[r->n_qps] = qp;
+	rnic_port *port = qp->port;
+	qp->port_prev = port->qps_tail;
+	qp->port_next = NULL;
+	if (port->qps_tail)
+		port->qps_tail->port_next = qp;
+	else
+		port->qps_head = qp;
+	port->qps_tail = qp;
 	return r->qpn_base + (uint32_t)r->n_qps++;
 }
 
-void rnic_unregister_qp(rnic *r, const rnic_qp *qp)
+void rnic_unregister_qp(rnic *r, rnic_qp *qp)
 {
 	uint32_t idx = qp->qpn - r->qpn_base;
-	if (idx < r->n_qps && r->qps[idx] == qp)
-		r->qps[idx] = NULL;
+	if (!(idx < r->n_qps && r->qps[idx] == qp))
+		return;
+	r->qps[idx] = NULL;
+	rnic_port *port = qp->port;
+	if (qp->port_prev)
+		qp->port_prev->port_next = qp->port_next;
+	else
+		port->qps_head = qp->port_next;
+	if (qp->port_next)
+		qp->port_next->port_prev = qp->port_prev;
+	else
+		port->qps_tail = qp->port_prev;
+	qp->port_prev = qp->port_next = NULL;
+}
+
+/* Restart the transmitters of the port's QPs (a link or a priority came back), in QP
+ * number order. */
+static void kick_port_qps(rnic_port *port, sim_time now)
+{
+	for (rnic_qp *qp = port->qps_head; qp; qp = qp->port_next)
+		req_kick(qp, now);
 }
 
 /* --- virtual functions ------------------------------------------------------------- */

@@ -28,6 +28,9 @@ typedef struct rnic_port {
 	sim_time pause_end[SIM_PRIOS]; /* end of the pause counted in paused_total */
 	sim_time paused_total[SIM_PRIOS];
 	uint64_t pause_frames;
+	/* the live QPs on this port, in QP number order (numbers only grow): whom a resumed
+	 * link or priority restarts, without walking every QP number the adapter handed out */
+	struct rnic_qp *qps_head, *qps_tail;
 } rnic_port;
 
 typedef struct vf_ipv4 {
@@ -151,6 +154,7 @@ struct rnic_qp {
 	rnic_vf *vf;
 	rnic_port *port;
 	rnic_qp *next_in_vf;
+	rnic_qp *port_prev, *port_next; /* port->qps_head list */
 	uint64_t id;
 	uint32_t qpn;
 	void *ctx;
@@ -202,7 +206,7 @@ struct rnic_qp {
 
 /* rnic.c */
 uint32_t rnic_register_qp(rnic *r, rnic_qp *qp);
-void rnic_unregister_qp(rnic *r, const rnic_qp *qp);
+void rnic_unregister_qp(rnic *r, rnic_qp *qp);
 void rnic_vf_report_wc(rnic_vf *vf, const rnic_qp *qp, const smcr_wc *wc);
 void rnic_vf_report_async(rnic_vf *vf, const rnic_qp *qp, smcr_async_event ev, uint8_t port, void *qp_ctx);
 void rnic_vf_forget_qp(rnic_vf *vf, const rnic_qp *qp);
