@@ -2,6 +2,7 @@
  * timer, the fixed-memory cap and the report view. Connections live in smc_conn.c. */
 #include "sim/smc/smc_layer_int.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,10 @@ typedef struct mem_hdr {
 	size_t size;
 	size_t pad;
 } mem_hdr;
+
+/* A heap block as the allocator holds it: its usable bytes and the size word before them
+ * (memory measurements only). */
+static uint64_t heap_block(const void *p) { return p ? malloc_usable_size((void *)p) + sizeof(size_t) : 0; }
 
 /* Buffers (RMBs, send buffers) are the large allocations; structures stay small. */
 #define SMC_BUF_MIN 8192u
@@ -51,6 +56,7 @@ static void *mem_calloc(size_t nmemb, size_t size, void *user)
 	mem_hdr *h = sim_xcalloc(1, sizeof(*h) + n, "SMC-R core memory");
 	h->size = n;
 	l->ctr.mem_used += n;
+	l->core_heap += heap_block(h);
 	return h + 1;
 }
 
@@ -66,6 +72,7 @@ static void mem_free(void *p, void *user)
 		return;
 	mem_hdr *h = (mem_hdr *)p - 1;
 	l->ctr.mem_used -= h->size;
+	l->core_heap -= heap_block(h);
 	free(h);
 }
 
@@ -582,6 +589,18 @@ static void conn_view(const smc_conn *c, smc_layer_conn *v)
 	v->peer_port = c->peer_port;
 	if (c->conn && smcr_conn_get_info(c->conn, &v->core_info) == 0)
 		v->has_core = true;
+}
+
+void smc_layer_mem_census_add(const smc_layer *l, smc_layer_mem_census *out)
+{
+	out->core_bytes += l->core_heap;
+	for (const smc_conn *c = l->head; c; c = c->next) {
+		out->conns++;
+		out->conn_bytes += heap_block(c) + heap_block(c->out);
+	}
+	for (size_t i = 0; i < l->n_vfs; i++)
+		if (l->vfs[i].vf)
+			rnic_vf_mem_census_add(l->vfs[i].vf, &out->rdma);
 }
 
 void smc_layer_foreach_conn(const smc_layer *l, void (*fn)(void *arg, const smc_layer_conn *c), void *arg)
