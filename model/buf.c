@@ -176,8 +176,8 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 
 int smcr_buf_create(smcr_conn *conn)
 {
-	uint32_t snd = conn->tcp.sndbuf ? conn->tcp.sndbuf : conn->ctx->set.sndbuf_size;
-	uint32_t rcv = conn->tcp.rcvbuf ? conn->tcp.rcvbuf : conn->ctx->set.rmb_size;
+	uint32_t snd = conn->tcp->sndbuf ? conn->tcp->sndbuf : conn->ctx->set.sndbuf_size;
+	uint32_t rcv = conn->tcp->rcvbuf ? conn->tcp->rcvbuf : conn->ctx->set.rmb_size;
 	int rc = buf_create_one(conn, false, snd);
 	if (rc)
 		return rc;
