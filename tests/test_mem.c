@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/index_int.h"
 #include "model/smcr.h"
 #include "model/smcr_transport.h"
 
@@ -92,8 +91,7 @@ static int t_clc_send(void *user, smcr_conn *conn, const uint8_t *b, size_t n)
 }
 static const smcr_transport_ops no_ops;
 
-/* A context that allocates and frees: its own structures and an index grown well past
- * the buckets it holds inline. */
+/* A context that allocates and frees: made and freed through the public API. */
 static void exercise(const smcr_mem *mem)
 {
 	memset(blocks, 0, sizeof blocks);
@@ -105,13 +103,6 @@ static void exercise(const smcr_mem *mem)
 	cb.clc_send = t_clc_send;
 	smcr_ctx *ctx;
 	cr_assert_eq(smcr_ctx_new(&ctx, &s, &cb, NULL, &no_ops, NULL, mem, 0), 0);
-	static smcr_index_node nodes[1000];
-	smcr_index ix;
-	smcr_index_init(&ix);
-	for (uint64_t i = 0; i < 1000; i++)
-		smcr_index_add(ctx, &ix, &nodes[i], i + 1);
-	cr_assert_eq(smcr_index_count(&ix), 1000);
-	smcr_index_clear(ctx, &ix);
 	smcr_ctx_free(ctx);
 }
 
@@ -121,7 +112,7 @@ Test(mem, with_free_sized_every_block_comes_back_with_its_size_and_free_is_not_u
 	smcr_mem mem = { &c, c_malloc, c_free, c_calloc };
 	mem.free_sized = c_free_sized;
 	exercise(&mem);
-	cr_assert_gt(c.allocs, 3, "the context and the growing index allocate");
+	cr_assert_gt(c.allocs, 0, "the context allocates");
 	cr_assert_eq(c.sized_frees, c.allocs);
 	cr_assert_eq(c.frees, 0);
 	cr_assert_eq(c.bad_sizes, 0);
@@ -133,7 +124,7 @@ Test(mem, without_free_sized_every_block_comes_back_through_free)
 	counting c = { 0 };
 	smcr_mem mem = { &c, c_malloc, c_free, c_calloc };
 	exercise(&mem);
-	cr_assert_gt(c.allocs, 3);
+	cr_assert_gt(c.allocs, 0);
 	cr_assert_eq(c.frees, c.allocs);
 	cr_assert_eq(c.sized_frees, 0);
 	cr_assert_eq(c.outstanding, 0);
