@@ -122,17 +122,24 @@ static int run_conns(uint64_t conns, uint64_t idle_ns)
 	printf("    SMC-R             %6.0f  (core %.0f, layer %.0f, MRs %.0f, QPs %.0f, arena descriptors %.0f,"
 	       " resident buffer pages %.0f)\n",
 	       m->total, m->core, m->layer, m->mrs, m->qps, m->arena_desc, m->arena_pages);
-	printf("    other             %6" PRId64 "  (the applications, TCP's lookup tables, the event queue,"
-	       " allocator slack)\n",
-	       r.mem_other);
+	if (r.heap_per_conn)
+		printf("    other             %6" PRId64 "  (the applications, TCP's lookup tables, the event queue,"
+		       " allocator slack)\n",
+		       r.mem_other);
+	else /* a sanitizer's allocator: mallinfo2 sees none of its blocks */
+		printf("    other                  ?  (the allocator reports no heap in use: a sanitizer build?)\n");
 	printf("  expectations        %s, fingerprint %016" PRIx64 "\n", r.failed ? "FAILED" : "all met", r.fingerprint);
 	double total = r.build_wall + r.establish_wall + r.idle_wall;
 	printf("  target: within 16 GiB and 10 min wall: %s (%.2f GiB, %.0f s)\n",
 	       status_word((double)r.peak_rss <= 16.0 * GIB && total <= 600.0), (double)r.peak_rss / GIB, total);
 	double beyond = (double)r.heap_per_conn - t->total;
-	printf("  target: <= 4 KiB per idle connection beyond TCP state: %s (SMC-R %.0f bytes; everything but TCP"
-	       " %.0f)\n",
-	       status_word(m->total <= 4096.0), m->total, beyond);
+	if (r.heap_per_conn)
+		printf("  target: <= 4 KiB per idle connection beyond TCP state: %s (SMC-R %.0f bytes; everything but"
+		       " TCP %.0f)\n",
+		       status_word(m->total <= 4096.0), m->total, beyond);
+	else
+		printf("  target: <= 4 KiB per idle connection beyond TCP state: %s (SMC-R %.0f bytes)\n",
+		       status_word(m->total <= 4096.0), m->total);
 	return r.failed || r.established < conns;
 }
 
