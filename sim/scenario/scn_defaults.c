@@ -71,6 +71,8 @@ const scn_default scn_defaults[] = {
 	{ "adapter", "cnpdscp", { "48", "48" }, "DSCP of CNPs [cx]", SCN_DEF_VALUE },
 	{ "adapter", "cnpinterval", { "50us", "50us" }, "at most one CNP per QP this often (N) [dcqcn]", SCN_DEF_VALUE },
 	{ "adapter", "txwindow", { "10us", "10us" }, "wire time queued on the access wire (PFC cannot recall it)", SCN_DEF_VALUE },
+	{ "adapter", "rxstall", { "", "" }, "time its receive side stops draining and sends PFC (0..1h): never", SCN_DEF_UNSET },
+	{ "adapter", "rxstallfor", { "1ms", "1ms" }, "how long the receive stall lasts (1us..10s)", SCN_DEF_VALUE },
 	{ "adapter", "dcqcn_g", { "1/256", "1/256" }, "alpha gain g (> 0) [dcqcn]", SCN_DEF_VALUE },
 	{ "adapter", "alphatimer", { "55us", "55us" }, "alpha update timer K (1us..100ms) [dcqcn]", SCN_DEF_VALUE },
 	{ "adapter", "ratetimer", { "55us", "55us" }, "rate increase timer T (1us..100ms) [dcqcn]", SCN_DEF_VALUE },

@@ -64,6 +64,12 @@ static void put_adapter_cc(FILE *out, const scn_adapter_cc *cc)
 		scn_format_duration(cc->txwindow_ns, t, sizeof t);
 		fprintf(out, " txwindow=%s", t);
 	}
+	if (cc->rx_stall) {
+		scn_format_duration(cc->rx_stall_ns, t, sizeof t);
+		fprintf(out, " rxstall=%s", t);
+		scn_format_duration(cc->rx_stall_for_ns, t, sizeof t);
+		fprintf(out, " rxstallfor=%s", t);
+	}
 	if (!cc->dcqcn)
 		return;
 	fprintf(out, " dcqcn=on cnpprio=%u cnpdscp=%u", cc->cnp_pcp, cc->cnp_dscp);

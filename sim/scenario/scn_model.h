@@ -112,6 +112,8 @@ typedef struct scn_adapter_cc {
 	uint64_t byte_counter; /* 0 = no byte counter */
 	uint32_t recovery;     /* F */
 	uint64_t rai_bps, rhai_bps, min_bps;
+	bool rx_stall;                     /* rxstall= given: the receive side stops draining */
+	uint64_t rx_stall_ns, rx_stall_for_ns; /* from when, for how long */
 } scn_adapter_cc;
 
 typedef struct scn_adapter {

@@ -180,6 +180,10 @@ static void cc_from_scenario(rnic_config *c, const scn_adapter_cc *sc)
 	cc->cnp_pcp = sc->cnp_pcp;
 	cc->cnp_dscp = sc->cnp_dscp;
 	c->tx_window = sc->txwindow_ns;
+	if (sc->rx_stall) {
+		c->rx_stall_at = sc->rx_stall_ns;
+		c->rx_stall_for = sc->rx_stall_for_ns;
+	}
 	dcqcn_params *p = &cc->dp;
 	p->cnp_interval = sc->cnp_interval_ns;
 	p->g = sc->g;
