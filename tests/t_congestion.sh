@@ -80,5 +80,18 @@ for w in goodput "Jain's fairness" 'bottleneck queue' 'pauses sent' drops 'ECN m
 done
 "$SMCR_SIM" bench incast --senders 4 --fabric pfc | grep -q 'drops: *0 tail, 0 headroom' || fail "bench incast pfc dropped"
 expect_exit 2 "$SMCR_SIM" bench incast --senders 0
+# --- bench incast --convergence: two DCQCN flows, rates over time, the 10 % figures
+"$SMCR_SIM" bench incast --convergence --ms 100 >"$dir/conv.out"
+grep -q '^bench incast --convergence: 2 DCQCN flows through one 40.0 Gb/s bottleneck' "$dir/conv.out" || fail "convergence header"
+[ "$(grep -c '^  [0-9]' "$dir/conv.out")" -eq 100 ] || fail "convergence: one line per ms"
+first=$(sed -n 's/^  within 10 %: *first \([0-9]*\) ms after the join.*/\1/p' "$dir/conv.out")
+[ -n "$first" ] && [ "$first" -le 40 ] || fail "the two flows did not come within 10 % of fair in 40 ms: $(grep within "$dir/conv.out")"
+grep -q '^  last quarter: ' "$dir/conv.out" || fail "convergence: no last-quarter figures"
+"$SMCR_SIM" bench incast --convergence --fabric relay --rate 25Gbps --ms 50 --avg 2 | grep -q '25.0 Gb/s bottleneck (RED relay' ||
+	fail "convergence through the relay at 25 Gb/s"
+expect_exit 2 "$SMCR_SIM" bench incast --convergence --senders 3
+expect_exit 2 "$SMCR_SIM" bench incast --convergence --rate wet
+expect_exit 2 "$SMCR_SIM" bench incast --convergence --fabric pfc
+expect_exit 2 "$SMCR_SIM" bench incast --ms 100
 expect_exit 2 "$SMCR_SIM" bench incast --fabric wet
 echo "congestion ok"
