@@ -57,6 +57,22 @@ assert sum(p["drops"] + p["headroom_drops"] for p in ports) == 0
 assert all(p["depth_p50"] <= p["depth_p99"] for p in ports)
 PY
 
+# --- txwindow: 1us by default on a lossless priority (a PFC MAC stops at the next frame),
+# 10us otherwise; a written value wins
+run_as() { # SED-EXPR: the PFC incast with its txwindow rewritten, its output without names
+	sed "$1" scenarios/incast-pfc.scn >"$dir/tw.scn"
+	"$SMCR_SIM" run "$dir/tw.scn" | sed "s|$dir/tw.scn|X|g"
+}
+run_as 's/ txwindow=2us//' >"$dir/tw.default"
+run_as 's/ txwindow=2us/ txwindow=1us/' >"$dir/tw.1us"
+run_as 's/ txwindow=2us/ txwindow=10us/' >"$dir/tw.10us"
+cmp -s "$dir/tw.default" "$dir/tw.1us" || fail "a lossless adapter without txwindow= does not run as with txwindow=1us"
+cmp -s "$dir/tw.default" "$dir/tw.10us" && fail "txwindow=10us written on a lossless priority was not taken"
+run_as 's/ txwindow=2us//; s/ pfc=08 xoff=24K xon=12K headroom=24K//' >"$dir/tw.lossy"
+run_as 's/ txwindow=2us/ txwindow=10us/; s/ pfc=08 xoff=24K xon=12K headroom=24K//' >"$dir/tw.lossy10"
+cmp -s "$dir/tw.lossy" "$dir/tw.lossy10" || fail "a lossy adapter's txwindow default is not 10us"
+grep -q '^adapter  *txwindow  *10us .*1us on a lossless priority' "$dir/defaults" || fail "check --defaults: txwindow's lossless default"
+
 # --- captures: PFC frames as tshark sees them
 "$SMCR_SIM" run --pcap "$dir/pfc.pcapng" --pcap-taps both scenarios/incast-pfc.scn >/dev/null
 t() { tshark -n -o ip.check_checksum:TRUE -r "$1" -Y "$2" -T fields -e frame.number 2>/dev/null | wc -l; }

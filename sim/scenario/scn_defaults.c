@@ -70,7 +70,7 @@ const scn_default scn_defaults[] = {
 	{ "adapter", "cnpprio", { "6", "6" }, "PCP of CNPs (with prio=) [cx]", SCN_DEF_VALUE },
 	{ "adapter", "cnpdscp", { "48", "48" }, "DSCP of CNPs [cx]", SCN_DEF_VALUE },
 	{ "adapter", "cnpinterval", { "50us", "50us" }, "at most one CNP per QP this often (N) [dcqcn]", SCN_DEF_VALUE },
-	{ "adapter", "txwindow", { "10us", "10us" }, "wire time queued on the access wire (PFC cannot recall it)", SCN_DEF_VALUE },
+	{ "adapter", "txwindow", { "10us", "10us" }, "wire time queued on the access wire (PFC cannot recall it); 1us on a lossless priority", SCN_DEF_VALUE },
 	{ "adapter", "rxstall", { "", "" }, "time its receive side stops draining and sends PFC (0..1h): never", SCN_DEF_UNSET },
 	{ "adapter", "rxstallfor", { "1ms", "1ms" }, "how long the receive stall lasts (1us..10s)", SCN_DEF_VALUE },
 	{ "adapter", "dcqcn_g", { "1/256", "1/256" }, "alpha gain g (> 0) [dcqcn]", SCN_DEF_VALUE },

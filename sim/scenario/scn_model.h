@@ -107,6 +107,7 @@ typedef struct scn_adapter_cc {
 	uint8_t cnp_pcp, cnp_dscp;
 	uint64_t cnp_interval_ns;
 	uint64_t txwindow_ns; /* wire time the adapter keeps queued on its access wire */
+	bool txwindow_given;  /* written: else the runner picks 1us on a lossless priority */
 	sim_ratio g;
 	uint64_t alpha_timer_ns, rate_timer_ns;
 	uint64_t byte_counter; /* 0 = no byte counter */

@@ -361,8 +361,10 @@ static void adapter_cc(scn_parser *P, const scn_attrs *a, scn_adapter_cc *cc, bo
 		cc->cnp_dscp = (uint8_t)v.u;
 	if (GET("cnpinterval"))
 		cc->cnp_interval_ns = v.u;
-	if (GET("txwindow"))
+	if (GET("txwindow")) {
 		cc->txwindow_ns = v.u;
+		cc->txwindow_given = given;
+	}
 	if (GET("dcqcn_g")) {
 		cc->g = v.r;
 		if (v.r.num == 0) {
