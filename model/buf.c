@@ -41,13 +41,31 @@ static void stat_size(smcr_ctx *ctx, uint32_t size)
 	ctx->stats.rmb_size_hist[idx]++;
 }
 
-static smcr_buf *get_slot(smcr_list *head, uint8_t code)
+static bool reusable(const smcr_buf *b) { return !b->used && !b->unusing; }
+
+/* Every change of a listed buffer's used and unusing goes through here, keeping the
+ * link group's count of reusable buffers. */
+static void buf_set(smcr_lgr *lgr, smcr_buf *b, bool used, bool unusing)
 {
+	if (reusable(b))
+		lgr->bufs_reusable[b->is_rmb]--;
+	b->used = used;
+	b->unusing = unusing;
+	if (reusable(b))
+		lgr->bufs_reusable[b->is_rmb]++;
+}
+
+/* The first reusable buffer of the size in list (creation) order, now used. */
+static smcr_buf *get_slot(smcr_lgr *lgr, bool is_rmb, uint8_t code)
+{
+	if (!lgr->bufs_reusable[is_rmb])
+		return NULL;
+	smcr_list *head = is_rmb ? &lgr->rmbs : &lgr->sndbufs;
 	smcr_list *pos;
 	smcr_list_for_each(pos, head) {
 		smcr_buf *b = SMCR_CONTAINER_OF(pos, smcr_buf, node);
-		if (b->size_code == code && !b->used && !b->unusing) {
-			b->used = true;
+		if (b->size_code == code && reusable(b)) {
+			buf_set(lgr, b, true, false);
 			return b;
 		}
 	}
@@ -99,10 +117,13 @@ static int map_usable_links(smcr_lgr *lgr, smcr_buf *buf)
 	return 0;
 }
 
-static void buf_free(smcr_ctx *ctx, smcr_buf *buf)
+static void buf_free(smcr_lgr *lgr, smcr_buf *buf)
 {
+	smcr_ctx *ctx = lgr->ctx;
 	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++)
 		unmap_one(ctx, buf, i);
+	if (reusable(buf))
+		lgr->bufs_reusable[buf->is_rmb]--;
 	smcr_list_del(&buf->node);
 	smcr_buf_mem_free(ctx, buf->cpu, buf->len);
 	smcr_free(ctx, buf);
@@ -118,7 +139,7 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 	int code = smcr_rmbe_size_code(want);
 	for (; code >= 0; code--) {
 		uint32_t size = smcr_rmbe_size_bytes((uint8_t)code);
-		buf = get_slot(head, (uint8_t)code);
+		buf = get_slot(lgr, is_rmb, (uint8_t)code);
 		if (buf) {
 			smcr_buf_mem_reset(ctx, buf->cpu, buf->len);
 			buf->told_idle = false;
@@ -158,7 +179,7 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 		return SMCR_ERR_NOMEM;
 	if (map_usable_links(lgr, buf)) {
 		/* smcr_buf_unuse(): a buffer that failed registration is not reused */
-		buf_free(ctx, buf);
+		buf_free(lgr, buf);
 		return SMCR_ERR_NOMEM;
 	}
 	if (is_rmb) {
@@ -176,14 +197,14 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 
 int smcr_buf_create(smcr_conn *conn)
 {
-	uint32_t snd = conn->tcp.sndbuf ? conn->tcp.sndbuf : conn->ctx->set.sndbuf_size;
-	uint32_t rcv = conn->tcp.rcvbuf ? conn->tcp.rcvbuf : conn->ctx->set.rmb_size;
+	uint32_t snd = conn->tcp->sndbuf ? conn->tcp->sndbuf : conn->ctx->set.sndbuf_size;
+	uint32_t rcv = conn->tcp->rcvbuf ? conn->tcp->rcvbuf : conn->ctx->set.rmb_size;
 	int rc = buf_create_one(conn, false, snd);
 	if (rc)
 		return rc;
 	rc = buf_create_one(conn, true, rcv);
 	if (rc) {
-		conn->sndbuf->used = false;
+		buf_set(conn->lgr, conn->sndbuf, false, conn->sndbuf->unusing);
 		conn->sndbuf = NULL;
 		return rc;
 	}
@@ -220,19 +241,19 @@ void smcr_buf_unmap_link(smcr_lgr *lgr, smcr_link *lnk)
 
 void smcr_buf_unuse_done(smcr_lgr *lgr, smcr_buf *buf)
 {
-	buf->unusing = false;
 	if (buf->is_reg_err) {
-		buf_free(lgr->ctx, buf);
+		buf_set(lgr, buf, buf->used, false);
+		buf_free(lgr, buf);
 		return;
 	}
-	buf->used = false;
+	buf_set(lgr, buf, false, false);
 }
 
 void smcr_buf_unuse(smcr_conn *conn)
 {
 	smcr_lgr *lgr = conn->lgr;
 	if (conn->sndbuf) {
-		conn->sndbuf->used = false;
+		buf_set(lgr, conn->sndbuf, false, conn->sndbuf->unusing);
 		conn->sndbuf = NULL;
 	}
 	smcr_buf *rmb = conn->rmb;
@@ -242,7 +263,7 @@ void smcr_buf_unuse(smcr_conn *conn)
 	conn->rmb = NULL;
 	if (rmb->is_conf_rkey && lgr->listed && !lgr->terminating) {
 		/* unregister the RMB with the peer (DELETE_RKEY) before it can be reused */
-		rmb->unusing = true;
+		buf_set(lgr, rmb, rmb->used, true);
 		smcr_llc_add_waiter(lgr, SMCR_FW_DEL_RKEY, SMCR_LLC_FLOW_WAIT_TIME, 0, rmb, 0, 0);
 		return;
 	}
@@ -254,7 +275,7 @@ void smcr_buf_free_all(smcr_lgr *lgr)
 	smcr_list *heads[2] = { &lgr->sndbufs, &lgr->rmbs };
 	for (int h = 0; h < 2; h++) {
 		while (!smcr_list_empty(heads[h]))
-			buf_free(lgr->ctx, SMCR_CONTAINER_OF(heads[h]->next, smcr_buf, node));
+			buf_free(lgr, SMCR_CONTAINER_OF(heads[h]->next, smcr_buf, node));
 	}
 }
 

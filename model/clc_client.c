@@ -45,7 +45,7 @@ static const uint8_t zero6[6];
 int smcr_clnt_start(smcr_conn *conn)
 {
 	smcr_ctx *ctx = conn->ctx;
-	const smcr_tcp_info *tcp = &conn->tcp;
+	const smcr_tcp_info *tcp = conn->tcp;
 	if (!tcp->peer_smc) {
 		smcr_hs_fallback(conn, SMCR_DECL_PEERNOSMC);
 		return 0;
@@ -162,7 +162,7 @@ static uint32_t v2_prepare(smcr_conn *conn)
 	if (!ctx->cb.route_lookup)
 		return SMCR_DECL_NOROUTE;
 	bool gw = false;
-	if (ctx->cb.route_lookup(ctx->user, conn->tcp.local_ipv4, smcr_gid_ipv4(a->gid), ini->nexthop_mac, &gw))
+	if (ctx->cb.route_lookup(ctx->user, conn->tcp->local_ipv4, smcr_gid_ipv4(a->gid), ini->nexthop_mac, &gw))
 		return SMCR_DECL_NOROUTE;
 	ini->uses_gateway = gw;
 	if (!gw)

@@ -46,7 +46,7 @@ int smcr_conn_accept(smcr_ctx *ctx, const smcr_tcp_info *tcp, void *conn_user, u
 
 int smcr_srv_start(smcr_conn *conn)
 {
-	if (!conn->tcp.peer_smc) {
+	if (!conn->tcp->peer_smc) {
 		smcr_hs_fallback(conn, SMCR_DECL_PEERNOSMC);
 		return 0;
 	}
@@ -85,7 +85,7 @@ static void on_proposal(smcr_conn *conn, const uint8_t *msg, size_t len)
 		return;
 	}
 	const smcr_clc_proposal *p = &ini->prop;
-	if (conn->tcp.ipsec) {
+	if (conn->tcp->ipsec) {
 		smcr_hs_decline_fallback(conn, SMCR_DECL_IPSEC, prop_version(conn));
 		return;
 	}
@@ -192,14 +192,14 @@ void smcr_srv_lock_granted(smcr_conn *conn)
 	const smcr_clc_proposal *p = &ini->prop;
 	uint32_t stored = 0;
 	/* check for matching IP prefix and subnet length (v1) */
-	bool prfx_ok = p->typev1 == SMCR_CLC_TYPE_NONE || smcr_prefix_match(&conn->tcp, p);
+	bool prfx_ok = p->typev1 == SMCR_CLC_TYPE_NONE || smcr_prefix_match(conn->tcp, p);
 	if (!prfx_ok)
 		stored = SMCR_DECL_DIFFPREFIX;
-	if (conn->tcp.vlan_id < 0) {
+	if (conn->tcp->vlan_id < 0) {
 		srv_decline(conn, stored ? stored : SMCR_DECL_GETVLANERR);
 		return;
 	}
-	ini->vlan_id = (uint16_t)conn->tcp.vlan_id;
+	ini->vlan_id = (uint16_t)conn->tcp->vlan_id;
 	bool found = false;
 	/* RoCEv2: a common UEID and a RoCEv2 device that reaches the client's GID */
 	if (ini->offer_v2 && eid_match(ctx, p, ini->negotiated_eid)) {
@@ -207,14 +207,14 @@ void smcr_srv_lock_granted(smcr_conn *conn)
 		memcpy(ini->peer_gid, p->roce_v2_gid, 16);
 		memcpy(ini->peer_mac, p->mac, 6);
 		smcr_dev_pick dev;
-		bool ok = smcr_port_find(ctx, &conn->tcp, ini->vlan_id, true, &dev);
+		bool ok = smcr_port_find(ctx, conn->tcp, ini->vlan_id, true, &dev);
 		if (ok) {
 			ini->uses_gateway = false;
 			memset(ini->nexthop_mac, 0, 6);
 			if (ctx->cb.route_lookup) {
 				bool gw = false;
 				uint8_t mac[6] = { 0 };
-				if (ctx->cb.route_lookup(ctx->user, conn->tcp.local_ipv4, smcr_gid_ipv4(p->roce_v2_gid),
+				if (ctx->cb.route_lookup(ctx->user, conn->tcp->local_ipv4, smcr_gid_ipv4(p->roce_v2_gid),
 				                         mac, &gw))
 					ok = false;
 				ini->uses_gateway = gw;
@@ -252,7 +252,7 @@ void smcr_srv_lock_granted(smcr_conn *conn)
 		memcpy(ini->peer_gid, p->gid, 16);
 		memcpy(ini->peer_mac, p->mac, 6);
 		smcr_dev_pick dev;
-		if (!smcr_port_find(ctx, &conn->tcp, ini->vlan_id, false, &dev)) {
+		if (!smcr_port_find(ctx, conn->tcp, ini->vlan_id, false, &dev)) {
 			srv_decline(conn, SMCR_DECL_NOSMCDEV);
 			return;
 		}

@@ -93,10 +93,13 @@ static void hs_finish_common(smcr_conn *conn)
 		smcr_llc_remove_waiters_conn(conn->lgr, conn->id);
 }
 
+/* The handshake is over: its scratch and its view of the TCP connection go. */
 static void drop_ini(smcr_conn *conn)
 {
 	smcr_free(conn->ctx, conn->ini);
 	conn->ini = NULL;
+	smcr_free(conn->ctx, conn->tcp);
+	conn->tcp = NULL;
 }
 
 /* smc_switch_to_fallback() + finishing in state connected */

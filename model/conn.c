@@ -29,7 +29,10 @@ smcr_conn *smcr_conn_new(smcr_ctx *ctx, smcr_role role, const smcr_tcp_info *tcp
 	smcr_conn *c = smcr_alloc(ctx, sizeof(*c));
 	if (!c)
 		return NULL;
-	if (smcr_timer_reserve(ctx, 2)) {
+	/* the TCP view is the handshake's alone: a connection on SMC-R does not carry it */
+	c->tcp = smcr_alloc(ctx, sizeof(*c->tcp));
+	if (!c->tcp || smcr_timer_reserve(ctx, 2)) {
+		smcr_free(ctx, c->tcp);
 		smcr_free(ctx, c);
 		return NULL;
 	}
@@ -37,7 +40,7 @@ smcr_conn *smcr_conn_new(smcr_ctx *ctx, smcr_role role, const smcr_tcp_info *tcp
 	c->ctx = ctx;
 	c->user = user;
 	c->role = role;
-	c->tcp = *tcp;
+	*c->tcp = *tcp;
 	c->state = SMCR_INIT;
 	c->mode = SMCR_MODE_HANDSHAKE;
 	c->rtoken_idx = -1;
@@ -236,6 +239,7 @@ void smcr_conn_reap(smcr_conn *conn)
 	}
 	smcr_free(ctx, conn->clc_buf);
 	smcr_free(ctx, conn->ini);
+	smcr_free(ctx, conn->tcp);
 	smcr_timer_reserve(ctx, -2);
 	smcr_free(ctx, conn);
 }

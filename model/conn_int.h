@@ -49,27 +49,22 @@ struct smcr_conn {
 	smcr_hs_state hs;
 	smcr_conn_state state;
 	smcr_conn_mode mode;
-	uint8_t version;
 	uint32_t fallback_rsn;
 	uint32_t peer_diagnosis;
-	smcr_tcp_info tcp;
+	smcr_tcp_info *tcp; /* the handshake's view of the TCP connection; NULL once it is over */
 	smcr_hs_ini *ini;
 	/* CLC input */
 	uint8_t *clc_buf;
 	size_t clc_len, clc_cap;
 	smcr_timer clc_timer;
-	bool tcp_eof; /* the TCP stream ended while no CLC message was awaited */
 	/* link group */
 	smcr_lgr *lgr;
 	smcr_link *lnk;
-	bool registered;
 	uint32_t alert_token_local;
 	smcr_buf *rmb, *sndbuf;
 	uint32_t rmbe_size;
-	uint8_t rmbe_size_code;
 	uint32_t rmbe_update_limit;
 	uint32_t peer_rmbe_size;
-	uint8_t peer_rmbe_idx;
 	int rtoken_idx;
 	uint32_t tx_off;
 	/* cursors, as in struct smc_connection */
@@ -111,6 +106,12 @@ struct smcr_conn {
 	bool close_flags_held;   /* after a failover rewind: done-writing/closed wait for the data */
 	bool free_deferred;      /* leaving the lgr waits for the CDCs in flight (smc_conn_free) */
 	uint32_t cdc_pend_tx_wr; /* CDCs posted, not yet completed */
+	/* small fields kept together (no padding between them) */
+	uint8_t version;
+	uint8_t rmbe_size_code;
+	uint8_t peer_rmbe_idx;
+	bool registered; /* on its link group's list */
+	bool tcp_eof;    /* the TCP stream ended while no CLC message was awaited */
 	/* counters */
 	uint64_t bytes_sent, bytes_received;
 };

@@ -94,7 +94,7 @@ int smcr_lgr_create(smcr_ctx *ctx, smcr_conn *conn, smcr_hs_ini *ini, smcr_lgr *
 		memcpy(lgr->negotiated_eid, ini->negotiated_eid, SMCR_EID_LEN);
 		lgr->uses_gateway = ini->uses_gateway;
 		memcpy(lgr->nexthop_mac, ini->nexthop_mac, 6);
-		lgr->saddr = conn->tcp.local_ipv4;
+		lgr->saddr = conn->tcp->local_ipv4;
 		if (ini->release >= 1) {
 			lgr->max_conns = ini->max_conns;
 			lgr->max_links = ini->max_links;

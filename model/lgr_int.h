@@ -42,6 +42,8 @@ struct smcr_lgr {
 	struct smcr_conn *token_hash[SMCR_TOKEN_BUCKETS];
 	uint32_t conns_num;
 	smcr_list rmbs, sndbufs;
+	uint32_t bufs_reusable[2]; /* send buffers [0] and RMBs [1] neither used nor being unused:
+	                            * none, and a new connection need not walk the list */
 	smcr_rtoken rtokens[SMCR_RMBS_PER_LGR_MAX][SMCR_LINKS_PER_LGR_MAX];
 	uint8_t rtokens_used[(SMCR_RMBS_PER_LGR_MAX + 7) / 8];
 	uint8_t max_conns, max_links;

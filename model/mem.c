@@ -56,7 +56,10 @@ void smcr_free(smcr_ctx *ctx, void *p)
 		return;
 	mem_hdr *h = (mem_hdr *)p - 1;
 	ctx->mem_bytes -= h->size;
-	ctx->mem.free(h, ctx->mem.user);
+	if (ctx->mem.free_sized)
+		ctx->mem.free_sized(h, sizeof(mem_hdr) + h->size, ctx->mem.user);
+	else
+		ctx->mem.free(h, ctx->mem.user);
 }
 
 /* Buffers (RMBs, send buffers): the host's lazy store when it has one, else calloc. */

@@ -73,6 +73,10 @@ typedef struct smcr_mem {
 	void (*buf_free)(void *ptr, size_t size, void *user);
 	void (*buf_reset)(void *ptr, size_t size, void *user);
 	void (*buf_idle)(void *ptr, size_t size, bool idle, uint64_t peer_bytes, void *user);
+	/* Optional: when set, the core gives memory from malloc/calloc back here instead of
+	 * through free, with the size it asked for, so a host that counts bytes needs no
+	 * header of its own in every block (a million connections hold millions of them). */
+	void (*free_sized)(void *ptr, size_t size, void *user);
 } smcr_mem;
 
 /* The libc allocator. */

@@ -14,6 +14,8 @@
 
 #include "sim/bench/bench_measure.h"
 #include "sim/rdma/lazy_arena.h"
+#include "sim/net/sock.h"
+#include "sim/net/tcp.h"
 #include "sim/smc/smc_layer.h"
 #include "sim/world/world.h"
 
@@ -178,6 +180,19 @@ static void tally(void *arg, const smc_layer_conn *c)
 		t->smcr++;
 }
 
+/* Client ends that reached SMC-R so far, from the layers' counters: the poll below asks
+ * every 50 ms of virtual time, and walking a million connections each time would cost
+ * more than establishing them. */
+static uint64_t established_so_far(world *w, const scn_scenario *scn)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < scn->n_stacks; i++)
+		if (scn->stacks[i].name[0] == 'C')
+			n += smc_layer_counters_get(world_layer(w, scn->stacks[i].name))->established;
+	return n;
+}
+
+/* Client ends on SMC-R now, out of the handshake: one walk of every connection. */
 static uint64_t on_smcr(world *w, const scn_scenario *scn)
 {
 	conn_tally t = { 0 };
@@ -187,10 +202,57 @@ static uint64_t on_smcr(world *w, const scn_scenario *scn)
 	return t.smcr;
 }
 
-static size_t heap_now(void)
+/* What the world holds at one moment: the whole heap and resident buffer pages, and the
+ * parts TCP and SMC-R own, counted from their objects (sim/net/tcp.h tcp_mem_census,
+ * sock_heap_bytes, sim/smc/smc_layer.h smc_layer_mem_census, sim/rdma/lazy_arena.h). */
+typedef struct mem_snapshot {
+	uint64_t heap; /* mallinfo2's blocks in use (arena and mapped) + resident buffer pages */
+	tcp_mem_census tcp;
+	uint64_t socks, sock_bytes;
+	smc_layer_mem_census smc;
+	uint64_t arena_desc, arena_pages;
+} mem_snapshot;
+
+static void snapshot(world *w, const scn_scenario *scn, mem_snapshot *m)
 {
+	memset(m, 0, sizeof *m);
+	for (size_t i = 0; i < scn->n_stacks; i++) {
+		const char *name = scn->stacks[i].name;
+		stack *st = world_stack(w, name);
+		smc_layer *l = world_layer(w, name);
+		if (st) {
+			uint64_t n = 0;
+			tcp_mem_census_add(st, &m->tcp);
+			m->sock_bytes += sock_heap_bytes(st, &n);
+			m->socks += n;
+		}
+		if (l)
+			smc_layer_mem_census_add(l, &m->smc);
+	}
+	m->arena_desc = lazy_arena_heap_bytes();
+	m->arena_pages = lazy_arena_resident();
 	struct mallinfo2 mi = mallinfo2();
-	return mi.uordblks + mi.hblkhd + lazy_arena_resident();
+	m->heap = mi.uordblks + mi.hblkhd + m->arena_pages;
+}
+
+static double per(uint64_t a, uint64_t b, uint64_t n) { return n ? ((double)a - (double)b) / (double)n : 0.0; }
+
+static void mem_split(const mem_snapshot *a, const mem_snapshot *b, uint64_t n, scale_conns_result *r)
+{
+	scale_mem *t = &r->mem_tcp, *s = &r->mem_smcr;
+	t->pcbs = per(b->tcp.pcb_bytes, a->tcp.pcb_bytes, n);
+	t->rings = per(b->tcp.ring_bytes, a->tcp.ring_bytes, n);
+	t->socks = per(b->sock_bytes, a->sock_bytes, n);
+	t->total = t->pcbs + t->rings + t->socks;
+	s->core = per(b->smc.core_bytes, a->smc.core_bytes, n);
+	s->layer = per(b->smc.conn_bytes, a->smc.conn_bytes, n);
+	s->mrs = per(b->smc.rdma.mr_bytes, a->smc.rdma.mr_bytes, n);
+	s->qps = per(b->smc.rdma.qp_bytes, a->smc.rdma.qp_bytes, n);
+	s->arena_desc = per(b->arena_desc, a->arena_desc, n);
+	s->arena_pages = per(b->arena_pages, a->arena_pages, n);
+	s->total = s->core + s->layer + s->mrs + s->qps + s->arena_desc + s->arena_pages;
+	double all = per(b->heap, a->heap, n);
+	r->mem_other = (int64_t)(all - t->total - s->total);
 }
 
 #define CONNS_STEP_NS (50ull * 1000000ull) /* how often the bench counts connections on SMC-R */
@@ -216,13 +278,14 @@ static void conns_child(scale_conns_result *r)
 	}
 	double t1 = bench_wall_seconds();
 	r->build_wall = t1 - t0;
-	size_t heap0 = heap_now();
+	mem_snapshot m0, m1;
+	snapshot(w, scn, &m0);
 	sim_time t = 0;
 	do {
 		t += CONNS_STEP_NS;
 		world_run_until(w, t);
-		r->established = on_smcr(w, scn);
-	} while (r->established < r->conns && t < CONNS_GIVE_UP_NS);
+	} while (established_so_far(w, scn) < r->conns && t < CONNS_GIVE_UP_NS);
+	r->established = on_smcr(w, scn);
 	double t2 = bench_wall_seconds();
 	r->establish_wall = t2 - t1;
 	r->establish_ns = t;
@@ -230,8 +293,9 @@ static void conns_child(scale_conns_result *r)
 	world_run_until(w, t + r->idle_ns);
 	r->idle_wall = bench_wall_seconds() - t2;
 	r->events_idle = world_events(w) - r->events_establish;
-	size_t heap1 = heap_now();
-	r->heap_per_conn = heap1 > heap0 && r->conns ? (heap1 - heap0) / r->conns : 0;
+	snapshot(w, scn, &m1);
+	r->heap_per_conn = m1.heap > m0.heap && r->conns ? (m1.heap - m0.heap) / r->conns : 0;
+	mem_split(&m0, &m1, r->conns, r);
 	r->failed = world_finish(w);
 	r->fingerprint = world_fingerprint(w);
 	r->status = SCALE_OK;

@@ -31,6 +31,18 @@ typedef struct scale_stacks_result {
 	char err[160];
 } scale_stacks_result;
 
+/* Memory by owner, bytes per connection (both ends), grown from the built world to the
+ * end of the idle period. */
+typedef struct scale_mem {
+	/* TCP: pcbs, their send/receive ring storage, the sockets over them */
+	double pcbs, rings, socks;
+	/* SMC-R: the core's heap (model/: connections, link groups, links, WR slots, buffer
+	 * descriptors, rtokens, indexes), the layer's connections (sim/smc), memory regions
+	 * and QPs (sim/rdma), the buffer arena's descriptors and its resident pages */
+	double core, layer, mrs, qps, arena_desc, arena_pages;
+	double total;
+} scale_mem;
+
 typedef struct scale_conns_result {
 	scale_status status;
 	uint64_t conns; /* connections the world opens */
@@ -43,6 +55,10 @@ typedef struct scale_conns_result {
 	uint64_t idle_ns;
 	uint64_t events_establish, events_idle, failed, fingerprint;
 	uint64_t heap_per_conn; /* heap + resident SMC-R buffer pages grown, per connection */
+	/* The growth per connection (both ends) split by owner, each counted block by block
+	 * as the allocator sizes them (scale_mem below); other = heap_per_conn less the two. */
+	scale_mem mem_tcp, mem_smcr;
+	int64_t mem_other;
 	uint64_t peak_rss;
 	double cpu;
 	char err[160];

@@ -4,6 +4,7 @@
 #include "sim/net/sock.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -492,6 +493,27 @@ bool sock_is_server(const sock *s)
 tcp_pcb *sock_tcp_pcb(sock *s)
 {
 	return s->tcp;
+}
+
+typedef struct sock_census {
+	uint64_t n, bytes;
+} sock_census;
+
+static void census_owner(void *ctx, const tcp_callbacks *cb, void *user)
+{
+	sock_census *c = ctx;
+	if (cb != &tcp_cbs || !user)
+		return;
+	c->n++;
+	c->bytes += malloc_usable_size(user) + sizeof(size_t);
+}
+
+uint64_t sock_heap_bytes(const stack *st, uint64_t *n)
+{
+	sock_census c = { 0, 0 };
+	tcp_foreach_owner(st, census_owner, &c);
+	*n = c.n;
+	return c.bytes;
 }
 
 /* ---- the SMC layer's API ---- */

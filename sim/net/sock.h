@@ -105,6 +105,9 @@ sock_mode sock_get_mode(const sock *s);
 uint32_t sock_fallback_reason(const sock *s); /* 0 unless mode is FALLBACK */
 bool sock_is_server(const sock *s);           /* accepted (passive) side */
 tcp_pcb *sock_tcp_pcb(sock *s);               /* its TCP connection (4-tuple, state, SMC flags) */
+/* Heap held by the stack's sockets that still own their TCP connection, in the
+ * allocator's units (memory measurements: bench scale); *n gets how many there are. */
+uint64_t sock_heap_bytes(const stack *st, uint64_t *n);
 
 /* ---- the SMC-R layer's side ---- */
 

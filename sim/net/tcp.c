@@ -2,6 +2,7 @@
 #include "sim/net/tcp_int.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,24 @@ const tcp_counters *tcp_get_counters(const stack *st)
 size_t tcp_pcb_count(const stack *st)
 {
 	return st->tcp->n_pcbs;
+}
+
+/* A heap block as the allocator holds it: its usable bytes and the size word before them. */
+static uint64_t heap_block(const void *p) { return p ? malloc_usable_size((void *)p) + sizeof(size_t) : 0; }
+
+void tcp_mem_census_add(const stack *st, tcp_mem_census *out)
+{
+	for (const tcp_pcb *p = st->tcp->head; p; p = p->next) {
+		out->pcbs++;
+		out->pcb_bytes += heap_block(p);
+		out->ring_bytes += heap_block(p->sndbuf.buf) + heap_block(p->rcvbuf.buf);
+	}
+}
+
+void tcp_foreach_owner(const stack *st, tcp_owner_fn fn, void *ctx)
+{
+	for (const tcp_pcb *p = st->tcp->head; p; p = p->next)
+		fn(ctx, p->cb, p->user);
 }
 
 uint32_t tcp_isn(tcp_layer *tl)

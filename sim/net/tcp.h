@@ -97,6 +97,18 @@ void tcp_layer_free(tcp_layer *tl);
 const tcp_counters *tcp_get_counters(const stack *st);
 size_t tcp_pcb_count(const stack *st); /* every PCB, TIME_WAIT and half-open ones included */
 
+/* Heap held by the stack's TCP, for memory measurements (bench scale), in the
+ * allocator's own units (each block's usable size and its header): the pcbs and the
+ * storage of their send and receive rings. The demultiplexing tables are GLib's and not
+ * counted. Adds to what out holds. */
+typedef struct tcp_mem_census {
+	uint64_t pcbs, pcb_bytes, ring_bytes;
+} tcp_mem_census;
+void tcp_mem_census_add(const stack *st, tcp_mem_census *out);
+/* Every pcb's owner (the callbacks and user it was given), in creation order. */
+typedef void (*tcp_owner_fn)(void *ctx, const tcp_callbacks *cb, void *user);
+void tcp_foreach_owner(const stack *st, tcp_owner_fn fn, void *ctx);
+
 /* A segment for this stack (called by IPv4). */
 void tcp_input(stack *st, const ipv4_rx *rx);
 

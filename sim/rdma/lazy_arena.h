@@ -98,5 +98,8 @@ static inline void lazy_arena_landed(lazy_arena_buf *b, uint32_t n) { b->landed 
 void lazy_arena_stats_get(lazy_arena_stats *out);
 /* Bytes of the arena resident in memory now (mincore), for memory measurements. */
 size_t lazy_arena_resident(void);
+/* Heap the arena's bookkeeping holds (its chunk table and the buffers' descriptors), in
+ * the allocator's units, for memory measurements. */
+size_t lazy_arena_heap_bytes(void);
 
 #endif

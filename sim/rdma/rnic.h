@@ -161,6 +161,12 @@ rnic_vf *rnic_activate(rnic *r, const char *stack_name, const rnic_host *host);
 void rnic_deactivate(rnic_vf *vf);
 
 uint32_t rnic_vf_number(const rnic_vf *vf);
+/* Heap held for the VF's memory regions (regions, key slots, the address index) and its
+ * QPs (QPs and their work queues), in the allocator's units: memory measurements. */
+typedef struct rnic_vf_mem_census {
+	uint64_t mrs, mr_bytes, qps, qp_bytes;
+} rnic_vf_mem_census;
+void rnic_vf_mem_census_add(const rnic_vf *vf, rnic_vf_mem_census *out);
 const uint8_t *rnic_vf_vmac(const rnic_vf *vf, uint8_t port);
 /* Configure the VLANs the VF's port is on (v1 GIDs): vid 0 = untagged. Rebuilds the GID
  * table and reports SMCR_EV_GID_CHANGE. Errors: SMCR_ERR_INVAL, SMCR_ERR_LIMIT. */

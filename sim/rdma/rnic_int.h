@@ -79,10 +79,11 @@ struct rnic_mr {
 	rnic_mr *same_addr; /* the next live region of the VF at the same address */
 	uint32_t slot;
 	uint32_t lkey, rkey;
+	uint32_t access; /* beside the keys: 56 bytes, one 64-byte heap block (a million idle
+	                  * connections hold four million regions) */
 	uint8_t *addr;
 	size_t len;
 	uint64_t iova;
-	uint32_t access;
 };
 
 struct rnic_vf {

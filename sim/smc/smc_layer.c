@@ -2,6 +2,7 @@
  * timer, the fixed-memory cap and the report view. Connections live in smc_conn.c. */
 #include "sim/smc/smc_layer_int.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +22,9 @@ void smc_layer_config_default(smc_layer_config *c)
 
 /* ---- memory: the core allocates through here; buffers obey the fixed-memory cap ---- */
 
-typedef struct mem_hdr {
-	size_t size;
-	size_t pad;
-} mem_hdr;
+/* A heap block as the allocator holds it: its usable bytes and the size word before them
+ * (memory measurements only). */
+static uint64_t heap_block(const void *p) { return p ? malloc_usable_size((void *)p) + sizeof(size_t) : 0; }
 
 /* Buffers (RMBs, send buffers) are the large allocations; structures stay small. */
 #define SMC_BUF_MIN 8192u
@@ -40,18 +40,20 @@ static bool cap_refuses(smc_layer *l, size_t n)
 	return false;
 }
 
+/* The core says the size of every block it gives back (free_sized), so blocks carry no
+ * header of the layer's: at a million connections that is tens of megabytes. */
 static void *mem_calloc(size_t nmemb, size_t size, void *user)
 {
 	smc_layer *l = user;
-	if (size && nmemb > (SIZE_MAX - sizeof(mem_hdr)) / size)
+	if (size && nmemb > SIZE_MAX / size)
 		return NULL;
 	size_t n = nmemb * size;
-	if (cap_refuses(l, n))
+	if (!n || cap_refuses(l, n))
 		return NULL;
-	mem_hdr *h = sim_xcalloc(1, sizeof(*h) + n, "SMC-R core memory");
-	h->size = n;
+	void *p = sim_xcalloc(1, n, "SMC-R core memory");
 	l->ctr.mem_used += n;
-	return h + 1;
+	l->core_heap += heap_block(p);
+	return p;
 }
 
 static void *mem_malloc(size_t size, void *user)
@@ -59,14 +61,22 @@ static void *mem_malloc(size_t size, void *user)
 	return mem_calloc(1, size, user);
 }
 
-static void mem_free(void *p, void *user)
+static void mem_free_sized(void *p, size_t size, void *user)
 {
 	smc_layer *l = user;
 	if (!p)
 		return;
-	mem_hdr *h = (mem_hdr *)p - 1;
-	l->ctr.mem_used -= h->size;
-	free(h);
+	l->ctr.mem_used -= size;
+	l->core_heap -= heap_block(p);
+	free(p);
+}
+
+/* Not called: the core gives blocks back through mem_free_sized when it is set
+ * (model/smcr.h); the allocator's hooks need one all the same. */
+static void mem_free(void *p, void *user)
+{
+	(void)user;
+	free(p);
 }
 
 /* Simulated adapters only: RMBs and send buffers backed lazily (sim/rdma/lazy_arena.h),
@@ -271,6 +281,7 @@ smc_layer *smc_layer_new(stack *st, const smc_layer_config *cfg)
 	set.llc_v2_order = sc->llc_v2_big_endian ? SMCR_LLC_V2_BE : SMCR_LLC_V2_LE;
 	l->mem_cap = sc->fixed_memory;
 	l->mem = (smcr_mem){ l, mem_malloc, mem_free, mem_calloc };
+	l->mem.free_sized = mem_free_sized;
 	if (!l->cfg.real_hw) {
 		l->mem.buf_alloc = mem_buf_alloc;
 		l->mem.buf_free = mem_buf_free;
@@ -582,6 +593,18 @@ static void conn_view(const smc_conn *c, smc_layer_conn *v)
 	v->peer_port = c->peer_port;
 	if (c->conn && smcr_conn_get_info(c->conn, &v->core_info) == 0)
 		v->has_core = true;
+}
+
+void smc_layer_mem_census_add(const smc_layer *l, smc_layer_mem_census *out)
+{
+	out->core_bytes += l->core_heap;
+	for (const smc_conn *c = l->head; c; c = c->next) {
+		out->conns++;
+		out->conn_bytes += heap_block(c) + heap_block(c->out);
+	}
+	for (size_t i = 0; i < l->n_vfs; i++)
+		if (l->vfs[i].vf)
+			rnic_vf_mem_census_add(l->vfs[i].vf, &out->rdma);
 }
 
 void smc_layer_foreach_conn(const smc_layer *l, void (*fn)(void *arg, const smc_layer_conn *c), void *arg)

@@ -152,6 +152,17 @@ typedef struct smc_layer_counters {
 
 const smc_layer_counters *smc_layer_counters_get(const smc_layer *l);
 
+/* Heap held for SMC-R by the layer, in the allocator's units (each block's usable bytes
+ * and its size word), for memory measurements (bench scale). Adds to what out holds.
+ * The RMBs' and send buffers' pages are the buffer arena's (lazy_arena_resident). */
+typedef struct smc_layer_mem_census {
+	uint64_t core_bytes;        /* the core: connections, link groups, links, WR slots and their buffers,
+	                             * buffer descriptors, rtokens, indexes, handshake scratch */
+	uint64_t conns, conn_bytes; /* the layer's connections (smc_conn, CLC bytes waiting for TCP) */
+	rnic_vf_mem_census rdma;    /* its VFs' memory regions and QPs */
+} smc_layer_mem_census;
+void smc_layer_mem_census_add(const smc_layer *l, smc_layer_mem_census *out);
+
 /* End every link group now as an operator would (smcr_ctx_terminate_all: Linux's module
  * unload): DELETE_LINK ALL to each peer, connections aborted. Returns the groups ended. */
 int smc_layer_terminate_all(smc_layer *l);

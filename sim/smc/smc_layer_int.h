@@ -86,6 +86,7 @@ struct smc_layer {
 	sim_rng rng;
 	smcr_mem mem;
 	uint64_t mem_cap;          /* 0 = none */
+	uint64_t core_heap;        /* heap blocks the core holds, as the allocator sizes them */
 	lazy_arena_idle idle_bufs; /* its buffers waiting to give their pages back */
 	sim_event timer;
 	unsigned depth; /* calls into the core in progress */
