@@ -340,7 +340,7 @@ static inline void up_unmark(sim_engine *eng, unsigned l, unsigned j)
 static entry *cur_slot(sim_engine *eng, uint64_t seq);
 
 /* The place of a new entry (at, seq) relative to the current base (at >= last_at). */
-static inline entry *queue_slot(sim_engine *eng, sim_time at, uint64_t seq)
+static entry *queue_slot_any(sim_engine *eng, sim_time at, uint64_t seq)
 {
 	uint64_t d = at ^ eng->last_at;
 	if (!d)
@@ -356,6 +356,21 @@ static inline entry *queue_slot(sim_engine *eng, sim_time at, uint64_t seq)
 	eng->up_bits[l][j >> 6] |= 1ULL << (j & 63);
 	eng->levels_used |= 1u << l;
 	return bucket_slot(eng, &eng->up[l * DIGITS + j], seq);
+}
+
+/* The same, with the usual case inline: a wheel slot that has room in its last block,
+ * and a sequence after its last one. */
+static inline entry *queue_slot(sim_engine *eng, sim_time at, uint64_t seq)
+{
+	uint64_t d = at ^ eng->last_at;
+	if (__builtin_expect(d - 1 < WHEEL_SLOTS - 1, 1)) {
+		bucket *bk = &eng->wheel[at & (WHEEL_SLOTS - 1)];
+		if (__builtin_expect(bk->head && bk->tail_n < BLOCK_ENTRIES && seq > bk->last_seq, 1)) {
+			bk->last_seq = seq;
+			return &bk->tail->e[bk->tail_n++];
+		}
+	}
+	return queue_slot_any(eng, at, seq);
 }
 
 /* Re-file a queued entry (at >= last_at). */
@@ -459,7 +474,7 @@ static bool queue_spread(sim_engine *eng)
 
 /* The earliest live entry, without taking it (stale entries met on the way are dropped).
  * NULL when nothing is pending. */
-static inline entry *queue_front(sim_engine *eng)
+static entry *queue_front_any(sim_engine *eng)
 {
 	for (;;) {
 		if (__builtin_expect(eng->in_flat, 0)) {
@@ -486,9 +501,6 @@ static inline entry *queue_front(sim_engine *eng)
 				unsigned n = last ? cur->tail_n : BLOCK_ENTRIES;
 				while (cur->pos < n) {
 					entry *e = &cur->head->e[cur->pos];
-					/* the entries are read one line after the other, from memory written
-					 * long ago: ask for the ones a few events ahead (in the next block
-					 * near the end of this one, its address already fetched) */
 					unsigned ahead = cur->pos + PREFETCH_AHEAD;
 					if (ahead < BLOCK_ENTRIES)
 						__builtin_prefetch(&cur->head->e[ahead]);
@@ -512,6 +524,26 @@ static inline entry *queue_front(sim_engine *eng)
 		if (!queue_spread(eng))
 			return NULL;
 	}
+}
+
+/* The same, with the usual case inline: a one-shot entry next in the current block. */
+static inline entry *queue_front(sim_engine *eng)
+{
+	bucket *cur = &eng->cur;
+	if (__builtin_expect(!eng->in_flat && cur->head && cur->pos < (cur->head == cur->tail ? cur->tail_n : BLOCK_ENTRIES), 1)) {
+		entry *e = &cur->head->e[cur->pos];
+		/* the entries are read one line after the other, from memory written long ago:
+		 * ask for the ones a few events ahead (in the next block near the end of this
+		 * one, whose link was asked for when this block was started) */
+		unsigned ahead = cur->pos + PREFETCH_AHEAD;
+		if (ahead < BLOCK_ENTRIES)
+			__builtin_prefetch(e + PREFETCH_AHEAD);
+		else if (cur->head != cur->tail)
+			__builtin_prefetch(&cur->head->next->e[ahead - BLOCK_ENTRIES]);
+		if (__builtin_expect(e->fn != NULL, 1))
+			return e;
+	}
+	return queue_front_any(eng);
 }
 
 /* Take the entry queue_front() returned. */
