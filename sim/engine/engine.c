@@ -35,31 +35,37 @@ typedef struct entry {
 	uint32_t unused;
 } entry;
 
-/* One cache line of header (the chain link) and 15 entries: 1 KiB, line-aligned. */
+/* A block is 1 KiB, aligned to 1 KiB: one cache line of header (the chain link) and 15
+ * entries. A bucket is known by its append point, the entry after its last one: since
+ * entries start one line into a block, an append point at a block boundary (low 10 bits
+ * zero, NULL included) is exactly "no room here", so the usual append is one load, one
+ * test and one store. The previous entry of a non-empty bucket is always the one before
+ * its append point (a block is only chained when an entry goes into it). */
+#define BLOCK_SIZE 1024u
 #define BLOCK_ENTRIES 15
-#define PREFETCH_AHEAD 4
 typedef struct block {
-	struct block *next; /* the next block of the bucket; meaningless in its tail block */
+	struct block *next; /* the bucket's next block; stale in its last block */
 	uint8_t pad[64 - sizeof(struct block *)];
 	entry e[BLOCK_ENTRIES];
 } block;
+_Static_assert(sizeof(block) == BLOCK_SIZE, "a block is 1 KiB");
 
-/* A FIFO of entries: a chain of blocks, all full but the tail (tail_n entries). Only the
- * current bucket is taken from, from its head block at pos. */
-typedef struct bucket {
-	block *head, *tail;
-	uint64_t last_seq; /* the sequence appended last */
-	uint8_t pos;
-	uint8_t tail_n;
-	uint8_t unsorted; /* an entry was appended after one with a later sequence */
-} bucket;
+#define SLAB_BLOCKS 64 /* blocks are allocated 64 at a time */
+#define PREFETCH_AHEAD 4
+
+static inline bool at_block_end(const entry *p) { return !((uintptr_t)p & (BLOCK_SIZE - 1)); }
+static inline block *block_of(const entry *p) { return (block *)((uintptr_t)p & ~(uintptr_t)(BLOCK_SIZE - 1)); }
 
 /* The wheel: 4096 slots of one nanosecond (the low 12 bits of the time). Above it, radix
- * levels of 8-bit digits over bits 12..63; UP_LEVELS * 8 + WHEEL_BITS >= 64. */
+ * levels of 8-bit digits over bits 12..63; WHEEL_BITS + UP_LEVELS * 8 >= 64. Bucket
+ * numbers: the wheel's slots, then the levels' buckets, then the current bucket. */
 #define WHEEL_BITS 12
 #define WHEEL_SLOTS (1u << WHEEL_BITS)
 #define UP_LEVELS 7
 #define DIGITS 256
+#define UP_BUCKET(l, j) (WHEEL_SLOTS + (l) * DIGITS + (j))
+#define CUR (WHEEL_SLOTS + UP_LEVELS * DIGITS)
+#define BUCKETS (CUR + 1)
 
 /* An embedded timer's slot: the event while its generation matches the queued entry's. */
 typedef struct timer_slot {
@@ -68,7 +74,7 @@ typedef struct timer_slot {
 	uint32_t next_free;
 } timer_slot;
 
-/* The current time's entries once they had to be put in sequence order (see cur_flatten). */
+/* The current time's entries once they had to be put in sequence order (cur_flatten). */
 typedef struct flat {
 	entry *e;
 	uint32_t len, cap;
@@ -84,21 +90,24 @@ struct sim_engine {
 	bool stop;
 
 	/* the queue */
-	sim_time last_at;  /* radix base: the time of the current bucket */
-	bucket cur;        /* the entries at last_at (unless in_flat) */
-	bool in_flat;      /* the entries at last_at are in `flat`, in sequence order */
-	flat flat;         /* used when in_flat */
-	uint64_t wheel_summary;                   /* bit w = wheel_bits[w] != 0 */
-	uint64_t wheel_bits[WHEEL_SLOTS / 64];    /* bit j = wheel[j] has entries */
-	uint32_t levels_used;                     /* bit l = up[l] has a non-empty bucket */
-	uint64_t up_bits[UP_LEVELS][DIGITS / 64]; /* bit j = up[l][j] has entries */
-	bucket *wheel;                            /* [WHEEL_SLOTS] */
-	bucket *up;                               /* [UP_LEVELS][DIGITS] */
+	sim_time last_at; /* radix base: the time of the current bucket */
+	entry *rd;        /* the next entry of the current bucket, in block cur_head */
+	block *cur_head;
+	bool in_flat; /* the entries at last_at are in `flat`, in sequence order (rd unused) */
+	flat flat;
+	entry *wr[BUCKETS];     /* append points; NULL: empty */
+	block *head[BUCKETS];   /* first blocks */
+	uint64_t wheel_summary; /* bit w = wheel_bits[w] != 0 */
+	uint64_t wheel_bits[WHEEL_SLOTS / 64];     /* bit j = wheel slot j has entries */
+	uint64_t wheel_unsorted[WHEEL_SLOTS / 64]; /* bit j = slot j appended out of sequence order */
+	uint32_t levels_used;                      /* bit l = level l has a non-empty bucket */
+	uint64_t up_bits[UP_LEVELS][DIGITS / 64];  /* bit j = bucket j of level l has entries */
 
 	/* the block pool: free blocks as a stack, the last freed on top */
 	block **free_blocks;
 	size_t n_free, cap_free;
-	size_t blocks; /* blocks allocated in all */
+	void **slabs;
+	size_t n_slabs, cap_slabs;
 
 	timer_slot *timers;
 	uint32_t timer_cap, timer_free, timers_used;
@@ -112,7 +121,6 @@ struct sim_engine {
 
 static const char what_queue[] = "the event queue";
 
-
 sim_engine *sim_engine_new(uint64_t seed)
 {
 	sim_engine *eng = calloc(1, sizeof(*eng));
@@ -122,27 +130,9 @@ sim_engine *sim_engine_new(uint64_t seed)
 	eng->next_seq = 1;
 	eng->fingerprint = sim_mix64(seed ^ 0x736d63722d73696dULL); /* "smcr-sim" */
 	eng->timer_free = SIM_SLOT_NONE;
-	eng->wheel = calloc(WHEEL_SLOTS, sizeof(*eng->wheel));
-	eng->up = calloc((size_t)UP_LEVELS * DIGITS, sizeof(*eng->up));
-	if (!eng->wheel || !eng->up) {
-		free(eng->wheel);
-		free(eng->up);
-		free(eng);
-		return NULL;
-	}
 	eng->next_tick = SIM_TIME_NEVER;
 	sim_oom_set_clock(eng, &eng->now);
 	return eng;
-}
-
-static void bucket_free_blocks(bucket *bk)
-{
-	for (block *b = bk->head; b;) {
-		block *next = b == bk->tail ? NULL : b->next;
-		free(b);
-		b = next;
-	}
-	bk->head = bk->tail = NULL;
 }
 
 void sim_engine_free(sim_engine *eng)
@@ -151,16 +141,10 @@ void sim_engine_free(sim_engine *eng)
 		return;
 	sim_oom_forget_clock(eng);
 	free(eng->ticks);
-	bucket_free_blocks(&eng->cur);
-	for (unsigned i = 0; i < WHEEL_SLOTS; i++)
-		bucket_free_blocks(&eng->wheel[i]);
-	for (unsigned i = 0; i < UP_LEVELS * DIGITS; i++)
-		bucket_free_blocks(&eng->up[i]);
-	for (size_t i = 0; i < eng->n_free; i++)
-		free(eng->free_blocks[i]);
+	for (size_t i = 0; i < eng->n_slabs; i++)
+		free(eng->slabs[i]);
+	free(eng->slabs);
 	free(eng->free_blocks);
-	free(eng->wheel);
-	free(eng->up);
 	free(eng->flat.e);
 	free(eng->timers);
 	free(eng);
@@ -222,76 +206,85 @@ static inline bool entry_stale(const sim_engine *eng, const entry *e)
 
 /* --- blocks ---------------------------------------------------------------------- */
 
-static block *block_alloc(sim_engine *eng)
+/* The pool only grows (to the most blocks ever queued at once: about 70 bytes a pending
+ * event, and a block per bucket in use), which keeps a block's address fixed and its
+ * memory warm for reuse. */
+static void pool_grow(sim_engine *eng)
 {
-	if (eng->n_free)
-		return eng->free_blocks[--eng->n_free];
-	void *p = NULL;
-	if (posix_memalign(&p, 64, sizeof(block)))
-		sim_out_of_memory(what_queue, sizeof(block));
-	eng->blocks++;
-	return p;
-}
-
-/* Back to the pool, which keeps at most as many free blocks as are in use (and a few):
- * the memory follows the pending events down after a burst. */
-static void block_release(sim_engine *eng, block *b)
-{
-	if (eng->n_free >= 64 && eng->n_free * 2 >= eng->blocks) {
-		free(b);
-		eng->blocks--;
-		return;
+	void *slab = NULL;
+	if (posix_memalign(&slab, BLOCK_SIZE, (size_t)SLAB_BLOCKS * BLOCK_SIZE))
+		sim_out_of_memory(what_queue, (size_t)SLAB_BLOCKS * BLOCK_SIZE);
+	if (eng->n_slabs == eng->cap_slabs) {
+		eng->cap_slabs = eng->cap_slabs ? eng->cap_slabs * 2 : 16;
+		eng->slabs = sim_xreallocarray(eng->slabs, eng->cap_slabs, sizeof(*eng->slabs), what_queue);
 	}
-	if (eng->n_free == eng->cap_free) {
-		eng->cap_free = eng->cap_free ? eng->cap_free * 2 : 64;
+	eng->slabs[eng->n_slabs++] = slab;
+	if (eng->cap_free < eng->n_slabs * SLAB_BLOCKS) {
+		eng->cap_free = eng->n_slabs * SLAB_BLOCKS;
 		eng->free_blocks = sim_xreallocarray(eng->free_blocks, eng->cap_free, sizeof(*eng->free_blocks), what_queue);
 	}
-	eng->free_blocks[eng->n_free++] = b;
-}
-
-/* The place of a new entry of sequence seq at the end of a bucket; the caller fills it in
- * (there, rather than copied from the stack: the line is written once). */
-static inline entry *bucket_slot(sim_engine *eng, bucket *bk, uint64_t seq)
-{
-	if (!bk->head) {
-		bk->head = bk->tail = block_alloc(eng);
-		bk->pos = bk->tail_n = 0;
-		bk->unsorted = 0;
-	} else {
-		if (seq < bk->last_seq)
-			bk->unsorted = 1;
-		if (bk->tail_n == BLOCK_ENTRIES) {
-			block *b = block_alloc(eng);
-			bk->tail->next = b;
-			bk->tail = b;
-			bk->tail_n = 0;
-		}
+	block *b = slab;
+	for (unsigned i = SLAB_BLOCKS; i-- > 0;) {
+		b[i].next = NULL;
+		eng->free_blocks[eng->n_free++] = &b[i];
 	}
-	bk->last_seq = seq;
-	return &bk->tail->e[bk->tail_n++];
 }
 
-/* Visit a bucket's entries from `pos` in order, giving its blocks back to the pool as they
- * are passed; the bucket is left empty. */
-#define BUCKET_DRAIN(eng, bk, ep, body)                                                          \
-	do {                                                                                         \
-		block *b_ = (bk)->head;                                                                 \
-		unsigned i_ = (bk)->pos;                                                                \
-		while (b_) {                                                                             \
-			bool last_ = b_ == (bk)->tail;                                                      \
-			unsigned n_ = last_ ? (bk)->tail_n : BLOCK_ENTRIES;                                 \
-			for (; i_ < n_; i_++) {                                                              \
-				entry *ep = &b_->e[i_];                                                          \
-				body;                                                                            \
-			}                                                                                    \
-			block *next_ = last_ ? NULL : b_->next;                                             \
-			block_release(eng, b_);                                                             \
-			b_ = next_;                                                                          \
-			i_ = 0;                                                                              \
-		}                                                                                        \
-		(bk)->head = (bk)->tail = NULL;                                                         \
-		(bk)->pos = (bk)->tail_n = 0;                                                           \
-		(bk)->unsorted = 0;                                                                     \
+static inline block *block_alloc(sim_engine *eng)
+{
+	if (!eng->n_free)
+		pool_grow(eng);
+	return eng->free_blocks[--eng->n_free];
+}
+
+static inline void block_release(sim_engine *eng, block *b) { eng->free_blocks[eng->n_free++] = b; }
+
+/* The place of a new entry of sequence seq at the end of bucket i (the caller marks a
+ * bucket that was empty as used); `check`: seq may be older than the bucket's last. */
+static inline entry *bucket_slot(sim_engine *eng, unsigned i, uint64_t seq, bool check)
+{
+	entry *w = eng->wr[i];
+	if (!w) {
+		block *b = block_alloc(eng);
+		eng->head[i] = b;
+		eng->wr[i] = &b->e[1];
+		return &b->e[0];
+	}
+	if (check && seq < w[-1].seq && i < WHEEL_SLOTS)
+		eng->wheel_unsorted[i >> 6] |= 1ULL << (i & 63);
+	if (at_block_end(w)) {
+		block *b = block_alloc(eng);
+		block_of(w - 1)->next = b;
+		eng->wr[i] = &b->e[1];
+		return &b->e[0];
+	}
+	eng->wr[i] = w + 1;
+	return w;
+}
+
+/* Visit bucket i's entries from `from` (in block `b`) in order, giving its blocks back to
+ * the pool once passed; the bucket is left empty. The body must not append to bucket i. */
+#define BUCKET_DRAIN(eng, i, b, from, ep, body)                    \
+	do {                                                           \
+		block *b_ = (b);                                           \
+		entry *ep = (from), *end_ = (eng)->wr[i];                  \
+		(eng)->wr[i] = NULL;                                       \
+		(eng)->head[i] = NULL;                                     \
+		while (b_) {                                               \
+			if (ep == end_) {                                      \
+				block_release(eng, b_);                            \
+				break;                                             \
+			}                                                      \
+			if (at_block_end(ep)) {                                \
+				block *next_ = b_->next;                           \
+				block_release(eng, b_);                            \
+				b_ = next_;                                        \
+				ep = &b_->e[0];                                    \
+				continue;                                          \
+			}                                                      \
+			body;                                                  \
+			ep++;                                                  \
+		}                                                          \
 	} while (0)
 
 /* --- queue ----------------------------------------------------------------------- */
@@ -312,8 +305,8 @@ static inline entry *bucket_slot(sim_engine *eng, bucket *bk, uint64_t seq)
  * a spread) keeps their relative order, so within a time they stay in the order they were
  * scheduled, i.e. by sequence. The exceptions are a timer re-armed later while queued (its
  * entry is re-filed when it surfaces, with the older sequence of the re-arm) and
- * sim_post_seq with an earlier-taken sequence: a bucket notes that it was appended out of
- * sequence order, and is put in order (cur_flatten) before its time runs. */
+ * sim_post_seq with an earlier-taken sequence: such an append notes a wheel slot as out of
+ * order, and the current bucket is put in order (cur_flatten) before its time runs. */
 
 static inline void wheel_mark(sim_engine *eng, unsigned j)
 {
@@ -336,45 +329,6 @@ static inline void up_unmark(sim_engine *eng, unsigned l, unsigned j)
 			return;
 	eng->levels_used &= ~(1u << l);
 }
-
-static entry *cur_slot(sim_engine *eng, uint64_t seq);
-
-/* The place of a new entry (at, seq) relative to the current base (at >= last_at). */
-static entry *queue_slot_any(sim_engine *eng, sim_time at, uint64_t seq)
-{
-	uint64_t d = at ^ eng->last_at;
-	if (!d)
-		return cur_slot(eng, seq);
-	unsigned b = 63u - (unsigned)__builtin_clzll(d);
-	if (b < WHEEL_BITS) {
-		unsigned j = (unsigned)at & (WHEEL_SLOTS - 1);
-		wheel_mark(eng, j);
-		return bucket_slot(eng, &eng->wheel[j], seq);
-	}
-	unsigned l = (b - WHEEL_BITS) >> 3;
-	unsigned j = (unsigned)(at >> (WHEEL_BITS + l * 8)) & (DIGITS - 1);
-	eng->up_bits[l][j >> 6] |= 1ULL << (j & 63);
-	eng->levels_used |= 1u << l;
-	return bucket_slot(eng, &eng->up[l * DIGITS + j], seq);
-}
-
-/* The same, with the usual case inline: a wheel slot that has room in its last block,
- * and a sequence after its last one. */
-static inline entry *queue_slot(sim_engine *eng, sim_time at, uint64_t seq)
-{
-	uint64_t d = at ^ eng->last_at;
-	if (__builtin_expect(d - 1 < WHEEL_SLOTS - 1, 1)) {
-		bucket *bk = &eng->wheel[at & (WHEEL_SLOTS - 1)];
-		if (__builtin_expect(bk->head && bk->tail_n < BLOCK_ENTRIES && seq > bk->last_seq, 1)) {
-			bk->last_seq = seq;
-			return &bk->tail->e[bk->tail_n++];
-		}
-	}
-	return queue_slot_any(eng, at, seq);
-}
-
-/* Re-file a queued entry (at >= last_at). */
-static inline void queue_file(sim_engine *eng, const entry *e) { *queue_slot(eng, e->at, e->seq) = *e; }
 
 static void flat_reserve(flat *f, uint32_t n)
 {
@@ -406,19 +360,68 @@ static void cur_flatten(sim_engine *eng)
 {
 	flat *f = &eng->flat;
 	f->len = f->head = 0;
-	BUCKET_DRAIN(eng, &eng->cur, e, *flat_slot(f, e->seq) = *e);
+	if (eng->wr[CUR])
+		BUCKET_DRAIN(eng, CUR, eng->cur_head, eng->rd, e, *flat_slot(f, e->seq) = *e);
+	eng->rd = NULL;
+	eng->cur_head = NULL;
 	eng->in_flat = true;
 }
 
+/* The place of a new entry at the current time. */
 static entry *cur_slot(sim_engine *eng, uint64_t seq)
 {
 	if (!eng->in_flat) {
-		if (!eng->cur.head || seq > eng->cur.last_seq)
-			return bucket_slot(eng, &eng->cur, seq);
+		entry *w = eng->wr[CUR];
+		if (!w) {
+			entry *e = bucket_slot(eng, CUR, seq, false);
+			eng->cur_head = eng->head[CUR];
+			eng->rd = e;
+			return e;
+		}
+		if (seq > w[-1].seq)
+			return bucket_slot(eng, CUR, seq, false);
 		cur_flatten(eng); /* out of order: from now on in the flat array */
 	}
 	return flat_slot(&eng->flat, seq);
 }
+
+/* The place of a new entry (at, seq) relative to the current base (at >= last_at);
+ * `check`: seq may be older than the ones queued. */
+static entry *queue_slot_any(sim_engine *eng, sim_time at, uint64_t seq, bool check)
+{
+	uint64_t d = at ^ eng->last_at;
+	if (!d)
+		return cur_slot(eng, seq);
+	unsigned b = 63u - (unsigned)__builtin_clzll(d);
+	if (b < WHEEL_BITS) {
+		unsigned j = (unsigned)at & (WHEEL_SLOTS - 1);
+		wheel_mark(eng, j);
+		return bucket_slot(eng, j, seq, check);
+	}
+	unsigned l = (b - WHEEL_BITS) >> 3;
+	unsigned j = (unsigned)(at >> (WHEEL_BITS + l * 8)) & (DIGITS - 1);
+	eng->up_bits[l][j >> 6] |= 1ULL << (j & 63);
+	eng->levels_used |= 1u << l;
+	return bucket_slot(eng, UP_BUCKET(l, j), seq, check);
+}
+
+/* The same for the newest sequence, with the usual case inline: a wheel slot that has
+ * room in its last block. */
+static inline entry *queue_slot_newest(sim_engine *eng, sim_time at, uint64_t seq)
+{
+	if (__builtin_expect((at ^ eng->last_at) - 1 < WHEEL_SLOTS - 1, 1)) {
+		entry **wp = &eng->wr[at & (WHEEL_SLOTS - 1)];
+		entry *w = *wp;
+		if (__builtin_expect(!at_block_end(w), 1)) {
+			*wp = w + 1;
+			return w;
+		}
+	}
+	return queue_slot_any(eng, at, seq, false);
+}
+
+/* Re-file a queued entry (at >= last_at). */
+static inline void queue_file(sim_engine *eng, const entry *e) { *queue_slot_any(eng, e->at, e->seq, true) = *e; }
 
 /* The current bucket is empty: make the next time queued the new base, its entries the
  * current bucket. False when nothing is queued. */
@@ -429,10 +432,16 @@ static bool queue_spread(sim_engine *eng)
 		unsigned j = w * 64 + (unsigned)__builtin_ctzll(eng->wheel_bits[w]);
 		wheel_unmark(eng, j);
 		eng->last_at = (eng->last_at & ~(sim_time)(WHEEL_SLOTS - 1)) | j;
-		eng->cur = eng->wheel[j];
-		eng->wheel[j] = (bucket){ 0 };
-		if (eng->cur.unsorted)
+		eng->cur_head = eng->head[j];
+		eng->rd = &eng->cur_head->e[0];
+		eng->wr[CUR] = eng->wr[j];
+		eng->head[CUR] = eng->head[j];
+		eng->wr[j] = NULL;
+		eng->head[j] = NULL;
+		if (eng->wheel_unsorted[w] & (1ULL << (j & 63))) {
+			eng->wheel_unsorted[w] &= ~(1ULL << (j & 63));
 			cur_flatten(eng);
+		}
 		return true;
 	}
 	if (!eng->levels_used)
@@ -444,15 +453,14 @@ static bool queue_spread(sim_engine *eng)
 			break;
 		}
 	up_unmark(eng, l, j);
-	bucket bk = eng->up[l * DIGITS + j];
-	eng->up[l * DIGITS + j] = (bucket){ 0 };
+	unsigned i = UP_BUCKET(l, j);
 	sim_time min = SIM_TIME_NEVER;
-	for (block *b = bk.head;; b = b->next) {
-		unsigned n = b == bk.tail ? bk.tail_n : BLOCK_ENTRIES;
-		for (unsigned i = 0; i < n; i++)
-			if (b->e[i].at < min)
-				min = b->e[i].at;
-		if (b == bk.tail)
+	for (block *b = eng->head[i];; b = b->next) {
+		entry *p = &b->e[0];
+		for (; p != eng->wr[i] && !at_block_end(p); p++)
+			if (p->at < min)
+				min = p->at;
+		if (p == eng->wr[i])
 			break;
 	}
 	eng->last_at = min;
@@ -460,14 +468,14 @@ static bool queue_spread(sim_engine *eng)
 	if (eng->stale * 4 > eng->live) {
 		/* many cancelled timers queued (TCP re-arms its timers earlier all the time):
 		 * drop them now rather than moving them down level by level */
-		BUCKET_DRAIN(eng, &bk, e, {
+		BUCKET_DRAIN(eng, i, eng->head[i], &eng->head[i]->e[0], e, {
 			if (!entry_stale(eng, e))
 				queue_file(eng, e);
 			else
 				eng->stale--;
 		});
 	} else {
-		BUCKET_DRAIN(eng, &bk, e, queue_file(eng, e));
+		BUCKET_DRAIN(eng, i, eng->head[i], &eng->head[i]->e[0], e, queue_file(eng, e));
 	}
 	return true;
 }
@@ -495,53 +503,48 @@ static entry *queue_front_any(sim_engine *eng)
 				f->cap = 0;
 			}
 		} else {
-			bucket *cur = &eng->cur;
-			while (cur->head) {
-				bool last = cur->head == cur->tail;
-				unsigned n = last ? cur->tail_n : BLOCK_ENTRIES;
-				while (cur->pos < n) {
-					entry *e = &cur->head->e[cur->pos];
-					unsigned ahead = cur->pos + PREFETCH_AHEAD;
-					if (ahead < BLOCK_ENTRIES)
-						__builtin_prefetch(&cur->head->e[ahead]);
-					else if (!last)
-						__builtin_prefetch(&cur->head->next->e[ahead - BLOCK_ENTRIES]);
-					if (!entry_stale(eng, e))
-						return e;
-					cur->pos++;
-					eng->stale--;
-				}
-				block *next = last ? NULL : cur->head->next;
-				block_release(eng, cur->head);
-				cur->head = next;
-				cur->pos = 0;
-				if (next)
+			while (eng->wr[CUR]) {
+				entry *r = eng->rd;
+				if (r == eng->wr[CUR]) {
+					/* all taken */
+					block_release(eng, eng->cur_head);
+					eng->wr[CUR] = NULL;
+					eng->head[CUR] = eng->cur_head = NULL;
+					eng->rd = NULL;
+				} else if (at_block_end(r)) {
+					block *next = eng->cur_head->next;
+					block_release(eng, eng->cur_head);
+					eng->cur_head = next;
+					eng->rd = &next->e[0];
 					__builtin_prefetch(next); /* its link to the next block */
+				} else if (entry_stale(eng, r)) {
+					eng->rd++;
+					eng->stale--;
+				} else {
+					return r;
+				}
 			}
-			cur->tail = NULL;
-			cur->tail_n = 0;
 		}
 		if (!queue_spread(eng))
 			return NULL;
 	}
 }
 
-/* The same, with the usual case inline: a one-shot entry next in the current block. */
+/* The same, with the usual case inline: an entry next in the current block. */
 static inline entry *queue_front(sim_engine *eng)
 {
-	bucket *cur = &eng->cur;
-	if (__builtin_expect(!eng->in_flat && cur->head && cur->pos < (cur->head == cur->tail ? cur->tail_n : BLOCK_ENTRIES), 1)) {
-		entry *e = &cur->head->e[cur->pos];
+	entry *r = eng->rd;
+	if (__builtin_expect(r != eng->wr[CUR] && !at_block_end(r), 1)) {
 		/* the entries are read one line after the other, from memory written long ago:
 		 * ask for the ones a few events ahead (in the next block near the end of this
 		 * one, whose link was asked for when this block was started) */
-		unsigned ahead = cur->pos + PREFETCH_AHEAD;
-		if (ahead < BLOCK_ENTRIES)
-			__builtin_prefetch(e + PREFETCH_AHEAD);
-		else if (cur->head != cur->tail)
-			__builtin_prefetch(&cur->head->next->e[ahead - BLOCK_ENTRIES]);
-		if (__builtin_expect(e->fn != NULL, 1))
-			return e;
+		entry *ahead = r + PREFETCH_AHEAD;
+		if (block_of(ahead) == eng->cur_head)
+			__builtin_prefetch(ahead);
+		else if (eng->cur_head->next)
+			__builtin_prefetch(&eng->cur_head->next->e[ahead - &eng->cur_head->e[BLOCK_ENTRIES]]);
+		if (__builtin_expect(r->fn != NULL, 1))
+			return r;
 	}
 	return queue_front_any(eng);
 }
@@ -550,7 +553,7 @@ static inline entry *queue_front(sim_engine *eng)
 static inline void queue_pop(sim_engine *eng)
 {
 	if (!eng->in_flat) {
-		eng->cur.pos++;
+		eng->rd++;
 		return;
 	}
 	flat *f = &eng->flat;
@@ -580,14 +583,15 @@ static void queue_rebase(sim_engine *eng, sim_time to)
 		unsigned j = (unsigned)eng->last_at & (WHEEL_SLOTS - 1);
 		if (eng->in_flat) {
 			for (uint32_t i = eng->flat.head; i < eng->flat.len; i++)
-				*bucket_slot(eng, &eng->wheel[j], eng->flat.e[i].seq) = eng->flat.e[i];
+				*bucket_slot(eng, j, eng->flat.e[i].seq, false) = eng->flat.e[i];
 			eng->flat.len = eng->flat.head = 0;
 			eng->in_flat = false;
-		} else {
-			eng->wheel[j] = eng->cur;
-			eng->cur = (bucket){ 0 };
+		} else if (eng->wr[CUR]) {
+			BUCKET_DRAIN(eng, CUR, eng->cur_head, eng->rd, e, *bucket_slot(eng, j, e->seq, false) = *e);
+			eng->cur_head = NULL;
+			eng->rd = NULL;
 		}
-		if (eng->wheel[j].head)
+		if (eng->wr[j])
 			wheel_mark(eng, j);
 		eng->last_at = to;
 		return;
@@ -607,21 +611,26 @@ static void queue_rebase(sim_engine *eng, sim_time to)
 			GATHER(&eng->flat.e[i]);
 		eng->flat.len = eng->flat.head = 0;
 		eng->in_flat = false;
-	} else {
-		BUCKET_DRAIN(eng, &eng->cur, e, GATHER(e));
+	} else if (eng->wr[CUR]) {
+		BUCKET_DRAIN(eng, CUR, eng->cur_head, eng->rd, e, GATHER(e));
+		eng->cur_head = NULL;
+		eng->rd = NULL;
 	}
 	while (eng->wheel_summary) {
 		unsigned w = (unsigned)__builtin_ctzll(eng->wheel_summary);
 		unsigned j = w * 64 + (unsigned)__builtin_ctzll(eng->wheel_bits[w]);
 		wheel_unmark(eng, j);
-		BUCKET_DRAIN(eng, &eng->wheel[j], e, GATHER(e));
+		eng->wheel_unsorted[w] &= ~(1ULL << (j & 63));
+		BUCKET_DRAIN(eng, j, eng->head[j], &eng->head[j]->e[0], e, GATHER(e));
 	}
 	for (int l = 0; l <= h; l++) {
 		if (!(eng->levels_used & (1u << l)))
 			continue;
-		for (unsigned j = 0; j < DIGITS; j++)
-			if (eng->up[(unsigned)l * DIGITS + j].head)
-				BUCKET_DRAIN(eng, &eng->up[(unsigned)l * DIGITS + j], e, GATHER(e));
+		for (unsigned j = 0; j < DIGITS; j++) {
+			unsigned i = UP_BUCKET((unsigned)l, j);
+			if (eng->wr[i])
+				BUCKET_DRAIN(eng, i, eng->head[i], &eng->head[i]->e[0], e, GATHER(e));
+		}
 		memset(eng->up_bits[l], 0, sizeof(eng->up_bits[l]));
 		eng->levels_used &= ~(1u << l);
 	}
@@ -632,15 +641,15 @@ static void queue_rebase(sim_engine *eng, sim_time to)
 	free(all);
 }
 
-/* The place of a new entry (at, seq), at >= now; the caller fills it in. */
-static inline entry *queue_reserve(sim_engine *eng, sim_time at, uint64_t seq)
+/* The place of a new entry (at, seq), at >= now; the caller fills it in (there, rather
+ * than copied from the stack: the line is written once). `newest`: seq is the latest
+ * handed out. */
+static inline entry *queue_reserve(sim_engine *eng, sim_time at, uint64_t seq, bool newest)
 {
 	if (__builtin_expect(at < eng->last_at, 0))
 		queue_rebase(eng, at);
-	return queue_slot(eng, at, seq);
+	return newest ? queue_slot_newest(eng, at, seq) : queue_slot_any(eng, at, seq, true);
 }
-
-static inline void queue_push(sim_engine *eng, const entry *e) { *queue_reserve(eng, e->at, e->seq) = *e; }
 
 static inline void oneshot_fill(entry *e, sim_time at, uint64_t seq, uint32_t kind, uint64_t entity,
                                 sim_event_fn fn, void *ctx, uint64_t arg)
@@ -666,8 +675,12 @@ static void schedule(sim_engine *eng, sim_event *ev, sim_time at)
 	ev->seq = seq;
 	uint32_t t = timer_alloc(eng, ev);
 	ev->slot = t;
-	entry e = { .at = at, .seq = seq, .timer = t, .gen = eng->timers[t].gen };
-	queue_push(eng, &e);
+	entry *e = queue_reserve(eng, at, seq, true);
+	e->at = at;
+	e->seq = seq;
+	e->fn = NULL;
+	e->timer = t;
+	e->gen = eng->timers[t].gen;
 }
 
 void sim_event_cancel(sim_engine *eng, sim_event *ev)
@@ -705,7 +718,7 @@ void sim_post(sim_engine *eng, sim_time at, uint32_t kind, uint64_t entity, sim_
 		at = eng->now;
 	uint64_t seq = eng->next_seq++;
 	eng->live++;
-	oneshot_fill(queue_reserve(eng, at, seq), at, seq, kind, entity, fn, ctx, arg);
+	oneshot_fill(queue_reserve(eng, at, seq, true), at, seq, kind, entity, fn, ctx, arg);
 }
 
 uint64_t sim_engine_take_seq(sim_engine *eng) { return eng->next_seq++; }
@@ -715,9 +728,9 @@ void sim_post_seq(sim_engine *eng, sim_time at, uint64_t seq, uint32_t kind, uin
 {
 	if (at < eng->now)
 		at = eng->now;
-	/* taken earlier: placed by its sequence (bucket_slot notes it when out of order) */
+	/* taken earlier: placed by its sequence (queue_slot_any notes it when out of order) */
 	eng->live++;
-	oneshot_fill(queue_reserve(eng, at, seq), at, seq, kind, entity, fn, ctx, arg);
+	oneshot_fill(queue_reserve(eng, at, seq, seq + 1 == eng->next_seq), at, seq, kind, entity, fn, ctx, arg);
 }
 
 /* --- running --------------------------------------------------------------------- */
@@ -825,7 +838,7 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 				e.seq = ev->seq;
 				e.at = ev->at;
 				ev->queued_at = ev->at;
-				queue_push(eng, &e);
+				*queue_reserve(eng, e.at, e.seq, false) = e;
 				continue;
 			}
 			timer_release(eng, e.timer);
@@ -863,8 +876,8 @@ size_t sim_engine_pending(const sim_engine *eng) { return eng->live; }
 
 size_t sim_engine_memory(const sim_engine *eng)
 {
-	return sizeof(*eng) + ((size_t)WHEEL_SLOTS + (size_t)UP_LEVELS * DIGITS) * sizeof(bucket) +
-	       eng->blocks * sizeof(block) + eng->cap_free * sizeof(block *) + (size_t)eng->flat.cap * sizeof(entry) +
+	return sizeof(*eng) + eng->n_slabs * (size_t)SLAB_BLOCKS * BLOCK_SIZE + eng->cap_slabs * sizeof(void *) +
+	       eng->cap_free * sizeof(block *) + (size_t)eng->flat.cap * sizeof(entry) +
 	       (size_t)eng->timer_cap * sizeof(timer_slot);
 }
 
