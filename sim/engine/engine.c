@@ -13,8 +13,6 @@
  */
 #include "sim/engine/engine.h"
 
-#include <assert.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
