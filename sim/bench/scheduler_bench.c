@@ -19,7 +19,8 @@ static void on_event(sim_engine *eng, sim_event *ev)
 	if (b->to_schedule == 0)
 		return;
 	b->to_schedule--;
-	sim_post(eng, sim_now(eng) + sim_rng_exp(&b->rng, b->mean), b->kind, ev->entity, on_event, b, 0);
+	/* ev->at: the time it runs, i.e. now */
+	sim_post(eng, ev->at + sim_rng_exp(&b->rng, b->mean), b->kind, ev->entity, on_event, b, 0);
 }
 
 /* One run on a new engine, returned for its figures; *wall and *cpu in seconds. */

@@ -1,51 +1,85 @@
-/* The discrete-event engine: a radix heap over event times, FIFO within a time.
+/* The discrete-event engine: a timing wheel of 1-ns slots for the near future, in front
+ * of a radix heap for the far future, FIFO within a time.
  *
- * Queue entries are 16 bytes (time, record index, record generation), so the radix heap's
- * redistributions move little memory; what an event needs to run (handler, object,
- * argument, fingerprint identity, ordering sequence) sits once in an engine-owned record
- * table. Cancelling or re-arming does not search the queue: the record's generation moves
- * on and the stale entry is skipped when it surfaces. Records live in the engine, so a
- * stale entry never points at memory a component has freed; released records are reused
- * last-in first-out, so the records of a busy run stay in cache and nothing is allocated
- * per event.
+ * A queue entry carries everything a one-shot posting runs (time, order, handler, object,
+ * argument, fingerprint identity: one 64-byte cache line), so running it reads the entry
+ * and nothing else; an embedded timer's entry names a slot of the engine's timer table
+ * instead, whose generation moves on when the timer is cancelled, so the stale entry is
+ * skipped when it surfaces without searching the queue and without touching the memory
+ * of a component that may have freed its timer since. Entries live in fixed blocks of
+ * one shared pool, chained per bucket: appending and taking are sequential writes and
+ * reads, a block that has been run goes back to the pool and is the next one filled (it
+ * is still in cache), and nothing is allocated per event.
  */
 #include "sim/engine/engine.h"
 
-#include <assert.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sim/engine/oom.h"
 
-/* A queued event: its time and the record that says what to run. */
-typedef struct queue_entry {
+/* A queued event. fn != NULL: a one-shot posting, everything is here. fn == NULL: an
+ * embedded timer, the event is timers[timer].ev while its generation is still gen. */
+typedef struct entry {
 	sim_time at;
-	uint32_t rec;
-	uint32_t gen; /* the record's generation when queued; stale once they differ */
-} queue_entry;
-
-/* What one pending event runs. One-shot postings keep everything here (fn != NULL);
- * an embedded timer points at its sim_event (fn == NULL, ctx = the event). */
-typedef struct record {
-	uint64_t seq;    /* ordering sequence of the queued entry */
-	sim_event_fn fn; /* one-shot handler, or NULL for an embedded timer */
-	void *ctx;       /* one-shot object, or the embedded sim_event */
-	uint64_t arg;    /* one-shot argument; free records: the next free index */
+	uint64_t seq; /* ordering sequence: (at, seq) is the run order */
+	sim_event_fn fn;
+	void *ctx;
+	uint64_t arg;
 	uint64_t entity;
 	uint32_t kind;
-	uint32_t gen; /* bumped on release */
-} record;
+	uint32_t timer;
+	uint32_t gen;
+	uint32_t unused;
+} entry;
 
-typedef struct bucket {
-	queue_entry *e;
-	uint32_t len, cap;
-	uint32_t head; /* the current bucket only: entries before it have run */
-} bucket;
+/* A block is 1 KiB, aligned to 1 KiB: one cache line of header (the chain link) and 15
+ * entries. A bucket is known by its append point, the entry after its last one: since
+ * entries start one line into a block, an append point at a block boundary (low 10 bits
+ * zero, NULL included) is exactly "no room here", so the usual append is one load, one
+ * test and one store. The previous entry of a non-empty bucket is always the one before
+ * its append point (a block is only chained when an entry goes into it). */
+#define BLOCK_SIZE 1024u
+#define BLOCK_ENTRIES 15
+typedef struct block {
+	struct block *next; /* the bucket's next block; stale in its last block */
+	uint8_t pad[64 - sizeof(struct block *)];
+	entry e[BLOCK_ENTRIES];
+} block;
+_Static_assert(sizeof(block) == BLOCK_SIZE, "a block is 1 KiB");
 
-/* The radix heap's digits: 8 levels of 8 bits over the 64-bit time. */
-#define LEVELS 8
+#define SLAB_BLOCKS 64                /* the first slab's blocks */
+#define HUGE_SLAB (2u * 1024 * 1024) /* the largest slab: a huge page */
+#define PREFETCH_AHEAD 4
+
+static inline bool at_block_end(const entry *p) { return !((uintptr_t)p & (BLOCK_SIZE - 1)); }
+static inline block *block_of(const entry *p) { return (block *)((uintptr_t)p & ~(uintptr_t)(BLOCK_SIZE - 1)); }
+
+/* The wheel: 4096 slots of one nanosecond (the low 12 bits of the time). Above it, radix
+ * levels of 8-bit digits over bits 12..63; WHEEL_BITS + UP_LEVELS * 8 >= 64. Bucket
+ * numbers: the wheel's slots, then the levels' buckets, then the current bucket. */
+#define WHEEL_BITS 12
+#define WHEEL_SLOTS (1u << WHEEL_BITS)
+#define UP_LEVELS 7
 #define DIGITS 256
+#define UP_BUCKET(l, j) (WHEEL_SLOTS + (l) * DIGITS + (j))
+#define CUR (WHEEL_SLOTS + UP_LEVELS * DIGITS)
+#define BUCKETS (CUR + 1)
+
+/* An embedded timer's slot: the event while its generation matches the queued entry's. */
+typedef struct timer_slot {
+	sim_event *ev;
+	uint32_t gen;
+	uint32_t next_free;
+} timer_slot;
+
+/* The current time's entries once they had to be put in sequence order (cur_flatten). */
+typedef struct flat {
+	entry *e;
+	uint32_t len, cap;
+	uint32_t head; /* entries before it have run */
+} flat;
 
 struct sim_engine {
 	sim_time now;
@@ -55,23 +89,38 @@ struct sim_engine {
 	uint64_t events_run;
 	bool stop;
 
-	bucket now_bucket;                      /* the entries at last_at, in sequence order */
-	bucket *levels;                         /* [LEVELS][DIGITS] */
-	uint64_t nonempty[LEVELS][DIGITS / 64]; /* bit set = that bucket has entries */
-	uint32_t levels_used;                   /* bit l set = level l has a non-empty bucket */
-	sim_time last_at;                       /* radix base: the time of the current bucket */
+	/* the queue */
+	sim_time last_at; /* radix base: the time of the current bucket */
+	entry *rd;        /* the next entry of the current bucket, in block cur_head */
+	block *cur_head;
+	bool in_flat; /* the entries at last_at are in `flat`, in sequence order (rd unused) */
+	flat flat;
+	entry *wr[BUCKETS];     /* append points; NULL: empty */
+	block *head[BUCKETS];   /* first blocks */
+	uint64_t wheel_summary; /* bit w = wheel_bits[w] != 0 */
+	uint64_t wheel_bits[WHEEL_SLOTS / 64];     /* bit j = wheel slot j has entries */
+	uint64_t wheel_unsorted[WHEEL_SLOTS / 64]; /* bit j = slot j appended out of sequence order */
+	uint32_t levels_used;                      /* bit l = level l has a non-empty bucket */
+	uint64_t up_bits[UP_LEVELS][DIGITS / 64];  /* bit j = bucket j of level l has entries */
 
-	record *recs;
-	uint32_t rec_cap, rec_free, recs_used;
-	size_t live;  /* records in use: pending events */
-	size_t stale; /* queued entries of cancelled records, not yet dropped */
+	/* the block pool: free blocks as a stack, the last freed on top */
+	block **free_blocks;
+	size_t n_free, cap_free;
+	void **slabs;
+	size_t n_slabs, cap_slabs;
+	size_t pool_blocks; /* blocks in all slabs */
+
+	timer_slot *timers;
+	uint32_t timer_cap, timer_free, timers_used;
+	size_t live;  /* pending events: queued one-shots and armed timers */
+	size_t stale; /* queued entries of cancelled timers, not yet dropped */
 
 	sim_tick *ticks; /* housekeeping between events (sim_engine_tick_add) */
 	size_t n_ticks, cap_ticks;
 	sim_time next_tick; /* the earliest time a tick is due */
 };
 
-static void *xrealloc(void *p, size_t n) { return sim_xrealloc(p, n, "the event queue"); }
+static const char what_queue[] = "the event queue";
 
 sim_engine *sim_engine_new(uint64_t seed)
 {
@@ -81,12 +130,7 @@ sim_engine *sim_engine_new(uint64_t seed)
 	eng->seed = seed;
 	eng->next_seq = 1;
 	eng->fingerprint = sim_mix64(seed ^ 0x736d63722d73696dULL); /* "smcr-sim" */
-	eng->rec_free = SIM_SLOT_NONE;
-	eng->levels = calloc(LEVELS * DIGITS, sizeof(*eng->levels));
-	if (!eng->levels) {
-		free(eng);
-		return NULL;
-	}
+	eng->timer_free = SIM_SLOT_NONE;
 	eng->next_tick = SIM_TIME_NEVER;
 	sim_oom_set_clock(eng, &eng->now);
 	return eng;
@@ -98,11 +142,12 @@ void sim_engine_free(sim_engine *eng)
 		return;
 	sim_oom_forget_clock(eng);
 	free(eng->ticks);
-	for (int i = 0; i < LEVELS * DIGITS; i++)
-		free(eng->levels[i].e);
-	free(eng->levels);
-	free(eng->now_bucket.e);
-	free(eng->recs);
+	for (size_t i = 0; i < eng->n_slabs; i++)
+		free(eng->slabs[i]);
+	free(eng->slabs);
+	free(eng->free_blocks);
+	free(eng->flat.e);
+	free(eng->timers);
 	free(eng);
 }
 
@@ -124,277 +169,507 @@ void sim_event_init(sim_event *ev, uint32_t kind, uint64_t entity, sim_event_fn 
 	ev->slot = SIM_SLOT_NONE;
 }
 
-/* --- records --------------------------------------------------------------------- */
+/* --- timer slots ----------------------------------------------------------------- */
 
-static inline uint32_t rec_alloc(sim_engine *eng)
+static inline uint32_t timer_alloc(sim_engine *eng, sim_event *ev)
 {
-	uint32_t r;
-	if (eng->rec_free != SIM_SLOT_NONE) {
-		r = eng->rec_free;
-		eng->rec_free = (uint32_t)eng->recs[r].arg;
+	uint32_t t;
+	if (eng->timer_free != SIM_SLOT_NONE) {
+		t = eng->timer_free;
+		eng->timer_free = eng->timers[t].next_free;
 	} else {
-		if (eng->recs_used == eng->rec_cap) {
-			uint32_t cap = eng->rec_cap ? eng->rec_cap * 2 : 1024;
-			eng->recs = xrealloc(eng->recs, (size_t)cap * sizeof(*eng->recs));
-			eng->rec_cap = cap;
+		if (eng->timers_used == eng->timer_cap) {
+			uint32_t cap = eng->timer_cap ? eng->timer_cap * 2 : 256;
+			eng->timers = sim_xreallocarray(eng->timers, cap, sizeof(*eng->timers), what_queue);
+			eng->timer_cap = cap;
 		}
-		r = eng->recs_used++;
-		eng->recs[r].gen = 0;
+		t = eng->timers_used++;
+		eng->timers[t].gen = 0;
 	}
+	eng->timers[t].ev = ev;
 	eng->live++;
-	return r;
+	return t;
 }
 
-static inline void rec_release(sim_engine *eng, uint32_t r)
+static inline void timer_release(sim_engine *eng, uint32_t t)
 {
-	eng->recs[r].gen++;
-	eng->recs[r].arg = eng->rec_free;
-	eng->rec_free = r;
+	eng->timers[t].gen++;
+	eng->timers[t].ev = NULL;
+	eng->timers[t].next_free = eng->timer_free;
+	eng->timer_free = t;
 	eng->live--;
 }
+
+static inline bool entry_stale(const sim_engine *eng, const entry *e)
+{
+	return !e->fn && eng->timers[e->timer].gen != e->gen;
+}
+
+/* --- blocks ---------------------------------------------------------------------- */
+
+/* The pool only grows (to the most blocks ever queued at once: about 70 bytes a pending
+ * event, and a block per bucket in use), which keeps a block's address fixed and its
+ * memory warm for reuse. It doubles, from 64 KiB slabs up to 2 MiB ones, which a big
+ * queue gets as huge pages (far fewer page faults and TLB misses). */
+static void pool_grow(sim_engine *eng)
+{
+	size_t n = eng->pool_blocks < SLAB_BLOCKS ? SLAB_BLOCKS : eng->pool_blocks;
+	if (n > HUGE_SLAB / BLOCK_SIZE)
+		n = HUGE_SLAB / BLOCK_SIZE;
+	size_t bytes = n * BLOCK_SIZE;
+	void *slab = NULL;
+	if (posix_memalign(&slab, bytes == HUGE_SLAB ? HUGE_SLAB : BLOCK_SIZE, bytes))
+		sim_out_of_memory(what_queue, bytes);
+#ifdef MADV_HUGEPAGE
+	if (bytes == HUGE_SLAB)
+		(void)madvise(slab, bytes, MADV_HUGEPAGE); /* only advice: fine if refused */
+#endif
+	eng->pool_blocks += n;
+	if (eng->n_slabs == eng->cap_slabs) {
+		eng->cap_slabs = eng->cap_slabs ? eng->cap_slabs * 2 : 16;
+		eng->slabs = sim_xreallocarray(eng->slabs, eng->cap_slabs, sizeof(*eng->slabs), what_queue);
+	}
+	eng->slabs[eng->n_slabs++] = slab;
+	if (eng->cap_free < eng->pool_blocks) {
+		eng->cap_free = eng->pool_blocks;
+		eng->free_blocks = sim_xreallocarray(eng->free_blocks, eng->cap_free, sizeof(*eng->free_blocks), what_queue);
+	}
+	block *b = slab;
+	for (size_t i = n; i-- > 0;) {
+		b[i].next = NULL;
+		eng->free_blocks[eng->n_free++] = &b[i];
+	}
+}
+
+static inline block *block_alloc(sim_engine *eng)
+{
+	if (!eng->n_free)
+		pool_grow(eng);
+	return eng->free_blocks[--eng->n_free];
+}
+
+static inline void block_release(sim_engine *eng, block *b) { eng->free_blocks[eng->n_free++] = b; }
+
+/* The place of a new entry of sequence seq at the end of bucket i (the caller marks a
+ * bucket that was empty as used); `check`: seq may be older than the bucket's last. */
+static inline entry *bucket_slot(sim_engine *eng, unsigned i, uint64_t seq, bool check)
+{
+	entry *w = eng->wr[i];
+	if (!w) {
+		block *b = block_alloc(eng);
+		eng->head[i] = b;
+		eng->wr[i] = &b->e[1];
+		return &b->e[0];
+	}
+	if (check && seq < w[-1].seq && i < WHEEL_SLOTS)
+		eng->wheel_unsorted[i >> 6] |= 1ULL << (i & 63);
+	if (at_block_end(w)) {
+		block *b = block_alloc(eng);
+		block_of(w - 1)->next = b;
+		eng->wr[i] = &b->e[1];
+		return &b->e[0];
+	}
+	eng->wr[i] = w + 1;
+	return w;
+}
+
+/* Visit bucket i's entries from `from` (in block `b`) in order, giving its blocks back to
+ * the pool once passed; the bucket is left empty. The body must not append to bucket i. */
+#define BUCKET_DRAIN(eng, i, b, from, ep, body)                    \
+	do {                                                           \
+		block *b_ = (b);                                           \
+		entry *ep = (from), *end_ = (eng)->wr[i];                  \
+		(eng)->wr[i] = NULL;                                       \
+		(eng)->head[i] = NULL;                                     \
+		while (b_) {                                               \
+			if (ep == end_) {                                      \
+				block_release(eng, b_);                            \
+				break;                                             \
+			}                                                      \
+			if (at_block_end(ep)) {                                \
+				block *next_ = b_->next;                           \
+				block_release(eng, b_);                            \
+				b_ = next_;                                        \
+				ep = &b_->e[0];                                    \
+				continue;                                          \
+			}                                                      \
+			body;                                                  \
+			ep++;                                                  \
+		}                                                          \
+	} while (0)
 
 /* --- queue ----------------------------------------------------------------------- */
 
 /* A discrete-event engine only ever inserts times >= the last one taken, which is what a
- * radix heap needs. This one has 8-bit digits: an entry whose time first differs from
- * `last_at` in byte l (counting from the least significant) sits in level l, in the
- * bucket of its own byte l; the entries at `last_at` itself are the current bucket, in
- * sequence order, consumed from its head. Taking the minimum spreads the lowest non-empty
- * bucket of the lowest non-empty level into lower levels, so an entry moves at most once
- * per level it descends: twice for an event a microsecond ahead, where a binary radix
- * heap moves it ten times. A bucket of level 0 holds one time and becomes the current
- * bucket by swapping arrays. Buckets are plain arrays: the work is sequential memory
- * access instead of a binary heap's scattered sifts.
+ * radix heap needs; its lowest level here is a timing wheel. Relative to the base
+ * `last_at` (the time running): an entry at last_at itself is in the current bucket; one
+ * whose time differs from last_at only in the low 12 bits is in the wheel, in the slot of
+ * its own low 12 bits, which holds that one time; any other is in the radix level of the
+ * highest byte above bit 12 in which it differs, in the bucket of its own digit there.
+ * When the current bucket is empty the next wheel slot becomes current as it is (found
+ * through two levels of bitmaps); only when the wheel is empty is the lowest non-empty
+ * bucket of the lowest radix level spread over the levels below. An event up to a few
+ * microseconds ahead thus usually lands in its slot and is taken from there without ever
+ * moving; one further ahead moves at most once per level it descends.
  *
  * Entries of equal time are always in the same bucket and every append (a new posting,
  * a spread) keeps their relative order, so within a time they stay in the order they were
- * scheduled, i.e. by sequence. The one exception is a timer re-armed later while queued:
- * its entry is re-filed when it surfaces with the older sequence the re-arm gave it, so
- * the current bucket is put in sequence order when it is filled and such an entry is
- * inserted at its place. */
+ * scheduled, i.e. by sequence. The exceptions are a timer re-armed later while queued (its
+ * entry is re-filed when it surfaces, with the older sequence of the re-arm) and
+ * sim_post_seq with an earlier-taken sequence: such an append notes a wheel slot as out of
+ * order, and the current bucket is put in order (cur_flatten) before its time runs. */
 
-static inline void bucket_grow(bucket *bk)
+static inline void wheel_mark(sim_engine *eng, unsigned j)
 {
-	uint32_t cap = bk->cap ? bk->cap * 2 : 16;
-	bk->e = xrealloc(bk->e, (size_t)cap * sizeof(*bk->e));
-	bk->cap = cap;
+	eng->wheel_bits[j >> 6] |= 1ULL << (j & 63);
+	eng->wheel_summary |= 1ULL << (j >> 6);
 }
 
-static inline void bucket_put(bucket *bk, queue_entry e)
+static inline void wheel_unmark(sim_engine *eng, unsigned j)
 {
-	if (bk->len == bk->cap)
-		bucket_grow(bk);
-	bk->e[bk->len++] = e;
+	uint64_t w = eng->wheel_bits[j >> 6] &= ~(1ULL << (j & 63));
+	if (!w)
+		eng->wheel_summary &= ~(1ULL << (j >> 6));
 }
 
-/* File e relative to the current base (e.at >= last_at). */
-static inline void queue_file(sim_engine *eng, queue_entry e)
+static inline void up_unmark(sim_engine *eng, unsigned l, unsigned j)
 {
-	uint64_t d = e.at ^ eng->last_at;
-	if (!d) {
-		bucket_put(&eng->now_bucket, e);
-		return;
-	}
-	unsigned l = (63u - (unsigned)__builtin_clzll(d)) >> 3;
-	unsigned j = (unsigned)(e.at >> (l * 8)) & (DIGITS - 1);
-	bucket_put(&eng->levels[l * DIGITS + j], e);
-	eng->nonempty[l][j >> 6] |= 1ULL << (j & 63);
-	eng->levels_used |= 1u << l;
-}
-
-static inline void level_bucket_emptied(sim_engine *eng, unsigned l, unsigned j)
-{
-	eng->nonempty[l][j >> 6] &= ~(1ULL << (j & 63));
+	eng->up_bits[l][j >> 6] &= ~(1ULL << (j & 63));
 	for (unsigned w = 0; w < DIGITS / 64; w++)
-		if (eng->nonempty[l][w])
+		if (eng->up_bits[l][w])
 			return;
 	eng->levels_used &= ~(1u << l);
 }
 
-static inline uint64_t entry_seq(const sim_engine *eng, const queue_entry *e)
+static void flat_reserve(flat *f, uint32_t n)
 {
-	return eng->recs[e->rec].seq;
+	if (n <= f->cap)
+		return;
+	uint32_t cap = f->cap ? f->cap : 64;
+	while (cap < n)
+		cap *= 2;
+	f->e = sim_xreallocarray(f->e, cap, sizeof(*f->e), what_queue);
+	f->cap = cap;
 }
 
-/* Insert into the current bucket at its sequence place among the entries not yet run. */
-static void now_bucket_insert(sim_engine *eng, queue_entry e, uint64_t seq)
+/* The place of a new entry in the flat current bucket: its sequence place among the
+ * entries not yet run. */
+static entry *flat_slot(flat *f, uint64_t seq)
 {
-	bucket *bk = &eng->now_bucket;
-	if (bk->len == bk->cap)
-		bucket_grow(bk);
-	uint32_t i = bk->len++;
-	while (i > bk->head && entry_seq(eng, &bk->e[i - 1]) > seq) {
-		bk->e[i] = bk->e[i - 1];
+	flat_reserve(f, f->len + 1);
+	uint32_t i = f->len++;
+	while (i > f->head && f->e[i - 1].seq > seq) {
+		f->e[i] = f->e[i - 1];
 		i--;
 	}
-	bk->e[i] = e;
+	return &f->e[i];
 }
 
-/* Put the current bucket (just filled) in sequence order: an insertion sort, linear when
- * nothing was re-filed, which is the usual case. */
-static void now_bucket_sort(sim_engine *eng)
+/* The current bucket's entries not yet run, out of sequence order: move them to the flat
+ * array in order (an insertion sort, linear when little is out of place). */
+static void cur_flatten(sim_engine *eng)
 {
-	bucket *bk = &eng->now_bucket;
-	uint64_t prev = entry_seq(eng, &bk->e[0]);
-	for (uint32_t i = 1; i < bk->len; i++) {
-		queue_entry x = bk->e[i];
-		uint64_t s = entry_seq(eng, &x);
-		if (s > prev) {
-			prev = s;
-			continue;
+	flat *f = &eng->flat;
+	f->len = f->head = 0;
+	if (eng->wr[CUR])
+		BUCKET_DRAIN(eng, CUR, eng->cur_head, eng->rd, e, *flat_slot(f, e->seq) = *e);
+	eng->rd = NULL;
+	eng->cur_head = NULL;
+	eng->in_flat = true;
+}
+
+/* The place of a new entry at the current time. */
+static entry *cur_slot(sim_engine *eng, uint64_t seq)
+{
+	if (!eng->in_flat) {
+		entry *w = eng->wr[CUR];
+		if (!w) {
+			entry *e = bucket_slot(eng, CUR, seq, false);
+			eng->cur_head = eng->head[CUR];
+			eng->rd = e;
+			return e;
 		}
-		uint32_t j = i;
-		while (j > 0 && entry_seq(eng, &bk->e[j - 1]) > s) {
-			bk->e[j] = bk->e[j - 1];
-			j--;
-		}
-		bk->e[j] = x;
+		if (seq > w[-1].seq)
+			return bucket_slot(eng, CUR, seq, false);
+		cur_flatten(eng); /* out of order: from now on in the flat array */
 	}
+	return flat_slot(&eng->flat, seq);
 }
 
-static inline bool entry_stale(const sim_engine *eng, const queue_entry *e)
+/* The place of a new entry (at, seq) relative to the current base (at >= last_at);
+ * `check`: seq may be older than the ones queued. */
+static entry *queue_slot_any(sim_engine *eng, sim_time at, uint64_t seq, bool check)
 {
-	return eng->recs[e->rec].gen != e->gen;
+	uint64_t d = at ^ eng->last_at;
+	if (!d)
+		return cur_slot(eng, seq);
+	unsigned b = 63u - (unsigned)__builtin_clzll(d);
+	if (b < WHEEL_BITS) {
+		unsigned j = (unsigned)at & (WHEEL_SLOTS - 1);
+		wheel_mark(eng, j);
+		return bucket_slot(eng, j, seq, check);
+	}
+	unsigned l = (b - WHEEL_BITS) >> 3;
+	unsigned j = (unsigned)(at >> (WHEEL_BITS + l * 8)) & (DIGITS - 1);
+	eng->up_bits[l][j >> 6] |= 1ULL << (j & 63);
+	eng->levels_used |= 1u << l;
+	return bucket_slot(eng, UP_BUCKET(l, j), seq, check);
 }
 
-/* The current bucket is empty: make the earliest time of the lowest non-empty bucket the
- * new base and spread that bucket over the lower levels. False when nothing is queued. */
+/* The same for the newest sequence, with the usual case inline: a wheel slot that has
+ * room in its last block. */
+static inline entry *queue_slot_newest(sim_engine *eng, sim_time at, uint64_t seq)
+{
+	if (__builtin_expect((at ^ eng->last_at) - 1 < WHEEL_SLOTS - 1, 1)) {
+		entry **wp = &eng->wr[at & (WHEEL_SLOTS - 1)];
+		entry *w = *wp;
+		if (__builtin_expect(!at_block_end(w), 1)) {
+			*wp = w + 1;
+			return w;
+		}
+	}
+	return queue_slot_any(eng, at, seq, false);
+}
+
+/* Re-file a queued entry (at >= last_at). */
+static inline void queue_file(sim_engine *eng, const entry *e) { *queue_slot_any(eng, e->at, e->seq, true) = *e; }
+
+/* The current bucket is empty: make the next time queued the new base, its entries the
+ * current bucket. False when nothing is queued. */
 static bool queue_spread(sim_engine *eng)
 {
+	if (eng->wheel_summary) {
+		unsigned w = (unsigned)__builtin_ctzll(eng->wheel_summary);
+		unsigned j = w * 64 + (unsigned)__builtin_ctzll(eng->wheel_bits[w]);
+		wheel_unmark(eng, j);
+		eng->last_at = (eng->last_at & ~(sim_time)(WHEEL_SLOTS - 1)) | j;
+		eng->cur_head = eng->head[j];
+		eng->rd = &eng->cur_head->e[0];
+		eng->wr[CUR] = eng->wr[j];
+		eng->head[CUR] = eng->head[j];
+		eng->wr[j] = NULL;
+		eng->head[j] = NULL;
+		if (eng->wheel_unsorted[w] & (1ULL << (j & 63))) {
+			eng->wheel_unsorted[w] &= ~(1ULL << (j & 63));
+			cur_flatten(eng);
+		}
+		return true;
+	}
 	if (!eng->levels_used)
 		return false;
 	unsigned l = (unsigned)__builtin_ctz(eng->levels_used), j = 0;
 	for (unsigned w = 0; w < DIGITS / 64; w++)
-		if (eng->nonempty[l][w]) {
-			j = w * 64 + (unsigned)__builtin_ctzll(eng->nonempty[l][w]);
+		if (eng->up_bits[l][w]) {
+			j = w * 64 + (unsigned)__builtin_ctzll(eng->up_bits[l][w]);
 			break;
 		}
-	bucket *bk = &eng->levels[l * DIGITS + j];
-	level_bucket_emptied(eng, l, j);
-	bucket *cur = &eng->now_bucket;
-	if (l == 0) {
-		/* one time: the bucket becomes the current one as it is */
-		eng->last_at = (eng->last_at & ~(sim_time)(DIGITS - 1)) | j;
-		bucket t = *cur;
-		*cur = *bk;
-		cur->head = 0;
-		*bk = t;
-		bk->len = bk->head = 0;
-	} else {
-		uint32_t n = bk->len;
-		queue_entry *e = bk->e;
-		sim_time min = e[0].at;
-		for (uint32_t i = 1; i < n; i++)
-			if (e[i].at < min)
-				min = e[i].at;
-		eng->last_at = min;
-		/* every entry lands in a lower level or the current bucket, never back here */
-		if (eng->stale * 4 > eng->live) {
-			/* many cancelled timers queued (TCP re-arms its timers earlier all the
-			 * time): drop them now rather than moving them down level by level */
-			for (uint32_t i = 0; i < n; i++) {
-				if (!entry_stale(eng, &e[i]))
-					queue_file(eng, e[i]);
-				else
-					eng->stale--;
-			}
-		} else {
-			for (uint32_t i = 0; i < n; i++)
-				queue_file(eng, e[i]);
-		}
-		bk->len = 0;
-		if (bk->cap > 4096 && bk->cap / 8 > n) {
-			/* a burst once made this bucket big; give the memory back */
-			free(bk->e);
-			bk->e = NULL;
-			bk->cap = 0;
-		}
+	up_unmark(eng, l, j);
+	unsigned i = UP_BUCKET(l, j);
+	sim_time min = SIM_TIME_NEVER;
+	for (block *b = eng->head[i];; b = b->next) {
+		entry *p = &b->e[0];
+		for (; p != eng->wr[i] && !at_block_end(p); p++)
+			if (p->at < min)
+				min = p->at;
+		if (p == eng->wr[i])
+			break;
 	}
-	if (cur->len > 1)
-		now_bucket_sort(eng);
+	eng->last_at = min;
+	/* every entry lands in a lower level, the wheel or the current bucket, never back here */
+	if (eng->stale * 4 > eng->live) {
+		/* many cancelled timers queued (TCP re-arms its timers earlier all the time):
+		 * drop them now rather than moving them down level by level */
+		BUCKET_DRAIN(eng, i, eng->head[i], &eng->head[i]->e[0], e, {
+			if (!entry_stale(eng, e))
+				queue_file(eng, e);
+			else
+				eng->stale--;
+		});
+	} else {
+		BUCKET_DRAIN(eng, i, eng->head[i], &eng->head[i]->e[0], e, queue_file(eng, e));
+	}
 	return true;
 }
 
 /* The earliest live entry, without taking it (stale entries met on the way are dropped).
  * NULL when nothing is pending. */
-static queue_entry *queue_front(sim_engine *eng)
+static entry *queue_front_any(sim_engine *eng)
 {
-	bucket *cur = &eng->now_bucket;
 	for (;;) {
-		while (cur->head < cur->len) {
-			queue_entry *e = &cur->e[cur->head];
-			if (!entry_stale(eng, e))
-				return e;
-			cur->head++;
-			eng->stale--;
+		if (__builtin_expect(eng->in_flat, 0)) {
+			flat *f = &eng->flat;
+			while (f->head < f->len) {
+				entry *e = &f->e[f->head];
+				if (!entry_stale(eng, e))
+					return e;
+				f->head++;
+				eng->stale--;
+			}
+			f->len = f->head = 0;
+			eng->in_flat = false;
+			if (f->cap > 4096) {
+				/* a burst at one time once made it big; give the memory back */
+				free(f->e);
+				f->e = NULL;
+				f->cap = 0;
+			}
+		} else {
+			while (eng->wr[CUR]) {
+				entry *r = eng->rd;
+				if (r == eng->wr[CUR]) {
+					/* all taken */
+					block_release(eng, eng->cur_head);
+					eng->wr[CUR] = NULL;
+					eng->head[CUR] = eng->cur_head = NULL;
+					eng->rd = NULL;
+				} else if (at_block_end(r)) {
+					block *next = eng->cur_head->next;
+					block_release(eng, eng->cur_head);
+					eng->cur_head = next;
+					eng->rd = &next->e[0];
+					__builtin_prefetch(next); /* its link to the next block */
+				} else if (entry_stale(eng, r)) {
+					eng->rd++;
+					eng->stale--;
+				} else {
+					return r;
+				}
+			}
 		}
-		cur->head = cur->len = 0;
 		if (!queue_spread(eng))
 			return NULL;
 	}
 }
 
+/* The same, with the usual case inline: an entry next in the current block. */
+static inline entry *queue_front(sim_engine *eng)
+{
+	entry *r = eng->rd;
+	if (__builtin_expect(r != eng->wr[CUR] && !at_block_end(r), 1)) {
+		/* the entries are read one line after the other, from memory written long ago:
+		 * ask for the ones a few events ahead (in the next block near the end of this
+		 * one, whose link was asked for when this block was started) */
+		uintptr_t ahead = (uintptr_t)(r + PREFETCH_AHEAD), end = (uintptr_t)eng->cur_head + BLOCK_SIZE;
+		uintptr_t over = (uintptr_t)eng->cur_head->next + offsetof(block, e) + (ahead - end);
+		__builtin_prefetch((const void *)(ahead < end ? ahead : over)); /* no branch */
+		if (__builtin_expect(r->fn != NULL, 1))
+			return r;
+	}
+	return queue_front_any(eng);
+}
+
 /* Take the entry queue_front() returned. */
 static inline void queue_pop(sim_engine *eng)
 {
-	bucket *cur = &eng->now_bucket;
-	cur->head++;
-	if (cur->head >= 4096 && cur->head * 2 >= cur->len) {
+	if (!eng->in_flat) {
+		eng->rd++;
+		return;
+	}
+	flat *f = &eng->flat;
+	f->head++;
+	if (f->head >= 4096 && f->head * 2 >= f->len) {
 		/* a long chain of same-time events: drop the prefix that has run */
-		memmove(cur->e, cur->e + cur->head, (size_t)(cur->len - cur->head) * sizeof(*cur->e));
-		cur->len -= cur->head;
-		cur->head = 0;
+		memmove(f->e, f->e + f->head, (size_t)(f->len - f->head) * sizeof(*f->e));
+		f->len -= f->head;
+		f->head = 0;
 	}
 }
 
 /* Lower the radix base to `to` (>= now, < last_at). A peek (sim_engine_next_time, or a run
- * that stopped at its time limit) spreads buckets without running anything, so a later
- * posting may lie before the base. Only the levels up to h, the highest byte in which the
- * old and new bases differ, need re-filing: above it both bases agree, so those entries'
- * buckets do not change. */
+ * that stopped at its time limit) moves the base without running anything, so a later
+ * posting may lie before it. Only the current bucket, the wheel and the radix levels up to
+ * the highest byte in which the old and new bases differ need re-filing: above it both
+ * bases agree, so those entries' buckets do not change. Entries are gathered and re-filed
+ * bucket by bucket in order, so equal times keep their order. */
 static void queue_rebase(sim_engine *eng, sim_time to)
 {
-	unsigned h = (63u - (unsigned)__builtin_clzll(to ^ eng->last_at)) >> 3;
-	bucket *cur = &eng->now_bucket;
-	size_t n = cur->len - cur->head;
-	for (unsigned l = 0; l <= h; l++)
-		if (eng->levels_used & (1u << l))
-			for (unsigned j = 0; j < DIGITS; j++)
-				n += eng->levels[l * DIGITS + j].len;
-	queue_entry *all = n ? xrealloc(NULL, n * sizeof(*all)) : NULL;
-	size_t k = cur->len - cur->head;
-	if (k)
-		memcpy(all, cur->e + cur->head, k * sizeof(*all));
-	cur->len = cur->head = 0;
-	for (unsigned l = 0; l <= h; l++) {
+	unsigned b = 63u - (unsigned)__builtin_clzll(to ^ eng->last_at);
+	int h = b < WHEEL_BITS ? -1 : (int)((b - WHEEL_BITS) >> 3); /* highest radix level */
+	if (h < 0) {
+		/* only the low 12 bits differ: the wheel and the levels stay as they are, the
+		 * current time's entries become a wheel slot (which was empty: it is the time
+		 * of the old base) */
+		unsigned j = (unsigned)eng->last_at & (WHEEL_SLOTS - 1);
+		if (eng->in_flat) {
+			for (uint32_t i = eng->flat.head; i < eng->flat.len; i++)
+				*bucket_slot(eng, j, eng->flat.e[i].seq, false) = eng->flat.e[i];
+			eng->flat.len = eng->flat.head = 0;
+			eng->in_flat = false;
+		} else if (eng->wr[CUR]) {
+			BUCKET_DRAIN(eng, CUR, eng->cur_head, eng->rd, e, *bucket_slot(eng, j, e->seq, false) = *e);
+			eng->cur_head = NULL;
+			eng->rd = NULL;
+		}
+		if (eng->wr[j])
+			wheel_mark(eng, j);
+		eng->last_at = to;
+		return;
+	}
+	entry *all = NULL;
+	size_t n = 0, cap = 0;
+#define GATHER(ep)                                                        \
+	do {                                                                  \
+		if (n == cap) {                                                   \
+			cap = cap ? cap * 2 : 256;                                    \
+			all = sim_xreallocarray(all, cap, sizeof(*all), what_queue); \
+		}                                                                 \
+		all[n++] = *(ep);                                                 \
+	} while (0)
+	if (eng->in_flat) {
+		for (uint32_t i = eng->flat.head; i < eng->flat.len; i++)
+			GATHER(&eng->flat.e[i]);
+		eng->flat.len = eng->flat.head = 0;
+		eng->in_flat = false;
+	} else if (eng->wr[CUR]) {
+		BUCKET_DRAIN(eng, CUR, eng->cur_head, eng->rd, e, GATHER(e));
+		eng->cur_head = NULL;
+		eng->rd = NULL;
+	}
+	while (eng->wheel_summary) {
+		unsigned w = (unsigned)__builtin_ctzll(eng->wheel_summary);
+		unsigned j = w * 64 + (unsigned)__builtin_ctzll(eng->wheel_bits[w]);
+		wheel_unmark(eng, j);
+		eng->wheel_unsorted[w] &= ~(1ULL << (j & 63));
+		BUCKET_DRAIN(eng, j, eng->head[j], &eng->head[j]->e[0], e, GATHER(e));
+	}
+	for (int l = 0; l <= h; l++) {
 		if (!(eng->levels_used & (1u << l)))
 			continue;
 		for (unsigned j = 0; j < DIGITS; j++) {
-			bucket *bk = &eng->levels[l * DIGITS + j];
-			if (bk->len)
-				memcpy(all + k, bk->e, (size_t)bk->len * sizeof(*all));
-			k += bk->len;
-			bk->len = 0;
+			unsigned i = UP_BUCKET((unsigned)l, j);
+			if (eng->wr[i])
+				BUCKET_DRAIN(eng, i, eng->head[i], &eng->head[i]->e[0], e, GATHER(e));
 		}
-		memset(eng->nonempty[l], 0, sizeof(eng->nonempty[l]));
+		memset(eng->up_bits[l], 0, sizeof(eng->up_bits[l]));
 		eng->levels_used &= ~(1u << l);
 	}
+#undef GATHER
 	eng->last_at = to;
 	for (size_t i = 0; i < n; i++)
-		queue_file(eng, all[i]); /* all later than `to`: none lands in the current bucket */
+		queue_file(eng, &all[i]); /* all later than `to`: none lands in the current bucket */
 	free(all);
 }
 
-/* Queue record r at `at`; `newest` when its sequence is the latest handed out. */
-static inline void queue_push(sim_engine *eng, sim_time at, uint32_t r, bool newest)
+/* The place of a new entry (at, seq), at >= now; the caller fills it in (there, rather
+ * than copied from the stack: the line is written once). `newest`: seq is the latest
+ * handed out. */
+static inline entry *queue_reserve(sim_engine *eng, sim_time at, uint64_t seq, bool newest)
 {
-	queue_entry e = { .at = at, .rec = r, .gen = eng->recs[r].gen };
 	if (__builtin_expect(at < eng->last_at, 0))
 		queue_rebase(eng, at);
-	if (at == eng->last_at && !newest)
-		now_bucket_insert(eng, e, eng->recs[r].seq);
-	else
-		queue_file(eng, e);
+	return newest ? queue_slot_newest(eng, at, seq) : queue_slot_any(eng, at, seq, true);
+}
+
+static inline void oneshot_fill(entry *e, sim_time at, uint64_t seq, uint32_t kind, uint64_t entity,
+                                sim_event_fn fn, void *ctx, uint64_t arg)
+{
+	e->at = at;
+	e->seq = seq;
+	e->fn = fn;
+	e->ctx = ctx;
+	e->arg = arg;
+	e->entity = entity;
+	e->kind = kind;
 }
 
 /* --- scheduling ------------------------------------------------------------------ */
@@ -407,20 +682,21 @@ static void schedule(sim_engine *eng, sim_event *ev, sim_time at)
 	ev->at = at;
 	ev->queued_at = at;
 	ev->seq = seq;
-	uint32_t r = rec_alloc(eng);
-	record *rc = &eng->recs[r];
-	rc->seq = seq;
-	rc->fn = NULL;
-	rc->ctx = ev;
-	ev->slot = r;
-	queue_push(eng, at, r, true);
+	uint32_t t = timer_alloc(eng, ev);
+	ev->slot = t;
+	entry *e = queue_reserve(eng, at, seq, true);
+	e->at = at;
+	e->seq = seq;
+	e->fn = NULL;
+	e->timer = t;
+	e->gen = eng->timers[t].gen;
 }
 
 void sim_event_cancel(sim_engine *eng, sim_event *ev)
 {
 	if (ev->slot == SIM_SLOT_NONE)
 		return;
-	rec_release(eng, ev->slot);
+	timer_release(eng, ev->slot);
 	ev->slot = SIM_SLOT_NONE;
 	eng->stale++;
 }
@@ -444,20 +720,32 @@ void sim_event_schedule_in(sim_engine *eng, sim_event *ev, sim_time delay)
 	sim_event_schedule(eng, ev, at);
 }
 
+/* A posting other than the usual one, out of line so that the usual one needs no frame. */
+__attribute__((noinline)) static void post_any(sim_engine *eng, sim_time at, uint64_t seq, uint32_t kind,
+                                               uint64_t entity, sim_event_fn fn, void *ctx, uint64_t arg)
+{
+	eng->live++;
+	oneshot_fill(queue_reserve(eng, at, seq, seq + 1 == eng->next_seq), at, seq, kind, entity, fn, ctx, arg);
+}
+
 void sim_post(sim_engine *eng, sim_time at, uint32_t kind, uint64_t entity, sim_event_fn fn,
               void *ctx, uint64_t arg)
 {
 	if (at < eng->now)
 		at = eng->now;
-	uint32_t r = rec_alloc(eng);
-	record *rc = &eng->recs[r];
-	rc->seq = eng->next_seq++;
-	rc->fn = fn;
-	rc->ctx = ctx;
-	rc->arg = arg;
-	rc->entity = entity;
-	rc->kind = kind;
-	queue_push(eng, at, r, true);
+	uint64_t seq = eng->next_seq++;
+	/* the usual case: a later time in the wheel, whose slot has room in its last block */
+	if (__builtin_expect(at > eng->last_at && !((at ^ eng->last_at) >> WHEEL_BITS), 1)) {
+		entry **wp = &eng->wr[at & (WHEEL_SLOTS - 1)];
+		entry *w = *wp;
+		if (__builtin_expect(!at_block_end(w), 1)) {
+			*wp = w + 1;
+			eng->live++;
+			oneshot_fill(w, at, seq, kind, entity, fn, ctx, arg);
+			return;
+		}
+	}
+	post_any(eng, at, seq, kind, entity, fn, ctx, arg);
 }
 
 uint64_t sim_engine_take_seq(sim_engine *eng) { return eng->next_seq++; }
@@ -467,15 +755,8 @@ void sim_post_seq(sim_engine *eng, sim_time at, uint64_t seq, uint32_t kind, uin
 {
 	if (at < eng->now)
 		at = eng->now;
-	uint32_t r = rec_alloc(eng);
-	record *rc = &eng->recs[r];
-	rc->seq = seq;
-	rc->fn = fn;
-	rc->ctx = ctx;
-	rc->arg = arg;
-	rc->entity = entity;
-	rc->kind = kind;
-	queue_push(eng, at, r, seq + 1 == eng->next_seq); /* taken earlier: placed by its sequence */
+	/* taken earlier: placed by its sequence (queue_slot_any notes it when out of order) */
+	post_any(eng, at, seq, kind, entity, fn, ctx, arg);
 }
 
 /* --- running --------------------------------------------------------------------- */
@@ -548,7 +829,7 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 	for (;;) {
 		if (max_events && done >= max_events)
 			return SIM_RUN_COUNT;
-		queue_entry *top = queue_front(eng);
+		entry *top = queue_front(eng);
 		if (!top)
 			return SIM_RUN_IDLE;
 		if (top->at > until) {
@@ -556,32 +837,39 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 				eng->now = until;
 			return SIM_RUN_TIME;
 		}
-		queue_entry e = *top;
-		queue_pop(eng);
-		eng->now = e.at;
-		if (e.at >= eng->next_tick)
-			ticks_run(eng, e.at);
-		record *rc = &eng->recs[e.rec];
-		if (rc->fn) {
-			sim_event tmp = { .at = e.at, .fn = rc->fn, .ctx = rc->ctx, .arg = rc->arg, .entity = rc->entity, .kind = rc->kind, .slot = SIM_SLOT_NONE, .owned = 1 };
-			rec_release(eng, e.rec);
-			fold(eng, e.at, tmp.kind, tmp.entity);
+		/* read what is needed before the handler runs: it may post, which may move
+		 * the flat current bucket */
+		sim_time at = top->at;
+		sim_event_fn fn = top->fn;
+		eng->now = at;
+		if (fn) {
+			sim_event tmp = { .at = at, .fn = fn, .ctx = top->ctx, .arg = top->arg, .entity = top->entity, .kind = top->kind, .slot = SIM_SLOT_NONE, .owned = 1 };
+			queue_pop(eng);
+			if (at >= eng->next_tick)
+				ticks_run(eng, at);
+			eng->live--;
+			fold(eng, at, tmp.kind, tmp.entity);
 			eng->events_run++;
 			done++;
-			tmp.fn(eng, &tmp);
+			fn(eng, &tmp);
 		} else {
-			sim_event *ev = rc->ctx;
-			if (ev->seq != rc->seq) {
+			entry e = *top;
+			queue_pop(eng);
+			if (at >= eng->next_tick)
+				ticks_run(eng, at);
+			sim_event *ev = eng->timers[e.timer].ev;
+			if (ev->seq != e.seq) {
 				/* re-armed later while queued: file it at its real deadline, with the
 				 * order the re-arm gave it (a key above the one just taken) */
-				rc->seq = ev->seq;
+				e.seq = ev->seq;
+				e.at = ev->at;
 				ev->queued_at = ev->at;
-				queue_push(eng, ev->at, e.rec, false);
+				*queue_reserve(eng, e.at, e.seq, false) = e;
 				continue;
 			}
-			rec_release(eng, e.rec);
+			timer_release(eng, e.timer);
 			ev->slot = SIM_SLOT_NONE;
-			fold(eng, e.at, ev->kind, ev->entity);
+			fold(eng, at, ev->kind, ev->entity);
 			eng->events_run++;
 			done++;
 			ev->fn(eng, ev);
@@ -595,7 +883,7 @@ void sim_engine_stop(sim_engine *eng) { eng->stop = true; }
 
 sim_time sim_engine_next_time(sim_engine *eng)
 {
-	queue_entry *top = queue_front(eng);
+	entry *top = queue_front(eng);
 	return top ? top->at : SIM_TIME_NEVER;
 }
 
@@ -614,11 +902,9 @@ size_t sim_engine_pending(const sim_engine *eng) { return eng->live; }
 
 size_t sim_engine_memory(const sim_engine *eng)
 {
-	size_t q = eng->now_bucket.cap;
-	for (int i = 0; i < LEVELS * DIGITS; i++)
-		q += eng->levels[i].cap;
-	return sizeof(*eng) + (size_t)LEVELS * DIGITS * sizeof(bucket) + q * sizeof(queue_entry) +
-	       (size_t)eng->rec_cap * sizeof(record);
+	return sizeof(*eng) + eng->pool_blocks * BLOCK_SIZE + eng->cap_slabs * sizeof(void *) +
+	       eng->cap_free * sizeof(block *) + (size_t)eng->flat.cap * sizeof(entry) +
+	       (size_t)eng->timer_cap * sizeof(timer_slot);
 }
 
 void sim_engine_rng(const sim_engine *eng, const char *name, uint64_t index, sim_rng *out)
