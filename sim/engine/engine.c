@@ -365,14 +365,71 @@ static entry *flat_slot(flat *f, uint64_t seq)
 	return &f->e[i];
 }
 
+/* Merge the sorted runs a[bound[r] .. bound[r+1]) pairwise into out until one is left;
+ * returns the array holding the result (a or out). bound has runs + 1 entries and is
+ * rewritten. */
+static entry *merge_runs(entry *a, entry *out, uint32_t *bound, uint32_t runs)
+{
+	while (runs > 1) {
+		uint32_t k = 0;
+		for (uint32_t r = 0; r < runs; r += 2) {
+			uint32_t lo = bound[r], mid = bound[r + 1], hi = r + 2 <= runs ? bound[r + 2] : mid;
+			uint32_t i = lo, j = mid, o = lo;
+			while (i < mid && j < hi)
+				out[o++] = a[j].seq < a[i].seq ? a[j++] : a[i++];
+			while (i < mid)
+				out[o++] = a[i++];
+			while (j < hi)
+				out[o++] = a[j++];
+			bound[k++] = lo;
+		}
+		bound[k] = bound[runs];
+		runs = k;
+		entry *t = a;
+		a = out;
+		out = t;
+	}
+	return a;
+}
+
+/* Put the flat array in sequence order. A wire FIFO posts each next frame with the
+ * sequence it took when the frame was sent, so an out-of-order slot is usually the
+ * concatenation of long sorted runs, one per group of wires that ran in another order
+ * (an ARP storm: thousands of entries, one run per leaf switch), where an insertion
+ * sort moves entries quadratically often: the runs are merged, O(n log runs). Sequences
+ * are unique, so any correct sort gives the same order. */
+static void flat_sort(flat *f)
+{
+	uint32_t n = f->len, runs = 1;
+	for (uint32_t i = 1; i < n; i++)
+		runs += f->e[i].seq < f->e[i - 1].seq;
+	if (runs == 1)
+		return;
+	uint32_t *bound = sim_xreallocarray(NULL, (size_t)runs + 1, sizeof(*bound), what_queue);
+	uint32_t r = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (i == 0 || f->e[i].seq < f->e[i - 1].seq)
+			bound[r++] = i;
+	bound[r] = n;
+	flat_reserve(f, 2 * n);
+	entry *sorted = merge_runs(f->e, f->e + n, bound, runs);
+	if (sorted != f->e)
+		memcpy(f->e, sorted, (size_t)n * sizeof(*f->e));
+	free(bound);
+}
+
 /* The current bucket's entries not yet run, out of sequence order: move them to the flat
- * array in order (an insertion sort, linear when little is out of place). */
+ * array, then in order. */
 static void cur_flatten(sim_engine *eng)
 {
 	flat *f = &eng->flat;
 	f->len = f->head = 0;
 	if (eng->wr[CUR])
-		BUCKET_DRAIN(eng, CUR, eng->cur_head, eng->rd, e, *flat_slot(f, e->seq) = *e);
+		BUCKET_DRAIN(eng, CUR, eng->cur_head, eng->rd, e, {
+			flat_reserve(f, f->len + 1);
+			f->e[f->len++] = *e;
+		});
+	flat_sort(f);
 	eng->rd = NULL;
 	eng->cur_head = NULL;
 	eng->in_flat = true;
