@@ -230,26 +230,87 @@ static void now_bucket_insert(sim_engine *eng, queue_entry e, uint64_t seq)
 	bk->e[i] = e;
 }
 
-/* Put the current bucket (just filled) in sequence order: an insertion sort, linear when
- * nothing was re-filed, which is the usual case. */
+/* An entry with its sequence read once: sorting compares keys in one array instead of
+ * reaching into the record table at every comparison. */
+typedef struct keyed_entry {
+	uint64_t seq;
+	queue_entry e;
+} keyed_entry;
+
+/* Merge the sorted runs a[bound[i] .. bound[i+1]) pairwise into out, until one is left;
+ * returns the array that holds the result (a or out). bound has runs + 1 entries and is
+ * rewritten. */
+static keyed_entry *merge_runs(keyed_entry *a, keyed_entry *out, uint32_t *bound, uint32_t runs)
+{
+	while (runs > 1) {
+		uint32_t k = 0;
+		for (uint32_t r = 0; r < runs; r += 2) {
+			uint32_t lo = bound[r], mid = bound[r + 1], hi = r + 2 <= runs ? bound[r + 2] : mid;
+			uint32_t i = lo, j = mid, o = lo;
+			while (i < mid && j < hi)
+				out[o++] = a[j].seq < a[i].seq ? a[j++] : a[i++];
+			while (i < mid)
+				out[o++] = a[i++];
+			while (j < hi)
+				out[o++] = a[j++];
+			bound[k++] = lo;
+		}
+		bound[k] = bound[runs];
+		runs = k;
+		keyed_entry *t = a;
+		a = out;
+		out = t;
+	}
+	return a;
+}
+
+/* Put the current bucket (just filled) in sequence order. It is usually sorted already
+ * (one linear check), or small. But a wire FIFO posts each next frame with the sequence
+ * it took when the frame was sent, so a bucket can be the concatenation of long sorted
+ * runs, one per group of wires that the previous bucket ran in another order (an ARP
+ * storm: thousands of entries, one run per leaf switch), where an insertion sort moves
+ * entries quadratically often: runs are merged instead, O(n log runs). Sequences are
+ * unique, so any correct sort gives the same order. */
 static void now_bucket_sort(sim_engine *eng)
 {
 	bucket *bk = &eng->now_bucket;
+	uint32_t n = bk->len, descents = 0;
 	uint64_t prev = entry_seq(eng, &bk->e[0]);
-	for (uint32_t i = 1; i < bk->len; i++) {
-		queue_entry x = bk->e[i];
-		uint64_t s = entry_seq(eng, &x);
-		if (s > prev) {
-			prev = s;
-			continue;
-		}
-		uint32_t j = i;
-		while (j > 0 && entry_seq(eng, &bk->e[j - 1]) > s) {
-			bk->e[j] = bk->e[j - 1];
-			j--;
-		}
-		bk->e[j] = x;
+	for (uint32_t i = 1; i < n; i++) {
+		uint64_t s = entry_seq(eng, &bk->e[i]);
+		descents += s < prev;
+		prev = s;
 	}
+	if (!descents)
+		return;
+	if (n <= 32) {
+		for (uint32_t i = 1; i < n; i++) {
+			queue_entry x = bk->e[i];
+			uint64_t s = entry_seq(eng, &x);
+			uint32_t j = i;
+			while (j > 0 && entry_seq(eng, &bk->e[j - 1]) > s) {
+				bk->e[j] = bk->e[j - 1];
+				j--;
+			}
+			bk->e[j] = x;
+		}
+		return;
+	}
+	keyed_entry *a = xrealloc(NULL, (size_t)n * 2 * sizeof(*a));
+	uint32_t *bound = xrealloc(NULL, ((size_t)descents + 2) * sizeof(*bound));
+	uint32_t runs = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		a[i].seq = entry_seq(eng, &bk->e[i]);
+		a[i].e = bk->e[i];
+		if (i == 0 || a[i].seq < a[i - 1].seq)
+			bound[runs++] = i;
+	}
+	bound[runs] = n;
+	keyed_entry *sorted = merge_runs(a, a + n, bound, runs);
+	for (uint32_t i = 0; i < n; i++)
+		bk->e[i] = sorted[i].e;
+	free(bound);
+	free(a);
 }
 
 static inline bool entry_stale(const sim_engine *eng, const queue_entry *e)
