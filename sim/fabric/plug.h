@@ -39,6 +39,8 @@ typedef enum sim_tap_dir {
 typedef void (*sim_tap_fn)(void *ctx, const sim_plug *plug, sim_tap_dir dir, sim_time at,
                            const sim_frame *f);
 
+/* What a frame crossing reads comes first, in 64 bytes: a broadcast crosses thousands of
+ * plugs, each a cache miss. */
 struct sim_plug {
 	sim_fabric *fab;
 	uint64_t id;
@@ -49,8 +51,8 @@ struct sim_plug {
 	void *tap_ctx;
 	/* Owner hooks. receive() takes ownership of f, which reaches the plug at time `at`. */
 	void (*receive)(sim_plug *self, sim_frame *f, sim_time at);
-	void (*carrier_changed)(sim_plug *self);
 	void *owner;
+	void (*carrier_changed)(sim_plug *self);
 	uint64_t drops_no_carrier; /* frames offered to this plug's peer without carrier */
 	char name[48];
 };
