@@ -45,7 +45,9 @@ struct sim_plug {
 	sim_fabric *fab;
 	uint64_t id;
 	sim_plug_kind kind;
-	bool up; /* the owner's side can carry frames */
+	bool up;      /* the owner's side can carry frames */
+	bool carrier; /* up, connected and the peer up: kept by plug.c whenever one changes, so
+	               * a sender (a switch flooding to every port) need not read the peer */
 	sim_plug *peer;
 	sim_tap_fn tap;
 	void *tap_ctx;
@@ -68,7 +70,7 @@ void sim_plug_init(sim_plug *p, sim_fabric *fab, sim_plug_kind kind, const char 
 int sim_plug_connect(sim_plug *a, sim_plug *b);
 void sim_plug_disconnect(sim_plug *p);
 
-static inline bool sim_plug_carrier(const sim_plug *p) { return p->up && p->peer && p->peer->up; }
+static inline bool sim_plug_carrier(const sim_plug *p) { return p->carrier; }
 
 /* For owners: change this side's up state; both sides hear of a carrier change. */
 void sim_plug_set_up(sim_plug *p, bool up);
