@@ -30,10 +30,14 @@ typedef struct fifo_chunk {
 	fifo_slot s[FIFO_SLOTS];
 } fifo_chunk;
 
-/* One direction, with the end its frames leave at. What an arrival reads is in its
- * first two cache lines (the FIFO's head, then the plug of the way out): every frame of
- * a broadcast is an arrival on another wire, so these lines are a storm's cache misses. */
+/* One direction: its frames enter at end `in`, whose plug it holds, and leave at `out`
+ * (the other direction's). A broadcast is a frame sent into thousands of wires and an
+ * arrival on each, every one on other memory, so a storm's cost is these structures'
+ * cache misses: what an arrival reads is the first cache line (then the plug of the way
+ * out); what sending reads is that line, the plug and the two lines after it (the wire's
+ * parameters it needs are mirrored there). */
 typedef struct wire_dir {
+	/* the arrival side */
 	fifo_chunk *head;   /* the FIFO's first chunk; the head slot is head->s[head_i] */
 	uint32_t head_i;    /* in head */
 	uint32_t fifo_len;  /* slots in the FIFO */
@@ -44,15 +48,20 @@ typedef struct wire_dir {
 	uint32_t kind;      /* wire.arrive */
 	bool up;            /* the wire's, mirrored */
 	uint64_t delivered; /* st.delivered, kept here; copied into st when it is read */
-	sim_wire *w;
-	wire_end out; /* the end these frames leave at */
-	sim_wire_stats st;
-	/* the sending side */
+	sim_plug *out;      /* the end the frames leave at */
+	/* the end they enter at, then the sending side */
+	wire_end in;
+	uint32_t mtu; /* w->p's, mirrored (sim_wire_set_params) */
 	uint64_t tx_free_ps; /* picoseconds: exact serialization without rounding drift */
 	fifo_chunk *tail;    /* the last chunk; the next slot is tail->s[tail_i] */
-	uint32_t tail_i;
 	uint64_t tail_seq;
 	sim_time tail_at;
+	sim_time latency; /* mirrored */
+	sim_engine *eng;
+	uint32_t tail_i;
+	bool faults; /* any of loss, duplicate, reorder, corrupt (mirrored) */
+	uint64_t bandwidth_bps, queue_limit; /* mirrored */
+	sim_wire_stats st;
 	fifo_chunk *spare; /* an emptied chunk kept for the next one needed */
 	sim_rng loss, dup, reorder, corrupt;
 } __attribute__((aligned(64))) wire_dir;
@@ -67,7 +76,21 @@ struct sim_wire {
 };
 
 /* End s of the wire (where frames of dir[s] enter and those of dir[1 - s] leave). */
-static wire_end *end_of(sim_wire *w, unsigned s) { return &w->dir[1 - s].out; }
+static wire_end *end_of(sim_wire *w, unsigned s) { return &w->dir[s].in; }
+
+/* The parameters a frame sent in reads, next to the rest of what it reads. */
+static void mirror_params(sim_wire *w)
+{
+	const sim_wire_params *p = &w->p;
+	for (unsigned s = 0; s < 2; s++) {
+		wire_dir *d = &w->dir[s];
+		d->mtu = p->mtu;
+		d->latency = p->latency;
+		d->bandwidth_bps = p->bandwidth_bps;
+		d->queue_limit = p->queue_limit;
+		d->faults = p->loss.num || p->duplicate.num || p->reorder.num || p->corrupt.num;
+	}
+}
 
 void sim_wire_params_default(sim_wire_params *p)
 {
@@ -93,7 +116,7 @@ static void wire_arrive(sim_engine *eng, sim_event *ev)
 		return;
 	}
 	d->delivered++;
-	sim_plug_send(&d->out.plug, f, ev->at);
+	sim_plug_send(d->out, f, ev->at);
 }
 
 static fifo_slot *fifo_push(wire_dir *d)
@@ -155,12 +178,12 @@ static void fifo_arrive(sim_engine *eng, sim_event *ev)
 	d->delivered++;
 	sim_frame *f = sim_frame_unpark(&s.ref);
 	f->meta64 = s.at;
-	sim_plug_send(&d->out.plug, f, ev->at);
+	sim_plug_send(d->out, f, ev->at);
 }
 
-static void post_arrival(sim_wire *w, wire_dir *d, sim_frame *f, sim_time at)
+static void post_arrival(wire_dir *d, sim_frame *f, sim_time at)
 {
-	sim_engine *eng = sim_fabric_engine(w->fab);
+	sim_engine *eng = d->eng;
 	uint64_t seq = sim_engine_take_seq(eng);
 	if (at < sim_now(eng))
 		at = sim_now(eng);
@@ -191,10 +214,9 @@ static void wire_end_receive(sim_plug *self, sim_frame *f, sim_time at)
 	wire_end *in = self->owner;
 	sim_wire *w = in->w;
 	wire_dir *d = &w->dir[in->side];
-	const sim_wire_params *p = &w->p;
 	d->st.frames_in++;
 	d->st.bytes_in += f->len;
-	if (!w->up) {
+	if (!d->up) {
 		d->st.down_drops++;
 		sim_frame_free(f);
 		return;
@@ -206,7 +228,7 @@ static void wire_end_receive(sim_plug *self, sim_frame *f, sim_time at)
 		return;
 	}
 	uint32_t l2_payload = f->len - SIM_ETH_HLEN - (eh.tagged ? SIM_VLAN_HLEN : 0u);
-	if (l2_payload > p->mtu) {
+	if (l2_payload > d->mtu) {
 		d->st.mtu_drops++;
 		sim_frame_free(f);
 		return;
@@ -214,23 +236,28 @@ static void wire_end_receive(sim_plug *self, sim_frame *f, sim_time at)
 
 	uint64_t ready_ps = at * 1000u;
 	uint64_t start_ps = d->tx_free_ps > ready_ps ? d->tx_free_ps : ready_ps;
-	if (p->bandwidth_bps) {
-		if (p->queue_limit) {
-			unsigned __int128 backlog = (unsigned __int128)(start_ps - ready_ps) * p->bandwidth_bps / 8000000000000ULL;
-			if (backlog + f->len > p->queue_limit) {
+	if (d->bandwidth_bps) {
+		if (d->queue_limit) {
+			unsigned __int128 backlog = (unsigned __int128)(start_ps - ready_ps) * d->bandwidth_bps / 8000000000000ULL;
+			if (backlog + f->len > d->queue_limit) {
 				d->st.queue_drops++;
 				sim_frame_free(f);
 				return;
 			}
 		}
 		uint64_t wire_bytes = (f->len < SIM_ETH_MIN_FRAME ? SIM_ETH_MIN_FRAME : f->len) + SIM_ETH_WIRE_OVERHEAD;
-		uint64_t ser_ps = (wire_bytes * 8u * 1000000000000ULL + p->bandwidth_bps - 1) / p->bandwidth_bps;
+		uint64_t ser_ps = (wire_bytes * 8u * 1000000000000ULL + d->bandwidth_bps - 1) / d->bandwidth_bps;
 		d->tx_free_ps = start_ps + ser_ps;
 	} else {
 		d->tx_free_ps = start_ps;
 	}
-	sim_time arrive = (d->tx_free_ps + 999u) / 1000u + p->latency;
+	sim_time arrive = (d->tx_free_ps + 999u) / 1000u + d->latency;
+	if (!d->faults) {
+		post_arrival(d, f, arrive);
+		return;
+	}
 
+	const sim_wire_params *p = &w->p;
 	if (happens(&d->loss, p->loss)) {
 		d->st.lost++;
 		sim_frame_free(f);
@@ -248,11 +275,11 @@ static void wire_end_receive(sim_plug *self, sim_frame *f, sim_time at)
 	if (happens(&d->dup, p->duplicate)) {
 		sim_frame *c = sim_frame_clone(f);
 		d->st.duplicated++;
-		post_arrival(w, d, f, arrive);
-		post_arrival(w, d, c, arrive);
+		post_arrival(d, f, arrive);
+		post_arrival(d, c, arrive);
 		return;
 	}
-	post_arrival(w, d, f, arrive);
+	post_arrival(d, f, arrive);
 }
 
 /* Each end is up when the wire is up and the device at the far end is up: that is the
@@ -302,8 +329,9 @@ sim_wire *sim_wire_new(sim_fabric *fab, const char *name, const sim_wire_params 
 	else
 		sim_wire_params_default(&w->p);
 	w->up = true;
+	mirror_params(w);
 	uint32_t kind = sim_kind("wire.arrive");
-	const sim_engine *eng = sim_fabric_engine(fab);
+	sim_engine *eng = sim_fabric_engine(fab);
 	for (unsigned s = 0; s < 2; s++) {
 		char n[48];
 		snprintf(n, sizeof(n), "%.40s.%u", w->name, s);
@@ -313,7 +341,8 @@ sim_wire *sim_wire_new(sim_fabric *fab, const char *name, const sim_wire_params 
 		/* plug ids in end order, as they always were (ids order events) */
 		sim_plug_init(&e->plug, fab, SIM_PLUG_WIRE_END, n, e, wire_end_receive, wire_end_carrier_changed);
 		e->plug.up = false; /* no device at the far end yet */
-		w->dir[s].w = w;
+		w->dir[s].out = &end_of(w, 1 - s)->plug;
+		w->dir[s].eng = eng;
 		w->dir[s].id = w->id;
 		w->dir[s].kind = kind;
 		w->dir[s].up = true;
@@ -329,7 +358,11 @@ sim_wire *sim_wire_new(sim_fabric *fab, const char *name, const sim_wire_params 
 
 sim_plug *sim_wire_end(sim_wire *w, unsigned side) { return side < 2 ? &end_of(w, side)->plug : NULL; }
 const char *sim_wire_name(const sim_wire *w) { return w->name; }
-void sim_wire_set_params(sim_wire *w, const sim_wire_params *p) { w->p = *p; }
+void sim_wire_set_params(sim_wire *w, const sim_wire_params *p)
+{
+	w->p = *p;
+	mirror_params(w);
+}
 const sim_wire_params *sim_wire_params_get(const sim_wire *w) { return &w->p; }
 
 void sim_wire_set_up(sim_wire *w, bool up)
