@@ -51,7 +51,7 @@ typedef struct wire_dir {
 	sim_plug *out;      /* the end the frames leave at */
 	/* the end they enter at, then the sending side */
 	wire_end in;
-	uint32_t mtu; /* w->p's, mirrored (sim_wire_set_params) */
+	uint32_t mtu;        /* w->p's, mirrored (sim_wire_set_params) */
 	uint64_t tx_free_ps; /* picoseconds: exact serialization without rounding drift */
 	fifo_chunk *tail;    /* the last chunk; the next slot is tail->s[tail_i] */
 	uint64_t tail_seq;
@@ -59,7 +59,7 @@ typedef struct wire_dir {
 	sim_time latency; /* mirrored */
 	sim_engine *eng;
 	uint32_t tail_i;
-	bool faults; /* any of loss, duplicate, reorder, corrupt (mirrored) */
+	bool faults;                         /* any of loss, duplicate, reorder, corrupt (mirrored) */
 	uint64_t bandwidth_bps, queue_limit; /* mirrored */
 	sim_wire_stats st;
 	fifo_chunk *spare; /* an emptied chunk kept for the next one needed */
