@@ -57,6 +57,22 @@ assert sum(p["drops"] + p["headroom_drops"] for p in ports) == 0
 assert all(p["depth_p50"] <= p["depth_p99"] for p in ports)
 PY
 
+# --- txwindow: 1us by default on a lossless priority (a PFC MAC stops at the next frame),
+# 10us otherwise; a written value wins
+run_as() { # SED-EXPR: the PFC incast with its txwindow rewritten, its output without names
+	sed "$1" scenarios/incast-pfc.scn >"$dir/tw.scn"
+	"$SMCR_SIM" run "$dir/tw.scn" | sed "s|$dir/tw.scn|X|g"
+}
+run_as 's/ txwindow=2us//' >"$dir/tw.default"
+run_as 's/ txwindow=2us/ txwindow=1us/' >"$dir/tw.1us"
+run_as 's/ txwindow=2us/ txwindow=10us/' >"$dir/tw.10us"
+cmp -s "$dir/tw.default" "$dir/tw.1us" || fail "a lossless adapter without txwindow= does not run as with txwindow=1us"
+cmp -s "$dir/tw.default" "$dir/tw.10us" && fail "txwindow=10us written on a lossless priority was not taken"
+run_as 's/ txwindow=2us//; s/ pfc=08 xoff=24K xon=12K headroom=24K//' >"$dir/tw.lossy"
+run_as 's/ txwindow=2us/ txwindow=10us/; s/ pfc=08 xoff=24K xon=12K headroom=24K//' >"$dir/tw.lossy10"
+cmp -s "$dir/tw.lossy" "$dir/tw.lossy10" || fail "a lossy adapter's txwindow default is not 10us"
+grep -q '^adapter  *txwindow  *10us .*1us on a lossless priority' "$dir/defaults" || fail "check --defaults: txwindow's lossless default"
+
 # --- captures: PFC frames as tshark sees them
 "$SMCR_SIM" run --pcap "$dir/pfc.pcapng" --pcap-taps both scenarios/incast-pfc.scn >/dev/null
 t() { tshark -n -o ip.check_checksum:TRUE -r "$1" -Y "$2" -T fields -e frame.number 2>/dev/null | wc -l; }
@@ -80,5 +96,18 @@ for w in goodput "Jain's fairness" 'bottleneck queue' 'pauses sent' drops 'ECN m
 done
 "$SMCR_SIM" bench incast --senders 4 --fabric pfc | grep -q 'drops: *0 tail, 0 headroom' || fail "bench incast pfc dropped"
 expect_exit 2 "$SMCR_SIM" bench incast --senders 0
+# --- bench incast --convergence: two DCQCN flows, rates over time, the 10 % figures
+"$SMCR_SIM" bench incast --convergence --ms 100 >"$dir/conv.out"
+grep -q '^bench incast --convergence: 2 DCQCN flows through one 40.0 Gb/s bottleneck' "$dir/conv.out" || fail "convergence header"
+[ "$(grep -c '^  [0-9]' "$dir/conv.out")" -eq 100 ] || fail "convergence: one line per ms"
+first=$(sed -n 's/^  within 10 %: *first \([0-9]*\) ms after the join.*/\1/p' "$dir/conv.out")
+[ -n "$first" ] && [ "$first" -le 40 ] || fail "the two flows did not come within 10 % of fair in 40 ms: $(grep within "$dir/conv.out")"
+grep -q '^  last quarter: ' "$dir/conv.out" || fail "convergence: no last-quarter figures"
+"$SMCR_SIM" bench incast --convergence --fabric relay --rate 25Gbps --ms 50 --avg 2 | grep -q '25.0 Gb/s bottleneck (RED relay' ||
+	fail "convergence through the relay at 25 Gb/s"
+expect_exit 2 "$SMCR_SIM" bench incast --convergence --senders 3
+expect_exit 2 "$SMCR_SIM" bench incast --convergence --rate wet
+expect_exit 2 "$SMCR_SIM" bench incast --convergence --fabric pfc
+expect_exit 2 "$SMCR_SIM" bench incast --ms 100
 expect_exit 2 "$SMCR_SIM" bench incast --fabric wet
 echo "congestion ok"

@@ -86,15 +86,15 @@ Test(dcqcn, fast_recovery_then_additive_then_hyper)
 	dcqcn_rp_on_cnp(&rp, &p, 0); /* Rt 20G, Rc 10G */
 	cr_assert_eq(rp.rc_bps, 10000000000ULL);
 	sim_time t = 0;
-	/* T = 1..4: max(T, BC) < F: fast recovery towards Rt = 20G */
-	for (int i = 1; i <= 4; i++) {
+	/* T = 1..5: max(T, BC) <= F: F fast recovery steps towards Rt = 20G */
+	for (int i = 1; i <= 5; i++) {
 		t += p.rate_timer;
 		dcqcn_rp_on_timer(&rp, &p, t);
 		cr_assert_eq(rp.rt_bps, 20000000000ULL);
 	}
-	cr_assert_eq(rp.st.fast_recovery, 4);
-	cr_assert_eq(rp.rc_bps, 20000000000ULL - 10000000000ULL / 16);
-	/* BC stays 0, so min(T, BC) never exceeds F: additive from T = 5 on */
+	cr_assert_eq(rp.st.fast_recovery, 5);
+	cr_assert_eq(rp.rc_bps, 20000000000ULL - 10000000000ULL / 32);
+	/* BC stays 0, so min(T, BC) never exceeds F: additive from T = 6 on */
 	t += p.rate_timer;
 	dcqcn_rp_on_timer(&rp, &p, t);
 	cr_assert_eq(rp.st.additive, 1);

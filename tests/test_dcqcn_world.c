@@ -12,57 +12,68 @@ static bottleneck_result res;
 /* Gb/s of one window */
 static double gbps(const bottleneck_params *p, uint64_t bytes) { return (double)bytes * 8.0 / (double)p->window; }
 
-/* The first window from which every later one has both flows within 10 % of half the
- * bottleneck, each flow's goodput averaged over `span` windows ending there; last when
- * never. */
-static size_t converged_span(const bottleneck_params *p, const bottleneck_result *r, size_t first, size_t last,
-                             size_t span)
+/* Both flows' goodput averaged over the `span` windows ending with window w, as a
+ * fraction off half the bottleneck (the larger of the two). */
+static double off_fair(const bottleneck_params *p, const bottleneck_result *r, size_t w, size_t span)
 {
-	double fair = (double)p->bottleneck_bps / 2e9;
-	size_t from = last;
-	for (size_t w = last; w-- > first + span - 1;) {
-		bool ok = true;
-		for (int f = 0; f < 2; f++) {
-			uint64_t sum = 0;
-			for (size_t k = 0; k < span; k++)
-				sum += r->bytes[f][w - k];
-			double g = gbps(p, sum) / (double)span;
-			ok = ok && g >= 0.9 * fair && g <= 1.1 * fair;
-		}
-		if (!ok)
-			break;
-		from = w;
+	double fair = (double)p->bottleneck_bps / 2e9, worst = 0;
+	for (int f = 0; f < 2; f++) {
+		uint64_t sum = 0;
+		for (size_t k = 0; k < span; k++)
+			sum += r->bytes[f][w - k];
+		double g = gbps(p, sum) / (double)span, d = g > fair ? g / fair - 1 : 1 - g / fair;
+		worst = d > worst ? d : worst;
 	}
-	return from;
+	return worst;
 }
 
-static size_t converged_from(const bottleneck_params *p, const bottleneck_result *r, size_t first, size_t last)
-{
-	return converged_span(p, r, first, last, 1);
-}
-
+/* DCQCN converges to the fair share and then wanders around it (docs/dcqcn.md: a few
+ * random CNPs per congestion episode against a weak AIMD pull), so the test judges 5 ms
+ * means, as `bench incast --convergence` does: they come within 10 % of fair soon after
+ * the join, are within it at least half of the time and never 20 % off, and each
+ * flow's mean from then on is within 5 % of fair. */
 Test(dcqcn_world, two_flows_converge_to_fair_share)
 {
 	bottleneck_params p;
 	bottleneck_params_default(&p);
-	p.duration = 60 * SIM_MS;
+	p.duration = 100 * SIM_MS;
 	char err[128];
 	cr_assert_eq(bottleneck_run(&p, &res, err, sizeof err), 0, "%s", err);
 	cr_assert(!res.failed);
-	size_t start2 = (size_t)(p.start2 / p.window), last = (size_t)(p.duration / p.window) - 1;
+	size_t start2 = (size_t)(p.start2 / p.window), last = (size_t)(p.duration / p.window), span = 5;
 	if (getenv("DCQCN_TRACE"))
 		for (size_t w = 0; w < res.n_windows; w++)
 			fprintf(stderr, "%3zu ms  %6.2f  %6.2f Gb/s\n", w, gbps(&p, res.bytes[0][w]), gbps(&p, res.bytes[1][w]));
-	size_t conv = converged_from(&p, &res, start2, last);
-	fprintf(stderr, "dcqcn: marked %lu, CNPs %lu sent %lu received; flow 2 from %zu ms, both within 10%% of fair from %zu ms\n",
-	        (unsigned long)res.marked, (unsigned long)res.cnp_tx, (unsigned long)res.cnp_rx, start2, conv);
+	size_t first = last, within = 0, n = 0;
+	double worst = 0;
+	uint64_t sum[2] = { 0, 0 };
+	for (size_t w = start2 + span - 1; w < last; w++) {
+		double off = off_fair(&p, &res, w, span);
+		bool in = off <= 0.10;
+		if (in && first == last)
+			first = w;
+		if (first == last)
+			continue;
+		n++;
+		within += in;
+		worst = off > worst ? off : worst;
+		sum[0] += res.bytes[0][w];
+		sum[1] += res.bytes[1][w];
+		/* the link stays used: the two flows together above 90 % of 40 Gb/s */
+		cr_assert_gt(gbps(&p, res.bytes[0][w] + res.bytes[1][w]), 36.0, "window %zu", w);
+	}
+	double fair = (double)p.bottleneck_bps / 2e9, g0 = gbps(&p, sum[0]) / (double)n, g1 = gbps(&p, sum[1]) / (double)n;
+	fprintf(stderr, "dcqcn: marked %lu, CNPs %lu sent %lu received; flow 2 from %zu ms; 5 ms means within 10%% of fair "
+	                "from %zu ms, then %zu of %zu; means %.2f and %.2f Gb/s\n",
+	        (unsigned long)res.marked, (unsigned long)res.cnp_tx, (unsigned long)res.cnp_rx, start2, first + 1, within, n, g0,
+	        g1);
 	cr_assert_gt(res.marked, 0);
 	cr_assert_gt(res.cnp_tx, 0);
 	cr_assert_eq(res.cnp_rx, res.cnp_tx, "every CNP reaches its sender (no loss here)");
-	cr_assert_lt(conv, last - 10, "converged and stayed for the last 10 ms (from %zu ms)", conv);
-	/* the link stays used: the two flows together above 90 % of 40 Gb/s */
-	for (size_t w = conv; w < last; w++)
-		cr_assert_gt(gbps(&p, res.bytes[0][w] + res.bytes[1][w]), 36.0, "window %zu", w);
+	cr_assert_leq(first + 1, start2 + 40, "within 10 %% of fair 40 ms after the join (%zu ms)", first + 1);
+	cr_assert_geq(within * 2, n, "within 10 %% at least half the time (%zu of %zu)", within, n);
+	cr_assert_leq(worst, 0.20, "the wander stays within 20 %% (%.3f)", worst);
+	cr_assert(g0 > 0.95 * fair && g0 < 1.05 * fair && g1 > 0.95 * fair && g1 < 1.05 * fair, "%.2f %.2f", g0, g1);
 }
 
 static void switch_qos(sim_switch_qos *q, bool ecn, uint8_t pfc_mask)
@@ -91,9 +102,9 @@ Test(dcqcn_world, with_the_switchs_ecn_the_flows_share_fairly_and_without_it_the
 	if (getenv("DCQCN_TRACE"))
 		for (size_t w = 0; w < res.n_windows; w++)
 			fprintf(stderr, "%3zu ms  %6.2f  %6.2f Gb/s\n", w, gbps(&p, res.bytes[0][w]), gbps(&p, res.bytes[1][w]));
-	/* the switch marks on the instantaneous queue as frames leave: the shares drift by up
-	 * to ~12 % around fair over tens of milliseconds (they do not settle as with the
-	 * relay), so judge the mean from 20 ms on, and Jain's index of each 5 ms */
+	/* the switch marks on the instantaneous queue as frames leave; the shares wander
+	 * around fair over tens of milliseconds, as with the relay (docs/dcqcn.md), so judge
+	 * the mean from 20 ms on, and Jain's index of each 5 ms */
 	size_t from = 20, n = last - from;
 	uint64_t sum[2] = { 0, 0 };
 	double worst_jain = 1.0;

@@ -2,10 +2,12 @@
  * (sim/bench/incast_bench.h). */
 #include <glib.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "sim/bench/incast_bench.h"
+#include "sim/bench/incast_convergence.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 
@@ -27,11 +29,101 @@ static void print_result(const incast_bench_config *c, const incast_bench_result
 	printf("  expectations failed:  %" PRIu64 ", fingerprint %016" PRIx64 "\n", r->failed, r->fingerprint);
 }
 
+/* "40Gbps", "40G", "25.5Gbps", "800Mbps" or bits per second: 0 when not a rate. */
+static uint64_t parse_rate(const char *t)
+{
+	char *end;
+	double v = g_ascii_strtod(t, &end);
+	double unit = 1;
+	if (!g_ascii_strcasecmp(end, "gbps") || !g_ascii_strcasecmp(end, "g"))
+		unit = 1e9;
+	else if (!g_ascii_strcasecmp(end, "mbps") || !g_ascii_strcasecmp(end, "m"))
+		unit = 1e6;
+	else if (*end && g_ascii_strcasecmp(end, "bps"))
+		return 0;
+	v *= unit;
+	return end != t && v >= 1e9 && v <= 1e12 ? (uint64_t)v : 0;
+}
+
+static void print_convergence(const incast_conv_config *c, const incast_conv_result *r)
+{
+	printf("bench incast --convergence: 2 DCQCN flows through one %.1f Gb/s bottleneck (%s), flow 2 from %u ms, "
+	       "%u ms, seed %" PRIu64 "\n",
+	       (double)c->rate_bps / 1e9, c->relay ? "RED relay at enqueue" : "switch, RED at egress", r->join_ms, c->ms,
+	       c->seed);
+	printf("  ms    flow 1  flow 2 Gb/s (1 ms)   flow 1  flow 2 (%u ms mean)\n", c->avg);
+	for (size_t w = 0; w < c->ms; w++) {
+		double a = (double)r->run.bytes[0][w] * 8.0 / 1e6, b = (double)r->run.bytes[1][w] * 8.0 / 1e6;
+		if (w + 1 >= c->avg)
+			printf("  %-5zu %6.2f  %6.2f               %6.2f  %6.2f\n", w, a, b, incast_conv_gbps(r, 0, w, c->avg),
+			       incast_conv_gbps(r, 1, w, c->avg));
+		else
+			printf("  %-5zu %6.2f  %6.2f\n", w, a, b);
+	}
+	printf("  fair share:           %.2f Gb/s each\n", r->fair_gbps);
+	if (r->first_within == UINT32_MAX) {
+		printf("  within 10 %%:          never (%u ms means)\n", c->avg);
+	} else {
+		printf("  within 10 %%:          first %u ms after the join (%u ms means)\n", r->first_within, c->avg);
+		if (r->stays_within == UINT32_MAX)
+			printf("  stays within 10 %%:    not to the end: %.1f %% of the means from then on, worst %.1f %%\n",
+			       100.0 * r->within_share, 100.0 * r->worst_dev);
+		else
+			printf("  stays within 10 %%:    from %u ms after the join (%.1f %% of the means from the first, worst %.1f %%)\n",
+			       r->stays_within, 100.0 * r->within_share, 100.0 * r->worst_dev);
+	}
+	printf("  last quarter:         %.2f and %.2f Gb/s (spread %.1f %% of fair)\n", r->tail_gbps[0], r->tail_gbps[1],
+	       100.0 * fabs(r->tail_gbps[0] - r->tail_gbps[1]) / r->fair_gbps);
+	printf("  marks %" PRIu64 ", CNPs %" PRIu64 ", drops %" PRIu64 ", deepest queue %" PRIu64 " B\n",
+	       r->run.marked + r->run.switch_marks, r->run.cnp_tx, r->run.switch_drops, r->run.max_queue);
+}
+
+static int convergence(gint64 senders, const char *fabric, const char *rate, gint64 ms, gint64 avg, gint64 seed,
+                       const char *prog)
+{
+	incast_conv_config c;
+	incast_conv_default(&c);
+	c.seed = (uint64_t)seed;
+	if (rate)
+		c.rate_bps = parse_rate(rate);
+	if (ms)
+		c.ms = (uint32_t)(ms >= 10 && ms <= 4000 ? ms : 0);
+	if (avg)
+		c.avg = (uint32_t)(avg >= 1 && avg <= 100 ? avg : 0);
+	c.relay = fabric && !strcmp(fabric, "relay");
+	if (senders != 2 || (fabric && !c.relay && strcmp(fabric, "switch")) || !c.rate_bps || !c.ms || !c.avg ||
+	    c.avg * 2 > c.ms) {
+		fprintf(stderr,
+		        "%s: --convergence runs 2 senders (--senders 2) through --fabric switch|relay at --rate 1G..1000Gbps, "
+		        "--ms 10..4000, --avg 1..100 ms means (at most half the run)\n",
+		        prog);
+		return 2;
+	}
+	incast_conv_result *r = g_new0(incast_conv_result, 1);
+	char err[256];
+	int rc = 0;
+	if (incast_conv_run(&c, r, err, sizeof err)) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		rc = 1;
+	} else {
+		print_convergence(&c, r);
+		rc = r->run.failed ? 1 : 0;
+	}
+	g_free(r);
+	return rc;
+}
+
 int bench_incast(int argc, char **argv)
 {
-	gint64 senders = 16, seed = 1;
-	gchar *mode = NULL, *bytes = NULL;
+	gint64 senders = 16, seed = 1, ms = 0, avg = 0;
+	gchar *mode = NULL, *bytes = NULL, *rate = NULL;
+	gboolean conv = FALSE;
 	GOptionEntry entries[] = {
+		{ "convergence", 0, 0, G_OPTION_ARG_NONE, &conv,
+		  "two DCQCN flows on one bottleneck: rates over time, time to within 10 % of fair (--fabric switch|relay)", NULL },
+		{ "rate", 'r', 0, G_OPTION_ARG_STRING, &rate, "with --convergence: the bottleneck's rate (40Gbps)", "RATE" },
+		{ "ms", 0, 0, G_OPTION_ARG_INT64, &ms, "with --convergence: run length in ms (200)", "MS" },
+		{ "avg", 0, 0, G_OPTION_ARG_INT64, &avg, "with --convergence: ms averaged for the 10 % test (5)", "MS" },
 		{ "senders", 'n', 0, G_OPTION_ARG_INT64, &senders, "stacks sending to one (16, 1..64)", "N" },
 		{ "fabric", 'f', 0, G_OPTION_ARG_STRING, &mode, "none, pfc, ecn-dcqcn or all (all)", "MODE" },
 		{ "bytes", 'b', 0, G_OPTION_ARG_STRING, &bytes, "bytes per sender (1M)", "SIZE" },
@@ -42,6 +134,18 @@ int bench_incast(int argc, char **argv)
 	if (cli_parse_options(&opts, &argc, &argv))
 		return 2;
 	int rc = 0;
+	if (conv || rate || ms || avg) {
+		if (!conv || argc > 1 || bytes) {
+			fprintf(stderr, "%s: --rate, --ms and --avg go with --convergence (which takes no --bytes)\n", argv[0]);
+			rc = 2;
+		} else {
+			rc = convergence(senders == 16 ? 2 : senders, mode, rate, ms, avg, seed, argv[0]);
+		}
+		g_free(mode);
+		g_free(bytes);
+		g_free(rate);
+		return rc;
+	}
 	uint64_t b = 1u << 20;
 	bool all = !mode || !strcmp(mode, "all");
 	incast_mode only = INCAST_NONE;

@@ -68,7 +68,9 @@ static void increase(dcqcn_rp *rp, const dcqcn_params *p)
 {
 	uint32_t hi = rp->t_stage > rp->bc_stage ? rp->t_stage : rp->bc_stage;
 	uint32_t lo = rp->t_stage < rp->bc_stage ? rp->t_stage : rp->bc_stage;
-	if (hi < p->recovery) {
+	/* F fast recovery steps: the F-th event after a cut still is one (QCN's five FR
+	 * cycles; HPCC's ns-3 model and htsim count the same) */
+	if (hi <= p->recovery) {
 		rp->st.fast_recovery++;
 	} else if (lo > p->recovery) {
 		rp->st.hyper++;

@@ -9,7 +9,7 @@
  *  - every alpha_timer without a CNP: alpha = (1-g)*alpha;
  *  - rate increase events come from the rate timer (every rate_timer: T += 1) and the byte
  *    counter (every byte_counter bytes sent: BC += 1). At each:
- *      max(T, BC) < F          fast recovery   Rc = (Rt + Rc) / 2
+ *      max(T, BC) <= F         fast recovery   Rc = (Rt + Rc) / 2
  *      min(T, BC) > F          hyper increase  Rt += (min(T, BC) - F) * R_HAI, Rc = (Rt + Rc) / 2
  *      otherwise               additive        Rt += R_AI, Rc = (Rt + Rc) / 2
  *    with Rt and Rc capped at the line rate and Rc kept at least min_rate.

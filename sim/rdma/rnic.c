@@ -147,6 +147,12 @@ static uint64_t *gid_check(rnic *r, const vf_port *vp, const roce_pkt *pkt)
 static void port_rx(sim_endpoint *ep, sim_frame *f)
 {
 	rnic_port *port = ep->ctx;
+	if (!rnic_rx_stall_hold(port, f))
+		rnic_port_receive(port, f);
+}
+
+void rnic_port_receive(rnic_port *port, sim_frame *f)
+{
 	rnic *r = port->r;
 	unsigned pi = port->num - 1u;
 	r->st.rx_frames++;
@@ -206,7 +212,7 @@ static void loop_deliver(sim_engine *eng, sim_event *ev)
 {
 	(void)eng;
 	rnic_port *port = ev->ctx;
-	port_rx(&port->ep, (sim_frame *)(uintptr_t)ev->arg);
+	rnic_port_receive(port, (sim_frame *)(uintptr_t)ev->arg);
 }
 
 bool rnic_port_paused(const rnic_port *port, unsigned prio, sim_time *until)
@@ -380,6 +386,7 @@ rnic *rnic_new(sim_fabric *fab, const rnic_config *cfg)
 			sim_event_init(&p->resume_ev[q], r->k_resume, p->ep.plug.id, port_resume_event, p);
 			p->resume_ev[q].arg = q;
 		}
+		rnic_rx_stall_init(p);
 	}
 	return r;
 }
@@ -401,6 +408,7 @@ void rnic_free(rnic *r)
 				sim_frame_free(f);
 			}
 		}
+		rnic_rx_stall_free(p);
 		sim_endpoint_destroy(&p->ep);
 	}
 	free(r->qps);

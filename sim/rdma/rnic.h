@@ -76,6 +76,10 @@ typedef struct rnic_config {
 	sim_time event_delay;    /* an event (completion, port change) to its delivery */
 	sim_time tx_window;      /* the adapter keeps at most this much wire time queued */
 	uint32_t ack_req_every;  /* AckReq on every Nth packet of long messages (and the last) */
+	/* A receive side that stops draining (a stalled host): from rx_stall_at for
+	 * rx_stall_for (0 = never) the adapter takes no frame off the wire, holds what still
+	 * arrives and pauses its priority with PFC (sim/rdma/rnic_rx_stall.c) */
+	sim_time rx_stall_at, rx_stall_for;
 	uint8_t roce;            /* GID types the adapter offers: RNIC_ROCE_V1 | RNIC_ROCE_V2
 	                            * (0 = both); Soft-RoCE (rxe), for one, has RoCE v2 only */
 	rnic_cc_config cc;
@@ -107,6 +111,9 @@ typedef struct rnic_stats {
 	uint64_t rx_ecn_ce;      /* accepted RoCE v2 frames that arrived CE-marked */
 	uint64_t cnp_tx, cnp_rx; /* CNPs sent (notification point) and received (reaction point) */
 	uint64_t tx_held;        /* frames held because their priority was paused */
+	uint64_t pfc_tx;         /* PFC frames the adapter sent (XOFF and XON): receive stalls */
+	uint64_t rx_stall_held;  /* frames that arrived while the receive side was stalled */
+	uint64_t rx_stall_peak;  /* the most bytes held at once during a stall */
 } rnic_stats;
 
 /* Defaults: 1 port, eth MTU 1500 (IB MTU 1024), doorbell 200 ns, events 100 ns,
@@ -139,6 +146,8 @@ void rnic_set_loop_tap(rnic *r, sim_tap_fn fn, void *ctx);
  * PAUSE/PFC frames the port received. */
 sim_time rnic_port_paused_ns(const rnic *r, uint8_t port, unsigned prio);
 uint64_t rnic_port_pause_frames(const rnic *r, uint8_t port);
+/* Virtual ns the port's receive side has been stalled so far (rx_stall_at/for). */
+sim_time rnic_port_rx_stalled_ns(const rnic *r, uint8_t port);
 /* The priority the adapter sends RoCE data with (see rnic_cc_config). */
 unsigned rnic_priority(const rnic *r);
 const rnic_config *rnic_config_get(const rnic *r);

@@ -28,6 +28,13 @@ typedef struct rnic_port {
 	sim_time pause_end[SIM_PRIOS]; /* end of the pause counted in paused_total */
 	sim_time paused_total[SIM_PRIOS];
 	uint64_t pause_frames;
+	/* a stalled receive side (rnic_rx_stall.c): what arrived meanwhile, in order, and the
+	 * event that starts the stall, refreshes its XOFF and ends it */
+	sim_frame *rx_head, *rx_tail;
+	uint64_t rx_bytes;
+	bool rx_stalled;
+	sim_time rx_stalled_since, rx_stalled_total;
+	sim_event stall_ev;
 	/* the live QPs on this port, in QP number order (numbers only grow): whom a resumed
 	 * link or priority restarts, without walking every QP number the adapter handed out */
 	struct rnic_qp *qps_head, *qps_tail;
@@ -241,5 +248,13 @@ void resp_on_request(rnic_qp *qp, const roce_pkt *pkt);
 void resp_on_congestion(rnic_qp *qp);
 
 #define SQ_NONE UINT32_MAX
+
+/* The receive path (rnic.c): a frame taken off the wire, parsed and given to its QP. */
+void rnic_port_receive(rnic_port *port, sim_frame *f);
+/* The receive stall (rnic_rx_stall.c): arm it when the adapter is made; while it lasts,
+ * hold keeps a frame (true) instead of receiving it; free drops what is still held. */
+void rnic_rx_stall_init(rnic_port *port);
+bool rnic_rx_stall_hold(rnic_port *port, sim_frame *f);
+void rnic_rx_stall_free(rnic_port *port);
 
 #endif

@@ -60,9 +60,15 @@ static void put_adapter_cc(FILE *out, const scn_adapter_cc *cc)
 		fprintf(out, " prio=%d", cc->pcp);
 	if (cc->dscp >= 0)
 		fprintf(out, " dscp=%d", cc->dscp);
-	if (cc->txwindow_ns != 10000) {
+	if (cc->txwindow_given || cc->txwindow_ns != 10000) {
 		scn_format_duration(cc->txwindow_ns, t, sizeof t);
 		fprintf(out, " txwindow=%s", t);
+	}
+	if (cc->rx_stall) {
+		scn_format_duration(cc->rx_stall_ns, t, sizeof t);
+		fprintf(out, " rxstall=%s", t);
+		scn_format_duration(cc->rx_stall_for_ns, t, sizeof t);
+		fprintf(out, " rxstallfor=%s", t);
 	}
 	if (!cc->dcqcn)
 		return;

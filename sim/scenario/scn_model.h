@@ -107,11 +107,14 @@ typedef struct scn_adapter_cc {
 	uint8_t cnp_pcp, cnp_dscp;
 	uint64_t cnp_interval_ns;
 	uint64_t txwindow_ns; /* wire time the adapter keeps queued on its access wire */
+	bool txwindow_given;  /* written: else the runner picks 1us on a lossless priority */
 	sim_ratio g;
 	uint64_t alpha_timer_ns, rate_timer_ns;
 	uint64_t byte_counter; /* 0 = no byte counter */
 	uint32_t recovery;     /* F */
 	uint64_t rai_bps, rhai_bps, min_bps;
+	bool rx_stall;                     /* rxstall= given: the receive side stops draining */
+	uint64_t rx_stall_ns, rx_stall_for_ns; /* from when, for how long */
 } scn_adapter_cc;
 
 typedef struct scn_adapter {

@@ -93,6 +93,8 @@ static const scn_attr_spec adapter_specs[] = {
 	{ "rai", SCN_V_RATE, 1000, 1000000000000ULL, NULL, NULL, NULL, false },
 	{ "rhai", SCN_V_RATE, 1000, 1000000000000ULL, NULL, NULL, NULL, false },
 	{ "minrate", SCN_V_RATE, 1000, 1000000000000ULL, NULL, NULL, NULL, false },
+	{ "rxstall", SCN_V_DURATION, 0, 3600 * NS_S, NULL, NULL, NULL, false },
+	{ "rxstallfor", SCN_V_DURATION, 1000, 10 * NS_S, NULL, NULL, NULL, false },
 };
 
 static uint64_t brk_key(unsigned kind, uint64_t index)
@@ -359,8 +361,10 @@ static void adapter_cc(scn_parser *P, const scn_attrs *a, scn_adapter_cc *cc, bo
 		cc->cnp_dscp = (uint8_t)v.u;
 	if (GET("cnpinterval"))
 		cc->cnp_interval_ns = v.u;
-	if (GET("txwindow"))
+	if (GET("txwindow")) {
 		cc->txwindow_ns = v.u;
+		cc->txwindow_given = given;
+	}
 	if (GET("dcqcn_g")) {
 		cc->g = v.r;
 		if (v.r.num == 0) {
@@ -385,6 +389,12 @@ static void adapter_cc(scn_parser *P, const scn_attrs *a, scn_adapter_cc *cc, bo
 		cc->rhai_bps = v.u;
 	if (GET("minrate"))
 		cc->min_bps = v.u;
+	if (GET("rxstall") && given) {
+		cc->rx_stall = true;
+		cc->rx_stall_ns = v.u;
+	}
+	if (GET("rxstallfor"))
+		cc->rx_stall_for_ns = v.u;
 #undef GET
 }
 

@@ -180,6 +180,10 @@ static void cc_from_scenario(rnic_config *c, const scn_adapter_cc *sc)
 	cc->cnp_pcp = sc->cnp_pcp;
 	cc->cnp_dscp = sc->cnp_dscp;
 	c->tx_window = sc->txwindow_ns;
+	if (sc->rx_stall) {
+		c->rx_stall_at = sc->rx_stall_ns;
+		c->rx_stall_for = sc->rx_stall_for_ns;
+	}
 	dcqcn_params *p = &cc->dp;
 	p->cnp_interval = sc->cnp_interval_ns;
 	p->g = sc->g;
@@ -190,6 +194,24 @@ static void cc_from_scenario(rnic_config *c, const scn_adapter_cc *sc)
 	p->rai_bps = sc->rai_bps;
 	p->rhai_bps = sc->rhai_bps;
 	p->min_bps = sc->min_bps;
+}
+
+/* A PFC-capable MAC stops a paused priority at the next frame boundary: an adapter whose
+ * priority is lossless (PFC enabled for it, as DCBX from its switch sets it) keeps only
+ * about a frame queued past that check, 1 us (a 4 KiB frame at 25-40 Gb/s), unless the
+ * scenario says otherwise. The priority is the one whose PAUSE it honours (rnic.h). */
+#define LOSSLESS_TX_WINDOW SIM_US
+
+static bool adapter_lossless(const scn_scenario *s, const scn_adapter *a)
+{
+	const scn_adapter_cc *cc = &a->cc;
+	unsigned prio = cc->pcp >= 0 ? (unsigned)cc->pcp & 7u : cc->dscp >= 0 ? ((unsigned)cc->dscp >> 3) & 7u : 0u;
+	for (uint8_t p = 0; p < a->n_ports; p++) {
+		const scn_switch_qos *q = &s->switches[a->port[p].sw].qos;
+		if (q->buffer && (q->pfc >> prio) & 1u)
+			return true;
+	}
+	return false;
 }
 
 static int build_adapters(world *w, char *err, size_t errlen)
@@ -204,6 +226,8 @@ static int build_adapters(world *w, char *err, size_t errlen)
 		c.nports = a->n_ports;
 		c.roce = (uint8_t)((a->roce & SCN_ROCE_V1 ? RNIC_ROCE_V1 : 0) | (a->roce & SCN_ROCE_V2 ? RNIC_ROCE_V2 : 0));
 		cc_from_scenario(&c, &a->cc);
+		if (!a->cc.txwindow_given && adapter_lossless(s, a))
+			c.tx_window = LOSSLESS_TX_WINDOW;
 		for (uint8_t p = 0; p < a->n_ports; p++) {
 			memcpy(c.ports[p].mac, a->port[p].mac, 6);
 			snprintf(c.ports[p].pnet_id, sizeof(c.ports[p].pnet_id), "%s", a->port[p].pnetid);

@@ -8,12 +8,24 @@
 #include "sim/rdma/qp.h"
 #include "sim/world/world_int.h"
 
+/* A receive stall configured (rxstall=): its lines appear only then, so other reports
+ * keep their shape. */
+static bool rx_stalls(const rnic *r) { return rnic_config_get(r)->rx_stall_for > 0; }
+
+static sim_time rx_stalled_ns(const rnic *r)
+{
+	sim_time t = 0;
+	for (uint8_t p = 1; p <= rnic_nports(r); p++)
+		t += rnic_port_rx_stalled_ns(r, p);
+	return t;
+}
+
 static bool adapter_in_use(const world_adapter *wa)
 {
 	const rnic *r = wa->r;
 	const rnic_cc_config *cc = &rnic_config_get(r)->cc;
 	const rnic_stats *st = rnic_stats_get(r);
-	if (cc->dcqcn || cc->pcp >= 0 || cc->dscp >= 0 || st->rx_ecn_ce || st->cnp_rx || st->cnp_tx)
+	if (cc->dcqcn || cc->pcp >= 0 || cc->dscp >= 0 || st->rx_ecn_ce || st->cnp_rx || st->cnp_tx || rx_stalls(r))
 		return true;
 	for (uint8_t p = 1; p <= rnic_nports(r); p++)
 		if (rnic_port_pause_frames(r, p))
@@ -50,6 +62,11 @@ void world_print_congestion(world *w, FILE *out)
 		fprintf(out, "adapter %s (PFID %04X): priority %u, dcqcn %s; ECN-marked received %" PRIu64 ", CNPs sent %" PRIu64 ", received %" PRIu64 ", frames held by PAUSE %" PRIu64 "\n",
 		        w->scn->adapters[i].name, rnic_pfid(r), rnic_priority(r), cc->dcqcn ? "on" : "off", st->rx_ecn_ce,
 		        st->cnp_tx, st->cnp_rx, st->tx_held);
+		if (rx_stalls(r)) {
+			sim_time t = rx_stalled_ns(r);
+			fprintf(out, "  receive side stalled %" PRIu64 ".%03" PRIu64 " us: PFC frames sent %" PRIu64 ", frames held %" PRIu64 " (peak %" PRIu64 " bytes)\n",
+			        t / 1000u, t % 1000u, st->pfc_tx, st->rx_stall_held, st->rx_stall_peak);
+		}
 		for (uint8_t p = 1; p <= rnic_nports(r); p++) {
 			sim_time paused = rnic_port_paused_ns(r, p, rnic_priority(r));
 			fprintf(out, "  port %u: PAUSE/PFC frames received %" PRIu64 ", priority %u paused %" PRIu64 ".%03" PRIu64 " us\n",
@@ -91,6 +108,12 @@ void world_json_congestion(world *w, json_writer *j)
 		json_kv_uint(j, "cnp_tx", st->cnp_tx);
 		json_kv_uint(j, "cnp_rx", st->cnp_rx);
 		json_kv_uint(j, "frames_held", st->tx_held);
+		if (rx_stalls(r)) {
+			json_kv_uint(j, "rx_stalled_ns", rx_stalled_ns(r));
+			json_kv_uint(j, "pfc_tx", st->pfc_tx);
+			json_kv_uint(j, "rx_stall_held", st->rx_stall_held);
+			json_kv_uint(j, "rx_stall_peak_bytes", st->rx_stall_peak);
+		}
 		json_key(j, "ports");
 		json_begin_array(j);
 		for (uint8_t p = 1; p <= rnic_nports(r); p++) {

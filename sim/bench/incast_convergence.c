@@ -1,0 +1,81 @@
+/* Two DCQCN flows converging on one bottleneck (incast_convergence.h). */
+#include "sim/bench/incast_convergence.h"
+
+#include <math.h>
+#include <string.h>
+
+void incast_conv_default(incast_conv_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->rate_bps = 40000000000ULL;
+	c->ms = 200;
+	c->avg = 5;
+	c->seed = 1;
+}
+
+double incast_conv_gbps(const incast_conv_result *r, unsigned f, size_t w, uint32_t avg)
+{
+	uint64_t sum = 0;
+	for (size_t k = 0; k < avg; k++)
+		sum += r->run.bytes[f][w - k];
+	return (double)sum * 8.0 / ((double)avg * 1e6); /* windows of 1 ms */
+}
+
+static double dev(double g, double fair) { return fabs(g - fair) / fair; }
+
+int incast_conv_run(const incast_conv_config *c, incast_conv_result *r, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	bottleneck_params p;
+	bottleneck_params_default(&p);
+	p.seed = c->seed;
+	p.bottleneck_bps = p.access_bps = c->rate_bps;
+	p.rx_bps = c->rate_bps * 5 / 2; /* the receivers never limit */
+	p.duration = (sim_time)c->ms * SIM_MS;
+	sim_switch_qos q;
+	if (!c->relay) {
+		/* as tests/test_dcqcn_world.c: a 12 MiB shared buffer, RED with the paper's
+		 * Kmin 5 KB, Kmax 200 KB, Pmax 1 % (the switch's defaults), no PFC */
+		sim_switch_qos_default(&q);
+		q.buffer_bytes = 12u << 20;
+		q.alpha = (sim_ratio){ 1, 1 };
+		q.ecn = true;
+		q.headroom_bytes = 64 * 1024;
+		p.qos = &q;
+	}
+	if (bottleneck_run(&p, &r->run, err, errlen))
+		return -1;
+	r->join_ms = (uint32_t)(p.start2 / SIM_MS);
+	r->fair_gbps = (double)c->rate_bps / 2e9;
+	size_t last = c->ms; /* window `ms` holds the tail after the flows stop posting */
+	size_t from = r->join_ms + c->avg;
+	r->first_within = r->stays_within = UINT32_MAX;
+	size_t n = 0, ok = 0;
+	for (size_t w = from - 1; w < last; w++) {
+		bool in = true;
+		double worst = 0;
+		for (unsigned f = 0; f < 2; f++) {
+			double d = dev(incast_conv_gbps(r, f, w, c->avg), r->fair_gbps);
+			in = in && d <= 0.1;
+			worst = d > worst ? d : worst;
+		}
+		/* an averaged window is stamped with its end: (w + 1) ms */
+		uint32_t at = (uint32_t)(w + 1 - r->join_ms);
+		if (in && r->first_within == UINT32_MAX)
+			r->first_within = at;
+		if (in && r->stays_within == UINT32_MAX)
+			r->stays_within = at;
+		if (!in)
+			r->stays_within = UINT32_MAX;
+		if (r->first_within != UINT32_MAX) {
+			n++;
+			ok += in;
+			r->worst_dev = worst > r->worst_dev ? worst : r->worst_dev;
+		}
+	}
+	r->within_share = n ? (double)ok / (double)n : 0;
+	size_t q4 = c->ms / 4;
+	for (unsigned f = 0; f < 2; f++)
+		r->tail_gbps[f] = incast_conv_gbps(r, f, last - 1, (uint32_t)q4);
+	return 0;
+}
