@@ -333,6 +333,59 @@ Test(engine, deferred_rearm_does_not_count_as_an_event)
 	sim_engine_free(eng);
 }
 
+/* Sequences taken in one order and posted in another, as wire FIFOs do: events of one
+ * time posted as several interleaved sorted runs (and, separately, a reversed block) still
+ * run in sequence order. */
+enum { RUNS_N = 600 };
+
+typedef struct seq_log {
+	uint64_t seen[RUNS_N];
+	uint32_t n;
+} seq_log;
+
+static void log_seq(sim_engine *eng, sim_event *ev)
+{
+	(void)eng;
+	seq_log *l = ev->ctx;
+	cr_assert_lt(l->n, RUNS_N);
+	l->seen[l->n++] = ev->arg;
+}
+
+Test(engine, interleaved_runs_of_old_sequences_run_in_sequence_order)
+{
+	for (uint32_t groups = 1; groups <= 40; groups += 13) {
+		sim_engine *eng = sim_engine_new(1);
+		seq_log *l = calloc(1, sizeof(*l));
+		uint64_t seq[RUNS_N];
+		for (uint32_t i = 0; i < RUNS_N; i++)
+			seq[i] = sim_engine_take_seq(eng);
+		/* group g holds seq[g], seq[g + groups], ...; the groups are posted last first */
+		for (uint32_t g = groups; g-- > 0;)
+			for (uint32_t i = g; i < RUNS_N; i += groups)
+				sim_post_seq(eng, 1000, seq[i], 1, 0, log_seq, l, seq[i]);
+		cr_assert_eq(sim_engine_run(eng, SIM_TIME_NEVER, 0), SIM_RUN_IDLE);
+		cr_assert_eq(l->n, RUNS_N);
+		for (uint32_t i = 0; i < RUNS_N; i++)
+			cr_assert_eq(l->seen[i], seq[i], "%u groups: position %u", groups, i);
+		free(l);
+		sim_engine_free(eng);
+	}
+	/* every run a single entry: the sequences posted in reverse */
+	sim_engine *eng = sim_engine_new(1);
+	seq_log *l = calloc(1, sizeof(*l));
+	uint64_t first = sim_engine_take_seq(eng);
+	for (uint32_t i = 1; i < RUNS_N; i++)
+		sim_engine_take_seq(eng);
+	for (uint32_t i = RUNS_N; i-- > 0;)
+		sim_post_seq(eng, 77, first + i, 1, 0, log_seq, l, first + i);
+	sim_engine_run(eng, SIM_TIME_NEVER, 0);
+	cr_assert_eq(l->n, RUNS_N);
+	for (uint32_t i = 0; i < RUNS_N; i++)
+		cr_assert_eq(l->seen[i], first + i, "reversed: position %u", i);
+	free(l);
+	sim_engine_free(eng);
+}
+
 /* The queue against a plain model: timers armed, re-armed (later and earlier) and
  * cancelled, one-shots posted, runs stopped at time limits and peeks in between (which
  * spread the queue ahead of time, so later postings land before its radix base). The

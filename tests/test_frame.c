@@ -205,3 +205,39 @@ Test(frame, tagging_or_untagging_a_shared_frame_leaves_the_other_holders_alone)
 	cr_assert_eq(sim_frame_pool_in_use(pool), 0);
 	sim_frame_pool_free(pool);
 }
+
+/* A parked frame keeps its bytes (and its share of a buffer) without a handle, still
+ * counts as in use, and comes back as a handle on the same bytes. */
+Test(frame, a_parked_frame_keeps_its_bytes_and_counts_as_in_use)
+{
+	sim_frame_pool *pool = sim_frame_pool_new();
+	sim_frame *f = sim_frame_alloc_len(pool, 64);
+	memcpy(sim_frame_put(f, 5), "hello", 5);
+	sim_frame_pull(f, 1);
+	sim_frame *c = sim_frame_clone(f);
+	sim_frame_ref r[2];
+	r[0].spare = 7;
+	sim_frame_park(f, &r[0]);
+	sim_frame_park(c, &r[1]);
+	cr_assert_eq(r[0].spare, 7, "the holder's field is left alone");
+	sim_frame_pool_stats st;
+	sim_frame_pool_stats_get(pool, &st);
+	cr_assert_eq(st.frames_in_use, 2);
+	sim_frame *g = sim_frame_unpark(&r[0]);
+	cr_assert_eq(g->len, 4);
+	cr_assert_eq(memcmp(g->data, "ello", 4), 0);
+	cr_assert_eq(sim_frame_headroom(g), SIM_FRAME_HEADROOM + 1);
+	cr_assert(sim_frame_shared(g), "the parked clone still holds the buffer");
+	sim_frame_writable(g)[0] = 'E';
+	sim_frame *h = sim_frame_unpark(&r[1]);
+	cr_assert_eq(memcmp(h->data, "ello", 4), 0, "a write after unparking copies first");
+	sim_frame_free(g);
+	sim_frame_pool_stats_get(pool, &st);
+	cr_assert_eq(st.frames_in_use, 1);
+	sim_frame_park(h, &r[1]);
+	sim_frame_ref_free(&r[1]);
+	sim_frame_pool_stats_get(pool, &st);
+	cr_assert_eq(st.frames_in_use, 0);
+	cr_assert_eq(st.bufs_in_use[0], 0);
+	sim_frame_pool_free(pool);
+}

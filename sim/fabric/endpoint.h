@@ -54,14 +54,15 @@ typedef struct sim_endpoint_stats {
 } sim_endpoint_stats;
 
 struct sim_endpoint {
+	/* what a delivery reads: these 64 bytes, then the plug's first 64 */
+	sim_endpoint_rx_fn rx;
+	void *ctx;
+	sim_endpoint_stats stats;
 	sim_plug plug;
 	uint8_t mac[SIM_ETH_ALEN];
-	sim_endpoint_rx_fn rx;
 	sim_endpoint_link_fn link;
-	void *ctx;
 	bool admin_up;
 	bool carrier; /* as last reported through link */
-	sim_endpoint_stats stats;
 	/* frames waiting for their delivery time (from a switch port's forwarding delay) */
 	sim_frame *pending_head, *pending_tail;
 	sim_event deliver_ev;

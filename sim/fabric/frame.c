@@ -191,6 +191,43 @@ sim_frame *sim_frame_clone(const sim_frame *f)
 	return c;
 }
 
+_Static_assert(SIM_FRAME_CAPACITY <= UINT16_MAX, "a parked frame's offset and length are 16 bits");
+
+void sim_frame_park(sim_frame *f, sim_frame_ref *r)
+{
+	sim_frame_pool *pool = f->buf->u.pool;
+	r->buf = f->buf;
+	r->off = (uint16_t)(f->data - f->buf->bytes);
+	r->len = (uint16_t)f->len;
+	/* the handle goes back, the frame stays in use */
+	f->buf = NULL;
+	f->next = pool->free_frames;
+	pool->free_frames = f;
+}
+
+sim_frame *sim_frame_unpark(const sim_frame_ref *r)
+{
+	sim_frame_pool *pool = r->buf->u.pool;
+	if (!pool->free_frames)
+		refill_frames(pool);
+	sim_frame *f = pool->free_frames;
+	pool->free_frames = f->next;
+	f->next = NULL;
+	f->buf = r->buf;
+	f->data = r->buf->bytes + r->off;
+	f->len = r->len;
+	f->meta = 0;
+	f->meta64 = 0;
+	return f;
+}
+
+void sim_frame_ref_free(const sim_frame_ref *r)
+{
+	sim_frame_pool *pool = r->buf->u.pool;
+	buf_put(r->buf);
+	pool->st.frames_in_use--;
+}
+
 bool sim_frame_shared(const sim_frame *f) { return f->buf->refs > 1; }
 
 /* Give f a buffer of its own of class cls holding its bytes at the same headroom. */

@@ -22,6 +22,14 @@ void sim_plug_init(sim_plug *p, sim_fabric *fab, sim_plug_kind kind, const char 
 	snprintf(p->name, sizeof(p->name), "%s", name ? name : "");
 }
 
+/* Recompute p's carrier; every change of up or peer does it for both plugs concerned
+ * before either owner hears of it, so owners always read current carriers. */
+static void refresh(sim_plug *p)
+{
+	if (p)
+		p->carrier = p->up && p->peer && p->peer->up;
+}
+
 static void notify(sim_plug *p)
 {
 	if (p->carrier_changed)
@@ -38,6 +46,8 @@ int sim_plug_connect(sim_plug *a, sim_plug *b)
 		return SMCR_ERR_STATE;
 	a->peer = b;
 	b->peer = a;
+	refresh(a);
+	refresh(b);
 	notify(a);
 	notify(b);
 	return SMCR_ERR_OK;
@@ -50,6 +60,8 @@ void sim_plug_disconnect(sim_plug *p)
 		return;
 	p->peer = NULL;
 	q->peer = NULL;
+	refresh(p);
+	refresh(q);
 	notify(p);
 	notify(q);
 }
@@ -59,6 +71,8 @@ void sim_plug_set_up(sim_plug *p, bool up)
 	if (p->up == up)
 		return;
 	p->up = up;
+	refresh(p);
+	refresh(p->peer);
 	notify(p);
 	if (p->peer)
 		notify(p->peer);

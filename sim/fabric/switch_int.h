@@ -22,15 +22,17 @@ typedef struct port_qos {
 	sim_switch_port_qos_stats st;
 } port_qos;
 
+/* A flood reads every port's plug, mode, VLAN and counters: those first, the trunk's
+ * VLAN bitmap (512 bytes) last, so the ports a flood walks are not spread out by it. */
 struct sw_port {
 	sim_plug plug;
 	sim_switch *sw;
 	uint32_t idx;
 	bool admin_up;
 	sim_port_mode mode;
-	uint16_t pvid;        /* access VLAN, or trunk native VLAN (0 = none) */
-	uint8_t allowed[512]; /* trunk: bit v set = VLAN v allowed */
+	uint16_t pvid; /* access VLAN, or trunk native VLAN (0 = none) */
 	sim_switch_port_stats st;
+	uint8_t allowed[512]; /* trunk: bit v set = VLAN v allowed */
 };
 
 struct sim_switch {

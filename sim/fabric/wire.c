@@ -14,32 +14,83 @@ typedef struct wire_end {
 	unsigned side;
 } wire_end;
 
+/* Frames in flight in arrival order, parked (sim_frame_ref: 16 bytes, not a handle) in
+ * chunks of slots: an ARP storm puts thousands on every wire at once, and a queue entry
+ * each was most of a 10,000-stack run's memory. A slot's ref.spare is the difference of
+ * its order (sequence) to the previous slot's. */
+#define FIFO_SLOTS 21 /* a chunk is 512 bytes */
+
+typedef struct fifo_slot {
+	sim_frame_ref ref;
+	sim_time at;
+} fifo_slot;
+
+typedef struct fifo_chunk {
+	struct fifo_chunk *next;
+	fifo_slot s[FIFO_SLOTS];
+} fifo_chunk;
+
+/* One direction: its frames enter at end `in`, whose plug it holds, and leave at `out`
+ * (the other direction's). A broadcast is a frame sent into thousands of wires and an
+ * arrival on each, every one on other memory, so a storm's cost is these structures'
+ * cache misses: what an arrival reads is the first cache line (then the plug of the way
+ * out); what sending reads is that line, the plug and the two lines after it (the wire's
+ * parameters it needs are mirrored there). */
 typedef struct wire_dir {
+	/* the arrival side */
+	fifo_chunk *head;   /* the FIFO's first chunk; the head slot is head->s[head_i] */
+	uint32_t head_i;    /* in head */
+	uint32_t fifo_len;  /* slots in the FIFO */
+	uint64_t head_seq;  /* order of the head slot, which is posted (sim_post_seq) */
+	uint32_t doomed;    /* the first this many of the FIFO left before the wire went down */
+	uint32_t gen;       /* bumped when the wire goes down: frames posted alone are lost */
+	uint64_t id;        /* the wire's, the arrivals' event entity */
+	uint32_t kind;      /* wire.arrive */
+	bool up;            /* the wire's, mirrored */
+	uint64_t delivered; /* st.delivered, kept here; copied into st when it is read */
+	sim_plug *out;      /* the end the frames leave at */
+	/* the end they enter at, then the sending side */
+	wire_end in;
+	uint32_t mtu;        /* w->p's, mirrored (sim_wire_set_params) */
 	uint64_t tx_free_ps; /* picoseconds: exact serialization without rounding drift */
-	uint32_t gen;        /* bumped when the wire goes down: frames in flight are lost */
-	/* Frames in flight in arrival order, only the head posted (sim_post_seq): a flood
-	 * of an ARP storm puts thousands on every wire at once, and a queue entry each was
-	 * most of a 10,000-stack run's memory. meta64 is a frame's arrival time, meta the
-	 * difference of its order (seq) to the previous one's. Frames that cannot join (a
-	 * reordered one arriving before the tail) are posted one by one, gen in meta. */
-	sim_frame *fifo_head, *fifo_tail;
-	uint64_t head_seq, tail_seq;
-	size_t fifo_len;
-	size_t doomed; /* the first this many of the FIFO left before the wire went down */
-	sim_rng loss, dup, reorder, corrupt;
+	fifo_chunk *tail;    /* the last chunk; the next slot is tail->s[tail_i] */
+	uint64_t tail_seq;
+	sim_time tail_at;
+	sim_time latency; /* mirrored */
+	sim_engine *eng;
+	uint32_t tail_i;
+	bool faults;                         /* any of loss, duplicate, reorder, corrupt (mirrored) */
+	uint64_t bandwidth_bps, queue_limit; /* mirrored */
 	sim_wire_stats st;
-} wire_dir;
+	fifo_chunk *spare; /* an emptied chunk kept for the next one needed */
+	sim_rng loss, dup, reorder, corrupt;
+} __attribute__((aligned(64))) wire_dir;
 
 struct sim_wire {
-	sim_fabric *fab;
+	wire_dir dir[2]; /* dir[s]: frames entering at end s, leaving at end 1 - s */
 	uint64_t id;
-	char name[48];
-	sim_wire_params p;
 	bool up;
-	uint32_t kind_arrive;
-	wire_end ends[2];
-	wire_dir dir[2]; /* dir[s]: frames entering at end s */
+	sim_fabric *fab;
+	sim_wire_params p;
+	char name[48];
 };
+
+/* End s of the wire (where frames of dir[s] enter and those of dir[1 - s] leave). */
+static wire_end *end_of(sim_wire *w, unsigned s) { return &w->dir[s].in; }
+
+/* The parameters a frame sent in reads, next to the rest of what it reads. */
+static void mirror_params(sim_wire *w)
+{
+	const sim_wire_params *p = &w->p;
+	for (unsigned s = 0; s < 2; s++) {
+		wire_dir *d = &w->dir[s];
+		d->mtu = p->mtu;
+		d->latency = p->latency;
+		d->bandwidth_bps = p->bandwidth_bps;
+		d->queue_limit = p->queue_limit;
+		d->faults = p->loss.num || p->duplicate.num || p->reorder.num || p->corrupt.num;
+	}
+}
 
 void sim_wire_params_default(sim_wire_params *p)
 {
@@ -53,78 +104,109 @@ void sim_wire_params_default(sim_wire_params *p)
 
 static bool happens(sim_rng *r, sim_ratio p) { return p.num && sim_rng_chance(r, p); }
 
+/* A frame posted on its own (one that cannot join the FIFO): gen in its meta. */
 static void wire_arrive(sim_engine *eng, sim_event *ev)
 {
 	(void)eng;
-	wire_end *exit = ev->ctx;
+	wire_dir *d = ev->ctx;
 	sim_frame *f = (sim_frame *)(uintptr_t)ev->arg;
-	sim_wire *w = exit->w;
-	wire_dir *d = &w->dir[1 - exit->side];
-	if (!w->up || f->meta != d->gen) {
+	if (!d->up || f->meta != d->gen) {
 		d->st.down_drops++;
 		sim_frame_free(f);
 		return;
 	}
-	d->st.delivered++;
-	sim_plug_send(&exit->plug, f, ev->at);
+	d->delivered++;
+	sim_plug_send(d->out, f, ev->at);
 }
 
+static fifo_slot *fifo_push(wire_dir *d)
+{
+	if (!d->tail || d->tail_i == FIFO_SLOTS) {
+		fifo_chunk *c = d->spare;
+		if (c)
+			d->spare = NULL;
+		else
+			c = sim_xmalloc(sizeof(*c), "wire queues");
+		c->next = NULL;
+		if (d->tail)
+			d->tail->next = c;
+		else
+			d->head = c;
+		d->tail = c;
+		d->tail_i = 0;
+	}
+	d->fifo_len++;
+	return &d->tail->s[d->tail_i++];
+}
+
+/* Take the head slot; the next head, if any, is then d->head->s[d->head_i]. */
+static fifo_slot fifo_pop(wire_dir *d)
+{
+	fifo_chunk *c = d->head;
+	fifo_slot s = c->s[d->head_i++];
+	if (--d->fifo_len == 0) {
+		/* empty: the chunk starts over (head and tail are the same chunk) */
+		d->head_i = d->tail_i = 0;
+	} else if (d->head_i == FIFO_SLOTS) {
+		d->head = c->next;
+		d->head_i = 0;
+		if (d->spare)
+			free(c);
+		else
+			d->spare = c;
+	}
+	return s;
+}
+
+/* The head of direction ctx's FIFO arrives. */
 static void fifo_arrive(sim_engine *eng, sim_event *ev)
 {
-	wire_end *exit = ev->ctx;
-	sim_wire *w = exit->w;
-	wire_dir *d = &w->dir[1 - exit->side];
-	sim_frame *f = d->fifo_head;
-	d->fifo_head = f->next;
-	f->next = NULL;
-	d->fifo_len--;
-	if (d->fifo_head) {
-		d->head_seq += d->fifo_head->meta;
-		sim_post_seq(eng, d->fifo_head->meta64, d->head_seq, w->kind_arrive, w->id, fifo_arrive, exit, 0);
-	} else {
-		d->fifo_tail = NULL;
+	wire_dir *d = ev->ctx;
+	fifo_slot s = fifo_pop(d);
+	if (d->fifo_len) {
+		const fifo_slot *next = &d->head->s[d->head_i];
+		d->head_seq += next->ref.spare;
+		sim_post_seq(eng, next->at, d->head_seq, d->kind, d->id, fifo_arrive, d, 0);
 	}
-	if (d->doomed) {
-		d->doomed--;
+	if (d->doomed || !d->up) {
+		if (d->doomed)
+			d->doomed--;
 		d->st.down_drops++;
-		sim_frame_free(f);
+		sim_frame_ref_free(&s.ref);
 		return;
 	}
-	if (!w->up) {
-		d->st.down_drops++;
-		sim_frame_free(f);
-		return;
-	}
-	d->st.delivered++;
-	sim_plug_send(&exit->plug, f, ev->at);
+	d->delivered++;
+	sim_frame *f = sim_frame_unpark(&s.ref);
+	f->meta64 = s.at;
+	sim_plug_send(d->out, f, ev->at);
 }
 
-static void post_arrival(sim_wire *w, wire_end *exit, sim_frame *f, sim_time at)
+static void post_arrival(wire_dir *d, sim_frame *f, sim_time at)
 {
-	sim_engine *eng = sim_fabric_engine(w->fab);
-	wire_dir *d = &w->dir[1 - exit->side];
+	sim_engine *eng = d->eng;
 	uint64_t seq = sim_engine_take_seq(eng);
 	if (at < sim_now(eng))
 		at = sim_now(eng);
-	f->next = NULL;
-	f->meta64 = at;
-	if (!d->fifo_head) {
-		d->fifo_head = d->fifo_tail = f;
+	if (!d->fifo_len) {
+		fifo_slot *s = fifo_push(d);
+		sim_frame_park(f, &s->ref);
+		s->at = at;
 		d->head_seq = d->tail_seq = seq;
-		d->fifo_len = 1;
-		sim_post_seq(eng, at, seq, w->kind_arrive, w->id, fifo_arrive, exit, 0);
+		d->tail_at = at;
+		sim_post_seq(eng, at, seq, d->kind, d->id, fifo_arrive, d, 0);
 		return;
 	}
-	if (at >= d->fifo_tail->meta64 && seq - d->tail_seq <= UINT32_MAX) {
-		f->meta = (uint32_t)(seq - d->tail_seq);
-		d->fifo_tail->next = f;
-		d->fifo_tail = f;
+	if (at >= d->tail_at && seq - d->tail_seq <= UINT32_MAX) {
+		fifo_slot *s = fifo_push(d);
+		sim_frame_park(f, &s->ref);
+		s->ref.spare = (uint32_t)(seq - d->tail_seq);
+		s->at = at;
 		d->tail_seq = seq;
-		d->fifo_len++;
+		d->tail_at = at;
 		return;
 	}
 	f->meta = d->gen;
-	sim_post_seq(eng, at, seq, w->kind_arrive, w->id, wire_arrive, exit, (uint64_t)(uintptr_t)f);
+	sim_post_seq(eng, at, seq, d->kind, d->id, wire_arrive, d, (uint64_t)(uintptr_t)f);
 }
 
 static void wire_end_receive(sim_plug *self, sim_frame *f, sim_time at)
@@ -132,10 +214,9 @@ static void wire_end_receive(sim_plug *self, sim_frame *f, sim_time at)
 	wire_end *in = self->owner;
 	sim_wire *w = in->w;
 	wire_dir *d = &w->dir[in->side];
-	const sim_wire_params *p = &w->p;
 	d->st.frames_in++;
 	d->st.bytes_in += f->len;
-	if (!w->up) {
+	if (!d->up) {
 		d->st.down_drops++;
 		sim_frame_free(f);
 		return;
@@ -147,7 +228,7 @@ static void wire_end_receive(sim_plug *self, sim_frame *f, sim_time at)
 		return;
 	}
 	uint32_t l2_payload = f->len - SIM_ETH_HLEN - (eh.tagged ? SIM_VLAN_HLEN : 0u);
-	if (l2_payload > p->mtu) {
+	if (l2_payload > d->mtu) {
 		d->st.mtu_drops++;
 		sim_frame_free(f);
 		return;
@@ -155,23 +236,28 @@ static void wire_end_receive(sim_plug *self, sim_frame *f, sim_time at)
 
 	uint64_t ready_ps = at * 1000u;
 	uint64_t start_ps = d->tx_free_ps > ready_ps ? d->tx_free_ps : ready_ps;
-	if (p->bandwidth_bps) {
-		if (p->queue_limit) {
-			unsigned __int128 backlog = (unsigned __int128)(start_ps - ready_ps) * p->bandwidth_bps / 8000000000000ULL;
-			if (backlog + f->len > p->queue_limit) {
+	if (d->bandwidth_bps) {
+		if (d->queue_limit) {
+			unsigned __int128 backlog = (unsigned __int128)(start_ps - ready_ps) * d->bandwidth_bps / 8000000000000ULL;
+			if (backlog + f->len > d->queue_limit) {
 				d->st.queue_drops++;
 				sim_frame_free(f);
 				return;
 			}
 		}
 		uint64_t wire_bytes = (f->len < SIM_ETH_MIN_FRAME ? SIM_ETH_MIN_FRAME : f->len) + SIM_ETH_WIRE_OVERHEAD;
-		uint64_t ser_ps = (wire_bytes * 8u * 1000000000000ULL + p->bandwidth_bps - 1) / p->bandwidth_bps;
+		uint64_t ser_ps = (wire_bytes * 8u * 1000000000000ULL + d->bandwidth_bps - 1) / d->bandwidth_bps;
 		d->tx_free_ps = start_ps + ser_ps;
 	} else {
 		d->tx_free_ps = start_ps;
 	}
-	sim_time arrive = (d->tx_free_ps + 999u) / 1000u + p->latency;
+	sim_time arrive = (d->tx_free_ps + 999u) / 1000u + d->latency;
+	if (!d->faults) {
+		post_arrival(d, f, arrive);
+		return;
+	}
 
+	const sim_wire_params *p = &w->p;
 	if (happens(&d->loss, p->loss)) {
 		d->st.lost++;
 		sim_frame_free(f);
@@ -186,15 +272,14 @@ static void wire_end_receive(sim_plug *self, sim_frame *f, sim_time at)
 		arrive += sim_rng_range(&d->reorder, 1, p->reorder_delay);
 		d->st.reordered++;
 	}
-	wire_end *exit = &w->ends[1 - in->side];
 	if (happens(&d->dup, p->duplicate)) {
 		sim_frame *c = sim_frame_clone(f);
 		d->st.duplicated++;
-		post_arrival(w, exit, f, arrive);
-		post_arrival(w, exit, c, arrive);
+		post_arrival(d, f, arrive);
+		post_arrival(d, c, arrive);
 		return;
 	}
-	post_arrival(w, exit, f, arrive);
+	post_arrival(d, f, arrive);
 }
 
 /* Each end is up when the wire is up and the device at the far end is up: that is the
@@ -202,8 +287,8 @@ static void wire_end_receive(sim_plug *self, sim_frame *f, sim_time at)
 static void wire_update(sim_wire *w)
 {
 	for (unsigned s = 0; s < 2; s++) {
-		const sim_plug *far_dev = w->ends[1 - s].plug.peer;
-		sim_plug_set_up(&w->ends[s].plug, w->up && far_dev && far_dev->up);
+		const sim_plug *far_dev = end_of(w, 1 - s)->plug.peer;
+		sim_plug_set_up(&end_of(w, s)->plug, w->up && far_dev && far_dev->up);
 	}
 }
 
@@ -213,11 +298,29 @@ static void wire_end_carrier_changed(sim_plug *self)
 	wire_update(e->w);
 }
 
-static void wire_free(void *obj) { free(obj); }
+static void wire_free(void *obj)
+{
+	sim_wire *w = obj;
+	/* the frames still parked belong to the frame pool, which reclaims them whole */
+	for (unsigned s = 0; s < 2; s++) {
+		wire_dir *d = &w->dir[s];
+		while (d->head) {
+			fifo_chunk *c = d->head;
+			d->head = c->next;
+			free(c);
+		}
+		free(d->spare);
+	}
+	free(w);
+}
 
 sim_wire *sim_wire_new(sim_fabric *fab, const char *name, const sim_wire_params *p)
 {
-	sim_wire *w = sim_xcalloc(1, sizeof(*w), "wires");
+	/* aligned, so each direction's arrival fields share one cache line */
+	sim_wire *w = aligned_alloc(64, sizeof(*w));
+	if (!w)
+		sim_out_of_memory("wires", sizeof(*w));
+	memset(w, 0, sizeof(*w));
 	w->fab = fab;
 	w->id = sim_fabric_new_id(fab);
 	snprintf(w->name, sizeof(w->name), "%s", name);
@@ -226,16 +329,23 @@ sim_wire *sim_wire_new(sim_fabric *fab, const char *name, const sim_wire_params 
 	else
 		sim_wire_params_default(&w->p);
 	w->up = true;
-	w->kind_arrive = sim_kind("wire.arrive");
-	const sim_engine *eng = sim_fabric_engine(fab);
+	mirror_params(w);
+	uint32_t kind = sim_kind("wire.arrive");
+	sim_engine *eng = sim_fabric_engine(fab);
 	for (unsigned s = 0; s < 2; s++) {
 		char n[48];
 		snprintf(n, sizeof(n), "%.40s.%u", w->name, s);
-		w->ends[s].w = w;
-		w->ends[s].side = s;
-		sim_plug_init(&w->ends[s].plug, fab, SIM_PLUG_WIRE_END, n, &w->ends[s], wire_end_receive,
-		              wire_end_carrier_changed);
-		w->ends[s].plug.up = false; /* no device at the far end yet */
+		wire_end *e = end_of(w, s);
+		e->w = w;
+		e->side = s;
+		/* plug ids in end order, as they always were (ids order events) */
+		sim_plug_init(&e->plug, fab, SIM_PLUG_WIRE_END, n, e, wire_end_receive, wire_end_carrier_changed);
+		e->plug.up = false; /* no device at the far end yet */
+		w->dir[s].out = &end_of(w, 1 - s)->plug;
+		w->dir[s].eng = eng;
+		w->dir[s].id = w->id;
+		w->dir[s].kind = kind;
+		w->dir[s].up = true;
 		uint64_t idx = 2 * w->id + s;
 		sim_engine_rng(eng, "fabric.wire.loss", idx, &w->dir[s].loss);
 		sim_engine_rng(eng, "fabric.wire.dup", idx, &w->dir[s].dup);
@@ -246,9 +356,13 @@ sim_wire *sim_wire_new(sim_fabric *fab, const char *name, const sim_wire_params 
 	return w;
 }
 
-sim_plug *sim_wire_end(sim_wire *w, unsigned side) { return side < 2 ? &w->ends[side].plug : NULL; }
+sim_plug *sim_wire_end(sim_wire *w, unsigned side) { return side < 2 ? &end_of(w, side)->plug : NULL; }
 const char *sim_wire_name(const sim_wire *w) { return w->name; }
-void sim_wire_set_params(sim_wire *w, const sim_wire_params *p) { w->p = *p; }
+void sim_wire_set_params(sim_wire *w, const sim_wire_params *p)
+{
+	w->p = *p;
+	mirror_params(w);
+}
 const sim_wire_params *sim_wire_params_get(const sim_wire *w) { return &w->p; }
 
 void sim_wire_set_up(sim_wire *w, bool up)
@@ -256,6 +370,7 @@ void sim_wire_set_up(sim_wire *w, bool up)
 	if (w->up == up)
 		return;
 	w->up = up;
+	w->dir[0].up = w->dir[1].up = up;
 	if (!up) {
 		sim_time now = sim_now(sim_fabric_engine(w->fab));
 		for (unsigned s = 0; s < 2; s++) {
@@ -269,7 +384,10 @@ void sim_wire_set_up(sim_wire *w, bool up)
 
 const sim_wire_stats *sim_wire_stats_get(const sim_wire *w, unsigned side)
 {
-	return &w->dir[side & 1].st;
+	/* the wire is the caller's, never a const object: bring the counter kept apart in */
+	wire_dir *d = (wire_dir *)(uintptr_t)&w->dir[side & 1];
+	d->st.delivered = d->delivered;
+	return &d->st;
 }
 
 sim_time sim_wire_end_tx_idle_at(const sim_plug *end)

@@ -49,6 +49,10 @@ static void entry_free(netif *nif, arp_entry *e)
 	free(e);
 }
 
+/* The bit of ip in arp_cache.ip_bits. Most broadcasts a stack hears are requests from
+ * senders it does not know: the bits answer those without reaching into the entries. */
+static uint64_t ip_bit(uint32_t ip) { return 1ull << ((ip * 0x9E3779B1u) >> 26); }
+
 static void unlink_entry(arp_cache *c, arp_entry *e)
 {
 	for (arp_entry **pp = &c->head; *pp; pp = &(*pp)->next) {
@@ -57,6 +61,9 @@ static void unlink_entry(arp_cache *c, arp_entry *e)
 			c->n--;
 			if (c->by_ip)
 				g_hash_table_remove(c->by_ip, GUINT_TO_POINTER(e->ip));
+			c->ip_bits = 0;
+			for (const arp_entry *x = c->head; x; x = x->next)
+				c->ip_bits |= ip_bit(x->ip);
 			return;
 		}
 	}
@@ -71,6 +78,7 @@ void arp_cache_clear(netif *nif)
 		entry_free(nif, e);
 	}
 	c->n = 0;
+	c->ip_bits = 0;
 	if (c->by_ip)
 		g_hash_table_destroy(c->by_ip);
 	c->by_ip = NULL;
@@ -83,6 +91,8 @@ void arp_cache_clear(netif *nif)
 /* Addresses in the cache are unique (an entry is made only when find() has none). */
 static arp_entry *find(const arp_cache *c, uint32_t ip)
 {
+	if (!(c->ip_bits & ip_bit(ip)))
+		return NULL;
 	if (c->by_ip)
 		return g_hash_table_lookup(c->by_ip, GUINT_TO_POINTER(ip));
 	for (arp_entry *e = c->head; e; e = e->next)
@@ -173,6 +183,7 @@ static arp_entry *new_entry(netif *nif, uint32_t ip)
 	*pp = e;
 	arp_cache *c = &nif->arp;
 	c->n++;
+	c->ip_bits |= ip_bit(ip);
 	if (c->by_ip) {
 		g_hash_table_insert(c->by_ip, GUINT_TO_POINTER(ip), e);
 	} else if (c->n > ARP_WALK_MAX) {

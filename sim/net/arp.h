@@ -50,8 +50,9 @@ typedef struct arp_counters {
 typedef struct arp_cache {
 	arp_entry *head;   /* creation order: what eviction and listing go by */
 	GHashTable *by_ip; /* address -> entry, for finding only (NULL while small) */
-	size_t n;
+	uint64_t ip_bits;  /* a bit per address in the cache (6 bits of a hash): clear = absent */
 	arp_counters ctr;
+	size_t n;
 } arp_cache;
 
 void arp_cache_init(arp_cache *c);

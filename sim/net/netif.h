@@ -41,23 +41,25 @@ typedef struct netif_counters {
 	uint64_t rx_malformed;     /* too short, bad tag, unknown ethertype */
 } netif_counters;
 
+/* What a frame arriving reads comes first (tap, filter, counters, the ARP cache's head):
+ * a broadcast reaches every interface of its segment, each one a few cache misses. */
 struct netif {
+	netif_tap_fn tap;
+	void *tap_ctx;
+	bool up;
+	uint16_t vlan_id; /* 802.1Q VLAN id 1..4094, 0 = untagged */
+	uint8_t mac[ETH_ALEN];
+	uint32_t ip4; /* IPv4 address, host order; 0 = none */
+	uint8_t ip4_prefix_len;
+	netif_counters ctr;
+	arp_cache arp;
 	stack *stack; /* owner */
 	char name[NETIF_NAME_LEN];
 	uint32_t index;  /* position in the stack, from 0 */
 	uint64_t entity; /* stable id for engine events */
-	uint8_t mac[ETH_ALEN];
-	uint16_t mtu;     /* IP MTU */
-	uint16_t vlan_id; /* 802.1Q VLAN id 1..4094, 0 = untagged */
-	uint32_t ip4;     /* IPv4 address, host order; 0 = none */
-	uint8_t ip4_prefix_len;
-	bool up;
+	uint16_t mtu;    /* IP MTU */
 	netif_link_output_fn link_output;
 	void *link_ctx;
-	netif_tap_fn tap;
-	void *tap_ctx;
-	arp_cache arp;
-	netif_counters ctr;
 };
 
 /* Plug the netif into a link (NULL detaches). */

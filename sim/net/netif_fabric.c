@@ -23,10 +23,11 @@ static void port_output(void *ctx, netif *nif, const uint8_t *frame, size_t len)
 		p->tx_dropped++;
 }
 
+/* The endpoint's ctx is the netif itself: one pointer less to follow per frame (a
+ * broadcast reaches every interface of the segment). */
 static void port_rx(sim_endpoint *ep, sim_frame *f)
 {
-	netif_fabric_port *p = ep->ctx;
-	netif_input(p->nif, f->data, f->len);
+	netif_input(ep->ctx, f->data, f->len);
 	sim_frame_free(f);
 }
 
@@ -37,7 +38,7 @@ int netif_fabric_attach(netif_fabric_port *p, netif *nif, sim_fabric *fab, sim_p
 	memset(p, 0, sizeof *p);
 	p->nif = nif;
 	p->fab = fab;
-	sim_endpoint_init(&p->ep, fab, name, nif->mac, port_rx, NULL, p);
+	sim_endpoint_init(&p->ep, fab, name, nif->mac, port_rx, NULL, nif);
 	int rc = sim_endpoint_attach(&p->ep, where);
 	if (rc) {
 		sim_endpoint_destroy(&p->ep);
