@@ -156,7 +156,10 @@ void rnic_port_receive(rnic_port *port, sim_frame *f)
 	rnic *r = port->r;
 	unsigned pi = port->num - 1u;
 	r->st.rx_frames++;
-	rnic_vf *vf = f->len >= SIM_ETH_HLEN ? vf_by_mac(r, pi, sim_mac_key(f->data)) : NULL;
+	/* VMACs are unicast (rnic_activate makes them 02:…), so a broadcast or multicast is
+	 * nobody's without a lookup: an ARP storm brings one to every port per request */
+	rnic_vf *vf = f->len >= SIM_ETH_HLEN && !sim_mac_is_multicast(f->data) ? vf_by_mac(r, pi, sim_mac_key(f->data))
+	                                                                       : NULL;
 	if (!vf) {
 		r->st.rx_not_mine++;
 		goto drop;
