@@ -53,20 +53,22 @@ static void entry_free(netif *nif, arp_entry *e)
  * senders it does not know: the bits answer those without reaching into the entries. */
 static uint64_t ip_bit(uint32_t ip) { return 1ull << ((ip * 0x9E3779B1u) >> 26); }
 
+/* One walk: it finds e and gathers the bits of every other entry on the way. */
 static void unlink_entry(arp_cache *c, arp_entry *e)
 {
-	for (arp_entry **pp = &c->head; *pp; pp = &(*pp)->next) {
-		if (*pp == e) {
-			*pp = e->next;
-			c->n--;
-			if (c->by_ip)
-				g_hash_table_remove(c->by_ip, GUINT_TO_POINTER(e->ip));
-			c->ip_bits = 0;
-			for (const arp_entry *x = c->head; x; x = x->next)
-				c->ip_bits |= ip_bit(x->ip);
-			return;
-		}
-	}
+	uint64_t bits = 0;
+	arp_entry **pp = &c->head;
+	for (; *pp && *pp != e; pp = &(*pp)->next)
+		bits |= ip_bit((*pp)->ip);
+	if (!*pp)
+		return;
+	*pp = e->next;
+	c->n--;
+	if (c->by_ip)
+		g_hash_table_remove(c->by_ip, GUINT_TO_POINTER(e->ip));
+	for (const arp_entry *x = *pp; x; x = x->next)
+		bits |= ip_bit(x->ip);
+	c->ip_bits = bits;
 }
 
 void arp_cache_clear(netif *nif)
