@@ -339,6 +339,13 @@ uint64_t rnic_port_pause_frames(const rnic *r, uint8_t port)
 }
 
 unsigned rnic_priority(const rnic *r) { return r->prio; }
+
+unsigned rnic_cc_priority(const rnic_cc_config *cc)
+{
+	return cc->pcp >= 0 ? (unsigned)cc->pcp & 7u : cc->dscp >= 0 ? ((unsigned)cc->dscp >> 3) & 7u
+	                                                             : 0u;
+}
+
 size_t rnic_qp_slots(const rnic *r) { return r->n_qps; }
 const rnic_qp *rnic_qp_at(const rnic *r, size_t i) { return i < r->n_qps ? r->qps[i] : NULL; }
 const rnic_config *rnic_config_get(const rnic *r) { return &r->cfg; }
@@ -365,8 +372,7 @@ rnic *rnic_new(sim_fabric *fab, const rnic_config *cfg)
 	r->k_qp_cc = sim_kind("qp.dcqcn");
 	r->k_resume = sim_kind("rnic.resume");
 	const rnic_cc_config *cc = &cfg->cc;
-	r->prio = (uint8_t)(cc->pcp >= 0 ? cc->pcp & 7 : cc->dscp >= 0 ? (cc->dscp >> 3) & 7
-	                                                               : 0);
+	r->prio = (uint8_t)rnic_cc_priority(cc);
 	r->cnp_prio = (uint8_t)(cc->pcp >= 0 ? cc->cnp_pcp & 7 : (cc->cnp_dscp >> 3) & 7);
 	static const uint8_t zero[6];
 	for (uint8_t i = 0; i < cfg->nports; i++) {

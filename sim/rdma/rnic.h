@@ -67,6 +67,10 @@ typedef struct rnic_cc_config {
 	dcqcn_params dp;
 } rnic_cc_config;
 
+/* The priority such an adapter sends RoCE data with: the PCP, else the DSCP's class, else
+ * 0; it is also the priority whose PAUSE it honours. */
+unsigned rnic_cc_priority(const rnic_cc_config *cc);
+
 typedef struct rnic_config {
 	char name[32];
 	uint16_t pfid;
@@ -80,7 +84,7 @@ typedef struct rnic_config {
 	 * rx_stall_for (0 = never) the adapter takes no frame off the wire, holds what still
 	 * arrives and pauses its priority with PFC (sim/rdma/rnic_rx_stall.c) */
 	sim_time rx_stall_at, rx_stall_for;
-	uint8_t roce;            /* GID types the adapter offers: RNIC_ROCE_V1 | RNIC_ROCE_V2
+	uint8_t roce; /* GID types the adapter offers: RNIC_ROCE_V1 | RNIC_ROCE_V2
 	                            * (0 = both); Soft-RoCE (rxe), for one, has RoCE v2 only */
 	rnic_cc_config cc;
 } rnic_config;

@@ -202,10 +202,8 @@ static void cc_from_scenario(rnic_config *c, const scn_adapter_cc *sc)
  * scenario says otherwise. The priority is the one whose PAUSE it honours (rnic.h). */
 #define LOSSLESS_TX_WINDOW SIM_US
 
-static bool adapter_lossless(const scn_scenario *s, const scn_adapter *a)
+static bool adapter_lossless(const scn_scenario *s, const scn_adapter *a, unsigned prio)
 {
-	const scn_adapter_cc *cc = &a->cc;
-	unsigned prio = cc->pcp >= 0 ? (unsigned)cc->pcp & 7u : cc->dscp >= 0 ? ((unsigned)cc->dscp >> 3) & 7u : 0u;
 	for (uint8_t p = 0; p < a->n_ports; p++) {
 		const scn_switch_qos *q = &s->switches[a->port[p].sw].qos;
 		if (q->buffer && (q->pfc >> prio) & 1u)
@@ -226,7 +224,7 @@ static int build_adapters(world *w, char *err, size_t errlen)
 		c.nports = a->n_ports;
 		c.roce = (uint8_t)((a->roce & SCN_ROCE_V1 ? RNIC_ROCE_V1 : 0) | (a->roce & SCN_ROCE_V2 ? RNIC_ROCE_V2 : 0));
 		cc_from_scenario(&c, &a->cc);
-		if (!a->cc.txwindow_given && adapter_lossless(s, a))
+		if (!a->cc.txwindow_given && adapter_lossless(s, a, rnic_cc_priority(&c.cc)))
 			c.tx_window = LOSSLESS_TX_WINDOW;
 		for (uint8_t p = 0; p < a->n_ports; p++) {
 			memcpy(c.ports[p].mac, a->port[p].mac, 6);
