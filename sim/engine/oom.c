@@ -1,6 +1,7 @@
 /* The out-of-memory stop: one message, exit code 3. Nothing here may allocate. */
 #include "sim/engine/oom.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,3 +92,5 @@ void *sim_xreallocarray(void *p, size_t nmemb, size_t size, const char *what)
 		sim_out_of_memory(what, 0);
 	return sim_xrealloc(p, nmemb * size, what);
 }
+
+size_t sim_heap_block_bytes(const void *p) { return p ? malloc_usable_size((void *)p) + sizeof(size_t) : 0; }

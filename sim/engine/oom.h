@@ -37,6 +37,10 @@ void *sim_xrealloc(void *p, size_t n, const char *what);
 /* realloc of an array to nmemb elements of size bytes, with the multiplication checked. */
 void *sim_xreallocarray(void *p, size_t nmemb, size_t size, const char *what);
 
+/* What a heap block costs the allocator: its usable bytes and the size word before them
+ * (0 for NULL). For memory measurements only, never on a hot path. */
+size_t sim_heap_block_bytes(const void *p);
+
 /* For the engine: the clock the message shows, virtual nanoseconds read through `now`
  * (owner: the engine, so that it can take its clock back). A pointer, not the engine, so
  * that this file needs nothing of the engine and the engine may allocate through it. */

@@ -4,11 +4,11 @@
 #include "sim/net/sock.h"
 
 #include <errno.h>
-#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/clc.h"
+#include "sim/engine/oom.h"
 #include "sim/net/stack.h"
 #include "sim/net/tcp.h"
 
@@ -505,7 +505,7 @@ static void census_owner(void *ctx, const tcp_callbacks *cb, void *user)
 	if (cb != &tcp_cbs || !user)
 		return;
 	c->n++;
-	c->bytes += malloc_usable_size(user) + sizeof(size_t);
+	c->bytes += sim_heap_block_bytes(user);
 }
 
 uint64_t sock_heap_bytes(const stack *st, uint64_t *n)

@@ -2,9 +2,10 @@
 #include "sim/net/tcp_int.h"
 
 #include <errno.h>
-#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "sim/engine/oom.h"
 
 sim_time tcp_now(const tcp_pcb *pcb)
 {
@@ -58,15 +59,12 @@ size_t tcp_pcb_count(const stack *st)
 	return st->tcp->n_pcbs;
 }
 
-/* A heap block as the allocator holds it: its usable bytes and the size word before them. */
-static uint64_t heap_block(const void *p) { return p ? malloc_usable_size((void *)p) + sizeof(size_t) : 0; }
-
 void tcp_mem_census_add(const stack *st, tcp_mem_census *out)
 {
 	for (const tcp_pcb *p = st->tcp->head; p; p = p->next) {
 		out->pcbs++;
-		out->pcb_bytes += heap_block(p);
-		out->ring_bytes += heap_block(p->sndbuf.buf) + heap_block(p->rcvbuf.buf);
+		out->pcb_bytes += sim_heap_block_bytes(p);
+		out->ring_bytes += sim_heap_block_bytes(p->sndbuf.buf) + sim_heap_block_bytes(p->rcvbuf.buf);
 	}
 }
 

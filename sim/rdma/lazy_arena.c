@@ -1,7 +1,6 @@
 /* The lazy arena: size classes of power-of-two buffers in MAP_NORESERVE chunks. */
 #include "sim/rdma/lazy_arena.h"
 
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,13 +243,11 @@ void lazy_arena_sweep(lazy_arena_idle *owner, sim_time now)
 
 void lazy_arena_stats_get(lazy_arena_stats *out) { *out = arena.st; }
 
-static size_t heap_block(const void *p) { return p ? malloc_usable_size((void *)p) + sizeof(size_t) : 0; }
-
 size_t lazy_arena_heap_bytes(void)
 {
-	size_t n = heap_block(arena.chunks);
+	size_t n = sim_heap_block_bytes(arena.chunks);
 	for (size_t i = 0; i < arena.n; i++)
-		n += heap_block(arena.chunks[i].bufs);
+		n += sim_heap_block_bytes(arena.chunks[i].bufs);
 	return n;
 }
 

@@ -2,7 +2,6 @@
  * timer, the fixed-memory cap and the report view. Connections live in smc_conn.c. */
 #include "sim/smc/smc_layer_int.h"
 
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +20,6 @@ void smc_layer_config_default(smc_layer_config *c)
 }
 
 /* ---- memory: the core allocates through here; buffers obey the fixed-memory cap ---- */
-
-/* A heap block as the allocator holds it: its usable bytes and the size word before them
- * (memory measurements only). */
-static uint64_t heap_block(const void *p) { return p ? malloc_usable_size((void *)p) + sizeof(size_t) : 0; }
 
 /* Buffers (RMBs, send buffers) are the large allocations; structures stay small. */
 #define SMC_BUF_MIN 8192u
@@ -52,7 +47,7 @@ static void *mem_calloc(size_t nmemb, size_t size, void *user)
 		return NULL;
 	void *p = sim_xcalloc(1, n, "SMC-R core memory");
 	l->ctr.mem_used += n;
-	l->core_heap += heap_block(p);
+	l->core_heap += sim_heap_block_bytes(p);
 	return p;
 }
 
@@ -67,7 +62,7 @@ static void mem_free_sized(void *p, size_t size, void *user)
 	if (!p)
 		return;
 	l->ctr.mem_used -= size;
-	l->core_heap -= heap_block(p);
+	l->core_heap -= sim_heap_block_bytes(p);
 	free(p);
 }
 
@@ -600,7 +595,7 @@ void smc_layer_mem_census_add(const smc_layer *l, smc_layer_mem_census *out)
 	out->core_bytes += l->core_heap;
 	for (const smc_conn *c = l->head; c; c = c->next) {
 		out->conns++;
-		out->conn_bytes += heap_block(c) + heap_block(c->out);
+		out->conn_bytes += sim_heap_block_bytes(c) + sim_heap_block_bytes(c->out);
 	}
 	for (size_t i = 0; i < l->n_vfs; i++)
 		if (l->vfs[i].vf)
