@@ -29,8 +29,9 @@ static void print_result(const incast_bench_config *c, const incast_bench_result
 	printf("  expectations failed:  %" PRIu64 ", fingerprint %016" PRIx64 "\n", r->failed, r->fingerprint);
 }
 
-/* "40Gbps", "40G", "25.5Gbps", "800Mbps" or bits per second: 0 when not a rate. */
-static uint64_t parse_rate(const char *t)
+/* "40Gbps", "40G", "25.5Gbps", "800Mbps" or bits per second: 0 when not a rate of at
+ * least `lo` and at most 1 Tb/s. */
+static uint64_t parse_rate_in(const char *t, double lo)
 {
 	char *end;
 	double v = g_ascii_strtod(t, &end);
@@ -42,7 +43,18 @@ static uint64_t parse_rate(const char *t)
 	else if (*end && g_ascii_strcasecmp(end, "bps"))
 		return 0;
 	v *= unit;
-	return end != t && v >= 1e9 && v <= 1e12 ? (uint64_t)v : 0;
+	return end != t && v >= lo && v <= 1e12 ? (uint64_t)v : 0;
+}
+
+static uint64_t parse_rate(const char *t) { return parse_rate_in(t, 1e9); }
+
+/* A table cell of ms after the join: "15 ms", or "never". */
+static void ms_cell(char *buf, size_t len, uint32_t v)
+{
+	if (v == UINT32_MAX)
+		snprintf(buf, len, "never");
+	else
+		snprintf(buf, len, "%u ms", v);
 }
 
 static void print_convergence(const incast_conv_config *c, const incast_conv_result *r)
@@ -51,38 +63,94 @@ static void print_convergence(const incast_conv_config *c, const incast_conv_res
 	       "%u ms, seed %" PRIu64 "\n",
 	       (double)c->rate_bps / 1e9, c->relay ? "RED relay at enqueue" : "switch, RED at egress", r->join_ms, c->ms,
 	       c->seed);
+	const dcqcn_params *d = &c->dp;
+	printf("  DCQCN: g %" PRIu64 "/%" PRIu64 ", alpha timer %.0f us, rate timer %.0f us, byte counter %" PRIu64
+	       " B, F %u, R_AI %.0f Mb/s, R_HAI %.0f Mb/s, CNP interval %.0f us; RED Kmin %" PRIu64 " B, Kmax %" PRIu64
+	       " B, Pmax 1 %%\n",
+	       d->g.num, d->g.den, (double)d->alpha_timer / 1e3, (double)d->rate_timer / 1e3, d->byte_counter, d->recovery,
+	       (double)d->rai_bps / 1e6, (double)d->rhai_bps / 1e6, (double)d->cnp_interval / 1e3, r->kmin, r->kmax);
+	printf("  each flow's share of the bottleneck link (its data frames as the egress sends them, with preamble, FCS "
+	       "and gap)\n");
 	printf("  ms    flow 1  flow 2 Gb/s (1 ms)   flow 1  flow 2 (%u ms mean)\n", c->avg);
 	for (size_t w = 0; w < c->ms; w++) {
-		double a = (double)r->run.bytes[0][w] * 8.0 / 1e6, b = (double)r->run.bytes[1][w] * 8.0 / 1e6;
+		double a = incast_conv_gbps(r, 0, w, 1), b = incast_conv_gbps(r, 1, w, 1);
 		if (w + 1 >= c->avg)
 			printf("  %-5zu %6.2f  %6.2f               %6.2f  %6.2f\n", w, a, b, incast_conv_gbps(r, 0, w, c->avg),
 			       incast_conv_gbps(r, 1, w, c->avg));
 		else
 			printf("  %-5zu %6.2f  %6.2f\n", w, a, b);
 	}
-	printf("  fair share:           %.2f Gb/s each\n", r->fair_gbps);
-	if (r->first_within == UINT32_MAX) {
+	const incast_conv_fit *f = &r->fit;
+	printf("  fair share:           %.2f Gb/s each (half the link)\n", r->fair_gbps);
+	if (f->first_within == UINT32_MAX) {
 		printf("  within 10 %%:          never (%u ms means)\n", c->avg);
 	} else {
-		printf("  within 10 %%:          first %u ms after the join (%u ms means)\n", r->first_within, c->avg);
-		if (r->stays_within == UINT32_MAX)
+		printf("  within 10 %%:          first %u ms after the join (%u ms means)\n", f->first_within, c->avg);
+		if (f->stays_within == UINT32_MAX)
 			printf("  stays within 10 %%:    not to the end: %.1f %% of the means from then on, worst %.1f %%\n",
-			       100.0 * r->within_share, 100.0 * r->worst_dev);
+			       100.0 * f->within_share, 100.0 * f->worst_dev);
 		else
 			printf("  stays within 10 %%:    from %u ms after the join (%.1f %% of the means from the first, worst %.1f %%)\n",
-			       r->stays_within, 100.0 * r->within_share, 100.0 * r->worst_dev);
+			       f->stays_within, 100.0 * f->within_share, 100.0 * f->worst_dev);
 	}
-	printf("  last quarter:         %.2f and %.2f Gb/s (spread %.1f %% of fair)\n", r->tail_gbps[0], r->tail_gbps[1],
-	       100.0 * fabs(r->tail_gbps[0] - r->tail_gbps[1]) / r->fair_gbps);
+	printf("  by averaging interval (both flows within 10 %% of fair; ms after the join):\n");
+	printf("    mean over  first within  stays within from  means within  worst\n");
+	for (unsigned i = 0; i < r->n_fits; i++) {
+		const incast_conv_fit *x = &r->fits[i];
+		char first[16], stays[16];
+		ms_cell(first, sizeof first, x->first_within);
+		ms_cell(stays, sizeof stays, x->stays_within);
+		printf("    %4u ms    %-12s  %-17s  %6.1f %%      %5.1f %%\n", x->avg, first, stays, 100.0 * x->within_share,
+		       100.0 * x->worst_dev);
+	}
+	printf("  last quarter:         %.2f and %.2f Gb/s (spread %.1f %% of fair); goodput %.2f and %.2f Gb/s\n",
+	       r->tail_gbps[0], r->tail_gbps[1], 100.0 * fabs(r->tail_gbps[0] - r->tail_gbps[1]) / r->fair_gbps,
+	       r->tail_goodput[0], r->tail_goodput[1]);
 	printf("  marks %" PRIu64 ", CNPs %" PRIu64 ", drops %" PRIu64 ", deepest queue %" PRIu64 " B\n",
 	       r->run.marked + r->run.switch_marks, r->run.cnp_tx, r->run.switch_drops, r->run.max_queue);
 }
 
+/* --cnp-interval, --rate-timer, --rai: DCQCN parameters other than the paper's, to compare. */
+typedef struct conv_dcqcn_opts {
+	const char *cnp_interval, *rate_timer, *rai;
+} conv_dcqcn_opts;
+
+static int dcqcn_overrides(const conv_dcqcn_opts *o, dcqcn_params *dp, const char *prog)
+{
+	char err[128];
+	unsigned long long ns;
+	if (o->cnp_interval) {
+		if (cli_parse_duration(o->cnp_interval, &ns, err, sizeof err) || ns > 10 * SIM_MS) {
+			fprintf(stderr, "%s: --cnp-interval: expected a duration 0..10ms, got '%s'\n", prog, o->cnp_interval);
+			return 2;
+		}
+		dp->cnp_interval = (sim_time)ns;
+	}
+	if (o->rate_timer) {
+		if (cli_parse_duration(o->rate_timer, &ns, err, sizeof err) || ns < SIM_US || ns > 100 * SIM_MS) {
+			fprintf(stderr, "%s: --rate-timer: expected a duration 1us..100ms, got '%s'\n", prog, o->rate_timer);
+			return 2;
+		}
+		dp->rate_timer = (sim_time)ns;
+	}
+	if (o->rai) {
+		uint64_t r = parse_rate_in(o->rai, 1e3);
+		if (!r) {
+			fprintf(stderr, "%s: --rai: expected a rate 1Kbps..1000Gbps, got '%s'\n", prog, o->rai);
+			return 2;
+		}
+		dp->rai_bps = r;
+	}
+	return 0;
+}
+
 static int convergence(gint64 senders, const char *fabric, const char *rate, gint64 ms, gint64 avg, gint64 seed,
-                       const char *prog)
+                       const conv_dcqcn_opts *dopts, const char *prog)
 {
 	incast_conv_config c;
 	incast_conv_default(&c);
+	if (dcqcn_overrides(dopts, &c.dp, prog))
+		return 2;
 	c.seed = (uint64_t)seed;
 	if (rate)
 		c.rate_bps = parse_rate(rate);
@@ -116,7 +184,7 @@ static int convergence(gint64 senders, const char *fabric, const char *rate, gin
 int bench_incast(int argc, char **argv)
 {
 	gint64 senders = 16, seed = 1, ms = 0, avg = 0;
-	gchar *mode = NULL, *bytes = NULL, *rate = NULL;
+	gchar *mode = NULL, *bytes = NULL, *rate = NULL, *cnpi = NULL, *ratet = NULL, *rai = NULL;
 	gboolean conv = FALSE;
 	GOptionEntry entries[] = {
 		{ "convergence", 0, 0, G_OPTION_ARG_NONE, &conv,
@@ -124,6 +192,12 @@ int bench_incast(int argc, char **argv)
 		{ "rate", 'r', 0, G_OPTION_ARG_STRING, &rate, "with --convergence: the bottleneck's rate (40Gbps)", "RATE" },
 		{ "ms", 0, 0, G_OPTION_ARG_INT64, &ms, "with --convergence: run length in ms (200)", "MS" },
 		{ "avg", 0, 0, G_OPTION_ARG_INT64, &avg, "with --convergence: ms averaged for the 10 % test (5)", "MS" },
+		{ "cnp-interval", 0, 0, G_OPTION_ARG_STRING, &cnpi, "with --convergence: DCQCN's N instead of the paper's 50us",
+		  "DUR" },
+		{ "rate-timer", 0, 0, G_OPTION_ARG_STRING, &ratet, "with --convergence: DCQCN's T instead of the paper's 55us",
+		  "DUR" },
+		{ "rai", 0, 0, G_OPTION_ARG_STRING, &rai, "with --convergence: DCQCN's R_AI instead of the paper's 40Mbps",
+		  "RATE" },
 		{ "senders", 'n', 0, G_OPTION_ARG_INT64, &senders, "stacks sending to one (16, 1..64)", "N" },
 		{ "fabric", 'f', 0, G_OPTION_ARG_STRING, &mode, "none, pfc, ecn-dcqcn or all (all)", "MODE" },
 		{ "bytes", 'b', 0, G_OPTION_ARG_STRING, &bytes, "bytes per sender (1M)", "SIZE" },
@@ -134,16 +208,23 @@ int bench_incast(int argc, char **argv)
 	if (cli_parse_options(&opts, &argc, &argv))
 		return 2;
 	int rc = 0;
-	if (conv || rate || ms || avg) {
+	if (conv || rate || ms || avg || cnpi || ratet || rai) {
+		conv_dcqcn_opts d = { cnpi, ratet, rai };
 		if (!conv || argc > 1 || bytes) {
-			fprintf(stderr, "%s: --rate, --ms and --avg go with --convergence (which takes no --bytes)\n", argv[0]);
+			fprintf(stderr,
+			        "%s: --rate, --ms, --avg, --cnp-interval, --rate-timer and --rai go with --convergence (which takes "
+			        "no --bytes)\n",
+			        argv[0]);
 			rc = 2;
 		} else {
-			rc = convergence(senders == 16 ? 2 : senders, mode, rate, ms, avg, seed, argv[0]);
+			rc = convergence(senders == 16 ? 2 : senders, mode, rate, ms, avg, seed, &d, argv[0]);
 		}
 		g_free(mode);
 		g_free(bytes);
 		g_free(rate);
+		g_free(cnpi);
+		g_free(ratet);
+		g_free(rai);
 		return rc;
 	}
 	uint64_t b = 1u << 20;
