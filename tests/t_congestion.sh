@@ -95,6 +95,14 @@ for w in goodput "Jain's fairness" 'bottleneck queue' 'pauses sent' drops 'ECN m
 	grep -q "$w" "$dir/bench.out" || fail "bench incast does not print $w"
 done
 "$SMCR_SIM" bench incast --senders 4 --fabric pfc | grep -q 'drops: *0 tail, 0 headroom' || fail "bench incast pfc dropped"
+# --speed: the incast's frames per wall second against bench fabric's (the value is the
+# machine's; the lines are checked)
+"$SMCR_SIM" bench incast --senders 4 --fabric ecn-dcqcn --repeat 1 --speed >"$dir/speed.out"
+grep -Eq '^speed against bench fabric \([0-9.]+ M frames/s, 4 GiB of 64 KiB WRITEs, best of 3\):$' "$dir/speed.out" ||
+	fail "bench incast --speed: no bench fabric line"
+grep -Eq '^  ecn-dcqcn +[0-9.]+ M frames/s = [0-9.]+x bench fabric \(target: within 2x, (met|MISSED)\)$' "$dir/speed.out" ||
+	fail "bench incast --speed: no ratio line"
+expect_exit 2 "$SMCR_SIM" bench incast --repeat 0
 expect_exit 2 "$SMCR_SIM" bench incast --senders 0
 # --- bench incast --convergence: two DCQCN flows, rates over time, the 10 % figures
 "$SMCR_SIM" bench incast --convergence --ms 100 >"$dir/conv.out"
