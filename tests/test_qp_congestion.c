@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sim/fabric/congestion.h"
+#include "sim/rdma/rnic_int.h" /* resp_on_congestion, for the NP test at the end */
 #include "sim/rdma/testbed.h"
 
 static testbed *tb;
@@ -294,4 +295,31 @@ Test(qp_congestion, marks_all_along_give_one_cnp_per_interval)
 	for (unsigned i = 1; i < np.n_cnps; i++)
 		cr_assert_eq(np.cnp_at[i] - np.cnp_at[i - 1], 50 * SIM_US, "CNP %u: %lu ns after the one before", i,
 		             (unsigned long)(np.cnp_at[i] - np.cnp_at[i - 1]));
+}
+
+/* The notification point itself (white box, sim/rdma/rnic_int.h): marks reported at
+ * chosen times, CNPs counted. A mark in the very nanosecond the interval ends, before
+ * the interval's deferred CNP has gone, sends that CNP, not a second one beside it. */
+
+static void mark_now(sim_engine *eng, sim_event *ev)
+{
+	(void)eng;
+	resp_on_congestion(ev->ctx);
+}
+
+Test(qp_congestion, a_mark_as_the_interval_ends_sends_the_owed_cnp_once)
+{
+	make(ROCE_V2, -1, true);
+	memset(&np, 0, sizeof np);
+	sim_plug_set_tap(&rnic_port_endpoint(tb->b.nic, 1)->plug, cnp_tap, NULL);
+	const sim_time t0 = 100 * SIM_US, at[] = { t0, t0 + 10 * SIM_US, t0 + 50 * SIM_US };
+	uint32_t k = sim_kind("test.mark");
+	/* posted now, so each runs before an event the NP schedules later for the same time */
+	for (unsigned i = 0; i < 3; i++)
+		sim_post(tb->eng, at[i], k, i, mark_now, tb->b.qp, 0);
+	testbed_run(tb, SIM_TIME_NEVER);
+	cr_assert_eq(np.n_cnps, 2, "CNPs at the first mark and at the interval's end (got %u)", np.n_cnps);
+	cr_assert_eq(np.cnp_at[0], t0);
+	cr_assert_eq(np.cnp_at[1], t0 + 50 * SIM_US);
+	fin();
 }

@@ -48,6 +48,12 @@ void resp_on_congestion(rnic_qp *qp)
 		return;
 	sim_time now = sim_now(r->eng);
 	if (now >= qp->cnp_next) {
+		/* a mark in the very nanosecond the interval ends: this CNP is the one the
+		 * interval owed, not a second one */
+		if (qp->cnp_pending) {
+			sim_event_cancel(r->eng, &qp->cnp_ev);
+			qp->cnp_pending = false;
+		}
 		send_cnp(qp, now);
 	} else if (!qp->cnp_pending) {
 		qp->cnp_pending = true;
