@@ -33,7 +33,7 @@ static void send_cnp(rnic_qp *qp, sim_time now)
 	r->st.cnp_tx++;
 }
 
-/* Notification point, as the DCQCN paper words it (section 3.1, its Figure 6): "If a
+/* Notification point, as the DCQCN paper words its NP algorithm (its Figure 6): "If a
  * marked packet arrives for a flow, and no CNP has been sent for the flow in last N
  * microseconds, a CNP is sent immediately. Then, the NIC generates at most one CNP packet
  * every N microseconds for the flow, if any packet that arrives within that time window

@@ -11,6 +11,7 @@
 #include "sim/fabric/pcap_writer.h"
 #include "sim/fabric/switch.h"
 #include "sim/fabric/wire.h"
+#include "sim/rdma/dcqcn.h"
 #include "sim/rdma/mr.h"
 #include "sim/rdma/qp.h"
 
@@ -89,7 +90,7 @@ static void bottleneck_tap(void *ctx, const sim_plug *plug, sim_tap_dir dir, sim
 	size_t w = (size_t)(at / b->p->window);
 	for (unsigned i = 0; i < 2 && f->len >= 12 && w < BOTTLENECK_MAX_WINDOWS; i++)
 		if (!memcmp(f->data + 6, b->sender_mac[i], 6))
-			b->r->wire_bytes[i][w] += f->len + 24u;
+			b->r->wire_bytes[i][w] += f->len + DCQCN_WIRE_OVERHEAD;
 	if (b->pcap && sim_pcap_frames(b->pcap) < b->p->pcap_frames)
 		sim_pcap_write(b->pcap, at, f->data, f->len);
 }
