@@ -71,6 +71,22 @@ size_t bytering_write(bytering *r, const void *src, size_t n)
 	return n;
 }
 
+size_t bytering_write_fill(bytering *r, size_t n, bytering_fill_fn fill, void *ctx)
+{
+	size_t room = bytering_space(r);
+	if (n > room)
+		n = room;
+	if (!n || !ensure(r, r->len + n))
+		return 0;
+	size_t pos = (r->head + r->len) % r->alloc;
+	size_t first = r->alloc - pos < n ? r->alloc - pos : n;
+	fill(ctx, r->buf + pos, first);
+	if (n > first)
+		fill(ctx, r->buf, n - first);
+	r->len += n;
+	return n;
+}
+
 bool bytering_write_ahead(bytering *r, size_t ahead, const void *src, size_t n)
 {
 	assert(ahead + n <= bytering_space(r));
@@ -97,6 +113,17 @@ void bytering_copy_out(const bytering *r, size_t off, void *dst, size_t n)
 	size_t first = r->alloc - pos < n ? r->alloc - pos : n;
 	memcpy(dst, r->buf + pos, first);
 	memcpy((uint8_t *)dst + first, r->buf, n - first);
+}
+
+void bytering_visit(const bytering *r, size_t n, bytering_visit_fn visit, void *ctx)
+{
+	assert(n <= r->len);
+	if (!n)
+		return;
+	size_t first = r->alloc - r->head < n ? r->alloc - r->head : n;
+	visit(ctx, r->buf + r->head, first);
+	if (n > first)
+		visit(ctx, r->buf, n - first);
 }
 
 void bytering_drop(bytering *r, size_t n)
