@@ -18,27 +18,27 @@ typedef uint32_t csum_v16 __attribute__((vector_size(16)));
 typedef uint32_t csum_v32 __attribute__((vector_size(32)));
 typedef uint32_t csum_v64 __attribute__((vector_size(64)));
 
-#define SUM_BLOCKS_FN(fn, target_attr, vec)                                                  \
-	target_attr static uint64_t fn(const uint8_t *p, size_t n)                              \
-	{                                                                                       \
-		const size_t per_block = 64 / sizeof(vec);                                      \
-		size_t left = n * per_block; /* vectors */                                      \
-		uint64_t total = 0;                                                             \
-		while (left) {                                                                  \
-			size_t k = left < 65536 ? left : 65536;                                 \
-			vec lo = { 0 }, hi = { 0 };                                             \
-			for (size_t v = 0; v < k; v++) {                                        \
-				vec x;                                                          \
-				memcpy(&x, p + sizeof(vec) * v, sizeof(vec));                   \
-				lo += x & 0xffffu;                                              \
-				hi += x >> 16;                                                  \
-			}                                                                       \
-			for (unsigned j = 0; j < sizeof(vec) / 4; j++)                          \
-				total += (uint64_t)lo[j] + hi[j];                               \
-			p += sizeof(vec) * k;                                                   \
-			left -= k;                                                              \
-		}                                                                               \
-		return total;                                                                   \
+#define SUM_BLOCKS_FN(fn, target_attr, vec)                                   \
+	target_attr static uint64_t fn(const uint8_t *p, size_t n)            \
+	{                                                                     \
+		const size_t per_block = 64 / sizeof(vec);                    \
+		size_t left = n * per_block; /* vectors */                    \
+		uint64_t total = 0;                                           \
+		while (left) {                                                \
+			size_t k = left < 65536 ? left : 65536;               \
+			vec lo = { 0 }, hi = { 0 };                           \
+			for (size_t v = 0; v < k; v++) {                      \
+				vec x;                                        \
+				memcpy(&x, p + sizeof(vec) * v, sizeof(vec)); \
+				lo += x & 0xffffu;                            \
+				hi += x >> 16;                                \
+			}                                                     \
+			for (unsigned j = 0; j < sizeof(vec) / 4; j++)        \
+				total += (uint64_t)lo[j] + hi[j];             \
+			p += sizeof(vec) * k;                                 \
+			left -= k;                                            \
+		}                                                             \
+		return total;                                                 \
 	}
 
 #if defined(__x86_64__)
@@ -85,7 +85,10 @@ static const char *impl = "scalar";
 bool inet_csum_set_impl(const char *name) { return !strcmp(name, "scalar"); }
 #endif
 
-const char *inet_csum_impl(void) { return impl; }
+const char *inet_csum_impl(void)
+{
+	return impl;
+}
 
 uint32_t inet_csum_add(uint32_t sum, const uint8_t *p, size_t len)
 {
@@ -118,8 +121,16 @@ uint32_t inet_csum_add(uint32_t sum, const uint8_t *p, size_t len)
 	}
 	uint64_t acc = (a0 & 0xffffffffu) + (a0 >> 32) + (a1 & 0xffffffffu) + (a1 >> 32) + c;
 	acc += (blocks & 0xffffffffu) + (blocks >> 32);
-	for (; i + 1 < len; i += 2)
+	if (i + 4 <= len) { /* two words: the high one is worth 2^16, which is 1 */
+		uint32_t w;
+		memcpy(&w, p + i, 4);
+		acc += w;
+		i += 4;
+	}
+	if (i + 2 <= len) {
 		acc += (uint32_t)(p[i] | p[i + 1] << 8);
+		i += 2;
+	}
 	if (i < len)
 		acc += p[i]; /* an odd last byte is the high byte of a word padded with zero */
 	while (acc >> 16)
