@@ -92,3 +92,16 @@ Test(inet_csum, every_variant_matches_the_definition)
 	cr_assert(inet_csum_set_impl(chosen));
 	cr_assert_not(inet_csum_set_impl("sse9"));
 }
+
+Test(inet_csum, twenty_bytes_like_the_general_loop)
+{
+	uint8_t h[20];
+	sim_rng rng;
+	sim_rng_stream(&rng, 4, "test.inet_csum", 3);
+	for (unsigned n = 0; n < 20000; n++) {
+		for (size_t i = 0; i < sizeof(h); i++)
+			h[i] = (uint8_t)(n < 2 ? (n ? 0xff : 0) : sim_rng_below(&rng, 256)); /* zeros, all ones, then any */
+		cr_assert_eq(inet_csum20(h), inet_csum(h, sizeof(h)), "header %u", n);
+		cr_assert_eq(inet_csum20(h), reference(0, h, sizeof(h)), "header %u", n);
+	}
+}

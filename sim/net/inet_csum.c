@@ -154,6 +154,21 @@ uint16_t inet_csum(const uint8_t *p, size_t len)
 	return inet_csum_finish(inet_csum_add(0, p, len));
 }
 
+uint16_t inet_csum20(const uint8_t *p)
+{
+	/* five little-endian 32-bit words, each worth the sum of its two 16-bit words; folded
+	 * and swapped back as inet_csum_add does */
+	uint64_t acc = 0;
+	for (unsigned k = 0; k < 5; k++) {
+		uint32_t w;
+		memcpy(&w, p + 4 * k, 4);
+		acc += w;
+	}
+	while (acc >> 16)
+		acc = (acc & 0xffffu) + (acc >> 16);
+	return (uint16_t)~(((acc & 0xffu) << 8) | (acc >> 8));
+}
+
 uint32_t inet_csum_pseudo4(uint32_t src, uint32_t dst, uint8_t proto, uint16_t len)
 {
 	uint64_t acc = (src >> 16) + (src & 0xffffu) + (dst >> 16) + (dst & 0xffffu) + proto + len;

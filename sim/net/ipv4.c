@@ -63,7 +63,7 @@ static void write_header(stack *st, uint8_t *h, uint32_t src, uint32_t dst, uint
 	w = put_be16(w, 0);
 	w = put_be32(w, src);
 	put_be32(w, dst);
-	put_be16(h + 10, inet_csum(h, IPV4_HLEN));
+	put_be16(h + 10, inet_csum20(h));
 }
 
 static void on_loopback(sim_engine *eng, sim_event *ev)
@@ -201,7 +201,7 @@ void ipv4_input(netif *nif, const uint8_t *d, size_t len, unsigned flags)
 		return;
 	}
 	bool sums_ok = flags & NETIF_SUMS_OK;
-	if (!sums_ok && inet_csum(d, hlen) != 0) {
+	if (!sums_ok && (hlen == IPV4_HLEN ? inet_csum20(d) : inet_csum(d, hlen)) != 0) {
 		st->ip.in_bad_checksum++;
 		return;
 	}
