@@ -35,20 +35,6 @@ static inline void put_word(uint8_t *d, uint64_t w)
 #endif
 }
 
-static inline uint64_t get_word(const uint8_t *d)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t w;
-	memcpy(&w, d, 8);
-	return w;
-#else
-	uint64_t w = 0;
-	for (unsigned b = 0; b < 8; b++)
-		w |= (uint64_t)d[b] << (8 * b);
-	return w;
-#endif
-}
-
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
 #define PATTERN_VECTOR 1
 typedef uint64_t block_vec __attribute__((vector_size(64)));
@@ -200,6 +186,20 @@ static size_t diff_at(const uint8_t *want, const uint8_t *got, size_t n)
 }
 
 #ifndef PATTERN_VECTOR
+static inline uint64_t get_word(const uint8_t *d)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w;
+	memcpy(&w, d, 8);
+	return w;
+#else
+	uint64_t w = 0;
+	for (unsigned b = 0; b < 8; b++)
+		w |= (uint64_t)d[b] << (8 * b);
+	return w;
+#endif
+}
+
 static void fill_blocks(uint64_t key, uint64_t b, uint8_t *d, size_t n)
 {
 	for (size_t k = 0; k < n; k++) {
