@@ -102,10 +102,11 @@ static uint8_t *ipv4_of(uint8_t *f, size_t len, size_t *ihl, size_t *tot)
 	return ip;
 }
 
-static void link_output(void *ctx, netif *nif, const uint8_t *frame, size_t len)
+static void link_output(void *ctx, netif *nif, const uint8_t *frame, size_t len, unsigned flags)
 {
 	(void)ctx;
 	(void)nif;
+	(void)flags;
 	size_t ihl, tot;
 	uint8_t *ip = ipv4_of((uint8_t *)frame, len, &ihl, &tot);
 	if (!ip || ip[9] != 6 || tot - ihl < 20)

@@ -69,3 +69,55 @@ Test(bytering, storage_grows_on_demand_and_keeps_bytes_written_ahead)
 	cr_assert_arr_eq(out, in + 1000, 4000);
 	bytering_free(&r);
 }
+
+/* fill() and visit() see the ring's own spans: two across the wrap, in stream order. */
+typedef struct spans {
+	char text[32];
+	size_t len;
+	unsigned calls;
+	const char *from; /* what fill writes next */
+} spans;
+
+static void fill_from(void *ctx, uint8_t *dst, size_t len)
+{
+	spans *s = ctx;
+	memcpy(dst, s->from, len);
+	s->from += len;
+	s->calls++;
+}
+
+static void visit_into(void *ctx, const uint8_t *src, size_t len)
+{
+	spans *s = ctx;
+	memcpy(s->text + s->len, src, len);
+	s->len += len;
+	s->calls++;
+}
+
+Test(bytering, fill_and_visit_work_in_place_across_the_wrap)
+{
+	bytering r;
+	bytering_init(&r, 10);
+	uint8_t out[10];
+	spans f = { .from = "abcdefg" };
+	cr_assert_eq(bytering_write_fill(&r, 7, fill_from, &f), 7);
+	cr_assert_eq(f.calls, 1);
+	cr_assert_eq(bytering_read(&r, out, 5), 5);
+	f = (spans){ .from = "hijklmnopq" };
+	cr_assert_eq(bytering_write_fill(&r, 10, fill_from, &f), 8, "only the free space");
+	cr_assert_eq(f.calls, 2, "the free space wraps: two spans");
+	cr_assert_eq(bytering_write_fill(&r, 3, fill_from, &f), 0, "full: no call");
+	cr_assert_eq(f.calls, 2);
+	spans v = { 0 };
+	bytering_visit(&r, 9, visit_into, &v);
+	cr_assert_eq(v.calls, 2);
+	cr_assert_eq(v.len, 9);
+	cr_assert_eq(memcmp(v.text, "fghijklmn", 9), 0, "the content in stream order, not consumed");
+	cr_assert_eq(bytering_len(&r), 10);
+	bytering_drop(&r, 3);
+	v = (spans){ 0 };
+	bytering_visit(&r, 2, visit_into, &v);
+	cr_assert_eq(v.calls, 1);
+	cr_assert_eq(memcmp(v.text, "ij", 2), 0);
+	bytering_free(&r);
+}

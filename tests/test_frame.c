@@ -241,3 +241,41 @@ Test(frame, a_parked_frame_keeps_its_bytes_and_counts_as_in_use)
 	cr_assert_eq(st.bufs_in_use[0], 0);
 	sim_frame_pool_free(pool);
 }
+
+/* The producer's word on a frame's checksums lasts exactly as long as its bytes: through
+ * clones, parking and a trim, not through any write (a writer on a shared buffer gets a
+ * copy without it, and the other holders keep theirs); a recycled buffer starts without. */
+Test(frame, vouched_sums_last_until_someone_writes)
+{
+	sim_frame_pool *pool = sim_frame_pool_new();
+	sim_frame *f = sim_frame_alloc_len(pool, 64);
+	memset(sim_frame_put(f, 64), 0x5a, 64);
+	cr_assert_not(sim_frame_sums_vouched(f), "a fresh frame carries nobody's word");
+	sim_frame_vouch_sums(f);
+	sim_frame *c = sim_frame_clone(f);
+	cr_assert(sim_frame_sums_vouched(c), "a clone is the same bytes");
+	sim_frame_ref r;
+	sim_frame_park(c, &r);
+	c = sim_frame_unpark(&r);
+	cr_assert(sim_frame_sums_vouched(c), "parking keeps the buffer");
+	sim_frame_trim(c, 60);
+	cr_assert(sim_frame_sums_vouched(c), "trimming writes nothing");
+	sim_frame_writable(c)[20] ^= 1;
+	cr_assert_not(sim_frame_sums_vouched(c), "the writer's copy is nobody's word");
+	cr_assert(sim_frame_sums_vouched(f), "the other holder's bytes did not change");
+	sim_frame_writable(f);
+	cr_assert_not(sim_frame_sums_vouched(f), "a sole owner about to write drops it too");
+	sim_frame_vouch_sums(f);
+	sim_frame_push(f, 4);
+	cr_assert_not(sim_frame_sums_vouched(f), "push writes");
+	sim_frame_vouch_sums(f);
+	sim_frame_put(f, 4);
+	cr_assert_not(sim_frame_sums_vouched(f), "put writes");
+	sim_frame_vouch_sums(f);
+	sim_frame_free(f);
+	sim_frame_free(c);
+	f = sim_frame_alloc_len(pool, 64);
+	cr_assert_not(sim_frame_sums_vouched(f), "a recycled buffer starts without it");
+	sim_frame_free(f);
+	sim_frame_pool_free(pool);
+}

@@ -116,3 +116,25 @@ Test(pattern, the_bytes_are_those_of_the_recorded_traces)
 	pattern_fill(0xdeadbeefcafef00dull, (1ull << 40) + 5, buf, 100003);
 	cr_assert_eq(icrc_crc32(0, buf, 100003), 0xabf08075u);
 }
+
+/* Short spans at every position in a block (the ends of a span are built a block at a
+ * time): the defined bytes, and a wrong byte anywhere in them found exactly. */
+Test(pattern, short_spans_at_every_place_in_a_block)
+{
+	uint8_t buf[200];
+	for (uint64_t off = 640; off < 640 + 64; off++) {
+		for (size_t len = 0; len <= 140; len += len < 70 ? 1 : 7) {
+			pattern_fill(9, off, buf, len);
+			for (size_t i = 0; i < len; i++)
+				cr_assert_eq(buf[i], reference_byte(9, off + i), "offset %llu len %zu byte %zu",
+				             (unsigned long long)off, len, i);
+			cr_assert_eq(pattern_check(9, off, buf, len), len);
+			for (size_t i = 0; i < len; i += 5) {
+				buf[i] ^= 0x01;
+				cr_assert_eq(pattern_check(9, off, buf, len), i, "offset %llu len %zu wrong byte %zu",
+				             (unsigned long long)off, len, i);
+				buf[i] ^= 0x01;
+			}
+		}
+	}
+}

@@ -107,3 +107,28 @@ Test(tcp_opt, window_scale_above_fourteen_is_clamped)
 	cr_assert(tcp_opts_parse(opt, sizeof opt, true, &p));
 	cr_assert_eq(p.wscale, 14);
 }
+
+/* The timestamps-only list of a data segment or ACK, read by the short path, on a SYN and
+ * off it; a list that only looks like it (other kinds, lengths) goes through the loop. */
+Test(tcp_opt, timestamps_only_parses_like_the_list)
+{
+	const uint8_t ts[] = { 0x01, 0x01, 0x08, 0x0a, 0xde, 0xad, 0xbe, 0xef, 0x01, 0x02, 0x03, 0x04 };
+	for (int syn = 0; syn < 2; syn++) {
+		tcp_opts o;
+		cr_assert(tcp_opts_parse(ts, sizeof ts, syn, &o));
+		static const tcp_opts want = { .has_ts = true, .tsval = 0xdeadbeef, .tsecr = 0x01020304 }; /* padding zero */
+		cr_assert_eq(memcmp(&o, &want, sizeof o), 0, "syn %d", syn);
+	}
+	/* the same twelve bytes with a bad timestamp length: the loop finds it malformed */
+	uint8_t bad[sizeof ts];
+	memcpy(bad, ts, sizeof ts);
+	bad[3] = 0x0b;
+	tcp_opts o;
+	cr_assert_not(tcp_opts_parse(bad, sizeof bad, false, &o));
+	cr_assert_not(o.has_ts);
+	/* NOP NOP and an 8-byte SACK block + padding: no timestamps */
+	const uint8_t sack[] = { 0x01, 0x01, 0x05, 0x0a, 0, 0, 0, 1, 0, 0, 0, 2 };
+	cr_assert(tcp_opts_parse(sack, sizeof sack, false, &o));
+	cr_assert_not(o.has_ts);
+	cr_assert_eq(o.n_sack, 1);
+}

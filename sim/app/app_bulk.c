@@ -40,7 +40,7 @@ static void sender_pump(app_bulk_sender *a)
 			n = space;
 		if (!n)
 			return;
-		/* generated in place where the socket offers its buffer (SMC-R), else here */
+		/* generated in place where the socket offers its buffer (TCP, SMC-R), else here */
 		pattern_at at = { a->seed, a->stats.bytes_sent };
 		ssize_t w = sock_send_fill(a->s, n, fill_pattern, &at);
 		if (w == -EOPNOTSUPP) {
@@ -192,7 +192,7 @@ static void sink_on_readable(sock *s, void *user)
 	app_bulk_sink *k = c->sink;
 	uint8_t buf[APP_CHUNK];
 	for (;;) {
-		/* checked where the bytes landed (SMC-R's RMB), else copied out first */
+		/* checked where the bytes landed (TCP receive buffer, SMC-R RMB), else copied out first */
 		ssize_t n = sock_recv_visit(s, sizeof buf, check_span, c);
 		bool checked = n != -EOPNOTSUPP;
 		if (!checked)

@@ -7,6 +7,7 @@
 typedef struct in_flight {
 	netif *to;
 	size_t len;
+	unsigned flags; /* the producer's (the bytes are copied once and never written) */
 	uint8_t data[];
 } in_flight;
 
@@ -14,11 +15,11 @@ static void cable_deliver(sim_engine *eng, sim_event *ev)
 {
 	(void)eng;
 	in_flight *f = ev->ctx;
-	netif_input(f->to, f->data, f->len);
+	netif_input_flags(f->to, f->data, f->len, f->flags);
 	free(f);
 }
 
-static void cable_output(void *ctx, netif *nif, const uint8_t *frame, size_t len)
+static void cable_output(void *ctx, netif *nif, const uint8_t *frame, size_t len, unsigned flags)
 {
 	(void)nif;
 	bench_cable_end *e = ctx;
@@ -28,6 +29,7 @@ static void cable_output(void *ctx, netif *nif, const uint8_t *frame, size_t len
 		return;
 	f->to = c->nif[1 - e->side];
 	f->len = len;
+	f->flags = flags;
 	memcpy(f->data, frame, len);
 	(*c->frames)++;
 	sim_post(c->eng, sim_now(c->eng) + c->latency, c->kind, f->to->entity, cable_deliver, f, 0);

@@ -24,11 +24,6 @@ static uint64_t pattern_key(uint64_t seed)
 	return sim_mix64(seed ^ 0x7061747465726e00ull); /* "pattern" */
 }
 
-static inline uint64_t word_at(uint64_t key, uint64_t w)
-{
-	return sim_mix64(key + w / 8) + (w % 8) * STEP;
-}
-
 /* byte b of a word is bits 8b..8b+7 */
 static inline void put_word(uint8_t *d, uint64_t w)
 {
@@ -37,20 +32,6 @@ static inline void put_word(uint8_t *d, uint64_t w)
 #else
 	for (unsigned b = 0; b < 8; b++)
 		d[b] = (uint8_t)(w >> (8 * b));
-#endif
-}
-
-static inline uint64_t get_word(const uint8_t *d)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t w;
-	memcpy(&w, d, 8);
-	return w;
-#else
-	uint64_t w = 0;
-	for (unsigned b = 0; b < 8; b++)
-		w |= (uint64_t)d[b] << (8 * b);
-	return w;
 #endif
 }
 
@@ -181,88 +162,110 @@ const char *pattern_impl(void)
 	return impl;
 }
 
-void pattern_fill(uint64_t seed, uint64_t offset, uint8_t *dst, size_t len)
+/* Bytes [from, from + n) of block b (from + n <= 64), from one mix for the whole block:
+ * the ends of a span that does not start or end on a block boundary (a TCP segment's
+ * 1448 bytes never do). */
+static void block_part(uint64_t key, uint64_t b, size_t from, uint8_t *dst, size_t n)
 {
-	uint64_t key = pattern_key(seed);
+	uint8_t blk[64];
+	uint64_t h = sim_mix64(key + b);
+	for (unsigned j = 0; j < 8; j++)
+		put_word(blk + 8 * j, h + j * STEP);
+	memcpy(dst, blk + from, n);
+}
+
+/* The first of n bytes where got differs from want, or n. */
+static size_t diff_at(const uint8_t *want, const uint8_t *got, size_t n)
+{
+	if (!memcmp(want, got, n))
+		return n;
 	size_t i = 0;
-	while (i < len && (offset + i) % 8) { /* up to the next word boundary */
-		uint64_t pos = offset + i;
-		dst[i++] = (uint8_t)(word_at(key, pos / 8) >> (8 * (pos % 8)));
-	}
-	uint64_t w = (offset + i) / 8;
-	for (; i + 8 <= len && w % 8; i += 8, w++) /* up to the next block */
-		put_word(dst + i, word_at(key, w));
-#ifdef PATTERN_VECTOR
-	size_t nb = (len - i) / 64;
-	fill_blocks(key, w / 8, dst + i, nb);
-	i += 64 * nb;
-	w += 8 * nb;
+	while (want[i] == got[i])
+		i++;
+	return i;
+}
+
+#ifndef PATTERN_VECTOR
+static inline uint64_t get_word(const uint8_t *d)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w;
+	memcpy(&w, d, 8);
+	return w;
 #else
-	for (; i + 64 <= len; i += 64, w += 8) { /* whole blocks */
-		uint64_t h = sim_mix64(key + w / 8);
-		for (unsigned j = 0; j < 8; j++)
-			put_word(dst + i + 8 * j, h + j * STEP);
-	}
+	uint64_t w = 0;
+	for (unsigned b = 0; b < 8; b++)
+		w |= (uint64_t)d[b] << (8 * b);
+	return w;
 #endif
-	for (; i + 8 <= len; i += 8, w++)
-		put_word(dst + i, word_at(key, w));
-	if (i < len) {
-		uint64_t last = word_at(key, w);
-		for (unsigned b = 0; i < len; b++)
-			dst[i++] = (uint8_t)(last >> (8 * b));
+}
+
+static void fill_blocks(uint64_t key, uint64_t b, uint8_t *d, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		uint64_t h = sim_mix64(key + b + k);
+		for (unsigned j = 0; j < 8; j++)
+			put_word(d + 64 * k + 8 * j, h + j * STEP);
 	}
 }
 
-/* The first byte of `buf` that differs from what was expected. */
-static size_t first_diff(uint64_t want, const uint8_t *buf, size_t n)
+static size_t check_blocks(uint64_t key, uint64_t b, const uint8_t *s, size_t n)
 {
-	for (size_t b = 0; b < n; b++)
-		if (buf[b] != (uint8_t)(want >> (8 * b)))
-			return b;
+	for (size_t k = 0; k < n; k++) {
+		uint64_t h = sim_mix64(key + b + k), bad = 0;
+		for (unsigned j = 0; j < 8; j++)
+			bad |= get_word(s + 64 * k + 8 * j) ^ (h + j * STEP);
+		if (bad)
+			return k;
+	}
 	return n;
+}
+#endif
+
+void pattern_fill(uint64_t seed, uint64_t offset, uint8_t *dst, size_t len)
+{
+	uint64_t key = pattern_key(seed);
+	size_t i = 0, from = (size_t)(offset % 64);
+	if (from && len) { /* the rest of a block begun before */
+		i = len < 64 - from ? len : 64 - from;
+		block_part(key, offset / 64, from, dst, i);
+	}
+	uint64_t b = (offset + i) / 64;
+	size_t nb = (len - i) / 64;
+	fill_blocks(key, b, dst + i, nb);
+	i += 64 * nb;
+	if (i < len)
+		block_part(key, b + nb, 0, dst + i, len - i);
 }
 
 size_t pattern_check(uint64_t seed, uint64_t offset, const uint8_t *buf, size_t len)
 {
 	uint64_t key = pattern_key(seed);
-	size_t i = 0;
-	while (i < len && (offset + i) % 8) {
-		uint64_t pos = offset + i;
-		if (buf[i] != (uint8_t)(word_at(key, pos / 8) >> (8 * (pos % 8))))
-			return i;
-		i++;
+	uint8_t want[64];
+	size_t i = 0, from = (size_t)(offset % 64);
+	if (from && len) {
+		i = len < 64 - from ? len : 64 - from;
+		block_part(key, offset / 64, from, want, i);
+		size_t d = diff_at(want, buf, i);
+		if (d < i)
+			return d;
 	}
-	uint64_t w = (offset + i) / 8;
-	for (; i + 8 <= len && w % 8; i += 8, w++) { /* up to the next block */
-		uint64_t want = word_at(key, w);
-		if (get_word(buf + i) != want)
-			return i + first_diff(want, buf + i, 8);
-	}
-#ifdef PATTERN_VECTOR
+	uint64_t b = (offset + i) / 64;
 	size_t nb = (len - i) / 64;
-	size_t good = check_blocks(key, w / 8, buf + i, nb);
+	size_t good = check_blocks(key, b, buf + i, nb);
 	i += 64 * good;
-	w += 8 * good;
-	/* the scalar loop below finds the byte in the block(s) with a difference */
-#endif
-	for (; i + 64 <= len; i += 64, w += 8) { /* whole blocks, one branch each */
-		uint64_t h = sim_mix64(key + w / 8), bad = 0;
-		for (unsigned j = 0; j < 8; j++)
-			bad |= get_word(buf + i + 8 * j) ^ (h + j * STEP);
-		if (bad)
-			for (unsigned j = 0; j < 8; j++)
-				if (get_word(buf + i + 8 * j) != h + j * STEP)
-					return i + 8 * j + first_diff(h + j * STEP, buf + i + 8 * j, 8);
-	}
-	for (; i + 8 <= len; i += 8, w++) {
-		uint64_t want = word_at(key, w);
-		if (get_word(buf + i) != want)
-			return i + first_diff(want, buf + i, 8);
+	b += good;
+	/* a difference within the next few blocks (check_blocks looks at four at a time):
+	 * find its byte */
+	for (; good < nb; good++, b++, i += 64) {
+		block_part(key, b, 0, want, 64);
+		size_t d = diff_at(want, buf + i, 64);
+		if (d < 64)
+			return i + d;
 	}
 	if (i < len) {
-		size_t d = first_diff(word_at(key, w), buf + i, len - i);
-		if (d < len - i)
-			return i + d;
+		block_part(key, b, 0, want, len - i);
+		return i + diff_at(want, buf + i, len - i);
 	}
 	return len;
 }

@@ -88,7 +88,7 @@ static void refill_bufs(sim_frame_pool *pool, uint32_t cls)
 	uint8_t *mem = slab_new(pool, elem, &n, "frame buffers");
 	for (size_t i = n; i-- > 0;) {
 		sim_frame_buf *b = (sim_frame_buf *)(void *)(mem + i * elem);
-		b->cls = cls;
+		b->cls = (uint16_t)cls;
 		b->u.next_free = pool->free_bufs[cls];
 		pool->free_bufs[cls] = b;
 		POISON(b->bytes, sim_frame_class_size[cls]);
@@ -116,6 +116,7 @@ static sim_frame_buf *buf_get(sim_frame_pool *pool, uint32_t cls)
 	UNPOISON(b->bytes, sim_frame_class_size[cls]);
 	b->u.pool = pool;
 	b->refs = 1;
+	b->vouched = 0;
 	pool->st.bufs_in_use[cls]++;
 	return b;
 }
@@ -247,6 +248,7 @@ uint8_t *sim_frame_writable(sim_frame *f)
 		f->buf->u.pool->st.copied_on_write++;
 		move_to(f, class_for((size_t)sim_frame_headroom(f) + f->len));
 	}
+	f->buf->vouched = 0; /* whatever is written next is nobody's word */
 	return f->data;
 }
 

@@ -52,8 +52,9 @@ typedef struct sim_frame_pool sim_frame_pool;
 /* A buffer: a small header, then its bytes (16-byte aligned). Only frame.c touches it;
  * it is here for the inline helpers below. */
 typedef struct sim_frame_buf {
-	uint32_t refs; /* handles on it */
-	uint32_t cls;  /* size class */
+	uint32_t refs;    /* handles on it */
+	uint16_t cls;     /* size class */
+	uint16_t vouched; /* sim_frame_vouch_sums(): the producer's word, until a write */
 	union {
 		sim_frame_pool *pool;            /* in use: its pool */
 		struct sim_frame_buf *next_free; /* on the pool's free list */
@@ -109,6 +110,17 @@ static inline uint32_t sim_frame_tailroom(const sim_frame *f)
 {
 	return (uint32_t)(SIM_FRAME_CAPACITY - (size_t)(f->data - f->buf->bytes) - f->len);
 }
+
+/* The checksums in a frame's bytes are right: its producer (a simulated stack) computed
+ * them, and the word holds as long as nobody writes to the bytes. Every way of writing
+ * (sim_frame_writable, push, put) drops it, a copy on write starts without it, and it
+ * stays with the buffer through clones and parking (a trimmed frame keeps it: a datagram
+ * cut short is caught by its length fields before any sum is looked at). A receiver seeing it may skip
+ * verifying sums it would find right: a bit a lossy wire flips goes through
+ * sim_frame_writable, so that frame is verified and caught. Bytes stay exact either way
+ * (captures see the same frames); only the work of checking what cannot fail goes. */
+static inline void sim_frame_vouch_sums(sim_frame *f) { f->buf->vouched = 1; }
+static inline bool sim_frame_sums_vouched(const sim_frame *f) { return f->buf->vouched != 0; }
 
 /* A parked frame: its bytes without a handle, for a holder that keeps thousands of
  * frames waiting in order (a wire's queue in an ARP storm). 16 bytes instead of a

@@ -61,6 +61,7 @@ typedef struct wire_dir {
 	uint32_t tail_i;
 	bool faults;                         /* any of loss, duplicate, reorder, corrupt (mirrored) */
 	uint64_t bandwidth_bps, queue_limit; /* mirrored */
+	uint64_t ps_per_byte;                /* a whole number of picoseconds per byte at this rate, else 0 */
 	sim_wire_stats st;
 	fifo_chunk *spare; /* an emptied chunk kept for the next one needed */
 	sim_rng loss, dup, reorder, corrupt;
@@ -89,6 +90,10 @@ static void mirror_params(sim_wire *w)
 		d->bandwidth_bps = p->bandwidth_bps;
 		d->queue_limit = p->queue_limit;
 		d->faults = p->loss.num || p->duplicate.num || p->reorder.num || p->corrupt.num;
+		/* 100, 25 or 10 Gb/s: a byte takes a whole number of picoseconds, so a frame's time is a
+		 * multiplication (the same value as the division below, which the other rates need) */
+		uint64_t ps8 = 8u * 1000000000000ULL;
+		d->ps_per_byte = p->bandwidth_bps && ps8 % p->bandwidth_bps == 0 ? ps8 / p->bandwidth_bps : 0;
 	}
 }
 
@@ -246,7 +251,8 @@ static void wire_end_receive(sim_plug *self, sim_frame *f, sim_time at)
 			}
 		}
 		uint64_t wire_bytes = (f->len < SIM_ETH_MIN_FRAME ? SIM_ETH_MIN_FRAME : f->len) + SIM_ETH_WIRE_OVERHEAD;
-		uint64_t ser_ps = (wire_bytes * 8u * 1000000000000ULL + d->bandwidth_bps - 1) / d->bandwidth_bps;
+		uint64_t ser_ps = d->ps_per_byte ? wire_bytes * d->ps_per_byte
+		                                 : (wire_bytes * 8u * 1000000000000ULL + d->bandwidth_bps - 1) / d->bandwidth_bps;
 		d->tx_free_ps = start_ps + ser_ps;
 	} else {
 		d->tx_free_ps = start_ps;

@@ -50,10 +50,18 @@ static bool ensure(bytering *r, size_t need)
 	return true;
 }
 
+/* Where logical offset off (at most the storage) lies in buf: the head is inside it, so
+ * the sum wraps at most once (a subtraction, not a division on every operation). */
+static size_t index_of(const bytering *r, size_t off)
+{
+	size_t pos = r->head + off;
+	return pos >= r->alloc ? pos - r->alloc : pos;
+}
+
 /* Copy n bytes into the ring at logical offset off from the head (wrapping). */
 static void copy_in(bytering *r, size_t off, const uint8_t *src, size_t n)
 {
-	size_t pos = (r->head + off) % r->alloc;
+	size_t pos = index_of(r, off);
 	size_t first = r->alloc - pos < n ? r->alloc - pos : n;
 	memcpy(r->buf + pos, src, first);
 	memcpy(r->buf, src + first, n - first);
@@ -67,6 +75,22 @@ size_t bytering_write(bytering *r, const void *src, size_t n)
 	if (!n || !ensure(r, r->len + n))
 		return 0;
 	copy_in(r, r->len, src, n);
+	r->len += n;
+	return n;
+}
+
+size_t bytering_write_fill(bytering *r, size_t n, bytering_fill_fn fill, void *ctx)
+{
+	size_t room = bytering_space(r);
+	if (n > room)
+		n = room;
+	if (!n || !ensure(r, r->len + n))
+		return 0;
+	size_t pos = index_of(r, r->len);
+	size_t first = r->alloc - pos < n ? r->alloc - pos : n;
+	fill(ctx, r->buf + pos, first);
+	if (n > first)
+		fill(ctx, r->buf, n - first);
 	r->len += n;
 	return n;
 }
@@ -93,10 +117,21 @@ void bytering_copy_out(const bytering *r, size_t off, void *dst, size_t n)
 	assert(off + n <= r->len);
 	if (!n)
 		return;
-	size_t pos = (r->head + off) % r->alloc;
+	size_t pos = index_of(r, off);
 	size_t first = r->alloc - pos < n ? r->alloc - pos : n;
 	memcpy(dst, r->buf + pos, first);
 	memcpy((uint8_t *)dst + first, r->buf, n - first);
+}
+
+void bytering_visit(const bytering *r, size_t n, bytering_visit_fn visit, void *ctx)
+{
+	assert(n <= r->len);
+	if (!n)
+		return;
+	size_t first = r->alloc - r->head < n ? r->alloc - r->head : n;
+	visit(ctx, r->buf + r->head, first);
+	if (n > first)
+		visit(ctx, r->buf, n - first);
 }
 
 void bytering_drop(bytering *r, size_t n)
@@ -104,7 +139,7 @@ void bytering_drop(bytering *r, size_t n)
 	assert(n <= r->len);
 	r->len -= n;
 	if (n) /* the tail stays put: data written ahead of it keeps its place */
-		r->head = (r->head + n) % r->alloc;
+		r->head = index_of(r, n);
 }
 
 size_t bytering_read(bytering *r, void *dst, size_t n)

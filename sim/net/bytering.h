@@ -32,6 +32,11 @@ static inline size_t bytering_allocated(const bytering *r) { return r->alloc; }
 
 /* Append up to n bytes; returns how many fitted (fewer also when memory runs out). */
 size_t bytering_write(bytering *r, const void *src, size_t n);
+/* The same with the bytes written in place: fill() is called for each contiguous span of
+ * the free space (one or two, in stream order) and must write all of it. Returns how many
+ * were appended, 0 (and no call) when there is no room or memory. */
+typedef void (*bytering_fill_fn)(void *ctx, uint8_t *dst, size_t len);
+size_t bytering_write_fill(bytering *r, size_t n, bytering_fill_fn fill, void *ctx);
 /* Copy n bytes into the free space at `ahead` bytes past the tail, without committing
  * them; ahead + n must not exceed the free space. Returns false when out of memory. */
 bool bytering_write_ahead(bytering *r, size_t ahead, const void *src, size_t n);
@@ -39,6 +44,9 @@ bool bytering_write_ahead(bytering *r, size_t ahead, const void *src, size_t n);
 void bytering_commit(bytering *r, size_t n);
 /* Copy n bytes starting `off` bytes after the head (off + n <= len). */
 void bytering_copy_out(const bytering *r, size_t off, void *dst, size_t n);
+/* Show the first n bytes (n <= len) where they are: visit() once per contiguous span. */
+typedef void (*bytering_visit_fn)(void *ctx, const uint8_t *src, size_t len);
+void bytering_visit(const bytering *r, size_t n, bytering_visit_fn visit, void *ctx);
 /* Remove n bytes from the head (n <= len). */
 void bytering_drop(bytering *r, size_t n);
 /* Copy out and remove up to n bytes; returns how many. */

@@ -22,10 +22,10 @@ void ethernet_output(netif *nif, const uint8_t dst[ETH_ALEN], uint16_t ethertype
 	put_be16(h, ethertype);
 	if (p->len < ETH_MIN_FRAME)
 		memset(pkt_put(p, ETH_MIN_FRAME - p->len), 0, ETH_MIN_FRAME - p->len);
-	netif_output(nif, pkt_data(p), p->len);
+	netif_output(nif, pkt_data(p), p->len, p->flags);
 }
 
-void ethernet_input(netif *nif, const uint8_t *frame, size_t len)
+void ethernet_input(netif *nif, const uint8_t *frame, size_t len, unsigned flags)
 {
 	if (len < ETH_HLEN) {
 		nif->ctr.rx_malformed++;
@@ -60,7 +60,7 @@ void ethernet_input(netif *nif, const uint8_t *frame, size_t len)
 		arp_input(nif, frame + off, len - off);
 		break;
 	case ETHERTYPE_IPV4:
-		ipv4_input(nif, frame + off, len - off);
+		ipv4_input(nif, frame + off, len - off, flags);
 		break;
 	default:
 		nif->ctr.rx_malformed++;

@@ -22,6 +22,6 @@ extern const uint8_t eth_broadcast[ETH_ALEN];
 /* Prepend the Ethernet header (and tag) to p and send it out of nif. */
 void ethernet_output(netif *nif, const uint8_t dst[ETH_ALEN], uint16_t ethertype, pkt *p);
 /* A received frame: check destination and VLAN, strip the header, dispatch. */
-void ethernet_input(netif *nif, const uint8_t *frame, size_t len);
+void ethernet_input(netif *nif, const uint8_t *frame, size_t len, unsigned flags);
 
 #endif

@@ -63,7 +63,7 @@ static void write_header(stack *st, uint8_t *h, uint32_t src, uint32_t dst, uint
 	w = put_be16(w, 0);
 	w = put_be32(w, src);
 	put_be32(w, dst);
-	put_be16(h + 10, inet_csum(h, IPV4_HLEN));
+	put_be16(h + 10, inet_csum20(h));
 }
 
 static void on_loopback(sim_engine *eng, sim_event *ev)
@@ -79,7 +79,7 @@ static void on_loopback(sim_engine *eng, sim_event *ev)
 		st->loop_tail = NULL;
 	else
 		sim_event_schedule(st->eng, &st->loop_ev, sim_now(st->eng));
-	ipv4_input(d->nif, d->data, d->len);
+	ipv4_input(d->nif, d->data, d->len, 0);
 	free(d);
 }
 
@@ -186,7 +186,7 @@ static void forward(stack *st, const uint8_t *d, size_t len)
 	arp_output(out, nexthop, &p);
 }
 
-void ipv4_input(netif *nif, const uint8_t *d, size_t len)
+void ipv4_input(netif *nif, const uint8_t *d, size_t len, unsigned flags)
 {
 	stack *st = nif->stack;
 	st->ip.in_packets++;
@@ -200,7 +200,8 @@ void ipv4_input(netif *nif, const uint8_t *d, size_t len)
 		st->ip.in_malformed++;
 		return;
 	}
-	if (inet_csum(d, hlen) != 0) {
+	bool sums_ok = flags & NETIF_SUMS_OK;
+	if (!sums_ok && (hlen == IPV4_HLEN ? inet_csum20(d) : inet_csum(d, hlen)) != 0) {
 		st->ip.in_bad_checksum++;
 		return;
 	}
@@ -228,6 +229,7 @@ void ipv4_input(netif *nif, const uint8_t *d, size_t len)
 		.hdr_len = hlen,
 		.payload = d + hlen,
 		.payload_len = len - hlen,
+		.sums_ok = sums_ok,
 	};
 	switch (rx.proto) {
 	case IP_PROTO_TCP:

@@ -31,6 +31,7 @@ typedef struct ipv4_rx {
 	size_t hdr_len;
 	const uint8_t *payload;
 	size_t payload_len;
+	bool sums_ok; /* NETIF_SUMS_OK came with it: the TCP checksum needs no check */
 } ipv4_rx;
 
 typedef struct ipv4_counters {
@@ -45,8 +46,8 @@ typedef struct ipv4_counters {
  * Returns 0, -EHOSTUNREACH (no route), -EMSGSIZE (larger than the MTU; DF is always set)
  * or -ENETDOWN (the interface has no address). */
 int ipv4_output(stack *st, uint32_t src, uint32_t dst, uint8_t proto, pkt *p);
-/* The datagram after the Ethernet header. */
-void ipv4_input(netif *nif, const uint8_t *dgram, size_t len);
+/* The datagram after the Ethernet header; flags: NETIF_* from the link. */
+void ipv4_input(netif *nif, const uint8_t *dgram, size_t len, unsigned flags);
 
 /* Source address and interface the stack would use towards dst (false: no route). */
 bool ipv4_route_source(stack *st, uint32_t dst, uint32_t *src, netif **nif);

@@ -51,7 +51,7 @@ int netif_set_ipv4(netif *nif, uint32_t addr, uint8_t prefix_len)
 	return 0;
 }
 
-void netif_input(netif *nif, const uint8_t *frame, size_t len)
+void netif_input_flags(netif *nif, const uint8_t *frame, size_t len, unsigned flags)
 {
 	if (nif->tap)
 		nif->tap(nif->tap_ctx, nif, NETIF_RX, frame, len);
@@ -59,10 +59,15 @@ void netif_input(netif *nif, const uint8_t *frame, size_t len)
 		return;
 	nif->ctr.rx_frames++;
 	nif->ctr.rx_bytes += len;
-	ethernet_input(nif, frame, len);
+	ethernet_input(nif, frame, len, flags);
 }
 
-void netif_output(netif *nif, const uint8_t *frame, size_t len)
+void netif_input(netif *nif, const uint8_t *frame, size_t len)
+{
+	netif_input_flags(nif, frame, len, 0);
+}
+
+void netif_output(netif *nif, const uint8_t *frame, size_t len, unsigned flags)
 {
 	if (!nif->up || !nif->link_output) {
 		nif->ctr.tx_no_link++;
@@ -72,5 +77,5 @@ void netif_output(netif *nif, const uint8_t *frame, size_t len)
 		nif->tap(nif->tap_ctx, nif, NETIF_TX, frame, len);
 	nif->ctr.tx_frames++;
 	nif->ctr.tx_bytes += len;
-	nif->link_output(nif->link_ctx, nif, frame, len);
+	nif->link_output(nif->link_ctx, nif, frame, len, flags);
 }

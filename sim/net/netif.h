@@ -2,8 +2,10 @@
  *
  * The boundary to whatever carries frames is two calls wide:
  *   down: the netif hands complete Ethernet frames (no FCS, 802.1Q tag included when the
- *         netif has a VLAN) to its link: link_output(link_ctx, netif, frame, len);
- *   up:   the link delivers received frames with netif_input(netif, frame, len).
+ *         netif has a VLAN) to its link: link_output(link_ctx, netif, frame, len, flags);
+ *   up:   the link delivers received frames with netif_input(netif, frame, len), or
+ *         netif_input_flags() with what the frame's producer vouched for, if the link
+ *         knows the bytes are still the ones it was given.
  * Frames are borrowed for the duration of the call; a link that delays delivery copies.
  * A link must never call netif_input() from inside link_output(): stacks are not
  * re-entrant, so delivery always goes through an engine event (even with zero latency).
@@ -28,7 +30,15 @@ typedef enum netif_dir {
 	NETIF_RX, /* arriving from the link */
 } netif_dir;
 
-typedef void (*netif_link_output_fn)(void *link_ctx, netif *nif, const uint8_t *frame, size_t len);
+/* What the producer of a frame vouches for, from the stack down to its link and from a
+ * link up to the receiving stack. NETIF_SUMS_OK: the IPv4 header checksum and the TCP
+ * checksum are right (this stack computed them, TCP's segments and resets); a receiver
+ * then skips verifying them. A link passes it up only for bytes nobody can have changed
+ * on the way (a fabric frame still vouched for: sim_frame_sums_vouched). */
+#define NETIF_SUMS_OK 1u
+
+typedef void (*netif_link_output_fn)(void *link_ctx, netif *nif, const uint8_t *frame, size_t len,
+                                     unsigned flags);
 typedef void (*netif_tap_fn)(void *tap_ctx, const netif *nif, netif_dir dir, const uint8_t *frame,
                              size_t len);
 
@@ -69,10 +79,12 @@ void netif_set_up(netif *nif, bool up);
 /* Give the interface its IPv4 address; adds the connected route. 0.0.0.0 removes it. */
 int netif_set_ipv4(netif *nif, uint32_t addr, uint8_t prefix_len);
 
-/* Up: a frame from the link. */
+/* Up: a frame from the link (everything in it is verified). */
 void netif_input(netif *nif, const uint8_t *frame, size_t len);
+/* The same with the NETIF_* flags its producer gave it. */
+void netif_input_flags(netif *nif, const uint8_t *frame, size_t len, unsigned flags);
 /* Down: a complete frame to the link (called by the Ethernet layer). */
-void netif_output(netif *nif, const uint8_t *frame, size_t len);
+void netif_output(netif *nif, const uint8_t *frame, size_t len, unsigned flags);
 
 /* Does addr lie in the interface's connected subnet? */
 bool netif_on_subnet(const netif *nif, uint32_t addr);

@@ -8,7 +8,7 @@
 #include "sim/fabric/frame.h"
 #include "sim/net/stack.h"
 
-static void port_output(void *ctx, netif *nif, const uint8_t *frame, size_t len)
+static void port_output(void *ctx, netif *nif, const uint8_t *frame, size_t len, unsigned flags)
 {
 	(void)nif;
 	netif_fabric_port *p = ctx;
@@ -19,6 +19,8 @@ static void port_output(void *ctx, netif *nif, const uint8_t *frame, size_t len)
 		return;
 	}
 	memcpy(sim_frame_put(f, (uint32_t)len), frame, len);
+	if (flags & NETIF_SUMS_OK)
+		sim_frame_vouch_sums(f);
 	if (!sim_endpoint_send(&p->ep, f))
 		p->tx_dropped++;
 }
@@ -27,7 +29,7 @@ static void port_output(void *ctx, netif *nif, const uint8_t *frame, size_t len)
  * broadcast reaches every interface of the segment). */
 static void port_rx(sim_endpoint *ep, sim_frame *f)
 {
-	netif_input(ep->ctx, f->data, f->len);
+	netif_input_flags(ep->ctx, f->data, f->len, sim_frame_sums_vouched(f) ? NETIF_SUMS_OK : 0);
 	sim_frame_free(f);
 }
 

@@ -68,9 +68,10 @@ static int attach_filter(int fd, const uint8_t mac[6])
 	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog));
 }
 
-static void link_output(void *ctx, netif *nif, const uint8_t *frame, size_t len)
+static void link_output(void *ctx, netif *nif, const uint8_t *frame, size_t len, unsigned flags)
 {
 	(void)nif;
+	(void)flags;
 	netif_packet *p = ctx;
 	uint8_t pad[ETH_MIN_FRAME];
 	if (len < ETH_MIN_FRAME) {

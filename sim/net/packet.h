@@ -16,8 +16,9 @@
 #define PKT_CAP (PKT_HEADROOM + PKT_MAX_MTU + 64)
 
 typedef struct pkt {
-	size_t off; /* first used byte in buf */
-	size_t len; /* used bytes from off */
+	size_t off;     /* first used byte in buf */
+	size_t len;     /* used bytes from off */
+	unsigned flags; /* NETIF_* (sim/net/netif.h): what its producer vouches for */
 	uint8_t buf[PKT_CAP];
 } pkt;
 
@@ -25,6 +26,7 @@ static inline void pkt_init(pkt *p)
 {
 	p->off = PKT_HEADROOM;
 	p->len = 0;
+	p->flags = 0;
 }
 
 static inline uint8_t *pkt_data(pkt *p) { return p->buf + p->off; }

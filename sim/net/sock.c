@@ -408,18 +408,18 @@ ssize_t sock_send_fill(sock *s, size_t len, sock_fill_fn fill, void *ctx)
 {
 	if (!app_may_use(s))
 		return -ENOTCONN;
-	if (s->mode == SOCK_MODE_SMCR && s->be_ops && s->be_ops->send_fill)
-		return s->be_ops->send_fill(s->be, len, fill, ctx);
-	return -EOPNOTSUPP;
+	if (s->mode == SOCK_MODE_SMCR)
+		return s->be_ops && s->be_ops->send_fill ? s->be_ops->send_fill(s->be, len, fill, ctx) : -EOPNOTSUPP;
+	return s->tcp ? tcp_write_fill(s->tcp, len, fill, ctx) : -ENOTCONN;
 }
 
 ssize_t sock_recv_visit(sock *s, size_t len, sock_visit_fn visit, void *ctx)
 {
 	if (!app_may_use(s))
 		return -ENOTCONN;
-	if (s->mode == SOCK_MODE_SMCR && s->be_ops && s->be_ops->recv_visit)
-		return s->be_ops->recv_visit(s->be, len, visit, ctx);
-	return -EOPNOTSUPP;
+	if (s->mode == SOCK_MODE_SMCR)
+		return s->be_ops && s->be_ops->recv_visit ? s->be_ops->recv_visit(s->be, len, visit, ctx) : -EOPNOTSUPP;
+	return s->tcp ? tcp_read_visit(s->tcp, len, visit, ctx) : -ENOTCONN;
 }
 
 size_t sock_send_space(const sock *s)

@@ -87,8 +87,9 @@ ssize_t sock_recv(sock *s, void *buf, size_t len);
 /* The same without the application's buffer, for applications that generate or check
  * their data in place: fill() writes the accepted bytes straight into the send buffer,
  * visit() reads received bytes where they landed, once per contiguous span, in stream
- * order. -EOPNOTSUPP where the path has no such buffer to offer (TCP, which copies into
- * its own queue): use sock_send/sock_recv there. */
+ * order: TCP's send and receive buffers, SMC-R's send buffer and RMB. -EOPNOTSUPP where
+ * the path has no such buffer to offer (an SMC-R backend without it): use
+ * sock_send/sock_recv there. */
 typedef void (*sock_fill_fn)(void *ctx, uint8_t *dst, size_t len);
 typedef void (*sock_visit_fn)(void *ctx, const uint8_t *src, size_t len);
 ssize_t sock_send_fill(sock *s, size_t len, sock_fill_fn fill, void *ctx);

@@ -457,7 +457,8 @@ tcp_pcb *tcp_child_new(tcp_pcb *l, uint32_t lip, uint32_t rip, uint16_t rport)
 	return c;
 }
 
-ssize_t tcp_write(tcp_pcb *pcb, const void *buf, size_t len)
+/* 0 when the application may queue bytes, else what tcp_write returns. */
+static int write_refused(const tcp_pcb *pcb)
 {
 	switch (pcb->state) {
 	case TCP_ESTABLISHED:
@@ -476,15 +477,30 @@ ssize_t tcp_write(tcp_pcb *pcb, const void *buf, size_t len)
 	case TCP_TIME_WAIT:
 		return -EPIPE;
 	}
-	if (pcb->wr_shut)
-		return -EPIPE;
-	size_t n = bytering_write(&pcb->sndbuf, buf, len);
+	return pcb->wr_shut ? -EPIPE : 0;
+}
+
+/* n bytes were queued: send what the window allows. */
+static ssize_t queued(tcp_pcb *pcb, size_t n)
+{
 	if (n) {
 		tcp_enter(pcb);
 		tcp_output(pcb);
 		tcp_leave(pcb);
 	}
 	return (ssize_t)n;
+}
+
+ssize_t tcp_write(tcp_pcb *pcb, const void *buf, size_t len)
+{
+	int rc = write_refused(pcb);
+	return rc ? rc : queued(pcb, bytering_write(&pcb->sndbuf, buf, len));
+}
+
+ssize_t tcp_write_fill(tcp_pcb *pcb, size_t len, bytering_fill_fn fill, void *ctx)
+{
+	int rc = write_refused(pcb);
+	return rc ? rc : queued(pcb, bytering_write_fill(&pcb->sndbuf, len, fill, ctx));
 }
 
 size_t tcp_readable(const tcp_pcb *pcb)
@@ -504,7 +520,8 @@ bool tcp_eof(const tcp_pcb *pcb)
 	return pcb->fin_rcvd && !bytering_len(&pcb->rcvbuf);
 }
 
-ssize_t tcp_peek(const tcp_pcb *pcb, void *buf, size_t len)
+/* How many of len bytes a read takes now (> 0), else what it returns. */
+static ssize_t readable_now(const tcp_pcb *pcb, size_t len)
 {
 	size_t have = bytering_len(&pcb->rcvbuf);
 	if (!have) {
@@ -514,22 +531,40 @@ ssize_t tcp_peek(const tcp_pcb *pcb, void *buf, size_t len)
 			return pcb->err;
 		return -EAGAIN;
 	}
-	if (len > have)
-		len = have;
-	bytering_copy_out(&pcb->rcvbuf, 0, buf, len);
-	return (ssize_t)len;
+	return (ssize_t)(len < have ? len : have);
 }
 
-ssize_t tcp_read(tcp_pcb *pcb, void *buf, size_t len)
+ssize_t tcp_peek(const tcp_pcb *pcb, void *buf, size_t len)
 {
-	ssize_t n = tcp_peek(pcb, buf, len);
-	if (n <= 0)
-		return n;
+	ssize_t n = readable_now(pcb, len);
+	if (n > 0)
+		bytering_copy_out(&pcb->rcvbuf, 0, buf, (size_t)n);
+	return n;
+}
+
+/* n bytes were taken: the window may open. */
+static ssize_t consumed(tcp_pcb *pcb, ssize_t n)
+{
 	bytering_drop(&pcb->rcvbuf, (size_t)n);
 	tcp_enter(pcb);
 	tcp_maybe_window_update(pcb);
 	tcp_leave(pcb);
 	return n;
+}
+
+ssize_t tcp_read(tcp_pcb *pcb, void *buf, size_t len)
+{
+	ssize_t n = tcp_peek(pcb, buf, len);
+	return n > 0 ? consumed(pcb, n) : n;
+}
+
+ssize_t tcp_read_visit(tcp_pcb *pcb, size_t len, bytering_visit_fn visit, void *ctx)
+{
+	ssize_t n = readable_now(pcb, len);
+	if (n <= 0)
+		return n;
+	bytering_visit(&pcb->rcvbuf, (size_t)n, visit, ctx);
+	return consumed(pcb, n);
 }
 
 /* Queue our FIN after the data; the state moves at once, the FIN leaves when the data

@@ -26,6 +26,7 @@
 #include <sys/types.h>
 
 #include "sim/engine/engine.h"
+#include "sim/net/bytering.h"
 #include "sim/net/ipv4.h"
 
 typedef struct stack stack;
@@ -141,6 +142,12 @@ int tcp_connect(tcp_pcb *pcb, uint32_t ip, uint16_t port);
 ssize_t tcp_write(tcp_pcb *pcb, const void *buf, size_t len);
 /* Returns bytes read, 0 at end of stream, -EAGAIN when nothing is there yet. */
 ssize_t tcp_read(tcp_pcb *pcb, void *buf, size_t len);
+/* tcp_write and tcp_read without the application's buffer: fill() writes the accepted
+ * bytes straight into the send buffer, visit() reads the bytes taken where they lie in
+ * the receive buffer (each once per contiguous span, in stream order). Same counts,
+ * same returns and the same segments and ACKs as tcp_write / tcp_read of len bytes. */
+ssize_t tcp_write_fill(tcp_pcb *pcb, size_t len, bytering_fill_fn fill, void *ctx);
+ssize_t tcp_read_visit(tcp_pcb *pcb, size_t len, bytering_visit_fn visit, void *ctx);
 /* Like tcp_read without consuming. */
 ssize_t tcp_peek(const tcp_pcb *pcb, void *buf, size_t len);
 size_t tcp_readable(const tcp_pcb *pcb);

@@ -488,8 +488,8 @@ void tcp_input(stack *st, const ipv4_rx *rx)
 		tl->ctr.malformed++;
 		return;
 	}
-	uint32_t sum = inet_csum_pseudo4(rx->src, rx->dst, IP_PROTO_TCP, (uint16_t)n);
-	if (inet_csum_finish(inet_csum_add(sum, h, n)) != 0) {
+	if (!rx->sums_ok &&
+	    inet_csum_finish(inet_csum_add(inet_csum_pseudo4(rx->src, rx->dst, IP_PROTO_TCP, (uint16_t)n), h, n)) != 0) {
 		tl->ctr.bad_checksum++;
 		return;
 	}

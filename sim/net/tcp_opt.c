@@ -87,6 +87,14 @@ size_t tcp_opts_write(uint8_t *out, const tcp_opts *o, bool syn)
 bool tcp_opts_parse(const uint8_t *p, size_t len, bool syn, tcp_opts *o)
 {
 	memset(o, 0, sizeof *o);
+	/* what nearly every segment of a connection with timestamps carries (NOP, NOP,
+	 * timestamps: RFC 7323, appendix A), read straight; the loop reads it the same */
+	if (len == 12 && p[0] == TCPOPT_NOP && p[1] == TCPOPT_NOP && p[2] == TCPOPT_TIMESTAMP && p[3] == 10) {
+		o->has_ts = true;
+		o->tsval = get_be32(p + 4);
+		o->tsecr = get_be32(p + 8);
+		return true;
+	}
 	size_t i = 0;
 	while (i < len) {
 		uint8_t kind = p[i];

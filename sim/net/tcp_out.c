@@ -141,6 +141,7 @@ int tcp_emit(tcp_pcb *pcb, uint32_t seq, uint8_t flags, uint32_t len)
 		bytering_copy_out(&pcb->sndbuf, seq - pcb->snd_buf_seq, w, len);
 	uint32_t sum = inet_csum_pseudo4(pcb->lip, pcb->rip, IP_PROTO_TCP, (uint16_t)seg_len);
 	put_be16(h + 16, inet_csum_finish(inet_csum_add(sum, h, seg_len)));
+	p.flags = NETIF_SUMS_OK; /* and IPv4 writes its header's */
 
 	if (syn && o.smc)
 		pcb->smc_sent = true;
@@ -339,6 +340,7 @@ void tcp_send_rst_reply(tcp_layer *tl, const ipv4_rx *rx, uint32_t seq, uint32_t
 	put_be16(w, 0);
 	uint32_t sum = inet_csum_pseudo4(rx->dst, rx->src, IP_PROTO_TCP, TCP_HLEN);
 	put_be16(h + 16, inet_csum_finish(inet_csum_add(sum, h, TCP_HLEN)));
+	p.flags = NETIF_SUMS_OK;
 	tl->ctr.segs_out++;
 	tl->ctr.rst_out++;
 	ipv4_output(tl->st, rx->dst, rx->src, IP_PROTO_TCP, &p);

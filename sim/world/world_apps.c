@@ -65,7 +65,7 @@ static void end_verify(world_end *e, uint64_t seed, const uint8_t *buf, size_t n
 }
 
 /* The pattern of one direction from `off` on, checked or written where the socket
- * shows its buffer (sock_recv_visit, sock_send_fill): SMC-R's RMB and send buffer, so
+ * shows its buffer (sock_recv_visit, sock_send_fill): TCP's or SMC-R's buffers, so
  * the bytes are not copied through the application's buffer too. */
 typedef struct pattern_span {
 	world_end *e;
