@@ -51,7 +51,7 @@ _Static_assert(sizeof(block) == BLOCK_SIZE, "a block is 1 KiB");
 
 #define SLAB_BLOCKS 64                /* the first slab's blocks */
 #define HUGE_SLAB (2u * 1024 * 1024) /* the largest slab: a huge page */
-#define PREFETCH_AHEAD 4
+#define PREFETCH_AHEAD 8
 
 static inline bool at_block_end(const entry *p) { return !((uintptr_t)p & (BLOCK_SIZE - 1)); }
 static inline block *block_of(const entry *p) { return (block *)((uintptr_t)p & ~(uintptr_t)(BLOCK_SIZE - 1)); }
@@ -814,6 +814,33 @@ void sim_post_seq(sim_engine *eng, sim_time at, uint64_t seq, uint32_t kind, uin
 		at = eng->now;
 	/* taken earlier: placed by its sequence (queue_slot_any notes it when out of order) */
 	post_any(eng, at, seq, kind, entity, fn, ctx, arg);
+}
+
+void sim_engine_ahead(const sim_engine *eng, sim_event_fn fn, void **ctx, unsigned n)
+{
+	unsigned k = 0;
+	if (eng->in_flat) {
+		for (uint32_t i = eng->flat.head; k < n && i < eng->flat.len; i++, k++)
+			ctx[k] = eng->flat.e[i].fn == fn ? eng->flat.e[i].ctx : NULL;
+	} else if (eng->wr[CUR]) {
+		/* the current bucket from rd on, into the next block if there is one (rd may
+		 * sit at its block's end: the next entry is then in the next block) */
+		const entry *e = eng->rd, *end = eng->wr[CUR];
+		const block *b = eng->cur_head, *last = block_of(end - 1);
+		for (; k < n; k++, e++) {
+			if (at_block_end(e)) {
+				if (b == last)
+					break;
+				b = b->next;
+				e = &b->e[0];
+			}
+			if (e == end)
+				break;
+			ctx[k] = e->fn == fn ? e->ctx : NULL;
+		}
+	}
+	for (; k < n; k++)
+		ctx[k] = NULL;
 }
 
 /* --- running --------------------------------------------------------------------- */
