@@ -1,11 +1,13 @@
 /* Wires: FIFO serialization, propagation, MTU, faults. */
 #include "sim/fabric/wire.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/engine/oom.h"
+#include "sim/fabric/endpoint.h"
 #include "sim/fabric/eth_header.h"
 
 typedef struct wire_end {
@@ -158,10 +160,43 @@ static fifo_slot fifo_pop(wire_dir *d)
 	return s;
 }
 
+static void fifo_arrive(sim_engine *eng, sim_event *ev);
+
+/* A flood's copies arrive at one time, one after the other, each on its own wire to its
+ * own endpoint: every step of a delivery is a cache miss on memory the previous step
+ * pointed to. The arrivals a few places ahead are asked for in stages, each a pointer
+ * read from what the stage before fetched: the direction's first line; its head slot and
+ * the plug of the way out; the plug behind that; the endpoint; what the endpoint's
+ * receiver reads first (its ctx). */
+#define ARRIVE_AHEAD 6
+static void arrive_prefetch(const sim_engine *eng)
+{
+	void *ctx[ARRIVE_AHEAD];
+	sim_engine_ahead(eng, fifo_arrive, ctx, ARRIVE_AHEAD);
+	const wire_dir *d;
+	if ((d = ctx[5]))
+		__builtin_prefetch(d);
+	if ((d = ctx[4])) {
+		/* the head slot, and the next one (its time and order are read to post it) */
+		const fifo_slot *s = &d->head->s[d->head_i];
+		__builtin_prefetch(s);
+		__builtin_prefetch((const void *)((uintptr_t)s + 2 * sizeof(*s) - 1));
+		__builtin_prefetch(d->out);
+	}
+	if ((d = ctx[3]) && d->out->peer)
+		sim_plug_prefetch(d->out->peer);
+	const sim_plug *q;
+	if ((d = ctx[2]) && (q = d->out->peer) && q->kind == SIM_PLUG_ENDPOINT)
+		__builtin_prefetch(q->owner);
+	if ((d = ctx[1]) && (q = d->out->peer) && q->kind == SIM_PLUG_ENDPOINT)
+		__builtin_prefetch(((const sim_endpoint *)q->owner)->ctx);
+}
+
 /* The head of direction ctx's FIFO arrives. */
 static void fifo_arrive(sim_engine *eng, sim_event *ev)
 {
 	wire_dir *d = ev->ctx;
+	arrive_prefetch(eng);
 	fifo_slot s = fifo_pop(d);
 	if (d->fifo_len) {
 		const fifo_slot *next = &d->head->s[d->head_i];
@@ -394,6 +429,20 @@ sim_time sim_wire_end_tx_idle_at(const sim_plug *end)
 {
 	const wire_end *e = end->owner;
 	return (e->w->dir[e->side].tx_free_ps + 999u) / 1000u;
+}
+
+void sim_wire_end_prefetch(const sim_plug *end, unsigned stage)
+{
+	/* the end's plug is its direction's `in`: found without reading anything */
+	const wire_dir *d = (const wire_dir *)(const void *)((const char *)end - offsetof(wire_dir, in));
+	if (stage == 0) {
+		__builtin_prefetch(d);
+		__builtin_prefetch(&d->in.plug);
+		__builtin_prefetch(&d->mtu);
+		__builtin_prefetch(&d->tail_i);
+	} else if (d->tail) {
+		__builtin_prefetch(&d->tail->s[d->tail_i < FIFO_SLOTS ? d->tail_i : 0]);
+	}
 }
 
 const sim_wire_params *sim_wire_end_params(const sim_plug *end)
