@@ -46,7 +46,7 @@ static void egress(sim_switch *sw, sw_port *in, sw_port *out, sim_frame *f, uint
 /* A flood sends into every port's wire, each a few cache misses (the port, then the wire
  * direction behind it, then its FIFO slot) on memory the previous one points to: the
  * ports a few places ahead are asked for in stages, so the misses of many ports overlap. */
-#define FLOOD_AHEAD 8
+#define FLOOD_AHEAD 16
 static inline void flood_prefetch(const sim_switch *sw, uint32_t i)
 {
 	if (i + FLOOD_AHEAD < sw->p.nports) {

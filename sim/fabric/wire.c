@@ -168,28 +168,32 @@ static void fifo_arrive(sim_engine *eng, sim_event *ev);
  * read from what the stage before fetched: the direction's first line; its head slot and
  * the plug of the way out; the plug behind that; the endpoint; what the endpoint's
  * receiver reads first (its ctx). */
-#define ARRIVE_AHEAD 6
+#define ARRIVE_AHEAD 7
 static void arrive_prefetch(const sim_engine *eng)
 {
 	void *ctx[ARRIVE_AHEAD];
 	sim_engine_ahead(eng, fifo_arrive, ctx, ARRIVE_AHEAD);
 	const wire_dir *d;
-	if ((d = ctx[5]))
+	if ((d = ctx[6]))
 		__builtin_prefetch(d);
-	if ((d = ctx[4])) {
+	if ((d = ctx[5])) {
 		/* the head slot, and the next one (its time and order are read to post it) */
 		const fifo_slot *s = &d->head->s[d->head_i];
 		__builtin_prefetch(s);
 		__builtin_prefetch((const void *)((uintptr_t)s + 2 * sizeof(*s) - 1));
 		__builtin_prefetch(d->out);
 	}
-	if ((d = ctx[3]) && d->out->peer)
+	if ((d = ctx[4]) && d->out->peer)
 		sim_plug_prefetch(d->out->peer);
 	const sim_plug *q;
-	if ((d = ctx[2]) && (q = d->out->peer) && q->kind == SIM_PLUG_ENDPOINT)
+	const sim_endpoint *ep;
+	if ((d = ctx[3]) && (q = d->out->peer) && q->kind == SIM_PLUG_ENDPOINT)
 		__builtin_prefetch(q->owner);
-	if ((d = ctx[1]) && (q = d->out->peer) && q->kind == SIM_PLUG_ENDPOINT)
+	if ((d = ctx[2]) && (q = d->out->peer) && q->kind == SIM_PLUG_ENDPOINT)
 		__builtin_prefetch(((const sim_endpoint *)q->owner)->ctx);
+	if ((d = ctx[1]) && (q = d->out->peer) && q->kind == SIM_PLUG_ENDPOINT &&
+	    (ep = q->owner)->rx_prefetch)
+		ep->rx_prefetch(ep->ctx);
 }
 
 /* The head of direction ctx's FIFO arrives. */
