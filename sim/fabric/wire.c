@@ -64,7 +64,8 @@ typedef struct wire_dir {
 	bool faults;                         /* any of loss, duplicate, reorder, corrupt (mirrored) */
 	uint64_t bandwidth_bps, queue_limit; /* mirrored */
 	sim_wire_stats st;
-	fifo_chunk *spare; /* an emptied chunk kept for the next one needed */
+	fifo_chunk *spare;    /* an emptied chunk kept for the next one needed */
+	sim_huge_pool *chunks; /* where chunks come from: the fabric's, on huge pages */
 	sim_rng loss, dup, reorder, corrupt;
 } __attribute__((aligned(64))) wire_dir;
 
@@ -128,7 +129,7 @@ static fifo_slot *fifo_push(wire_dir *d)
 		if (c)
 			d->spare = NULL;
 		else
-			c = sim_xmalloc(sizeof(*c), "wire queues");
+			c = sim_huge_pool_get(d->chunks);
 		c->next = NULL;
 		if (d->tail)
 			d->tail->next = c;
@@ -153,7 +154,7 @@ static fifo_slot fifo_pop(wire_dir *d)
 		d->head = c->next;
 		d->head_i = 0;
 		if (d->spare)
-			free(c);
+			sim_huge_pool_put(d->chunks, c);
 		else
 			d->spare = c;
 	}
@@ -346,19 +347,19 @@ static void wire_free(void *obj)
 		while (d->head) {
 			fifo_chunk *c = d->head;
 			d->head = c->next;
-			free(c);
+			sim_huge_pool_put(d->chunks, c);
 		}
-		free(d->spare);
+		sim_huge_pool_put(d->chunks, d->spare);
 	}
-	free(w);
+	sim_huge_pool_put(sim_fabric_huge_pool(w->fab, sizeof(*w)), w);
 }
 
 sim_wire *sim_wire_new(sim_fabric *fab, const char *name, const sim_wire_params *p)
 {
-	/* aligned, so each direction's arrival fields share one cache line */
-	sim_wire *w = aligned_alloc(64, sizeof(*w));
-	if (!w)
-		sim_out_of_memory("wires", sizeof(*w));
+	/* from the fabric's huge pages, aligned (sizeof is a multiple of 64), so each
+	 * direction's arrival fields share one cache line */
+	_Static_assert(sizeof(sim_wire) % 64 == 0, "a wire is whole cache lines");
+	sim_wire *w = sim_huge_pool_get(sim_fabric_huge_pool(fab, sizeof(*w)));
 	memset(w, 0, sizeof(*w));
 	w->fab = fab;
 	w->id = sim_fabric_new_id(fab);
@@ -384,6 +385,7 @@ sim_wire *sim_wire_new(sim_fabric *fab, const char *name, const sim_wire_params 
 		w->dir[s].eng = eng;
 		w->dir[s].id = w->id;
 		w->dir[s].kind = kind;
+		w->dir[s].chunks = sim_fabric_huge_pool(fab, sizeof(fifo_chunk));
 		w->dir[s].up = true;
 		uint64_t idx = 2 * w->id + s;
 		sim_engine_rng(eng, "fabric.wire.loss", idx, &w->dir[s].loss);
