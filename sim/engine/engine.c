@@ -451,11 +451,32 @@ static void cur_flatten(sim_engine *eng)
 {
 	flat *f = &eng->flat;
 	f->len = f->head = 0;
-	if (eng->wr[CUR])
-		BUCKET_DRAIN(eng, CUR, eng->cur_head, eng->rd, e, {
-			flat_reserve(f, f->len + 1);
-			f->e[f->len++] = *e;
-		});
+	if (eng->wr[CUR]) {
+		/* block by block, the next one's entries asked for while this one's are copied:
+		 * an ARP storm's time is thousands of entries in blocks written long before */
+		block *b = eng->cur_head;
+		entry *e = eng->rd, *end = eng->wr[CUR];
+		const block *last = block_of(end - 1);
+		eng->wr[CUR] = NULL;
+		eng->head[CUR] = NULL;
+		for (;;) {
+			bool final = b == last;
+			block *next = b->next; /* stale in the last block */
+			if (!final)
+				for (unsigned i = 0; i < BLOCK_ENTRIES; i++)
+					__builtin_prefetch(&next->e[i]);
+			const entry *stop = final ? end : (const entry *)(const void *)((char *)b + BLOCK_SIZE);
+			uint32_t k = (uint32_t)(stop - e);
+			flat_reserve(f, f->len + k);
+			memcpy(&f->e[f->len], e, (size_t)k * sizeof(*e));
+			f->len += k;
+			block_release(eng, b);
+			if (final)
+				break;
+			b = next;
+			e = &b->e[0];
+		}
+	}
 	f->took = f->len;
 	flat_sort(f);
 	eng->rd = NULL;
