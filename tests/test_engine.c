@@ -499,3 +499,98 @@ Test(engine, order_matches_a_plain_model)
 	sim_engine_free(eng);
 	free(m);
 }
+
+/* sim_engine_ahead: what a handler sees of the one-shots queued after it, checked against
+ * the order they then run in, across the queue's 15-entry blocks and in the sorted
+ * (flat) form a time takes when postings of older sequences join it. */
+typedef struct ahead_probe {
+	int objs[64];
+	int ran[64];
+	int n;
+	int lookup[64][6]; /* what each event's look saw, as object numbers (-1: nothing) */
+} ahead_probe;
+
+static ahead_probe *the_probe;
+
+static void other_kind(sim_engine *eng, sim_event *ev)
+{
+	(void)eng;
+	ahead_probe *p = the_probe;
+	p->ran[p->n] = -1 - (int)(uintptr_t)ev->arg;
+	p->n++;
+}
+
+static void look_ahead(sim_engine *eng, sim_event *ev)
+{
+	ahead_probe *p = the_probe;
+	int i = (int)((int *)ev->ctx - p->objs);
+	void *ctx[6];
+	sim_engine_ahead(eng, look_ahead, ctx, 6);
+	for (int k = 0; k < 6; k++)
+		p->lookup[p->n][k] = ctx[k] ? (int)((int *)ctx[k] - p->objs) : -1;
+	p->ran[p->n++] = i;
+}
+
+static void check_lookups(const ahead_probe *p)
+{
+	for (int j = 0; j < p->n; j++)
+		for (int k = 0; k < 6; k++) {
+			int want = j + 1 + k < p->n && p->ran[j + 1 + k] >= 0 ? p->ran[j + 1 + k] : -1;
+			int got = p->lookup[j][k];
+			if (p->ran[j] < 0)
+				continue;
+			/* a look may see less than is there (the end of what it reaches), never
+			 * something else */
+			cr_assert(got == want || got == -1, "event %d, %d ahead: saw %d, %d ran there", j, k, got, want);
+		}
+}
+
+Test(engine, ahead_names_the_one_shots_that_run_next)
+{
+	static ahead_probe p;
+	memset(&p, 0, sizeof p);
+	the_probe = &p;
+	sim_engine *eng = sim_engine_new(1);
+	/* 40 at one time (three blocks), one of another handler in between, 3 later */
+	for (int i = 0; i < 40; i++) {
+		sim_post(eng, 100, 1, (uint64_t)i, look_ahead, &p.objs[i], 0);
+		if (i == 20)
+			sim_post(eng, 100, 2, 0, other_kind, NULL, 7);
+	}
+	for (int i = 40; i < 43; i++)
+		sim_post(eng, 200, 1, (uint64_t)i, look_ahead, &p.objs[i], 0);
+	sim_engine_run(eng, SIM_TIME_NEVER, 0);
+	cr_assert_eq(p.n, 44);
+	check_lookups(&p);
+	/* the first saw the five after it; inside the run a look reaches over block ends */
+	for (int k = 0; k < 6; k++)
+		cr_assert_eq(p.lookup[0][k], k + 1);
+	for (int k = 0; k < 6; k++)
+		cr_assert_eq(p.lookup[12][k], p.ran[13 + k] >= 0 ? p.ran[13 + k] : -1);
+	/* the last at time 100 sees nothing of time 200's (another bucket) */
+	cr_assert_eq(p.lookup[40][0], -1);
+	sim_engine_free(eng);
+}
+
+Test(engine, ahead_sees_a_time_put_in_sequence_order)
+{
+	static ahead_probe p;
+	memset(&p, 0, sizeof p);
+	the_probe = &p;
+	sim_engine *eng = sim_engine_new(1);
+	/* sequences taken in one order, posted in another: the time is sorted before it runs */
+	uint64_t seq[30];
+	for (int i = 0; i < 30; i++)
+		seq[i] = sim_engine_take_seq(eng);
+	for (int i = 29; i >= 0; i--)
+		sim_post_seq(eng, 50, seq[i], 1, (uint64_t)i, look_ahead, &p.objs[i], 0);
+	sim_engine_run(eng, SIM_TIME_NEVER, 0);
+	cr_assert_eq(p.n, 30);
+	for (int i = 0; i < 30; i++)
+		cr_assert_eq(p.ran[i], i);
+	check_lookups(&p);
+	for (int j = 0; j < 24; j++)
+		for (int k = 0; k < 6; k++)
+			cr_assert_eq(p.lookup[j][k], j + 1 + k, "event %d, %d ahead", j, k);
+	sim_engine_free(eng);
+}

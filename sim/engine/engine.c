@@ -51,7 +51,7 @@ _Static_assert(sizeof(block) == BLOCK_SIZE, "a block is 1 KiB");
 
 #define SLAB_BLOCKS 64                /* the first slab's blocks */
 #define HUGE_SLAB (2u * 1024 * 1024) /* the largest slab: a huge page */
-#define PREFETCH_AHEAD 4
+#define PREFETCH_AHEAD 8
 
 static inline bool at_block_end(const entry *p) { return !((uintptr_t)p & (BLOCK_SIZE - 1)); }
 static inline block *block_of(const entry *p) { return (block *)((uintptr_t)p & ~(uintptr_t)(BLOCK_SIZE - 1)); }
@@ -79,6 +79,7 @@ typedef struct flat {
 	entry *e;
 	uint32_t len, cap;
 	uint32_t head; /* entries before it have run */
+	uint32_t took; /* entries the current time had when it was put in order */
 } flat;
 
 struct sim_engine {
@@ -365,39 +366,66 @@ static entry *flat_slot(flat *f, uint64_t seq)
 	return &f->e[i];
 }
 
-/* Merge the sorted runs a[bound[r] .. bound[r+1]) pairwise into out until one is left;
- * returns the array holding the result (a or out). bound has runs + 1 entries and is
- * rewritten. */
-static entry *merge_runs(entry *a, entry *out, uint32_t *bound, uint32_t runs)
+/* Merge the sorted runs a[bound[r] .. bound[r+1]) (runs >= 2) into out in one pass: a
+ * binary heap of the runs keyed by their next entry's sequence (an ARP storm's time holds
+ * tens of runs of hundreds of 64-byte entries: each is copied once, not once per level
+ * of a pairwise merge). */
+static void merge_runs(const entry *a, entry *out, const uint32_t *bound, uint32_t runs)
 {
-	while (runs > 1) {
-		uint32_t k = 0;
-		for (uint32_t r = 0; r < runs; r += 2) {
-			uint32_t lo = bound[r], mid = bound[r + 1], hi = r + 2 <= runs ? bound[r + 2] : mid;
-			uint32_t i = lo, j = mid, o = lo;
-			while (i < mid && j < hi)
-				out[o++] = a[j].seq < a[i].seq ? a[j++] : a[i++];
-			while (i < mid)
-				out[o++] = a[i++];
-			while (j < hi)
-				out[o++] = a[j++];
-			bound[k++] = lo;
-		}
-		bound[k] = bound[runs];
-		runs = k;
-		entry *t = a;
-		a = out;
-		out = t;
+	uint32_t *pos = sim_xreallocarray(NULL, (size_t)runs * 2, sizeof(*pos), what_queue), *heap = pos + runs;
+	for (uint32_t r = 0; r < runs; r++) {
+		pos[r] = bound[r];
+		heap[r] = r;
 	}
-	return a;
+#define KEY(i) a[pos[heap[i]]].seq
+	/* runs start in order of their first entries' positions, not their sequences: heapify */
+	for (uint32_t i = runs / 2; i-- > 0;) {
+		uint32_t j = i;
+		for (;;) {
+			uint32_t c = 2 * j + 1;
+			if (c >= runs)
+				break;
+			if (c + 1 < runs && KEY(c + 1) < KEY(c))
+				c++;
+			if (KEY(j) < KEY(c))
+				break;
+			uint32_t t = heap[j];
+			heap[j] = heap[c];
+			heap[c] = t;
+			j = c;
+		}
+	}
+	uint32_t o = bound[0], n = runs;
+	while (n) {
+		uint32_t r = heap[0];
+		out[o++] = a[pos[r]++];
+		if (pos[r] == bound[r + 1])
+			heap[0] = heap[--n]; /* run used up */
+		uint32_t j = 0;
+		for (;;) {
+			uint32_t c = 2 * j + 1;
+			if (c >= n)
+				break;
+			if (c + 1 < n && KEY(c + 1) < KEY(c))
+				c++;
+			if (KEY(j) < KEY(c))
+				break;
+			uint32_t t = heap[j];
+			heap[j] = heap[c];
+			heap[c] = t;
+			j = c;
+		}
+	}
+#undef KEY
+	free(pos);
 }
 
 /* Put the flat array in sequence order. A wire FIFO posts each next frame with the
- * sequence it took when the frame was sent, so an out-of-order slot is usually the
- * concatenation of long sorted runs, one per group of wires that ran in another order
- * (an ARP storm: thousands of entries, one run per leaf switch), where an insertion
- * sort moves entries quadratically often: the runs are merged, O(n log runs). Sequences
- * are unique, so any correct sort gives the same order. */
+ * sequence it took when sent, so an out-of-order slot is usually the concatenation of
+ * long sorted runs, one per group of wires that ran in another order (an ARP storm:
+ * thousands of entries, one run per leaf switch), where an insertion sort moves entries
+ * quadratically often: the runs are merged, O(n log runs). Sequences are unique, so any
+ * correct sort gives the same order. */
 static void flat_sort(flat *f)
 {
 	uint32_t n = f->len, runs = 1;
@@ -412,9 +440,8 @@ static void flat_sort(flat *f)
 			bound[r++] = i;
 	bound[r] = n;
 	flat_reserve(f, 2 * n);
-	entry *sorted = merge_runs(f->e, f->e + n, bound, runs);
-	if (sorted != f->e)
-		memcpy(f->e, sorted, (size_t)n * sizeof(*f->e));
+	merge_runs(f->e, f->e + n, bound, runs);
+	memcpy(f->e, f->e + n, (size_t)n * sizeof(*f->e));
 	free(bound);
 }
 
@@ -424,11 +451,33 @@ static void cur_flatten(sim_engine *eng)
 {
 	flat *f = &eng->flat;
 	f->len = f->head = 0;
-	if (eng->wr[CUR])
-		BUCKET_DRAIN(eng, CUR, eng->cur_head, eng->rd, e, {
-			flat_reserve(f, f->len + 1);
-			f->e[f->len++] = *e;
-		});
+	if (eng->wr[CUR]) {
+		/* block by block, the next one's entries asked for while this one's are copied:
+		 * an ARP storm's time is thousands of entries in blocks written long before */
+		block *b = eng->cur_head;
+		entry *e = eng->rd, *end = eng->wr[CUR];
+		const block *last = block_of(end - 1);
+		eng->wr[CUR] = NULL;
+		eng->head[CUR] = NULL;
+		for (;;) {
+			bool final = b == last;
+			block *next = b->next; /* stale in the last block */
+			if (!final)
+				for (unsigned i = 0; i < BLOCK_ENTRIES; i++)
+					__builtin_prefetch(&next->e[i]);
+			const entry *stop = final ? end : (const entry *)(const void *)((char *)b + BLOCK_SIZE);
+			uint32_t k = (uint32_t)(stop - e);
+			flat_reserve(f, f->len + k);
+			memcpy(&f->e[f->len], e, (size_t)k * sizeof(*e));
+			f->len += k;
+			block_release(eng, b);
+			if (final)
+				break;
+			b = next;
+			e = &b->e[0];
+		}
+	}
+	f->took = f->len;
 	flat_sort(f);
 	eng->rd = NULL;
 	eng->cur_head = NULL;
@@ -564,8 +613,10 @@ static entry *queue_front_any(sim_engine *eng)
 			}
 			f->len = f->head = 0;
 			eng->in_flat = false;
-			if (f->cap > 4096) {
-				/* a burst at one time once made it big; give the memory back */
+			if (f->cap > 4096 && f->cap / 8 > f->took) {
+				/* a burst at one time once made it much bigger than this time needed:
+				 * give the memory back (an ARP storm's times, tens of thousands of
+				 * entries each, keep theirs instead of growing it anew every time) */
 				free(f->e);
 				f->e = NULL;
 				f->cap = 0;
@@ -814,6 +865,33 @@ void sim_post_seq(sim_engine *eng, sim_time at, uint64_t seq, uint32_t kind, uin
 		at = eng->now;
 	/* taken earlier: placed by its sequence (queue_slot_any notes it when out of order) */
 	post_any(eng, at, seq, kind, entity, fn, ctx, arg);
+}
+
+void sim_engine_ahead(const sim_engine *eng, sim_event_fn fn, void **ctx, unsigned n)
+{
+	unsigned k = 0;
+	if (eng->in_flat) {
+		for (uint32_t i = eng->flat.head; k < n && i < eng->flat.len; i++, k++)
+			ctx[k] = eng->flat.e[i].fn == fn ? eng->flat.e[i].ctx : NULL;
+	} else if (eng->wr[CUR]) {
+		/* the current bucket from rd on, into the next block if there is one (rd may
+		 * sit at its block's end: the next entry is then in the next block) */
+		const entry *e = eng->rd, *end = eng->wr[CUR];
+		const block *b = eng->cur_head, *last = block_of(end - 1);
+		for (; k < n; k++, e++) {
+			if (at_block_end(e)) {
+				if (b == last)
+					break;
+				b = b->next;
+				e = &b->e[0];
+			}
+			if (e == end)
+				break;
+			ctx[k] = e->fn == fn ? e->ctx : NULL;
+		}
+	}
+	for (; k < n; k++)
+		ctx[k] = NULL;
 }
 
 /* --- running --------------------------------------------------------------------- */

@@ -96,6 +96,14 @@ uint64_t sim_engine_take_seq(sim_engine *eng);
 void sim_post_seq(sim_engine *eng, sim_time at, uint64_t seq, uint32_t kind, uint64_t entity, sim_event_fn fn,
                   void *ctx, uint64_t arg);
 
+/* For prefetching only: ctx[k] is the object of the one-shot posting that runs k events
+ * after the one running now (k = 0: the next, k < n) if it is queued for the current
+ * time and runs fn, NULL otherwise (also when it lies further on in the queue than a look
+ * can see). A handler whose events come in long runs (a flood's arrivals, thousands at
+ * one time) asks for the memory of the ones a few places ahead, so the cache misses of
+ * many deliveries overlap instead of following each other. It changes nothing. */
+void sim_engine_ahead(const sim_engine *eng, sim_event_fn fn, void **ctx, unsigned n);
+
 /* Run events with time <= until, at most max_events of them (0 = no limit). */
 sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_events);
 void sim_engine_stop(sim_engine *eng);

@@ -162,6 +162,8 @@ sim_time sim_endpoint_tx_idle_at(const sim_endpoint *ep)
 	return now;
 }
 
+void sim_endpoint_set_rx_prefetch(sim_endpoint *ep, sim_endpoint_prefetch_fn fn) { ep->rx_prefetch = fn; }
+
 void sim_endpoint_set_pause_handler(sim_endpoint *ep, sim_pause_fn fn, void *ctx)
 {
 	ep->pause = fn;

@@ -45,6 +45,9 @@
 typedef struct sim_endpoint sim_endpoint;
 
 typedef void (*sim_endpoint_rx_fn)(sim_endpoint *ep, sim_frame *f);
+/* A hint, called shortly before a frame reaches rx (once ctx's first cache line has been
+ * asked for): ask for the rest of what rx will read first. It must change nothing. */
+typedef void (*sim_endpoint_prefetch_fn)(const void *ctx);
 typedef void (*sim_endpoint_link_fn)(sim_endpoint *ep, bool carrier);
 
 typedef struct sim_endpoint_stats {
@@ -54,9 +57,11 @@ typedef struct sim_endpoint_stats {
 } sim_endpoint_stats;
 
 struct sim_endpoint {
-	/* what a delivery reads: these 64 bytes, then the plug's first 64 */
+	/* what a delivery reads: these 64 bytes (the rx counters end them), then the plug's
+	 * first 64 */
 	sim_endpoint_rx_fn rx;
 	void *ctx;
+	sim_endpoint_prefetch_fn rx_prefetch; /* optional (sim_endpoint_set_rx_prefetch) */
 	sim_endpoint_stats stats;
 	sim_plug plug;
 	uint8_t mac[SIM_ETH_ALEN];
@@ -92,6 +97,10 @@ void sim_endpoint_set_admin(sim_endpoint *ep, bool up);
  * direction finishes serializing what is queued (now if idle or not on a wire). Lets a
  * NIC pace its transmissions instead of flooding the wire queue. */
 sim_time sim_endpoint_tx_idle_at(const sim_endpoint *ep);
+
+/* What rx reads besides ctx's first line, asked for ahead of a delivery: a receiver on
+ * an ARP storm's segment gets every broadcast, each a few cache misses (fn NULL: none). */
+void sim_endpoint_set_rx_prefetch(sim_endpoint *ep, sim_endpoint_prefetch_fn fn);
 
 /* Be told of PAUSE/PFC frames from the link partner (fn NULL: stop). */
 void sim_endpoint_set_pause_handler(sim_endpoint *ep, sim_pause_fn fn, void *ctx);

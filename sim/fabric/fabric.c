@@ -16,6 +16,8 @@ struct sim_fabric {
 	uint64_t next_id;
 	adopted *objs;
 	size_t n_objs, cap_objs;
+	sim_huge_pool **pools; /* by size, in the order first asked for */
+	size_t n_pools;
 };
 
 sim_fabric *sim_fabric_new(sim_engine *eng)
@@ -34,6 +36,11 @@ void sim_fabric_free(sim_fabric *fab)
 	for (size_t i = fab->n_objs; i-- > 0;)
 		fab->objs[i].free_fn(fab->objs[i].obj);
 	free(fab->objs);
+	for (size_t i = 0; i < fab->n_pools; i++) {
+		sim_huge_pool_destroy(fab->pools[i]);
+		free(fab->pools[i]);
+	}
+	free(fab->pools);
 	sim_frame_pool_free(fab->frames);
 	free(fab);
 }
@@ -49,4 +56,17 @@ void sim_fabric_adopt(sim_fabric *fab, void *obj, void (*free_fn)(void *obj))
 		fab->objs = sim_xreallocarray(fab->objs, fab->cap_objs, sizeof(*fab->objs), "the fabric");
 	}
 	fab->objs[fab->n_objs++] = (adopted){ obj, free_fn };
+}
+
+sim_huge_pool *sim_fabric_huge_pool(sim_fabric *fab, size_t size)
+{
+	for (size_t i = 0; i < fab->n_pools; i++)
+		if (fab->pools[i]->size == size)
+			return fab->pools[i];
+	/* a handful of sizes; each pool has its own address, which objects keep */
+	fab->pools = sim_xreallocarray(fab->pools, fab->n_pools + 1, sizeof(*fab->pools), "the fabric");
+	sim_huge_pool *p = sim_xmalloc(sizeof(*p), "the fabric");
+	sim_huge_pool_init(p, size, "fabric objects");
+	fab->pools[fab->n_pools++] = p;
+	return p;
 }

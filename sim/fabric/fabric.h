@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "sim/engine/engine.h"
+#include "sim/engine/huge_pool.h"
 #include "sim/fabric/frame.h"
 
 typedef struct sim_fabric sim_fabric;
@@ -36,5 +37,10 @@ uint64_t sim_fabric_new_id(sim_fabric *fab);
 /* Hand an object to the fabric: free_fn(obj) runs at sim_fabric_free(), in reverse order
  * of adoption. Used by switches and wires. */
 void sim_fabric_adopt(sim_fabric *fab, void *obj, void (*free_fn)(void *obj));
+
+/* The fabric's pool of blocks of `size` bytes on huge pages (sim/engine/huge_pool.h),
+ * made on first use, destroyed with the fabric after the objects it adopted: for the
+ * small objects a broadcast touches on every wire (the wires, their FIFO chunks). */
+sim_huge_pool *sim_fabric_huge_pool(sim_fabric *fab, size_t size);
 
 #endif

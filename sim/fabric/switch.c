@@ -10,6 +10,7 @@
 #include "sim/fabric/eth_header.h"
 #include "sim/fabric/fdb.h"
 #include "sim/fabric/switch_int.h"
+#include "sim/fabric/wire.h"
 
 void sim_switch_params_default(sim_switch_params *p)
 {
@@ -40,6 +41,25 @@ static void egress(sim_switch *sw, sw_port *in, sw_port *out, sim_frame *f, uint
 		sim_switch_qos_enqueue(sw, in, out, f, prio, at + sw->p.latency);
 	else
 		sim_plug_send(&out->plug, f, at + sw->p.latency);
+}
+
+/* A flood sends into every port's wire, each a few cache misses (the port, then the wire
+ * direction behind it, then its FIFO slot) on memory the previous one points to: the
+ * ports a few places ahead are asked for in stages, so the misses of many ports overlap. */
+#define FLOOD_AHEAD 16
+static inline void flood_prefetch(const sim_switch *sw, uint32_t i)
+{
+	if (i + FLOOD_AHEAD < sw->p.nports) {
+		const sw_port *p = &sw->ports[i + FLOOD_AHEAD];
+		sim_plug_prefetch(&p->plug);
+		__builtin_prefetch(&p->mode);
+		__builtin_prefetch(&p->st.tx_frames);
+	}
+	const sw_port *p;
+	if (i + FLOOD_AHEAD / 2 < sw->p.nports && (p = &sw->ports[i + FLOOD_AHEAD / 2])->peer_wire)
+		sim_wire_end_prefetch(p->plug.peer, 0);
+	if (i + FLOOD_AHEAD / 4 < sw->p.nports && (p = &sw->ports[i + FLOOD_AHEAD / 4])->peer_wire)
+		sim_wire_end_prefetch(p->plug.peer, 1);
 }
 
 static void port_receive(sim_plug *self, sim_frame *f, sim_time at)
@@ -112,6 +132,7 @@ static void port_receive(sim_plug *self, sim_frame *f, sim_time at)
 	sw_port *last = NULL;
 	for (uint32_t i = 0; i < sw->p.nports; i++) {
 		sw_port *out = &sw->ports[i];
+		flood_prefetch(sw, i);
 		if (out == in || !vlan_member(out, vid) || !port_usable(out))
 			continue;
 		if (last) {
@@ -131,6 +152,7 @@ static void port_receive(sim_plug *self, sim_frame *f, sim_time at)
 static void port_carrier_changed(sim_plug *self)
 {
 	sw_port *p = self->owner;
+	p->peer_wire = self->peer && self->peer->kind == SIM_PLUG_WIRE_END;
 	/* a link that went away takes its learned stations with it */
 	if (!sim_plug_carrier(self))
 		sim_fdb_flush_port(&p->sw->fdb, p->idx);

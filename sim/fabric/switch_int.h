@@ -29,6 +29,7 @@ struct sw_port {
 	sim_switch *sw;
 	uint32_t idx;
 	bool admin_up;
+	bool peer_wire; /* connected to a wire end (kept on every carrier change) */
 	sim_port_mode mode;
 	uint16_t pvid; /* access VLAN, or trunk native VLAN (0 = none) */
 	sim_switch_port_stats st;

@@ -1,11 +1,13 @@
 /* Wires: FIFO serialization, propagation, MTU, faults. */
 #include "sim/fabric/wire.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/engine/oom.h"
+#include "sim/fabric/endpoint.h"
 #include "sim/fabric/eth_header.h"
 
 typedef struct wire_end {
@@ -63,7 +65,8 @@ typedef struct wire_dir {
 	uint64_t bandwidth_bps, queue_limit; /* mirrored */
 	uint64_t ps_per_byte;                /* a whole number of picoseconds per byte at this rate, else 0 */
 	sim_wire_stats st;
-	fifo_chunk *spare; /* an emptied chunk kept for the next one needed */
+	fifo_chunk *spare;    /* an emptied chunk kept for the next one needed */
+	sim_huge_pool *chunks; /* where chunks come from: the fabric's, on huge pages */
 	sim_rng loss, dup, reorder, corrupt;
 } __attribute__((aligned(64))) wire_dir;
 
@@ -131,7 +134,7 @@ static fifo_slot *fifo_push(wire_dir *d)
 		if (c)
 			d->spare = NULL;
 		else
-			c = sim_xmalloc(sizeof(*c), "wire queues");
+			c = sim_huge_pool_get(d->chunks);
 		c->next = NULL;
 		if (d->tail)
 			d->tail->next = c;
@@ -156,17 +159,54 @@ static fifo_slot fifo_pop(wire_dir *d)
 		d->head = c->next;
 		d->head_i = 0;
 		if (d->spare)
-			free(c);
+			sim_huge_pool_put(d->chunks, c);
 		else
 			d->spare = c;
 	}
 	return s;
 }
 
+static void fifo_arrive(sim_engine *eng, sim_event *ev);
+
+/* A flood's copies arrive at one time, one after the other, each on its own wire to its
+ * own endpoint: every step of a delivery is a cache miss on memory the previous step
+ * pointed to. The arrivals a few places ahead are asked for in stages, each a pointer
+ * read from what the stage before fetched: the direction's first line; its head slot and
+ * the plug of the way out; the plug behind that; the endpoint; what the endpoint's
+ * receiver reads first (its ctx). */
+#define ARRIVE_AHEAD 7
+static void arrive_prefetch(const sim_engine *eng)
+{
+	void *ctx[ARRIVE_AHEAD];
+	sim_engine_ahead(eng, fifo_arrive, ctx, ARRIVE_AHEAD);
+	const wire_dir *d;
+	if ((d = ctx[6]))
+		__builtin_prefetch(d);
+	if ((d = ctx[5])) {
+		/* the head slot, and the next one (its time and order are read to post it) */
+		const fifo_slot *s = &d->head->s[d->head_i];
+		__builtin_prefetch(s);
+		__builtin_prefetch((const void *)((uintptr_t)s + 2 * sizeof(*s) - 1));
+		__builtin_prefetch(d->out);
+	}
+	if ((d = ctx[4]) && d->out->peer)
+		sim_plug_prefetch(d->out->peer);
+	const sim_plug *q;
+	const sim_endpoint *ep;
+	if ((d = ctx[3]) && (q = d->out->peer) && q->kind == SIM_PLUG_ENDPOINT)
+		__builtin_prefetch(q->owner);
+	if ((d = ctx[2]) && (q = d->out->peer) && q->kind == SIM_PLUG_ENDPOINT)
+		__builtin_prefetch(((const sim_endpoint *)q->owner)->ctx);
+	if ((d = ctx[1]) && (q = d->out->peer) && q->kind == SIM_PLUG_ENDPOINT &&
+	    (ep = q->owner)->rx_prefetch)
+		ep->rx_prefetch(ep->ctx);
+}
+
 /* The head of direction ctx's FIFO arrives. */
 static void fifo_arrive(sim_engine *eng, sim_event *ev)
 {
 	wire_dir *d = ev->ctx;
+	arrive_prefetch(eng);
 	fifo_slot s = fifo_pop(d);
 	if (d->fifo_len) {
 		const fifo_slot *next = &d->head->s[d->head_i];
@@ -313,19 +353,19 @@ static void wire_free(void *obj)
 		while (d->head) {
 			fifo_chunk *c = d->head;
 			d->head = c->next;
-			free(c);
+			sim_huge_pool_put(d->chunks, c);
 		}
-		free(d->spare);
+		sim_huge_pool_put(d->chunks, d->spare);
 	}
-	free(w);
+	sim_huge_pool_put(sim_fabric_huge_pool(w->fab, sizeof(*w)), w);
 }
 
 sim_wire *sim_wire_new(sim_fabric *fab, const char *name, const sim_wire_params *p)
 {
-	/* aligned, so each direction's arrival fields share one cache line */
-	sim_wire *w = aligned_alloc(64, sizeof(*w));
-	if (!w)
-		sim_out_of_memory("wires", sizeof(*w));
+	/* from the fabric's huge pages, aligned (sizeof is a multiple of 64), so each
+	 * direction's arrival fields share one cache line */
+	_Static_assert(sizeof(sim_wire) % 64 == 0, "a wire is whole cache lines");
+	sim_wire *w = sim_huge_pool_get(sim_fabric_huge_pool(fab, sizeof(*w)));
 	memset(w, 0, sizeof(*w));
 	w->fab = fab;
 	w->id = sim_fabric_new_id(fab);
@@ -351,6 +391,7 @@ sim_wire *sim_wire_new(sim_fabric *fab, const char *name, const sim_wire_params 
 		w->dir[s].eng = eng;
 		w->dir[s].id = w->id;
 		w->dir[s].kind = kind;
+		w->dir[s].chunks = sim_fabric_huge_pool(fab, sizeof(fifo_chunk));
 		w->dir[s].up = true;
 		uint64_t idx = 2 * w->id + s;
 		sim_engine_rng(eng, "fabric.wire.loss", idx, &w->dir[s].loss);
@@ -400,6 +441,20 @@ sim_time sim_wire_end_tx_idle_at(const sim_plug *end)
 {
 	const wire_end *e = end->owner;
 	return (e->w->dir[e->side].tx_free_ps + 999u) / 1000u;
+}
+
+void sim_wire_end_prefetch(const sim_plug *end, unsigned stage)
+{
+	/* the end's plug is its direction's `in`: found without reading anything */
+	const wire_dir *d = (const wire_dir *)(const void *)((const char *)end - offsetof(wire_dir, in));
+	if (stage == 0) {
+		__builtin_prefetch(d);
+		__builtin_prefetch(&d->in.plug);
+		__builtin_prefetch(&d->mtu);
+		__builtin_prefetch(&d->tail_i);
+	} else if (d->tail) {
+		__builtin_prefetch(&d->tail->s[d->tail_i < FIFO_SLOTS ? d->tail_i : 0]);
+	}
 }
 
 const sim_wire_params *sim_wire_end_params(const sim_plug *end)

@@ -65,6 +65,12 @@ const sim_wire_stats *sim_wire_stats_get(const sim_wire *w, unsigned side);
 /* When the transmitter that starts at this wire end is idle (ns, may be in the past). */
 sim_time sim_wire_end_tx_idle_at(const sim_plug *end);
 
+/* Hints for a sender about to send into this end (a switch flooding to every port asks
+ * for the ports a few places ahead): stage 0 asks for the direction's lines a frame sent
+ * in reads, stage 1 (later, once those are in) for the FIFO slot it will fill. Nothing
+ * changes. */
+void sim_wire_end_prefetch(const sim_plug *end, unsigned stage);
+
 /* The parameters of the wire this end belongs to. */
 const sim_wire_params *sim_wire_end_params(const sim_plug *end);
 

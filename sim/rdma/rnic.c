@@ -144,6 +144,17 @@ static uint64_t *gid_check(rnic *r, const vf_port *vp, const roce_pkt *pkt)
 	return vlan_seen ? &r->st.rx_gid_mismatch : &r->st.rx_vlan_mismatch;
 }
 
+/* What a frame received reads after the port's first line: the adapter's receive
+ * counters and its VMAC index (a flood of unknown unicast asks it on every port). */
+static void port_rx_prefetch(const void *ctx)
+{
+	const rnic_port *port = ctx;
+	const rnic *r = port->r;
+	__builtin_prefetch(&r->st.rx_frames);
+	__builtin_prefetch(&r->st.rx_not_mine);
+	__builtin_prefetch(&r->vf_by_vmac);
+}
+
 static void port_rx(sim_endpoint *ep, sim_frame *f)
 {
 	rnic_port *port = ep->ctx;
@@ -393,6 +404,7 @@ rnic *rnic_new(sim_fabric *fab, const rnic_config *cfg)
 		char n[48];
 		snprintf(n, sizeof(n), "%.30s.port%u", cfg->name, p->num);
 		sim_endpoint_init(&p->ep, fab, n, p->pmac, port_rx, port_link, p);
+		sim_endpoint_set_rx_prefetch(&p->ep, port_rx_prefetch);
 		sim_endpoint_set_pause_handler(&p->ep, port_pause, p);
 		for (unsigned q = 0; q < SIM_PRIOS; q++) {
 			sim_event_init(&p->resume_ev[q], r->k_resume, p->ep.plug.id, port_resume_event, p);

@@ -14,8 +14,11 @@
 #define RNIC_QPN_BASE 0x000100u
 
 typedef struct rnic_port {
+	/* what a frame received reads first, with the endpoint's ctx pointing here: an ARP
+	 * storm brings every request to every port */
 	rnic *r;
 	uint8_t num;
+	bool rx_stalled; /* rnic_rx_stall.c */
 	sim_endpoint ep;
 	uint8_t pmac[6];
 	char pnet_id[17];
@@ -32,7 +35,6 @@ typedef struct rnic_port {
 	 * event that starts the stall, refreshes its XOFF and ends it */
 	sim_frame *rx_head, *rx_tail;
 	uint64_t rx_bytes;
-	bool rx_stalled;
 	sim_time rx_stalled_since, rx_stalled_total;
 	sim_event stall_ev;
 	/* the live QPs on this port, in QP number order (numbers only grow): whom a resumed
