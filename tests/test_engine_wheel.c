@@ -488,8 +488,22 @@ static void wm_ran(sim_engine *eng, sim_event *ev)
 {
 	wide_model *m = ev->ctx;
 	cr_assert_lt(m->log.n, m->log.cap);
+	/* the low 32 bits of the entity are the id; a posting carries it in its argument too,
+	 * with high bits set now and then (the two-unit entries) */
+	uint64_t id = ev->entity & 0xffffffffu;
+	if (ev->owned)
+		cr_assert_eq(ev->arg & 0xffffffffu, id, "argument %llx for id %llu", (unsigned long long)ev->arg,
+		             (unsigned long long)id);
 	m->log.at[m->log.n] = sim_now(eng);
-	m->log.id[m->log.n++] = ev->entity;
+	m->log.id[m->log.n++] = id;
+}
+
+/* A posting's entity and argument for id: plain, or with high bits in one of them. */
+static void wm_fields(sim_rng *rng, uint32_t id, uint64_t *entity, uint64_t *arg)
+{
+	uint64_t wide = sim_rng_below(rng, 3);
+	*entity = id | (wide == 1 ? 1ULL << 40 : 0);
+	*arg = id | (wide == 2 ? 1ULL << 63 : 0);
 }
 
 static sim_time wm_time(sim_rng *rng, sim_time now)
@@ -537,7 +551,9 @@ Test(engine_wheel, order_matches_a_plain_model_over_wide_times)
 			m->item[k].pending = false;
 		} else if (op <= 5) {
 			uint32_t id = m->n++;
-			sim_post(eng, at, 1, id, wm_ran, m, 0);
+			uint64_t entity, arg;
+			wm_fields(&rng, id, &entity, &arg);
+			sim_post(eng, at, 1, entity, wm_ran, m, arg);
 			m->item[id] = (wm_item){ true, at, ++m->seq };
 		} else if (op == 6 && m->n_taken < 64) {
 			m->taken[m->n_taken++] = sim_engine_take_seq(eng);
@@ -548,7 +564,9 @@ Test(engine_wheel, order_matches_a_plain_model_over_wide_times)
 			uint64_t s = m->taken[j];
 			m->taken[j] = m->taken[--m->n_taken];
 			uint32_t id = m->n++;
-			sim_post_seq(eng, at, s, 1, id, wm_ran, m, 0);
+			uint64_t entity, arg;
+			wm_fields(&rng, id, &entity, &arg);
+			sim_post_seq(eng, at, s, 1, entity, wm_ran, m, arg);
 			m->item[id] = (wm_item){ true, at, s };
 		} else if (op == 8) {
 			int b = wm_next(m, SIM_TIME_NEVER);
