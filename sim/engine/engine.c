@@ -144,7 +144,7 @@ struct sim_engine {
 	block *cur_head;
 	bool in_flat; /* the entries at last_at are in `flat`, in sequence order (rd unused) */
 	flat flat;
-	entry front;      /* the current bucket's next entry, decoded by queue_peek_any */
+	entry front;      /* the current bucket's next wide entry, decoded by queue_settle */
 	unsigned front_n; /* its units (0: it is the flat array's head) */
 	bucket_tail tail[BUCKETS]; /* append points */
 	block *head[BUCKETS];   /* first blocks */
@@ -361,6 +361,19 @@ static inline unit *bucket_grow(sim_engine *eng, unsigned i, unit *w, uint64_t s
 	return &b->u[0];
 }
 
+/* Two units at the end of bucket i for a wide entry of sequence seq. */
+static inline unit *bucket_reserve_wide(sim_engine *eng, unsigned i, uint64_t seq)
+{
+	unit *w = eng->tail[i].wr;
+	if (at_block_end(w) || at_block_end(w + 1)) {
+		if (!at_block_end(w))
+			w->t.b = TAG_WIDE2; /* padding: the rest of the bucket is in the next block */
+		w = bucket_grow(eng, i, w, seq);
+	}
+	eng->tail[i].wr = w + 2;
+	return w;
+}
+
 /* Append e at the end of bucket i (the caller marks a bucket that was empty as used).
  * `check`: its sequence may be older than the bucket's last. `compact_ok`: the bucket's
  * time is implied (a wheel slot or the current bucket). */
@@ -379,11 +392,7 @@ static void bucket_put(sim_engine *eng, unsigned i, const entry *e, bool check, 
 		return;
 	}
 wide:
-	if (at_block_end(w) || at_block_end(w + 1)) {
-		if (!at_block_end(w))
-			w->t.b = TAG_WIDE2; /* padding: the rest of the bucket is in the next block */
-		w = bucket_grow(eng, i, w, e->seq);
-	}
+	w = bucket_reserve_wide(eng, i, e->seq);
 	w[0].h.fn = e->fn;
 	w[0].h.ctx = e->ctx;
 	w[0].h.a = e->fn ? e->arg : (e->timer | (uint64_t)e->gen << 32);
@@ -392,7 +401,6 @@ wide:
 	w[1].t.at = e->at;
 	w[1].t.seq = e->seq;
 	w[1].t.b = (uint64_t)e->kind << 32 | TAG_WIDE2;
-	eng->tail[i].wr = w + 2;
 }
 
 /* Visit bucket i's entries from unit `from` (in block `b`) in order, decoded into `*ep`
@@ -605,6 +613,26 @@ static void queue_put_any(sim_engine *eng, const entry *e, bool check)
 /* Re-file a queued entry (at >= last_at). */
 static inline void queue_file(sim_engine *eng, const entry *e) { queue_put_any(eng, e, true); }
 
+/* Re-file the wide entry at p (at >= last_at): into a lower radix level it is copied as it
+ * is (no order check there: a radix bucket is re-filed entry by entry when it spreads). */
+static void queue_refile_wide(sim_engine *eng, const unit *p)
+{
+	sim_time at = p[1].t.at;
+	uint64_t d = at ^ eng->last_at;
+	if (d >> WHEEL_BITS) {
+		unsigned b = 63u - (unsigned)__builtin_clzll(d);
+		unsigned l = (b - WHEEL_BITS) >> 3;
+		unsigned j = (unsigned)(at >> (WHEEL_BITS + l * 8)) & (DIGITS - 1);
+		eng->up_bits[l][j >> 6] |= 1ULL << (j & 63);
+		eng->levels_used |= 1u << l;
+		memcpy(bucket_reserve_wide(eng, UP_BUCKET(l, j), p[1].t.seq), p, 2 * sizeof(unit));
+		return;
+	}
+	entry e;
+	unit_decode(p, 0, &e);
+	queue_file(eng, &e);
+}
+
 /* The current bucket is empty: make the next time queued the new base, its entries the
  * current bucket. False when nothing is queued. */
 static bool queue_spread(sim_engine *eng)
@@ -647,26 +675,45 @@ static bool queue_spread(sim_engine *eng)
 			break;
 	}
 	eng->last_at = min;
-	/* every entry lands in a lower level, the wheel or the current bucket, never back here */
-	if (eng->stale * 4 > eng->live) {
-		/* many cancelled timers queued (TCP re-arms its timers earlier all the time):
-		 * drop them now rather than moving them down level by level */
-		BUCKET_DRAIN(eng, i, eng->head[i], &eng->head[i]->u[0], 0, e, {
-			if (!entry_stale(eng, e))
-				queue_file(eng, e);
-			else
-				eng->stale--;
-		});
-	} else {
-		BUCKET_DRAIN(eng, i, eng->head[i], &eng->head[i]->u[0], 0, e, queue_file(eng, e));
+	/* every entry lands in a lower level, the wheel or the current bucket, never back here;
+	 * with many cancelled timers queued (TCP re-arms its timers earlier all the time), drop
+	 * them now rather than moving them down level by level */
+	bool drop_stale = eng->stale * 4 > eng->live;
+	block *b = eng->head[i];
+	unit *p = &b->u[0], *end = eng->tail[i].wr;
+	eng->tail[i].wr = NULL;
+	eng->head[i] = NULL;
+	while (b) {
+		if (p == end) {
+			block_release(eng, b);
+			break;
+		}
+		if (at_block_end(p) || unit_tag(p) == TAG_WIDE2) {
+			block *next = b->next;
+			block_release(eng, b);
+			b = next;
+			p = &b->u[0];
+			continue;
+		}
+		if (drop_stale && !p->h.fn && eng->timers[(uint32_t)p->h.a].gen != (uint32_t)(p->h.a >> 32))
+			eng->stale--;
+		else
+			queue_refile_wide(eng, p);
+		p += 2;
 	}
 	return true;
 }
 
-/* The earliest live entry, decoded into eng->front (or the flat array's head), without
- * taking it (stale entries met on the way are dropped); eng->front_n is what taking it
- * skips. NULL when nothing is pending. */
-static const entry *queue_peek_any(sim_engine *eng)
+/* Where queue_settle found the earliest live entry. */
+enum front_kind {
+	FRONT_NONE,    /* nothing is pending */
+	FRONT_COMPACT, /* a compact unit at eng->rd */
+	FRONT_ENTRY,   /* decoded in eng->front, or the flat array's head: queue_front_entry */
+};
+
+/* Find the earliest live entry without taking it (stale entries met on the way are
+ * dropped); eng->front_n is what taking a FRONT_ENTRY skips. */
+static enum front_kind queue_settle(sim_engine *eng)
 {
 	for (;;) {
 		if (__builtin_expect(eng->in_flat, 0)) {
@@ -675,7 +722,7 @@ static const entry *queue_peek_any(sim_engine *eng)
 				entry *e = &f->e[f->head];
 				if (!entry_stale(eng, e)) {
 					eng->front_n = 0;
-					return e;
+					return FRONT_ENTRY;
 				}
 				f->head++;
 				eng->stale--;
@@ -704,23 +751,31 @@ static const entry *queue_peek_any(sim_engine *eng)
 					eng->cur_head = next;
 					eng->rd = &next->u[0];
 					__builtin_prefetch(next); /* its link to the next block */
+				} else if (unit_tag(r) == TAG_COMPACT) {
+					return FRONT_COMPACT; /* a one-shot: never stale */
 				} else {
-					unsigned n = unit_decode(r, eng->last_at, &eng->front);
+					unit_decode(r, eng->last_at, &eng->front);
 					if (!entry_stale(eng, &eng->front)) {
-						eng->front_n = n;
-						return &eng->front;
+						eng->front_n = 2;
+						return FRONT_ENTRY;
 					}
-					eng->rd += n;
+					eng->rd += 2;
 					eng->stale--;
 				}
 			}
 		}
 		if (!queue_spread(eng))
-			return NULL;
+			return FRONT_NONE;
 	}
 }
 
-/* Take the entry queue_peek_any() returned. */
+/* The FRONT_ENTRY queue_settle found. */
+static inline const entry *queue_front_entry(const sim_engine *eng)
+{
+	return eng->front_n ? &eng->front : &eng->flat.e[eng->flat.head];
+}
+
+/* Take the FRONT_ENTRY queue_settle found. */
 static void queue_take_any(sim_engine *eng)
 {
 	if (eng->front_n) {
@@ -995,7 +1050,14 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 		if (max_events && done >= max_events)
 			return SIM_RUN_COUNT;
 		const unit *r = queue_front_compact(eng);
-		if (__builtin_expect(r != NULL, 1)) {
+		enum front_kind k = FRONT_COMPACT;
+		if (__builtin_expect(!r, 0)) {
+			k = queue_settle(eng);
+			if (k == FRONT_NONE)
+				return SIM_RUN_IDLE;
+			r = eng->rd;
+		}
+		if (__builtin_expect(k == FRONT_COMPACT, 1)) {
 			/* the usual event: a compact one-shot at the current bucket's time */
 			sim_time at = eng->last_at;
 			if (at > until)
@@ -1014,9 +1076,7 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 				return SIM_RUN_STOPPED;
 			continue;
 		}
-		const entry *top = queue_peek_any(eng);
-		if (!top)
-			return SIM_RUN_IDLE;
+		const entry *top = queue_front_entry(eng);
 		if (top->at > until)
 			goto time_limit;
 		/* copy it before the handler runs: it may post, which may move the flat current
@@ -1066,8 +1126,12 @@ sim_time sim_engine_next_time(sim_engine *eng)
 {
 	if (queue_front_compact(eng))
 		return eng->last_at;
-	const entry *top = queue_peek_any(eng);
-	return top ? top->at : SIM_TIME_NEVER;
+	switch (queue_settle(eng)) {
+	case FRONT_NONE: return SIM_TIME_NEVER;
+	case FRONT_COMPACT: return eng->last_at;
+	case FRONT_ENTRY: break;
+	}
+	return queue_front_entry(eng)->at;
 }
 
 void sim_engine_advance(sim_engine *eng, sim_time to)
