@@ -39,11 +39,12 @@ typedef struct entry {
 
 /* In the buckets an entry is one or two 32-byte units; the last word of every unit holds
  * its tag in the low two bits.
- *  - compact (TAG_COMPACT, one unit): a one-shot in a wheel slot or the current bucket
- *    (so its time is the bucket's) whose entity and argument fit in 32 bits and whose
- *    sequence is within DSEQ_RANGE of its block's base: fn, ctx, kind | entity << 32,
- *    arg << 32 | (seq - base) << 2. Two of them share a cache line, which halves the lines
- *    a post writes and a pop reads.
+ *  - compact (one unit): a one-shot in a wheel slot or the current bucket (so its time is
+ *    the bucket's) whose sequence is within DSEQ_RANGE of its block's base, and whose
+ *    entity and argument fit in 32 bits (TAG_COMPACT: fn, ctx, kind | entity << 32,
+ *    arg << 32 | (seq - base) << 2) or whose argument is 0 (TAG_COMPACT_E: fn, ctx,
+ *    entity, kind << 32 | (seq - base) << 2 | 1; entities are often 64-bit hashes). Two of
+ *    them share a cache line, which halves the lines a post writes and a pop reads.
  *  - wide (TAG_WIDE + TAG_WIDE2, two units, never split across blocks): anything else,
  *    with its own time and sequence: fn, ctx, arg (a timer: timer | gen << 32), tag; then
  *    entity, at, seq, kind << 32 | TAG_WIDE2.
@@ -66,12 +67,14 @@ typedef union unit {
 _Static_assert(sizeof(unit) == 32, "a unit is 32 bytes");
 
 #define TAG_COMPACT 0u
+#define TAG_COMPACT_E 1u
 #define TAG_WIDE 2u
 #define TAG_WIDE2 3u
 #define TAG_MASK 3u
 #define DSEQ_RANGE (1ULL << 29) /* a compact unit's sequence offset: 30 bits, signed */
 
 static inline unsigned unit_tag(const unit *u) { return (unsigned)u->h.b & TAG_MASK; }
+static inline bool unit_compact(const unit *u) { return unit_tag(u) < TAG_WIDE; }
 static inline int64_t unit_dseq(const unit *u) { return (int64_t)((int32_t)(uint32_t)u->h.b >> 2); }
 
 /* A block is 1 KiB, aligned to 1 KiB: a 32-byte header (the chain link and the base of
@@ -313,14 +316,15 @@ static inline uint64_t unit_seq_before(const unit *p)
  * bucket_at; returns its units. */
 static inline unsigned unit_decode(const unit *p, sim_time bucket_at, entry *e)
 {
-	if (unit_tag(p) == TAG_COMPACT) {
+	if (unit_compact(p)) {
+		bool e64 = unit_tag(p) == TAG_COMPACT_E;
 		*e = (entry){ .at = bucket_at,
 			      .seq = block_of(p)->base + (uint64_t)unit_dseq(p),
 			      .fn = p->h.fn,
 			      .ctx = p->h.ctx,
-			      .arg = p->h.b >> 32,
-			      .entity = p->h.a >> 32,
-			      .kind = (uint32_t)p->h.a };
+			      .arg = e64 ? 0 : p->h.b >> 32,
+			      .entity = e64 ? p->h.a : p->h.a >> 32,
+			      .kind = e64 ? (uint32_t)(p->h.b >> 32) : (uint32_t)p->h.a };
 		return 1;
 	}
 	*e = (entry){ .at = p[1].t.at,
@@ -335,18 +339,25 @@ static inline unsigned unit_decode(const unit *p, sim_time bucket_at, entry *e)
 	return 2;
 }
 
-static inline void unit_set_compact(unit *u, const block *b, sim_event_fn fn, void *ctx, uint32_t kind,
+/* A compact unit in a block whose base is `base` (seq within DSEQ_RANGE of it). */
+static inline void unit_set_compact(unit *u, uint64_t base, sim_event_fn fn, void *ctx, uint32_t kind,
                                     uint64_t entity, uint64_t arg, uint64_t seq)
 {
+	uint64_t dseq = (uint32_t)((seq - base) << 2);
 	u->h.fn = fn;
 	u->h.ctx = ctx;
-	u->h.a = kind | entity << 32;
-	u->h.b = arg << 32 | (uint64_t)(uint32_t)((seq - b->base) << 2) | TAG_COMPACT;
+	if (entity >> 32) { /* then arg is 0 (fits_compact) */
+		u->h.a = entity;
+		u->h.b = (uint64_t)kind << 32 | dseq | TAG_COMPACT_E;
+	} else {
+		u->h.a = kind | entity << 32;
+		u->h.b = arg << 32 | dseq | TAG_COMPACT;
+	}
 }
 
 /* Whether a one-shot's entity and argument fit a compact unit (its sequence is checked
  * against the block it would go in). */
-static inline bool fits_compact(uint64_t entity, uint64_t arg) { return !((entity | arg) >> 32); }
+static inline bool fits_compact(uint64_t entity, uint64_t arg) { return !((entity | arg) >> 32) || !arg; }
 
 /* A new block for bucket i, whose append point is w (NULL: empty), base seq. */
 static inline unit *bucket_grow(sim_engine *eng, unsigned i, unit *w, uint64_t seq)
@@ -387,7 +398,7 @@ static void bucket_put(sim_engine *eng, unsigned i, const entry *e, bool check, 
 			w = bucket_grow(eng, i, w, e->seq);
 		else if (e->seq - eng->tail[i].base + DSEQ_RANGE >= 2 * DSEQ_RANGE)
 			goto wide; /* too far from the block's base */
-		unit_set_compact(w, block_of(w), e->fn, e->ctx, e->kind, e->entity, e->arg, e->seq);
+		unit_set_compact(w, eng->tail[i].base, e->fn, e->ctx, e->kind, e->entity, e->arg, e->seq);
 		eng->tail[i].wr = w + 1;
 		return;
 	}
@@ -751,7 +762,7 @@ static enum front_kind queue_settle(sim_engine *eng)
 					eng->cur_head = next;
 					eng->rd = &next->u[0];
 					__builtin_prefetch(next); /* its link to the next block */
-				} else if (unit_tag(r) == TAG_COMPACT) {
+				} else if (unit_compact(r)) {
 					return FRONT_COMPACT; /* a one-shot: never stale */
 				} else {
 					unit_decode(r, eng->last_at, &eng->front);
@@ -803,7 +814,7 @@ static inline const unit *queue_front_compact(sim_engine *eng)
 		uintptr_t ahead = (uintptr_t)(r + PREFETCH_AHEAD), end = (uintptr_t)eng->cur_head + BLOCK_SIZE;
 		uintptr_t over = (uintptr_t)eng->cur_head->next + offsetof(block, u) + (ahead - end);
 		__builtin_prefetch((const void *)(ahead < end ? ahead : over)); /* no branch */
-		if (__builtin_expect(unit_tag(r) == TAG_COMPACT, 1))
+		if (__builtin_expect(unit_compact(r), 1))
 			return r;
 	}
 	return NULL;
@@ -960,10 +971,7 @@ void sim_post(sim_engine *eng, sim_time at, uint32_t kind, uint64_t entity, sim_
 		if (__builtin_expect(!at_block_end(w) && seq - t->base < DSEQ_RANGE && fits_compact(entity, arg), 1)) {
 			t->wr = w + 1;
 			eng->live++;
-			w->h.fn = fn;
-			w->h.ctx = ctx;
-			w->h.a = kind | entity << 32;
-			w->h.b = arg << 32 | (seq - t->base) << 2 | TAG_COMPACT;
+			unit_set_compact(w, t->base, fn, ctx, kind, entity, arg, seq);
 			return;
 		}
 	}
@@ -1062,7 +1070,9 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 			sim_time at = eng->last_at;
 			if (at > until)
 				goto time_limit;
-			sim_event tmp = { .at = at, .fn = r->h.fn, .ctx = r->h.ctx, .arg = r->h.b >> 32, .entity = r->h.a >> 32, .kind = (uint32_t)r->h.a, .slot = SIM_SLOT_NONE, .owned = 1 };
+			uint64_t a = r->h.a, b = r->h.b;
+			bool e64 = b & TAG_COMPACT_E;
+			sim_event tmp = { .at = at, .fn = r->h.fn, .ctx = r->h.ctx, .arg = e64 ? 0 : b >> 32, .entity = e64 ? a : a >> 32, .kind = (uint32_t)(e64 ? b >> 32 : a), .slot = SIM_SLOT_NONE, .owned = 1 };
 			eng->rd++;
 			eng->now = at;
 			if (at >= eng->next_tick)
