@@ -1,8 +1,9 @@
 /* The engine's packed queue entries: a one-shot in the wheel is a 32-byte unit whose time is
  * its slot's, whose sequence is a 30-bit offset from its block's base and whose entity and
- * argument are 32 bits; anything that does not fit takes a two-unit entry. These tests put
- * values at and just past every packed width and check that each event runs with exactly
- * the fields it was posted with, in (time, sequence) order. */
+ * argument are 32 bits (or whose argument is 0, with a 64-bit entity); anything that does
+ * not fit takes a two-unit entry. These tests put values at and just past every packed
+ * width and check that each event runs with exactly the fields it was posted with, in
+ * (time, sequence) order. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
