@@ -95,6 +95,14 @@ for w in goodput "Jain's fairness" 'bottleneck queue' 'pauses sent' drops 'ECN m
 	grep -q "$w" "$dir/bench.out" || fail "bench incast does not print $w"
 done
 "$SMCR_SIM" bench incast --senders 4 --fabric pfc | grep -q 'drops: *0 tail, 0 headroom' || fail "bench incast pfc dropped"
+# --speed: the incast's frames per wall second against bench fabric's (the value is the
+# machine's; the lines are checked)
+"$SMCR_SIM" bench incast --senders 4 --fabric ecn-dcqcn --repeat 1 --speed >"$dir/speed.out"
+grep -Eq '^speed against bench fabric \([0-9.]+ M frames/s, 4 GiB of 64 KiB WRITEs, best of 3\):$' "$dir/speed.out" ||
+	fail "bench incast --speed: no bench fabric line"
+grep -Eq '^  ecn-dcqcn +[0-9.]+ M frames/s = [0-9.]+x bench fabric \(target: within 2x, (met|MISSED)\)$' "$dir/speed.out" ||
+	fail "bench incast --speed: no ratio line"
+expect_exit 2 "$SMCR_SIM" bench incast --repeat 0
 expect_exit 2 "$SMCR_SIM" bench incast --senders 0
 # --- bench incast --convergence: two DCQCN flows, rates over time, the 10 % figures
 "$SMCR_SIM" bench incast --convergence --ms 100 >"$dir/conv.out"
@@ -103,6 +111,16 @@ grep -q '^bench incast --convergence: 2 DCQCN flows through one 40.0 Gb/s bottle
 first=$(sed -n 's/^  within 10 %: *first \([0-9]*\) ms after the join.*/\1/p' "$dir/conv.out")
 [ -n "$first" ] && [ "$first" -le 40 ] || fail "the two flows did not come within 10 % of fair in 40 ms: $(grep within "$dir/conv.out")"
 grep -q '^  last quarter: ' "$dir/conv.out" || fail "convergence: no last-quarter figures"
+grep -q '^  DCQCN: g 1/256, alpha timer 55 us, rate timer 55 us, byte counter 10000000 B, F 5, R_AI 40 Mb/s' "$dir/conv.out" ||
+	fail "convergence: the paper's parameters are not printed"
+for a in 1 2 5 10 20 50; do
+	grep -Eq "^ +$a ms +(never|[0-9]+ ms) +(never|[0-9]+ ms) +[0-9.]+ % +[0-9.]+ %$" "$dir/conv.out" ||
+		fail "convergence: no row for $a ms means"
+done
+"$SMCR_SIM" bench incast --convergence --ms 20 --cnp-interval 4us --rate-timer 300us --rai 5Mbps |
+	grep -q 'rate timer 300 us, .* R_AI 5 Mb/s, R_HAI 400 Mb/s, CNP interval 4 us' || fail "convergence: parameter overrides"
+expect_exit 2 "$SMCR_SIM" bench incast --convergence --rate-timer 0us
+expect_exit 2 "$SMCR_SIM" bench incast --rai 5Mbps
 "$SMCR_SIM" bench incast --convergence --fabric relay --rate 25Gbps --ms 50 --avg 2 | grep -q '25.0 Gb/s bottleneck (RED relay' ||
 	fail "convergence through the relay at 25 Gb/s"
 expect_exit 2 "$SMCR_SIM" bench incast --convergence --senders 3

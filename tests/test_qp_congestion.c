@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sim/fabric/congestion.h"
+#include "sim/rdma/rnic_int.h" /* resp_on_congestion, for the NP test at the end */
 #include "sim/rdma/testbed.h"
 
 static testbed *tb;
@@ -191,4 +192,134 @@ Test(qp_congestion, prio_tags_every_frame_with_its_pcp)
 	cr_assert_eq(s.pcp3, s.frames);
 	seen v1 = run_and_look(ROCE_V1, 3, false);
 	cr_assert_eq(v1.pcp3, v1.frames, "RoCE v1 carries its priority in the tag as well");
+}
+
+/* --- the notification point's CNP interval ------------------------------------------ */
+
+/* B's port: data frames from A arriving in the listed ranges are marked CE on the way in
+ * (as a switch would have), at most `limit` of them per range, and the CNPs B sends are
+ * recorded with their times. */
+static struct {
+	void (*receive)(sim_plug *, sim_frame *, sim_time);
+	sim_time from[4], to[4];
+	unsigned limit[4], n_ranges, marked, marked_in[4];
+	sim_time cnp_at[16];
+	unsigned n_cnps;
+} np;
+
+static void marking_receive(sim_plug *self, sim_frame *f, sim_time at)
+{
+	roce_pkt pkt;
+	smcr_decode_err e;
+	if (!roce_parse(f->data, f->len, &pkt, &e) && pkt.bth.opcode != ROCE_OP_ACK)
+		for (unsigned i = 0; i < np.n_ranges; i++)
+			if (at >= np.from[i] && at < np.to[i] && np.marked_in[i] < np.limit[i] && sim_frame_mark_ce(f)) {
+				np.marked++;
+				np.marked_in[i]++;
+				break;
+			}
+	np.receive(self, f, at);
+}
+
+static void cnp_tap(void *ctx, const sim_plug *plug, sim_tap_dir dir, sim_time at, const sim_frame *f)
+{
+	(void)ctx;
+	(void)plug;
+	roce_pkt pkt;
+	smcr_decode_err e;
+	if (dir == SIM_TAP_OUT && !roce_parse(f->data, f->len, &pkt, &e) && pkt.bth.opcode == ROCE_OP_CNP &&
+	    np.n_cnps < 16)
+		np.cnp_at[np.n_cnps++] = at;
+}
+
+typedef struct mark_range {
+	sim_time from, to;
+	unsigned limit;
+} mark_range;
+
+/* A writes 1 MiB (about 340 us at 25 Gb/s); B sees marks only in the given ranges. */
+static void run_marked(const mark_range *m, unsigned n)
+{
+	make(ROCE_V2, -1, true);
+	memset(&np, 0, sizeof np);
+	for (unsigned i = 0; i < n; i++) {
+		np.from[i] = m[i].from;
+		np.to[i] = m[i].to;
+		np.limit[i] = m[i].limit;
+	}
+	np.n_ranges = n;
+	sim_plug *plug = &rnic_port_endpoint(tb->b.nic, 1)->plug;
+	np.receive = plug->receive;
+	plug->receive = marking_receive;
+	sim_plug_set_tap(plug, cnp_tap, NULL);
+	cr_assert_eq(testbed_post_write(&tb->a, 1, 0, 1u << 20, 0, SMCR_SEND_SIGNALED), 0);
+	testbed_run(tb, SIM_TIME_NEVER);
+	cr_assert_eq(tb->a.wcs[0].status, SMCR_WC_SUCCESS);
+	cr_assert_eq(rnic_stats_get(tb->b.nic)->cnp_tx, np.n_cnps, "every CNP B counts is on its wire");
+	cr_assert_eq(rnic_stats_get(tb->a.nic)->cnp_rx, np.n_cnps, "and reaches A");
+	fin();
+}
+
+Test(qp_congestion, a_mark_within_the_cnp_interval_sends_a_cnp_when_the_interval_ends)
+{
+	/* marks in [20, 30) us only: the first sends a CNP at once; the later ones, inside
+	 * its 50 us interval, one more CNP when the interval ends (the paper's NP), none
+	 * after that */
+	const mark_range m[] = { { 20 * SIM_US, 30 * SIM_US, 1000 } };
+	run_marked(m, 1);
+	cr_assert_gt(np.marked, 2, "several frames marked");
+	cr_assert_eq(np.n_cnps, 2, "one CNP at the first mark, one for the marks after it (got %u)", np.n_cnps);
+	cr_assert_eq(np.cnp_at[1] - np.cnp_at[0], 50 * SIM_US, "the second when the interval ends: %lu ns",
+	             (unsigned long)(np.cnp_at[1] - np.cnp_at[0]));
+}
+
+Test(qp_congestion, a_lone_mark_sends_one_cnp_at_once_and_nothing_later)
+{
+	/* one marked frame at 20 us and one at 200 us: a CNP at each, no deferred one (no
+	 * mark came inside either interval) */
+	const mark_range m[] = { { 20 * SIM_US, 30 * SIM_US, 1 }, { 200 * SIM_US, 210 * SIM_US, 1 } };
+	run_marked(m, 2);
+	cr_assert_eq(np.marked, 2);
+	cr_assert_eq(np.n_cnps, 2, "got %u", np.n_cnps);
+	cr_assert_lt(np.cnp_at[0], 21 * SIM_US, "the first at once");
+	cr_assert_geq(np.cnp_at[1], 200 * SIM_US, "the second at its own mark, not 50 us after the first");
+}
+
+Test(qp_congestion, marks_all_along_give_one_cnp_per_interval)
+{
+	/* every frame from 20 to 230 us marked: a CNP at once, then one at the end of each
+	 * of the five 50 us intervals that saw a mark (the last holds 220..230 us) */
+	const mark_range m[] = { { 20 * SIM_US, 230 * SIM_US, 100000 } };
+	run_marked(m, 1);
+	cr_assert_eq(np.n_cnps, 6, "got %u", np.n_cnps);
+	for (unsigned i = 1; i < np.n_cnps; i++)
+		cr_assert_eq(np.cnp_at[i] - np.cnp_at[i - 1], 50 * SIM_US, "CNP %u: %lu ns after the one before", i,
+		             (unsigned long)(np.cnp_at[i] - np.cnp_at[i - 1]));
+}
+
+/* The notification point itself (white box, sim/rdma/rnic_int.h): marks reported at
+ * chosen times, CNPs counted. A mark in the very nanosecond the interval ends, before
+ * the interval's deferred CNP has gone, sends that CNP, not a second one beside it. */
+
+static void mark_now(sim_engine *eng, sim_event *ev)
+{
+	(void)eng;
+	resp_on_congestion(ev->ctx);
+}
+
+Test(qp_congestion, a_mark_as_the_interval_ends_sends_the_owed_cnp_once)
+{
+	make(ROCE_V2, -1, true);
+	memset(&np, 0, sizeof np);
+	sim_plug_set_tap(&rnic_port_endpoint(tb->b.nic, 1)->plug, cnp_tap, NULL);
+	const sim_time t0 = 100 * SIM_US, at[] = { t0, t0 + 10 * SIM_US, t0 + 50 * SIM_US };
+	uint32_t k = sim_kind("test.mark");
+	/* posted now, so each runs before an event the NP schedules later for the same time */
+	for (unsigned i = 0; i < 3; i++)
+		sim_post(tb->eng, at[i], k, i, mark_now, tb->b.qp, 0);
+	testbed_run(tb, SIM_TIME_NEVER);
+	cr_assert_eq(np.n_cnps, 2, "CNPs at the first mark and at the interval's end (got %u)", np.n_cnps);
+	cr_assert_eq(np.cnp_at[0], t0);
+	cr_assert_eq(np.cnp_at[1], t0 + 50 * SIM_US);
+	fin();
 }

@@ -429,6 +429,32 @@ Test(switch_qos, ecn_marks_by_red_and_only_ect, .init = setup, .fini = teardown)
 	cr_assert_eq(rcv.bad_csum, 0);
 }
 
+/* RED judges the queue a frame leaves behind (as the DCQCN authors' ns-3 model and HPCC's
+ * do): a 10 Gb/s sender into a 25 Gb/s egress never queues a second frame, so with Kmin 0
+ * and Kmax one byte nothing is marked, where counting the departing frame marked every
+ * one. Two 25 Gb/s senders into it do build a queue, and are marked. */
+Test(switch_qos, red_judges_the_queue_behind_the_departing_frame, .init = setup, .fini = teardown)
+{
+	sim_switch_qos q;
+	lossless(&q);
+	q.ecn = true;
+	q.kmin_bytes = 0;
+	q.kmax_bytes = 1;
+	n_hosts = 1;
+	init_hosts(1, 300, SIM_ECN_ECT0);
+	sim_switch *sw = new_switch("sw", 2, &q);
+	attach(&snd[0].ep, sim_switch_port(sw, 0), "w0", 10000000000ULL);
+	attach(&rcv.ep, sim_switch_port(sw, 1), "wr", 25000000000ULL);
+	start(1);
+	cr_assert_eq(rcv.frames, 300);
+	cr_assert_eq(port_stats(sw, 1).ecn_marks, 0, "marked %lu", (unsigned long)port_stats(sw, 1).ecn_marks);
+	teardown();
+	setup();
+	sw = incast(2, 300, SIM_ECN_ECT0, &q);
+	start(2);
+	cr_assert_gt(port_stats(sw, 2).ecn_marks, 200, "marked %lu", (unsigned long)port_stats(sw, 2).ecn_marks);
+}
+
 Test(switch_qos, not_ect_is_never_marked, .init = setup, .fini = teardown)
 {
 	sim_switch_qos q;

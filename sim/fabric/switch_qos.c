@@ -215,7 +215,7 @@ static void port_tx(sim_engine *eng, sim_event *ev)
 		release(sw, f, pq, i);
 		pq->st.dequeued++;
 		if (sw->qos->ecn && ((sw->qos->ecn_mask >> i) & 1u) && sim_frame_ecn(f->data, f->len) != SIM_ECN_NOT_ECT &&
-		    red_mark(sw, pq, q_after + f->len) && sim_frame_mark_ce(f))
+		    red_mark(sw, pq, q_after) && sim_frame_mark_ce(f))
 			pq->st.ecn_marks++;
 		sim_plug_send(&p->plug, f, now);
 		for (unsigned j = 0; j < SIM_PRIOS; j++)

@@ -40,6 +40,7 @@ rnic_qp *rnic_qp_create(rnic_vf *vf, uint8_t port, const smcr_qp_caps *caps, voi
 	sim_event_init(&qp->retry_ev, r->k_qp_retry, qp->id, req_retry_event, qp);
 	sim_event_init(&qp->rnr_ev, r->k_qp_rnr, qp->id, req_rnr_event, qp);
 	sim_event_init(&qp->cc_ev, r->k_qp_cc, qp->id, req_cc_event, qp);
+	sim_event_init(&qp->cnp_ev, r->k_qp_cnp, qp->id, resp_cnp_event, qp);
 	dcqcn_rp_init(&qp->rp, sim_endpoint_link_bps(&qp->port->ep));
 	qp->next_in_vf = vf->qps;
 	vf->qps = qp;
@@ -61,6 +62,8 @@ static void cancel_timers(rnic_qp *qp)
 	sim_event_cancel(qp->r->eng, &qp->retry_ev);
 	sim_event_cancel(qp->r->eng, &qp->rnr_ev);
 	sim_event_cancel(qp->r->eng, &qp->cc_ev);
+	sim_event_cancel(qp->r->eng, &qp->cnp_ev);
+	qp->cnp_pending = false;
 }
 
 void rnic_qp_destroy(rnic_qp *qp)
@@ -185,6 +188,8 @@ static int to_rtr(rnic_qp *qp, const smcr_qp_attr *a)
 	/* the rate limiter starts at the rate of the link the port is on now */
 	dcqcn_rp_init(&qp->rp, sim_endpoint_link_bps(&qp->port->ep));
 	qp->cnp_next = 0;
+	qp->cnp_pending = false;
+	sim_event_cancel(qp->r->eng, &qp->cnp_ev);
 	ad->hop_limit = a->ah.hop_limit ? a->ah.hop_limit : 64;
 	/* an ephemeral source port (>= 0xC000) derived from the QPN, as RoCE v2 stacks do */
 	ad->udp_sport = (uint16_t)(0xC000u | (qp->qpn & 0x3FFFu));

@@ -15,16 +15,11 @@ static void send_ack(rnic_qp *qp, uint8_t syndrome, uint32_t psn)
 	qp->st.tx_acks++;
 }
 
-/* Notification point: answer congestion with a CNP to the peer QP, at most one per
- * interval. The CNP is not ECN-capable (a switch never marks it) and has its own priority. */
-void resp_on_congestion(rnic_qp *qp)
+/* The CNP itself: to the peer QP, not ECN-capable (a switch never marks it), with its own
+ * priority; it opens the next CNP interval. */
+static void send_cnp(rnic_qp *qp, sim_time now)
 {
 	rnic *r = qp->r;
-	qp->st.ecn_ce_rx++;
-	r->st.rx_ecn_ce++;
-	sim_time now = sim_now(r->eng);
-	if (!r->cfg.cc.dcqcn || now < qp->cnp_next)
-		return;
 	qp->cnp_next = now + r->cfg.cc.dp.cnp_interval;
 	roce_addr a = qp->addr;
 	a.traffic_class = (uint8_t)(r->cfg.cc.cnp_dscp << 2 | SIM_ECN_NOT_ECT);
@@ -36,6 +31,42 @@ void resp_on_congestion(rnic_qp *qp)
 	rnic_port_send(qp->port, f, r->cnp_prio);
 	qp->st.cnp_tx++;
 	r->st.cnp_tx++;
+}
+
+/* Notification point, as the DCQCN paper words its NP algorithm (its Figure 6): "If a
+ * marked packet arrives for a flow, and no CNP has been sent for the flow in last N
+ * microseconds, a CNP is sent immediately. Then, the NIC generates at most one CNP packet
+ * every N microseconds for the flow, if any packet that arrives within that time window
+ * was marked." So a mark inside the interval is not forgotten: it sends the CNP when the
+ * interval ends. */
+void resp_on_congestion(rnic_qp *qp)
+{
+	rnic *r = qp->r;
+	qp->st.ecn_ce_rx++;
+	r->st.rx_ecn_ce++;
+	if (!r->cfg.cc.dcqcn)
+		return;
+	sim_time now = sim_now(r->eng);
+	if (now >= qp->cnp_next) {
+		/* a mark in the very nanosecond the interval ends: this CNP is the one the
+		 * interval owed, not a second one */
+		if (qp->cnp_pending) {
+			sim_event_cancel(r->eng, &qp->cnp_ev);
+			qp->cnp_pending = false;
+		}
+		send_cnp(qp, now);
+	} else if (!qp->cnp_pending) {
+		qp->cnp_pending = true;
+		sim_event_schedule(r->eng, &qp->cnp_ev, qp->cnp_next);
+	}
+}
+
+void resp_cnp_event(sim_engine *eng, sim_event *ev)
+{
+	rnic_qp *qp = ev->ctx;
+	qp->cnp_pending = false;
+	if (qp->state == SMCR_QPS_RTR || qp->state == SMCR_QPS_RTS)
+		send_cnp(qp, sim_now(eng));
 }
 
 /* A class C error: NAK it, then the responder QP goes to ERR (and says so). */

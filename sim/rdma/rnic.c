@@ -370,6 +370,7 @@ rnic *rnic_new(sim_fabric *fab, const rnic_config *cfg)
 	r->k_vf_report = sim_kind("rnic.report");
 	r->k_loop = sim_kind("rnic.loop");
 	r->k_qp_cc = sim_kind("qp.dcqcn");
+	r->k_qp_cnp = sim_kind("qp.cnp");
 	r->k_resume = sim_kind("rnic.resume");
 	const rnic_cc_config *cc = &cfg->cc;
 	r->prio = (uint8_t)rnic_cc_priority(cc);

@@ -122,7 +122,7 @@ struct rnic {
 	rnic_qp **qps; /* by qpn - qpn_base; NULL once destroyed */
 	size_t n_qps, cap_qps;
 	rnic_stats st;
-	uint32_t k_qp_tx, k_qp_retry, k_qp_rnr, k_vf_report, k_loop, k_qp_cc, k_resume;
+	uint32_t k_qp_tx, k_qp_retry, k_qp_rnr, k_vf_report, k_loop, k_qp_cc, k_qp_cnp, k_resume;
 	uint8_t prio, cnp_prio; /* priorities of the data and of the CNPs the adapter sends */
 	sim_tap_fn loop_tap;    /* observer of turnaround frames (captures), or NULL */
 	void *loop_tap_ctx;
@@ -203,11 +203,14 @@ struct rnic_qp {
 	bool nak_sent;
 
 	/* congestion control: the DCQCN reaction point and its timers; the notification
-	 * point's next allowed CNP */
+	 * point: the end of its CNP interval, and whether a marked frame arrived in it (then
+	 * cnp_ev sends the CNP when the interval ends) */
 	bool ecn; /* DCQCN on and RoCE v2: frames ECN-capable */
 	dcqcn_rp rp;
 	sim_event cc_ev;
 	sim_time cnp_next;
+	bool cnp_pending;
+	sim_event cnp_ev;
 
 	rnic_qp_stats st;
 };
@@ -241,6 +244,7 @@ void req_tx_event(sim_engine *eng, sim_event *ev);
 void req_retry_event(sim_engine *eng, sim_event *ev);
 void req_rnr_event(sim_engine *eng, sim_event *ev);
 void req_cc_event(sim_engine *eng, sim_event *ev);
+void resp_cnp_event(sim_engine *eng, sim_event *ev);
 void req_on_cnp(rnic_qp *qp);
 
 /* qp_responder.c */

@@ -11,6 +11,7 @@
 #include "sim/fabric/pcap_writer.h"
 #include "sim/fabric/switch.h"
 #include "sim/fabric/wire.h"
+#include "sim/rdma/dcqcn.h"
 #include "sim/rdma/mr.h"
 #include "sim/rdma/qp.h"
 
@@ -47,6 +48,7 @@ struct bench {
 	sim_wire *w_in, *w_bottleneck;
 	sim_rng red;
 	sim_pcap_writer *pcap;
+	uint8_t sender_mac[2][6]; /* S1's and S2's VF MACs: the source of their data frames */
 };
 
 /* --- the relay: a bridge whose egress into the bottleneck marks with RED ------------- */
@@ -78,12 +80,18 @@ static void relay_out_rx(sim_endpoint *ep, sim_frame *f)
 	sim_endpoint_send(&b->relay_in, f);
 }
 
-static void capture_tap(void *ctx, const sim_plug *plug, sim_tap_dir dir, sim_time at, const sim_frame *f)
+/* The bottleneck's egress: each flow's share of the link (by the sender's MAC: only
+ * data frames come from S1 and S2), and the capture when one is asked for. */
+static void bottleneck_tap(void *ctx, const sim_plug *plug, sim_tap_dir dir, sim_time at, const sim_frame *f)
 {
 	(void)plug;
 	(void)dir;
 	bench *b = ctx;
-	if (sim_pcap_frames(b->pcap) < b->p->pcap_frames)
+	size_t w = (size_t)(at / b->p->window);
+	for (unsigned i = 0; i < 2 && f->len >= 12 && w < BOTTLENECK_MAX_WINDOWS; i++)
+		if (!memcmp(f->data + 6, b->sender_mac[i], 6))
+			b->r->wire_bytes[i][w] += f->len + DCQCN_WIRE_OVERHEAD;
+	if (b->pcap && sim_pcap_frames(b->pcap) < b->p->pcap_frames)
 		sim_pcap_write(b->pcap, at, f->data, f->len);
 }
 
@@ -288,9 +296,14 @@ int bottleneck_run(const bottleneck_params *p, bottleneck_result *r, char *err, 
 		b.pcap = sim_pcap_open(p->pcap, err, errlen);
 		if (!b.pcap)
 			rc = -1;
-		else
-			sim_plug_set_tap(p->qos ? sim_wire_end(b.w_bottleneck, 0) : &b.relay_out.plug, capture_tap, &b);
 	}
+	for (unsigned i = 0; i < 2 && !rc; i++) {
+		smcr_port_desc d;
+		rnic_vf_port_desc(b.n[i].vf, 1, &d);
+		memcpy(b.sender_mac[i], d.mac, 6);
+	}
+	if (!rc)
+		sim_plug_set_tap(p->qos ? sim_wire_end(b.w_bottleneck, 0) : &b.relay_out.plug, bottleneck_tap, &b);
 	if (!rc) {
 		uint32_t k = sim_kind("testbed.flow");
 		sim_post(b.eng, 0, k, 1, start_flow, &b.f[0], 0);

@@ -40,7 +40,11 @@ typedef struct bottleneck_params {
 
 typedef struct bottleneck_result {
 	size_t n_windows;
-	uint64_t bytes[2][BOTTLENECK_MAX_WINDOWS];      /* per flow, per window */
+	uint64_t bytes[2][BOTTLENECK_MAX_WINDOWS]; /* per flow, per window: completed WRITE bytes */
+	/* per flow, per window: the bytes its data frames take on the bottleneck link as the
+	 * bottleneck's egress starts them (frame plus 24 bytes of preamble, FCS and gap), so
+	 * the two flows' shares of the link, whose fair half is exactly half its rate */
+	uint64_t wire_bytes[2][BOTTLENECK_MAX_WINDOWS];
 	uint64_t marked;                                /* frames the relay marked CE */
 	uint64_t cnp_tx, cnp_rx;                        /* over all adapters */
 	uint64_t rate_bps[2];                           /* each sender QP's DCQCN rate at the end */
