@@ -2,8 +2,10 @@
  * of a radix heap for the far future, FIFO within a time.
  *
  * A queue entry carries everything a one-shot posting runs (time, order, handler, object,
- * argument, fingerprint identity: one 64-byte cache line), so running it reads the entry
- * and nothing else; an embedded timer's entry names a slot of the engine's timer table
+ * argument, fingerprint identity), so running it reads the entry and nothing else: the
+ * usual one is a 32-byte unit, half a cache line, whose time is its wheel slot's and whose
+ * sequence is an offset from its block's; the rest take two units (see `unit`). An
+ * embedded timer's entry names a slot of the engine's timer table
  * instead, whose generation moves on when the timer is cancelled, so the stale entry is
  * skipped when it surfaces without searching the queue and without touching the memory
  * of a component that may have freed its timer since. Entries live in fixed blocks of
@@ -19,8 +21,10 @@
 
 #include "sim/engine/oom.h"
 
-/* A queued event. fn != NULL: a one-shot posting, everything is here. fn == NULL: an
- * embedded timer, the event is timers[timer].ev while its generation is still gen. */
+/* A queued event, decoded (the flat current bucket holds these, and every path other than
+ * the usual post and pop goes through one). fn != NULL: a one-shot posting, everything is
+ * here. fn == NULL: an embedded timer, the event is timers[timer].ev while its generation
+ * is still gen. */
 typedef struct entry {
 	sim_time at;
 	uint64_t seq; /* ordering sequence: (at, seq) is the run order */
@@ -31,30 +35,78 @@ typedef struct entry {
 	uint32_t kind;
 	uint32_t timer;
 	uint32_t gen;
-	uint32_t unused;
 } entry;
 
-/* A block is 1 KiB, aligned to 1 KiB: one cache line of header (the chain link) and 15
- * entries. A bucket is known by its append point, the entry after its last one: since
- * entries start one line into a block, an append point at a block boundary (low 10 bits
- * zero, NULL included) is exactly "no room here", so the usual append is one load, one
- * test and one store. The previous entry of a non-empty bucket is always the one before
- * its append point (a block is only chained when an entry goes into it). */
+/* In the buckets an entry is one or two 32-byte units; the last word of every unit holds
+ * its tag in the low two bits.
+ *  - compact (one unit): a one-shot in a wheel slot or the current bucket (so its time is
+ *    the bucket's) whose sequence is within DSEQ_RANGE of its block's base, and whose
+ *    entity and argument fit in 32 bits (TAG_COMPACT: fn, ctx, kind | entity << 32,
+ *    arg << 32 | (seq - base) << 2) or whose argument is 0 (TAG_COMPACT_E: fn, ctx,
+ *    entity, kind << 32 | (seq - base) << 2 | 1; entities are often 64-bit hashes). Two of
+ *    them share a cache line, which halves the lines a post writes and a pop reads.
+ *  - wide (TAG_WIDE + TAG_WIDE2, two units, never split across blocks): anything else,
+ *    with its own time and sequence: fn, ctx, arg (a timer: timer | gen << 32), tag; then
+ *    entity, at, seq, kind << 32 | TAG_WIDE2.
+ *  - a TAG_WIDE2 unit where an entry should start is padding: a wide entry did not fit in
+ *    the block's last unit, the bucket goes on in the next block. */
+typedef union unit {
+	struct {
+		sim_event_fn fn;
+		void *ctx;
+		uint64_t a; /* compact: kind | entity << 32; wide: arg, or timer | gen << 32 */
+		uint64_t b; /* compact: arg << 32 | dseq << 2; wide: the tag */
+	} h;
+	struct {
+		uint64_t entity;
+		sim_time at;
+		uint64_t seq;
+		uint64_t b; /* kind << 32 | TAG_WIDE2 */
+	} t;
+} unit;
+_Static_assert(sizeof(unit) == 32, "a unit is 32 bytes");
+
+#define TAG_COMPACT 0u
+#define TAG_COMPACT_E 1u
+#define TAG_WIDE 2u
+#define TAG_WIDE2 3u
+#define TAG_MASK 3u
+#define DSEQ_RANGE (1ULL << 29) /* a compact unit's sequence offset: 30 bits, signed */
+
+static inline unsigned unit_tag(const unit *u) { return (unsigned)u->h.b & TAG_MASK; }
+static inline bool unit_compact(const unit *u) { return unit_tag(u) < TAG_WIDE; }
+static inline int64_t unit_dseq(const unit *u) { return (int64_t)((int32_t)(uint32_t)u->h.b >> 2); }
+
+/* A block is 1 KiB, aligned to 1 KiB: a 32-byte header (the chain link and the base of
+ * its compact units' sequences) and 31 units. A bucket is known by its append point, the
+ * unit after its last entry: since units start 32 bytes into a block, an append point at a
+ * block boundary (low 10 bits zero, NULL included) is exactly "no room here", so the usual
+ * append is one load, one test and one store. The last unit before a non-empty bucket's
+ * append point is always its last entry's (a block is only chained when an entry goes
+ * into it; padding is only written when the next entry goes into the next block). */
 #define BLOCK_SIZE 1024u
-#define BLOCK_ENTRIES 15
+#define BLOCK_UNITS 31
 typedef struct block {
 	struct block *next; /* the bucket's next block; stale in its last block */
-	uint8_t pad[64 - sizeof(struct block *)];
-	entry e[BLOCK_ENTRIES];
+	uint64_t base;      /* compact units here have sequence base + dseq */
+	uint64_t pad[2];
+	unit u[BLOCK_UNITS];
 } block;
 _Static_assert(sizeof(block) == BLOCK_SIZE, "a block is 1 KiB");
 
 #define SLAB_BLOCKS 64                /* the first slab's blocks */
 #define HUGE_SLAB (2u * 1024 * 1024) /* the largest slab: a huge page */
-#define PREFETCH_AHEAD 8
+#define PREFETCH_AHEAD 8              /* units: four cache lines, about four events */
 
-static inline bool at_block_end(const entry *p) { return !((uintptr_t)p & (BLOCK_SIZE - 1)); }
-static inline block *block_of(const entry *p) { return (block *)((uintptr_t)p & ~(uintptr_t)(BLOCK_SIZE - 1)); }
+static inline bool at_block_end(const unit *p) { return !((uintptr_t)p & (BLOCK_SIZE - 1)); }
+static inline block *block_of(const unit *p) { return (block *)((uintptr_t)p & ~(uintptr_t)(BLOCK_SIZE - 1)); }
+
+/* A bucket's append point and the sequence base of its last block, side by side: the
+ * usual post reads both from one line. */
+typedef struct bucket_tail {
+	unit *wr; /* NULL: empty */
+	uint64_t base;
+} bucket_tail;
 
 /* The wheel: 4096 slots of one nanosecond (the low 12 bits of the time). Above it, radix
  * levels of 8-bit digits over bits 12..63; WHEEL_BITS + UP_LEVELS * 8 >= 64. Bucket
@@ -92,11 +144,13 @@ struct sim_engine {
 
 	/* the queue */
 	sim_time last_at; /* radix base: the time of the current bucket */
-	entry *rd;        /* the next entry of the current bucket, in block cur_head */
+	unit *rd;         /* the next unit of the current bucket, in block cur_head */
 	block *cur_head;
 	bool in_flat; /* the entries at last_at are in `flat`, in sequence order (rd unused) */
 	flat flat;
-	entry *wr[BUCKETS];     /* append points; NULL: empty */
+	entry front;      /* the current bucket's next wide entry, decoded by queue_settle */
+	unsigned front_n; /* its units (0: it is the flat array's head) */
+	bucket_tail tail[BUCKETS]; /* append points */
 	block *head[BUCKETS];   /* first blocks */
 	uint64_t wheel_summary; /* bit w = wheel_bits[w] != 0 */
 	uint64_t wheel_bits[WHEEL_SLOTS / 64];     /* bit j = wheel slot j has entries */
@@ -251,52 +305,141 @@ static inline block *block_alloc(sim_engine *eng)
 
 static inline void block_release(sim_engine *eng, block *b) { eng->free_blocks[eng->n_free++] = b; }
 
-/* The place of a new entry of sequence seq at the end of bucket i (the caller marks a
- * bucket that was empty as used); `check`: seq may be older than the bucket's last. */
-static inline entry *bucket_slot(sim_engine *eng, unsigned i, uint64_t seq, bool check)
+/* The sequence of the entry whose last unit is p. */
+static inline uint64_t unit_seq_before(const unit *p)
 {
-	entry *w = eng->wr[i];
-	if (!w) {
-		block *b = block_alloc(eng);
+	if (unit_tag(p) == TAG_WIDE2)
+		return p->t.seq;
+	return block_of(p)->base + (uint64_t)unit_dseq(p);
+}
+
+/* Decode the entry at p (not padding, not at a block end) of a bucket whose time is
+ * bucket_at; returns its units. */
+static inline unsigned unit_decode(const unit *p, sim_time bucket_at, entry *e)
+{
+	if (unit_compact(p)) {
+		bool e64 = unit_tag(p) == TAG_COMPACT_E;
+		*e = (entry){ .at = bucket_at,
+			      .seq = block_of(p)->base + (uint64_t)unit_dseq(p),
+			      .fn = p->h.fn,
+			      .ctx = p->h.ctx,
+			      .arg = e64 ? 0 : p->h.b >> 32,
+			      .entity = e64 ? p->h.a : p->h.a >> 32,
+			      .kind = e64 ? (uint32_t)(p->h.b >> 32) : (uint32_t)p->h.a };
+		return 1;
+	}
+	*e = (entry){ .at = p[1].t.at,
+		      .seq = p[1].t.seq,
+		      .fn = p->h.fn,
+		      .ctx = p->h.ctx,
+		      .arg = p->h.fn ? p->h.a : 0,
+		      .entity = p[1].t.entity,
+		      .kind = (uint32_t)(p[1].t.b >> 32),
+		      .timer = p->h.fn ? 0 : (uint32_t)p->h.a,
+		      .gen = p->h.fn ? 0 : (uint32_t)(p->h.a >> 32) };
+	return 2;
+}
+
+/* A compact unit in a block whose base is `base` (seq within DSEQ_RANGE of it). */
+static inline void unit_set_compact(unit *u, uint64_t base, sim_event_fn fn, void *ctx, uint32_t kind,
+                                    uint64_t entity, uint64_t arg, uint64_t seq)
+{
+	uint64_t dseq = (uint32_t)((seq - base) << 2);
+	u->h.fn = fn;
+	u->h.ctx = ctx;
+	if (entity >> 32) { /* then arg is 0 (fits_compact) */
+		u->h.a = entity;
+		u->h.b = (uint64_t)kind << 32 | dseq | TAG_COMPACT_E;
+	} else {
+		u->h.a = kind | entity << 32;
+		u->h.b = arg << 32 | dseq | TAG_COMPACT;
+	}
+}
+
+/* Whether a one-shot's entity and argument fit a compact unit (its sequence is checked
+ * against the block it would go in). */
+static inline bool fits_compact(uint64_t entity, uint64_t arg) { return !((entity | arg) >> 32) || !arg; }
+
+/* A new block for bucket i, whose append point is w (NULL: empty), base seq. */
+static inline unit *bucket_grow(sim_engine *eng, unsigned i, unit *w, uint64_t seq)
+{
+	block *b = block_alloc(eng);
+	b->base = seq;
+	if (!w)
 		eng->head[i] = b;
-		eng->wr[i] = &b->e[1];
-		return &b->e[0];
-	}
-	if (check && seq < w[-1].seq && i < WHEEL_SLOTS)
-		eng->wheel_unsorted[i >> 6] |= 1ULL << (i & 63);
-	if (at_block_end(w)) {
-		block *b = block_alloc(eng);
+	else
 		block_of(w - 1)->next = b;
-		eng->wr[i] = &b->e[1];
-		return &b->e[0];
+	eng->tail[i].base = seq;
+	return &b->u[0];
+}
+
+/* Two units at the end of bucket i for a wide entry of sequence seq. */
+static inline unit *bucket_reserve_wide(sim_engine *eng, unsigned i, uint64_t seq)
+{
+	unit *w = eng->tail[i].wr;
+	if (at_block_end(w) || at_block_end(w + 1)) {
+		if (!at_block_end(w))
+			w->t.b = TAG_WIDE2; /* padding: the rest of the bucket is in the next block */
+		w = bucket_grow(eng, i, w, seq);
 	}
-	eng->wr[i] = w + 1;
+	eng->tail[i].wr = w + 2;
 	return w;
 }
 
-/* Visit bucket i's entries from `from` (in block `b`) in order, giving its blocks back to
- * the pool once passed; the bucket is left empty. The body must not append to bucket i. */
-#define BUCKET_DRAIN(eng, i, b, from, ep, body)                    \
-	do {                                                           \
-		block *b_ = (b);                                           \
-		entry *ep = (from), *end_ = (eng)->wr[i];                  \
-		(eng)->wr[i] = NULL;                                       \
-		(eng)->head[i] = NULL;                                     \
-		while (b_) {                                               \
-			if (ep == end_) {                                      \
+/* Append e at the end of bucket i (the caller marks a bucket that was empty as used).
+ * `check`: its sequence may be older than the bucket's last. `compact_ok`: the bucket's
+ * time is implied (a wheel slot or the current bucket). */
+static void bucket_put(sim_engine *eng, unsigned i, const entry *e, bool check, bool compact_ok)
+{
+	unit *w = eng->tail[i].wr;
+	if (check && w && i < WHEEL_SLOTS && e->seq < unit_seq_before(w - 1))
+		eng->wheel_unsorted[i >> 6] |= 1ULL << (i & 63);
+	if (compact_ok && e->fn && fits_compact(e->entity, e->arg)) {
+		if (at_block_end(w))
+			w = bucket_grow(eng, i, w, e->seq);
+		else if (e->seq - eng->tail[i].base + DSEQ_RANGE >= 2 * DSEQ_RANGE)
+			goto wide; /* too far from the block's base */
+		unit_set_compact(w, eng->tail[i].base, e->fn, e->ctx, e->kind, e->entity, e->arg, e->seq);
+		eng->tail[i].wr = w + 1;
+		return;
+	}
+wide:
+	w = bucket_reserve_wide(eng, i, e->seq);
+	w[0].h.fn = e->fn;
+	w[0].h.ctx = e->ctx;
+	w[0].h.a = e->fn ? e->arg : (e->timer | (uint64_t)e->gen << 32);
+	w[0].h.b = TAG_WIDE;
+	w[1].t.entity = e->entity;
+	w[1].t.at = e->at;
+	w[1].t.seq = e->seq;
+	w[1].t.b = (uint64_t)e->kind << 32 | TAG_WIDE2;
+}
+
+/* Visit bucket i's entries from unit `from` (in block `b`) in order, decoded into `*ep`
+ * (compact ones at time bucket_at), giving its blocks back to the pool once passed; the
+ * bucket is left empty. The body must not append to bucket i. */
+#define BUCKET_DRAIN(eng, i, b, from, bucket_at, ep, body)                          \
+	do {                                                                       \
+		block *b_ = (b);                                                   \
+		unit *p_ = (from), *end_ = (eng)->tail[i].wr;                      \
+		(eng)->tail[i].wr = NULL;                                          \
+		(eng)->head[i] = NULL;                                             \
+		while (b_) {                                                       \
+			if (p_ == end_) {                                          \
 				block_release(eng, b_);                            \
 				break;                                             \
-			}                                                      \
-			if (at_block_end(ep)) {                                \
+			}                                                          \
+			if (at_block_end(p_) || unit_tag(p_) == TAG_WIDE2) {       \
 				block *next_ = b_->next;                           \
 				block_release(eng, b_);                            \
 				b_ = next_;                                        \
-				ep = &b_->e[0];                                    \
+				p_ = &b_->u[0];                                    \
 				continue;                                          \
-			}                                                      \
-			body;                                                  \
-			ep++;                                                  \
-		}                                                          \
+			}                                                          \
+			entry ed_, *ep = &ed_;                                     \
+			p_ += unit_decode(p_, (bucket_at), ep);                    \
+			body;                                                      \
+		}                                                                  \
 	} while (0)
 
 /* --- queue ----------------------------------------------------------------------- */
@@ -451,32 +594,11 @@ static void cur_flatten(sim_engine *eng)
 {
 	flat *f = &eng->flat;
 	f->len = f->head = 0;
-	if (eng->wr[CUR]) {
-		/* block by block, the next one's entries asked for while this one's are copied:
-		 * an ARP storm's time is thousands of entries in blocks written long before */
-		block *b = eng->cur_head;
-		entry *e = eng->rd, *end = eng->wr[CUR];
-		const block *last = block_of(end - 1);
-		eng->wr[CUR] = NULL;
-		eng->head[CUR] = NULL;
-		for (;;) {
-			bool final = b == last;
-			block *next = b->next; /* stale in the last block */
-			if (!final)
-				for (unsigned i = 0; i < BLOCK_ENTRIES; i++)
-					__builtin_prefetch(&next->e[i]);
-			const entry *stop = final ? end : (const entry *)(const void *)((char *)b + BLOCK_SIZE);
-			uint32_t k = (uint32_t)(stop - e);
-			flat_reserve(f, f->len + k);
-			memcpy(&f->e[f->len], e, (size_t)k * sizeof(*e));
-			f->len += k;
-			block_release(eng, b);
-			if (final)
-				break;
-			b = next;
-			e = &b->e[0];
-		}
-	}
+	if (eng->tail[CUR].wr)
+		BUCKET_DRAIN(eng, CUR, eng->cur_head, eng->rd, eng->last_at, e, {
+			flat_reserve(f, f->len + 1);
+			f->e[f->len++] = *e;
+		});
 	f->took = f->len;
 	flat_sort(f);
 	eng->rd = NULL;
@@ -484,61 +606,71 @@ static void cur_flatten(sim_engine *eng)
 	eng->in_flat = true;
 }
 
-/* The place of a new entry at the current time. */
-static entry *cur_slot(sim_engine *eng, uint64_t seq)
+/* File e at the current time. */
+static void cur_put(sim_engine *eng, const entry *e)
 {
 	if (!eng->in_flat) {
-		entry *w = eng->wr[CUR];
+		unit *w = eng->tail[CUR].wr;
 		if (!w) {
-			entry *e = bucket_slot(eng, CUR, seq, false);
+			bucket_put(eng, CUR, e, false, true);
 			eng->cur_head = eng->head[CUR];
-			eng->rd = e;
-			return e;
+			eng->rd = &eng->cur_head->u[0];
+			return;
 		}
-		if (seq > w[-1].seq)
-			return bucket_slot(eng, CUR, seq, false);
+		if (e->seq > unit_seq_before(w - 1)) {
+			bucket_put(eng, CUR, e, false, true);
+			return;
+		}
 		cur_flatten(eng); /* out of order: from now on in the flat array */
 	}
-	return flat_slot(&eng->flat, seq);
+	*flat_slot(&eng->flat, e->seq) = *e;
 }
 
-/* The place of a new entry (at, seq) relative to the current base (at >= last_at);
- * `check`: seq may be older than the ones queued. */
-static entry *queue_slot_any(sim_engine *eng, sim_time at, uint64_t seq, bool check)
+/* File e relative to the current base (e->at >= last_at); `check`: its sequence may be
+ * older than the ones queued. */
+static void queue_put_any(sim_engine *eng, const entry *e, bool check)
 {
-	uint64_t d = at ^ eng->last_at;
-	if (!d)
-		return cur_slot(eng, seq);
+	uint64_t d = e->at ^ eng->last_at;
+	if (!d) {
+		cur_put(eng, e);
+		return;
+	}
 	unsigned b = 63u - (unsigned)__builtin_clzll(d);
 	if (b < WHEEL_BITS) {
-		unsigned j = (unsigned)at & (WHEEL_SLOTS - 1);
+		unsigned j = (unsigned)e->at & (WHEEL_SLOTS - 1);
 		wheel_mark(eng, j);
-		return bucket_slot(eng, j, seq, check);
+		bucket_put(eng, j, e, check, true);
+		return;
 	}
 	unsigned l = (b - WHEEL_BITS) >> 3;
-	unsigned j = (unsigned)(at >> (WHEEL_BITS + l * 8)) & (DIGITS - 1);
+	unsigned j = (unsigned)(e->at >> (WHEEL_BITS + l * 8)) & (DIGITS - 1);
 	eng->up_bits[l][j >> 6] |= 1ULL << (j & 63);
 	eng->levels_used |= 1u << l;
-	return bucket_slot(eng, UP_BUCKET(l, j), seq, check);
-}
-
-/* The same for the newest sequence, with the usual case inline: a wheel slot that has
- * room in its last block. */
-static inline entry *queue_slot_newest(sim_engine *eng, sim_time at, uint64_t seq)
-{
-	if (__builtin_expect((at ^ eng->last_at) - 1 < WHEEL_SLOTS - 1, 1)) {
-		entry **wp = &eng->wr[at & (WHEEL_SLOTS - 1)];
-		entry *w = *wp;
-		if (__builtin_expect(!at_block_end(w), 1)) {
-			*wp = w + 1;
-			return w;
-		}
-	}
-	return queue_slot_any(eng, at, seq, false);
+	bucket_put(eng, UP_BUCKET(l, j), e, check, false);
 }
 
 /* Re-file a queued entry (at >= last_at). */
-static inline void queue_file(sim_engine *eng, const entry *e) { *queue_slot_any(eng, e->at, e->seq, true) = *e; }
+static inline void queue_file(sim_engine *eng, const entry *e) { queue_put_any(eng, e, true); }
+
+/* Re-file the wide entry at p (at >= last_at): into a lower radix level it is copied as it
+ * is (no order check there: a radix bucket is re-filed entry by entry when it spreads). */
+static void queue_refile_wide(sim_engine *eng, const unit *p)
+{
+	sim_time at = p[1].t.at;
+	uint64_t d = at ^ eng->last_at;
+	if (d >> WHEEL_BITS) {
+		unsigned b = 63u - (unsigned)__builtin_clzll(d);
+		unsigned l = (b - WHEEL_BITS) >> 3;
+		unsigned j = (unsigned)(at >> (WHEEL_BITS + l * 8)) & (DIGITS - 1);
+		eng->up_bits[l][j >> 6] |= 1ULL << (j & 63);
+		eng->levels_used |= 1u << l;
+		memcpy(bucket_reserve_wide(eng, UP_BUCKET(l, j), p[1].t.seq), p, 2 * sizeof(unit));
+		return;
+	}
+	entry e;
+	unit_decode(p, 0, &e);
+	queue_file(eng, &e);
+}
 
 /* The current bucket is empty: make the next time queued the new base, its entries the
  * current bucket. False when nothing is queued. */
@@ -550,10 +682,10 @@ static bool queue_spread(sim_engine *eng)
 		wheel_unmark(eng, j);
 		eng->last_at = (eng->last_at & ~(sim_time)(WHEEL_SLOTS - 1)) | j;
 		eng->cur_head = eng->head[j];
-		eng->rd = &eng->cur_head->e[0];
-		eng->wr[CUR] = eng->wr[j];
+		eng->rd = &eng->cur_head->u[0];
+		eng->tail[CUR] = eng->tail[j];
 		eng->head[CUR] = eng->head[j];
-		eng->wr[j] = NULL;
+		eng->tail[j].wr = NULL;
 		eng->head[j] = NULL;
 		if (eng->wheel_unsorted[w] & (1ULL << (j & 63))) {
 			eng->wheel_unsorted[w] &= ~(1ULL << (j & 63));
@@ -571,43 +703,66 @@ static bool queue_spread(sim_engine *eng)
 		}
 	up_unmark(eng, l, j);
 	unsigned i = UP_BUCKET(l, j);
+	/* a radix bucket holds wide entries only (compact ones take their bucket's time) */
 	sim_time min = SIM_TIME_NEVER;
 	for (block *b = eng->head[i];; b = b->next) {
-		entry *p = &b->e[0];
-		for (; p != eng->wr[i] && !at_block_end(p); p++)
-			if (p->at < min)
-				min = p->at;
-		if (p == eng->wr[i])
+		unit *p = &b->u[0];
+		for (; p != eng->tail[i].wr && !at_block_end(p) && unit_tag(p) != TAG_WIDE2; p += 2)
+			if (p[1].t.at < min)
+				min = p[1].t.at;
+		if (p == eng->tail[i].wr)
 			break;
 	}
 	eng->last_at = min;
-	/* every entry lands in a lower level, the wheel or the current bucket, never back here */
-	if (eng->stale * 4 > eng->live) {
-		/* many cancelled timers queued (TCP re-arms its timers earlier all the time):
-		 * drop them now rather than moving them down level by level */
-		BUCKET_DRAIN(eng, i, eng->head[i], &eng->head[i]->e[0], e, {
-			if (!entry_stale(eng, e))
-				queue_file(eng, e);
-			else
-				eng->stale--;
-		});
-	} else {
-		BUCKET_DRAIN(eng, i, eng->head[i], &eng->head[i]->e[0], e, queue_file(eng, e));
+	/* every entry lands in a lower level, the wheel or the current bucket, never back here;
+	 * with many cancelled timers queued (TCP re-arms its timers earlier all the time), drop
+	 * them now rather than moving them down level by level */
+	bool drop_stale = eng->stale * 4 > eng->live;
+	block *b = eng->head[i];
+	unit *p = &b->u[0], *end = eng->tail[i].wr;
+	eng->tail[i].wr = NULL;
+	eng->head[i] = NULL;
+	while (b) {
+		if (p == end) {
+			block_release(eng, b);
+			break;
+		}
+		if (at_block_end(p) || unit_tag(p) == TAG_WIDE2) {
+			block *next = b->next;
+			block_release(eng, b);
+			b = next;
+			p = &b->u[0];
+			continue;
+		}
+		if (drop_stale && !p->h.fn && eng->timers[(uint32_t)p->h.a].gen != (uint32_t)(p->h.a >> 32))
+			eng->stale--;
+		else
+			queue_refile_wide(eng, p);
+		p += 2;
 	}
 	return true;
 }
 
-/* The earliest live entry, without taking it (stale entries met on the way are dropped).
- * NULL when nothing is pending. */
-static entry *queue_front_any(sim_engine *eng)
+/* Where queue_settle found the earliest live entry. */
+enum front_kind {
+	FRONT_NONE,    /* nothing is pending */
+	FRONT_COMPACT, /* a compact unit at eng->rd */
+	FRONT_ENTRY,   /* decoded in eng->front, or the flat array's head: queue_front_entry */
+};
+
+/* Find the earliest live entry without taking it (stale entries met on the way are
+ * dropped); eng->front_n is what taking a FRONT_ENTRY skips. */
+static enum front_kind queue_settle(sim_engine *eng)
 {
 	for (;;) {
 		if (__builtin_expect(eng->in_flat, 0)) {
 			flat *f = &eng->flat;
 			while (f->head < f->len) {
 				entry *e = &f->e[f->head];
-				if (!entry_stale(eng, e))
-					return e;
+				if (!entry_stale(eng, e)) {
+					eng->front_n = 0;
+					return FRONT_ENTRY;
+				}
 				f->head++;
 				eng->stale--;
 			}
@@ -622,55 +777,50 @@ static entry *queue_front_any(sim_engine *eng)
 				f->cap = 0;
 			}
 		} else {
-			while (eng->wr[CUR]) {
-				entry *r = eng->rd;
-				if (r == eng->wr[CUR]) {
+			while (eng->tail[CUR].wr) {
+				unit *r = eng->rd;
+				if (r == eng->tail[CUR].wr) {
 					/* all taken */
 					block_release(eng, eng->cur_head);
-					eng->wr[CUR] = NULL;
+					eng->tail[CUR].wr = NULL;
 					eng->head[CUR] = eng->cur_head = NULL;
 					eng->rd = NULL;
-				} else if (at_block_end(r)) {
+				} else if (at_block_end(r) || unit_tag(r) == TAG_WIDE2) {
+					/* the block's end, or padding before it */
 					block *next = eng->cur_head->next;
 					block_release(eng, eng->cur_head);
 					eng->cur_head = next;
-					eng->rd = &next->e[0];
+					eng->rd = &next->u[0];
 					__builtin_prefetch(next); /* its link to the next block */
-				} else if (entry_stale(eng, r)) {
-					eng->rd++;
-					eng->stale--;
+				} else if (unit_compact(r)) {
+					return FRONT_COMPACT; /* a one-shot: never stale */
 				} else {
-					return r;
+					unit_decode(r, eng->last_at, &eng->front);
+					if (!entry_stale(eng, &eng->front)) {
+						eng->front_n = 2;
+						return FRONT_ENTRY;
+					}
+					eng->rd += 2;
+					eng->stale--;
 				}
 			}
 		}
 		if (!queue_spread(eng))
-			return NULL;
+			return FRONT_NONE;
 	}
 }
 
-/* The same, with the usual case inline: an entry next in the current block. */
-static inline entry *queue_front(sim_engine *eng)
+/* The FRONT_ENTRY queue_settle found. */
+static inline const entry *queue_front_entry(const sim_engine *eng)
 {
-	entry *r = eng->rd;
-	if (__builtin_expect(r != eng->wr[CUR] && !at_block_end(r), 1)) {
-		/* the entries are read one line after the other, from memory written long ago:
-		 * ask for the ones a few events ahead (in the next block near the end of this
-		 * one, whose link was asked for when this block was started) */
-		uintptr_t ahead = (uintptr_t)(r + PREFETCH_AHEAD), end = (uintptr_t)eng->cur_head + BLOCK_SIZE;
-		uintptr_t over = (uintptr_t)eng->cur_head->next + offsetof(block, e) + (ahead - end);
-		__builtin_prefetch((const void *)(ahead < end ? ahead : over)); /* no branch */
-		if (__builtin_expect(r->fn != NULL, 1))
-			return r;
-	}
-	return queue_front_any(eng);
+	return eng->front_n ? &eng->front : &eng->flat.e[eng->flat.head];
 }
 
-/* Take the entry queue_front() returned. */
-static inline void queue_pop(sim_engine *eng)
+/* Take the FRONT_ENTRY queue_settle found. */
+static void queue_take_any(sim_engine *eng)
 {
-	if (!eng->in_flat) {
-		eng->rd++;
+	if (eng->front_n) {
+		eng->rd += eng->front_n;
 		return;
 	}
 	flat *f = &eng->flat;
@@ -681,6 +831,23 @@ static inline void queue_pop(sim_engine *eng)
 		f->len -= f->head;
 		f->head = 0;
 	}
+}
+
+/* The usual front: a compact unit next in the current block, or NULL. */
+static inline const unit *queue_front_compact(sim_engine *eng)
+{
+	unit *r = eng->rd;
+	if (__builtin_expect(r != eng->tail[CUR].wr && !at_block_end(r), 1)) {
+		/* the units are read one line after the other, from memory written long ago: ask
+		 * for the ones a few events ahead (in the next block near the end of this one,
+		 * whose link was asked for when this block was started) */
+		uintptr_t ahead = (uintptr_t)(r + PREFETCH_AHEAD), end = (uintptr_t)eng->cur_head + BLOCK_SIZE;
+		uintptr_t over = (uintptr_t)eng->cur_head->next + offsetof(block, u) + (ahead - end);
+		__builtin_prefetch((const void *)(ahead < end ? ahead : over)); /* no branch */
+		if (__builtin_expect(unit_compact(r), 1))
+			return r;
+	}
+	return NULL;
 }
 
 /* Lower the radix base to `to` (>= now, < last_at). A peek (sim_engine_next_time, or a run
@@ -700,15 +867,15 @@ static void queue_rebase(sim_engine *eng, sim_time to)
 		unsigned j = (unsigned)eng->last_at & (WHEEL_SLOTS - 1);
 		if (eng->in_flat) {
 			for (uint32_t i = eng->flat.head; i < eng->flat.len; i++)
-				*bucket_slot(eng, j, eng->flat.e[i].seq, false) = eng->flat.e[i];
+				bucket_put(eng, j, &eng->flat.e[i], false, true);
 			eng->flat.len = eng->flat.head = 0;
 			eng->in_flat = false;
-		} else if (eng->wr[CUR]) {
-			BUCKET_DRAIN(eng, CUR, eng->cur_head, eng->rd, e, *bucket_slot(eng, j, e->seq, false) = *e);
+		} else if (eng->tail[CUR].wr) {
+			BUCKET_DRAIN(eng, CUR, eng->cur_head, eng->rd, eng->last_at, e, bucket_put(eng, j, e, false, true));
 			eng->cur_head = NULL;
 			eng->rd = NULL;
 		}
-		if (eng->wr[j])
+		if (eng->tail[j].wr)
 			wheel_mark(eng, j);
 		eng->last_at = to;
 		return;
@@ -728,8 +895,8 @@ static void queue_rebase(sim_engine *eng, sim_time to)
 			GATHER(&eng->flat.e[i]);
 		eng->flat.len = eng->flat.head = 0;
 		eng->in_flat = false;
-	} else if (eng->wr[CUR]) {
-		BUCKET_DRAIN(eng, CUR, eng->cur_head, eng->rd, e, GATHER(e));
+	} else if (eng->tail[CUR].wr) {
+		BUCKET_DRAIN(eng, CUR, eng->cur_head, eng->rd, eng->last_at, e, GATHER(e));
 		eng->cur_head = NULL;
 		eng->rd = NULL;
 	}
@@ -738,15 +905,16 @@ static void queue_rebase(sim_engine *eng, sim_time to)
 		unsigned j = w * 64 + (unsigned)__builtin_ctzll(eng->wheel_bits[w]);
 		wheel_unmark(eng, j);
 		eng->wheel_unsorted[w] &= ~(1ULL << (j & 63));
-		BUCKET_DRAIN(eng, j, eng->head[j], &eng->head[j]->e[0], e, GATHER(e));
+		sim_time slot_at = (eng->last_at & ~(sim_time)(WHEEL_SLOTS - 1)) | j;
+		BUCKET_DRAIN(eng, j, eng->head[j], &eng->head[j]->u[0], slot_at, e, GATHER(e));
 	}
 	for (int l = 0; l <= h; l++) {
 		if (!(eng->levels_used & (1u << l)))
 			continue;
 		for (unsigned j = 0; j < DIGITS; j++) {
 			unsigned i = UP_BUCKET((unsigned)l, j);
-			if (eng->wr[i])
-				BUCKET_DRAIN(eng, i, eng->head[i], &eng->head[i]->e[0], e, GATHER(e));
+			if (eng->tail[i].wr)
+				BUCKET_DRAIN(eng, i, eng->head[i], &eng->head[i]->u[0], 0, e, GATHER(e));
 		}
 		memset(eng->up_bits[l], 0, sizeof(eng->up_bits[l]));
 		eng->levels_used &= ~(1u << l);
@@ -758,26 +926,12 @@ static void queue_rebase(sim_engine *eng, sim_time to)
 	free(all);
 }
 
-/* The place of a new entry (at, seq), at >= now; the caller fills it in (there, rather
- * than copied from the stack: the line is written once). `newest`: seq is the latest
- * handed out. */
-static inline entry *queue_reserve(sim_engine *eng, sim_time at, uint64_t seq, bool newest)
+/* File a new entry (e->at >= now). `newest`: its sequence is the latest handed out. */
+static void queue_put(sim_engine *eng, const entry *e, bool newest)
 {
-	if (__builtin_expect(at < eng->last_at, 0))
-		queue_rebase(eng, at);
-	return newest ? queue_slot_newest(eng, at, seq) : queue_slot_any(eng, at, seq, true);
-}
-
-static inline void oneshot_fill(entry *e, sim_time at, uint64_t seq, uint32_t kind, uint64_t entity,
-                                sim_event_fn fn, void *ctx, uint64_t arg)
-{
-	e->at = at;
-	e->seq = seq;
-	e->fn = fn;
-	e->ctx = ctx;
-	e->arg = arg;
-	e->entity = entity;
-	e->kind = kind;
+	if (__builtin_expect(e->at < eng->last_at, 0))
+		queue_rebase(eng, e->at);
+	queue_put_any(eng, e, !newest);
 }
 
 /* --- scheduling ------------------------------------------------------------------ */
@@ -792,12 +946,8 @@ static void schedule(sim_engine *eng, sim_event *ev, sim_time at)
 	ev->seq = seq;
 	uint32_t t = timer_alloc(eng, ev);
 	ev->slot = t;
-	entry *e = queue_reserve(eng, at, seq, true);
-	e->at = at;
-	e->seq = seq;
-	e->fn = NULL;
-	e->timer = t;
-	e->gen = eng->timers[t].gen;
+	entry e = { .at = at, .seq = seq, .timer = t, .gen = eng->timers[t].gen };
+	queue_put(eng, &e, true);
 }
 
 void sim_event_cancel(sim_engine *eng, sim_event *ev)
@@ -832,24 +982,26 @@ void sim_event_schedule_in(sim_engine *eng, sim_event *ev, sim_time delay)
 __attribute__((noinline)) static void post_any(sim_engine *eng, sim_time at, uint64_t seq, uint32_t kind,
                                                uint64_t entity, sim_event_fn fn, void *ctx, uint64_t arg)
 {
+	if (at < eng->now)
+		at = eng->now; /* the past is not reachable; run it next */
 	eng->live++;
-	oneshot_fill(queue_reserve(eng, at, seq, seq + 1 == eng->next_seq), at, seq, kind, entity, fn, ctx, arg);
+	entry e = { .at = at, .seq = seq, .fn = fn, .ctx = ctx, .arg = arg, .entity = entity, .kind = kind };
+	queue_put(eng, &e, seq + 1 == eng->next_seq);
 }
 
 void sim_post(sim_engine *eng, sim_time at, uint32_t kind, uint64_t entity, sim_event_fn fn,
               void *ctx, uint64_t arg)
 {
-	if (at < eng->now)
-		at = eng->now;
 	uint64_t seq = eng->next_seq++;
-	/* the usual case: a later time in the wheel, whose slot has room in its last block */
-	if (__builtin_expect(at > eng->last_at && !((at ^ eng->last_at) >> WHEEL_BITS), 1)) {
-		entry **wp = &eng->wr[at & (WHEEL_SLOTS - 1)];
-		entry *w = *wp;
-		if (__builtin_expect(!at_block_end(w), 1)) {
-			*wp = w + 1;
+	/* the usual case: a later time in the wheel (so not in the past), whose slot has room
+	 * in its last block, for a compact unit */
+	if (__builtin_expect(at > eng->last_at && at >= eng->now && !((at ^ eng->last_at) >> WHEEL_BITS), 1)) {
+		bucket_tail *t = &eng->tail[at & (WHEEL_SLOTS - 1)];
+		unit *w = t->wr;
+		if (__builtin_expect(!at_block_end(w) && seq - t->base < DSEQ_RANGE && fits_compact(entity, arg), 1)) {
+			t->wr = w + 1;
 			eng->live++;
-			oneshot_fill(w, at, seq, kind, entity, fn, ctx, arg);
+			unit_set_compact(w, t->base, fn, ctx, kind, entity, arg, seq);
 			return;
 		}
 	}
@@ -861,9 +1013,7 @@ uint64_t sim_engine_take_seq(sim_engine *eng) { return eng->next_seq++; }
 void sim_post_seq(sim_engine *eng, sim_time at, uint64_t seq, uint32_t kind, uint64_t entity, sim_event_fn fn,
                   void *ctx, uint64_t arg)
 {
-	if (at < eng->now)
-		at = eng->now;
-	/* taken earlier: placed by its sequence (queue_slot_any notes it when out of order) */
+	/* taken earlier: placed by its sequence (bucket_put notes it when out of order) */
 	post_any(eng, at, seq, kind, entity, fn, ctx, arg);
 }
 
@@ -873,21 +1023,19 @@ void sim_engine_ahead(const sim_engine *eng, sim_event_fn fn, void **ctx, unsign
 	if (eng->in_flat) {
 		for (uint32_t i = eng->flat.head; k < n && i < eng->flat.len; i++, k++)
 			ctx[k] = eng->flat.e[i].fn == fn ? eng->flat.e[i].ctx : NULL;
-	} else if (eng->wr[CUR]) {
-		/* the current bucket from rd on, into the next block if there is one (rd may
-		 * sit at its block's end: the next entry is then in the next block) */
-		const entry *e = eng->rd, *end = eng->wr[CUR];
-		const block *b = eng->cur_head, *last = block_of(end - 1);
-		for (; k < n; k++, e++) {
-			if (at_block_end(e)) {
-				if (b == last)
-					break;
+	} else if (eng->tail[CUR].wr) {
+		/* the current bucket from rd on, into the next blocks (rd may sit at its block's
+		 * end or on padding: the next entry is then in the next block) */
+		const unit *p = eng->rd, *end = eng->tail[CUR].wr;
+		const block *b = eng->cur_head;
+		while (k < n && p != end) {
+			if (at_block_end(p) || unit_tag(p) == TAG_WIDE2) {
 				b = b->next;
-				e = &b->e[0];
+				p = &b->u[0];
+				continue;
 			}
-			if (e == end)
-				break;
-			ctx[k] = e->fn == fn ? e->ctx : NULL;
+			ctx[k++] = p->h.fn == fn ? p->h.ctx : NULL;
+			p += unit_compact(p) ? 1 : 2;
 		}
 	}
 	for (; k < n; k++)
@@ -964,34 +1112,53 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 	for (;;) {
 		if (max_events && done >= max_events)
 			return SIM_RUN_COUNT;
-		entry *top = queue_front(eng);
-		if (!top)
-			return SIM_RUN_IDLE;
-		if (top->at > until) {
-			if (until > eng->now)
-				eng->now = until;
-			return SIM_RUN_TIME;
+		const unit *r = queue_front_compact(eng);
+		enum front_kind k = FRONT_COMPACT;
+		if (__builtin_expect(!r, 0)) {
+			k = queue_settle(eng);
+			if (k == FRONT_NONE)
+				return SIM_RUN_IDLE;
+			r = eng->rd;
 		}
-		/* read what is needed before the handler runs: it may post, which may move
-		 * the flat current bucket */
-		sim_time at = top->at;
-		sim_event_fn fn = top->fn;
-		eng->now = at;
-		if (fn) {
-			sim_event tmp = { .at = at, .fn = fn, .ctx = top->ctx, .arg = top->arg, .entity = top->entity, .kind = top->kind, .slot = SIM_SLOT_NONE, .owned = 1 };
-			queue_pop(eng);
+		if (__builtin_expect(k == FRONT_COMPACT, 1)) {
+			/* the usual event: a compact one-shot at the current bucket's time */
+			sim_time at = eng->last_at;
+			if (at > until)
+				goto time_limit;
+			uint64_t a = r->h.a, b = r->h.b;
+			bool e64 = b & TAG_COMPACT_E;
+			sim_event tmp = { .at = at, .fn = r->h.fn, .ctx = r->h.ctx, .arg = e64 ? 0 : b >> 32, .entity = e64 ? a : a >> 32, .kind = (uint32_t)(e64 ? b >> 32 : a), .slot = SIM_SLOT_NONE, .owned = 1 };
+			eng->rd++;
+			eng->now = at;
 			if (at >= eng->next_tick)
 				ticks_run(eng, at);
 			eng->live--;
 			fold(eng, at, tmp.kind, tmp.entity);
 			eng->events_run++;
 			done++;
-			fn(eng, &tmp);
+			tmp.fn(eng, &tmp);
+			if (eng->stop)
+				return SIM_RUN_STOPPED;
+			continue;
+		}
+		const entry *top = queue_front_entry(eng);
+		if (top->at > until)
+			goto time_limit;
+		/* copy it before the handler runs: it may post, which may move the flat current
+		 * bucket */
+		entry e = *top;
+		queue_take_any(eng);
+		eng->now = e.at;
+		if (e.at >= eng->next_tick)
+			ticks_run(eng, e.at);
+		if (e.fn) {
+			sim_event tmp = { .at = e.at, .fn = e.fn, .ctx = e.ctx, .arg = e.arg, .entity = e.entity, .kind = e.kind, .slot = SIM_SLOT_NONE, .owned = 1 };
+			eng->live--;
+			fold(eng, e.at, e.kind, e.entity);
+			eng->events_run++;
+			done++;
+			e.fn(eng, &tmp);
 		} else {
-			entry e = *top;
-			queue_pop(eng);
-			if (at >= eng->next_tick)
-				ticks_run(eng, at);
 			sim_event *ev = eng->timers[e.timer].ev;
 			if (ev->seq != e.seq) {
 				/* re-armed later while queued: file it at its real deadline, with the
@@ -999,12 +1166,12 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 				e.seq = ev->seq;
 				e.at = ev->at;
 				ev->queued_at = ev->at;
-				*queue_reserve(eng, e.at, e.seq, false) = e;
+				queue_put(eng, &e, false);
 				continue;
 			}
 			timer_release(eng, e.timer);
 			ev->slot = SIM_SLOT_NONE;
-			fold(eng, at, ev->kind, ev->entity);
+			fold(eng, e.at, ev->kind, ev->entity);
 			eng->events_run++;
 			done++;
 			ev->fn(eng, ev);
@@ -1012,14 +1179,24 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 		if (eng->stop)
 			return SIM_RUN_STOPPED;
 	}
+time_limit:
+	if (until > eng->now)
+		eng->now = until;
+	return SIM_RUN_TIME;
 }
 
 void sim_engine_stop(sim_engine *eng) { eng->stop = true; }
 
 sim_time sim_engine_next_time(sim_engine *eng)
 {
-	entry *top = queue_front(eng);
-	return top ? top->at : SIM_TIME_NEVER;
+	if (queue_front_compact(eng))
+		return eng->last_at;
+	switch (queue_settle(eng)) {
+	case FRONT_NONE: return SIM_TIME_NEVER;
+	case FRONT_COMPACT: return eng->last_at;
+	case FRONT_ENTRY: break;
+	}
+	return queue_front_entry(eng)->at;
 }
 
 void sim_engine_advance(sim_engine *eng, sim_time to)
