@@ -513,6 +513,25 @@ static entry *flat_slot(flat *f, uint64_t seq)
  * binary heap of the runs keyed by their next entry's sequence (an ARP storm's time holds
  * tens of runs of hundreds of 64-byte entries: each is copied once, not once per level
  * of a pairwise merge). */
+/* Sift heap[j] down the first n places of the run heap (keyed by each run's next
+ * entry's sequence). */
+static void runs_sift_down(const entry *a, const uint32_t *pos, uint32_t *heap, uint32_t j, uint32_t n)
+{
+	for (;;) {
+		uint32_t c = 2 * j + 1;
+		if (c >= n)
+			return;
+		if (c + 1 < n && a[pos[heap[c + 1]]].seq < a[pos[heap[c]]].seq)
+			c++;
+		if (a[pos[heap[j]]].seq < a[pos[heap[c]]].seq)
+			return;
+		uint32_t t = heap[j];
+		heap[j] = heap[c];
+		heap[c] = t;
+		j = c;
+	}
+}
+
 static void merge_runs(const entry *a, entry *out, const uint32_t *bound, uint32_t runs)
 {
 	uint32_t *pos = sim_xreallocarray(NULL, (size_t)runs * 2, sizeof(*pos), what_queue), *heap = pos + runs;
@@ -520,46 +539,17 @@ static void merge_runs(const entry *a, entry *out, const uint32_t *bound, uint32
 		pos[r] = bound[r];
 		heap[r] = r;
 	}
-#define KEY(i) a[pos[heap[i]]].seq
 	/* runs start in order of their first entries' positions, not their sequences: heapify */
-	for (uint32_t i = runs / 2; i-- > 0;) {
-		uint32_t j = i;
-		for (;;) {
-			uint32_t c = 2 * j + 1;
-			if (c >= runs)
-				break;
-			if (c + 1 < runs && KEY(c + 1) < KEY(c))
-				c++;
-			if (KEY(j) < KEY(c))
-				break;
-			uint32_t t = heap[j];
-			heap[j] = heap[c];
-			heap[c] = t;
-			j = c;
-		}
-	}
+	for (uint32_t i = runs / 2; i-- > 0;)
+		runs_sift_down(a, pos, heap, i, runs);
 	uint32_t o = bound[0], n = runs;
 	while (n) {
 		uint32_t r = heap[0];
 		out[o++] = a[pos[r]++];
 		if (pos[r] == bound[r + 1])
 			heap[0] = heap[--n]; /* run used up */
-		uint32_t j = 0;
-		for (;;) {
-			uint32_t c = 2 * j + 1;
-			if (c >= n)
-				break;
-			if (c + 1 < n && KEY(c + 1) < KEY(c))
-				c++;
-			if (KEY(j) < KEY(c))
-				break;
-			uint32_t t = heap[j];
-			heap[j] = heap[c];
-			heap[c] = t;
-			j = c;
-		}
+		runs_sift_down(a, pos, heap, 0, n);
 	}
-#undef KEY
 	free(pos);
 }
 
