@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "sim/engine/asan_poison.h"
 #include "sim/engine/oom.h"
 
 #define SLAB_BYTES (2u * 1024 * 1024)
@@ -18,14 +19,6 @@ void sim_huge_pool_init(sim_huge_pool *p, size_t size, const char *what)
 
 /* Under AddressSanitizer a block given back is poisoned until handed out again, so a
  * use after sim_huge_pool_put() is caught although its memory stays in a slab. */
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
-#else
-#define POISON(p, n) ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
 
 static void grow(sim_huge_pool *p)
 {
@@ -48,7 +41,7 @@ void *sim_huge_pool_get(sim_huge_pool *p)
 {
 	void *b = p->free_list;
 	if (b) {
-		UNPOISON(b, p->size);
+		SIM_UNPOISON(b, p->size);
 		memcpy(&p->free_list, b, sizeof(void *));
 	} else {
 		if (p->cur == p->end)
@@ -67,13 +60,13 @@ void sim_huge_pool_put(sim_huge_pool *p, void *block)
 	memcpy(block, &p->free_list, sizeof(void *));
 	p->free_list = block;
 	p->in_use--;
-	POISON(block, p->size);
+	SIM_POISON(block, p->size);
 }
 
 void sim_huge_pool_destroy(sim_huge_pool *p)
 {
 	for (size_t i = 0; i < p->n_slabs; i++) {
-		UNPOISON(p->slabs[i], SLAB_BYTES);
+		SIM_UNPOISON(p->slabs[i], SLAB_BYTES);
 		free(p->slabs[i]);
 	}
 	free(p->slabs);

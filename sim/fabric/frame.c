@@ -5,18 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine/asan_poison.h"
 #include "sim/engine/oom.h"
 
 /* Under AddressSanitizer the bytes of free buffers are poisoned, so a frame used after
  * sim_frame_free() is caught although its buffer stays in a slab. */
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
-#else
-#define POISON(p, n) ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
 
 const uint32_t sim_frame_class_size[SIM_FRAME_CLASSES] = { 256, 512, 2048, 4608, SIM_FRAME_CAPACITY };
 
@@ -48,7 +41,7 @@ void sim_frame_pool_free(sim_frame_pool *pool)
 	while (pool->slabs) {
 		slab *s = pool->slabs;
 		pool->slabs = s->next;
-		UNPOISON(s, sizeof(*s) + s->bytes);
+		SIM_UNPOISON(s, sizeof(*s) + s->bytes);
 		free(s);
 	}
 	free(pool);
@@ -91,7 +84,7 @@ static void refill_bufs(sim_frame_pool *pool, uint32_t cls)
 		b->cls = (uint16_t)cls;
 		b->u.next_free = pool->free_bufs[cls];
 		pool->free_bufs[cls] = b;
-		POISON(b->bytes, sim_frame_class_size[cls]);
+		SIM_POISON(b->bytes, sim_frame_class_size[cls]);
 	}
 	pool->st.bufs_allocated[cls] += n;
 }
@@ -113,7 +106,7 @@ static sim_frame_buf *buf_get(sim_frame_pool *pool, uint32_t cls)
 		refill_bufs(pool, cls);
 	sim_frame_buf *b = pool->free_bufs[cls];
 	pool->free_bufs[cls] = b->u.next_free;
-	UNPOISON(b->bytes, sim_frame_class_size[cls]);
+	SIM_UNPOISON(b->bytes, sim_frame_class_size[cls]);
 	b->u.pool = pool;
 	b->refs = 1;
 	b->vouched = 0;
@@ -129,7 +122,7 @@ static void buf_put(sim_frame_buf *b)
 	b->u.next_free = pool->free_bufs[b->cls];
 	pool->free_bufs[b->cls] = b;
 	pool->st.bufs_in_use[b->cls]--;
-	POISON(b->bytes, sim_frame_class_size[b->cls]);
+	SIM_POISON(b->bytes, sim_frame_class_size[b->cls]);
 }
 
 static sim_frame *frame_get(sim_frame_pool *pool)
