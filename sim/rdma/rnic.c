@@ -179,7 +179,9 @@ void rnic_port_receive(rnic_port *port, sim_frame *f)
 	}
 	roce_pkt pkt;
 	smcr_decode_err err;
-	int rc = roce_parse(f->data, f->len, &pkt, &err);
+	/* a frame some adapter built and nobody wrote to since has right sums: not computed again */
+	int rc = sim_frame_sums_vouched(f) ? roce_parse_vouched(f->data, f->len, &pkt, &err)
+	                                   : roce_parse(f->data, f->len, &pkt, &err);
 	if (rc == SMCR_ERR_TYPE) {
 		r->st.rx_not_roce++;
 		goto drop;
