@@ -157,6 +157,18 @@ sim_frame *sim_frame_alloc_len(sim_frame_pool *pool, uint32_t len)
 	return f;
 }
 
+sim_frame *sim_frame_alloc_data(sim_frame_pool *pool, uint32_t len)
+{
+	if (len > SIM_FRAME_CAPACITY - SIM_FRAME_HEADROOM) {
+		fprintf(stderr, "sim_frame_alloc_data: %u bytes wanted, %u of tailroom\n", len,
+		        SIM_FRAME_CAPACITY - SIM_FRAME_HEADROOM);
+		abort();
+	}
+	sim_frame *f = sim_frame_alloc_len(pool, len);
+	f->len = len;
+	return f;
+}
+
 sim_frame *sim_frame_alloc(sim_frame_pool *pool) { return sim_frame_alloc_len(pool, SIM_FRAME_CAPACITY); }
 
 void sim_frame_free(sim_frame *f)

@@ -94,6 +94,10 @@ void sim_frame_pool_stats_get(const sim_frame_pool *pool, sim_frame_pool_stats *
 /* An empty frame with SIM_FRAME_HEADROOM bytes of headroom that will hold up to len
  * bytes in its buffer (more: sim_frame_put moves it to a larger one). */
 sim_frame *sim_frame_alloc_len(sim_frame_pool *pool, uint32_t len);
+/* A frame of len bytes (len + SIM_FRAME_HEADROOM at most SIM_FRAME_CAPACITY), not yet
+ * written: sim_frame_alloc_len and sim_frame_put in one, for a builder that fills every
+ * byte at once. */
+sim_frame *sim_frame_alloc_data(sim_frame_pool *pool, uint32_t len);
 /* An empty frame in a buffer of the largest class. */
 sim_frame *sim_frame_alloc(sim_frame_pool *pool);
 void sim_frame_free(sim_frame *f);

@@ -96,13 +96,10 @@ static uint16_t roce_ipv4_checksum(const uint8_t *hdr, uint32_t len)
  * starts from here (tests check it against icrc_crc32 of eight 0xFF bytes). */
 #define MASKED_LRH_CRC 0x2144df1cu
 
-uint32_t roce_icrc(roce_version v, const uint8_t *l3, uint32_t l3_len)
+/* The masks over a copy of the L3 and BTH headers at m. */
+static void mask_variant_fields(roce_version v, uint8_t *m)
 {
-	uint8_t m[ROCE_GRH_LEN + ROCE_BTH_LEN];
-	uint32_t hl;
 	if (v == ROCE_V2) {
-		hl = ROCE_IPV4_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN;
-		memcpy(m, l3, hl);
 		m[1] = 0xff;                 /* TOS */
 		m[8] = 0xff;                 /* TTL */
 		m[10] = m[11] = 0xff;        /* header checksum */
@@ -110,13 +107,29 @@ uint32_t roce_icrc(roce_version v, const uint8_t *l3, uint32_t l3_len)
 		m[ROCE_IPV4_LEN + 7] = 0xff;
 		m[ROCE_IPV4_LEN + ROCE_UDP_LEN + 4] = 0xff; /* BTH resv8a / FECN / BECN */
 	} else {
-		hl = ROCE_GRH_LEN + ROCE_BTH_LEN;
-		memcpy(m, l3, hl);
 		m[0] |= 0x0f;              /* traffic class (low nibble of byte 0) ... */
 		m[1] = m[2] = m[3] = 0xff; /* ... and the rest of it, flow label */
 		m[7] = 0xff;               /* hop limit */
 		m[ROCE_GRH_LEN + 4] = 0xff;
 	}
+}
+
+/* Packets up to this long (every ACK, CDC and LLC message) are masked in one copy of the
+ * whole packet and summed in one pass. */
+#define ICRC_WHOLE_MAX 128u
+
+uint32_t roce_icrc(roce_version v, const uint8_t *l3, uint32_t l3_len)
+{
+	uint32_t hl = v == ROCE_V2 ? ROCE_IPV4_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN : ROCE_GRH_LEN + ROCE_BTH_LEN;
+	if (l3_len <= ICRC_WHOLE_MAX) {
+		uint8_t whole[ICRC_WHOLE_MAX];
+		memcpy(whole, l3, l3_len);
+		mask_variant_fields(v, whole);
+		return icrc_crc32(MASKED_LRH_CRC, whole, l3_len);
+	}
+	uint8_t m[ROCE_GRH_LEN + ROCE_BTH_LEN];
+	memcpy(m, l3, hl);
+	mask_variant_fields(v, m);
 	return icrc_crc32_2(MASKED_LRH_CRC, m, hl, l3 + hl, l3_len - hl);
 }
 
@@ -133,8 +146,8 @@ sim_frame *roce_build(sim_frame_pool *pool, const roce_addr *a, const roce_bth *
 	uint32_t l3_hdr = a->version == ROCE_V1 ? ROCE_GRH_LEN : ROCE_IPV4_LEN + ROCE_UDP_LEN;
 	uint32_t eth_len = SIM_ETH_HLEN + (a->vlan_tci ? SIM_VLAN_HLEN : 0u);
 
-	sim_frame *f = sim_frame_alloc_len(pool, eth_len + l3_hdr + ib_len);
-	uint8_t *start = sim_frame_put(f, eth_len + l3_hdr + ib_len);
+	sim_frame *f = sim_frame_alloc_data(pool, eth_len + l3_hdr + ib_len);
+	uint8_t *start = f->data;
 	uint8_t *p = start + sim_eth_write(start, a->dmac, a->smac, a->vlan_tci,
 	                                   a->version == ROCE_V1 ? SIM_ETHERTYPE_ROCE : SIM_ETHERTYPE_IPV4);
 	uint8_t *l3 = p;
