@@ -133,8 +133,23 @@ uint32_t roce_icrc(roce_version v, const uint8_t *l3, uint32_t l3_len)
 	return icrc_crc32_2(MASKED_LRH_CRC, m, hl, l3 + hl, l3_len - hl);
 }
 
-sim_frame *roce_build(sim_frame_pool *pool, const roce_addr *a, const roce_bth *bth, const roce_reth *reth,
-                      const roce_aeth *aeth, const roce_seg *segs, unsigned nsegs)
+/* The ICRC of a packet whose payload is not in the frame yet: the headers from l3 (hdr
+ * bytes), the payload from where it is, then the pad. */
+static uint32_t icrc_payload_apart(roce_version v, const uint8_t *l3, uint32_t hdr, const void *payload,
+                                   uint32_t plen, uint32_t pad)
+{
+	static const uint8_t zeros[4];
+	uint8_t m[ROCE_GRH_LEN + ROCE_BTH_LEN];
+	uint32_t hl = v == ROCE_V2 ? ROCE_IPV4_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN : ROCE_GRH_LEN + ROCE_BTH_LEN;
+	memcpy(m, l3, hl);
+	mask_variant_fields(v, m);
+	uint32_t crc = icrc_crc32_2(MASKED_LRH_CRC, m, hl, l3 + hl, hdr - hl);
+	crc = icrc_crc32(crc, payload, plen);
+	return icrc_crc32(crc, zeros, pad);
+}
+
+static sim_frame *build(sim_frame_pool *pool, const roce_addr *a, const roce_bth *bth, const roce_reth *reth,
+                        const roce_aeth *aeth, const roce_seg *segs, unsigned nsegs, bool defer)
 {
 	uint32_t plen = 0;
 	for (unsigned i = 0; i < nsegs; i++)
@@ -196,14 +211,37 @@ sim_frame *roce_build(sim_frame_pool *pool, const roce_addr *a, const roce_bth *
 		p = put_be32(p, 0);
 	if (bth->opcode == ROCE_OP_CNP)
 		p = put_zero(p, ROCE_CNP_RESERVED_LEN);
-	for (unsigned i = 0; i < nsegs; i++)
-		p = put_bytes(p, segs[i].data, segs[i].len);
-	p = put_zero(p, pad);
-	uint32_t crc = roce_icrc(a->version, l3, (uint32_t)(p - l3));
+	uint32_t crc;
+	if (defer) {
+		/* one piece, left where it is: the frame says so (sim_frame_defer_copy) */
+		uint32_t hdr = (uint32_t)(p - l3);
+		uint8_t *payload = p;
+		p = put_zero(p + plen, pad);
+		crc = icrc_payload_apart(a->version, l3, hdr, segs[0].data, plen, pad);
+		if (!sim_frame_defer_copy(f, payload, segs[0].data, plen))
+			memcpy(payload, segs[0].data, plen); /* the pool keeps no more: copied now */
+	} else {
+		for (unsigned i = 0; i < nsegs; i++)
+			p = put_bytes(p, segs[i].data, segs[i].len);
+		p = put_zero(p, pad);
+		crc = roce_icrc(a->version, l3, (uint32_t)(p - l3));
+	}
 	put_le32(p, crc);
 	/* its IPv4 checksum and ICRC are right until somebody writes to it */
 	sim_frame_vouch_sums(f);
 	return f;
+}
+
+sim_frame *roce_build(sim_frame_pool *pool, const roce_addr *a, const roce_bth *bth, const roce_reth *reth,
+                      const roce_aeth *aeth, const roce_seg *segs, unsigned nsegs)
+{
+	return build(pool, a, bth, reth, aeth, segs, nsegs, false);
+}
+
+sim_frame *roce_build_deferred(sim_frame_pool *pool, const roce_addr *a, const roce_bth *bth, const roce_reth *reth,
+                               const roce_aeth *aeth, const roce_seg *seg)
+{
+	return build(pool, a, bth, reth, aeth, seg, 1, seg->len > 0);
 }
 
 static int fail(smcr_decode_err *err, int code, const char *msg, const char *field, uint32_t off, uint64_t got,

@@ -142,6 +142,12 @@ uint32_t roce_overhead(roce_version v, bool tagged, uint8_t opcode);
 sim_frame *roce_build(sim_frame_pool *pool, const roce_addr *a, const roce_bth *bth, const roce_reth *reth,
                       const roce_aeth *aeth, const roce_seg *segs, unsigned nsegs);
 
+/* roce_build of a payload in one piece whose copy into the frame is deferred
+ * (sim_frame_defer_copy): the frame's bytes, its ICRC included, are those roce_build would
+ * make, once settled; until then the caller keeps seg's bytes as they are. */
+sim_frame *roce_build_deferred(sim_frame_pool *pool, const roce_addr *a, const roce_bth *bth, const roce_reth *reth,
+                               const roce_aeth *aeth, const roce_seg *seg);
+
 /* Parse and validate a frame (ICRC included). 0 or a negative SMCR_ERR_* with *err set.
  * A frame that is not RoCE at all (another ethertype, IPv4 not UDP/4791) gives
  * SMCR_ERR_TYPE. */

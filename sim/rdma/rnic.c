@@ -206,7 +206,9 @@ void rnic_port_receive(rnic_port *port, sim_frame *f)
 		goto drop;
 	}
 	r->st.rx_accepted++;
+	r->rx_frame = f;
 	qp_receive(qp, &pkt);
+	r->rx_frame = NULL;
 drop:
 	sim_frame_free(f);
 }
@@ -270,8 +272,10 @@ void rnic_port_send(rnic_port *port, sim_frame *f, unsigned prio)
 			return;
 		}
 		r->st.tx_looped++;
-		if (r->loop_tap)
+		if (r->loop_tap) {
+			sim_frame_settle(f); /* the tap reads every byte */
 			r->loop_tap(r->loop_tap_ctx, &port->ep.plug, SIM_TAP_OUT, sim_now(r->eng), f);
+		}
 		sim_post(r->eng, sim_now(r->eng) + RNIC_LOOP_DELAY, r->k_loop, port->ep.plug.id, loop_deliver, port,
 		         (uint64_t)(uintptr_t)f);
 		return;
@@ -407,6 +411,7 @@ rnic *rnic_new(sim_fabric *fab, const rnic_config *cfg)
 		snprintf(n, sizeof(n), "%.30s.port%u", cfg->name, p->num);
 		sim_endpoint_init(&p->ep, fab, n, p->pmac, port_rx, port_link, p);
 		sim_endpoint_set_rx_prefetch(&p->ep, port_rx_prefetch);
+		sim_endpoint_takes_deferred(&p->ep); /* the responder copies payloads where they are */
 		sim_endpoint_set_pause_handler(&p->ep, port_pause, p);
 		for (unsigned q = 0; q < SIM_PRIOS; q++) {
 			sim_event_init(&p->resume_ev[q], r->k_resume, p->ep.plug.id, port_resume_event, p);
@@ -609,6 +614,13 @@ void rnic_deactivate(rnic_vf *vf)
 }
 
 uint32_t rnic_vf_number(const rnic_vf *vf) { return vf->number; }
+
+void rnic_vf_notes_writes(rnic_vf *vf) { vf->notes_writes = true; }
+
+void rnic_host_writes(rnic *r, const void *p, size_t n)
+{
+	sim_frame_pool_settle_range(sim_fabric_frames(r->fab), p, n);
+}
 
 const uint8_t *rnic_vf_vmac(const rnic_vf *vf, uint8_t port)
 {

@@ -103,7 +103,8 @@ struct rnic_vf {
 	vf_item *items; /* FIFO ring of pending reports */
 	size_t item_head, item_count, item_cap;
 	sim_event item_ev;
-	bool delivering; /* inside a host callback ... */
+	bool notes_writes; /* rnic_vf_notes_writes: WRITE payloads may stay in host memory */
+	bool delivering;   /* inside a host callback ... */
 	bool doomed;     /* ... which deactivated the VF: free it afterwards */
 };
 
@@ -127,6 +128,8 @@ struct rnic {
 	uint32_t k_qp_tx, k_qp_retry, k_qp_rnr, k_vf_report, k_loop, k_qp_cc, k_qp_cnp, k_resume;
 	uint8_t prio, cnp_prio; /* priorities of the data and of the CNPs the adapter sends */
 	sim_tap_fn loop_tap;    /* observer of turnaround frames (captures), or NULL */
+	sim_frame *rx_frame; /* the frame being received (rnic_port_receive), for the
+	                            * responder: where its payload is (sim_frame_bytes_at) */
 	void *loop_tap_ctx;
 };
 
@@ -255,6 +258,11 @@ void resp_on_request(rnic_qp *qp, const roce_pkt *pkt);
 void resp_on_congestion(rnic_qp *qp);
 
 #define SQ_NONE UINT32_MAX
+
+/* RDMA WRITE packets with at least this much payload leave it in host memory until the
+ * responder copies it (rnic_vf_notes_writes); below, a second copy costs less than the
+ * bookkeeping. */
+#define RNIC_DEFER_MIN 1024u
 
 /* The receive path (rnic.c): a frame taken off the wire, parsed and given to its QP. */
 void rnic_port_receive(rnic_port *port, sim_frame *f);
