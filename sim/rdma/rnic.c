@@ -127,6 +127,17 @@ static rnic_vf *vf_by_mac(rnic *r, unsigned pi, uint64_t key)
 	return u64map_get(&r->vf_by_vmac, vmac_index_key(pi, key));
 }
 
+/* vf_by_mac through the port's memo m. */
+static rnic_vf *vf_by_mac_memo(rnic *r, const rnic_port *port, vmac_memo *m, uint64_t key)
+{
+	if (m->key == key && m->gen == r->vmac_gen)
+		return m->vf;
+	m->vf = vf_by_mac(r, port->num - 1u, key);
+	m->key = key;
+	m->gen = r->vmac_gen;
+	return m->vf;
+}
+
 /* 0 = the VF owns this destination; otherwise which counter to bump */
 static uint64_t *gid_check(rnic *r, const vf_port *vp, const roce_pkt *pkt)
 {
@@ -171,8 +182,9 @@ void rnic_port_receive(rnic_port *port, sim_frame *f)
 	r->st.rx_frames++;
 	/* VMACs are unicast (rnic_activate makes them 02:…), so a broadcast or multicast is
 	 * nobody's without a lookup: an ARP storm brings one to every port per request */
-	rnic_vf *vf = f->len >= SIM_ETH_HLEN && !sim_mac_is_multicast(f->data) ? vf_by_mac(r, pi, sim_mac_key(f->data))
-	                                                                       : NULL;
+	rnic_vf *vf = f->len >= SIM_ETH_HLEN && !sim_mac_is_multicast(f->data)
+	                      ? vf_by_mac_memo(r, port, &port->rx_memo, sim_mac_key(f->data))
+	                      : NULL;
 	if (!vf) {
 		r->st.rx_not_mine++;
 		goto drop;
@@ -266,7 +278,7 @@ void rnic_port_send(rnic_port *port, sim_frame *f, unsigned prio)
 	 * sharing the adapter) is turned around inside the adapter; an external switch never
 	 * sends a frame back out of the port it came in on. The port must be up. */
 	if (f->len >= SIM_ETH_HLEN && !sim_mac_is_multicast(f->data) &&
-	    vf_by_mac(r, port->num - 1u, sim_mac_key(f->data))) {
+	    vf_by_mac_memo(r, port, &port->tx_memo, sim_mac_key(f->data))) {
 		if (!sim_endpoint_carrier(&port->ep)) {
 			sim_frame_free(f);
 			return;
@@ -379,6 +391,7 @@ rnic *rnic_new(sim_fabric *fab, const rnic_config *cfg)
 	r->id = sim_fabric_new_id(fab);
 	r->cfg = *cfg;
 	r->qpn_base = RNIC_QPN_BASE + ((uint32_t)(cfg->pfid & 0x3FFu) << 12);
+	r->vmac_gen = 1;
 	if (!r->cfg.ack_req_every)
 		r->cfg.ack_req_every = 1;
 	r->k_qp_tx = sim_kind("qp.tx");
@@ -575,6 +588,7 @@ rnic_vf *rnic_activate(rnic *r, const char *stack_name, const rnic_host *host)
 		memcpy(vp->vmac, m, 6);
 		vp->vmac_key = sim_mac_key(m);
 		u64map_put(&r->vf_by_vmac, vmac_index_key(i, vp->vmac_key), vf);
+		r->vmac_gen++;
 		vp->vlans[0] = 0;
 		vp->n_vlans = 1;
 		vf_rebuild_gids(vf, i);
@@ -606,6 +620,7 @@ void rnic_deactivate(rnic_vf *vf)
 			r->vfs[i] = NULL;
 	for (uint8_t i = 0; i < r->cfg.nports; i++)
 		u64map_del(&r->vf_by_vmac, vmac_index_key(i, vf->ports[i].vmac_key));
+	r->vmac_gen++;
 	if (vf->delivering) {
 		vf->doomed = true;
 		return;

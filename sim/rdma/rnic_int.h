@@ -13,6 +13,15 @@
  * adapters of a capture, which makes traces easier to read; 0 and 1 are never used. */
 #define RNIC_QPN_BASE 0x000100u
 
+/* The last answer of the VMAC index for one kind of question on a port: frames of a
+ * connection ask the same one again and again. Valid while the index is as it was
+ * (rnic.vmac_gen). */
+typedef struct vmac_memo {
+	uint64_t key;
+	uint32_t gen;
+	struct rnic_vf *vf;
+} vmac_memo;
+
 typedef struct rnic_port {
 	/* what a frame received reads first, with the endpoint's ctx pointing here: an ARP
 	 * storm brings every request to every port */
@@ -20,6 +29,7 @@ typedef struct rnic_port {
 	uint8_t num;
 	bool rx_stalled; /* rnic_rx_stall.c */
 	sim_endpoint ep;
+	vmac_memo rx_memo, tx_memo; /* frames received, frames sent (the turnaround check) */
 	uint8_t pmac[6];
 	char pnet_id[17];
 	uint32_t eth_mtu;
@@ -120,6 +130,7 @@ struct rnic {
 	rnic_vf *vfs[RNIC_MAX_VFS];
 	uint32_t n_vf_slots;
 	u64map vf_by_vmac; /* active VFs by (port, VMAC) */
+	uint32_t vmac_gen; /* bumped at every change of vf_by_vmac (from 1: a zero memo is stale) */
 	uint32_t vf_counter;
 	uint32_t qpn_base;
 	rnic_qp **qps; /* by qpn - qpn_base; NULL once destroyed */
