@@ -30,9 +30,10 @@ typedef struct deferred_copy {
 } deferred_copy;
 
 struct sim_frame_pool {
+	struct sim_frame_pool_head head; /* first: sim_frame_pool_deferred reads it inline */
 	sim_frame *free_frames;
-	deferred_copy *defs; /* the copies not made yet, in no particular order */
-	size_t n_defs, cap_defs;
+	deferred_copy *defs; /* the copies not made yet (head.n_deferred), in no particular order */
+	size_t cap_defs;
 	sim_frame_buf *free_bufs[SIM_FRAME_CLASSES];
 	slab *slabs; /* every slab, so teardown reclaims frames in flight */
 	sim_frame_pool_stats st;
@@ -328,11 +329,11 @@ static size_t deferred_index(const sim_frame_buf *b) { return (size_t)b->deferre
 static void drop_deferred(sim_frame_pool *pool, size_t i)
 {
 	pool->defs[i].buf->deferred = 0;
-	if (i + 1 < pool->n_defs) {
-		pool->defs[i] = pool->defs[pool->n_defs - 1];
+	if (i + 1 < pool->head.n_deferred) {
+		pool->defs[i] = pool->defs[pool->head.n_deferred - 1];
 		pool->defs[i].buf->deferred = (uint16_t)(i + 1);
 	}
-	pool->n_defs--;
+	pool->head.n_deferred--;
 }
 
 static void forget_deferred(sim_frame_pool *pool, sim_frame_buf *b)
@@ -357,16 +358,16 @@ bool sim_frame_defer_copy(sim_frame *f, uint8_t *dst, const void *src, uint32_t 
 		fprintf(stderr, "sim_frame_defer_copy: not a range of an unshared frame without one\n");
 		abort();
 	}
-	if (pool->n_defs >= SIM_FRAME_MAX_DEFERRED)
+	if (pool->head.n_deferred >= SIM_FRAME_MAX_DEFERRED)
 		return false;
 	if (!n)
 		return true;
-	if (pool->n_defs == pool->cap_defs) {
+	if (pool->head.n_deferred == pool->cap_defs) {
 		pool->cap_defs = pool->cap_defs ? pool->cap_defs * 2 : 64;
 		pool->defs = sim_xreallocarray(pool->defs, pool->cap_defs, sizeof(*pool->defs), "deferred frame copies");
 	}
-	pool->defs[pool->n_defs++] = (deferred_copy){ b, src, (uint32_t)(dst - b->bytes), n };
-	b->deferred = (uint16_t)pool->n_defs;
+	pool->defs[pool->head.n_deferred++] = (deferred_copy){ b, src, (uint32_t)(dst - b->bytes), n };
+	b->deferred = (uint16_t)pool->head.n_deferred;
 	pool->st.deferred++;
 	SIM_POISON(dst, n);
 	return true;
@@ -378,7 +379,7 @@ void sim_frame_settle_deferred(sim_frame *f)
 		make_copy(f->buf->u.pool, deferred_index(f->buf));
 }
 
-const uint8_t *sim_frame_bytes_at(sim_frame *f, const uint8_t *p, uint32_t n)
+const uint8_t *sim_frame_bytes_deferred(sim_frame *f, const uint8_t *p, uint32_t n)
 {
 	const sim_frame_buf *b = f->buf;
 	if (!b->deferred)
@@ -396,7 +397,7 @@ const uint8_t *sim_frame_bytes_at(sim_frame *f, const uint8_t *p, uint32_t n)
 void sim_frame_pool_settle_range(sim_frame_pool *pool, const void *p, size_t n)
 {
 	const uint8_t *lo = p, *hi = lo + n;
-	for (size_t i = 0; i < pool->n_defs;) {
+	for (size_t i = 0; i < pool->head.n_deferred;) {
 		const deferred_copy *d = &pool->defs[i];
 		if (d->src < hi && lo < d->src + d->len)
 			make_copy(pool, i); /* the last one moved to i */
@@ -407,8 +408,7 @@ void sim_frame_pool_settle_range(sim_frame_pool *pool, const void *p, size_t n)
 
 void sim_frame_pool_settle_all(sim_frame_pool *pool)
 {
-	while (pool->n_defs)
-		make_copy(pool, pool->n_defs - 1);
+	while (pool->head.n_deferred)
+		make_copy(pool, pool->head.n_deferred - 1);
 }
 
-size_t sim_frame_pool_deferred(const sim_frame_pool *pool) { return pool->n_defs; }

@@ -173,13 +173,24 @@ static inline void sim_frame_settle(sim_frame *f)
 }
 /* Where the n bytes at p (inside f) can be read now: p, or where a deferred copy still
  * has them (f's copy is made first if they are partly in it). */
-const uint8_t *sim_frame_bytes_at(sim_frame *f, const uint8_t *p, uint32_t n);
+const uint8_t *sim_frame_bytes_deferred(sim_frame *f, const uint8_t *p, uint32_t n);
+static inline const uint8_t *sim_frame_bytes_at(sim_frame *f, const uint8_t *p, uint32_t n)
+{
+	return __builtin_expect(f->buf->deferred, 0) ? sim_frame_bytes_deferred(f, p, n) : p;
+}
 /* Make every deferred copy of the pool whose source overlaps [p, p + n) (every one: _all),
  * before that memory changes. */
 void sim_frame_pool_settle_range(sim_frame_pool *pool, const void *p, size_t n);
 void sim_frame_pool_settle_all(sim_frame_pool *pool);
-/* Deferred copies not made yet (frames in flight). */
-size_t sim_frame_pool_deferred(const sim_frame_pool *pool);
+/* Deferred copies not made yet (frames in flight): a pool starts with this count, so
+ * the question costs no call on paths that mostly find none. */
+struct sim_frame_pool_head {
+	size_t n_deferred;
+};
+static inline size_t sim_frame_pool_deferred(const sim_frame_pool *pool)
+{
+	return ((const struct sim_frame_pool_head *)(const void *)pool)->n_deferred;
+}
 
 /* Prepend n bytes; returns the new start. Aborts if the headroom is too small (a
  * programming error: headroom is sized for every header the simulator writes). */

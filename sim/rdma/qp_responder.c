@@ -93,9 +93,8 @@ static bool resolve_recv(rnic_qp *qp, rwqe *w)
  * bytes come from wherever the received frame's are now. */
 static void place(rnic_qp *qp, uint8_t *dst, const uint8_t *payload, uint32_t n)
 {
-	sim_frame_pool *pool = sim_fabric_frames(qp->r->fab);
-	if (sim_frame_pool_deferred(pool))
-		sim_frame_pool_settle_range(pool, dst, n);
+	if (sim_frame_pool_deferred(qp->r->frames))
+		sim_frame_pool_settle_range(qp->r->frames, dst, n);
 	const uint8_t *src = qp->r->rx_frame ? sim_frame_bytes_at(qp->r->rx_frame, payload, n) : payload;
 	memcpy(dst, src, n);
 }

@@ -388,6 +388,7 @@ rnic *rnic_new(sim_fabric *fab, const rnic_config *cfg)
 	rnic *r = sim_xcalloc(1, sizeof(*r), "adapters");
 	r->fab = fab;
 	r->eng = sim_fabric_engine(fab);
+	r->frames = sim_fabric_frames(fab);
 	r->id = sim_fabric_new_id(fab);
 	r->cfg = *cfg;
 	r->qpn_base = RNIC_QPN_BASE + ((uint32_t)(cfg->pfid & 0x3FFu) << 12);
@@ -634,7 +635,8 @@ void rnic_vf_notes_writes(rnic_vf *vf) { vf->notes_writes = true; }
 
 void rnic_host_writes(rnic *r, const void *p, size_t n)
 {
-	sim_frame_pool_settle_range(sim_fabric_frames(r->fab), p, n);
+	if (sim_frame_pool_deferred(r->frames))
+		sim_frame_pool_settle_range(r->frames, p, n);
 }
 
 const uint8_t *rnic_vf_vmac(const rnic_vf *vf, uint8_t port)

@@ -124,6 +124,7 @@ struct rnic_vf {
 struct rnic {
 	sim_fabric *fab;
 	sim_engine *eng;
+	sim_frame_pool *frames; /* the fabric's */
 	uint64_t id;
 	rnic_config cfg;
 	rnic_port ports[RNIC_MAX_PORTS];
