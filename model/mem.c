@@ -100,6 +100,12 @@ void smcr_buf_mem_reset(smcr_ctx *ctx, void *p, size_t n)
 		memset(p, 0, n);
 }
 
+void smcr_buf_mem_write(smcr_ctx *ctx, void *p, size_t n)
+{
+	if (ctx->mem.buf_write)
+		ctx->mem.buf_write(p, n, ctx->mem.user);
+}
+
 bool smcr_buf_mem_idle(smcr_ctx *ctx, void *p, size_t n, bool idle, uint64_t peer_bytes)
 {
 	if (!lazy(ctx))

@@ -19,5 +19,7 @@ void *smcr_buf_mem_alloc(smcr_ctx *ctx, size_t n);
 void smcr_buf_mem_free(smcr_ctx *ctx, void *p, size_t n);
 void smcr_buf_mem_reset(smcr_ctx *ctx, void *p, size_t n);
 bool smcr_buf_mem_idle(smcr_ctx *ctx, void *p, size_t n, bool idle, uint64_t peer_bytes);
+/* The core is about to write n bytes at p of a send buffer (smcr_mem buf_write). */
+void smcr_buf_mem_write(smcr_ctx *ctx, void *p, size_t n);
 
 #endif

@@ -77,6 +77,10 @@ typedef struct smcr_mem {
 	 * through free, with the size it asked for, so a host that counts bytes needs no
 	 * header of its own in every block (a million connections hold millions of them). */
 	void (*free_sized)(void *ptr, size_t size, void *user);
+	/* Optional: the core is about to write size bytes at ptr of a send buffer (the only
+	 * place it writes one), for a host whose adapter may take a packet's bytes from the
+	 * buffer later than it sends the packet: it must take those bytes first. */
+	void (*buf_write)(void *ptr, size_t size, void *user);
 } smcr_mem;
 
 /* The libc allocator. */

@@ -20,6 +20,7 @@
 #include "model/failover_int.h"
 #include "model/lgr_int.h"
 #include "model/link_int.h"
+#include "model/mem_int.h"
 #include "model/minmax_int.h"
 #include "model/smcr.h"
 #include "model/smcr_err.h"
@@ -344,9 +345,12 @@ static ssize_t conn_send(smcr_conn *conn, const uint8_t *data, smcr_fill_fn fill
 	uint32_t copylen = len < conn->sndbuf_space ? (uint32_t)len : conn->sndbuf_space;
 	uint32_t off = conn->tx_curs_prep.count;
 	uint32_t first = smcr_min32(copylen, sb->len - off);
+	smcr_buf_mem_write(ctx, sb->cpu + off, first);
 	put_span(sb->cpu + off, data, fill, fctx, first);
-	if (copylen > first)
+	if (copylen > first) {
+		smcr_buf_mem_write(ctx, sb->cpu, copylen - first);
 		put_span(sb->cpu, data ? data + first : NULL, fill, fctx, copylen - first);
+	}
 	smcr_curs_add(&conn->tx_curs_prep, sb->len, copylen);
 	conn->sndbuf_space -= copylen;
 	ctx->stats.tx_cnt++;

@@ -117,6 +117,36 @@ Test(buf_hooks, buffers_come_from_the_host_and_it_hears_when_their_bytes_are_don
 	duo_free(d); /* ASan checks that every buffer went back through buf_free */
 }
 
+/* buf_write: before every write into a send buffer, the range it writes; the ranges go
+ * round the ring in order and add up to what was sent. */
+Test(buf_hooks, the_host_hears_of_every_send_buffer_range_before_it_is_written)
+{
+	duo_opts o;
+	duo_opts_default(&o);
+	o.buf_hooks[0] = o.buf_hooks[1] = true;
+	o.buf_write[0] = true;
+	duo *d = duo_new(&o);
+	duo_conn *c = duo_connect(d, 0);
+	cr_assert(duo_run_until(d, up, c, 10 * SMCR_S));
+	duo_host *cl = &d->h[0];
+	void *cb[2];
+	bufs_of(cl, cb);
+	stream(d, c, 300000); /* round the 64 KiB ring more than four times */
+	cr_assert_eq(cl->write_bytes, 300000);
+	cr_assert_lt(cl->n_writes, DUO_MAX_BUF_CALLS);
+	cr_assert_gt(cl->n_writes, 4);
+	const uint8_t *base = cb[0];
+	size_t at = 0;
+	for (size_t i = 0; i < cl->n_writes; i++) {
+		const uint8_t *p = cl->write_ptr[i];
+		cr_assert_eq((size_t)(p - base), at, "write %zu starts where the last one ended", i);
+		cr_assert_leq(at + cl->write_size[i], 65536, "inside the send buffer");
+		at = (at + cl->write_size[i]) % 65536;
+	}
+	cr_assert_eq(d->h[1].n_writes, 0, "a host without the hook hears nothing");
+	duo_free(d);
+}
+
 Test(buf_hooks, without_hooks_the_host_hears_nothing)
 {
 	duo_opts o;

@@ -279,3 +279,24 @@ Test(frame, vouched_sums_last_until_someone_writes)
 	sim_frame_free(f);
 	sim_frame_pool_free(pool);
 }
+
+Test(frame, alloc_data_is_alloc_len_and_put_in_one)
+{
+	sim_frame_pool *pool = sim_frame_pool_new();
+	static const uint32_t lens[] = { 62, 128, 384, 1400, 4200, SIM_FRAME_CAPACITY - SIM_FRAME_HEADROOM };
+	for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+		sim_frame *a = sim_frame_alloc_data(pool, lens[i]);
+		sim_frame *b = sim_frame_alloc_len(pool, lens[i]);
+		sim_frame_put(b, lens[i]);
+		cr_assert_eq(a->len, lens[i]);
+		cr_assert_eq(sim_frame_headroom(a), SIM_FRAME_HEADROOM);
+		cr_assert_eq(a->buf->cls, b->buf->cls, "%u bytes: the same size class", lens[i]);
+		cr_assert_not(sim_frame_shared(a));
+		cr_assert_not(sim_frame_sums_vouched(a));
+		memset(a->data, 0x5c, a->len); /* every byte is the caller's to write */
+		sim_frame_free(a);
+		sim_frame_free(b);
+	}
+	cr_assert_eq(sim_frame_pool_in_use(pool), 0);
+	sim_frame_pool_free(pool);
+}

@@ -130,3 +130,20 @@ Test(rnic_index, frames_find_their_vf_by_vmac, .init = setup, .fini = teardown)
 	frame_to(bcast);
 	cr_assert_eq(rnic_stats_get(nic)->rx_not_mine, not_mine + 1);
 }
+
+/* The port remembers its last answer; a VF going away (or coming) makes it ask again. */
+Test(rnic_index, a_remembered_vmac_is_forgotten_with_its_vf, .init = setup, .fini = teardown)
+{
+	rnic_vf *a = rnic_activate(nic, "A", NULL);
+	rnic_vf *b = rnic_activate(nic, "B", NULL);
+	uint8_t vmac[6];
+	memcpy(vmac, rnic_vf_vmac(b, 1), 6);
+	frame_to(vmac);
+	frame_to(vmac);
+	cr_assert_eq(rnic_stats_get(nic)->rx_not_roce, 2, "B's twice");
+	rnic_deactivate(b);
+	frame_to(vmac);
+	cr_assert_eq(rnic_stats_get(nic)->rx_not_mine, 1, "nobody's once B is gone");
+	cr_assert_eq(rnic_stats_get(nic)->rx_not_roce, 2);
+	rnic_deactivate(a);
+}

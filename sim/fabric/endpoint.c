@@ -8,6 +8,15 @@
 
 static uint32_t kind_deliver;
 
+static inline void rx_frame(sim_endpoint *ep, sim_frame *f)
+{
+	ep->stats.rx_frames++;
+	ep->stats.rx_bytes += f->len;
+	if (__builtin_expect(f->buf->deferred, 0) && !ep->takes_deferred)
+		sim_frame_settle(f);
+	ep->rx(ep, f);
+}
+
 static void deliver_pending(sim_engine *eng, sim_event *ev)
 {
 	sim_endpoint *ep = ev->ctx;
@@ -18,9 +27,7 @@ static void deliver_pending(sim_engine *eng, sim_event *ev)
 		if (!ep->pending_head)
 			ep->pending_tail = NULL;
 		f->next = NULL;
-		ep->stats.rx_frames++;
-		ep->stats.rx_bytes += f->len;
-		ep->rx(ep, f);
+		rx_frame(ep, f);
 	}
 	if (ep->pending_head)
 		sim_event_schedule(eng, &ep->deliver_ev, ep->pending_head->meta64);
@@ -60,9 +67,7 @@ static void endpoint_receive(sim_plug *self, sim_frame *f, sim_time at)
 	/* A wire delivers from its own arrival event: safe to call rx now. Anything else (a
 	 * switch port) may be inside some sender's call chain, so go through an event. */
 	if (self->peer && self->peer->kind == SIM_PLUG_WIRE_END && at <= sim_now(eng)) {
-		ep->stats.rx_frames++;
-		ep->stats.rx_bytes += f->len;
-		ep->rx(ep, f);
+		rx_frame(ep, f);
 		return;
 	}
 	f->meta64 = at;
@@ -163,6 +168,7 @@ sim_time sim_endpoint_tx_idle_at(const sim_endpoint *ep)
 }
 
 void sim_endpoint_set_rx_prefetch(sim_endpoint *ep, sim_endpoint_prefetch_fn fn) { ep->rx_prefetch = fn; }
+void sim_endpoint_takes_deferred(sim_endpoint *ep) { ep->takes_deferred = true; }
 
 void sim_endpoint_set_pause_handler(sim_endpoint *ep, sim_pause_fn fn, void *ctx)
 {

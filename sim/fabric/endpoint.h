@@ -75,6 +75,7 @@ struct sim_endpoint {
 	sim_time paused_until[SIM_PRIOS];
 	sim_pause_fn pause;
 	void *pause_ctx;
+	bool takes_deferred; /* sim_endpoint_takes_deferred */
 };
 
 void sim_endpoint_init(sim_endpoint *ep, sim_fabric *fab, const char *name, const uint8_t *mac,
@@ -101,6 +102,9 @@ sim_time sim_endpoint_tx_idle_at(const sim_endpoint *ep);
 /* What rx reads besides ctx's first line, asked for ahead of a delivery: a receiver on
  * an ARP storm's segment gets every broadcast, each a few cache misses (fn NULL: none). */
 void sim_endpoint_set_rx_prefetch(sim_endpoint *ep, sim_endpoint_prefetch_fn fn);
+/* rx reads deferred copies where they are (sim_frame_bytes_at, sim/fabric/frame.h) and
+ * settles before anybody else may look; without this an endpoint gets every frame settled. */
+void sim_endpoint_takes_deferred(sim_endpoint *ep);
 
 /* Be told of PAUSE/PFC frames from the link partner (fn NULL: stop). */
 void sim_endpoint_set_pause_handler(sim_endpoint *ep, sim_pause_fn fn, void *ctx);

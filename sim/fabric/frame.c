@@ -22,8 +22,18 @@ typedef struct slab {
 	uint8_t mem[];
 } slab;
 
+/* A deferred copy: buf's bytes at off..off+len are still the len bytes at src. */
+typedef struct deferred_copy {
+	sim_frame_buf *buf;
+	const uint8_t *src;
+	uint32_t off, len;
+} deferred_copy;
+
 struct sim_frame_pool {
+	struct sim_frame_pool_head head; /* first: sim_frame_pool_deferred reads it inline */
 	sim_frame *free_frames;
+	deferred_copy *defs; /* the copies not made yet (head.n_deferred), in no particular order */
+	size_t cap_defs;
 	sim_frame_buf *free_bufs[SIM_FRAME_CLASSES];
 	slab *slabs; /* every slab, so teardown reclaims frames in flight */
 	sim_frame_pool_stats st;
@@ -44,6 +54,7 @@ void sim_frame_pool_free(sim_frame_pool *pool)
 		SIM_UNPOISON(s, sizeof(*s) + s->bytes);
 		free(s);
 	}
+	free(pool->defs);
 	free(pool);
 }
 
@@ -81,7 +92,7 @@ static void refill_bufs(sim_frame_pool *pool, uint32_t cls)
 	uint8_t *mem = slab_new(pool, elem, &n, "frame buffers");
 	for (size_t i = n; i-- > 0;) {
 		sim_frame_buf *b = (sim_frame_buf *)(void *)(mem + i * elem);
-		b->cls = (uint16_t)cls;
+		b->cls = (uint8_t)cls;
 		b->u.next_free = pool->free_bufs[cls];
 		pool->free_bufs[cls] = b;
 		SIM_POISON(b->bytes, sim_frame_class_size[cls]);
@@ -110,15 +121,20 @@ static sim_frame_buf *buf_get(sim_frame_pool *pool, uint32_t cls)
 	b->u.pool = pool;
 	b->refs = 1;
 	b->vouched = 0;
+	b->deferred = 0;
 	pool->st.bufs_in_use[cls]++;
 	return b;
 }
+
+static void forget_deferred(sim_frame_pool *pool, sim_frame_buf *b);
 
 static void buf_put(sim_frame_buf *b)
 {
 	if (--b->refs)
 		return;
 	sim_frame_pool *pool = b->u.pool;
+	if (b->deferred)
+		forget_deferred(pool, b); /* nobody read those bytes: the copy is never made */
 	b->u.next_free = pool->free_bufs[b->cls];
 	pool->free_bufs[b->cls] = b;
 	pool->st.bufs_in_use[b->cls]--;
@@ -154,6 +170,18 @@ sim_frame *sim_frame_alloc_len(sim_frame_pool *pool, uint32_t len)
 	f->len = 0;
 	f->meta = 0;
 	f->meta64 = 0;
+	return f;
+}
+
+sim_frame *sim_frame_alloc_data(sim_frame_pool *pool, uint32_t len)
+{
+	if (len > SIM_FRAME_CAPACITY - SIM_FRAME_HEADROOM) {
+		fprintf(stderr, "sim_frame_alloc_data: %u bytes wanted, %u of tailroom\n", len,
+		        SIM_FRAME_CAPACITY - SIM_FRAME_HEADROOM);
+		abort();
+	}
+	sim_frame *f = sim_frame_alloc_len(pool, len);
+	f->len = len;
 	return f;
 }
 
@@ -227,6 +255,7 @@ bool sim_frame_shared(const sim_frame *f) { return f->buf->refs > 1; }
 /* Give f a buffer of its own of class cls holding its bytes at the same headroom. */
 static void move_to(sim_frame *f, uint32_t cls)
 {
+	sim_frame_settle(f);
 	uint32_t headroom = sim_frame_headroom(f);
 	sim_frame_buf *b = buf_get(f->buf->u.pool, cls);
 	memcpy(b->bytes + headroom, f->data, f->len);
@@ -237,6 +266,7 @@ static void move_to(sim_frame *f, uint32_t cls)
 
 uint8_t *sim_frame_writable(sim_frame *f)
 {
+	sim_frame_settle(f);
 	if (f->buf->refs > 1) {
 		f->buf->u.pool->st.copied_on_write++;
 		move_to(f, class_for((size_t)sim_frame_headroom(f) + f->len));
@@ -291,3 +321,94 @@ void sim_frame_trim(sim_frame *f, uint32_t len)
 		abort();
 	f->len = len;
 }
+
+/* --- deferred copies ------------------------------------------------------------------- */
+
+static size_t deferred_index(const sim_frame_buf *b) { return (size_t)b->deferred - 1u; }
+
+static void drop_deferred(sim_frame_pool *pool, size_t i)
+{
+	pool->defs[i].buf->deferred = 0;
+	if (i + 1 < pool->head.n_deferred) {
+		pool->defs[i] = pool->defs[pool->head.n_deferred - 1];
+		pool->defs[i].buf->deferred = (uint16_t)(i + 1);
+	}
+	pool->head.n_deferred--;
+}
+
+static void forget_deferred(sim_frame_pool *pool, sim_frame_buf *b)
+{
+	drop_deferred(pool, deferred_index(b));
+}
+
+static void make_copy(sim_frame_pool *pool, size_t i)
+{
+	deferred_copy *d = &pool->defs[i];
+	SIM_UNPOISON(d->buf->bytes + d->off, d->len);
+	memcpy(d->buf->bytes + d->off, d->src, d->len);
+	pool->st.settled++;
+	drop_deferred(pool, i);
+}
+
+bool sim_frame_defer_copy(sim_frame *f, uint8_t *dst, const void *src, uint32_t n)
+{
+	sim_frame_buf *b = f->buf;
+	sim_frame_pool *pool = b->u.pool;
+	if (b->deferred || b->refs > 1 || dst < f->data || dst + n > f->data + f->len) {
+		fprintf(stderr, "sim_frame_defer_copy: not a range of an unshared frame without one\n");
+		abort();
+	}
+	if (pool->head.n_deferred >= SIM_FRAME_MAX_DEFERRED)
+		return false;
+	if (!n)
+		return true;
+	if (pool->head.n_deferred == pool->cap_defs) {
+		pool->cap_defs = pool->cap_defs ? pool->cap_defs * 2 : 64;
+		pool->defs = sim_xreallocarray(pool->defs, pool->cap_defs, sizeof(*pool->defs), "deferred frame copies");
+	}
+	pool->defs[pool->head.n_deferred++] = (deferred_copy){ b, src, (uint32_t)(dst - b->bytes), n };
+	b->deferred = (uint16_t)pool->head.n_deferred;
+	pool->st.deferred++;
+	SIM_POISON(dst, n);
+	return true;
+}
+
+void sim_frame_settle_deferred(sim_frame *f)
+{
+	if (f->buf->deferred)
+		make_copy(f->buf->u.pool, deferred_index(f->buf));
+}
+
+const uint8_t *sim_frame_bytes_deferred(sim_frame *f, const uint8_t *p, uint32_t n)
+{
+	const sim_frame_buf *b = f->buf;
+	if (!b->deferred)
+		return p;
+	const sim_frame_pool *pool = b->u.pool;
+	const deferred_copy *d = &pool->defs[deferred_index(b)];
+	const uint8_t *lo = b->bytes + d->off, *hi = lo + d->len;
+	if (p >= lo && p + n <= hi)
+		return d->src + (p - lo);
+	if (p < hi && lo < p + n)
+		sim_frame_settle(f);
+	return p;
+}
+
+void sim_frame_pool_settle_range(sim_frame_pool *pool, const void *p, size_t n)
+{
+	const uint8_t *lo = p, *hi = lo + n;
+	for (size_t i = 0; i < pool->head.n_deferred;) {
+		const deferred_copy *d = &pool->defs[i];
+		if (d->src < hi && lo < d->src + d->len)
+			make_copy(pool, i); /* the last one moved to i */
+		else
+			i++;
+	}
+}
+
+void sim_frame_pool_settle_all(sim_frame_pool *pool)
+{
+	while (pool->head.n_deferred)
+		make_copy(pool, pool->head.n_deferred - 1);
+}
+

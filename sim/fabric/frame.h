@@ -53,8 +53,9 @@ typedef struct sim_frame_pool sim_frame_pool;
  * it is here for the inline helpers below. */
 typedef struct sim_frame_buf {
 	uint32_t refs;    /* handles on it */
-	uint16_t cls;     /* size class */
-	uint16_t vouched; /* sim_frame_vouch_sums(): the producer's word, until a write */
+	uint8_t cls;       /* size class */
+	uint8_t vouched;   /* sim_frame_vouch_sums(): the producer's word, until a write */
+	uint16_t deferred; /* 0, or 1 + where its deferred copy is in its pool's list */
 	union {
 		sim_frame_pool *pool;            /* in use: its pool */
 		struct sim_frame_buf *next_free; /* on the pool's free list */
@@ -79,6 +80,8 @@ typedef struct sim_frame_pool_stats {
 	size_t bufs_allocated[SIM_FRAME_CLASSES]; /* buffers ever made, by size class */
 	uint64_t shared;                          /* clones that shared a buffer */
 	uint64_t copied_on_write;                 /* shared buffers copied for a writer */
+	uint64_t deferred;                        /* copies deferred (sim_frame_defer_copy) ... */
+	uint64_t settled;                         /* ... and made after all */
 	size_t bytes;                             /* memory the pool holds from the system */
 } sim_frame_pool_stats;
 
@@ -94,6 +97,10 @@ void sim_frame_pool_stats_get(const sim_frame_pool *pool, sim_frame_pool_stats *
 /* An empty frame with SIM_FRAME_HEADROOM bytes of headroom that will hold up to len
  * bytes in its buffer (more: sim_frame_put moves it to a larger one). */
 sim_frame *sim_frame_alloc_len(sim_frame_pool *pool, uint32_t len);
+/* A frame of len bytes (len + SIM_FRAME_HEADROOM at most SIM_FRAME_CAPACITY), not yet
+ * written: sim_frame_alloc_len and sim_frame_put in one, for a builder that fills every
+ * byte at once. */
+sim_frame *sim_frame_alloc_data(sim_frame_pool *pool, uint32_t len);
 /* An empty frame in a buffer of the largest class. */
 sim_frame *sim_frame_alloc(sim_frame_pool *pool);
 void sim_frame_free(sim_frame *f);
@@ -140,6 +147,50 @@ void sim_frame_park(sim_frame *f, sim_frame_ref *r);
 sim_frame *sim_frame_unpark(const sim_frame_ref *r);
 /* Free a parked frame. */
 void sim_frame_ref_free(const sim_frame_ref *r);
+
+/* Deferred copies: a frame whose payload nobody but its receiver will read can leave those
+ * bytes in the memory they come from and have the receiver copy them from there, one copy
+ * instead of two (a simulated adapter's RDMA WRITE). sim_frame_defer_copy(f, dst, src, n)
+ * says that the n bytes at dst (inside f, which nobody shares yet) are the n bytes at src;
+ * the caller guarantees those stay as they are until it settles the copy. The copy is made
+ * (settled) as soon as anybody may look: sim_frame_writable, push and put settle first,
+ * and whoever else reads a frame's bytes (a tap, a capture) must be kept away by the
+ * frame's producer or call sim_frame_settle. The source may change only after
+ * sim_frame_pool_settle_range (or _all) covered it. A receiver reads the bytes where they
+ * are with sim_frame_bytes_at. Under AddressSanitizer the bytes not yet copied are
+ * poisoned, so a reader that should have settled is caught. One deferred copy a buffer;
+ * false (nothing deferred, the caller copies) when the pool already has as many as it
+ * can keep. */
+bool sim_frame_defer_copy(sim_frame *f, uint8_t *dst, const void *src, uint32_t n);
+/* Copies deferred at once, at most (sim_frame_defer_copy refuses more). */
+#define SIM_FRAME_MAX_DEFERRED 65535u
+/* Make f's deferred copy (if any) now. */
+void sim_frame_settle_deferred(sim_frame *f);
+static inline void sim_frame_settle(sim_frame *f)
+{
+	if (__builtin_expect(f->buf->deferred, 0))
+		sim_frame_settle_deferred(f);
+}
+/* Where the n bytes at p (inside f) can be read now: p, or where a deferred copy still
+ * has them (f's copy is made first if they are partly in it). */
+const uint8_t *sim_frame_bytes_deferred(sim_frame *f, const uint8_t *p, uint32_t n);
+static inline const uint8_t *sim_frame_bytes_at(sim_frame *f, const uint8_t *p, uint32_t n)
+{
+	return __builtin_expect(f->buf->deferred, 0) ? sim_frame_bytes_deferred(f, p, n) : p;
+}
+/* Make every deferred copy of the pool whose source overlaps [p, p + n) (every one: _all),
+ * before that memory changes. */
+void sim_frame_pool_settle_range(sim_frame_pool *pool, const void *p, size_t n);
+void sim_frame_pool_settle_all(sim_frame_pool *pool);
+/* Deferred copies not made yet (frames in flight): a pool starts with this count, so
+ * the question costs no call on paths that mostly find none. */
+struct sim_frame_pool_head {
+	size_t n_deferred;
+};
+static inline size_t sim_frame_pool_deferred(const sim_frame_pool *pool)
+{
+	return ((const struct sim_frame_pool_head *)(const void *)pool)->n_deferred;
+}
 
 /* Prepend n bytes; returns the new start. Aborts if the headroom is too small (a
  * programming error: headroom is sized for every header the simulator writes). */

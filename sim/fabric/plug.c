@@ -86,6 +86,9 @@ bool sim_plug_send(sim_plug *p, sim_frame *f, sim_time at)
 		return false;
 	}
 	sim_plug *q = p->peer;
+	/* a tap looks at every byte: a copy deferred until the receiver is made now */
+	if (__builtin_expect(p->tap || q->tap, 0))
+		sim_frame_settle(f);
 	if (p->tap)
 		p->tap(p->tap_ctx, p, SIM_TAP_OUT, at, f);
 	if (q->tap)

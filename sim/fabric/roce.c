@@ -96,13 +96,10 @@ static uint16_t roce_ipv4_checksum(const uint8_t *hdr, uint32_t len)
  * starts from here (tests check it against icrc_crc32 of eight 0xFF bytes). */
 #define MASKED_LRH_CRC 0x2144df1cu
 
-uint32_t roce_icrc(roce_version v, const uint8_t *l3, uint32_t l3_len)
+/* The masks over a copy of the L3 and BTH headers at m. */
+static void mask_variant_fields(roce_version v, uint8_t *m)
 {
-	uint8_t m[ROCE_GRH_LEN + ROCE_BTH_LEN];
-	uint32_t hl;
 	if (v == ROCE_V2) {
-		hl = ROCE_IPV4_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN;
-		memcpy(m, l3, hl);
 		m[1] = 0xff;                 /* TOS */
 		m[8] = 0xff;                 /* TTL */
 		m[10] = m[11] = 0xff;        /* header checksum */
@@ -110,18 +107,49 @@ uint32_t roce_icrc(roce_version v, const uint8_t *l3, uint32_t l3_len)
 		m[ROCE_IPV4_LEN + 7] = 0xff;
 		m[ROCE_IPV4_LEN + ROCE_UDP_LEN + 4] = 0xff; /* BTH resv8a / FECN / BECN */
 	} else {
-		hl = ROCE_GRH_LEN + ROCE_BTH_LEN;
-		memcpy(m, l3, hl);
 		m[0] |= 0x0f;              /* traffic class (low nibble of byte 0) ... */
 		m[1] = m[2] = m[3] = 0xff; /* ... and the rest of it, flow label */
 		m[7] = 0xff;               /* hop limit */
 		m[ROCE_GRH_LEN + 4] = 0xff;
 	}
+}
+
+/* Packets up to this long (every ACK, CDC and LLC message) are masked in one copy of the
+ * whole packet and summed in one pass. */
+#define ICRC_WHOLE_MAX 128u
+
+uint32_t roce_icrc(roce_version v, const uint8_t *l3, uint32_t l3_len)
+{
+	uint32_t hl = v == ROCE_V2 ? ROCE_IPV4_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN : ROCE_GRH_LEN + ROCE_BTH_LEN;
+	if (l3_len <= ICRC_WHOLE_MAX) {
+		uint8_t whole[ICRC_WHOLE_MAX];
+		memcpy(whole, l3, l3_len);
+		mask_variant_fields(v, whole);
+		return icrc_crc32(MASKED_LRH_CRC, whole, l3_len);
+	}
+	uint8_t m[ROCE_GRH_LEN + ROCE_BTH_LEN];
+	memcpy(m, l3, hl);
+	mask_variant_fields(v, m);
 	return icrc_crc32_2(MASKED_LRH_CRC, m, hl, l3 + hl, l3_len - hl);
 }
 
-sim_frame *roce_build(sim_frame_pool *pool, const roce_addr *a, const roce_bth *bth, const roce_reth *reth,
-                      const roce_aeth *aeth, const roce_seg *segs, unsigned nsegs)
+/* The ICRC of a packet whose payload is not in the frame yet: the headers from l3 (hdr
+ * bytes), the payload from where it is, then the pad. */
+static uint32_t icrc_payload_apart(roce_version v, const uint8_t *l3, uint32_t hdr, const void *payload,
+                                   uint32_t plen, uint32_t pad)
+{
+	static const uint8_t zeros[4];
+	uint8_t m[ROCE_GRH_LEN + ROCE_BTH_LEN];
+	uint32_t hl = v == ROCE_V2 ? ROCE_IPV4_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN : ROCE_GRH_LEN + ROCE_BTH_LEN;
+	memcpy(m, l3, hl);
+	mask_variant_fields(v, m);
+	uint32_t crc = icrc_crc32_2(MASKED_LRH_CRC, m, hl, l3 + hl, hdr - hl);
+	crc = icrc_crc32(crc, payload, plen);
+	return icrc_crc32(crc, zeros, pad);
+}
+
+static sim_frame *build(sim_frame_pool *pool, const roce_addr *a, const roce_bth *bth, const roce_reth *reth,
+                        const roce_aeth *aeth, const roce_seg *segs, unsigned nsegs, bool defer)
 {
 	uint32_t plen = 0;
 	for (unsigned i = 0; i < nsegs; i++)
@@ -133,8 +161,8 @@ sim_frame *roce_build(sim_frame_pool *pool, const roce_addr *a, const roce_bth *
 	uint32_t l3_hdr = a->version == ROCE_V1 ? ROCE_GRH_LEN : ROCE_IPV4_LEN + ROCE_UDP_LEN;
 	uint32_t eth_len = SIM_ETH_HLEN + (a->vlan_tci ? SIM_VLAN_HLEN : 0u);
 
-	sim_frame *f = sim_frame_alloc_len(pool, eth_len + l3_hdr + ib_len);
-	uint8_t *start = sim_frame_put(f, eth_len + l3_hdr + ib_len);
+	sim_frame *f = sim_frame_alloc_data(pool, eth_len + l3_hdr + ib_len);
+	uint8_t *start = f->data;
 	uint8_t *p = start + sim_eth_write(start, a->dmac, a->smac, a->vlan_tci,
 	                                   a->version == ROCE_V1 ? SIM_ETHERTYPE_ROCE : SIM_ETHERTYPE_IPV4);
 	uint8_t *l3 = p;
@@ -183,12 +211,37 @@ sim_frame *roce_build(sim_frame_pool *pool, const roce_addr *a, const roce_bth *
 		p = put_be32(p, 0);
 	if (bth->opcode == ROCE_OP_CNP)
 		p = put_zero(p, ROCE_CNP_RESERVED_LEN);
-	for (unsigned i = 0; i < nsegs; i++)
-		p = put_bytes(p, segs[i].data, segs[i].len);
-	p = put_zero(p, pad);
-	uint32_t crc = roce_icrc(a->version, l3, (uint32_t)(p - l3));
+	uint32_t crc;
+	if (defer) {
+		/* one piece, left where it is: the frame says so (sim_frame_defer_copy) */
+		uint32_t hdr = (uint32_t)(p - l3);
+		uint8_t *payload = p;
+		p = put_zero(p + plen, pad);
+		crc = icrc_payload_apart(a->version, l3, hdr, segs[0].data, plen, pad);
+		if (!sim_frame_defer_copy(f, payload, segs[0].data, plen))
+			memcpy(payload, segs[0].data, plen); /* the pool keeps no more: copied now */
+	} else {
+		for (unsigned i = 0; i < nsegs; i++)
+			p = put_bytes(p, segs[i].data, segs[i].len);
+		p = put_zero(p, pad);
+		crc = roce_icrc(a->version, l3, (uint32_t)(p - l3));
+	}
 	put_le32(p, crc);
+	/* its IPv4 checksum and ICRC are right until somebody writes to it */
+	sim_frame_vouch_sums(f);
 	return f;
+}
+
+sim_frame *roce_build(sim_frame_pool *pool, const roce_addr *a, const roce_bth *bth, const roce_reth *reth,
+                      const roce_aeth *aeth, const roce_seg *segs, unsigned nsegs)
+{
+	return build(pool, a, bth, reth, aeth, segs, nsegs, false);
+}
+
+sim_frame *roce_build_deferred(sim_frame_pool *pool, const roce_addr *a, const roce_bth *bth, const roce_reth *reth,
+                               const roce_aeth *aeth, const roce_seg *seg)
+{
+	return build(pool, a, bth, reth, aeth, seg, 1, seg->len > 0);
 }
 
 static int fail(smcr_decode_err *err, int code, const char *msg, const char *field, uint32_t off, uint64_t got,
@@ -249,7 +302,8 @@ static int parse_udp(const uint8_t *frame, uint32_t uoff, uint16_t tot, roce_add
 }
 
 /* RoCE v2: the IPv4 header at frame + off, then UDP. */
-static int parse_ipv4(const uint8_t *frame, uint32_t len, uint32_t off, roce_addr *a, ib_span *ib, smcr_decode_err *err)
+static int parse_ipv4(const uint8_t *frame, uint32_t len, uint32_t off, bool check_sums, roce_addr *a, ib_span *ib,
+                      smcr_decode_err *err)
 {
 	const char *msg = "RoCE v2";
 	const uint8_t *l3 = frame + off;
@@ -265,7 +319,7 @@ static int parse_ipv4(const uint8_t *frame, uint32_t len, uint32_t off, roce_add
 	if (tot < ROCE_IPV4_LEN + ROCE_UDP_LEN || tot > len - off)
 		return smcr_decode_fail(err, SMCR_ERR_LENGTH, msg, "IPv4 total length", off + 2, tot,
 		                        "28..%u", len - off);
-	if (roce_ipv4_checksum(l3, ROCE_IPV4_LEN) != 0)
+	if (check_sums && roce_ipv4_checksum(l3, ROCE_IPV4_LEN) != 0)
 		return fail(err, SMCR_ERR_FIELD, msg, "IPv4 header checksum", off + 10, get_be16(l3 + 10),
 		            "a valid RFC 1071 checksum");
 	if ((get_be16(l3 + 6) & 0x3FFF) != 0)
@@ -322,8 +376,8 @@ static const uint8_t *read_ext(const uint8_t *x, roce_pkt *out)
 }
 
 /* BTH, extension headers, payload and ICRC (over the L3 header at frame + l3_off). */
-static int parse_transport(const uint8_t *frame, uint32_t l3_off, ib_span ib, const char *msg, roce_pkt *out,
-                           smcr_decode_err *err)
+static int parse_transport(const uint8_t *frame, uint32_t l3_off, ib_span ib, const char *msg, bool check_sums,
+                           roce_pkt *out, smcr_decode_err *err)
 {
 	if (ib.len < ROCE_BTH_LEN + ROCE_ICRC_LEN)
 		return fail(err, SMCR_ERR_SHORT, msg, "BTH", ib.off, ib.len, ">= 16 bytes (BTH + ICRC)");
@@ -354,6 +408,8 @@ static int parse_transport(const uint8_t *frame, uint32_t l3_off, ib_span ib, co
 	const uint8_t *l3 = frame + l3_off;
 	const uint8_t *icrc_at = b + ib.len - ROCE_ICRC_LEN;
 	out->icrc = get_le32(icrc_at);
+	if (!check_sums)
+		return SMCR_ERR_OK;
 	uint32_t want = roce_icrc(out->addr.version, l3, (uint32_t)(icrc_at - l3));
 	if (want != out->icrc)
 		return smcr_decode_fail(err, SMCR_ERR_FIELD, msg, "ICRC", (uint32_t)(icrc_at - frame), out->icrc,
@@ -361,7 +417,7 @@ static int parse_transport(const uint8_t *frame, uint32_t l3_off, ib_span ib, co
 	return SMCR_ERR_OK;
 }
 
-int roce_parse(const uint8_t *frame, uint32_t len, roce_pkt *out, smcr_decode_err *err)
+static int parse(const uint8_t *frame, uint32_t len, bool check_sums, roce_pkt *out, smcr_decode_err *err)
 {
 	sim_eth_hdr eh;
 	if (!sim_eth_parse(frame, len, &eh))
@@ -377,11 +433,21 @@ int roce_parse(const uint8_t *frame, uint32_t len, roce_pkt *out, smcr_decode_er
 	if (eh.ethertype == SIM_ETHERTYPE_ROCE)
 		rc = parse_grh(frame, len, off, a, &ib, err);
 	else if (eh.ethertype == SIM_ETHERTYPE_IPV4)
-		rc = parse_ipv4(frame, len, off, a, &ib, err);
+		rc = parse_ipv4(frame, len, off, check_sums, a, &ib, err);
 	else
 		return fail(err, SMCR_ERR_TYPE, "Ethernet", "ethertype", eh.tagged ? 16 : 12, eh.ethertype,
 		            "0x8915 (RoCE v1) or 0x0800 (IPv4)");
 	if (rc != SMCR_ERR_OK)
 		return rc;
-	return parse_transport(frame, off, ib, a->version == ROCE_V1 ? "RoCE v1" : "RoCE v2", out, err);
+	return parse_transport(frame, off, ib, a->version == ROCE_V1 ? "RoCE v1" : "RoCE v2", check_sums, out, err);
+}
+
+int roce_parse(const uint8_t *frame, uint32_t len, roce_pkt *out, smcr_decode_err *err)
+{
+	return parse(frame, len, true, out, err);
+}
+
+int roce_parse_vouched(const uint8_t *frame, uint32_t len, roce_pkt *out, smcr_decode_err *err)
+{
+	return parse(frame, len, false, out, err);
 }

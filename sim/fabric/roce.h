@@ -136,14 +136,27 @@ typedef struct roce_seg {
 uint32_t roce_overhead(roce_version v, bool tagged, uint8_t opcode);
 
 /* Build a complete frame. bth->pad is computed from the payload length. reth is used for
- * opcodes that carry one, aeth for ACKNOWLEDGE. Payload is gathered from segs. */
+ * opcodes that carry one, aeth for ACKNOWLEDGE. Payload is gathered from segs. The frame
+ * comes vouched for (sim_frame_vouch_sums): its sums are right until somebody writes to it
+ * (sim_frame_writable and friends drop the word; write through f->data only after that). */
 sim_frame *roce_build(sim_frame_pool *pool, const roce_addr *a, const roce_bth *bth, const roce_reth *reth,
                       const roce_aeth *aeth, const roce_seg *segs, unsigned nsegs);
+
+/* roce_build of a payload in one piece whose copy into the frame is deferred
+ * (sim_frame_defer_copy): the frame's bytes, its ICRC included, are those roce_build would
+ * make, once settled; until then the caller keeps seg's bytes as they are. */
+sim_frame *roce_build_deferred(sim_frame_pool *pool, const roce_addr *a, const roce_bth *bth, const roce_reth *reth,
+                               const roce_aeth *aeth, const roce_seg *seg);
 
 /* Parse and validate a frame (ICRC included). 0 or a negative SMCR_ERR_* with *err set.
  * A frame that is not RoCE at all (another ethertype, IPv4 not UDP/4791) gives
  * SMCR_ERR_TYPE. */
 int roce_parse(const uint8_t *frame, uint32_t len, roce_pkt *out, smcr_decode_err *err);
+/* roce_parse without computing the IPv4 header checksum and the ICRC, for a frame whose
+ * sums are vouched for (sim_frame_sums_vouched: roce_build made it and nobody wrote to it
+ * since), where both would come out right: every other field is checked, and out->icrc
+ * is the value the frame carries, as roce_parse gives it. */
+int roce_parse_vouched(const uint8_t *frame, uint32_t len, roce_pkt *out, smcr_decode_err *err);
 
 /* The ICRC over a packet whose GRH or IPv4 header starts at l3 and whose pad ends
  * l3_len bytes later (the ICRC itself excluded). */

@@ -78,6 +78,9 @@ void rnic_mr_dereg(rnic_mr *mr)
 	if (!mr)
 		return;
 	rnic_vf *vf = mr->vf;
+	/* the host may do anything with the memory now: packets in flight take their bytes */
+	if (vf->notes_writes)
+		rnic_host_writes(vf->r, mr->addr, mr->len);
 	uint64_t key = (uint64_t)(uintptr_t)mr->addr;
 	rnic_mr *head = u64map_get(&vf->mr_by_addr, key);
 	if (head == mr) {
@@ -99,6 +102,8 @@ void rnic_mr_dereg(rnic_mr *mr)
 
 void rnic_mr_free_all(rnic_vf *vf)
 {
+	if (vf->notes_writes)
+		sim_frame_pool_settle_all(sim_fabric_frames(vf->r->fab));
 	for (uint32_t i = 0; i < vf->n_mr_slots; i++)
 		free(vf->mrs[i].mr);
 	free(vf->mrs);

@@ -140,7 +140,14 @@ static uint32_t send_packet(rnic_qp *qp, const swqe *w, uint32_t k)
 	}
 	roce_reth reth = { .va = w->remote_addr, .rkey = w->rkey, .dma_len = w->length };
 	qp->addr.ip_id++;
-	sim_frame *f = roce_build(sim_fabric_frames(qp->r->fab), &qp->addr, &bth, &reth, NULL, segs, nseg);
+	sim_frame_pool *pool = sim_fabric_frames(qp->r->fab);
+	/* a WRITE's payload from memory the host tells us about before changing it may stay
+	 * there until the responder copies it (inline data lives in the SQ, which the next
+	 * post rewrites without a word) */
+	sim_frame *f = nseg == 1 && len >= RNIC_DEFER_MIN && w->opcode == SMCR_WR_RDMA_WRITE &&
+	                               !(w->flags & SMCR_SEND_INLINE) && qp->vf->notes_writes
+	                       ? roce_build_deferred(pool, &qp->addr, &bth, &reth, NULL, segs)
+	                       : roce_build(pool, &qp->addr, &bth, &reth, NULL, segs, nseg);
 	uint32_t flen = f->len;
 	rnic_port_send(qp->port, f, qp->r->prio);
 	qp->st.tx_packets++;

@@ -88,7 +88,18 @@ static bool resolve_recv(rnic_qp *qp, rwqe *w)
 	return true;
 }
 
-static void scatter(rwqe *w, uint32_t off, const uint8_t *src, uint32_t len)
+/* The responder writes n bytes at dst of host memory: a payload still deferred in the
+ * sender's memory there is taken first (a QP writing into memory it sends from), then the
+ * bytes come from wherever the received frame's are now. */
+static void place(rnic_qp *qp, uint8_t *dst, const uint8_t *payload, uint32_t n)
+{
+	if (sim_frame_pool_deferred(qp->r->frames))
+		sim_frame_pool_settle_range(qp->r->frames, dst, n);
+	const uint8_t *src = qp->r->rx_frame ? sim_frame_bytes_at(qp->r->rx_frame, payload, n) : payload;
+	memcpy(dst, src, n);
+}
+
+static void scatter(rnic_qp *qp, rwqe *w, uint32_t off, const uint8_t *src, uint32_t len)
 {
 	for (uint32_t i = 0; i < w->num_sge && len; i++) {
 		uint32_t sl = w->sge[i].length;
@@ -97,7 +108,7 @@ static void scatter(rwqe *w, uint32_t off, const uint8_t *src, uint32_t len)
 			continue;
 		}
 		uint32_t take = sl - off < len ? sl - off : len;
-		memcpy(w->host[i] + off, src, take);
+		place(qp, w->host[i] + off, src, take);
 		src += take;
 		len -= take;
 		off = 0;
@@ -142,7 +153,7 @@ static void exec_send(rnic_qp *qp, const roce_pkt *pkt, bool first, bool last)
 		resp_fail(qp, ROCE_NAK_INVALID_REQ, psn, SMCR_WC_LOC_LEN_ERR);
 		return;
 	}
-	scatter(w, qp->resp_offset, pkt->payload, len);
+	scatter(qp, w, qp->resp_offset, pkt->payload, len);
 	qp->resp_offset += len;
 	if (last) {
 		smcr_wc wc = { .wr_id = w->wr_id, .qp_ctx = qp->ctx, .status = SMCR_WC_SUCCESS, .opcode = SMCR_WC_RECV, .byte_len = qp->resp_offset, .qp_num = qp->qpn, .solicited = pkt->bth.se };
@@ -181,7 +192,7 @@ static void exec_write(rnic_qp *qp, const roce_pkt *pkt, bool first, bool last)
 		resp_fail(qp, ROCE_NAK_INVALID_REQ, psn, SMCR_WC_WR_FLUSH_ERR);
 		return;
 	}
-	memcpy(qp->write_dst, pkt->payload, len);
+	place(qp, qp->write_dst, pkt->payload, len);
 	if (qp->write_lazy)
 		lazy_arena_landed(qp->write_lazy, len); /* in flight until the core sees its CDC */
 	qp->write_dst += len;

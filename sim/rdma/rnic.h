@@ -163,6 +163,16 @@ const struct rnic_qp *rnic_qp_at(const rnic *r, size_t i);
 rnic_vf *rnic_activate(rnic *r, const char *stack_name, const rnic_host *host);
 /* Destroys the VF's QPs (no further completions) and MRs. */
 void rnic_deactivate(rnic_vf *vf);
+/* The host promises to call rnic_host_writes before it changes (writes, zeroes, frees or
+ * lets go of the pages of) any memory an RDMA WRITE of this VF may send from. Then the
+ * adapter may leave a WRITE packet's payload in that memory while the packet is in flight
+ * and have the responder copy it from there (one copy instead of two, sim/fabric/frame.h
+ * deferred copies); a tap, a capture or anything else that reads the frame gets the bytes
+ * copied into it first. Without the promise every payload is copied when it is sent. */
+void rnic_vf_notes_writes(rnic_vf *vf);
+/* n bytes at p of host memory are about to change: packets in flight take their bytes
+ * from there first. */
+void rnic_host_writes(rnic *r, const void *p, size_t n);
 
 uint32_t rnic_vf_number(const rnic_vf *vf);
 /* Heap held for the VF's memory regions (regions, key slots, the address index) and its

@@ -13,6 +13,15 @@
  * adapters of a capture, which makes traces easier to read; 0 and 1 are never used. */
 #define RNIC_QPN_BASE 0x000100u
 
+/* The last answer of the VMAC index for one kind of question on a port: frames of a
+ * connection ask the same one again and again. Valid while the index is as it was
+ * (rnic.vmac_gen). */
+typedef struct vmac_memo {
+	uint64_t key;
+	uint32_t gen;
+	struct rnic_vf *vf;
+} vmac_memo;
+
 typedef struct rnic_port {
 	/* what a frame received reads first, with the endpoint's ctx pointing here: an ARP
 	 * storm brings every request to every port */
@@ -20,6 +29,7 @@ typedef struct rnic_port {
 	uint8_t num;
 	bool rx_stalled; /* rnic_rx_stall.c */
 	sim_endpoint ep;
+	vmac_memo rx_memo, tx_memo; /* frames received, frames sent (the turnaround check) */
 	uint8_t pmac[6];
 	char pnet_id[17];
 	uint32_t eth_mtu;
@@ -103,7 +113,8 @@ struct rnic_vf {
 	vf_item *items; /* FIFO ring of pending reports */
 	size_t item_head, item_count, item_cap;
 	sim_event item_ev;
-	bool delivering; /* inside a host callback ... */
+	bool notes_writes; /* rnic_vf_notes_writes: WRITE payloads may stay in host memory */
+	bool delivering;   /* inside a host callback ... */
 	bool doomed;     /* ... which deactivated the VF: free it afterwards */
 };
 
@@ -113,12 +124,14 @@ struct rnic_vf {
 struct rnic {
 	sim_fabric *fab;
 	sim_engine *eng;
+	sim_frame_pool *frames; /* the fabric's */
 	uint64_t id;
 	rnic_config cfg;
 	rnic_port ports[RNIC_MAX_PORTS];
 	rnic_vf *vfs[RNIC_MAX_VFS];
 	uint32_t n_vf_slots;
 	u64map vf_by_vmac; /* active VFs by (port, VMAC) */
+	uint32_t vmac_gen; /* bumped at every change of vf_by_vmac (from 1: a zero memo is stale) */
 	uint32_t vf_counter;
 	uint32_t qpn_base;
 	rnic_qp **qps; /* by qpn - qpn_base; NULL once destroyed */
@@ -127,6 +140,8 @@ struct rnic {
 	uint32_t k_qp_tx, k_qp_retry, k_qp_rnr, k_vf_report, k_loop, k_qp_cc, k_qp_cnp, k_resume;
 	uint8_t prio, cnp_prio; /* priorities of the data and of the CNPs the adapter sends */
 	sim_tap_fn loop_tap;    /* observer of turnaround frames (captures), or NULL */
+	sim_frame *rx_frame; /* the frame being received (rnic_port_receive), for the
+	                            * responder: where its payload is (sim_frame_bytes_at) */
 	void *loop_tap_ctx;
 };
 
@@ -255,6 +270,11 @@ void resp_on_request(rnic_qp *qp, const roce_pkt *pkt);
 void resp_on_congestion(rnic_qp *qp);
 
 #define SQ_NONE UINT32_MAX
+
+/* RDMA WRITE packets with at least this much payload leave it in host memory until the
+ * responder copies it (rnic_vf_notes_writes); below, a second copy costs less than the
+ * bookkeeping. */
+#define RNIC_DEFER_MIN 1024u
 
 /* The receive path (rnic.c): a frame taken off the wire, parsed and given to its QP. */
 void rnic_port_receive(rnic_port *port, sim_frame *f);

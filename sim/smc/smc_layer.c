@@ -76,6 +76,19 @@ static void mem_free(void *p, void *user)
 
 /* Simulated adapters only: RMBs and send buffers backed lazily (sim/rdma/lazy_arena.h),
  * resident only while bytes are in flight. */
+/* The memory of a send buffer or RMB is about to change: the adapters' packets in flight
+ * that still take their payload from there take it now (rnic_vf_notes_writes). */
+static void mem_changes(smc_layer *l, const void *p, size_t n)
+{
+	for (size_t i = 0; i < l->n_vfs; i++)
+		rnic_host_writes(l->vfs[i].adapter, p, n);
+}
+
+static void mem_buf_write(void *p, size_t size, void *user)
+{
+	mem_changes(user, p, size);
+}
+
 static void *mem_buf_alloc(size_t size, void *user)
 {
 	smc_layer *l = user;
@@ -89,22 +102,23 @@ static void *mem_buf_alloc(size_t size, void *user)
 static void mem_buf_free(void *p, size_t size, void *user)
 {
 	smc_layer *l = user;
+	mem_changes(l, p, size);
 	l->ctr.mem_used -= size;
 	lazy_arena_free(p);
 }
 
 static void mem_buf_reset(void *p, size_t size, void *user)
 {
-	(void)size;
-	(void)user;
+	mem_changes(user, p, size);
 	lazy_arena_reset(p);
 }
 
 static void mem_buf_idle(void *p, size_t size, bool idle, uint64_t peer_bytes, void *user)
 {
-	(void)size;
 	smc_layer *l = user;
 	sim_time now = sim_now(l->st->eng);
+	if (idle)
+		mem_changes(l, p, size); /* its pages may be given back (reading as zero) */
 	if (idle)
 		lazy_arena_idle_at(&l->idle_bufs, p, peer_bytes, now);
 	else
@@ -282,6 +296,7 @@ smc_layer *smc_layer_new(stack *st, const smc_layer_config *cfg)
 		l->mem.buf_free = mem_buf_free;
 		l->mem.buf_reset = mem_buf_reset;
 		l->mem.buf_idle = mem_buf_idle;
+		l->mem.buf_write = mem_buf_write;
 	}
 	sim_engine_rng(st->eng, "smc.layer", st->entity, &l->rng);
 	sim_event_init(&l->timer, sim_kind("smc.timer"), st->entity, on_timer, l);
@@ -405,6 +420,8 @@ static smc_vf *vf_for(smc_layer *l, rnic *adapter)
 	v->vf = rnic_activate(adapter, l->st->name, &host);
 	if (!v->vf)
 		return NULL;
+	if (l->mem.buf_write)
+		rnic_vf_notes_writes(v->vf); /* mem_changes tells the adapter first */
 	l->n_vfs++;
 	return v;
 }

@@ -82,6 +82,17 @@ static void t_buf_idle(void *p, size_t size, bool idle, uint64_t peer_bytes, voi
 	buf_record(user, idle ? DUO_BUF_IDLE : DUO_BUF_BUSY, p, size, peer_bytes);
 }
 
+static void t_buf_write(void *p, size_t size, void *user)
+{
+	duo_host *h = user;
+	if (h->n_writes < DUO_MAX_BUF_CALLS) {
+		h->write_ptr[h->n_writes] = p;
+		h->write_size[h->n_writes] = size;
+	}
+	h->n_writes++;
+	h->write_bytes += size;
+}
+
 /* Callbacks ------------------------------------------------------------------------------ */
 
 static void cb_rand(void *user, uint8_t *dst, size_t len)
@@ -430,6 +441,8 @@ duo *duo_new(const duo_opts *o)
 			h->mem.buf_free = t_buf_free;
 			h->mem.buf_reset = t_buf_reset;
 			h->mem.buf_idle = t_buf_idle;
+			if (o->buf_write[i])
+				h->mem.buf_write = t_buf_write;
 		}
 		int rc = smcr_ctx_new(&h->ctx, &h->set, &callbacks, h, &loopback_ops, d->lb, &h->mem, 0);
 		if (rc) {

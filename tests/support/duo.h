@@ -105,6 +105,11 @@ struct duo_host {
 	/* buffer hooks (duo_opts.buf_hooks): every call, in order (the first DUO_MAX_BUF_CALLS) */
 	duo_buf_call buf_calls[DUO_MAX_BUF_CALLS];
 	size_t n_buf_calls;
+	/* smcr_mem buf_write (duo_opts.buf_write): the ranges, in order, and their bytes */
+	void *write_ptr[DUO_MAX_BUF_CALLS];
+	size_t write_size[DUO_MAX_BUF_CALLS];
+	size_t n_writes;
+	uint64_t write_bytes;
 };
 
 typedef struct duo_opts {
@@ -116,6 +121,7 @@ typedef struct duo_opts {
 	int vlan;             /* VLAN of the TCP path, default 0 */
 	bool buf_hooks[2];    /* give the host's core the buffer hooks of smcr_mem (page-aligned
 	                          * buffers, every call recorded in buf_calls) */
+	bool buf_write[2];    /* with buf_hooks: also smcr_mem buf_write, recorded in write_* */
 } duo_opts;
 
 struct duo {
