@@ -105,6 +105,7 @@ typedef struct rp_conn {
 	bool clc_error;
 	bool not_smc; /* the client's SYN had no SMC option: plain TCP */
 	bool reset;
+	bool refused; /* the server answered the SYN with a RST: no connection, nothing to report */
 	uint32_t lgr, link;
 	uint16_t vlan;
 	uint64_t first_frame;
@@ -154,6 +155,8 @@ typedef struct rp_link {
 	bool unknown_rkey_noted;
 	rp_flow flow[2];
 	uint64_t created_frame;
+	uint64_t deleted_frame; /* the DELETE LINK that removed it, 0 none */
+	int deleted_by;         /* the side that sent it (RP_CLIENT or RP_SERVER) */
 } rp_link;
 
 typedef struct rp_rkey_alias {

@@ -332,8 +332,18 @@ void rp_tcp_segment(replay_decoder *d, const rp_frame *f)
 		}
 		return;
 	}
-	if (f->tcp_flags & RP_TCP_RST)
+	if (f->tcp_flags & RP_TCP_RST) {
 		c->reset = true;
+		if (from == RP_SERVER && c->syn_seen && !c->synack_seen && c->mode == RP_MODE_PENDING && !c->refused) {
+			/* nobody listens there: connect() fails (ECONNREFUSED) before SMC has begun, so
+			 * neither side has a socket to show; a SYN-ACK that was not captured would have
+			 * been followed by the client's ACK, not this RST */
+			char dir[200];
+			conn_dir_str(c, RP_CLIENT, dir, sizeof(dir));
+			c->refused = true;
+			rp_note(d, "TCP connection %s refused: RST in answer to the SYN (no listener on the port)", dir);
+		}
+	}
 	stream_segment(d, ci, from, f);
 	if (f->tcp_flags & RP_TCP_FIN)
 		RP_CONN(d, ci)->h[from].tcp.fin = true;
