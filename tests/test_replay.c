@@ -28,6 +28,9 @@
 #define LINUX_NO_CONFIRM "tests/data/replay/linux-6.1-no-confirm-link.pcap"
 #define LINUX_SAME_HOST "tests/data/replay/linux-6.1-same-host.pcap"
 #define TWO_STACKS "traces/trace-two-stacks.pcapng"
+#define LINUX_FALLBACKS "tests/data/replay/linux-6.1-fallbacks.pcap"
+#define LINUX_TWO_LINKS "tests/data/replay/linux-6.1-two-links-failover.pcap"
+#define LINUX_32_CONNS "tests/data/replay/linux-6.1-32-conns.pcap"
 
 /* Fixture frame indexes (frame number - 1). */
 enum { F_SYN,
@@ -1339,4 +1342,174 @@ Test(replay, copies_and_resends_are_told_apart)
 	cr_assert_eq(link_of(&res.report, 1, 1)->retrans_out, 1);
 	replay_result_free(&res);
 	pe_free(&c);
+}
+
+/* ---- more real Linux 6.1 captures (tests/data/replay/README.md says how each was made);
+ * the expected values are what the kernels reported through smc_diag and netlink ---- */
+
+static uint32_t stack_with_ip(const smcr_report *r, const char *ip)
+{
+	struct in_addr a;
+	cr_assert_eq(inet_pton(AF_INET, ip, &a), 1);
+	for (size_t i = 0; i < r->n_stacks; i++)
+		if (r->stacks[i].family == 4 && !memcmp(r->stacks[i].ip, &a, 4))
+			return r->stacks[i].id;
+	cr_assert_fail("no stack with address %s", ip);
+	return 0;
+}
+
+static size_t conns_of_stack(const smcr_report *r, uint32_t stack_id)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_conns; i++)
+		n += r->conns[i].stack_id == stack_id;
+	return n;
+}
+
+static bool has_note(const replay_result *res, const char *text)
+{
+	for (size_t i = 0; i < res->notes.n; i++)
+		if (strstr(res->notes.items[i].text, text))
+			return true;
+	return false;
+}
+
+static void assert_tcp_conn(const smcr_report *r, uint32_t stack_id, uint16_t lport, uint16_t pport, uint32_t reason,
+                            uint32_t peer_diag, uint64_t sent, uint64_t received)
+{
+	const report_conn *c = conn_of(r, stack_id, lport, pport);
+	cr_assert_eq(c->mode, REPORT_MODE_TCP, "%u->%u: mode %d", lport, pport, c->mode);
+	cr_assert_eq(c->state, REPORT_CONN_CLOSED);
+	cr_assert_eq(c->fallback_reason, reason, "%u->%u: reason 0x%08x", lport, pport, c->fallback_reason);
+	cr_assert_eq(c->peer_diagnosis, peer_diag, "%u->%u: peer diagnosis 0x%08x", lport, pport, c->peer_diagnosis);
+	cr_assert_eq(c->bytes_sent, sent);
+	cr_assert_eq(c->bytes_received, received);
+}
+
+/* A connection refused, one to a plain TCP server, one the client declines (no UEID, no
+ * RoCE v1 GID: a v1 Decline 0x03030000 before any Proposal), one the server declines (its
+ * v2 Decline, OS Linux). A refused connect() leaves no socket on either side. */
+Test(replay, linux_fallbacks_and_a_refused_connection_as_the_kernels_saw_them)
+{
+	replay_result res;
+	decode_file(LINUX_FALLBACKS, &res);
+	const smcr_report *r = &res.report;
+	cr_assert_eq(res.errors.total, 0);
+	uint32_t cli = stack_with_ip(r, "10.0.0.2"), srv = stack_with_ip(r, "10.0.0.1");
+	cr_assert_eq(conns_of_stack(r, cli), 3, "the refused connection is not a connection");
+	cr_assert_eq(conns_of_stack(r, srv), 2, "the plain TCP server has no SMC socket");
+	for (size_t i = 0; i < r->n_conns; i++)
+		cr_assert_neq(r->conns[i].peer_port, 5001);
+	cr_assert(has_note(&res, "10.0.0.2:56106 -> 10.0.0.1:5001 refused"));
+	/* smc_diag: client reason / peer diagnosis, server the same */
+	assert_tcp_conn(r, cli, 33828, 5002, SMCR_DECL_PEERNOSMC, 0, 20008, 20000);
+	assert_tcp_conn(r, cli, 40548, 5000, SMCR_DECL_NOSMCDEV, 0, 20008, 20000);
+	assert_tcp_conn(r, srv, 5000, 40548, SMCR_DECL_PEERDECL, SMCR_DECL_NOSMCDEV, 20000, 20008);
+	assert_tcp_conn(r, cli, 56738, 5003, SMCR_DECL_PEERDECL, SMCR_DECL_NOSMCDEV, 20008, 20000);
+	assert_tcp_conn(r, srv, 5003, 56738, SMCR_DECL_NOSMCDEV, 0, 20000, 20008);
+	cr_assert_eq(r->n_lgrs, 0);
+	cr_assert_eq(r->n_links, 0);
+	/* the server's v2 Decline names its OS; the client sent none */
+	cr_assert_eq(r->stacks[srv - 1].id, srv);
+	cr_assert_eq(r->stacks[srv - 1].os, REPORT_OS_LINUX);
+	cr_assert_eq(r->stacks[cli - 1].os, REPORT_OS_UNKNOWN);
+	replay_result_free(&res);
+}
+
+static void assert_link(const smcr_report *r, uint32_t stack_id, uint8_t num, report_link_state state, uint32_t qpn,
+                        const char *lgid, const char *rgid, uint8_t lmac, uint8_t rmac)
+{
+	const report_link *l = link_of(r, stack_id, num);
+	cr_assert_eq(l->state, state, "link %u on stack %u: state %d", num, stack_id, l->state);
+	cr_assert_eq(l->local_link_id, 0x100u + num);
+	cr_assert_eq(l->remote_link_id, 0x100u + num);
+	cr_assert_eq(l->local_qpn, qpn);
+	cr_assert_eq(l->remote_qpn, qpn);
+	assert_gid(l->local_gid, lgid);
+	assert_gid(l->remote_gid, rgid);
+	const uint8_t lm[6] = { 0x52, 0x54, 0, 0, 0, lmac }, rm[6] = { 0x52, 0x54, 0, 0, 0, rmac };
+	cr_assert(!memcmp(l->local_mac, lm, 6) && !memcmp(l->remote_mac, rm, 6), "link %u MACs", num);
+}
+
+/* Two RoCE devices per side (rxe0 on eth0, rxe1 on a macvlan, one PNET ID): link 2 added
+ * and confirmed (symmetric), the client's rxe1 goes down mid-transfer: its DELETE LINK
+ * (lost path), the server's own DELETE LINK for the same link, connection 3 fails over
+ * to link 1 (validation CDC), and the server adds link 3 from its rxe1 to the client's
+ * rxe0 (asymmetric). The kernels' netlink at the end: links 1 and 3, client type 4. */
+Test(replay, linux_two_links_and_a_failover_as_the_kernels_saw_them)
+{
+	replay_result res;
+	decode_file(LINUX_TWO_LINKS, &res);
+	const smcr_report *r = &res.report;
+	cr_assert_eq(res.errors.total, 0);
+	uint32_t cli = stack_with_ip(r, "10.0.0.2"), srv = stack_with_ip(r, "10.0.0.1");
+	assert_link(r, cli, 1, REPORT_LINK_ACTIVE, 0x11, "::ffff:10.0.0.2", "::ffff:10.0.0.1", 2, 1);
+	assert_link(r, srv, 1, REPORT_LINK_ACTIVE, 0x11, "::ffff:10.0.0.1", "::ffff:10.0.0.2", 1, 2);
+	assert_link(r, cli, 2, REPORT_LINK_INACTIVE, 0x11, "::ffff:10.0.0.4", "::ffff:10.0.0.3", 4, 3);
+	assert_link(r, srv, 2, REPORT_LINK_INACTIVE, 0x11, "::ffff:10.0.0.3", "::ffff:10.0.0.4", 3, 4);
+	assert_link(r, cli, 3, REPORT_LINK_ACTIVE, 0x12, "::ffff:10.0.0.2", "::ffff:10.0.0.3", 2, 3);
+	assert_link(r, srv, 3, REPORT_LINK_ACTIVE, 0x12, "::ffff:10.0.0.3", "::ffff:10.0.0.2", 3, 2);
+	for (size_t i = 0; i < r->n_lgrs; i++)
+		cr_assert_eq(r->lgrs[i].type, r->lgrs[i].stack_id == cli ? REPORT_LGR_ASYML : REPORT_LGR_ASYMP);
+	/* smc_diag at the end: every connection on link 1; connection 3 (port 45584) moved
+	 * there and stalled: the server's producer cursor ended at 59 wraps of 64 KiB */
+	static const uint16_t ports[4] = { 45570, 45572, 45584, 45600 };
+	for (int k = 0; k < 4; k++) {
+		const report_conn *c = conn_of(r, cli, ports[k], 5000), *s = conn_of(r, srv, 5000, ports[k]);
+		cr_assert_eq(c->mode, REPORT_MODE_SMCR);
+		cr_assert_eq(c->state, REPORT_CONN_CLOSED);
+		cr_assert_eq(c->link_id, 0x101u, "conn %d on link 0x%08x", k + 1, c->link_id);
+		cr_assert_eq(s->link_id, 0x101u);
+		cr_assert_eq(c->local_token, (uint32_t)k + 1);
+		cr_assert_eq(c->bytes_sent, 4194312);
+		cr_assert_eq(c->bytes_received, k == 2 ? 59u * 65536 : 4194304u);
+		cr_assert_eq(s->bytes_received, 4194312);
+	}
+	cr_assert(has_note(&res, "connection with token 0x00000003 moved from link 2 to link 1"));
+	cr_assert(has_note(&res, "DELETE LINK request from the server for link 2, which the client's DELETE LINK"));
+	cr_assert(!has_note(&res, "not active in this link group"));
+	size_t removed = 0;
+	for (size_t i = 0; i < r->n_events; i++)
+		removed += r->events[i].link_num == 2 && r->events[i].code == SMCR_LLC_DEL_LOST_PATH;
+	cr_assert_eq(removed, 2, "link 2 removed on both sides, lost path");
+	replay_result_free(&res);
+}
+
+/* 32 connections over one link group, up to 30 open at once (netlink), each with its own
+ * RMB: Linux's CONFIRM RKEY before each new connection's Accept or Confirm and DELETE RKEY
+ * after its close, crossing the CDC traffic of the others. smc_diag: tokens 1..32, link 1,
+ * 508 bytes out and 500 in on the client. RDMA WRITE payloads are cut (snap length 256). */
+Test(replay, linux_32_concurrent_connections_as_the_kernels_saw_them)
+{
+	replay_result res;
+	decode_file(LINUX_32_CONNS, &res);
+	const smcr_report *r = &res.report;
+	cr_assert_eq(res.errors.total, 0);
+	cr_assert_eq(res.capture_gaps, 0);
+	uint32_t cli = stack_with_ip(r, "10.0.0.2"), srv = stack_with_ip(r, "10.0.0.1");
+	cr_assert_eq(r->n_lgrs, 2, "one link group, seen from each side");
+	cr_assert_eq(r->n_links, 2);
+	assert_link(r, cli, 1, REPORT_LINK_ACTIVE, 0x11, "::ffff:10.0.0.2", "::ffff:10.0.0.1", 2, 1);
+	assert_link(r, srv, 1, REPORT_LINK_ACTIVE, 0x11, "::ffff:10.0.0.1", "::ffff:10.0.0.2", 1, 2);
+	cr_assert_eq(conns_of_stack(r, cli), 32);
+	cr_assert_eq(conns_of_stack(r, srv), 32);
+	bool token_seen[33] = { false };
+	for (size_t i = 0; i < r->n_conns; i++) {
+		const report_conn *c = &r->conns[i];
+		bool client = c->stack_id == cli;
+		cr_assert_eq(c->mode, REPORT_MODE_SMCR);
+		cr_assert_eq(c->state, REPORT_CONN_CLOSED);
+		cr_assert_eq(c->link_id, 0x101u);
+		cr_assert_eq(c->local_token, c->peer_token, "Linux numbers both sides' tokens alike here");
+		cr_assert(c->local_token >= 1 && c->local_token <= 32);
+		cr_assert_eq(c->bytes_sent, client ? 508u : 500u);
+		cr_assert_eq(c->bytes_received, client ? 500u : 508u);
+		cr_assert_eq(c->rmbe_size, 65536);
+		if (client) {
+			cr_assert(!token_seen[c->local_token], "token %u twice", c->local_token);
+			token_seen[c->local_token] = true;
+		}
+	}
+	cr_assert_eq(res.clc_messages, 96);
+	replay_result_free(&res);
 }
