@@ -31,6 +31,7 @@
 #define LINUX_FALLBACKS "tests/data/replay/linux-6.1-fallbacks.pcap"
 #define LINUX_TWO_LINKS "tests/data/replay/linux-6.1-two-links-failover.pcap"
 #define LINUX_32_CONNS "tests/data/replay/linux-6.1-32-conns.pcap"
+#define LINUX_ABORT "tests/data/replay/linux-6.1-abort-testlink-rmmod.pcap"
 
 /* Fixture frame indexes (frame number - 1). */
 enum { F_SYN,
@@ -1511,5 +1512,61 @@ Test(replay, linux_32_concurrent_connections_as_the_kernels_saw_them)
 		}
 	}
 	cr_assert_eq(res.clc_messages, 96);
+	replay_result_free(&res);
+}
+
+/* One connection closed in order, a second whose client is killed (-9) mid-transfer: the
+ * client's kernel aborts it (CDC abort flag) and the server's answers with its own abort
+ * (smc_diag: SMC_PROCESSABORT, 27; its send() fails with EPIPE); then the idle link sees
+ * TEST_LINK every 2 s from the server (net.smc.smcr_testlink_time 2, the client's 3) and
+ * `rmmod smc` on the server ends the link group: DELETE LINK ALL, operator initiated
+ * (0x00020000); the client's netlink then shows no link group. */
+Test(replay, linux_abort_testlink_and_rmmod_as_the_kernels_saw_them)
+{
+	replay_result res;
+	decode_file(LINUX_ABORT, &res);
+	const smcr_report *r = &res.report;
+	cr_assert_eq(res.errors.total, 0);
+	uint32_t cli = stack_with_ip(r, "10.0.0.2"), srv = stack_with_ip(r, "10.0.0.1");
+	const report_conn *c1 = conn_of(r, cli, 36636, 5000), *s1 = conn_of(r, srv, 5000, 36636);
+	cr_assert_eq(c1->state, REPORT_CONN_CLOSED);
+	cr_assert_eq(c1->bytes_sent, 262152);
+	cr_assert_eq(s1->bytes_sent, 262144);
+	cr_assert_eq(c1->tx_conn_flags & SMCR_CDC_PEER_CONN_ABORT, 0);
+	const report_conn *c2 = conn_of(r, cli, 35534, 5001), *s2 = conn_of(r, srv, 5001, 35534);
+	cr_assert_eq(c2->mode, REPORT_MODE_SMCR);
+	cr_assert_eq(c2->local_token, 2);
+	cr_assert(c2->tx_conn_flags & SMCR_CDC_PEER_CONN_ABORT, "the killed client's kernel aborts");
+	cr_assert(s2->tx_conn_flags & SMCR_CDC_PEER_CONN_ABORT, "the server's answers with an abort");
+	cr_assert_eq(c2->state, REPORT_CONN_CLOSED);
+	cr_assert_eq(s2->state, REPORT_CONN_CLOSED);
+	/* smc_peer on the server: 4390912 bytes received; its send() calls took 4194304, of
+	 * which its kernel had written 63 RMBs' worth (CDC producer cursor 63:0) when the
+	 * abort came */
+	cr_assert_eq(s2->bytes_received, 4390912);
+	cr_assert_eq(c2->bytes_sent, 4390912);
+	cr_assert_eq(s2->bytes_sent, 63u * 65536);
+	unsigned tl_req = 0, tl_resp = 0;
+	for (size_t i = 0; i < res.n_kept; i++) {
+		const replay_msg *m = &res.kept[i];
+		if (m->kind != REPLAY_MSG_LLC || m->len < 4 || m->data[0] != 0x27)
+			continue;
+		if (m->data[3] & SMCR_LLC_FLAG_RESP)
+			tl_resp += m->from == 0;
+		else
+			tl_req += m->from == 1;
+	}
+	cr_assert_eq(tl_req, 5, "TEST_LINK requests from the server: %u", tl_req);
+	cr_assert_eq(tl_resp, 5, "each answered by the client: %u", tl_resp);
+	for (int k = 0; k < 2; k++) {
+		uint32_t st = k ? srv : cli;
+		cr_assert_eq(link_of(r, st, 1)->state, REPORT_LINK_INACTIVE);
+	}
+	for (size_t i = 0; i < r->n_lgrs; i++)
+		cr_assert_eq(r->lgrs[i].type, REPORT_LGR_NONE, "the link group ended");
+	size_t ended = 0;
+	for (size_t i = 0; i < r->n_events; i++)
+		ended += r->events[i].code == SMCR_LLC_DEL_OP_INIT_TERM && r->events[i].link_num == 1;
+	cr_assert_eq(ended, 2);
 	replay_result_free(&res);
 }
