@@ -77,7 +77,16 @@ static void on_cdc(replay_decoder *d, uint32_t li, int s, const uint8_t *p, uint
 		return;
 	}
 	rp_conn *c = RP_CONN(d, ci);
-	if (c->link != li) {
+	if (c->link != li && l->state == REPORT_LINK_INACTIVE && l->deleted_frame && c->link &&
+	    RP_LINK(d, c->link)->state != REPORT_LINK_INACTIVE) {
+		/* sent on a link already deleted, before the sender processed its DELETE LINK (a
+		 * capture on the wire sees what a downed interface never received): the
+		 * connection stays where it failed over to */
+		rp_note(d,
+		        "CDC from the %s for the connection with token 0x%08x on link %u after that link's DELETE LINK "
+		        "(frame %" PRIu64 "); the connection stays on link %u",
+		        side_name(s), m.token, l->link_num, l->deleted_frame, RP_LINK(d, c->link)->link_num);
+	} else if (c->link != li) {
 		rp_link *old = c->link ? RP_LINK(d, c->link) : NULL;
 		rp_note(d, "connection with token 0x%08x moved from link %u to link %u", m.token, old ? old->link_num : 0,
 		        l->link_num);
