@@ -32,6 +32,7 @@
 #define LINUX_TWO_LINKS "tests/data/replay/linux-6.1-two-links-failover.pcap"
 #define LINUX_32_CONNS "tests/data/replay/linux-6.1-32-conns.pcap"
 #define LINUX_ABORT "tests/data/replay/linux-6.1-abort-testlink-rmmod.pcap"
+#define LINUX_SRV_DOWN "tests/data/replay/linux-6.1-server-link-down.pcap"
 
 /* Fixture frame indexes (frame number - 1). */
 enum { F_SYN,
@@ -1568,5 +1569,40 @@ Test(replay, linux_abort_testlink_and_rmmod_as_the_kernels_saw_them)
 	for (size_t i = 0; i < r->n_events; i++)
 		ended += r->events[i].code == SMCR_LLC_DEL_OP_INIT_TERM && r->events[i].link_num == 1;
 	cr_assert_eq(ended, 2);
+	replay_result_free(&res);
+}
+
+/* Two links as in linux_two_links_..., but the server's rxe1 goes down: the server's
+ * DELETE LINK (lost path), the client's response, connection 3 failing over to link 1,
+ * then link 3 from the client's rxe1 to the server's rxe0. The client kept sending on
+ * link 2 for a moment after the server's DELETE LINK (frames the server's downed
+ * interface never received): that is no move back to link 2. Netlink at the end: links 1
+ * and 3 on both, the client's group type 3 (asymmetric peer), the server's 4. */
+Test(replay, linux_server_side_link_down_as_the_kernels_saw_it)
+{
+	replay_result res;
+	decode_file(LINUX_SRV_DOWN, &res);
+	const smcr_report *r = &res.report;
+	cr_assert_eq(res.errors.total, 0);
+	uint32_t cli = stack_with_ip(r, "10.0.0.2"), srv = stack_with_ip(r, "10.0.0.1");
+	assert_link(r, cli, 1, REPORT_LINK_ACTIVE, 0x11, "::ffff:10.0.0.2", "::ffff:10.0.0.1", 2, 1);
+	assert_link(r, cli, 2, REPORT_LINK_INACTIVE, 0x11, "::ffff:10.0.0.4", "::ffff:10.0.0.3", 4, 3);
+	assert_link(r, cli, 3, REPORT_LINK_ACTIVE, 0x12, "::ffff:10.0.0.4", "::ffff:10.0.0.1", 4, 1);
+	assert_link(r, srv, 3, REPORT_LINK_ACTIVE, 0x12, "::ffff:10.0.0.1", "::ffff:10.0.0.4", 1, 4);
+	for (size_t i = 0; i < r->n_lgrs; i++)
+		cr_assert_eq(r->lgrs[i].type, r->lgrs[i].stack_id == cli ? REPORT_LGR_ASYMP : REPORT_LGR_ASYML);
+	for (size_t i = 0; i < r->n_conns; i++) {
+		cr_assert_eq(r->conns[i].link_id, 0x101u, "smc_diag: every connection on link 1");
+		cr_assert_eq(r->conns[i].bytes_sent, r->conns[i].stack_id == cli ? 2097160u : 2097152u);
+	}
+	cr_assert_eq(r->n_conns, 8);
+	cr_assert(has_note(&res, "connection with token 0x00000003 moved from link 2 to link 1"));
+	cr_assert(!has_note(&res, "moved from link 1 to link 2"));
+	cr_assert(has_note(&res, "on link 2 after that link's DELETE LINK"));
+	size_t removed = 0;
+	for (size_t i = 0; i < r->n_events; i++)
+		removed += r->events[i].link_num == 2 && r->events[i].code == SMCR_LLC_DEL_LOST_PATH &&
+		           strstr(r->events[i].cause, "request from the server");
+	cr_assert_eq(removed, 2);
 	replay_result_free(&res);
 }
