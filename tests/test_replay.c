@@ -33,6 +33,7 @@
 #define LINUX_32_CONNS "tests/data/replay/linux-6.1-32-conns.pcap"
 #define LINUX_ABORT "tests/data/replay/linux-6.1-abort-testlink-rmmod.pcap"
 #define LINUX_SRV_DOWN "tests/data/replay/linux-6.1-server-link-down.pcap"
+#define LINUX_VLAN "tests/data/replay/linux-6.1-vlan.pcap"
 
 /* Fixture frame indexes (frame number - 1). */
 enum { F_SYN,
@@ -1604,5 +1605,30 @@ Test(replay, linux_server_side_link_down_as_the_kernels_saw_it)
 		removed += r->events[i].link_num == 2 && r->events[i].code == SMCR_LLC_DEL_LOST_PATH &&
 		           strstr(r->events[i].cause, "request from the server");
 	cr_assert_eq(removed, 2);
+	replay_result_free(&res);
+}
+
+/* SMC-Rv2 over VLAN 100 (eth0.100; rxe refuses VLAN devices, so rxe0 carries the VLAN's
+ * GIDs): the CLC messages do not name the VLAN, the frames' tags do. Netlink: vlan=100,
+ * GIDs ::ffff:10.1.0.x; smc_diag: two connections on link 1, 65544 bytes out of the client. */
+Test(replay, linux_smcr_over_a_vlan_as_the_kernels_saw_it)
+{
+	replay_result res;
+	decode_file(LINUX_VLAN, &res);
+	const smcr_report *r = &res.report;
+	cr_assert_eq(res.errors.total, 0);
+	uint32_t cli = stack_with_ip(r, "10.1.0.2"), srv = stack_with_ip(r, "10.1.0.1");
+	assert_link(r, cli, 1, REPORT_LINK_ACTIVE, 0x11, "::ffff:10.1.0.2", "::ffff:10.1.0.1", 2, 1);
+	assert_link(r, srv, 1, REPORT_LINK_ACTIVE, 0x11, "::ffff:10.1.0.1", "::ffff:10.1.0.2", 1, 2);
+	cr_assert_eq(link_of(r, cli, 1)->vlan, 100);
+	cr_assert_eq(r->n_lgrs, 2);
+	for (size_t i = 0; i < r->n_lgrs; i++)
+		cr_assert_eq(r->lgrs[i].vlan, 100);
+	cr_assert_eq(r->n_conns, 4);
+	for (size_t i = 0; i < r->n_conns; i++) {
+		cr_assert_eq(r->conns[i].mode, REPORT_MODE_SMCR);
+		cr_assert_eq(r->conns[i].link_id, 0x101u);
+		cr_assert_eq(r->conns[i].bytes_sent, r->conns[i].stack_id == cli ? 65544u : 65536u);
+	}
 	replay_result_free(&res);
 }
