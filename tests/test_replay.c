@@ -1570,6 +1570,13 @@ Test(replay, linux_abort_testlink_and_rmmod_as_the_kernels_saw_them)
 	for (size_t i = 0; i < r->n_events; i++)
 		ended += r->events[i].code == SMCR_LLC_DEL_OP_INIT_TERM && r->events[i].link_num == 1;
 	cr_assert_eq(ended, 2);
+	/* the client's first SYNs came before the server listened: eleven refused, one note
+	 * for the first and one for the ten after it */
+	size_t refused_notes = 0;
+	for (size_t i = 0; i < res.notes.n; i++)
+		refused_notes += strstr(res.notes.items[i].text, " refused: RST in answer to the SYN") != NULL;
+	cr_assert_eq(refused_notes, 1);
+	cr_assert(has_note(&res, "10 more TCP connections from 10.0.0.2 to 10.0.0.1 port 5000 refused"));
 	replay_result_free(&res);
 }
 

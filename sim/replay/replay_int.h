@@ -106,6 +106,8 @@ typedef struct rp_conn {
 	bool not_smc; /* the client's SYN had no SMC option: plain TCP */
 	bool reset;
 	bool refused; /* the server answered the SYN with a RST: no connection, nothing to report */
+	uint32_t refused_more;       /* later attempts from the same address to the same port, refused too */
+	uint64_t refused_last_frame; /* the last of them */
 	uint32_t lgr, link;
 	uint16_t vlan;
 	uint64_t first_frame;
@@ -208,6 +210,7 @@ struct replay_decoder {
 	rp_event *events;
 	size_t n_events, cap_events;
 	rp_map tcp_map;   /* normalized 4-tuple -> conn */
+	rp_map refused_map; /* (client IP, server IP, server port) -> first refused conn */
 	rp_map ip_host;   /* IP -> host */
 	rp_map ep_map;    /* (GID, QPN) -> link << 1 | side */
 	rp_map token_map; /* (lgr, side, token) -> conn */
