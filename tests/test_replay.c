@@ -28,6 +28,12 @@
 #define LINUX_NO_CONFIRM "tests/data/replay/linux-6.1-no-confirm-link.pcap"
 #define LINUX_SAME_HOST "tests/data/replay/linux-6.1-same-host.pcap"
 #define TWO_STACKS "traces/trace-two-stacks.pcapng"
+#define LINUX_FALLBACKS "tests/data/replay/linux-6.1-fallbacks.pcap"
+#define LINUX_TWO_LINKS "tests/data/replay/linux-6.1-two-links-failover.pcap"
+#define LINUX_32_CONNS "tests/data/replay/linux-6.1-32-conns.pcap"
+#define LINUX_ABORT "tests/data/replay/linux-6.1-abort-testlink-rmmod.pcap"
+#define LINUX_SRV_DOWN "tests/data/replay/linux-6.1-server-link-down.pcap"
+#define LINUX_VLAN "tests/data/replay/linux-6.1-vlan.pcap"
 
 /* Fixture frame indexes (frame number - 1). */
 enum { F_SYN,
@@ -1339,4 +1345,297 @@ Test(replay, copies_and_resends_are_told_apart)
 	cr_assert_eq(link_of(&res.report, 1, 1)->retrans_out, 1);
 	replay_result_free(&res);
 	pe_free(&c);
+}
+
+/* ---- more real Linux 6.1 captures (tests/data/replay/README.md says how each was made);
+ * the expected values are what the kernels reported through smc_diag and netlink ---- */
+
+static uint32_t stack_with_ip(const smcr_report *r, const char *ip)
+{
+	struct in_addr a;
+	cr_assert_eq(inet_pton(AF_INET, ip, &a), 1);
+	for (size_t i = 0; i < r->n_stacks; i++)
+		if (r->stacks[i].family == 4 && !memcmp(r->stacks[i].ip, &a, 4))
+			return r->stacks[i].id;
+	cr_assert_fail("no stack with address %s", ip);
+	return 0;
+}
+
+static size_t conns_of_stack(const smcr_report *r, uint32_t stack_id)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_conns; i++)
+		n += r->conns[i].stack_id == stack_id;
+	return n;
+}
+
+static bool has_note(const replay_result *res, const char *text)
+{
+	for (size_t i = 0; i < res->notes.n; i++)
+		if (strstr(res->notes.items[i].text, text))
+			return true;
+	return false;
+}
+
+static void assert_tcp_conn(const smcr_report *r, uint32_t stack_id, uint16_t lport, uint16_t pport, uint32_t reason,
+                            uint32_t peer_diag, uint64_t sent, uint64_t received)
+{
+	const report_conn *c = conn_of(r, stack_id, lport, pport);
+	cr_assert_eq(c->mode, REPORT_MODE_TCP, "%u->%u: mode %d", lport, pport, c->mode);
+	cr_assert_eq(c->state, REPORT_CONN_CLOSED);
+	cr_assert_eq(c->fallback_reason, reason, "%u->%u: reason 0x%08x", lport, pport, c->fallback_reason);
+	cr_assert_eq(c->peer_diagnosis, peer_diag, "%u->%u: peer diagnosis 0x%08x", lport, pport, c->peer_diagnosis);
+	cr_assert_eq(c->bytes_sent, sent);
+	cr_assert_eq(c->bytes_received, received);
+}
+
+/* A connection refused, one to a plain TCP server, one the client declines (no UEID, no
+ * RoCE v1 GID: a v1 Decline 0x03030000 before any Proposal), one the server declines (its
+ * v2 Decline, OS Linux). A refused connect() leaves no socket on either side. */
+Test(replay, linux_fallbacks_and_a_refused_connection_as_the_kernels_saw_them)
+{
+	replay_result res;
+	decode_file(LINUX_FALLBACKS, &res);
+	const smcr_report *r = &res.report;
+	cr_assert_eq(res.errors.total, 0);
+	uint32_t cli = stack_with_ip(r, "10.0.0.2"), srv = stack_with_ip(r, "10.0.0.1");
+	cr_assert_eq(conns_of_stack(r, cli), 3, "the refused connection is not a connection");
+	cr_assert_eq(conns_of_stack(r, srv), 2, "the plain TCP server has no SMC socket");
+	for (size_t i = 0; i < r->n_conns; i++)
+		cr_assert_neq(r->conns[i].peer_port, 5001);
+	cr_assert(has_note(&res, "10.0.0.2:56106 -> 10.0.0.1:5001 refused"));
+	/* smc_diag: client reason / peer diagnosis, server the same */
+	assert_tcp_conn(r, cli, 33828, 5002, SMCR_DECL_PEERNOSMC, 0, 20008, 20000);
+	assert_tcp_conn(r, cli, 40548, 5000, SMCR_DECL_NOSMCDEV, 0, 20008, 20000);
+	assert_tcp_conn(r, srv, 5000, 40548, SMCR_DECL_PEERDECL, SMCR_DECL_NOSMCDEV, 20000, 20008);
+	assert_tcp_conn(r, cli, 56738, 5003, SMCR_DECL_PEERDECL, SMCR_DECL_NOSMCDEV, 20008, 20000);
+	assert_tcp_conn(r, srv, 5003, 56738, SMCR_DECL_NOSMCDEV, 0, 20000, 20008);
+	cr_assert_eq(r->n_lgrs, 0);
+	cr_assert_eq(r->n_links, 0);
+	/* the server's v2 Decline names its OS; the client sent none */
+	cr_assert_eq(r->stacks[srv - 1].id, srv);
+	cr_assert_eq(r->stacks[srv - 1].os, REPORT_OS_LINUX);
+	cr_assert_eq(r->stacks[cli - 1].os, REPORT_OS_UNKNOWN);
+	replay_result_free(&res);
+}
+
+static void assert_link(const smcr_report *r, uint32_t stack_id, uint8_t num, report_link_state state, uint32_t qpn,
+                        const char *lgid, const char *rgid, uint8_t lmac, uint8_t rmac)
+{
+	const report_link *l = link_of(r, stack_id, num);
+	cr_assert_eq(l->state, state, "link %u on stack %u: state %d", num, stack_id, l->state);
+	cr_assert_eq(l->local_link_id, 0x100u + num);
+	cr_assert_eq(l->remote_link_id, 0x100u + num);
+	cr_assert_eq(l->local_qpn, qpn);
+	cr_assert_eq(l->remote_qpn, qpn);
+	assert_gid(l->local_gid, lgid);
+	assert_gid(l->remote_gid, rgid);
+	const uint8_t lm[6] = { 0x52, 0x54, 0, 0, 0, lmac }, rm[6] = { 0x52, 0x54, 0, 0, 0, rmac };
+	cr_assert(!memcmp(l->local_mac, lm, 6) && !memcmp(l->remote_mac, rm, 6), "link %u MACs", num);
+}
+
+/* Two RoCE devices per side (rxe0 on eth0, rxe1 on a macvlan, one PNET ID): link 2 added
+ * and confirmed (symmetric), the client's rxe1 goes down mid-transfer: its DELETE LINK
+ * (lost path), the server's own DELETE LINK for the same link, connection 3 fails over
+ * to link 1 (validation CDC), and the server adds link 3 from its rxe1 to the client's
+ * rxe0 (asymmetric). The kernels' netlink at the end: links 1 and 3, client type 4. */
+Test(replay, linux_two_links_and_a_failover_as_the_kernels_saw_them)
+{
+	replay_result res;
+	decode_file(LINUX_TWO_LINKS, &res);
+	const smcr_report *r = &res.report;
+	cr_assert_eq(res.errors.total, 0);
+	uint32_t cli = stack_with_ip(r, "10.0.0.2"), srv = stack_with_ip(r, "10.0.0.1");
+	assert_link(r, cli, 1, REPORT_LINK_ACTIVE, 0x11, "::ffff:10.0.0.2", "::ffff:10.0.0.1", 2, 1);
+	assert_link(r, srv, 1, REPORT_LINK_ACTIVE, 0x11, "::ffff:10.0.0.1", "::ffff:10.0.0.2", 1, 2);
+	assert_link(r, cli, 2, REPORT_LINK_INACTIVE, 0x11, "::ffff:10.0.0.4", "::ffff:10.0.0.3", 4, 3);
+	assert_link(r, srv, 2, REPORT_LINK_INACTIVE, 0x11, "::ffff:10.0.0.3", "::ffff:10.0.0.4", 3, 4);
+	assert_link(r, cli, 3, REPORT_LINK_ACTIVE, 0x12, "::ffff:10.0.0.2", "::ffff:10.0.0.3", 2, 3);
+	assert_link(r, srv, 3, REPORT_LINK_ACTIVE, 0x12, "::ffff:10.0.0.3", "::ffff:10.0.0.2", 3, 2);
+	for (size_t i = 0; i < r->n_lgrs; i++)
+		cr_assert_eq(r->lgrs[i].type, r->lgrs[i].stack_id == cli ? REPORT_LGR_ASYML : REPORT_LGR_ASYMP);
+	/* smc_diag at the end: every connection on link 1; connection 3 (port 45584) moved
+	 * there and stalled: the server's producer cursor ended at 59 wraps of 64 KiB */
+	static const uint16_t ports[4] = { 45570, 45572, 45584, 45600 };
+	for (int k = 0; k < 4; k++) {
+		const report_conn *c = conn_of(r, cli, ports[k], 5000), *s = conn_of(r, srv, 5000, ports[k]);
+		cr_assert_eq(c->mode, REPORT_MODE_SMCR);
+		cr_assert_eq(c->state, REPORT_CONN_CLOSED);
+		cr_assert_eq(c->link_id, 0x101u, "conn %d on link 0x%08x", k + 1, c->link_id);
+		cr_assert_eq(s->link_id, 0x101u);
+		cr_assert_eq(c->local_token, (uint32_t)k + 1);
+		cr_assert_eq(c->bytes_sent, 4194312);
+		cr_assert_eq(c->bytes_received, k == 2 ? 59u * 65536 : 4194304u);
+		cr_assert_eq(s->bytes_received, 4194312);
+	}
+	cr_assert(has_note(&res, "connection with token 0x00000003 moved from link 2 to link 1"));
+	cr_assert(has_note(&res, "DELETE LINK request from the server for link 2, which the client's DELETE LINK"));
+	cr_assert(!has_note(&res, "not active in this link group"));
+	size_t removed = 0;
+	for (size_t i = 0; i < r->n_events; i++)
+		removed += r->events[i].link_num == 2 && r->events[i].code == SMCR_LLC_DEL_LOST_PATH;
+	cr_assert_eq(removed, 2, "link 2 removed on both sides, lost path");
+	replay_result_free(&res);
+}
+
+/* 32 connections over one link group, up to 30 open at once (netlink), each with its own
+ * RMB: Linux's CONFIRM RKEY before each new connection's Accept or Confirm and DELETE RKEY
+ * after its close, crossing the CDC traffic of the others. smc_diag: tokens 1..32, link 1,
+ * 508 bytes out and 500 in on the client. RDMA WRITE payloads are cut (snap length 256). */
+Test(replay, linux_32_concurrent_connections_as_the_kernels_saw_them)
+{
+	replay_result res;
+	decode_file(LINUX_32_CONNS, &res);
+	const smcr_report *r = &res.report;
+	cr_assert_eq(res.errors.total, 0);
+	cr_assert_eq(res.capture_gaps, 0);
+	uint32_t cli = stack_with_ip(r, "10.0.0.2"), srv = stack_with_ip(r, "10.0.0.1");
+	cr_assert_eq(r->n_lgrs, 2, "one link group, seen from each side");
+	cr_assert_eq(r->n_links, 2);
+	assert_link(r, cli, 1, REPORT_LINK_ACTIVE, 0x11, "::ffff:10.0.0.2", "::ffff:10.0.0.1", 2, 1);
+	assert_link(r, srv, 1, REPORT_LINK_ACTIVE, 0x11, "::ffff:10.0.0.1", "::ffff:10.0.0.2", 1, 2);
+	cr_assert_eq(conns_of_stack(r, cli), 32);
+	cr_assert_eq(conns_of_stack(r, srv), 32);
+	bool token_seen[33] = { false };
+	for (size_t i = 0; i < r->n_conns; i++) {
+		const report_conn *c = &r->conns[i];
+		bool client = c->stack_id == cli;
+		cr_assert_eq(c->mode, REPORT_MODE_SMCR);
+		cr_assert_eq(c->state, REPORT_CONN_CLOSED);
+		cr_assert_eq(c->link_id, 0x101u);
+		cr_assert_eq(c->local_token, c->peer_token, "Linux numbers both sides' tokens alike here");
+		cr_assert(c->local_token >= 1 && c->local_token <= 32);
+		cr_assert_eq(c->bytes_sent, client ? 508u : 500u);
+		cr_assert_eq(c->bytes_received, client ? 500u : 508u);
+		cr_assert_eq(c->rmbe_size, 65536);
+		if (client) {
+			cr_assert(!token_seen[c->local_token], "token %u twice", c->local_token);
+			token_seen[c->local_token] = true;
+		}
+	}
+	cr_assert_eq(res.clc_messages, 96);
+	replay_result_free(&res);
+}
+
+/* One connection closed in order, a second whose client is killed (-9) mid-transfer: the
+ * client's kernel aborts it (CDC abort flag) and the server's answers with its own abort
+ * (smc_diag: SMC_PROCESSABORT, 27; its send() fails with EPIPE); then the idle link sees
+ * TEST_LINK every 2 s from the server (net.smc.smcr_testlink_time 2, the client's 3) and
+ * `rmmod smc` on the server ends the link group: DELETE LINK ALL, operator initiated
+ * (0x00020000); the client's netlink then shows no link group. */
+Test(replay, linux_abort_testlink_and_rmmod_as_the_kernels_saw_them)
+{
+	replay_result res;
+	decode_file(LINUX_ABORT, &res);
+	const smcr_report *r = &res.report;
+	cr_assert_eq(res.errors.total, 0);
+	uint32_t cli = stack_with_ip(r, "10.0.0.2"), srv = stack_with_ip(r, "10.0.0.1");
+	const report_conn *c1 = conn_of(r, cli, 36636, 5000), *s1 = conn_of(r, srv, 5000, 36636);
+	cr_assert_eq(c1->state, REPORT_CONN_CLOSED);
+	cr_assert_eq(c1->bytes_sent, 262152);
+	cr_assert_eq(s1->bytes_sent, 262144);
+	cr_assert_eq(c1->tx_conn_flags & SMCR_CDC_PEER_CONN_ABORT, 0);
+	const report_conn *c2 = conn_of(r, cli, 35534, 5001), *s2 = conn_of(r, srv, 5001, 35534);
+	cr_assert_eq(c2->mode, REPORT_MODE_SMCR);
+	cr_assert_eq(c2->local_token, 2);
+	cr_assert(c2->tx_conn_flags & SMCR_CDC_PEER_CONN_ABORT, "the killed client's kernel aborts");
+	cr_assert(s2->tx_conn_flags & SMCR_CDC_PEER_CONN_ABORT, "the server's answers with an abort");
+	cr_assert_eq(c2->state, REPORT_CONN_CLOSED);
+	cr_assert_eq(s2->state, REPORT_CONN_CLOSED);
+	/* smc_peer on the server: 4390912 bytes received; its send() calls took 4194304, of
+	 * which its kernel had written 63 RMBs' worth (CDC producer cursor 63:0) when the
+	 * abort came */
+	cr_assert_eq(s2->bytes_received, 4390912);
+	cr_assert_eq(c2->bytes_sent, 4390912);
+	cr_assert_eq(s2->bytes_sent, 63u * 65536);
+	unsigned tl_req = 0, tl_resp = 0;
+	for (size_t i = 0; i < res.n_kept; i++) {
+		const replay_msg *m = &res.kept[i];
+		if (m->kind != REPLAY_MSG_LLC || m->len < 4 || m->data[0] != 0x27)
+			continue;
+		if (m->data[3] & SMCR_LLC_FLAG_RESP)
+			tl_resp += m->from == 0;
+		else
+			tl_req += m->from == 1;
+	}
+	cr_assert_eq(tl_req, 5, "TEST_LINK requests from the server: %u", tl_req);
+	cr_assert_eq(tl_resp, 5, "each answered by the client: %u", tl_resp);
+	for (int k = 0; k < 2; k++) {
+		uint32_t st = k ? srv : cli;
+		cr_assert_eq(link_of(r, st, 1)->state, REPORT_LINK_INACTIVE);
+	}
+	for (size_t i = 0; i < r->n_lgrs; i++)
+		cr_assert_eq(r->lgrs[i].type, REPORT_LGR_NONE, "the link group ended");
+	size_t ended = 0;
+	for (size_t i = 0; i < r->n_events; i++)
+		ended += r->events[i].code == SMCR_LLC_DEL_OP_INIT_TERM && r->events[i].link_num == 1;
+	cr_assert_eq(ended, 2);
+	/* the client's first SYNs came before the server listened: eleven refused, one note
+	 * for the first and one for the ten after it */
+	size_t refused_notes = 0;
+	for (size_t i = 0; i < res.notes.n; i++)
+		refused_notes += strstr(res.notes.items[i].text, " refused: RST in answer to the SYN") != NULL;
+	cr_assert_eq(refused_notes, 1);
+	cr_assert(has_note(&res, "10 more TCP connections from 10.0.0.2 to 10.0.0.1 port 5000 refused"));
+	replay_result_free(&res);
+}
+
+/* Two links as in linux_two_links_..., but the server's rxe1 goes down: the server's
+ * DELETE LINK (lost path), the client's response, connection 3 failing over to link 1,
+ * then link 3 from the client's rxe1 to the server's rxe0. The client kept sending on
+ * link 2 for a moment after the server's DELETE LINK (frames the server's downed
+ * interface never received): that is no move back to link 2. Netlink at the end: links 1
+ * and 3 on both, the client's group type 3 (asymmetric peer), the server's 4. */
+Test(replay, linux_server_side_link_down_as_the_kernels_saw_it)
+{
+	replay_result res;
+	decode_file(LINUX_SRV_DOWN, &res);
+	const smcr_report *r = &res.report;
+	cr_assert_eq(res.errors.total, 0);
+	uint32_t cli = stack_with_ip(r, "10.0.0.2"), srv = stack_with_ip(r, "10.0.0.1");
+	assert_link(r, cli, 1, REPORT_LINK_ACTIVE, 0x11, "::ffff:10.0.0.2", "::ffff:10.0.0.1", 2, 1);
+	assert_link(r, cli, 2, REPORT_LINK_INACTIVE, 0x11, "::ffff:10.0.0.4", "::ffff:10.0.0.3", 4, 3);
+	assert_link(r, cli, 3, REPORT_LINK_ACTIVE, 0x12, "::ffff:10.0.0.4", "::ffff:10.0.0.1", 4, 1);
+	assert_link(r, srv, 3, REPORT_LINK_ACTIVE, 0x12, "::ffff:10.0.0.1", "::ffff:10.0.0.4", 1, 4);
+	for (size_t i = 0; i < r->n_lgrs; i++)
+		cr_assert_eq(r->lgrs[i].type, r->lgrs[i].stack_id == cli ? REPORT_LGR_ASYMP : REPORT_LGR_ASYML);
+	for (size_t i = 0; i < r->n_conns; i++) {
+		cr_assert_eq(r->conns[i].link_id, 0x101u, "smc_diag: every connection on link 1");
+		cr_assert_eq(r->conns[i].bytes_sent, r->conns[i].stack_id == cli ? 2097160u : 2097152u);
+	}
+	cr_assert_eq(r->n_conns, 8);
+	cr_assert(has_note(&res, "connection with token 0x00000003 moved from link 2 to link 1"));
+	cr_assert(!has_note(&res, "moved from link 1 to link 2"));
+	cr_assert(has_note(&res, "on link 2 after that link's DELETE LINK"));
+	size_t removed = 0;
+	for (size_t i = 0; i < r->n_events; i++)
+		removed += r->events[i].link_num == 2 && r->events[i].code == SMCR_LLC_DEL_LOST_PATH &&
+		           strstr(r->events[i].cause, "request from the server");
+	cr_assert_eq(removed, 2);
+	replay_result_free(&res);
+}
+
+/* SMC-Rv2 over VLAN 100 (eth0.100; rxe refuses VLAN devices, so rxe0 carries the VLAN's
+ * GIDs): the CLC messages do not name the VLAN, the frames' tags do. Netlink: vlan=100,
+ * GIDs ::ffff:10.1.0.x; smc_diag: two connections on link 1, 65544 bytes out of the client. */
+Test(replay, linux_smcr_over_a_vlan_as_the_kernels_saw_it)
+{
+	replay_result res;
+	decode_file(LINUX_VLAN, &res);
+	const smcr_report *r = &res.report;
+	cr_assert_eq(res.errors.total, 0);
+	uint32_t cli = stack_with_ip(r, "10.1.0.2"), srv = stack_with_ip(r, "10.1.0.1");
+	assert_link(r, cli, 1, REPORT_LINK_ACTIVE, 0x11, "::ffff:10.1.0.2", "::ffff:10.1.0.1", 2, 1);
+	assert_link(r, srv, 1, REPORT_LINK_ACTIVE, 0x11, "::ffff:10.1.0.1", "::ffff:10.1.0.2", 1, 2);
+	cr_assert_eq(link_of(r, cli, 1)->vlan, 100);
+	cr_assert_eq(r->n_lgrs, 2);
+	for (size_t i = 0; i < r->n_lgrs; i++)
+		cr_assert_eq(r->lgrs[i].vlan, 100);
+	cr_assert_eq(r->n_conns, 4);
+	for (size_t i = 0; i < r->n_conns; i++) {
+		cr_assert_eq(r->conns[i].mode, REPORT_MODE_SMCR);
+		cr_assert_eq(r->conns[i].link_id, 0x101u);
+		cr_assert_eq(r->conns[i].bytes_sent, r->conns[i].stack_id == cli ? 65544u : 65536u);
+	}
+	replay_result_free(&res);
 }

@@ -261,6 +261,11 @@ void rp_clc_message(replay_decoder *d, uint32_t ci, int from, const uint8_t *msg
 		if (rc < 0)
 			break;
 		rp_host_set_sysid(d, h->host, m.peer_id);
+		if (m.version >= 2) { /* a v2 Decline names the decliner's OS, as a first contact's Accept does */
+			rp_host *host = RP_HOST(d, rp_host_root(d, h->host));
+			if (!host->os_type)
+				host->os_type = m.os_type;
+		}
 		c->decliner = from;
 		if (c->mode == RP_MODE_SMCR && c->first_contact && c->link && !RP_LINK(d, c->link)->confirmed) {
 			/* a first contact declined after its Confirm: the link never came up, and Linux

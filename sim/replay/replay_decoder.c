@@ -45,6 +45,7 @@ replay_decoder *replay_decoder_new(const replay_opts *opts)
 		d->opts.stall_ns = 1000000000ull;
 	d->res.linktype = 1;
 	rp_map_init(&d->tcp_map, 37);
+	rp_map_init(&d->refused_map, 35);
 	rp_map_init(&d->ip_host, 18);
 	rp_map_init(&d->ep_map, 20);
 	rp_map_init(&d->token_map, 12);
@@ -79,6 +80,7 @@ void replay_decoder_free(replay_decoder *d)
 	g_free(d->lgrs);
 	g_free(d->events);
 	rp_map_free(&d->tcp_map);
+	rp_map_free(&d->refused_map);
 	rp_map_free(&d->ip_host);
 	rp_map_free(&d->ep_map);
 	rp_map_free(&d->token_map);

@@ -105,6 +105,9 @@ typedef struct rp_conn {
 	bool clc_error;
 	bool not_smc; /* the client's SYN had no SMC option: plain TCP */
 	bool reset;
+	bool refused; /* the server answered the SYN with a RST: no connection, nothing to report */
+	uint32_t refused_more;       /* later attempts from the same address to the same port, refused too */
+	uint64_t refused_last_frame; /* the last of them */
 	uint32_t lgr, link;
 	uint16_t vlan;
 	uint64_t first_frame;
@@ -154,6 +157,8 @@ typedef struct rp_link {
 	bool unknown_rkey_noted;
 	rp_flow flow[2];
 	uint64_t created_frame;
+	uint64_t deleted_frame; /* the DELETE LINK that removed it, 0 none */
+	int deleted_by;         /* the side that sent it (RP_CLIENT or RP_SERVER) */
 } rp_link;
 
 typedef struct rp_rkey_alias {
@@ -205,6 +210,7 @@ struct replay_decoder {
 	rp_event *events;
 	size_t n_events, cap_events;
 	rp_map tcp_map;   /* normalized 4-tuple -> conn */
+	rp_map refused_map; /* (client IP, server IP, server port) -> first refused conn */
 	rp_map ip_host;   /* IP -> host */
 	rp_map ep_map;    /* (GID, QPN) -> link << 1 | side */
 	rp_map token_map; /* (lgr, side, token) -> conn */

@@ -133,7 +133,7 @@ static uint32_t lgr_id(const build *b, uint32_t lgr, int side)
 
 static bool half_reported(const rp_conn *c, int s)
 {
-	return !c->not_smc && c->h[s].smc_active;
+	return !c->not_smc && !c->refused && c->h[s].smc_active;
 }
 
 /* A first contact is done when its link's CONFIRM LINK was answered (or data flowed on

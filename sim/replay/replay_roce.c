@@ -77,7 +77,16 @@ static void on_cdc(replay_decoder *d, uint32_t li, int s, const uint8_t *p, uint
 		return;
 	}
 	rp_conn *c = RP_CONN(d, ci);
-	if (c->link != li) {
+	if (c->link != li && l->state == REPORT_LINK_INACTIVE && l->deleted_frame && c->link &&
+	    RP_LINK(d, c->link)->state != REPORT_LINK_INACTIVE) {
+		/* sent on a link already deleted, before the sender processed its DELETE LINK (a
+		 * capture on the wire sees what a downed interface never received): the
+		 * connection stays where it failed over to */
+		rp_note(d,
+		        "CDC from the %s for the connection with token 0x%08x on link %u after that link's DELETE LINK "
+		        "(frame %" PRIu64 "); the connection stays on link %u",
+		        side_name(s), m.token, l->link_num, l->deleted_frame, RP_LINK(d, c->link)->link_num);
+	} else if (c->link != li) {
 		rp_link *old = c->link ? RP_LINK(d, c->link) : NULL;
 		rp_note(d, "connection with token 0x%08x moved from link %u to link %u", m.token, old ? old->link_num : 0,
 		        l->link_num);
@@ -125,6 +134,8 @@ static void delete_link(replay_decoder *d, uint32_t li, int s, const smcr_llc_ms
 	if (l->state == REPORT_LINK_INACTIVE)
 		return;
 	l->state = REPORT_LINK_INACTIVE;
+	l->deleted_frame = d->frame;
+	l->deleted_by = s;
 	uint32_t reason = m->u.delete_link.reason;
 	bool orderly = (m->flags & SMCR_LLC_FLAG_DEL_LINK_ORDERLY) || orderly_reason(reason);
 	rp_event_add(d, li, orderly ? REPORT_EVENT_LINK_DELETED : REPORT_EVENT_LINK_FAILED, reason,
@@ -252,9 +263,29 @@ static void llc_delete_link(replay_decoder *d, uint32_t lgr, int s, const smcr_l
 		return;
 	}
 	uint32_t t = link_by_num(d, lgr, m->u.delete_link.link_id);
-	if (t)
+	if (t) {
 		delete_link(d, t, s, m);
-	else if (!(m->flags & SMCR_LLC_FLAG_RESP))
+		return;
+	}
+	if (m->flags & SMCR_LLC_FLAG_RESP)
+		return;
+	/* the latest removed link of that number: Linux's server answers a client's DELETE
+	 * LINK (the client lost the path) with a DELETE LINK request of its own for the same
+	 * link (smc_llc_process_srv_delete_link); the client has dropped the link already and
+	 * responds "no such link" (0x00100000) */
+	const rp_link *gone = NULL;
+	for (size_t i = 0; i < d->n_links; i++)
+		if (d->links[i].lgr == lgr && d->links[i].link_num == m->u.delete_link.link_id && d->links[i].deleted_frame)
+			gone = &d->links[i];
+	if (gone && gone->deleted_by == RP_CLIENT && s == RP_SERVER)
+		rp_note(d,
+		        "DELETE LINK request from the server for link %u, which the client's DELETE LINK (frame %" PRIu64
+		        ") removed: the server runs the deletion itself and asks the client (Linux's server does)",
+		        m->u.delete_link.link_id, gone->deleted_frame);
+	else if (gone)
+		rp_note(d, "DELETE LINK for link %u, which the DELETE LINK of frame %" PRIu64 " removed already",
+		        m->u.delete_link.link_id, gone->deleted_frame);
+	else
 		rp_note(d, "DELETE LINK for link %u, which is not active in this link group", m->u.delete_link.link_id);
 }
 

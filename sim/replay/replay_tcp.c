@@ -7,6 +7,7 @@
  * later retransmission may fill. After the CLC phase only the sequence numbers are followed
  * to count application bytes (fallback connections carry their data over TCP). */
 #include <glib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "model/byteorder.h"
@@ -332,8 +333,32 @@ void rp_tcp_segment(replay_decoder *d, const rp_frame *f)
 		}
 		return;
 	}
-	if (f->tcp_flags & RP_TCP_RST)
+	if (f->tcp_flags & RP_TCP_RST) {
 		c->reset = true;
+		if (from == RP_SERVER && c->syn_seen && !c->synack_seen && c->mode == RP_MODE_PENDING && !c->refused) {
+			/* nobody listens there: connect() fails (ECONNREFUSED) before SMC has begun, so
+			 * neither side has a socket to show; a SYN-ACK that was not captured would have
+			 * been followed by the client's ACK, not this RST */
+			c->refused = true;
+			/* a client that retries until the server listens: one note, with the count */
+			uint8_t rk[35];
+			rk[0] = c->family;
+			memcpy(rk + 1, c->h[RP_CLIENT].ip, 16);
+			memcpy(rk + 17, c->h[RP_SERVER].ip, 16);
+			put_be16(rk + 33, c->h[RP_SERVER].port);
+			uint64_t *first = rp_map_get(&d->refused_map, rk);
+			if (first) {
+				rp_conn *f0 = RP_CONN(d, (uint32_t)*first);
+				f0->refused_more++;
+				f0->refused_last_frame = d->frame;
+			} else {
+				char dir[200];
+				conn_dir_str(c, RP_CLIENT, dir, sizeof(dir));
+				rp_note(d, "TCP connection %s refused: RST in answer to the SYN (no listener on the port)", dir);
+				rp_map_put(&d->refused_map, rk, ci);
+			}
+		}
+	}
 	stream_segment(d, ci, from, f);
 	if (f->tcp_flags & RP_TCP_FIN)
 		RP_CONN(d, ci)->h[from].tcp.fin = true;
@@ -341,6 +366,20 @@ void rp_tcp_segment(replay_decoder *d, const rp_frame *f)
 
 void rp_tcp_finish(replay_decoder *d)
 {
+	for (size_t i = 0; i < d->n_conns; i++) {
+		const rp_conn *c = &d->conns[i];
+		if (!c->refused_more)
+			continue;
+		char a[64], b[64];
+		report_ip_str(c->family, c->h[RP_CLIENT].ip, a, sizeof(a));
+		report_ip_str(c->family, c->h[RP_SERVER].ip, b, sizeof(b));
+		uint64_t saved = d->frame;
+		d->frame = c->refused_last_frame;
+		rp_note(d, "%" PRIu32 " more TCP connections from %s to %s port %u refused after the first (its SYN: frame %" PRIu64
+		           "), a client retrying until the server listens; the last one here",
+		        c->refused_more, a, b, c->h[RP_SERVER].port, c->first_frame);
+		d->frame = saved;
+	}
 	for (size_t i = 0; i < d->n_conns; i++) {
 		rp_conn *c = &d->conns[i];
 		if (c->not_smc)

@@ -58,7 +58,9 @@ static void hex_u32_or_unknown(char *buf, size_t n, uint32_t v, int width)
 		snprintf(buf, n, "%0*" PRIX32, width, v);
 }
 
-static void print_rnic(FILE *out, const report_rnic *n)
+/* absent: "None" from a run, "Unknown" from a capture (no SMC-R message carries a PNET ID
+ * or a net device name; the kernel had them) */
+static void print_rnic(FILE *out, const report_rnic *n, const char *absent)
 {
 	char a[96], b[96], c[96], t[64];
 	fprintf(out, "\n");
@@ -71,7 +73,7 @@ static void print_rnic(FILE *out, const report_rnic *n)
 	else
 		snprintf(port, sizeof(port), "Unknown");
 	row(out, 2, kv(a, sizeof(a), "PFID", "%s", t), kv(b, sizeof(b), "PortNum", "%s", port),
-	    kv(c, sizeof(c), "PNetID", "%s", name_or(n->pnetid, "None")));
+	    kv(c, sizeof(c), "PNetID", "%s", name_or(n->pnetid, absent)));
 	report_vmac_str(n->mac, t, sizeof(t));
 	char mtu[16];
 	if (n->mtu)
@@ -79,7 +81,7 @@ static void print_rnic(FILE *out, const report_rnic *n)
 	else
 		snprintf(mtu, sizeof(mtu), "Unknown");
 	row(out, 2, kv(a, sizeof(a), "VMAC", "%s", t), kv(b, sizeof(b), "MTU", "%s", mtu),
-	    kv(c, sizeof(c), "NetDev", "%s", name_or(n->netdev, "None")));
+	    kv(c, sizeof(c), "NetDev", "%s", name_or(n->netdev, absent)));
 	if (n->n_gids == 0)
 		row(out, 2, "GID: Unknown", NULL, NULL);
 	for (unsigned i = 0; i < n->n_gids; i++) {
@@ -129,7 +131,7 @@ static void print_link(FILE *out, const smcr_report *r, const report_link *l)
 	row(out, 4, kv(a, sizeof(a), "TCPConns", "%u", l->n_conns), NULL, NULL);
 }
 
-static void print_lgr_head(FILE *out, const report_lgr *g)
+static void print_lgr_head(FILE *out, const report_lgr *g, const char *absent)
 {
 	char a[96], b[96], c[96], t[64];
 	fprintf(out, "\nSMCR link group: %08" PRIX32 "%s\n", g->id,
@@ -153,7 +155,7 @@ static void print_lgr_head(FILE *out, const report_lgr *g)
 		snprintf(ver, sizeof(ver), "%u", g->version);
 	else
 		snprintf(ver, sizeof(ver), "Unknown");
-	row(out, 2, kv(a, sizeof(a), "VLANid", "%s", t), kv(b, sizeof(b), "PNetID", "%s", name_or(g->pnetid, "None")),
+	row(out, 2, kv(a, sizeof(a), "VLANid", "%s", t), kv(b, sizeof(b), "PNetID", "%s", name_or(g->pnetid, absent)),
 	    kv(c, sizeof(c), "SMCVersion", "%s", ver));
 	row(out, 2, kv(a, sizeof(a), "Links", "%u", g->n_links), kv(b, sizeof(b), "TCPConns", "%u", g->n_conns),
 	    kv(c, sizeof(c), "BufferStorage", "%" PRIu64, g->buf_storage));
@@ -263,12 +265,12 @@ unsigned report_print_netstat(FILE *out, const smcr_report *r, const report_nets
 		fprintf(out, "==============================================================================\n");
 		for (size_t ni = 0; ni < r->n_rnics; ni++)
 			if (r->rnics[ni].stack_id == s->id && rnic_selected(r, &r->rnics[ni], o))
-				print_rnic(out, &r->rnics[ni]);
+				print_rnic(out, &r->rnics[ni], r->from_capture ? "Unknown" : "None");
 		for (size_t gi = 0; gi < r->n_lgrs; gi++) {
 			const report_lgr *g = &r->lgrs[gi];
 			if (g->stack_id != s->id || !lgr_selected(r, g, o))
 				continue;
-			print_lgr_head(out, g);
+			print_lgr_head(out, g, r->from_capture ? "Unknown" : "None");
 			printed++;
 			for (size_t li = 0; li < r->n_links; li++) {
 				const report_link *l = &r->links[li];

@@ -3,8 +3,8 @@
  * checks every byte, and reports what the kernel says about each connection through
  * smc_diag (sock_diag): mode, fallback reason and peer diagnosis, the link group's link.
  *
- *   smc_peer server [--port P] [--conns N] [--bytes B]
- *   smc_peer client --peer IPV4 [--port P] [--conns N] [--bytes B] [--wait S]
+ *   smc_peer server [--port P] [--conns N] [--bytes B] [--tcp]
+ *   smc_peer client --peer IPV4 [--port P] [--conns N] [--bytes B] [--wait S] [--hold S]
  *
  * The exchange on each connection (smcr-sim's `interop` command speaks the same):
  *   client → server: 8 bytes, the connection number k (1..N, big-endian), then B bytes of
@@ -20,7 +20,11 @@
  *        peer_diag=0x00000000 state=1 link_id=1 ibdev=rxe0 ibport=1 gid=… peer_gid=…
  *        sent=B received=B verified=yes
  *   result pass | result fail: why
- * Exit status 0 when every connection ran on SMC-R and its data was verified. */
+ * Exit status 0 when every connection ran on SMC-R and its data was verified.
+ * --hold S keeps each client connection open S seconds after its exchange, before the
+ * close, so that all of them are open at once.
+ * --tcp makes the server a plain TCP (AF_INET) listener: a peer without SMC, so the
+ * client's AF_SMC connections fall back to TCP (its report says why). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
@@ -59,6 +63,8 @@ typedef struct options {
 	unsigned conns;
 	uint64_t bytes;
 	unsigned wait_s;
+	bool tcp;
+	unsigned hold_s;
 } options;
 
 typedef struct conn {
@@ -322,6 +328,9 @@ static void *run_conn(void *arg)
 	char diag[700];
 	diag_report(c->fd, diag, sizeof(diag), &c->smcr);
 
+	if (!o->server && o->hold_s)
+		sleep(o->hold_s);
+
 	/* orderly close: our FIN (SMC shutdown), then the peer's end of stream */
 	if (shutdown(c->fd, SHUT_WR) < 0 && !c->err[0])
 		snprintf(c->err, sizeof(c->err), "shutdown: %s", strerror(errno));
@@ -422,9 +431,9 @@ static int run_client(const options *o)
 
 static int run_server(const options *o)
 {
-	int lfd = socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC);
+	int lfd = o->tcp ? socket(AF_INET, SOCK_STREAM, 0) : socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC);
 	if (lfd < 0) {
-		perror("smc_peer: socket(AF_SMC) (is smc.ko loaded?)");
+		perror(o->tcp ? "smc_peer: socket(AF_INET)" : "smc_peer: socket(AF_SMC) (is smc.ko loaded?)");
 		return 1;
 	}
 	int one = 1;
@@ -434,7 +443,8 @@ static int run_server(const options *o)
 		perror("smc_peer: bind/listen");
 		return 1;
 	}
-	printf("listening port=%u conns=%u bytes=%llu\n", o->port, o->conns, (unsigned long long)o->bytes);
+	printf("listening port=%u conns=%u bytes=%llu%s\n", o->port, o->conns, (unsigned long long)o->bytes,
+	       o->tcp ? " tcp" : "");
 	fflush(stdout);
 	static conn cs[MAX_CONNS];
 	pthread_t th[MAX_CONNS];
@@ -456,8 +466,8 @@ static int run_server(const options *o)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: smc_peer server [--port P] [--conns N] [--bytes B]\n"
-	           "       smc_peer client --peer IPV4 [--port P] [--conns N] [--bytes B] [--wait S]\n");
+	fprintf(f, "usage: smc_peer server [--port P] [--conns N] [--bytes B] [--tcp]\n"
+	           "       smc_peer client --peer IPV4 [--port P] [--conns N] [--bytes B] [--wait S] [--hold S]\n");
 }
 
 int main(int argc, char **argv)
@@ -469,6 +479,8 @@ int main(int argc, char **argv)
 		{ "conns", required_argument, NULL, 'n' },
 		{ "bytes", required_argument, NULL, 'b' },
 		{ "wait", required_argument, NULL, 'w' },
+		{ "tcp", no_argument, NULL, 't' },
+		{ "hold", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -480,6 +492,8 @@ int main(int argc, char **argv)
 		case 'n': o.conns = (unsigned)strtoul(optarg, NULL, 0); break;
 		case 'b': o.bytes = strtoull(optarg, NULL, 0); break;
 		case 'w': o.wait_s = (unsigned)strtoul(optarg, NULL, 0); break;
+		case 't': o.tcp = true; break;
+		case 'H': o.hold_s = (unsigned)strtoul(optarg, NULL, 0); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
