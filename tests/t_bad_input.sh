@@ -42,4 +42,31 @@ printf 'param N={N}\nswitch S{N}\n' >"$TMP/self.scn"
 expect_msg 2 "$TMP/self.scn:1:10: parameter 'N' is used in its own default; expected a default of values and parameters defined above it" \
 	"$SMCR_SIM" check "$TMP/self.scn"
 
+# ---- diff: its inputs are bounded (/dev/zero was read until the memory ran out) -------
+"$SMCR_SIM" run -q -f json "$S" >"$TMP/a.json"
+"$SMCR_SIM" run -q --events="$TMP/a.jsonl" "$S" >/dev/null
+expect_msg 2 "smcr-sim diff: /dev/zero: the file is larger than 256 MiB; expected the JSON of \`run --format json\` or a JSON report of at most 268435456 bytes" \
+	"$SMCR_SIM" diff "$TMP/a.json" /dev/zero
+expect_msg 2 "smcr-sim diff: <stdin>: the input is larger than 256 MiB; expected the JSON of \`run --format json\` or a JSON report of at most 268435456 bytes" \
+	sh -c "\"\$0\" diff - \"\$1\" </dev/zero" "$SMCR_SIM" "$TMP/a.json"
+expect_msg 2 "smcr-sim diff: $TMP: cannot read the file (Is a directory); expected the JSON of \`run --format json\` or a JSON report" \
+	"$SMCR_SIM" diff "$TMP/a.json" "$TMP"
+# an event stream is read a line at a time: a line without end is refused at its length
+expect_msg 2 "smcr-sim diff: /dev/zero:1: the line is longer than 1048576 bytes; expected a line of \`run --events\`" \
+	"$SMCR_SIM" diff --events "$TMP/a.jsonl" /dev/zero
+expect_msg 2 "smcr-sim diff: $TMP/nonesuch: cannot read the file (No such file or directory); expected an event stream of \`run --events\`" \
+	"$SMCR_SIM" diff --events "$TMP/a.jsonl" "$TMP/nonesuch"
+if [ -x /usr/bin/time ]; then
+	rss=$(/usr/bin/time -f '%M' timeout 60 "$SMCR_SIM" diff "$TMP/a.json" /dev/zero 2>&1 >/dev/null | tail -1)
+	[ "$rss" -lt 400000 ] || fail "diff of /dev/zero took $rss KiB"
+	rss=$(/usr/bin/time -f '%M' timeout 60 "$SMCR_SIM" diff --events "$TMP/a.jsonl" /dev/zero 2>&1 >/dev/null | tail -1)
+	[ "$rss" -lt 100000 ] || fail "diff --events of /dev/zero took $rss KiB"
+fi
+# a stream and its first 100 lines part where the shorter one ends
+head -100 "$TMP/a.jsonl" >"$TMP/b.jsonl"
+set +e; out=$("$SMCR_SIM" diff --events "$TMP/a.jsonl" "$TMP/b.jsonl"); rc=$?; set -e
+[ "$rc" = 1 ] || fail "diff --events of a cut stream exited $rc"
+echo "$out" | grep -q '^the streams part at line 101$' || fail "cut stream: $out"
+echo "$out" | grep -q '^after 100 equal lines, the last: ' || fail "cut stream: $out"
+
 echo "bad input ok"

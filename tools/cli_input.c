@@ -17,38 +17,47 @@ const char *cli_input_name(const char *path)
 	return cli_is_stdin(path) ? "<stdin>" : path;
 }
 
-int cli_read_input(const char *path, char **text, size_t *len, char *err, size_t errlen)
+int cli_read_input(const char *path, size_t max, const char *what, char **text, size_t *len, char *err, size_t errlen)
 {
-	if (!cli_is_stdin(path)) {
-		GError *e = NULL;
-		gsize n = 0;
-		if (!g_file_get_contents(path, text, &n, &e)) {
-			snprintf(err, errlen, "%s", e->message);
-			g_error_free(e);
-			return -1;
-		}
-		*len = n;
-		return 0;
-	}
-	GString *s = g_string_new(NULL);
-	char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0) {
-		if (s->len + n > SCN_MAX_FILE_BYTES) {
-			snprintf(err, errlen, "more than %u MiB of input",
-			         SCN_MAX_FILE_BYTES >> 20);
-			g_string_free(s, TRUE);
-			return -1;
-		}
-		g_string_append_len(s, buf, (gssize)n);
-	}
-	if (ferror(stdin)) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		g_string_free(s, TRUE);
+	const char *name = cli_input_name(path);
+	bool in = cli_is_stdin(path);
+	FILE *f = in ? stdin : fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot read the file (%s); expected %s", name, strerror(errno), what);
 		return -1;
 	}
-	*len = s->len;
-	*text = g_string_free(s, FALSE);
+	size_t cap = 65536, n = 0;
+	char *buf = g_malloc(cap + 1);
+	for (;;) {
+		if (n == cap) {
+			if (cap > max)
+				break;
+			cap = cap > max / 2 ? max + 1 : cap * 2; /* one byte past max tells it is over */
+			buf = g_realloc(buf, cap + 1);
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0 || n > max)
+			break;
+	}
+	bool failed = ferror(f) != 0;
+	int e = errno;
+	if (!in)
+		fclose(f);
+	if (failed) {
+		snprintf(err, errlen, "%s: cannot read the %s (%s); expected %s", name, in ? "input" : "file", strerror(e), what);
+		g_free(buf);
+		return -1;
+	}
+	if (n > max) {
+		snprintf(err, errlen, "%s: the %s is larger than %zu MiB; expected %s of at most %zu bytes", name, in ? "input" : "file",
+		         max >> 20, what, max);
+		g_free(buf);
+		return -1;
+	}
+	buf[n] = 0;
+	*len = n;
+	*text = buf;
 	return 0;
 }
 
@@ -59,8 +68,9 @@ scn_scenario *cli_load_scenario(const char *path, const scn_load_opts *opts, scn
 	/* the file is read whole before it is parsed anyway: read standard input the same way */
 	char *text = NULL, err[256];
 	size_t len = 0;
-	if (cli_read_input(path, &text, &len, err, sizeof(err))) {
-		scn_error(diag, (scn_loc){ "<stdin>", 0, 0 }, "%s", err);
+	if (cli_read_input(path, SCN_MAX_FILE_BYTES, "a scenario file", &text, &len, err, sizeof(err))) {
+		/* err starts with the name, which the location gives */
+		scn_error(diag, (scn_loc){ "<stdin>", 0, 0 }, "%s", err + strlen("<stdin>: "));
 		return NULL;
 	}
 	scn_scenario *s = scn_load_string_opts("<stdin>", text, len, opts, diag);
