@@ -69,4 +69,32 @@ set +e; out=$("$SMCR_SIM" diff --events "$TMP/a.jsonl" "$TMP/b.jsonl"); rc=$?; s
 echo "$out" | grep -q '^the streams part at line 101$' || fail "cut stream: $out"
 echo "$out" | grep -q '^after 100 equal lines, the last: ' || fail "cut stream: $out"
 
+# ---- output that cannot be written: exit 2, never 0 with a cut report or capture -------
+if [ -c /dev/full ]; then
+	for cmd in "run -q $S" "check --dump $S" "replay $TR"; do
+		set +e; err=$(timeout 60 sh -c "\"\$0\" $cmd >/dev/full" "$SMCR_SIM" 2>&1); rc=$?; set -e
+		[ "$rc" = 2 ] || fail "'$cmd >/dev/full' exited $rc"
+		echo "$err" | grep -qx "smcr-sim: writing standard output failed (No space left on device); the output is incomplete" ||
+			fail "'$cmd >/dev/full' said: $err"
+	done
+	for cmd in run report; do
+		set +e; err=$(timeout 60 "$SMCR_SIM" $cmd -q --pcap=/dev/full "$S" 2>&1 >/dev/null); rc=$?; set -e
+		[ "$rc" = 2 ] || fail "'$cmd --pcap=/dev/full' exited $rc"
+		[ "$err" = "smcr-sim: writing a capture failed (disk full?)" ] || fail "'$cmd --pcap=/dev/full' said: $err"
+	done
+	expect_msg 2 "smcr-sim sweep: cannot write /dev/full: No space left on device" \
+		"$SMCR_SIM" sweep -o /dev/full --seeds 1..2 "$S"
+fi
+# sweep -o to something that is no regular file (here a FIFO; /dev/null alike) writes into
+# it: a temporary file renamed over it replaced the FIFO, or /dev/null, with a file
+mkfifo "$TMP/fifo"
+cat "$TMP/fifo" >"$TMP/fifo.out" &
+reader=$!
+"$SMCR_SIM" sweep -o "$TMP/fifo" --seeds 1..2 "$S" >/dev/null 2>&1 || fail "sweep -o FIFO failed"
+wait $reader
+[ -p "$TMP/fifo" ] || fail "sweep -o replaced the FIFO with a file"
+[ ! -e "$TMP/fifo.wall" ] && [ ! -e "$TMP/fifo.tmp" ] || fail "sweep -o FIFO left files beside it"
+[ "$(wc -l <"$TMP/fifo.out")" = 3 ] || fail "sweep -o FIFO: $(cat "$TMP/fifo.out")"
+head -1 "$TMP/fifo.out" | grep -q '"format":"smcr-sweep"' || fail "sweep -o FIFO: no header"
+
 echo "bad input ok"
