@@ -97,4 +97,16 @@ wait $reader
 [ "$(wc -l <"$TMP/fifo.out")" = 3 ] || fail "sweep -o FIFO: $(cat "$TMP/fifo.out")"
 head -1 "$TMP/fifo.out" | grep -q '"format":"smcr-sweep"' || fail "sweep -o FIFO: no header"
 
+# ---- replay -: standard input is kept in a temporary file, so it must be a capture ----
+expect_msg 2 "smcr-sim replay: <stdin>: the input starts with 00 00 00 00, no pcap or pcapng magic number; expected a pcap or pcapng capture" \
+	sh -c 'head -c 100000000 /dev/zero | "$0" replay -' "$SMCR_SIM"
+expect_msg 2 "smcr-sim replay: <stdin>: the input ends after 0 bytes; expected a pcap or pcapng capture" \
+	sh -c '"$0" replay - </dev/null' "$SMCR_SIM"
+# a capture that never ends, interrupted: its temporary file goes with it
+mkdir -p "$TMP/spool"
+set +e
+TMPDIR="$TMP/spool" timeout 3 sh -c 'cat "$1" /dev/zero | "$0" replay - >/dev/null 2>&1' "$SMCR_SIM" "$TR"
+set -e
+[ -z "$(ls "$TMP/spool")" ] || fail "an interrupted replay - left $(ls "$TMP/spool") behind"
+
 echo "bad input ok"

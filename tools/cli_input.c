@@ -1,5 +1,7 @@
 /* Reading a command's input file, where "-" is standard input. */
 #include <errno.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -78,8 +80,46 @@ scn_scenario *cli_load_scenario(const char *path, const scn_load_opts *opts, scn
 	return s;
 }
 
+/* The spooled file, removed by a signal that ends the process. */
+static char spool_path[4096];
+
+static void spool_signal(int sig)
+{
+	if (spool_path[0])
+		unlink(spool_path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* The first bytes of a pcap (either byte order, µs or ns) or pcapng file. */
+static bool capture_magic(const uint8_t *m)
+{
+	static const uint8_t magics[][4] = {
+		{ 0xa1, 0xb2, 0xc3, 0xd4 }, { 0xd4, 0xc3, 0xb2, 0xa1 }, { 0xa1, 0xb2, 0x3c, 0x4d },
+		{ 0x4d, 0x3c, 0xb2, 0xa1 }, { 0x0a, 0x0d, 0x0d, 0x0a },
+	};
+	for (size_t i = 0; i < sizeof(magics) / sizeof(magics[0]); i++)
+		if (!memcmp(m, magics[i], 4))
+			return true;
+	return false;
+}
+
 char *cli_spool_stdin(char *err, size_t errlen)
 {
+	uint8_t head[4];
+	size_t got = fread(head, 1, sizeof(head), stdin);
+	if (got < sizeof(head) || !capture_magic(head)) {
+		if (ferror(stdin))
+			snprintf(err, errlen, "<stdin>: cannot read the input (%s); expected a pcap or pcapng capture", strerror(errno));
+		else if (got < sizeof(head))
+			snprintf(err, errlen, "<stdin>: the input ends after %zu bytes; expected a pcap or pcapng capture", got);
+		else
+			snprintf(err, errlen,
+			         "<stdin>: the input starts with %02x %02x %02x %02x, no pcap or pcapng magic number; expected a pcap "
+			         "or pcapng capture",
+			         head[0], head[1], head[2], head[3]);
+		return NULL;
+	}
 	GError *e = NULL;
 	gchar *path = NULL;
 	int fd = g_file_open_tmp("smcr-sim-stdin-XXXXXX", &path, &e);
@@ -88,10 +128,14 @@ char *cli_spool_stdin(char *err, size_t errlen)
 		g_error_free(e);
 		return NULL;
 	}
+	g_strlcpy(spool_path, path, sizeof(spool_path));
+	signal(SIGINT, spool_signal);
+	signal(SIGTERM, spool_signal);
+	signal(SIGHUP, spool_signal);
 	FILE *out = fdopen(fd, "wb");
 	char buf[65536];
 	size_t n;
-	bool ok = out != NULL;
+	bool ok = out != NULL && fwrite(head, 1, sizeof(head), out) == sizeof(head);
 	while (ok && (n = fread(buf, 1, sizeof(buf), stdin)) > 0)
 		ok = fwrite(buf, 1, n, out) == n;
 	ok = ok && !ferror(stdin);
@@ -99,9 +143,22 @@ char *cli_spool_stdin(char *err, size_t errlen)
 		ok = false;
 	if (!ok) {
 		snprintf(err, errlen, "cannot copy standard input to %s: %s", path, strerror(errno));
-		unlink(path);
-		g_free(path);
+		cli_spool_remove(path);
 		return NULL;
 	}
 	return path;
+}
+
+void cli_spool_remove(char *path)
+{
+	if (!path)
+		return;
+	unlink(path);
+	if (!strcmp(path, spool_path)) {
+		spool_path[0] = 0;
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+	}
+	g_free(path);
 }
