@@ -109,4 +109,11 @@ TMPDIR="$TMP/spool" timeout 3 sh -c 'cat "$1" /dev/zero | "$0" replay - >/dev/nu
 set -e
 [ -z "$(ls "$TMP/spool")" ] || fail "an interrupted replay - left $(ls "$TMP/spool") behind"
 
+# ---- --stats-interval: the samples of a run are bounded (1ns over 10 s wrote without end)
+expect_msg 2 "smcr-sim run: bad --stats-interval 1ns: the run's 10s would take 10000000000 samples; expected at most 100000 (an interval of 100us or more)" \
+	"$SMCR_SIM" run -q --stats="$TMP/st.csv" --stats-interval=1ns "$S"
+expect_msg 2 "smcr-sim run: bad --stats-interval 1us: the run's 1m would take 60000000 samples; expected at most 100000 (an interval of 600us or more)" \
+	"$SMCR_SIM" run -q --timeline="$TMP/tl.svg" --stats-interval=1us --end=1m "$S"
+[ ! -s "$TMP/st.csv" ] || fail "a refused --stats-interval wrote statistics"
+
 echo "bad input ok"

@@ -174,7 +174,7 @@ static int run_opts(const char *prog, const run_args *a, world_opts *o, realhw_m
 static int run_world(const char *prog, const scn_scenario *scn, world_opts *o, const run_args *a)
 {
 	int rc = 0;
-	observe_session *obs = observe_session_new(prog, &a->obs, o, &rc);
+	observe_session *obs = observe_session_new(prog, &a->obs, o, o->has_end ? o->end_ns : scn->end_ns, &rc);
 	if (rc)
 		return rc;
 	char err[1024];
