@@ -123,6 +123,18 @@ expect_exit 2 "$SMCR_SIM" bench incast --convergence --rate-timer 0us
 expect_exit 2 "$SMCR_SIM" bench incast --rai 5Mbps
 "$SMCR_SIM" bench incast --convergence --fabric relay --rate 25Gbps --ms 50 --avg 2 | grep -q '25.0 Gb/s bottleneck (RED relay' ||
 	fail "convergence through the relay at 25 Gb/s"
+# --svg: the same curves as a picture, well-formed, 1 ms windows and the means per flow
+if python3 -c 'import xml.etree.ElementTree' 2>/dev/null; then
+	"$SMCR_SIM" bench incast --convergence --ms 60 --svg "$dir/conv.svg" >/dev/null || fail "convergence --svg"
+	tests/support/svg-count "$dir/conv.svg" series band ref mark >"$dir/conv.count" ||
+		fail "convergence --svg: not well-formed SVG: $(cat "$dir/conv.count")"
+	grep -qx 'series 4' "$dir/conv.count" && grep -qx 'band 1' "$dir/conv.count" && grep -qx 'mark 1' "$dir/conv.count" ||
+		fail "convergence --svg: not four series, the fair band and the join: $(cat "$dir/conv.count")"
+	"$SMCR_SIM" bench incast --convergence --ms 60 --svg "$dir/conv2.svg" >/dev/null
+	cmp -s "$dir/conv.svg" "$dir/conv2.svg" || fail "convergence --svg: two runs drew different bytes"
+fi
+expect_exit 1 "$SMCR_SIM" bench incast --convergence --ms 20 --svg /nonexistent/dir/c.svg
+expect_exit 2 "$SMCR_SIM" bench incast --svg "$dir/x.svg"
 expect_exit 2 "$SMCR_SIM" bench incast --convergence --senders 3
 expect_exit 2 "$SMCR_SIM" bench incast --convergence --rate wet
 expect_exit 2 "$SMCR_SIM" bench incast --convergence --fabric pfc

@@ -1,6 +1,7 @@
 /* `smcr-sim bench incast`: options and figures of the incast benchmark
  * (sim/bench/incast_bench.h). */
 #include <glib.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include "sim/bench/fabric_bench.h"
 #include "sim/bench/incast_bench.h"
 #include "sim/bench/incast_convergence.h"
+#include "sim/observe/rate_chart.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 
@@ -111,6 +113,66 @@ static void print_convergence(const incast_conv_config *c, const incast_conv_res
 	       r->run.marked + r->run.switch_marks, r->run.cnp_tx, r->run.switch_drops, r->run.max_queue);
 }
 
+/* --svg: the two flows' link shares over time, 1 ms windows (thin) and their `avg` ms
+ * means (thick), each point at the end of its window, the fair share with a band of
+ * ±10 %, the join marked (docs/pictures/dcqcn-convergence.svg is one). 0, or 1 when the
+ * file cannot be written. */
+static int write_convergence_svg(const char *path, const incast_conv_config *c, const incast_conv_result *r,
+                                 const char *prog)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "%s: --svg %s: cannot write: %s\n", prog, path, g_strerror(errno));
+		return 1;
+	}
+	double *y = g_new(double, 4 * (size_t)c->ms);
+	for (size_t w = 0; w < c->ms; w++)
+		for (unsigned fl = 0; fl < 2; fl++) {
+			y[fl * c->ms + w] = incast_conv_gbps(r, fl, w, 1);
+			y[(2 + fl) * c->ms + w] = w + 1 >= c->avg ? incast_conv_gbps(r, fl, w, c->avg) : NAN;
+		}
+	char mean1[48], mean2[48], title[160], sub[320];
+	snprintf(mean1, sizeof mean1, "flow 1, %u ms means", c->avg);
+	snprintf(mean2, sizeof mean2, "flow 2, %u ms means", c->avg);
+	rate_chart_series s[4] = {
+		{ "flow 1, 1 ms", y, 0, 1 },
+		{ "flow 2, 1 ms", y + c->ms, 1, 1 },
+		{ mean1, y + 2 * (size_t)c->ms, 0, 0 },
+		{ mean2, y + 3 * (size_t)c->ms, 1, 0 },
+	};
+	const dcqcn_params *d = &c->dp;
+	snprintf(title, sizeof title, "DCQCN: two flows through one %.0f Gb/s bottleneck (%s), seed %" PRIu64,
+	         (double)c->rate_bps / 1e9, c->relay ? "RED relay" : "switch", c->seed);
+	snprintf(sub, sizeof sub,
+	         "each flow's share of the bottleneck link; g %" PRIu64 "/%" PRIu64 ", K %.0f us, T %.0f us, B %" PRIu64
+	         " B, F %u, R_AI %.0f Mb/s, N %.0f us; RED Kmin %" PRIu64 " B, Kmax %" PRIu64
+	         " B, Pmax 1 %%; grey: fair share ±10 %%",
+	         d->g.num, d->g.den, (double)d->alpha_timer / 1e3, (double)d->rate_timer / 1e3, d->byte_counter,
+	         d->recovery, (double)d->rai_bps / 1e6, (double)d->cnp_interval / 1e3, r->kmin, r->kmax);
+	rate_chart ch = { .title = title,
+		          .subtitle = sub,
+		          .x_unit = "ms of virtual time",
+		          .y_unit = "Gb/s",
+		          .n = c->ms,
+		          .x0 = 1,
+		          .dx = 1,
+		          .y_max = (double)c->rate_bps / 1e9,
+		          .ref = r->fair_gbps,
+		          .band = 0.1,
+		          .ref_label = "fair share",
+		          .mark_x = (double)r->join_ms,
+		          .mark_label = "flow 2 joins",
+		          .series = s,
+		          .n_series = 4 };
+	rate_chart_write(f, &ch);
+	g_free(y);
+	if (fclose(f)) {
+		fprintf(stderr, "%s: --svg %s: cannot write: %s\n", prog, path, g_strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 /* --cnp-interval, --rate-timer, --rai: DCQCN parameters other than the paper's, to compare. */
 typedef struct conv_dcqcn_opts {
 	const char *cnp_interval, *rate_timer, *rai;
@@ -146,7 +208,7 @@ static int dcqcn_overrides(const conv_dcqcn_opts *o, dcqcn_params *dp, const cha
 }
 
 static int convergence(gint64 senders, const char *fabric, const char *rate, gint64 ms, gint64 avg, gint64 seed,
-                       const conv_dcqcn_opts *dopts, const char *prog)
+                       const conv_dcqcn_opts *dopts, const char *svg_path, const char *prog)
 {
 	incast_conv_config c;
 	incast_conv_default(&c);
@@ -177,6 +239,8 @@ static int convergence(gint64 senders, const char *fabric, const char *rate, gin
 	} else {
 		print_convergence(&c, r);
 		rc = r->run.failed ? 1 : 0;
+		if (svg_path && write_convergence_svg(svg_path, &c, r, prog))
+			rc = 1;
 	}
 	g_free(r);
 	return rc;
@@ -232,7 +296,7 @@ int bench_incast(int argc, char **argv)
 {
 	gint64 senders = 16, seed = 1, ms = 0, avg = 0, repeat = 3;
 	gboolean speed = FALSE;
-	gchar *mode = NULL, *bytes = NULL, *rate = NULL, *cnpi = NULL, *ratet = NULL, *rai = NULL;
+	gchar *mode = NULL, *bytes = NULL, *rate = NULL, *cnpi = NULL, *ratet = NULL, *rai = NULL, *svgp = NULL;
 	gboolean conv = FALSE;
 	GOptionEntry entries[] = {
 		{ "convergence", 0, 0, G_OPTION_ARG_NONE, &conv,
@@ -246,6 +310,8 @@ int bench_incast(int argc, char **argv)
 		  "DUR" },
 		{ "rai", 0, 0, G_OPTION_ARG_STRING, &rai, "with --convergence: DCQCN's R_AI instead of the paper's 40Mbps",
 		  "RATE" },
+		{ "svg", 0, 0, G_OPTION_ARG_FILENAME, &svgp,
+		  "with --convergence: also draw the two flows' shares over time into FILE (SVG)", "FILE" },
 		{ "senders", 'n', 0, G_OPTION_ARG_INT64, &senders, "stacks sending to one (16, 1..64)", "N" },
 		{ "fabric", 'f', 0, G_OPTION_ARG_STRING, &mode, "none, pfc, ecn-dcqcn or all (all)", "MODE" },
 		{ "bytes", 'b', 0, G_OPTION_ARG_STRING, &bytes, "bytes per sender (1M)", "SIZE" },
@@ -259,16 +325,16 @@ int bench_incast(int argc, char **argv)
 	if (cli_parse_options(&opts, &argc, &argv))
 		return 2;
 	int rc = 0;
-	if (conv || rate || ms || avg || cnpi || ratet || rai) {
+	if (conv || rate || ms || avg || cnpi || ratet || rai || svgp) {
 		conv_dcqcn_opts d = { cnpi, ratet, rai };
 		if (!conv || argc > 1 || bytes) {
 			fprintf(stderr,
-			        "%s: --rate, --ms, --avg, --cnp-interval, --rate-timer and --rai go with --convergence (which takes "
+			        "%s: --rate, --ms, --avg, --cnp-interval, --rate-timer, --rai and --svg go with --convergence (which takes "
 			        "no --bytes)\n",
 			        argv[0]);
 			rc = 2;
 		} else {
-			rc = convergence(senders == 16 ? 2 : senders, mode, rate, ms, avg, seed, &d, argv[0]);
+			rc = convergence(senders == 16 ? 2 : senders, mode, rate, ms, avg, seed, &d, svgp, argv[0]);
 		}
 		g_free(mode);
 		g_free(bytes);
@@ -276,6 +342,7 @@ int bench_incast(int argc, char **argv)
 		g_free(cnpi);
 		g_free(ratet);
 		g_free(rai);
+		g_free(svgp);
 		return rc;
 	}
 	uint64_t b = 1u << 20;
