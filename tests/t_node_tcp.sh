@@ -46,4 +46,25 @@ expect_exit 1 timeout 20 "$SMCR_SIM" node --connect 127.0.0.1:$((port + 1)) --wa
 # no client: the server gives up at its timeout (exit 2: the node could not run)
 expect_exit 2 timeout 20 "$SMCR_SIM" node --listen 127.0.0.1:$((port + 2)) --timeout 1s
 expect_stderr 'is the client running' "$SMCR_SIM" node --listen 127.0.0.1:$((port + 3)) --timeout 1s
+# a peer whose first bytes are no CLC message: the connection fails at once and the
+# server ends (exit 1, why), instead of waiting out its --timeout
+port=$((port + 4))
+"$SMCR_SIM" node --listen 127.0.0.1:$port --timeout 60s > "$BUILD/node-bad.txt" 2> "$BUILD/node-bad.err" &
+srv=$!
+t0=$(date +%s)
+python3 -c '
+import socket, sys, time
+for i in range(50):
+    try:
+        s = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); break
+    except OSError:
+        time.sleep(0.1)
+s.sendall(bytes(range(16)))
+time.sleep(0.5)
+s.close()' $port
+set +e; wait $srv; rc=$?; set -e
+[ "$rc" = 1 ] || fail "a server given a malformed CLC message exited $rc: $(cat "$BUILD/node-bad.err")"
+[ $(( $(date +%s) - t0 )) -lt 20 ] || fail "a server given a malformed CLC message waited for its timeout"
+grep -qx 'smcr-sim node: 1 connection(s) failed; connection 1: aborted (protocol violation)' "$BUILD/node-bad.err" ||
+	fail "malformed CLC: $(cat "$BUILD/node-bad.err")"
 echo "node tcp ok"

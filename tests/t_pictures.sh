@@ -50,8 +50,17 @@ texts "$TMP/win.svg" | grep -q 'CLC Proposal' && fail "msc --from/--to: a CLC of
 texts "$TMP/max.svg" | grep -q "^\.\.\. $((all - 10)) more not drawn" || fail "msc --max 10: the cut is not said"
 "$SMCR_SIM" msc --lgr 0x00000100 scenarios/default.scn -o "$TMP/lgr.svg"
 [ "$(rows "$TMP/lgr.svg")" -gt 0 ] || fail "msc --lgr 0x00000100: nothing drawn"
-"$SMCR_SIM" msc --lgr 0x00000999 --cdc none scenarios/default.scn -o "$TMP/nolgr.svg"
-[ "$(count "$TMP/nolgr.svg" llc)" = 1 ] || fail "msc --lgr of no link group: LLC drawn"
+# a filter that names nothing in the chart is an error that says what there is, not an
+# empty chart
+expect_stderr "^smcr-sim msc: bad --lgr '00000999': no message of the chart belongs to it; expected one of its link groups (00000100)$" \
+	"$SMCR_SIM" msc --lgr 0x00000999 --cdc none scenarios/default.scn -o "$TMP/nolgr.svg"
+expect_exit 2 "$SMCR_SIM" msc --lgr 0x00000999 scenarios/default.scn -o "$TMP/nolgr.svg"
+expect_stderr "^smcr-sim msc: bad --stack 'ZOSQ': the chart has no such lifeline; expected one of its stacks or hosts (ZOSA, ZOSB)$" \
+	"$SMCR_SIM" msc --stack ZOSQ scenarios/default.scn -o "$TMP/nostack.svg"
+expect_stderr "^smcr-sim msc: bad --conn 'bulk.9': no message of the chart belongs to it; expected an app, an app instance or a capture's connection number (bulk.1, bulk.2, bulk.3, bulk.4, bulk.5)$" \
+	"$SMCR_SIM" msc --conn bulk.9 scenarios/default.scn -o "$TMP/noconn.svg"
+expect_stderr "^smcr-sim msc: bad --stack 'LNXA': the chart has no such lifeline; expected one of its stacks or hosts (192.168.10.1, 192.168.10.2)$" \
+	"$SMCR_SIM" msc --stack LNXA traces/trace-two-stacks.pcapng -o "$TMP/nohost.svg"
 # 200 stacks: one stack's messages only, two lifelines
 "$SMCR_SIM" msc --stack H00003 scenarios/scale-smoke.scn -o "$TMP/one.svg"
 [ "$(count "$TMP/one.svg" head)" = 2 ] || fail "msc --stack H00003: $(count "$TMP/one.svg" head) lifelines, expected it and its peer"

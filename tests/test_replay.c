@@ -658,6 +658,30 @@ Test(replay, rdma_write_outside_the_rmb_is_an_error)
 	pe_free(&c);
 }
 
+Test(replay, rdma_write_that_wraps_the_address_space_is_outside_the_rmb)
+{
+	/* an RMB announced at address 0 and a WRITE of 64 bytes at 2^64 - 32: the end wraps
+	 * to 32, inside the RMB, unless the check keeps to the sizes */
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	uint8_t *reth = c.f[F_WRITE].data + 14 + 20 + 8 + 12;
+	uint8_t vaddr[8];
+	put_be64(vaddr, get_be64(reth));
+	uint8_t *clc = c.f[F_ACCEPT].data + pe_tcp_payload_off(&c, F_ACCEPT);
+	uint8_t *at = memmem(clc, c.f[F_ACCEPT].caplen - pe_tcp_payload_off(&c, F_ACCEPT), vaddr, sizeof(vaddr));
+	cr_assert_not_null(at, "the Accept holds the RMB address the WRITE goes to");
+	put_be64(at, 0);
+	put_be64(reth, UINT64_MAX - 31);
+	pe_roce_fix_icrc(&c, F_WRITE);
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	cr_assert_eq(res.errors.total, 1);
+	cr_assert_eq(res.errors.items[0].frame, F_WRITE + 1);
+	cr_assert_not_null(strstr(res.errors.items[0].text, "outside the RMB"), "%s", res.errors.items[0].text);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
 Test(replay, snaplen_cut_clc_is_reported_with_its_frame)
 {
 	pe_capture c;

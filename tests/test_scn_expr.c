@@ -103,6 +103,9 @@ Test(scn_expr, overflow_and_division_by_zero_are_errors)
 	cr_assert_str_eq(why("BIG*2"), "@3: the product is out of range (max 9223372036854775807); expected smaller factors");
 	cr_assert_eq(eval("-BIG-1"), INT64_MIN);
 	cr_assert_str_eq(why("(-BIG-1)/-1"), "@8: the quotient is out of range (max 9223372036854775807); expected a smaller number");
+	/* the remainder of the same division is 0, not an error */
+	cr_assert_eq(eval("(-BIG-1)%-1"), 0);
+	cr_assert_eq(eval("(-BIG-1)%-1 + 5"), 5);
 	cr_assert_str_eq(why("-(-BIG-1)"), "@0: -(-9223372036854775808) is out of range (max 9223372036854775807); expected a smaller number");
 }
 

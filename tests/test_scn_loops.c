@@ -398,6 +398,11 @@ Test(scn_loops, parameter_definition_errors)
 	              "t.scn:2:11: ':04X' formats integers, but parameter 'D' is a size; expected {D} without a format\n");
 	EXPECT_ERRORS("param N=99999999999999999999\n" TAIL,
 	              "t.scn:1:9: default '99999999999999999999' of parameter 'N' is out of range (max 9223372036854775807); expected a smaller integer\n");
+	/* a default that uses its own parameter: reported, not a silently dropped scenario */
+	EXPECT_ERRORS("param N={N}\nswitch S{N}\n" TAIL,
+	              "t.scn:1:10: parameter 'N' is used in its own default; expected a default of values and parameters defined above it\n");
+	EXPECT_ERRORS("param N={N+1}\n" TAIL,
+	              "t.scn:1:10: parameter 'N' is used in its own default; expected a default of values and parameters defined above it\n");
 	static const char *const big[] = { "N=-9223372036854775809" };
 	EXPECT_ERRORS_SET("param N=1\n" TAIL, big,
 	                  "t.scn:1:9: --set N=-9223372036854775809 is out of range (max 9223372036854775807) for parameter 'N'; expected a smaller integer\n");

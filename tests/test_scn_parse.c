@@ -461,6 +461,28 @@ Test(scn_parse, address_conflict_on_one_segment)
 	              "switch 'SW2', untagged); expected a unique address\n");
 }
 
+Test(scn_parse, wires_that_close_a_loop_are_refused)
+{
+	/* the switches flood without a spanning tree: a loop was a broadcast storm that took
+	 * gigabytes and never ended */
+	EXPECT_ERRORS(FABRIC "switch SW2\nswitch SW3\nwire W1 SW1 SW2\nwire W2 SW2 SW3\nwire W3 SW3 SW1\n",
+	              "t.scn:18:1: wire 'W3' closes a loop: switches 'SW3' and 'SW1' are joined already by the wires above it; "
+	              "expected wires that form a tree (the switches run no spanning tree protocol: a loop would flood "
+	              "broadcasts forever)\n");
+	EXPECT_ERRORS(FABRIC "switch SW2\nwire W1 SW1 SW2\nwire W2 SW2 SW1\n",
+	              "t.scn:16:1: wire 'W2' closes a loop: switches 'SW2' and 'SW1' are joined already by the wires above it; "
+	              "expected wires that form a tree (the switches run no spanning tree protocol: a loop would flood "
+	              "broadcasts forever)\n");
+	/* per VLAN: parallel trunks of different VLANs are no loop, a shared VLAN is */
+	EXPECT_ERRORS(FABRIC "switch SW2\nwire W1 SW1 SW2 vlans=1,10\nwire W2 SW1 SW2 vlans=20\nwire W3 SW2 SW1 vlans=20,30\n",
+	              "t.scn:17:1: wire 'W3' closes a loop on VLAN 20: switches 'SW2' and 'SW1' are joined already by the wires "
+	              "above it; expected wires that form a tree (the switches run no spanning tree protocol: a loop would "
+	              "flood broadcasts forever)\n");
+	scn_scenario *s = load_ok(FABRIC "switch SW2 vlans=1,10\nwire W1 SW1 SW2 vlans=1,10\nwire W2 SW1 SW2 vlans=20\n");
+	cr_assert_eq(s->n_wires, 2);
+	scn_free(s);
+}
+
 Test(scn_parse, same_address_on_separate_networks_is_fine)
 {
 	scn_scenario *s = load_ok(FABRIC "switch SW2\nstack C\n  interface e0 switch=SW2 ip=10.0.0.2/24\nend\n"

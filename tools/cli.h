@@ -76,14 +76,19 @@ int cli_parse_duration(const char *text, unsigned long long *ns, char *err, unsi
 bool cli_is_stdin(const char *path);
 /* The name to print for an input path: "<stdin>" for "-". */
 const char *cli_input_name(const char *path);
-/* The whole of a file, or of standard input for "-", NUL-terminated (g_free it); 0, or -1
- * with the reason in err. */
-int cli_read_input(const char *path, char **text, size_t *len, char *err, size_t errlen);
+/* The whole of a file, or of standard input for "-", NUL-terminated (g_free it), at most
+ * max bytes (a device or a pipe that never ends, /dev/zero, is refused once it has given
+ * more); 0, or -1 with the reason in err, which starts with the input's name and says
+ * what was expected (what: "a scenario file", ...). */
+int cli_read_input(const char *path, size_t max, const char *what, char **text, size_t *len, char *err, size_t errlen);
 
-/* Standard input copied to a temporary file, for readers that need a file they can read
- * twice (a capture replayed in two passes); its path (unlink and g_free it), or NULL with
- * the reason in err. */
+/* Standard input, a pcap or pcapng capture, copied to a temporary file, for readers that
+ * need a file they can read twice (a capture replayed in two passes); its path (unlink
+ * it with cli_spool_remove), or NULL with the reason in err. Input that does not start
+ * like a capture is refused before anything is copied (`cat /dev/zero |` would fill
+ * the disk), and the file is removed when the process is interrupted. */
 char *cli_spool_stdin(char *err, size_t errlen);
+void cli_spool_remove(char *path);
 /* A scenario file, or standard input for "-" (named "<stdin>" in messages); NULL with the
  * errors in diag (sim/scenario/scn_model.h). */
 struct scn_scenario;

@@ -10,6 +10,11 @@
 #include "tools/events_diff.h"
 #include "tools/json_diff.h"
 
+/* The report of a 200-stack world is about 540 KiB, so that of the largest world a
+ * scenario may hold (65,536 stacks) fits, while a wrong file (/dev/zero) cannot take the
+ * machine's memory (the parsed tree is about ten times the text). */
+#define DIFF_MAX_DOCUMENT_BYTES ((size_t)256 << 20)
+
 typedef struct diff_out {
 	const char *name_a, *name_b;
 	bool json, quiet;
@@ -60,11 +65,9 @@ static json_value *load(const char *prog, const char *path)
 {
 	char *text = NULL, err[512];
 	size_t len = 0;
-	if (cli_read_input(path, &text, &len, err, sizeof(err))) {
-		if (cli_is_stdin(path))
-			fprintf(stderr, "%s: <stdin>: %s\n", prog, err);
-		else
-			fprintf(stderr, "%s: %s\n", prog, err);
+	if (cli_read_input(path, DIFF_MAX_DOCUMENT_BYTES, "the JSON of `run --format json` or a JSON report", &text, &len, err,
+	                   sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
 		return NULL;
 	}
 	char perr[256];

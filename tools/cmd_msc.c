@@ -230,6 +230,13 @@ int cmd_msc(int argc, char **argv)
 		}
 	}
 	if (!rc) {
+		char err[640];
+		if (msc_check_filter(&c, &f, err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			rc = 2;
+		}
+	}
+	if (!rc) {
 		bool to_stdout = !a.output || cli_is_stdin(a.output);
 		FILE *out = to_stdout ? stdout : fopen(a.output, "w");
 		if (!out) {

@@ -117,9 +117,7 @@ int cmd_replay(int argc, char **argv)
 		a.name = cli_input_name(argv[1]);
 		rc = run_mode(argv[0], spooled ? spooled : argv[1], &a);
 	}
-	if (spooled)
-		unlink(spooled);
-	g_free(spooled);
+	cli_spool_remove(spooled);
 	args_free(&a);
 	return rc;
 }

@@ -174,7 +174,7 @@ static int run_opts(const char *prog, const run_args *a, world_opts *o, realhw_m
 static int run_world(const char *prog, const scn_scenario *scn, world_opts *o, const run_args *a)
 {
 	int rc = 0;
-	observe_session *obs = observe_session_new(prog, &a->obs, o, &rc);
+	observe_session *obs = observe_session_new(prog, &a->obs, o, o->has_end ? o->end_ns : scn->end_ns, &rc);
 	if (rc)
 		return rc;
 	char err[1024];
@@ -189,7 +189,8 @@ static int run_world(const char *prog, const scn_scenario *scn, world_opts *o, c
 		print_header(scn, o, a->real_hw);
 	uint64_t failed = world_run(w);
 	rc = observe_session_finish(obs, prog);
-	world_free(w);
+	if (world_free(w) && !rc)
+		rc = 2; /* a capture was lost (said) */
 	observe_session_free(obs);
 	return rc ? rc : failed ? 1
 	                        : 0;
@@ -264,7 +265,8 @@ static int report_world(const char *prog, const scn_scenario *scn, world_opts *o
 	                                                                : SCN_REPORT_NETSTAT;
 	/* with --pcap - the capture has standard output */
 	world_print_report(w, cli_is_stdin(a->cap.pcap) ? stderr : stdout, f, SCN_NONE, a->smcid != NULL, (uint32_t)smcid);
-	world_free(w);
+	if (world_free(w))
+		return 2; /* a capture was lost (said) */
 	return failed ? 1 : 0;
 }
 

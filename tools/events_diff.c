@@ -1,6 +1,7 @@
 /* The first divergence of two event streams (events_diff.h). */
 #include "tools/events_diff.h"
 
+#include <errno.h>
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,58 +10,91 @@
 #include "tools/cli.h"
 #include "tools/json_diff.h"
 
-/* A stream's lines, split in place (the text stays owned here). */
+/* An event line is under 1 KiB (the longest of the default scenario's 6.5 MB stream is
+ * 644 bytes); the bound keeps a file without newlines (/dev/zero) from being read whole. */
+#define EVENTS_MAX_LINE_BYTES ((size_t)1 << 20)
+
+/* A stream read one line at a time: the memory is that of a line, whatever the length
+ * of the stream. */
 typedef struct stream {
-	char *text;
-	GPtrArray *lines; /* char * into text */
+	const char *name;
+	FILE *f;
+	GString *line; /* the current line, without its newline */
+	bool ended;
 } stream;
 
-static int read_stream(const char *prog, const char *path, stream *s)
+static int open_stream(const char *prog, const char *path, const char *name, stream *s)
 {
-	size_t len = 0;
-	char err[512];
-	s->lines = g_ptr_array_new();
-	if (cli_read_input(path, &s->text, &len, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s%s\n", prog, cli_is_stdin(path) ? "<stdin>: " : "", err);
+	s->name = name;
+	s->line = g_string_new(NULL);
+	s->f = cli_is_stdin(path) ? stdin : fopen(path, "rb");
+	if (!s->f) {
+		fprintf(stderr, "%s: %s: cannot read the file (%s); expected an event stream of `run --events`\n", prog, name,
+		        strerror(errno));
 		return -1;
-	}
-	char *p = s->text;
-	while (*p) {
-		char *nl = strchr(p, '\n');
-		if (nl)
-			*nl = '\0';
-		g_ptr_array_add(s->lines, p);
-		if (!nl)
-			break;
-		p = nl + 1;
 	}
 	return 0;
 }
 
-static void free_stream(stream *s)
+static void close_stream(stream *s)
 {
-	if (s->lines)
-		g_ptr_array_free(s->lines, TRUE);
-	g_free(s->text);
+	if (s->f && s->f != stdin)
+		fclose(s->f);
+	if (s->line)
+		g_string_free(s->line, TRUE);
 }
 
-/* Line n (0-based) of a stream as JSON; NULL past the end, or after saying it is not JSON
- * (*bad set). */
-static json_value *parse_line(const char *prog, const char *name, const stream *s, guint n, bool *bad)
+/* Line n (1-based, the one after the last read) into s->line; 1, 0 at the end of the
+ * stream, -1 after saying what is wrong. */
+static int next_line(const char *prog, stream *s, guint n)
 {
-	if (n >= s->lines->len)
-		return NULL;
-	const char *line = g_ptr_array_index(s->lines, n);
+	g_string_truncate(s->line, 0);
+	if (s->ended)
+		return 0;
+	int c;
+	while ((c = getc(s->f)) != EOF && c != '\n') {
+		if (s->line->len == EVENTS_MAX_LINE_BYTES) {
+			fprintf(stderr, "%s: %s:%u: the line is longer than %zu bytes; expected a line of `run --events`\n", prog,
+			        s->name, n, EVENTS_MAX_LINE_BYTES);
+			return -1;
+		}
+		g_string_append_c(s->line, (char)c);
+	}
+	if (c == EOF) {
+		if (ferror(s->f)) {
+			fprintf(stderr, "%s: %s: cannot read the file (%s); expected an event stream of `run --events`\n", prog,
+			        s->name, strerror(errno));
+			return -1;
+		}
+		s->ended = true;
+		if (!s->line->len)
+			return 0; /* the newline of the last line, or an empty stream */
+	}
+	return 1;
+}
+
+/* The current line of a stream as JSON; after saying it is not JSON, NULL with *bad set. */
+static json_value *parse_line(const char *prog, const stream *s, guint n, bool *bad)
+{
 	char err[256];
-	json_value *v = json_parse(line, strlen(line), err, sizeof(err));
+	json_value *v = json_parse(s->line->str, s->line->len, err, sizeof(err));
 	if (!v || v->kind != JSON_OBJECT) {
-		fprintf(stderr, "%s: %s:%u: %s (expected a line of `run --events`)\n", prog, name, n + 1,
+		fprintf(stderr, "%s: %s:%u: %s (expected a line of `run --events`)\n", prog, s->name, n,
 		        v ? "not a JSON object" : err);
 		json_free(v);
 		*bad = true;
 		return NULL;
 	}
 	return v;
+}
+
+/* Line n of a stream, read and parsed: NULL past its end, or with *bad set. */
+static json_value *read_event(const char *prog, stream *s, guint n, bool *bad)
+{
+	int r = next_line(prog, s, n);
+	if (r < 0)
+		*bad = true;
+	return r > 0 ? parse_line(prog, s, n, bad) : NULL;
 }
 
 /* "llc ZOSA out: LLC DELETE_LINK request" and the like. */
@@ -115,18 +149,19 @@ int events_diff(const char *prog, const char *path_a, const char *path_b, const 
 {
 	stream a = { 0 }, b = { 0 };
 	int rc = 0;
-	if (read_stream(prog, path_a, &a) || read_stream(prog, path_b, &b)) {
-		free_stream(&a);
-		free_stream(&b);
+	if (open_stream(prog, path_a, o->name_a, &a) || open_stream(prog, path_b, o->name_b, &b)) {
+		close_stream(&a);
+		close_stream(&b);
 		return CLI_EXIT_USAGE;
 	}
+	GString *last_text = g_string_new(NULL); /* the last line the streams share */
 	json_diff_opts dopts = { .ignore = o->ignore };
 	guint n = 0;
 	json_value *va = NULL, *vb = NULL, *last = NULL;
 	bool bad = false, parted = false;
 	for (;; n++) {
-		va = parse_line(prog, o->name_a, &a, n, &bad);
-		vb = bad ? NULL : parse_line(prog, o->name_b, &b, n, &bad);
+		va = read_event(prog, &a, n + 1, &bad);
+		vb = bad ? NULL : read_event(prog, &b, n + 1, &bad);
 		if (bad || (!va && !vb))
 			break;
 		if (!va || !vb || json_diff(va, vb, &dopts, count_only, NULL)) {
@@ -135,6 +170,7 @@ int events_diff(const char *prog, const char *path_a, const char *path_b, const 
 		}
 		json_free(last);
 		last = va;
+		g_string_assign(last_text, a.line->str);
 		json_free(vb);
 		va = vb = NULL;
 	}
@@ -163,9 +199,9 @@ int events_diff(const char *prog, const char *path_a, const char *path_b, const 
 			} else {
 				json_begin_object(&w);
 				json_kv_uint(&w, "line", n + 1);
-				json_kv_str(&w, "a", va ? (const char *)g_ptr_array_index(a.lines, n) : NULL);
-				json_kv_str(&w, "b", vb ? (const char *)g_ptr_array_index(b.lines, n) : NULL);
-				json_kv_str(&w, "last_shared", last ? (const char *)g_ptr_array_index(a.lines, n - 1) : NULL);
+				json_kv_str(&w, "a", va ? a.line->str : NULL);
+				json_kv_str(&w, "b", vb ? b.line->str : NULL);
+				json_kv_str(&w, "last_shared", last ? last_text->str : NULL);
 				json_key(&w, "differences");
 				json_begin_array(&w);
 				if (va && vb)
@@ -189,7 +225,8 @@ int events_diff(const char *prog, const char *path_a, const char *path_b, const 
 	json_free(va);
 	json_free(vb);
 	json_free(last);
-	free_stream(&a);
-	free_stream(&b);
+	g_string_free(last_text, TRUE);
+	close_stream(&a);
+	close_stream(&b);
 	return rc;
 }

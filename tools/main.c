@@ -1,5 +1,6 @@
 /* smcr-sim: dispatch to a subcommand. Each subcommand parses its own options with a
  * GOptionContext and has its own --help. */
+#include <errno.h>
 #include <glib.h>
 #include <locale.h>
 #include <stdio.h>
@@ -68,6 +69,16 @@ static GLogWriterOutput glib_log_writer(GLogLevelFlags level, const GLogField *f
 	return g_log_writer_default(level, fields, n_fields, user);
 }
 
+/* The command's exit code, or 2 when its standard output could not be written whole (a
+ * full disk, a closed descriptor): a report or a capture that is cut must not exit 0. */
+static int output_checked(int rc)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	fprintf(stderr, "smcr-sim: writing standard output failed (%s); the output is incomplete\n", g_strerror(errno));
+	return rc > CLI_EXIT_USAGE ? rc : CLI_EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 	/* GLib writes --help in the terminal's character set ("…" rather than "?" under a
@@ -91,7 +102,7 @@ int main(int argc, char **argv)
 	}
 	int rc = cli_run_command(commands, G_N_ELEMENTS(commands), "smcr-sim", argc, argv);
 	if (rc >= 0)
-		return rc;
+		return output_checked(rc);
 	fprintf(stderr, "smcr-sim: unknown command '%s' (try 'smcr-sim --help')\n", name);
 	return CLI_EXIT_USAGE;
 }

@@ -12,6 +12,7 @@
 #include "sim/observe/timeline_svg.h"
 #include "sim/observe/topology_run.h"
 #include "sim/observe/topology_svg.h"
+#include "sim/scenario/scn_values.h"
 #include "tools/cli.h"
 
 void observe_option_add(GOptionContext *ctx, observe_args *a)
@@ -77,8 +78,13 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* Samples an explicit --stats-interval may ask of a run (the default 100 ms is always
+ * taken): --stats-interval 1ns over a 10 s run would write 10^10 rows (terabytes) and
+ * never end; 10us, a million samples, took over ten minutes for a two-stack timeline. */
+#define OBSERVE_MAX_SAMPLES 100000ull
+
 /* The options' values; 0 or 2 after printing what is wrong. */
-static int check(const char *prog, const observe_args *a, const world_opts *o, observe_session *s)
+static int check(const char *prog, const observe_args *a, const world_opts *o, uint64_t end_ns, observe_session *s)
 {
 	char err[160] = "";
 	if (a->events_cdc && event_stream_parse_cdc(a->events_cdc, &s->ev_opts, err, sizeof(err))) {
@@ -97,6 +103,15 @@ static int check(const char *prog, const observe_args *a, const world_opts *o, o
 			return 2;
 		}
 		s->st_opts.interval_ns = ns;
+		if ((a->stats || a->timeline) && end_ns / ns > OBSERVE_MAX_SAMPLES) {
+			char e[32], least[32];
+			fprintf(stderr,
+			        "%s: bad --stats-interval %s: the run's %s would take %llu samples; expected at most %llu (an "
+			        "interval of %s or more)\n",
+			        prog, a->stats_interval, scn_format_duration(end_ns, e, sizeof(e)), (unsigned long long)(end_ns / ns),
+			        OBSERVE_MAX_SAMPLES, scn_format_duration((end_ns + OBSERVE_MAX_SAMPLES - 1) / OBSERVE_MAX_SAMPLES, least, sizeof(least)));
+			return 2;
+		}
 	}
 	s->st_opts.format = a->stats && ends_with(a->stats, ".jsonl") ? STATS_JSONL : STATS_CSV;
 	if (a->stats_format) {
@@ -138,7 +153,7 @@ static FILE *open_out(const char *prog, const char *opt, const char *path, bool 
 	return f;
 }
 
-observe_session *observe_session_new(const char *prog, const observe_args *a, world_opts *o, int *rc)
+observe_session *observe_session_new(const char *prog, const observe_args *a, world_opts *o, uint64_t end_ns, int *rc)
 {
 	*rc = 0;
 	if (!a->events && !a->stats && !a->events_cdc && !a->stats_interval && !a->stats_format && !a->topology &&
@@ -147,7 +162,7 @@ observe_session *observe_session_new(const char *prog, const observe_args *a, wo
 	observe_session *s = g_new0(observe_session, 1);
 	s->a = a;
 	obs_mux_init(&s->mux);
-	*rc = check(prog, a, o, s);
+	*rc = check(prog, a, o, end_ns, s);
 	if (!*rc && a->events && !(s->events_out = open_out(prog, "--events", a->events, &s->events_stdout)))
 		*rc = 2;
 	if (!*rc && a->stats && !(s->stats_out = open_out(prog, "--stats", a->stats, &s->stats_stdout)))

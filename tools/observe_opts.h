@@ -27,9 +27,10 @@ void observe_args_free(observe_args *a);
 typedef struct observe_session observe_session;
 
 /* Check the values, open the files, point o->observer at the session (and o->out at stderr
- * when an output takes stdout). NULL and exit status 2 in *rc after printing what is
- * wrong (prog: message); NULL with *rc 0 when no option asks for anything. */
-observe_session *observe_session_new(const char *prog, const observe_args *a, world_opts *o, int *rc);
+ * when an output takes stdout). end_ns: the run's end, which bounds the samples of
+ * --stats and --timeline. NULL and exit status 2 in *rc after printing what is wrong
+ * (prog: message); NULL with *rc 0 when no option asks for anything. */
+observe_session *observe_session_new(const char *prog, const observe_args *a, world_opts *o, uint64_t end_ns, int *rc);
 /* Begin observing the world built with those options; seed: the run's. */
 void observe_session_start(observe_session *s, world *w, uint64_t seed);
 /* After the run: flush and close the files. 0, or 2 after printing a write error. */

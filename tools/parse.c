@@ -22,8 +22,10 @@ int cli_parse_duration(const char *text, unsigned long long *ns, char *err, unsi
 	uint64_t v;
 	const char *why;
 	if (!text || !scn_parse_duration(text, SCN_DUR_BARE_NS, &v, &why)) {
-		snprintf(err, errlen, "bad duration '%s': %s (such as 10s, 250ms or 5000ns)", text ? text : "",
-		         text ? why : "expected a duration");
+		/* the value parser's reason may hold the examples already */
+		const char *reason = text ? why : "expected a duration";
+		snprintf(err, errlen, "bad duration '%s': %s%s", text ? text : "", reason,
+		         strstr(reason, "such as") ? "" : " (such as 10s, 250ms or 5000ns)");
 		return -1;
 	}
 	*ns = v;

@@ -34,8 +34,12 @@ static int positive_duration(const char *prog, const char *opt, const char *text
 	char msg[128];
 	if (!text)
 		return 0;
-	if (cli_parse_duration(text, &v, msg, sizeof(msg)) || !v) {
-		fprintf(stderr, "%s: bad %s '%s'\n", prog, opt, text);
+	if (cli_parse_duration(text, &v, msg, sizeof(msg))) {
+		fprintf(stderr, "%s: bad %s: %s\n", prog, opt, msg);
+		return 2;
+	}
+	if (!v) {
+		fprintf(stderr, "%s: bad %s '%s'; expected a duration over 0, such as 1s\n", prog, opt, text);
 		return 2;
 	}
 	*out = v;
@@ -61,7 +65,7 @@ static int options(const char *prog, replay_cli *a, redrive_opts *o)
 	if (a->seed) {
 		unsigned long long v;
 		if (cli_parse_u64(a->seed, &v)) {
-			fprintf(stderr, "%s: bad --seed '%s'\n", prog, a->seed);
+			fprintf(stderr, "%s: bad --seed '%s'; expected an integer 0..18446744073709551615\n", prog, a->seed);
 			return 2;
 		}
 		o->seed = v;

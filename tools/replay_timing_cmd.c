@@ -84,8 +84,12 @@ static int world_options(const char *prog, replay_cli *a, world_opts *o)
 	unsigned long long v;
 	char msg[128];
 	if (a->end) {
-		if (cli_parse_duration(a->end, &v, msg, sizeof(msg)) || !v) {
-			fprintf(stderr, "%s: bad --end '%s'\n", prog, a->end);
+		if (cli_parse_duration(a->end, &v, msg, sizeof(msg))) {
+			fprintf(stderr, "%s: bad --end: %s\n", prog, msg);
+			return 2;
+		}
+		if (!v) {
+			fprintf(stderr, "%s: bad --end '%s'; expected a duration over 0, such as 1s\n", prog, a->end);
 			return 2;
 		}
 		o->end_ns = v;
@@ -93,7 +97,7 @@ static int world_options(const char *prog, replay_cli *a, world_opts *o)
 	}
 	if (a->seed) {
 		if (cli_parse_u64(a->seed, &v)) {
-			fprintf(stderr, "%s: bad --seed '%s'\n", prog, a->seed);
+			fprintf(stderr, "%s: bad --seed '%s'; expected an integer 0..18446744073709551615\n", prog, a->seed);
 			return 2;
 		}
 		o->seed = v;

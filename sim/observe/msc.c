@@ -107,6 +107,76 @@ static bool conn_matches(const char *want, const char *have)
 	return !strcmp(want, have) || (!strncmp(want, have, n) && have[n] == '.');
 }
 
+/* The chart's first names of a kind ("A, B, C, …"), deduplicated, into buf. */
+static void first_names(const msc_chart *c, int what, char *buf, size_t len)
+{
+	size_t n = 0, used = 0;
+	buf[0] = 0;
+	size_t total = what == 0 ? c->n_lines : c->n_items;
+	for (size_t i = 0; i < total && n < 8; i++) {
+		char name[48];
+		if (what == 0)
+			g_strlcpy(name, c->lines[i], sizeof(name));
+		else if (what == 1 && c->items[i].conn[0])
+			g_strlcpy(name, c->items[i].conn, sizeof(name));
+		else if (what == 2 && c->items[i].has_lgr)
+			snprintf(name, sizeof(name), "%08x", c->items[i].lgr);
+		else
+			continue;
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = (what == 1 && !strcmp(c->items[k].conn, name)) ||
+			       (what == 2 && c->items[k].has_lgr && c->items[k].lgr == c->items[i].lgr);
+		if (seen)
+			continue;
+		int w = snprintf(buf + used, len - used, "%s%s", n ? ", " : "", name);
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+		n++;
+	}
+	if (!n)
+		g_strlcpy(buf, "none", len);
+	else if (n == 8 && used + 5 < len)
+		g_strlcat(buf, ", …", len);
+}
+
+int msc_check_filter(const msc_chart *c, const msc_filter *f, char *err, size_t errlen)
+{
+	char names[400];
+	for (size_t s = 0; s < f->n_stacks; s++) {
+		bool found = false;
+		for (size_t i = 0; i < c->n_lines && !found; i++)
+			found = !strcmp(c->lines[i], f->stacks[s]);
+		if (!found) {
+			first_names(c, 0, names, sizeof(names));
+			snprintf(err, errlen, "bad --stack '%.48s': the chart has no such lifeline; expected one of its stacks or hosts (%s)",
+			         f->stacks[s], names);
+			return -1;
+		}
+	}
+	bool conn_found = !f->conn, lgr_found = !f->has_lgr;
+	for (size_t i = 0; i < c->n_items; i++) {
+		conn_found |= f->conn && c->items[i].conn[0] && conn_matches(f->conn, c->items[i].conn);
+		lgr_found |= f->has_lgr && c->items[i].has_lgr && c->items[i].lgr == f->lgr;
+	}
+	if (!conn_found) {
+		first_names(c, 1, names, sizeof(names));
+		snprintf(err, errlen,
+		         "bad --conn '%.48s': no message of the chart belongs to it; expected an app, an app instance or a "
+		         "capture's connection number (%s)",
+		         f->conn, names);
+		return -1;
+	}
+	if (!lgr_found) {
+		first_names(c, 2, names, sizeof(names));
+		snprintf(err, errlen, "bad --lgr '%08x': no message of the chart belongs to it; expected one of its link groups (%s)",
+		         f->lgr, names);
+		return -1;
+	}
+	return 0;
+}
+
 bool msc_keep(const msc_chart *c, const msc_filter *f, const msc_item *it)
 {
 	if (it->time_ns < f->from_ns || (f->to_ns && it->time_ns > f->to_ns))

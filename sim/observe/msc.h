@@ -68,6 +68,10 @@ void msc_arrow(msc_chart *c, msc_kind kind, uint64_t t, uint32_t from, uint32_t 
 void msc_mark(msc_chart *c, msc_mark_kind mk, uint64_t t, uint32_t line, bool has_lgr, uint32_t lgr,
               const char *conn, const char *text);
 
+/* What the chart holds, for checking the filter's names: 0, or -1 with what it has
+ * instead (the first names, in chart order) in err. A filter naming nothing in the chart
+ * would draw an empty chart without a word. */
+int msc_check_filter(const msc_chart *c, const msc_filter *f, char *err, size_t errlen);
 /* Whether an item passes the filter (the row cap aside). */
 bool msc_keep(const msc_chart *c, const msc_filter *f, const msc_item *it);
 /* The chart as SVG; the number of rows drawn in *rows (may be NULL). */

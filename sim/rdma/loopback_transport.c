@@ -291,7 +291,7 @@ static bool sge_ok(loopback *lb, smcr_tp_dev *dev, const smcr_sge *s)
 	if (!m || m->dev != dev)
 		return false;
 	const uint8_t *a = s->addr;
-	return a >= m->addr && a + s->length <= m->addr + m->len;
+	return a >= m->addr && (size_t)(a - m->addr) <= m->len && s->length <= m->len - (size_t)(a - m->addr);
 }
 
 /* Queue pairs ------------------------------------------------------------------------ */
@@ -521,8 +521,10 @@ static bool deliver_write(loopback *lb, qp_ent *q, const qp_ent *d, uint64_t now
 		}
 	}
 	mr_ent *m = mr_by_key(lb, p->wr.rkey, 1);
+	/* the range in two steps: remote_addr + len wraps for an address near 2^64 (a peer's
+	 * announced RMB address is what it says) */
 	bool ok = m && m->dev == d->dev && (m->access & SMCR_ACCESS_REMOTE_WRITE) && p->wr.remote_addr >= m->info.iova &&
-	          p->wr.remote_addr + p->len <= m->info.iova + m->len;
+	          p->wr.remote_addr - m->info.iova <= m->len && p->len <= m->len - (p->wr.remote_addr - m->info.iova);
 	if (!ok) {
 		fail_head(lb, q, SMCR_WC_REM_ACCESS_ERR, now);
 		return false;

@@ -41,7 +41,10 @@ static int run_world(const replay_timing_run_config *c, const scn_scenario *scn,
 	r->damaged = st->damaged;
 	snprintf(r->damage, sizeof(r->damage), "%s", st->damage);
 	replay_timing_free(t);
-	world_free(w);
+	if (world_free(w)) {
+		snprintf(err, errlen, "the capture of the run could not be written whole");
+		return 2;
+	}
 	return 0;
 }
 

@@ -387,7 +387,8 @@ static void on_write(replay_decoder *d, uint32_t li, int s, const rp_bth *b)
 			rp_conn *c = RP_CONN(d, ci);
 			uint64_t base = alias ? RP_LGR(d, l->lgr)->aliases[alias - 1].vaddr_b : c->h[r].rmb_vaddr;
 			uint64_t size = c->h[r].rmbe_size;
-			if (size && (b->va < base || b->va - base + b->dmalen > size))
+			/* in two steps: va - base + dmalen wraps for a VA near 2^64 and a small base */
+			if (size && (b->va < base || b->va - base > size || b->dmalen > size - (b->va - base)))
 				rp_error(d, "RDMA WRITE from the %s to 0x%016" PRIx64 "+%u lies outside the RMB at 0x%016" PRIx64 " (%" PRIu64 " bytes, rkey 0x%08x)", side_name(s), b->va, b->dmalen, base, size, b->rkey);
 			fl->write_conn = ci;
 		}

@@ -97,6 +97,72 @@ static void compute_segments(scn_parser *P)
 	g_free(parent);
 }
 
+/* The switches flood unknown and broadcast frames and run no spanning tree protocol, so
+ * wires that close a loop make a broadcast storm that never ends and takes the memory of
+ * the machine: refused at the wire that closes it. A loop counts per VLAN (a wire or a
+ * switch that does not carry the VLAN breaks it). The VLANs to try: the native VLAN 1,
+ * every VLAN a list names, and one no list names (what only `all` carries). */
+static bool carries(const scn_vlan_set *v, uint16_t vlan)
+{
+	return v->all || scn_vlan_set_has(v, vlan);
+}
+
+static void check_wire_loops(scn_parser *P)
+{
+	scn_scenario *s = P->scn;
+	if (!s->n_wires)
+		return;
+	scn_vlan_set named = { 0 };
+	named.bits[0] |= 2; /* VLAN 1 */
+	for (size_t i = 0; i < s->n_switches; i++)
+		if (!s->switches[i].vlans.all)
+			for (size_t k = 0; k < 64; k++)
+				named.bits[k] |= s->switches[i].vlans.bits[k];
+	for (size_t w = 0; w < s->n_wires; w++)
+		if (!s->wires[w].vlans.all)
+			for (size_t k = 0; k < 64; k++)
+				named.bits[k] |= s->wires[w].vlans.bits[k];
+	bool lists = false; /* name the VLAN in the message */
+	for (size_t k = 0; k < 64; k++)
+		lists |= named.bits[k] != (k ? 0 : 2u);
+	bool *reported = g_new0(bool, s->n_wires);
+	uint32_t *parent = g_new(uint32_t, s->n_switches + 1);
+	bool other_tried = false;
+	for (uint16_t v = 1; v <= 4094; v++) {
+		bool is_named = scn_vlan_set_has(&named, v);
+		if (!is_named && other_tried)
+			continue;
+		other_tried |= !is_named;
+		for (uint32_t i = 0; i < s->n_switches; i++)
+			parent[i] = i;
+		for (size_t w = 0; w < s->n_wires; w++) {
+			const scn_wire *x = &s->wires[w];
+			if (x->sw_a == SCN_NONE || x->sw_b == SCN_NONE || x->sw_a == x->sw_b || scn_is_broken(P, SCN_BRK_WIRE, w) ||
+			    !carries(&x->vlans, v) || !carries(&s->switches[x->sw_a].vlans, v) ||
+			    !carries(&s->switches[x->sw_b].vlans, v))
+				continue;
+			uint32_t a = uf_find(parent, x->sw_a), b = uf_find(parent, x->sw_b);
+			if (a != b) {
+				parent[a < b ? b : a] = a < b ? a : b;
+				continue;
+			}
+			if (reported[w])
+				continue;
+			reported[w] = true;
+			char on[32] = "";
+			if (lists)
+				snprintf(on, sizeof(on), " on VLAN %u", v);
+			scn_error(P->d, x->loc,
+			          "wire '%s' closes a loop%s: switches '%s' and '%s' are joined already by the wires above it; "
+			          "expected wires that form a tree (the switches run no spanning tree protocol: a loop would flood "
+			          "broadcasts forever)",
+			          x->name, on, s->switches[x->sw_a].name, s->switches[x->sw_b].name);
+		}
+	}
+	g_free(parent);
+	g_free(reported);
+}
+
 /* ---- fabric ------------------------------------------------------------------------- */
 
 /* The first adapter (not broken) with each PFID, by PFID. */
@@ -683,6 +749,7 @@ static void check_instances(scn_parser *P)
 void scn_check(scn_parser *P)
 {
 	compute_segments(P);
+	check_wire_loops(P);
 	check_ctx c = { 0 };
 	build_ctx(P, &c);
 	check_pfids(P, c.by_pfid);

@@ -92,6 +92,7 @@ typedef struct param_decl {
 
 typedef struct param_val {
 	bool defined, broken;
+	bool resolving; /* its own default is being expanded: a use of it there is a loop */
 	scn_param_kind kind;
 	const char *text;
 	int64_t i;
@@ -547,6 +548,11 @@ static bool lookup(void *ctx, const char *name, size_t len, int64_t *value, scn_
 	if (idx) {
 		const param_decl *pd = &g_array_index(x->decls, param_decl, GPOINTER_TO_UINT(idx) - 1);
 		const param_val *v = &x->vals[GPOINTER_TO_UINT(idx) - 1];
+		if (v->resolving) {
+			snprintf(err->msg, sizeof(err->msg),
+			         "parameter '%s' is used in its own default; expected a default of values and parameters defined above it", buf);
+			return false;
+		}
 		if (v->broken) {
 			l->silent = true;
 			return false;
@@ -610,6 +616,12 @@ static bool subst_one(scn_expander *x, const char *body, size_t len, scn_loc vlo
 	size_t elen = colon ? (size_t)(colon - body) : len;
 	const param_decl *pd = NULL;
 	const param_val *pv = lone_param(x, body, elen, &pd);
+	if (pv && pv->resolving) {
+		if (!quiet)
+			scn_error(x->d, loc_plus(vloc, at + 1), "parameter '%s' is used in its own default; expected a default of values and parameters defined above it",
+			          pd->name);
+		return false;
+	}
 	if (pv && pv->broken)
 		return false;
 	if (pv && pv->defined && (pv->kind != SCN_PARAM_INT || !colon)) {
@@ -745,7 +757,10 @@ static void walk_param(scn_expander *x, const op *o)
 	const param_decl *pd = &g_array_index(x->decls, param_decl, o->decl);
 	const raw_stmt *r = stmt_at(x, o->stmt);
 	v->broken = true; /* until it is defined */
-	if (o->broken || !expand_tokens(x, r, false))
+	v->resolving = true;
+	bool expanded = !o->broken && expand_tokens(x, r, false);
+	v->resolving = false;
+	if (!expanded)
 		return;
 	const scn_token *t = &g_array_index(x->out_tok, scn_token, 0);
 	const char *usage = "param NAME=DEFAULT [type=int|duration|size|rate|ratio|bool|text]";

@@ -167,9 +167,15 @@ static bool term(ev *e, int64_t *out)
 		}
 		if (r == 0)
 			return fail_at(e, at, "'%c' by zero; expected a divisor other than 0", op);
-		if (v == INT64_MIN && r == -1)
+		if (v == INT64_MIN && r == -1) {
+			/* the remainder is 0; only the quotient is out of range (and C leaves both undefined) */
+			if (op == '%') {
+				v = 0;
+				continue;
+			}
 			return fail_at(e, at, "the quotient is out of range (max %" PRId64 "); expected a smaller number",
 			               INT64_MAX);
+		}
 		v = op == '/' ? v / r : v % r;
 	}
 	*out = v;

@@ -53,6 +53,7 @@ typedef struct nconn {
 	bool shut;            /* our sending side shut */
 	bool failed;
 	int err;
+	int abort_err; /* the core's reason when it aborted the connection (cb_aborted), or 0 */
 	uint32_t reason, diag;
 	bool want_read, want_write, want_close; /* deferred to node_leave */
 	uint8_t *out;                           /* bytes for the TCP socket not written yet */
@@ -395,7 +396,10 @@ static void run_work(node *n)
 				}
 				again = true;
 			}
-			if (c->failed && !c->app_closed && (c->smc || c->fallen)) {
+			/* also a connection that failed in its handshake (a peer's malformed CLC
+			 * message): closed, the core frees it and the node is done with it, rather
+			 * than waiting for --timeout */
+			if (c->failed && !c->app_closed && !c->connecting) {
 				app_close(c);
 				again = true;
 			}
@@ -773,6 +777,7 @@ static void cb_aborted(void *user, smcr_conn *conn, int err)
 	nconn *c = of(conn);
 	c->failed = true;
 	c->err = err;
+	c->abort_err = err;
 	say(n, "connection %u: aborted (%s)", c->idx, smcr_strerror(err));
 }
 
@@ -1066,8 +1071,18 @@ out:
 	}
 	if (n->err[0])
 		snprintf(err, errlen, "%s", n->err);
-	else if (rc)
-		snprintf(err, errlen, "%u connection(s) failed", res ? res->failed : 0);
+	else if (rc) {
+		/* the first connection the core aborted says why (a peer's bad CLC message) */
+		const nconn *first = NULL;
+		for (uint32_t i = 0; i < n->n_conns && !first; i++)
+			if (n->conns[i]->abort_err)
+				first = n->conns[i];
+		if (first)
+			snprintf(err, errlen, "%u connection(s) failed; connection %u: aborted (%s)", res ? res->failed : 0, first->idx,
+			         smcr_strerror(first->abort_err));
+		else
+			snprintf(err, errlen, "%u connection(s) failed", res ? res->failed : 0);
+	}
 	node_free(n);
 	return rc;
 }

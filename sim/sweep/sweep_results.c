@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sim/sweep/sweep_record.h"
@@ -20,6 +21,10 @@ struct sweep_results {
 	uint8_t *started;  /* per point: handed out in an earlier run, no record */
 	uint64_t n_resumed;
 	FILE *f, *wall;
+	/* the path is no regular file (/dev/null, a pipe): a temporary file renamed over it
+	 * would replace a device with a file, so it is written once at the end, in place,
+	 * without a .wall beside it */
+	bool special;
 };
 
 static int fail_errno(char *err, size_t errlen, const char *what, const char *path)
@@ -125,6 +130,17 @@ sweep_results *sweep_results_open(const char *path, const char *header, uint64_t
 	if (!path)
 		return r;
 	r->path = g_strdup(path);
+	struct stat st;
+	r->special = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+	if (r->special) {
+		r->f = fopen(path, "w");
+		if (!r->f) {
+			fail_errno(err, errlen, "cannot write", path);
+			sweep_results_free(r);
+			return NULL;
+		}
+		return r;
+	}
 	r->wall_path = g_strdup_printf("%s.wall", path);
 	int rb = resume ? read_back(r, err, errlen) : 1;
 	if (rb < 0) {
@@ -212,7 +228,7 @@ void sweep_results_add(sweep_results *r, uint64_t point, const char *record, uin
 	r->wall_ns[point] = wall_ns;
 	g_free(r->runner[point]);
 	r->runner[point] = g_strdup(runner);
-	if (r->f) {
+	if (r->f && !r->special) {
 		/* one write per line, flushed: an interruption cuts at most the last line */
 		fprintf(r->f, "%s\n", record);
 		fflush(r->f);
@@ -246,14 +262,22 @@ int sweep_results_finish(sweep_results *r, char *err, size_t errlen)
 {
 	if (!r->path)
 		return 0;
-	fclose(r->f);
-	fclose(r->wall);
-	r->f = r->wall = NULL;
 	GString *t = g_string_new(r->header);
 	g_string_append_c(t, '\n');
 	for (uint64_t i = 0; i < r->n; i++)
 		if (r->rec[i])
 			g_string_append_printf(t, "%s\n", r->rec[i]);
+	if (r->special) {
+		int rc = fwrite(t->str, 1, t->len, r->f) != t->len || fflush(r->f) ? fail_errno(err, errlen, "cannot write", r->path) : 0;
+		if (fclose(r->f) && !rc)
+			rc = fail_errno(err, errlen, "cannot write", r->path);
+		r->f = NULL;
+		g_string_free(t, TRUE);
+		return rc;
+	}
+	fclose(r->f);
+	fclose(r->wall);
+	r->f = r->wall = NULL;
 	int rc = rewrite(r->path, t, err, errlen);
 	g_string_assign(t, "");
 	for (uint64_t i = 0; i < r->n; i++)

@@ -482,10 +482,10 @@ world *world_new(const scn_scenario *scn, const world_opts *o, char *err, size_t
 	return w;
 }
 
-void world_free(world *w)
+int world_free(world *w)
 {
 	if (!w)
-		return;
+		return 0;
 	const scn_scenario *s = w->scn;
 	world_apps_free(w);
 	if (w->st) {
@@ -507,8 +507,11 @@ void world_free(world *w)
 	sim_realtime_free(w->rt); /* after the layers: they end their watches */
 	sim_fabric_free(w->fab);
 	sim_engine_free(w->eng);
-	if (world_capture_close(w))
+	int rc = 0;
+	if (world_capture_close(w)) {
 		fprintf(stderr, "smcr-sim: writing a capture failed (disk full?)\n");
+		rc = -1;
+	}
 	g_hash_table_destroy(w->flow_by_key);
 	if (w->failures) {
 		g_array_free(w->failures, TRUE);
@@ -521,6 +524,7 @@ void world_free(world *w)
 	free(w->st);
 	free(w->events);
 	free(w);
+	return rc;
 }
 
 sim_engine *world_engine(const world *w) { return w->eng; }

@@ -95,7 +95,9 @@ void world_opts_default(world_opts *o);
 
 /* Build the world. NULL on failure with the reason in err. The scenario must outlive it. */
 world *world_new(const scn_scenario *scn, const world_opts *o, char *err, size_t errlen);
-void world_free(world *w);
+/* Free the world and close its captures; -1 when a capture could not be written whole (said
+ * on stderr), else 0: a command exits non-zero then, the capture lost data. */
+int world_free(world *w);
 
 /* Run to the end; returns the number of failed expectations. With real_hw the engine
  * follows the wall clock, completions of the real devices wake it, and the run also ends
