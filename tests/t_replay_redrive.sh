@@ -121,6 +121,18 @@ grep -q '^  ours: 40 sent, 40 compared, 40 equal, 0 differ, 0 missing, 0 extra$'
 	fail "complete Linux capture, server fed: $(grep 'ours:' "$TMP/fulls")"
 echo "ok complete Linux capture: client fed 26/26 equal, server fed 40/40 equal"
 
+# a Linux 6.1 server without a UEID declines a v2-only Proposal in v2 with NOSMCDEV (its v2
+# device search finds no common UEID and the Proposal offers no v1): ours must do the same
+# (a server's v2 stays on without a UEID; the re-drive reads v2 from O's v2 Decline)
+F=tests/data/replay/linux-6.1-fallbacks.pcap
+set +e
+rd "$F" >"$TMP/fb" 2>&1
+rc=$?
+set -e
+[ "$rc" = 0 ] && grep -q '^no differences$' "$TMP/fb" && grep -q '^  ours: 1 sent, 1 compared, 1 equal, 0 differ' "$TMP/fb" ||
+	fail "Linux server without a UEID, client fed: $(head -12 "$TMP/fb")"
+echo "ok Linux server without a UEID: its v2 Decline NOSMCDEV"
+
 # refusals and bad input
 expect_exit 2 rd --side 1.2.3.4 traces/trace-two-stacks.pcapng --scenario scenarios/trace-two-stacks.scn
 expect_stderr 'neither side of the conversation' rd --side 1.2.3.4 traces/trace-two-stacks.pcapng

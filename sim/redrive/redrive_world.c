@@ -102,6 +102,8 @@ static void facts(const redrive *rd, rd_facts *f)
 			facts_proposal(m, f);
 		else if (m->data[4] == SMCR_CLC_ACCEPT || m->data[4] == SMCR_CLC_CONFIRM)
 			facts_accept(m, f);
+		else if (m->data[4] == SMCR_CLC_DECLINE && !m->from_r && (m->data[7] >> 4) >= 2 && f->version < 2)
+			f->version = 2; /* O declined in v2 format: it speaks v2, with or without a UEID */
 	}
 }
 

@@ -285,7 +285,11 @@ smc_layer *smc_layer_new(stack *st, const smc_layer_config *cfg)
 	set.n_ueids = 0;
 	for (size_t i = 0; i < sc->n_ueids && i < SMCR_MAX_UEIDS; i++)
 		pad_blank(set.ueids[set.n_ueids++], SMCR_EID_LEN, sc->ueids[i]);
-	set.v2 = set.v2 && sc->v2 && set.n_ueids > 0;
+	/* No UEID does not turn a server's v2 off: Linux's server takes a v2 Proposal, finds
+	 * no common UEID in its v2 device search and, the Proposal offering no v1, declines
+	 * with NOSMCDEV (0x03030000; seen in a real 6.1 capture). A client offers v2 only
+	 * with a UEID (model/clc_client.c). */
+	set.v2 = set.v2 && sc->v2;
 	set.os_type = sc->clc_os_type;
 	set.llc_v2_order = sc->llc_v2_big_endian ? SMCR_LLC_V2_BE : SMCR_LLC_V2_LE;
 	l->mem_cap = sc->fixed_memory;
