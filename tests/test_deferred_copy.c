@@ -71,19 +71,25 @@ Test(deferred_copy, a_writer_or_a_clone_writer_settles_first)
 
 Test(deferred_copy, many_in_flight_are_kept_in_order_of_nothing_but_found_by_each)
 {
+	enum { N = SIM_FRAME_MAX_DEFERRED };
 	sim_frame_pool *pool = sim_frame_pool_new();
-	static uint8_t src[200][32];
-	sim_frame *f[200];
-	for (unsigned i = 0; i < 200; i++) {
+	static uint8_t src[N + 1][32];
+	sim_frame *f[N];
+	for (unsigned i = 0; i < N; i++) {
 		memset(src[i], (int)i, sizeof src[i]);
 		f[i] = deferred_frame(pool, src[i], sizeof src[i]);
 	}
+	/* one more than the pool keeps: refused, the caller copies */
+	sim_frame *extra = sim_frame_alloc_data(pool, 48);
+	cr_assert_not(sim_frame_defer_copy(extra, extra->data + 16, src[N], 32));
+	cr_assert_eq(sim_frame_pool_deferred(pool), N);
+	sim_frame_free(extra);
 	/* free every third, settle the sources of every fifth, then check each */
-	for (unsigned i = 0; i < 200; i += 3)
+	for (unsigned i = 0; i < N; i += 3)
 		sim_frame_free(f[i]);
-	for (unsigned i = 1; i < 200; i += 5)
+	for (unsigned i = 1; i < N; i += 5)
 		sim_frame_pool_settle_range(pool, src[i], sizeof src[i]);
-	for (unsigned i = 0; i < 200; i++) {
+	for (unsigned i = 0; i < N; i++) {
 		if (i % 3 == 0)
 			continue;
 		memset(src[i], 0xFF, sizeof src[i]);
