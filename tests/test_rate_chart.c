@@ -7,17 +7,11 @@
 #include <string.h>
 
 #include "sim/observe/rate_chart.h"
+#include "tests/support/golden.h"
 
-static char *draw(const rate_chart *c)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	cr_assert(f);
-	rate_chart_write(f, c);
-	fclose(f);
-	return buf;
-}
+static void print_chart(FILE *f, const void *c) { rate_chart_write(f, c); }
+
+static char *draw(const rate_chart *c) { return golden_capture(print_chart, c, NULL); }
 
 static size_t count(const char *hay, const char *needle)
 {
