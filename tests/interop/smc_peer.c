@@ -227,6 +227,74 @@ static int diag_report(int fd, char *out, size_t outlen, bool *smcr)
 
 /* ---- one connection ---- */
 
+/* The pattern both ways at once: a writer thread would be simpler to read but needs more
+ * threads; alternate bounded writes and reads instead so neither side blocks both
+ * directions. On a failure c->err says why and c->verified is false. */
+static void stream_both_ways(conn *c, const options *o, uint64_t seed_out, uint64_t seed_in, uint8_t *buf,
+                             uint8_t *rbuf)
+{
+	uint64_t out_off = 0, in_off = 0;
+	c->verified = true;
+	while (out_off < o->bytes || in_off < o->bytes) {
+		fd_set rs, ws;
+		FD_ZERO(&rs);
+		FD_ZERO(&ws);
+		if (in_off < o->bytes)
+			FD_SET(c->fd, &rs);
+		if (out_off < o->bytes)
+			FD_SET(c->fd, &ws);
+		struct timeval tv = { 60, 0 };
+		int r = select(c->fd + 1, &rs, &ws, NULL, &tv);
+		if (r <= 0) {
+			snprintf(c->err, sizeof(c->err), "stalled at %llu/%llu bytes out, %llu/%llu in",
+			         (unsigned long long)out_off, (unsigned long long)o->bytes, (unsigned long long)in_off,
+			         (unsigned long long)o->bytes);
+			c->verified = false;
+			return;
+		}
+		if (FD_ISSET(c->fd, &ws)) {
+			size_t n = o->bytes - out_off < CHUNK ? (size_t)(o->bytes - out_off) : CHUNK;
+			pattern_fill(seed_out, out_off, buf, n);
+			ssize_t w = send(c->fd, buf, n, MSG_DONTWAIT);
+			if (w < 0 && errno != EAGAIN && errno != EINTR) {
+				snprintf(c->err, sizeof(c->err), "send: %s", strerror(errno));
+				c->verified = false;
+				return;
+			}
+			if (w > 0) {
+				out_off += (uint64_t)w;
+				c->sent += (uint64_t)w;
+			}
+		}
+		if (FD_ISSET(c->fd, &rs)) {
+			size_t want = o->bytes - in_off < CHUNK ? (size_t)(o->bytes - in_off) : CHUNK;
+			ssize_t n = recv(c->fd, rbuf, want, MSG_DONTWAIT);
+			if (n == 0) {
+				snprintf(c->err, sizeof(c->err), "end of stream after %llu of %llu bytes",
+				         (unsigned long long)in_off, (unsigned long long)o->bytes);
+				c->verified = false;
+				return;
+			}
+			if (n < 0 && errno != EAGAIN && errno != EINTR) {
+				snprintf(c->err, sizeof(c->err), "recv: %s", strerror(errno));
+				c->verified = false;
+				return;
+			}
+			if (n > 0) {
+				size_t ok = pattern_check(seed_in, in_off, rbuf, (size_t)n);
+				if (ok != (size_t)n && c->verified) {
+					snprintf(c->err, sizeof(c->err), "data differs at offset %llu",
+					         (unsigned long long)(in_off + ok));
+					c->verified = false;
+				}
+				in_off += (uint64_t)n;
+				c->received += (uint64_t)n;
+			}
+		}
+	}
+}
+
+
 static void *run_conn(void *arg)
 {
 	conn *c = arg;
@@ -256,72 +324,12 @@ static void *run_conn(void *arg)
 	seed_out = o->server ? INTEROP_SEED_S2C + c->k : INTEROP_SEED_C2S + c->k;
 	seed_in = o->server ? INTEROP_SEED_C2S + c->k : INTEROP_SEED_S2C + c->k;
 
-	/* a writer thread would be simpler to read but needs more threads; alternate
-	 * bounded writes and reads instead so neither side blocks both directions */
-	uint64_t out_off = 0, in_off = 0;
 	uint8_t *rbuf = malloc(CHUNK);
 	if (!rbuf) {
 		snprintf(c->err, sizeof(c->err), "out of memory");
 		goto out;
 	}
-	c->verified = true;
-	while (out_off < o->bytes || in_off < o->bytes) {
-		fd_set rs, ws;
-		FD_ZERO(&rs);
-		FD_ZERO(&ws);
-		if (in_off < o->bytes)
-			FD_SET(c->fd, &rs);
-		if (out_off < o->bytes)
-			FD_SET(c->fd, &ws);
-		struct timeval tv = { 60, 0 };
-		int r = select(c->fd + 1, &rs, &ws, NULL, &tv);
-		if (r <= 0) {
-			snprintf(c->err, sizeof(c->err), "stalled at %llu/%llu bytes out, %llu/%llu in",
-			         (unsigned long long)out_off, (unsigned long long)o->bytes, (unsigned long long)in_off,
-			         (unsigned long long)o->bytes);
-			c->verified = false;
-			break;
-		}
-		if (FD_ISSET(c->fd, &ws)) {
-			size_t n = o->bytes - out_off < CHUNK ? (size_t)(o->bytes - out_off) : CHUNK;
-			pattern_fill(seed_out, out_off, buf, n);
-			ssize_t w = send(c->fd, buf, n, MSG_DONTWAIT);
-			if (w < 0 && errno != EAGAIN && errno != EINTR) {
-				snprintf(c->err, sizeof(c->err), "send: %s", strerror(errno));
-				c->verified = false;
-				break;
-			}
-			if (w > 0) {
-				out_off += (uint64_t)w;
-				c->sent += (uint64_t)w;
-			}
-		}
-		if (FD_ISSET(c->fd, &rs)) {
-			size_t want = o->bytes - in_off < CHUNK ? (size_t)(o->bytes - in_off) : CHUNK;
-			ssize_t n = recv(c->fd, rbuf, want, MSG_DONTWAIT);
-			if (n == 0) {
-				snprintf(c->err, sizeof(c->err), "end of stream after %llu of %llu bytes",
-				         (unsigned long long)in_off, (unsigned long long)o->bytes);
-				c->verified = false;
-				break;
-			}
-			if (n < 0 && errno != EAGAIN && errno != EINTR) {
-				snprintf(c->err, sizeof(c->err), "recv: %s", strerror(errno));
-				c->verified = false;
-				break;
-			}
-			if (n > 0) {
-				size_t ok = pattern_check(seed_in, in_off, rbuf, (size_t)n);
-				if (ok != (size_t)n && c->verified) {
-					snprintf(c->err, sizeof(c->err), "data differs at offset %llu",
-					         (unsigned long long)(in_off + ok));
-					c->verified = false;
-				}
-				in_off += (uint64_t)n;
-				c->received += (uint64_t)n;
-			}
-		}
-	}
+	stream_both_ways(c, o, seed_out, seed_in, buf, rbuf);
 	free(rbuf);
 
 	/* what the kernel says while the connection is still ACTIVE */
