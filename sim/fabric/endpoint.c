@@ -138,8 +138,13 @@ void sim_endpoint_detach(sim_endpoint *ep) { sim_plug_disconnect(&ep->plug); }
 
 bool sim_endpoint_send(sim_endpoint *ep, sim_frame *f)
 {
+	return sim_endpoint_send_at(ep, f, sim_now(sim_fabric_engine(ep->plug.fab)));
+}
+
+bool sim_endpoint_send_at(sim_endpoint *ep, sim_frame *f, sim_time at)
+{
 	uint32_t len = f->len;
-	if (!sim_plug_send(&ep->plug, f, sim_now(sim_fabric_engine(ep->plug.fab)))) {
+	if (!sim_plug_send(&ep->plug, f, at)) {
 		ep->stats.tx_dropped++;
 		return false;
 	}

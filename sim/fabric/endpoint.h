@@ -89,6 +89,8 @@ void sim_endpoint_detach(sim_endpoint *ep);
 
 /* Send a complete Ethernet frame (ownership passes). false = dropped (no carrier). */
 bool sim_endpoint_send(sim_endpoint *ep, sim_frame *f);
+/* The same, the frame leaving at `at` (>= now): a host that finishes building it later. */
+bool sim_endpoint_send_at(sim_endpoint *ep, sim_frame *f, sim_time at);
 
 bool sim_endpoint_carrier(const sim_endpoint *ep);
 /* Administrative up/down of the endpoint itself (an interface taken down). */

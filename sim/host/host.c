@@ -14,6 +14,7 @@ struct sim_host {
 	uint64_t ev_seen; /* the engine event the work in hand belongs to */
 	sim_time t;       /* the time the work in hand has reached */
 	int cur;          /* the CPU it ran on last, -1: none yet */
+	host_irq *irq;    /* the interrupt source whose handler the work in hand is in */
 	uint32_t next_app;
 };
 
@@ -79,6 +80,7 @@ static void refresh(sim_host *h)
 		h->ev_seen = n;
 		h->t = sim_now(h->eng);
 		h->cur = -1;
+		h->irq = NULL;
 	}
 }
 
@@ -138,26 +140,54 @@ unsigned host_next_app_cpu(sim_host *h)
 	return k >= h->p.irq_cpu % h->p.cpus ? k + 1 : k;
 }
 
-bool host_irq_enter(sim_host *h, host_irq *irq, unsigned cpu, sim_time irq_latency, uint64_t irq_cost_ns)
+sim_time host_run_here(sim_host *h, host_cat cat, uint64_t cost_ns)
+{
+	if (!h || !h->p.costs)
+		return h ? sim_now(h->eng) : 0;
+	refresh(h);
+	return host_run(h, h->cur >= 0 ? (unsigned)h->cur : h->p.irq_cpu, cat, cost_ns);
+}
+
+bool host_irq_enter(sim_host *h, host_irq *irq, unsigned cpu, sim_time latency, uint64_t irq_cost_ns)
 {
 	if (!h || !h->p.costs)
 		return false;
 	refresh(h);
-	if (h->t < irq->poll_until) {
-		/* the handler is still polling this source: the event joins its run */
-		h->cur = (int)(cpu % h->p.cpus);
-		return false; /* served after what the poll has in hand: host_run queues it */
+	host_irq_done(h);
+	cpu %= h->p.cpus;
+	bool taken = h->t >= irq->poll_until;
+	if (taken) {
+		/* a new interrupt: the device's moderation and delivery, then the entry */
+		h->t += latency;
+		irq->run++;
+		h->cur = (int)cpu;
+		host_run(h, cpu, HOST_CAT_IRQ, irq_cost_ns);
+	} else {
+		/* the handler is still polling this source: the event joins its run and is
+		 * served after what the run has in hand (host_run queues it on the CPU) */
+		h->cur = (int)cpu;
 	}
-	h->t += irq_latency;
-	h->cur = (int)(cpu % h->p.cpus);
-	host_run(h, cpu, HOST_CAT_IRQ, irq_cost_ns);
-	return true;
+	h->irq = irq;
+	return taken;
 }
 
-void host_irq_leave(sim_host *h, host_irq *irq)
+uint64_t host_irq_run(const sim_host *h)
+{
+	if (!h || !h->p.costs || !h->irq || h->ev_seen != sim_engine_events_run(h->eng))
+		return 0;
+	return h->irq->run;
+}
+
+void host_irq_done(sim_host *h)
 {
 	if (!h || !h->p.costs)
 		return;
-	if (h->t > irq->poll_until)
-		irq->poll_until = h->t;
+	refresh(h);
+	if (!h->irq)
+		return;
+	if (h->t > h->irq->poll_until)
+		h->irq->poll_until = h->t;
+	h->irq = NULL;
 }
+
+void host_irq_leave(sim_host *h) { host_irq_done(h); }

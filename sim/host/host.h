@@ -77,15 +77,31 @@ sim_time host_run(sim_host *h, unsigned cpu, host_cat cat, uint64_t cost_ns);
  * deterministic round robin per host). */
 unsigned host_next_app_cpu(sim_host *h);
 
-/* Interrupt sources (a NIC receive queue, an RNIC completion queue): an event at t from
- * the device reaches the CPU as an interrupt unless the source's handler is still
- * running (NAPI polling, completion-queue draining), when it joins that run. Returns
- * true when an interrupt was taken (its latency and entry cost are charged on cpu). */
+/* The same on the CPU the work in hand runs on (the interrupt CPU when it has run on
+ * none yet: timers and device events start there). */
+sim_time host_run_here(sim_host *h, host_cat cat, uint64_t cost_ns);
+
+/* Interrupt sources (a NIC receive queue, an RNIC completion queue). A device event
+ * (a frame landed, a completion written) reaches the CPU as an interrupt unless the
+ * source's handler is still running (NAPI polling, a completion queue being drained),
+ * when it joins that run: no interrupt latency, no entry cost, and its work queues
+ * behind what the run has in hand. The handler's run lasts until its work for the event
+ * is done: until the work in hand moves on to an application (host_irq_done) or the
+ * event's processing ends (host_irq_leave). */
 typedef struct host_irq {
-	sim_time poll_until; /* the handler's run ends then (host time) */
+	sim_time poll_until; /* the handler's current run ends then (host time) */
+	uint64_t run;        /* which run that is (1, 2, ...; 0: none yet) */
 } host_irq;
-bool host_irq_enter(sim_host *h, host_irq *irq, unsigned cpu, sim_time irq_latency, uint64_t irq_cost_ns);
-/* The handler's work for this event is done: the source polls until host_now(). */
-void host_irq_leave(sim_host *h, host_irq *irq);
+/* A device event on this source: after latency (interrupt moderation and delivery; not
+ * CPU time) an interrupt costing irq_cost_ns on cpu, or a join. Returns true for an
+ * interrupt. The source stays open (host_irq_run) until done or left. */
+bool host_irq_enter(sim_host *h, host_irq *irq, unsigned cpu, sim_time latency, uint64_t irq_cost_ns);
+/* The run of the source open in the work in hand (0: none): segments of one flow that
+ * arrive in one run are merged (GRO). */
+uint64_t host_irq_run(const sim_host *h);
+/* The interrupt handler's part of the work in hand is over: the run lasts until now. */
+void host_irq_done(sim_host *h);
+/* End of a device event's processing: host_irq_done if still open. */
+void host_irq_leave(sim_host *h);
 
 #endif

@@ -6,6 +6,7 @@
 #include "model/byteorder.h"
 #include "sim/net/arp.h"
 #include "sim/net/ipv4.h"
+#include "sim/net/stack.h"
 
 const uint8_t eth_broadcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
@@ -55,6 +56,7 @@ void ethernet_input(netif *nif, const uint8_t *frame, size_t len, unsigned flags
 		return;
 	}
 	off += 2;
+	netif_rx_host(nif);
 	switch (type) {
 	case ETHERTYPE_ARP:
 		arp_input(nif, frame + off, len - off);
@@ -66,4 +68,5 @@ void ethernet_input(netif *nif, const uint8_t *frame, size_t len, unsigned flags
 		nif->ctr.rx_malformed++;
 		break;
 	}
+	host_irq_leave(nif->stack->host);
 }

@@ -67,12 +67,26 @@ void netif_input(netif *nif, const uint8_t *frame, size_t len)
 	netif_input_flags(nif, frame, len, 0);
 }
 
+void netif_rx_host(netif *nif)
+{
+	sim_host *h = nif->stack->host;
+	if (!host_has_costs(h))
+		return;
+	const host_profile *p = host_get_profile(h);
+	host_wait_until(h, host_now(h) + p->nic_rx_ns);
+	host_irq_enter(h, &nif->rx_irq, p->irq_cpu, p->nic_irq_delay_ns, p->irq_ns);
+	host_run_here(h, HOST_CAT_IRQ, p->tcp_rx_pkt_ns);
+}
+
 void netif_output(netif *nif, const uint8_t *frame, size_t len, unsigned flags)
 {
 	if (!nif->up || !nif->link_output) {
 		nif->ctr.tx_no_link++;
 		return;
 	}
+	sim_host *h = nif->stack->host;
+	if (host_has_costs(h)) /* the driver's work on the frame; the NIC's own delay is the link's */
+		host_run_here(h, HOST_CAT_TCPIP, host_get_profile(h)->tcp_tx_pkt_ns);
 	if (nif->tap)
 		nif->tap(nif->tap_ctx, nif, NETIF_TX, frame, len);
 	nif->ctr.tx_frames++;

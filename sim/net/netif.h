@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/host/host.h"
 #include "sim/net/arp.h"
 
 typedef struct stack stack;
@@ -70,6 +71,7 @@ struct netif {
 	uint16_t mtu;    /* IP MTU */
 	netif_link_output_fn link_output;
 	void *link_ctx;
+	host_irq rx_irq; /* the receive queue's interrupts, on the host's interrupt CPU */
 };
 
 /* Plug the netif into a link (NULL detaches). */
@@ -85,6 +87,11 @@ void netif_input(netif *nif, const uint8_t *frame, size_t len);
 void netif_input_flags(netif *nif, const uint8_t *frame, size_t len, unsigned flags);
 /* Down: a complete frame to the link (called by the Ethernet layer). */
 void netif_output(netif *nif, const uint8_t *frame, size_t len, unsigned flags);
+
+/* The host's part of a frame accepted by the interface's filter: the NIC's DMA, an
+ * interrupt (or a join of the poll running), the driver's work on the frame. The layers
+ * above charge their own work; the caller ends it with host_irq_leave(). */
+void netif_rx_host(netif *nif);
 
 /* Does addr lie in the interface's connected subnet? */
 bool netif_on_subnet(const netif *nif, uint32_t addr);

@@ -10,7 +10,6 @@
 
 static void port_output(void *ctx, netif *nif, const uint8_t *frame, size_t len, unsigned flags)
 {
-	(void)nif;
 	netif_fabric_port *p = ctx;
 	sim_frame *f = sim_frame_alloc_len(sim_fabric_frames(p->fab), (uint32_t)len);
 	if (len > sim_frame_tailroom(f)) {
@@ -21,7 +20,10 @@ static void port_output(void *ctx, netif *nif, const uint8_t *frame, size_t len,
 	memcpy(sim_frame_put(f, (uint32_t)len), frame, len);
 	if (flags & NETIF_SUMS_OK)
 		sim_frame_vouch_sums(f);
-	if (!sim_endpoint_send(&p->ep, f))
+	sim_host *h = nif->stack->host;
+	bool sent = host_has_costs(h) ? sim_endpoint_send_at(&p->ep, f, host_now(h) + host_get_profile(h)->nic_tx_ns)
+	                              : sim_endpoint_send(&p->ep, f);
+	if (!sent)
 		p->tx_dropped++;
 }
 

@@ -41,6 +41,7 @@ struct sock {
 	sock *parent;                /* server child not yet accepted: its listener */
 	sock *pend_next, *pend_prev; /* listener: children in the SMC handshake */
 	sock *pend_head;
+	unsigned cpu; /* the host CPU its application runs on */
 };
 
 static const tcp_callbacks tcp_cbs;
@@ -80,6 +81,7 @@ static sock *sock_alloc(stack *st, const sock_opts *o, const sock_callbacks *cb,
 	s->cb = cb;
 	s->user = user;
 	s->mode = SOCK_MODE_TCP;
+	s->cpu = host_next_app_cpu(st->host);
 	return s;
 }
 
@@ -121,28 +123,57 @@ static void leave(sock *s)
 	maybe_free(s);
 }
 
+/* ---- the host's part ---- */
+
+/* A socket call moving `bytes` (0: none): the application's own work, the call and the
+ * copy, on the application's CPU, before what the call makes the stack do. The
+ * interrupt handler that woke the application (if any) is done by then. A call that
+ * finds nothing to do costs nothing: applications are taken as blocking callers, woken
+ * when there is something for them (docs/hosts.md). */
+static void host_call(sock *s, size_t bytes, uint64_t extra_ns)
+{
+	sim_host *h = s->st->host;
+	if (!host_has_costs(h) || (!bytes && !extra_ns))
+		return;
+	const host_profile *p = host_get_profile(h);
+	host_irq_done(h);
+	host_run(h, s->cpu, HOST_CAT_APP, p->app_op_ns);
+	host_run(h, s->cpu, s->mode == SOCK_MODE_SMCR ? HOST_CAT_SMCR : HOST_CAT_TCPIP,
+	         p->syscall_ns + extra_ns + (uint64_t)bytes * p->copy_ps / 1000u);
+}
+
+/* The application is told something: the interrupt handler's part ends here. */
+static void host_wake(sock *s)
+{
+	host_irq_done(s->st->host);
+}
+
 /* ---- telling the application ---- */
 
 static void app_connect(sock *s, int err)
 {
+	host_wake(s);
 	if (s->app_held && s->cb && s->cb->on_connect)
 		s->cb->on_connect(s, err, s->user);
 }
 
 static void app_readable(sock *s)
 {
+	host_wake(s);
 	if (s->app_held && s->cb && s->cb->on_readable)
 		s->cb->on_readable(s, s->user);
 }
 
 static void app_writable(sock *s)
 {
+	host_wake(s);
 	if (s->app_held && s->cb && s->cb->on_writable)
 		s->cb->on_writable(s, s->user);
 }
 
 static void app_close(sock *s, int err)
 {
+	host_wake(s);
 	s->phase = SOCK_DONE;
 	if (s->app_held && s->cb && s->cb->on_close)
 		s->cb->on_close(s, err, s->user);
@@ -159,6 +190,8 @@ static int open_for_app(sock *s)
 		if (!l || !l->app_held)
 			return -ECONNABORTED;
 		s->app_held = true;
+		host_wake(s);
+		host_call(s, 0, host_get_profile(s->st->host)->connect_ns); /* accept() */
 		enter(l);
 		if (l->cb && l->cb->on_accept)
 			l->cb->on_accept(l, s, l->user);
@@ -363,6 +396,7 @@ sock *sock_connect(stack *st, const sock_opts *o, uint32_t dst, uint16_t port, c
 		goto fail;
 	s->phase = SOCK_CONNECTING;
 	s->app_held = true;
+	host_call(s, 0, host_get_profile(st->host)->connect_ns); /* socket() and connect() */
 	if ((rc = tcp_connect(pcb, dst, port)))
 		goto fail;
 	return s;
@@ -386,10 +420,29 @@ static bool app_may_use(const sock *s)
 	return s->phase == SOCK_OPEN || s->phase == SOCK_DONE;
 }
 
+/* What a send of len bytes will take, and a receive: known before the call, so the copy
+ * is charged before what the call sends. */
+static size_t send_take(const sock *s, size_t len)
+{
+	size_t space = sock_send_space(s);
+	return len < space ? len : space;
+}
+
+static size_t recv_take(const sock *s, size_t len)
+{
+	size_t n = len;
+	if (s->mode == SOCK_MODE_SMCR)
+		n = s->be_ops && s->be_ops->readable ? s->be_ops->readable(s->be) : len;
+	else if (s->tcp)
+		n = tcp_readable(s->tcp);
+	return n < len ? n : len;
+}
+
 ssize_t sock_send(sock *s, const void *buf, size_t len)
 {
 	if (!app_may_use(s))
 		return -ENOTCONN;
+	host_call(s, send_take(s, len), 0);
 	if (s->mode == SOCK_MODE_SMCR)
 		return s->be_ops ? s->be_ops->send(s->be, buf, len) : -ENOTCONN;
 	return s->tcp ? tcp_write(s->tcp, buf, len) : -ENOTCONN;
@@ -399,6 +452,7 @@ ssize_t sock_recv(sock *s, void *buf, size_t len)
 {
 	if (!app_may_use(s))
 		return -ENOTCONN;
+	host_call(s, recv_take(s, len), 0);
 	if (s->mode == SOCK_MODE_SMCR)
 		return s->be_ops ? s->be_ops->recv(s->be, buf, len) : -ENOTCONN;
 	return s->tcp ? tcp_read(s->tcp, buf, len) : -ENOTCONN;
@@ -408,8 +462,11 @@ ssize_t sock_send_fill(sock *s, size_t len, sock_fill_fn fill, void *ctx)
 {
 	if (!app_may_use(s))
 		return -ENOTCONN;
+	if (s->mode == SOCK_MODE_SMCR && !(s->be_ops && s->be_ops->send_fill))
+		return -EOPNOTSUPP;
+	host_call(s, send_take(s, len), 0);
 	if (s->mode == SOCK_MODE_SMCR)
-		return s->be_ops && s->be_ops->send_fill ? s->be_ops->send_fill(s->be, len, fill, ctx) : -EOPNOTSUPP;
+		return s->be_ops->send_fill(s->be, len, fill, ctx);
 	return s->tcp ? tcp_write_fill(s->tcp, len, fill, ctx) : -ENOTCONN;
 }
 
@@ -417,8 +474,11 @@ ssize_t sock_recv_visit(sock *s, size_t len, sock_visit_fn visit, void *ctx)
 {
 	if (!app_may_use(s))
 		return -ENOTCONN;
+	if (s->mode == SOCK_MODE_SMCR && !(s->be_ops && s->be_ops->recv_visit))
+		return -EOPNOTSUPP;
+	host_call(s, recv_take(s, len), 0);
 	if (s->mode == SOCK_MODE_SMCR)
-		return s->be_ops && s->be_ops->recv_visit ? s->be_ops->recv_visit(s->be, len, visit, ctx) : -EOPNOTSUPP;
+		return s->be_ops->recv_visit(s->be, len, visit, ctx);
 	return s->tcp ? tcp_read_visit(s->tcp, len, visit, ctx) : -ENOTCONN;
 }
 

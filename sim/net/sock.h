@@ -120,6 +120,9 @@ typedef struct sock_backend_ops {
 	ssize_t (*send_fill)(void *be, size_t len, sock_fill_fn fill, void *ctx);
 	ssize_t (*recv_visit)(void *be, size_t len, sock_visit_fn visit, void *ctx);
 	size_t (*send_space)(void *be);
+	/* bytes waiting to be read (NULL: unknown; the host then prices a receive at its
+	 * length) */
+	size_t (*readable)(void *be);
 	int (*shutdown)(void *be);
 	/* The application closed (abort: with a reset). The backend finishes the SMC close,
 	 * then calls sock_release(). */

@@ -12,6 +12,56 @@ sim_time tcp_now(const tcp_pcb *pcb)
 	return sim_now(pcb->tl->st->eng);
 }
 
+/* Sending with TSO: one super-segment of up to tso_max bytes is built per burst and the
+ * NIC cuts it; each wire segment costs the driver a little more (netif_output). A pure
+ * ACK or a control segment is a segment of its own. */
+void tcp_host_tx(tcp_pcb *pcb, uint32_t len)
+{
+	sim_host *h = pcb->tl->st->host;
+	if (!host_has_costs(h))
+		return;
+	const host_profile *p = host_get_profile(h);
+	if (!len) {
+		host_run_here(h, HOST_CAT_TCPIP, p->tcp_ack_ns);
+		return;
+	}
+	if (pcb->tso_room < len) {
+		host_run_here(h, HOST_CAT_TCPIP, p->tcp_tx_skb_ns);
+		pcb->tso_room = p->tso_max > len ? p->tso_max : len;
+	}
+	pcb->tso_room -= len;
+	if (p->csum_ps)
+		host_run_here(h, HOST_CAT_TCPIP, (uint64_t)len * p->csum_ps / 1000u);
+}
+
+/* Receiving with GRO: in-order data of one connection arriving within one poll of the
+ * receive queue is merged into one segment (up to gro_max bytes), which goes through
+ * IP and TCP once; anything else goes through on its own. */
+void tcp_host_rx(tcp_pcb *pcb, uint32_t seq, uint32_t len)
+{
+	sim_host *h = pcb->tl->st->host;
+	if (!host_has_costs(h))
+		return;
+	const host_profile *p = host_get_profile(h);
+	uint64_t run = host_irq_run(h);
+	if (len && run && run == pcb->gro_run && seq == pcb->rcv_nxt && pcb->gro_bytes + len <= p->gro_max) {
+		pcb->gro_bytes += len;
+	} else {
+		host_run_here(h, HOST_CAT_TCPIP, p->tcp_rx_skb_ns);
+		pcb->gro_run = len ? run : 0;
+		pcb->gro_bytes = len;
+	}
+	if (len && p->csum_ps)
+		host_run_here(h, HOST_CAT_TCPIP, (uint64_t)len * p->csum_ps / 1000u);
+}
+
+void tcp_host_timer(tcp_pcb *pcb)
+{
+	sim_host *h = pcb->tl->st->host;
+	if (host_has_costs(h))
+		host_run_here(h, HOST_CAT_TCPIP, host_get_profile(h)->tcp_timer_ns);
+}
+
 const tcp_config *tcp_cfg(const tcp_pcb *pcb)
 {
 	return &pcb->tl->st->cfg.tcp;

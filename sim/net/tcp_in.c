@@ -517,6 +517,7 @@ void tcp_input(stack *st, const ipv4_rx *rx)
 		return;
 	}
 	tcp_enter(pcb);
+	tcp_host_rx(pcb, s.seq, s.len);
 	pcb->last_rx = tcp_now(pcb);
 	pcb->keep_probes = 0;
 	if (pcb->state == TCP_SYN_SENT)

@@ -150,6 +150,12 @@ struct tcp_pcb {
 	uint32_t unacked_segs; /* in-order segments not yet acknowledged */
 	bool ack_now;
 
+	/* the host's view: what of the current TSO super-segment is left to fill, and the
+	 * receive queue's poll whose GRO segment in-order data is merged into */
+	uint32_t tso_room;
+	uint32_t gro_bytes;
+	uint64_t gro_run;
+
 	/* keepalive */
 	sim_time last_rx;
 	uint32_t keep_probes;
@@ -168,6 +174,10 @@ struct tcp_pcb {
 
 /* tcp.c */
 sim_time tcp_now(const tcp_pcb *pcb);
+/* The host's costs of TCP work (sim/host): a segment sent (TSO), received (GRO), a timer. */
+void tcp_host_tx(tcp_pcb *pcb, uint32_t len);
+void tcp_host_rx(tcp_pcb *pcb, uint32_t seq, uint32_t len);
+void tcp_host_timer(tcp_pcb *pcb);
 const tcp_config *tcp_cfg(const tcp_pcb *pcb);
 void tcp_enter(tcp_pcb *pcb);
 void tcp_leave(tcp_pcb *pcb); /* may free the pcb */

@@ -145,6 +145,7 @@ int tcp_emit(tcp_pcb *pcb, uint32_t seq, uint8_t flags, uint32_t len)
 
 	if (syn && o.smc)
 		pcb->smc_sent = true;
+	tcp_host_tx(pcb, len);
 	int rc = ipv4_output(tl->st, pcb->lip, pcb->rip, IP_PROTO_TCP, &p);
 	if (rc) {
 		tl->ctr.out_errors++;
@@ -240,6 +241,7 @@ void tcp_output(tcp_pcb *pcb)
 		return;
 	uint32_t end = buf_end(pcb);
 	uint32_t room = tcp_send_room(pcb);
+	pcb->tso_room = 0; /* a new burst: a new super-segment */
 	for (;;) {
 		uint32_t left = SEQ_LT(pcb->snd_nxt, end) ? end - pcb->snd_nxt : 0;
 		bool fin_due = pcb->fin_queued && SEQ_LEQ(pcb->snd_nxt, pcb->fin_seq);

@@ -35,6 +35,7 @@ static void backoff(tcp_pcb *pcb)
 
 static void rto_expired(tcp_pcb *pcb)
 {
+	tcp_host_timer(pcb);
 	const tcp_config *c = tcp_cfg(pcb);
 	tcp_counters *ctr = &pcb->tl->ctr;
 	switch (pcb->state) {
@@ -89,6 +90,7 @@ static void rto_expired(tcp_pcb *pcb)
 
 static void persist_expired(tcp_pcb *pcb)
 {
+	tcp_host_timer(pcb);
 	uint32_t end = pcb->snd_buf_seq + (uint32_t)bytering_len(&pcb->sndbuf);
 	if (pcb->snd_wnd || !SEQ_LT(pcb->snd_nxt, end) || pcb->state == TCP_CLOSED) {
 		pcb->persist_backoff = 0;
@@ -136,6 +138,7 @@ void tcp_keepalive_arm(tcp_pcb *pcb)
 
 static void keepalive_expired(tcp_pcb *pcb)
 {
+	tcp_host_timer(pcb);
 	if (!pcb->keepalive || !keepalive_state(pcb->state))
 		return;
 	sim_engine *eng = pcb->tl->st->eng;
@@ -160,6 +163,7 @@ static void keepalive_expired(tcp_pcb *pcb)
 
 static void wait_expired(tcp_pcb *pcb)
 {
+	tcp_host_timer(pcb);
 	if (pcb->state == TCP_TIME_WAIT || (pcb->state == TCP_FIN_WAIT_2 && pcb->released)) {
 		tcp_stop_timers(pcb);
 		pcb->state = TCP_CLOSED;
@@ -168,6 +172,7 @@ static void wait_expired(tcp_pcb *pcb)
 
 static void delack_expired(tcp_pcb *pcb)
 {
+	tcp_host_timer(pcb);
 	pcb->delack_due = 0;
 	if (pcb->state != TCP_CLOSED && pcb->unacked_segs)
 		tcp_send_ack(pcb);

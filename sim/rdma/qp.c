@@ -305,6 +305,15 @@ int rnic_qp_post_send(rnic_qp *qp, const smcr_send_wr *wr)
 	w->first_psn = qp->next_psn;
 	qp->next_psn = roce_psn_add(qp->next_psn, w->npkts);
 	qp->sq_count++;
+	sim_host *h = qp->vf->costs;
+	if (h) {
+		/* the host builds and posts the request, then rings the doorbell */
+		const host_profile *p = host_get_profile(h);
+		w->ready_at = host_run_here(h, HOST_CAT_SMCR, p->smc_wr_ns) + p->rnic_doorbell_ns;
+		if (!qp->rnr_wait)
+			req_kick(qp, w->ready_at);
+		return SMCR_ERR_OK;
+	}
 	if (!sim_event_pending(&qp->tx_ev) && !qp->rnr_wait)
 		req_kick(qp, sim_now(qp->r->eng) + qp->r->cfg.doorbell_delay);
 	return SMCR_ERR_OK;

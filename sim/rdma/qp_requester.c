@@ -194,6 +194,10 @@ void req_tx_event(sim_engine *eng, sim_event *ev)
 			return;
 		}
 		swqe *w = qp_sq_at(qp, qp->tx_idx);
+		if (w->ready_at > now) { /* its doorbell has not rung yet (host costs) */
+			sim_event_schedule(eng, &qp->tx_ev, w->ready_at);
+			return;
+		}
 		if (!resolve(qp, w)) {
 			qp_to_error(qp, qp->tx_idx, SMCR_WC_LOC_PROT_ERR, SMCR_WC_WR_FLUSH_ERR);
 			return;

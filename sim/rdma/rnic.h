@@ -32,6 +32,7 @@
 #include "model/smcr_transport.h"
 #include "sim/fabric/endpoint.h"
 #include "sim/fabric/fabric.h"
+#include "sim/host/host.h"
 #include "sim/rdma/dcqcn.h"
 
 typedef struct rnic rnic;
@@ -170,6 +171,11 @@ void rnic_deactivate(rnic_vf *vf);
  * deferred copies); a tap, a capture or anything else that reads the frame gets the bytes
  * copied into it first. Without the promise every payload is copied when it is sent. */
 void rnic_vf_notes_writes(rnic_vf *vf);
+/* The host the VF's work comes from (sim/host): with costs, posting a work request
+ * costs its CPU the profile's smc_wr_ns, the request reaches the adapter at the host's
+ * time plus rnic_doorbell_ns, and completions are written rnic_cqe_ns after they
+ * happen (instead of the adapter's doorbell_delay and event_delay). */
+void rnic_vf_set_host(rnic_vf *vf, sim_host *h);
 /* n bytes at p of host memory are about to change: packets in flight take their bytes
  * from there first. */
 void rnic_host_writes(rnic *r, const void *p, size_t n);

@@ -114,6 +114,7 @@ struct rnic_vf {
 	size_t item_head, item_count, item_cap;
 	sim_event item_ev;
 	bool notes_writes; /* rnic_vf_notes_writes: WRITE payloads may stay in host memory */
+	sim_host *costs;   /* rnic_vf_set_host: the host whose CPUs post and poll (NULL: none) */
 	bool delivering;   /* inside a host callback ... */
 	bool doomed;     /* ... which deactivated the VF: free it afterwards */
 };
@@ -159,6 +160,7 @@ typedef struct swqe {
 	uint32_t length;
 	uint32_t npkts;
 	uint32_t first_psn;
+	sim_time ready_at; /* its doorbell reaches the adapter then (0: at once) */
 } swqe;
 
 /* Receive work queue entry. */

@@ -85,6 +85,7 @@ const scn_default scn_defaults[] = {
 	/* stacks */
 	{ "stack", "personality", { "linux", "linux" }, "", SCN_DEF_VALUE },
 	{ "stack", "hostname", { "NAME", "NAME" }, "the stack's name", SCN_DEF_DERIVED },
+	{ "stack", "host", { "zos", "linux" }, "the host's cost profile (`host` statement below; docs/hosts.md)", SCN_DEF_VALUE },
 	{ "stack", "vmac", { "generated per stack and PFID", "the port's MAC" }, "MAC of the RoCE function a stack uses (shared adapters: one per stack)", SCN_DEF_INFO },
 	{ "stack", "os", { "1 (z/OS)", "2 (Linux)" }, "OS type in CLC v2 messages", SCN_DEF_INFO },
 	/* Linux writes u16 length_v2 in host order (little-endian on x86); z/OS is big-endian */

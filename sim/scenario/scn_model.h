@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "sim/engine/rng.h"
+#include "sim/host/host_profile.h"
 #include "sim/scenario/scn_diag.h"
 
 #define SCN_NAME_MAX 31     /* switch, wire, adapter, stack, interface, app names */
@@ -197,6 +198,8 @@ typedef struct scn_stack {
 	scn_smcr_port *smcr_ports;
 	size_t n_smcr_ports;
 	scn_smcr_config smcr;
+	host_profile host; /* `host=` on the stack line, then the `host` statement's overrides */
+	scn_loc host_loc;  /* of the `host` statement (line 0: none) */
 } scn_stack;
 
 /* --- applications ---------------------------------------------------------------- */

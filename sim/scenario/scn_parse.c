@@ -500,6 +500,7 @@ static const struct stmt_def {
 	{ "route", scn_stmt_route, true },
 	{ "forwarding", scn_stmt_forwarding, true },
 	{ "smcr", scn_stmt_smcr, true },
+	{ "host", scn_stmt_host, true },
 };
 
 static const struct stmt_def *find_stmt(const scn_token *t)

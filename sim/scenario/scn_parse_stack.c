@@ -6,10 +6,13 @@
 #include "sim/scenario/scn_values.h"
 
 static const char *const personalities[] = { "zos", "linux", NULL };
+/* host_profile_names() (sim/host/host_profile.c), in the same order */
+static const char *const host_profiles[] = { "none", "linux", "zos", NULL };
 
 static const scn_attr_spec stack_specs[] = {
 	{ "personality", SCN_V_ENUM, 0, 0, personalities, NULL, NULL, false },
 	{ "hostname", SCN_V_STRING, 0, SCN_HOSTNAME_MAX, NULL, NULL, NULL, false },
+	{ "host", SCN_V_ENUM, 0, 0, host_profiles, NULL, NULL, false },
 };
 
 enum { I_SWITCH = N_LINK_SPECS,
@@ -85,7 +88,7 @@ static void init_smcr_config(scn_parser *P, scn_smcr_config *c, scn_personality 
 
 void scn_stmt_stack(scn_parser *P, const scn_stmt *st)
 {
-	const char *usage = "stack NAME [personality=zos|linux] [hostname=STRING]";
+	const char *usage = "stack NAME [personality=zos|linux] [hostname=STRING] [host=none|linux|zos]";
 	size_t np = scn_attr_positionals(P, st, usage);
 	/* the block opens whatever goes wrong, so its inner statements and `end` are not
 	 * reported as out of place */
@@ -124,6 +127,9 @@ void scn_stmt_stack(scn_parser *P, const scn_stmt *st)
 		}
 	}
 	init_smcr_config(P, &s->smcr, s->personality, st->loc);
+	s->host = *host_profile_find(s->personality == SCN_PERS_ZOS ? "zos" : "linux");
+	if (ok && (ok = scn_attr_get(P, &a, "host", "stack", s->personality, &v, NULL)))
+		s->host = *host_profile_find(host_profiles[v.u]);
 	if (ok) {
 		const scn_default *d = scn_default_find("stack", "forwarding");
 		scn_parse_bool(d->value[s->personality], &s->forwarding, &(const char *){ NULL });

@@ -40,6 +40,14 @@ static void bind_conn(smc_conn *c, smcr_conn *conn)
 		c->conn = conn;
 }
 
+/* A CLC message built or handled costs the host's CPU (where the work in hand runs). */
+void smc_conn_host_clc(smc_layer *l)
+{
+	sim_host *h = l->st->host;
+	if (host_has_costs(h))
+		host_run_here(h, HOST_CAT_SMCR, host_get_profile(h)->smc_clc_ns);
+}
+
 /* ---- lifetime ---- */
 
 static void smc_conn_defer(smc_conn *c)
@@ -251,6 +259,7 @@ static void pump(smc_conn *c)
 		ssize_t got = sock_tcp_peek(c->s, buf, want);
 		if (got <= 0)
 			break;
+		smc_conn_host_clc(l);
 		ssize_t took = smcr_conn_clc_input(c->conn, buf, (size_t)got, smc_layer_now(l));
 		if (took <= 0 || !c->s)
 			break;
@@ -437,6 +446,12 @@ static size_t be_send_space(void *be)
 	return c->conn ? smcr_conn_writable(c->conn) : 0;
 }
 
+static size_t be_readable(void *be)
+{
+	smc_conn *c = be;
+	return c->conn ? smcr_conn_readable(c->conn) : 0;
+}
+
 static int be_shutdown(void *be)
 {
 	smc_conn *c = be;
@@ -471,6 +486,7 @@ static const sock_backend_ops be_ops = {
 	.send_fill = be_send_fill,
 	.recv_visit = be_recv_visit,
 	.send_space = be_send_space,
+	.readable = be_readable,
 	.shutdown = be_shutdown,
 	.close = be_close,
 };
@@ -485,6 +501,7 @@ static int cb_clc_send(void *user, smcr_conn *conn, const uint8_t *buf, size_t l
 	if (!c || !c->s)
 		return SMCR_ERR_CLOSED;
 	l->ctr.clc_bytes_out += len;
+	smc_conn_host_clc(l);
 	if (!c->out_len) {
 		ssize_t n = sock_tcp_send(c->s, buf, len);
 		if (n < 0)

@@ -96,6 +96,9 @@ static void *mem_buf_alloc(size_t size, void *user)
 		return NULL;
 	l->ctr.mem_used += size;
 	lazy_arena_sweep(&l->idle_bufs, sim_now(l->st->eng));
+	sim_host *h = l->st->host;
+	if (host_has_costs(h)) /* allocated, mapped and registered with the adapter */
+		host_run_here(h, HOST_CAT_SMCR, host_get_profile(h)->smc_buf_ns);
 	return lazy_arena_alloc(size);
 }
 
@@ -179,13 +182,29 @@ static void on_timer(sim_engine *eng, sim_event *ev)
 
 /* ---- the RNIC's reports ---- */
 
+/* The host's part of a completion: the interrupt (or a join of the CQ being drained),
+ * polling the entry, and for a receive the message's handling (CDC or LLC). */
+static void host_wc(smc_vf *v, const smcr_wc *wc)
+{
+	sim_host *h = v->l->st->host;
+	if (!host_has_costs(h))
+		return;
+	const host_profile *p = host_get_profile(h);
+	host_irq_enter(h, &v->cq_irq, p->irq_cpu, p->rnic_irq_delay_ns, p->irq_ns);
+	host_run_here(h, HOST_CAT_IRQ, p->smc_cqe_ns);
+	if (wc->opcode == SMCR_WC_RECV && wc->status == SMCR_WC_SUCCESS)
+		host_run_here(h, HOST_CAT_SMCR, p->smc_cdc_ns);
+}
+
 static void on_wc(void *ctx, const smcr_wc *wc)
 {
 	smc_vf *v = ctx;
 	smc_layer *l = v->l;
+	host_wc(v, wc);
 	smc_layer_enter(l);
 	smcr_ctx_on_completion(l->ctx, wc, smc_layer_now(l));
 	smc_layer_leave(l);
+	host_irq_leave(l->st->host);
 }
 
 static void on_async(void *ctx, smcr_async_event ev, uint8_t port, void *qp_ctx)
@@ -426,6 +445,8 @@ static smc_vf *vf_for(smc_layer *l, rnic *adapter)
 		return NULL;
 	if (l->mem.buf_write)
 		rnic_vf_notes_writes(v->vf); /* mem_changes tells the adapter first */
+	if (v->vf)
+		rnic_vf_set_host(v->vf, l->st->host);
 	l->n_vfs++;
 	return v;
 }

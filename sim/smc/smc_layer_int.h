@@ -20,6 +20,8 @@ typedef struct smc_vf {
 	rnic *adapter;
 	rnic_vf *vf;
 	int32_t port_index[RNIC_MAX_PORTS + 1]; /* by 1-based port; -1 = not activated */
+	host_irq cq_irq; /* its completion queues' interrupts (one vector, as Linux's
+	                  * per-device send and receive CQs on one CPU) */
 } smc_vf;
 
 /* One real RDMA device this layer opened (--real-hw): one verbs context per device. */
@@ -144,5 +146,7 @@ size_t smc_layer_pnet_vlans(const smc_layer *l, const char *pnet, uint16_t *vids
 /* smc_steer.c */
 void smc_steer_attach(smc_layer *l);
 void smc_steer_detach(smc_layer *l);
+
+void smc_conn_host_clc(smc_layer *l);
 
 #endif

@@ -308,6 +308,9 @@ static int build_stacks(world *w, char *err, size_t errlen)
 			rc = -1;
 			break;
 		}
+		/* real devices run on real hosts: their CPUs are not simulated */
+		if (!w->o.real_hw)
+			stack_set_host(ws->st, &ss->host);
 		ws->ifs = calloc(ss->n_ifaces ? ss->n_ifaces : 1, sizeof(*ws->ifs));
 		ws->n_ifs = ss->n_ifaces;
 		for (size_t k = 0; k < ss->n_ifaces && !rc; k++) {
