@@ -160,6 +160,8 @@ bool host_irq_enter(sim_host *h, host_irq *irq, unsigned cpu, sim_time latency, 
 		/* a new interrupt: the device's moderation and delivery, then the entry */
 		h->t += latency;
 		irq->run++;
+		if (h->t > irq->poll_until) /* what landed before it fired is in its first look */
+			irq->poll_until = h->t;
 		h->cur = (int)cpu;
 		host_run(h, cpu, HOST_CAT_IRQ, irq_cost_ns);
 	} else {
@@ -169,6 +171,20 @@ bool host_irq_enter(sim_host *h, host_irq *irq, unsigned cpu, sim_time latency, 
 	}
 	h->irq = irq;
 	return taken;
+}
+
+sim_time host_irq_moderation(sim_host *h, host_irq *irq, sim_time idle, sim_time busy, sim_time gap)
+{
+	if (!h || !h->p.costs)
+		return idle;
+	refresh(h);
+	if (!irq->win_events++)
+		irq->win_start = h->t;
+	if (irq->win_events == HOST_DIM_EVENTS) {
+		irq->busy = h->t - irq->win_start < (sim_time)HOST_DIM_EVENTS * gap;
+		irq->win_events = 0;
+	}
+	return irq->busy ? busy : idle;
 }
 
 uint64_t host_irq_run(const sim_host *h)
@@ -185,9 +201,23 @@ void host_irq_done(sim_host *h)
 	refresh(h);
 	if (!h->irq)
 		return;
-	if (h->t > h->irq->poll_until)
+	if (h->irq->drains && h->t > h->irq->poll_until)
 		h->irq->poll_until = h->t;
 	h->irq = NULL;
+}
+
+sim_time host_irq_looked_at(const sim_host *h)
+{
+	return host_irq_run(h) ? h->irq->poll_until : 0;
+}
+
+void host_irq_looked(sim_host *h)
+{
+	if (!h || !h->p.costs)
+		return;
+	refresh(h);
+	if (h->irq && h->t > h->irq->poll_until)
+		h->irq->poll_until = h->t;
 }
 
 void host_irq_leave(sim_host *h) { host_irq_done(h); }

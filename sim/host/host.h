@@ -73,6 +73,12 @@ void host_wait_until(sim_host *h, sim_time t);
  * to another CPU that sits idle costs the profile's wake-up latency first. Returns the new host_now(). No-op without costs. */
 sim_time host_run(sim_host *h, unsigned cpu, host_cat cat, uint64_t cost_ns);
 
+/* How far an application's CPU may run ahead of the engine's time before its next socket
+ * call waits for it: a loop of calls made in one engine event would otherwise put all its
+ * effects (data in buffers, frames queued) at the loop's start. A shorter slice follows
+ * the host's time more closely at one engine event a slice. */
+#define HOST_APP_SLICE_NS 10000u
+
 /* The CPU a new application socket runs on: the profile's app CPUs in turn (a
  * deterministic round robin per host). */
 unsigned host_next_app_cpu(sim_host *h);
@@ -83,23 +89,40 @@ sim_time host_run_here(sim_host *h, host_cat cat, uint64_t cost_ns);
 
 /* Interrupt sources (a NIC receive queue, an RNIC completion queue). A device event
  * (a frame landed, a completion written) reaches the CPU as an interrupt unless the
- * source's handler is still running (NAPI polling, a completion queue being drained),
- * when it joins that run: no interrupt latency, no entry cost, and its work queues
- * behind what the run has in hand. The handler's run lasts until its work for the event
- * is done: until the work in hand moves on to an application (host_irq_done) or the
- * event's processing ends (host_irq_leave). */
+ * source's handler is still looking for work, when it joins that run: no interrupt
+ * latency, no entry cost, and its work queues behind what the run has in hand.
+ *  - A completion queue's handler (drains) polls until it finds nothing: its run lasts
+ *    until the work for its last event is done (until the work in hand moves on to an
+ *    application, host_irq_done, or the event's processing ends, host_irq_leave).
+ *  - A NIC's NAPI poll (not drains) looks at its ring after each frame's driver work
+ *    (host_irq_looked) and hands what it gathered to the protocols when the ring is
+ *    empty: a frame joins only if it landed before that last look. */
 typedef struct host_irq {
-	sim_time poll_until; /* the handler's current run ends then (host time) */
+	sim_time poll_until; /* the handler last looks for work then (host time) */
 	uint64_t run;        /* which run that is (1, 2, ...; 0: none yet) */
+	uint32_t win_events; /* events in the current window of adaptive moderation */
+	sim_time win_start;  /* when that window began */
+	bool busy;           /* the last window's events came at a sustained rate */
+	bool drains;         /* a completion queue's handler (see above) */
 } host_irq;
 /* A device event on this source: after latency (interrupt moderation and delivery; not
  * CPU time) an interrupt costing irq_cost_ns on cpu, or a join. Returns true for an
  * interrupt. The source stays open (host_irq_run) until done or left. */
 bool host_irq_enter(sim_host *h, host_irq *irq, unsigned cpu, sim_time latency, uint64_t irq_cost_ns);
+/* Adaptive moderation, as Linux's DIM: every 64 events the source's rate is measured;
+ * `busy` while the last 64 came closer than `gap` apart on average, else `idle`. */
+#define HOST_DIM_EVENTS 64u
+sim_time host_irq_moderation(sim_host *h, host_irq *irq, sim_time idle, sim_time busy, sim_time gap);
 /* The run of the source open in the work in hand (0: none): segments of one flow that
  * arrive in one run are merged (GRO). */
 uint64_t host_irq_run(const sim_host *h);
-/* The interrupt handler's part of the work in hand is over: the run lasts until now. */
+/* When the poll open in the work in hand last looked for work (0: none open): GRO hands
+ * what it merged to the protocols then. */
+sim_time host_irq_looked_at(const sim_host *h);
+/* A NAPI poll looked at its ring now (after a frame's driver work). */
+void host_irq_looked(sim_host *h);
+/* The interrupt handler's part of the work in hand is over: a draining handler's run
+ * lasts until now. */
 void host_irq_done(sim_host *h);
 /* End of a device event's processing: host_irq_done if still open. */
 void host_irq_leave(sim_host *h);

@@ -44,19 +44,26 @@ typedef struct host_profile {
 	uint64_t tcp_ack_ns;      /* building and sending one pure ACK */
 	uint64_t tcp_timer_ns;    /* one TCP timer handled */
 	uint64_t csum_ps;         /* per byte checksummed in software (0: offloaded) */
+	uint32_t tcp_autocork;    /* 1: small writes wait while the connection's last frame is
+	                             still in the NIC (Linux tcp_autocorking) */
 
 	/* the TCP/IP adapter (OSA-Express, a NIC) */
 	uint64_t nic_tx_ns;       /* doorbell to the first bit on the wire */
+	uint64_t nic_txc_ns;      /* a frame sent to its transmit completion reaching the host
+	                             (completion moderation): until then it counts as in the NIC */
 	uint64_t nic_rx_ns;       /* last bit in to the frame in host memory */
 	uint64_t nic_irq_delay_ns; /* interrupt moderation and delivery after a frame lands */
+	uint64_t nic_irq_busy_ns;  /* the same under sustained load (adaptive moderation's
+	                              higher profile): frames closer than nic_dim_gap_ns on
+	                              average over DIM's window of 64 */
+	uint64_t nic_dim_gap_ns;
 	uint64_t irq_ns;          /* interrupt entry and exit on the CPU */
 
 	/* the SMC-R path */
 	uint64_t smc_wr_ns;       /* building and posting one work request (with its doorbell) */
 	uint64_t smc_cqe_ns;      /* one completion polled and dispatched */
-	uint64_t smc_cdc_ns;      /* one CDC message handled (cursors, wake-ups) */
+	uint64_t smc_cdc_ns;      /* one CDC (or LLC) message received and handled */
 	uint64_t smc_clc_ns;      /* one CLC message built or handled */
-	uint64_t smc_llc_ns;      /* one LLC message built or handled */
 	uint64_t smc_buf_ns;      /* a new RMB or send buffer allocated and registered */
 
 	/* the RoCE adapter (RoCE Express, ConnectX) */

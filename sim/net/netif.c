@@ -74,8 +74,14 @@ void netif_rx_host(netif *nif)
 		return;
 	const host_profile *p = host_get_profile(h);
 	host_wait_until(h, host_now(h) + p->nic_rx_ns);
-	host_irq_enter(h, &nif->rx_irq, p->irq_cpu, p->nic_irq_delay_ns, p->irq_ns);
+	sim_time mod = host_irq_moderation(h, &nif->rx_irq, p->nic_irq_delay_ns, p->nic_irq_busy_ns, p->nic_dim_gap_ns);
+	host_irq_enter(h, &nif->rx_irq, p->irq_cpu, mod, p->irq_ns);
 	host_run_here(h, HOST_CAT_IRQ, p->tcp_rx_pkt_ns);
+	/* Under load (the busy moderation) the poll keeps looking at its ring after each frame
+	 * and GRO gathers what it finds; at low load the interrupt takes what had landed
+	 * when it fired and the next frame brings the next interrupt. */
+	if (mod == p->nic_irq_busy_ns && mod != p->nic_irq_delay_ns)
+		host_irq_looked(h);
 }
 
 void netif_output(netif *nif, const uint8_t *frame, size_t len, unsigned flags)

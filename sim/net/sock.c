@@ -42,9 +42,13 @@ struct sock {
 	sock *pend_next, *pend_prev; /* listener: children in the SMC handshake */
 	sock *pend_head;
 	unsigned cpu; /* the host CPU its application runs on */
+	/* news for an application whose CPU is still busy: told once it is free (host costs) */
+	sim_event wake_ev;
+	bool wake_rd, wake_wr;
 };
 
 static const tcp_callbacks tcp_cbs;
+static void sock_woken(sim_engine *eng, sim_event *ev);
 
 const char *sock_mode_name(sock_mode m)
 {
@@ -82,6 +86,7 @@ static sock *sock_alloc(stack *st, const sock_opts *o, const sock_callbacks *cb,
 	s->user = user;
 	s->mode = SOCK_MODE_TCP;
 	s->cpu = host_next_app_cpu(st->host);
+	sim_event_init(&s->wake_ev, sim_kind("sock.wake"), sim_mix64(st->entity + 0x736f636bull + ++st->socks_made), sock_woken, s);
 	return s;
 }
 
@@ -109,6 +114,7 @@ static void maybe_free(sock *s)
 		pend_unlink(s->pend_head);
 	if (s->tcp)
 		tcp_abort(s->tcp);
+	sim_event_cancel(s->st->eng, &s->wake_ev);
 	free(s);
 }
 
@@ -148,6 +154,49 @@ static void host_wake(sock *s)
 	host_irq_done(s->st->host);
 }
 
+/* An application whose CPU has run more than a slice ahead of the engine (a loop of
+ * calls in one event) is made to wait, as if the call blocked: the call does nothing
+ * and the application hears again (readable or writable) once its CPU catches up. */
+static bool host_ahead(sock *s, bool readable)
+{
+	sim_host *h = s->st->host;
+	if (!host_has_costs(h))
+		return false;
+	sim_time free_at = host_cpu(h, s->cpu)->free_at;
+	if (free_at <= sim_now(s->st->eng) + HOST_APP_SLICE_NS)
+		return false;
+	if (readable)
+		s->wake_rd = true;
+	else
+		s->wake_wr = true;
+	if (!sim_event_pending(&s->wake_ev) || s->wake_ev.at > free_at)
+		sim_event_schedule(s->st->eng, &s->wake_ev, free_at);
+	return true;
+}
+
+/* Data or space for an application still busy on its CPU (host time): it would find the
+ * news when it next looks, not now, and then take whatever has come by then in one call.
+ * So the news waits until its CPU is free (one engine event for any number of them).
+ * Returns true when the telling was put off. */
+static bool host_defer(sock *s, bool readable)
+{
+	sim_host *h = s->st->host;
+	if (!host_has_costs(h))
+		return false;
+	sim_time t = host_now(h), free_at = host_cpu(h, s->cpu)->free_at;
+	bool pending = sim_event_pending(&s->wake_ev);
+	if (!pending && free_at <= t)
+		return false;
+	if (readable)
+		s->wake_rd = true;
+	else
+		s->wake_wr = true;
+	if (!pending)
+		sim_event_schedule(s->st->eng, &s->wake_ev, free_at > t ? free_at : t);
+	host_irq_done(h);
+	return true;
+}
+
 /* ---- telling the application ---- */
 
 static void app_connect(sock *s, int err)
@@ -159,6 +208,8 @@ static void app_connect(sock *s, int err)
 
 static void app_readable(sock *s)
 {
+	if (host_defer(s, true))
+		return;
 	host_wake(s);
 	if (s->app_held && s->cb && s->cb->on_readable)
 		s->cb->on_readable(s, s->user);
@@ -166,6 +217,8 @@ static void app_readable(sock *s)
 
 static void app_writable(sock *s)
 {
+	if (host_defer(s, false))
+		return;
 	host_wake(s);
 	if (s->app_held && s->cb && s->cb->on_writable)
 		s->cb->on_writable(s, s->user);
@@ -177,6 +230,21 @@ static void app_close(sock *s, int err)
 	s->phase = SOCK_DONE;
 	if (s->app_held && s->cb && s->cb->on_close)
 		s->cb->on_close(s, err, s->user);
+}
+
+/* The application's CPU is free: what it was not told yet, it is told now. */
+static void sock_woken(sim_engine *eng, sim_event *ev)
+{
+	(void)eng;
+	sock *s = ev->ctx;
+	bool rd = s->wake_rd, wr = s->wake_wr;
+	s->wake_rd = s->wake_wr = false;
+	enter(s);
+	if (rd && s->phase == SOCK_OPEN && s->app_held && s->cb && s->cb->on_readable)
+		s->cb->on_readable(s, s->user);
+	if (wr && s->phase == SOCK_OPEN && s->app_held && s->cb && s->cb->on_writable)
+		s->cb->on_writable(s, s->user);
+	leave(s);
 }
 
 /* The connection is ready for the application: report it, then whatever already
@@ -442,6 +510,8 @@ ssize_t sock_send(sock *s, const void *buf, size_t len)
 {
 	if (!app_may_use(s))
 		return -ENOTCONN;
+	if (host_ahead(s, false))
+		return 0;
 	host_call(s, send_take(s, len), 0);
 	if (s->mode == SOCK_MODE_SMCR)
 		return s->be_ops ? s->be_ops->send(s->be, buf, len) : -ENOTCONN;
@@ -452,6 +522,8 @@ ssize_t sock_recv(sock *s, void *buf, size_t len)
 {
 	if (!app_may_use(s))
 		return -ENOTCONN;
+	if (host_ahead(s, true))
+		return -EAGAIN;
 	host_call(s, recv_take(s, len), 0);
 	if (s->mode == SOCK_MODE_SMCR)
 		return s->be_ops ? s->be_ops->recv(s->be, buf, len) : -ENOTCONN;
@@ -462,6 +534,8 @@ ssize_t sock_send_fill(sock *s, size_t len, sock_fill_fn fill, void *ctx)
 {
 	if (!app_may_use(s))
 		return -ENOTCONN;
+	if (host_ahead(s, false))
+		return 0;
 	if (s->mode == SOCK_MODE_SMCR && !(s->be_ops && s->be_ops->send_fill))
 		return -EOPNOTSUPP;
 	host_call(s, send_take(s, len), 0);
@@ -474,6 +548,8 @@ ssize_t sock_recv_visit(sock *s, size_t len, sock_visit_fn visit, void *ctx)
 {
 	if (!app_may_use(s))
 		return -ENOTCONN;
+	if (host_ahead(s, true))
+		return -EAGAIN;
 	if (s->mode == SOCK_MODE_SMCR && !(s->be_ops && s->be_ops->recv_visit))
 		return -EOPNOTSUPP;
 	host_call(s, recv_take(s, len), 0);

@@ -46,6 +46,7 @@ struct stack {
 	const sock_smc_hooks *smc_hooks; /* the SMC-R layer, when one is plugged in */
 	void *smc_ctx;
 	sim_host *host; /* its CPUs and costs (sim/host/host.h); profile "none" unless set */
+	uint64_t socks_made; /* sockets created so far: their engine entities */
 };
 
 /* A new stack with the personality's defaults, or with *cfg when cfg is not NULL.

@@ -30,6 +30,7 @@ void tcp_host_tx(tcp_pcb *pcb, uint32_t len)
 		pcb->tso_room = p->tso_max > len ? p->tso_max : len;
 	}
 	pcb->tso_room -= len;
+	pcb->tx_done_at = host_now(h) + p->nic_tx_ns + p->nic_txc_ns;
 	if (p->csum_ps)
 		host_run_here(h, HOST_CAT_TCPIP, (uint64_t)len * p->csum_ps / 1000u);
 }
@@ -44,8 +45,13 @@ void tcp_host_rx(tcp_pcb *pcb, uint32_t seq, uint32_t len)
 		return;
 	const host_profile *p = host_get_profile(h);
 	uint64_t run = host_irq_run(h);
+	pcb->gro_merged = false;
 	if (len && run && run == pcb->gro_run && seq == pcb->rcv_nxt && pcb->gro_bytes + len <= p->gro_max) {
+		/* merged: acknowledged as one segment when the poll flushes (Linux acknowledges
+		 * the GRO segment, so a busy receiver sends stretch ACKs) */
 		pcb->gro_bytes += len;
+		pcb->gro_merged = true;
+		sim_event_schedule(pcb->tl->st->eng, &pcb->gro_ev, host_irq_looked_at(h));
 	} else {
 		host_run_here(h, HOST_CAT_TCPIP, p->tcp_rx_skb_ns);
 		pcb->gro_run = len ? run : 0;
@@ -53,6 +59,25 @@ void tcp_host_rx(tcp_pcb *pcb, uint32_t seq, uint32_t len)
 	}
 	if (len && p->csum_ps)
 		host_run_here(h, HOST_CAT_TCPIP, (uint64_t)len * p->csum_ps / 1000u);
+}
+
+/* Linux tcp_should_autocork: a write that does not fill a segment (TSO: a super-segment)
+ * waits while data is in flight and the connection's last frame is still in the NIC; the
+ * NIC's transmit completion (TSQ) sends what gathered meanwhile, as one segment. */
+bool tcp_host_autocork(tcp_pcb *pcb)
+{
+	sim_host *h = pcb->tl->st->host;
+	if (!host_has_costs(h) || !host_get_profile(h)->tcp_autocork || pcb->state != TCP_ESTABLISHED)
+		return false;
+	const host_profile *p = host_get_profile(h);
+	uint32_t unsent = pcb->snd_buf_seq + (uint32_t)bytering_len(&pcb->sndbuf) - pcb->snd_nxt;
+	uint32_t goal = p->tso_max > pcb->mss ? p->tso_max : pcb->mss;
+	sim_time t = host_now(h);
+	if (unsent >= goal || pcb->snd_una == pcb->snd_max || pcb->tx_done_at <= t)
+		return false;
+	if (!sim_event_pending(&pcb->cork_ev))
+		sim_event_schedule(pcb->tl->st->eng, &pcb->cork_ev, pcb->tx_done_at);
+	return true;
 }
 
 void tcp_host_timer(tcp_pcb *pcb)
@@ -84,6 +109,8 @@ tcp_layer *tcp_layer_new(stack *st)
 	tl->k_delack = sim_kind("tcp.delack");
 	tl->k_keepalive = sim_kind("tcp.keepalive");
 	tl->k_wait = sim_kind("tcp.wait");
+	tl->k_gro = sim_kind("tcp.gro");
+	tl->k_cork = sim_kind("tcp.cork");
 	return tl;
 }
 
@@ -177,6 +204,8 @@ static void cancel_all_timers(tcp_pcb *pcb)
 	tcp_stop_timers(pcb);
 	sim_event_cancel(eng, &pcb->rto_ev);
 	sim_event_cancel(eng, &pcb->delack_ev);
+	sim_event_cancel(eng, &pcb->gro_ev);
+	sim_event_cancel(eng, &pcb->cork_ev);
 }
 
 /* A half-open child is counted by its listener (n_pending) while it points at it. */
@@ -535,7 +564,8 @@ static ssize_t queued(tcp_pcb *pcb, size_t n)
 {
 	if (n) {
 		tcp_enter(pcb);
-		tcp_output(pcb);
+		if (!tcp_host_autocork(pcb))
+			tcp_output(pcb);
 		tcp_leave(pcb);
 	}
 	return (ssize_t)n;

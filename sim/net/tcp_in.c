@@ -235,7 +235,9 @@ static void rx_data(tcp_pcb *pcb, const tcp_seg *s)
 			pcb->ack_now = true; /* a hole was filled */
 		if (fin || (pcb->ooo_fin && pcb->ooo_fin_seq == pcb->rcv_nxt))
 			accept_fin(pcb);
-		if (len && ++pcb->unacked_segs >= 2)
+		if (len && pcb->gro_merged)
+			pcb->gro_ack = true; /* acknowledged at the GRO flush */
+		else if (len && ++pcb->unacked_segs >= 2)
 			pcb->ack_now = true;
 		if (!tcp_cfg(pcb)->delack)
 			pcb->ack_now = true;

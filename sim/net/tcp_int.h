@@ -61,7 +61,7 @@ struct tcp_layer {
 	uint64_t next_id;
 	sim_rng isn_rng;    /* ISNs and timestamp offsets */
 	uint16_t next_port; /* next ephemeral port to try */
-	uint32_t k_rto, k_persist, k_delack, k_keepalive, k_wait;
+	uint32_t k_rto, k_persist, k_delack, k_keepalive, k_wait, k_gro, k_cork;
 	tcp_counters ctr;
 };
 
@@ -155,6 +155,11 @@ struct tcp_pcb {
 	uint32_t tso_room;
 	uint32_t gro_bytes;
 	uint64_t gro_run;
+	bool gro_merged; /* the segment in hand was merged into the poll's GRO segment */
+	bool gro_ack;    /* merged data waits for the GRO flush to be acknowledged */
+	sim_event gro_ev; /* the flush: the poll's last look */
+	sim_time tx_done_at; /* its last frame has left the NIC then (host time) */
+	sim_event cork_ev;   /* autocorked data goes when the NIC is done */
 
 	/* keepalive */
 	sim_time last_rx;
@@ -178,6 +183,7 @@ sim_time tcp_now(const tcp_pcb *pcb);
 void tcp_host_tx(tcp_pcb *pcb, uint32_t len);
 void tcp_host_rx(tcp_pcb *pcb, uint32_t seq, uint32_t len);
 void tcp_host_timer(tcp_pcb *pcb);
+bool tcp_host_autocork(tcp_pcb *pcb);
 const tcp_config *tcp_cfg(const tcp_pcb *pcb);
 void tcp_enter(tcp_pcb *pcb);
 void tcp_leave(tcp_pcb *pcb); /* may free the pcb */

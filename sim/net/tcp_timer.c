@@ -233,6 +233,21 @@ static void delack_fired(tcp_pcb *pcb)
 		delack_expired(pcb);
 }
 
+/* The receive queue's poll handed its GRO segment to TCP: acknowledge what was merged. */
+static void gro_flushed(tcp_pcb *pcb)
+{
+	if (pcb->gro_ack && (pcb->state == TCP_ESTABLISHED || pcb->state == TCP_FIN_WAIT_1 ||
+	                     pcb->state == TCP_FIN_WAIT_2 || pcb->state == TCP_CLOSE_WAIT))
+		tcp_send_ack(pcb);
+	pcb->gro_ack = false;
+}
+
+/* The NIC is done with the connection's last frame: what autocorking held goes now. */
+static void cork_released(tcp_pcb *pcb)
+{
+	tcp_output(pcb);
+}
+
 /* Every timer runs inside enter/leave, and delivers the events it caused. */
 #define TCP_TIMER_HANDLER(name, body)                    \
 	static void name(sim_engine *eng, sim_event *ev) \
@@ -250,6 +265,8 @@ TCP_TIMER_HANDLER(on_persist, persist_expired)
 TCP_TIMER_HANDLER(on_delack, delack_fired)
 TCP_TIMER_HANDLER(on_keepalive, keepalive_expired)
 TCP_TIMER_HANDLER(on_wait, wait_expired)
+TCP_TIMER_HANDLER(on_gro, gro_flushed)
+TCP_TIMER_HANDLER(on_cork, cork_released)
 
 void tcp_timers_init(tcp_pcb *pcb)
 {
@@ -260,4 +277,6 @@ void tcp_timers_init(tcp_pcb *pcb)
 	sim_event_init(&pcb->delack_ev, tl->k_delack, entity, on_delack, pcb);
 	sim_event_init(&pcb->keep_ev, tl->k_keepalive, entity, on_keepalive, pcb);
 	sim_event_init(&pcb->wait_ev, tl->k_wait, entity, on_wait, pcb);
+	sim_event_init(&pcb->gro_ev, tl->k_gro, entity, on_gro, pcb);
+	sim_event_init(&pcb->cork_ev, tl->k_cork, entity, on_cork, pcb);
 }

@@ -91,6 +91,10 @@ const scn_default scn_defaults[] = {
 	/* Linux writes u16 length_v2 in host order (little-endian on x86); z/OS is big-endian */
 	{ "stack", "llcorder", { "big-endian", "little-endian (x86)" }, "SMC-Rv2 LLC lengths and counts", SCN_DEF_INFO },
 	{ "stack", "forwarding", { "off", "off" }, "", SCN_DEF_VALUE },
+	/* z/OS TCPSENDBFRSIZE/TCPRCVBUFRSIZE 65536 [zos-tc]; Linux: the stack's own defaults
+	 * (docs/stack.md), without Linux's receive autotuning */
+	{ "tcp", "sndbuf", { "64K", "256K" }, "TCP send buffer of a socket [zos-tc]", SCN_DEF_VALUE },
+	{ "tcp", "rcvbuf", { "64K", "128K" }, "TCP receive buffer of a socket (Linux grows its own: give what it grows to) [zos-tc]", SCN_DEF_VALUE },
 	{ "interface", "vlan", { "", "" }, "untagged", SCN_DEF_UNSET },
 	{ "interface", "mtu", { "1500", "1500" }, "IP MTU", SCN_DEF_VALUE },
 	{ "interface", "mac", { "02:00:A:B:C:D", "02:00:A:B:C:D" }, "A.B.C.D = the interface's IPv4 address", SCN_DEF_DERIVED },
@@ -133,6 +137,8 @@ const scn_default scn_defaults[] = {
 	{ "app", "close", { "after", "after" }, "connect: close when the exchange is done", SCN_DEF_VALUE },
 	{ "app bulk", "bytes", { "1M", "1M" }, "", SCN_DEF_VALUE },
 	{ "app echo", "bytes", { "64K", "64K" }, "", SCN_DEF_VALUE },
+	{ "app bulk", "write", { "64K", "64K" }, "bytes per send call, and per receive call at the sink (qperf msg_size)", SCN_DEF_VALUE },
+	{ "app echo", "write", { "64K", "64K" }, "bytes per send and receive call", SCN_DEF_VALUE },
 	{ "app rr", "request", { "64", "64" }, "", SCN_DEF_VALUE },
 	{ "app rr", "response", { "1K", "1K" }, "", SCN_DEF_VALUE },
 	{ "app rr", "count", { "100", "100" }, "requests per connection", SCN_DEF_VALUE },
@@ -150,6 +156,50 @@ const scn_default *scn_default_find(const char *scope, const char *key)
 		if (!strcmp(scn_defaults[i].scope, scope) && !strcmp(scn_defaults[i].key, key))
 			return &scn_defaults[i];
 	return NULL;
+}
+
+/* A host profile field's value as the `host` statement writes it. */
+static void host_value(const host_profile *p, const host_field *f, char *buf, size_t len)
+{
+	uint64_t v = host_field_get(p, f);
+	switch (f->unit) {
+	case HOST_UNIT_NS:
+		if (v && v % 1000000 == 0)
+			snprintf(buf, len, "%llums", (unsigned long long)(v / 1000000));
+		else if (v && v % 1000 == 0)
+			snprintf(buf, len, "%lluus", (unsigned long long)(v / 1000));
+		else
+			snprintf(buf, len, v ? "%lluns" : "%llu", (unsigned long long)v);
+		break;
+	case HOST_UNIT_PS_BYTE:
+		if (!v)
+			snprintf(buf, len, "0 (offloaded)");
+		else
+			snprintf(buf, len, "%lluGbps (%llu ps/B)", (unsigned long long)(8000 / v), (unsigned long long)v);
+		break;
+	case HOST_UNIT_PCT:
+		snprintf(buf, len, "%llu%%", (unsigned long long)v);
+		break;
+	case HOST_UNIT_COUNT:
+	case HOST_UNIT_BYTES:
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+		break;
+	}
+}
+
+/* The `host` statement's attributes: the values of the profile each personality's stacks
+ * get (docs/hosts.md says where each comes from). */
+static void print_host_defaults(FILE *out)
+{
+	const host_profile *z = host_profile_find("zos"), *l = host_profile_find("linux");
+	size_t n;
+	const host_field *f = host_profile_fields(&n);
+	for (size_t i = 0; i < n; i++) {
+		char zv[40], lv[40];
+		host_value(z, &f[i], zv, sizeof zv);
+		host_value(l, &f[i], lv, sizeof lv);
+		fprintf(out, "%-11s %-12s %-30s %-30s %s [hosts]\n", "host", f[i].key, zv, lv, f[i].what);
+	}
 }
 
 void scn_print_defaults(FILE *out)
@@ -170,6 +220,7 @@ void scn_print_defaults(FILE *out)
 		fprintf(out, "%-11s %-12s %-30s %-30s %s%s\n", d->scope, d->key, zos, lx,
 		        d->how == SCN_DEF_INFO ? "(not an attribute) " : "", d->note);
 	}
+	print_host_defaults(out);
 	fprintf(out, "\nSources: [zos-gc] z/OS GLOBALCONFIG SMCR (PORTNUM 1, MTU 1024, FIXEDMEMORY 256);\n"
 	             "[zos-tc] z/OS TCPCONFIG (INTERVAL 120 min, TCPRCVBUFRSIZE/TCPSENDBFRSIZE 65536);\n"
 	             "[lx-smc] Linux net.smc sysctls (rmem/wmem 64 KiB, smcr_testlink_time 30 s,\n"
@@ -177,5 +228,6 @@ void scn_print_defaults(FILE *out)
 	             "[digest] the team's SMC-R protocol digest (RMBE sizes, IB MTUs);\n"
 	             "[dcqcn] Zhu et al., Congestion Control for Large-Scale RDMA Deployments, SIGCOMM 2015\n"
 	             "(g 1/256, K = T = 55 us, B 10 MB, F 5, R_AI 40 Mb/s, N 50 us); [cx] ConnectX DCQCN defaults\n"
-	             "(CNP PCP 6, DSCP 48; R_HAI/R_AI = 10).\n");
+	             "(CNP PCP 6, DSCP 48; R_HAI/R_AI = 10); [hosts] the host profiles, docs/hosts.md (`host=zos`,\n"
+	             "`host=linux`; each value's source is there).\n");
 }

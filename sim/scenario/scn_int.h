@@ -146,6 +146,7 @@ void scn_stmt_route(scn_parser *P, const scn_stmt *st);
 void scn_stmt_forwarding(scn_parser *P, const scn_stmt *st);
 void scn_stmt_smcr(scn_parser *P, const scn_stmt *st);
 void scn_stmt_host(scn_parser *P, const scn_stmt *st);
+void scn_stmt_tcp(scn_parser *P, const scn_stmt *st);
 void scn_stmt_app(scn_parser *P, const scn_stmt *st);
 void scn_stmt_report(scn_parser *P, const scn_stmt *st);
 void scn_stmt_expect(scn_parser *P, const scn_stmt *st);

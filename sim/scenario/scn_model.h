@@ -200,6 +200,8 @@ typedef struct scn_stack {
 	scn_smcr_config smcr;
 	host_profile host; /* `host=` on the stack line, then the `host` statement's overrides */
 	scn_loc host_loc;  /* of the `host` statement (line 0: none) */
+	uint64_t tcp_sndbuf, tcp_rcvbuf; /* the `tcp` statement (0: the personality's) */
+	scn_loc tcp_loc;
 } scn_stack;
 
 /* --- applications ---------------------------------------------------------------- */
@@ -249,6 +251,7 @@ typedef struct scn_app {
 	uint32_t dst_ip;
 	uint32_t listener;    /* app index of the listener it reaches */
 	uint64_t bytes;       /* bulk, echo */
+	uint64_t write;       /* bulk, echo: bytes per send (and the listener's receive) call; 0: 64 KiB */
 	uint64_t request;     /* rr */
 	uint64_t response;    /* rr */
 	uint64_t count;       /* rr: requests per connection */

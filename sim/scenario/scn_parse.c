@@ -501,6 +501,7 @@ static const struct stmt_def {
 	{ "forwarding", scn_stmt_forwarding, true },
 	{ "smcr", scn_stmt_smcr, true },
 	{ "host", scn_stmt_host, true },
+	{ "tcp", scn_stmt_tcp, true },
 };
 
 static const struct stmt_def *find_stmt(const scn_token *t)

@@ -24,7 +24,8 @@ enum { C_KIND,
        C_INTERVAL,
        C_START,
        C_CLOSE,
-       C_SMC };
+       C_SMC,
+       C_WRITE };
 static const scn_attr_spec connect_specs[] = {
 	{ "kind", SCN_V_ENUM, 0, 0, connect_kinds, NULL, "kind=bulk|echo|rr", true },
 	{ "bytes", SCN_V_SIZE, 0, 1ULL << 40, NULL, NULL, NULL, false },
@@ -36,6 +37,8 @@ static const scn_attr_spec connect_specs[] = {
 	{ "start", SCN_V_START, 0, 0, NULL, NULL, NULL, false },
 	{ "close", SCN_V_CLOSE, 0, 0, NULL, NULL, NULL, false },
 	{ "smc", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	/* bytes per send call (and per receive call at the listener), as qperf's msg_size */
+	{ "write", SCN_V_SIZE, 1, 65536, NULL, NULL, NULL, false },
 };
 
 static const scn_attr_spec report_specs[] = {
@@ -176,6 +179,7 @@ void scn_stmt_app(scn_parser *P, const scn_stmt *st)
 				{ C_RESPONSE, SCN_KIND_ECHO, "kind=rr" },
 				{ C_COUNT, SCN_KIND_BULK, "kind=rr" },
 				{ C_COUNT, SCN_KIND_ECHO, "kind=rr" },
+				{ C_WRITE, SCN_KIND_RR, "kind=bulk or kind=echo" },
 			};
 			for (size_t i = 0; ok && i < N_SPECS(fit); i++)
 				if (a.tok[fit[i].attr] && app->kind == fit[i].kind) {
@@ -188,6 +192,8 @@ void scn_stmt_app(scn_parser *P, const scn_stmt *st)
 		                                                                                   : "app rr";
 		if (ok && app->kind != SCN_KIND_RR && (ok = scn_attr_get(P, &a, "bytes", kinds_scope, SCN_PERS_LINUX, &v, NULL)))
 			app->bytes = v.u;
+		if (ok && app->kind != SCN_KIND_RR && (ok = scn_attr_get(P, &a, "write", kinds_scope, SCN_PERS_LINUX, &v, NULL)))
+			app->write = v.u;
 		if (ok && app->kind == SCN_KIND_RR) {
 			if ((ok = scn_attr_get(P, &a, "request", kinds_scope, SCN_PERS_LINUX, &v, NULL)))
 				app->request = v.u;

@@ -190,6 +190,7 @@ static void host_wc(smc_vf *v, const smcr_wc *wc)
 	if (!host_has_costs(h))
 		return;
 	const host_profile *p = host_get_profile(h);
+	v->cq_irq.drains = true;
 	host_irq_enter(h, &v->cq_irq, p->irq_cpu, p->rnic_irq_delay_ns, p->irq_ns);
 	host_run_here(h, HOST_CAT_IRQ, p->smc_cqe_ns);
 	if (wc->opcode == SMCR_WC_RECV && wc->status == SMCR_WC_SUCCESS)

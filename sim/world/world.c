@@ -302,6 +302,10 @@ static int build_stacks(world *w, char *err, size_t errlen)
 		stack_config cfg;
 		stack_config_defaults(&cfg, p);
 		smcr_from_scenario(&cfg, ss);
+		if (ss->tcp_sndbuf)
+			cfg.tcp.sndbuf = (uint32_t)ss->tcp_sndbuf;
+		if (ss->tcp_rcvbuf)
+			cfg.tcp.rcvbuf = (uint32_t)ss->tcp_rcvbuf;
 		ws->st = stack_new(w->eng, ss->name, p, &cfg);
 		if (!ws->st) {
 			snprintf(err, errlen, "%s:%u: cannot create stack %s", s->file, ss->loc.line, ss->name);

@@ -99,13 +99,22 @@ static ssize_t end_recv_verify(world_end *e, uint64_t seed, uint8_t *buf, size_t
 	return n;
 }
 
+/* Bytes per send or receive call of a flow: the client app's write= (qperf's msg_size),
+ * else APP_CHUNK. */
+static size_t end_chunk(const world_end *e)
+{
+	uint64_t w = e->f->w->scn->apps[e->f->app].write;
+	return w && w < APP_CHUNK ? (size_t)w : APP_CHUNK;
+}
+
 /* Write pattern bytes [e->sent, limit) as far as the socket takes them. */
 static void end_write_upto(world_end *e, uint64_t seed, uint64_t limit)
 {
 	uint8_t buf[APP_CHUNK];
+	size_t chunk = end_chunk(e);
 	while (e->s && e->sent < limit) {
 		uint64_t left = limit - e->sent;
-		size_t n = left < sizeof(buf) ? (size_t)left : sizeof(buf);
+		size_t n = left < chunk ? (size_t)left : chunk;
 		size_t space = sock_send_space(e->s);
 		if (space < n)
 			n = space;
@@ -297,7 +306,7 @@ static void server_readable(world_end *e)
 	while (e->s && !e->eof) {
 		if (l->kind == SCN_KIND_ECHO && e->echo_pending >= ECHO_WINDOW)
 			return; /* back-pressure: read again once the echo has left */
-		ssize_t n = end_recv_verify(e, f->seed_up, buf, sizeof(buf));
+		ssize_t n = end_recv_verify(e, f->seed_up, buf, end_chunk(e));
 		if (n == -EAGAIN)
 			break;
 		if (n < 0)
