@@ -13,13 +13,19 @@
 #include "sim/bench/memcpy_ref.h"
 #include "sim/bench/protocol_bench.h"
 #include "sim/engine/engine.h"
+#include "sim/host/host_profile.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 
 /* The options as a config; 0, or 2 after printing what is wrong. */
 static int config_of(const char *prog, const char *mode_s, gint conns, gint reps, gint mtu, gint64 count,
-                     const char *bytes_s, const char *size_s, const char *rmb_s, protocol_bench_config *c)
+                     const char *bytes_s, const char *size_s, const char *rmb_s, const char *host_s,
+                     protocol_bench_config *c)
 {
+	if (host_s && !host_profile_find(host_s)) {
+		fprintf(stderr, "%s: --host: '%s' is not a host profile (none, linux or zos)\n", prog, host_s);
+		return 2;
+	}
 	uint64_t bytes = 16ull << 20, rmb = 256ull << 10, size = 64;
 	if (mode_s && strcmp(mode_s, "bulk") && strcmp(mode_s, "rr")) {
 		fprintf(stderr, "%s: --mode: '%s' is not bulk or rr\n", prog, mode_s);
@@ -42,6 +48,7 @@ static int config_of(const char *prog, const char *mode_s, gint conns, gint reps
 		                      .mtu = (unsigned)mtu,
 		                      .rmb = rmb,
 		                      .reps = (unsigned)reps,
+		                      .host = host_s ? host_profile_find(host_s)->name : "linux",
 		                      .log = stderr };
 	return 0;
 }
@@ -61,6 +68,7 @@ static void print_result(const protocol_bench_config *c, const protocol_bench_re
 		printf("bench protocol: rr, 2 stacks, 1 link group, %u connections x %" PRIu64 " transactions of %" PRIu64
 		       " B, RoCE MTU %u, RMB %" PRIu64 "\n",
 		       c->conns, c->count, c->size, c->mtu, c->rmb);
+	printf("  hosts              %s (--host)\n", c->host ? c->host : "linux");
 	printf("  wall time          %.3f s (best of %u)\n", r->wall, c->reps);
 	printf("  virtual run        %" PRIu64 ".%06" PRIu64 " s\n", (uint64_t)(r->virtual_ns / SIM_S),
 	       (uint64_t)(r->virtual_ns % SIM_S / 1000));
@@ -134,7 +142,7 @@ int bench_protocol(int argc, char **argv)
 {
 	gint conns = 64, reps = 1, mtu = 4096;
 	gint64 count = 10000;
-	gchar *mode_s = NULL, *bytes_s = NULL, *rmb_s = NULL, *size_s = NULL;
+	gchar *mode_s = NULL, *bytes_s = NULL, *rmb_s = NULL, *size_s = NULL, *host_s = NULL;
 	GOptionEntry entries[] = {
 		{ "mode", 0, 0, G_OPTION_ARG_STRING, &mode_s,
 		  "bulk (streams, beside memcpy) or rr (request/response, beside TCP) (bulk)", "MODE" },
@@ -145,6 +153,8 @@ int bench_protocol(int argc, char **argv)
 		{ "mtu", 0, 0, G_OPTION_ARG_INT, &mtu, "RoCE MTU 1024, 2048 or 4096 (default 4096)", "MTU" },
 		{ "buffer", 'b', 0, G_OPTION_ARG_STRING, &rmb_s, "RMB and send buffer size (default 256K)", "SIZE" },
 		{ "rmb", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &rmb_s, "the old name of --buffer", "SIZE" },
+		{ "host", 0, 0, G_OPTION_ARG_STRING, &host_s,
+		  "the stacks' host profile: linux (default), zos, or none (no host costs: the protocol path alone)", "PROFILE" },
 		{ "repeat", 'r', 0, G_OPTION_ARG_INT, &reps, "runs; the best is reported (1)", "N" },
 		{ "reps", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &reps, "the old name of --repeat", "N" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -154,13 +164,15 @@ int bench_protocol(int argc, char **argv)
 	int rc = cli_parse_options(&opts, &argc, &argv) ? 2 : 0;
 	protocol_bench_config c;
 	if (!rc)
-		rc = config_of(argv[0], mode_s, conns, reps, mtu, count, bytes_s, size_s, rmb_s, &c);
+		rc = config_of(argv[0], mode_s, conns, reps, mtu, count, bytes_s, size_s, rmb_s, host_s, &c);
 	g_free(mode_s);
 	g_free(bytes_s);
 	g_free(rmb_s);
 	g_free(size_s);
-	if (rc)
+	if (rc) {
+		g_free(host_s);
 		return rc;
+	}
 	protocol_bench_result r;
 	char err[256];
 	rc = protocol_bench_run(&c, &r, err, sizeof(err));
@@ -171,5 +183,6 @@ int bench_protocol(int argc, char **argv)
 	}
 	print_result(&c, &r);
 	rc = c.mode == PROTOCOL_BENCH_BULK ? print_memcpy_refs(&c, &r) : print_tcp_twin(&c, &r);
+	g_free(host_s);
 	return r.failed ? 1 : rc;
 }

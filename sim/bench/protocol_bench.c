@@ -13,20 +13,21 @@
 static char *fabric_text(const protocol_bench_config *c)
 {
 	const char *iface = c->mode == PROTOCOL_BENCH_RR ? " bandwidth=100Gbps latency=500ns" : "";
+	const char *host = c->host ? c->host : "linux";
 	return g_strdup_printf("switch SW\n"
 	                       "adapter RA pfid=0010 switch=SW bandwidth=100Gbps latency=500ns mtu=4096\n"
 	                       "adapter RB pfid=0020 switch=SW bandwidth=100Gbps latency=500ns mtu=4096\n"
-	                       "stack A personality=linux\n"
+	                       "stack A personality=linux host=%s\n"
 	                       "  interface eth0 switch=SW ip=10.0.0.1/24%s\n"
 	                       "  smcr pfid=0010 mtu=%u\n"
 	                       "  smcr maxlinks=1 rmbsize=%" PRIu64 " sndbufsize=%" PRIu64 "\n"
 	                       "end\n"
-	                       "stack B personality=linux\n"
+	                       "stack B personality=linux host=%s\n"
 	                       "  interface eth0 switch=SW ip=10.0.0.2/24%s\n"
 	                       "  smcr pfid=0020 mtu=%u\n"
 	                       "  smcr maxlinks=1 rmbsize=%" PRIu64 " sndbufsize=%" PRIu64 "\n"
 	                       "end\n",
-	                       iface, c->mtu, c->rmb, c->rmb, iface, c->mtu, c->rmb, c->rmb);
+	                       host, iface, c->mtu, c->rmb, c->rmb, host, iface, c->mtu, c->rmb, c->rmb);
 }
 
 /* The applications; then the SMC-R expectations (one link group, one link), then each

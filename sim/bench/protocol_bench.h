@@ -31,6 +31,7 @@ typedef struct protocol_bench_config {
 	unsigned mtu;   /* RoCE MTU */
 	uint64_t rmb;   /* RMB and send buffer size */
 	unsigned reps;  /* repetitions; the fastest is kept */
+	const char *host; /* the stacks' host profile (sim/host): "none", "linux", "zos"; NULL: linux */
 	FILE *log;      /* scenario diagnostics and failed expectations */
 } protocol_bench_config;
 
