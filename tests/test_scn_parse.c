@@ -131,7 +131,7 @@ Test(scn_parse, unknown_statement_in_a_stack_block)
 {
 	EXPECT_ERRORS("switch SW1\nstack A\n  interface e0 switch=SW1 ip=10.0.0.1/24\n  router on\nend\n",
 	              "t.scn:4:3: unknown statement 'router' in a stack block; expected one of interface, route, "
-	              "forwarding, smcr, end\n");
+	              "forwarding, smcr, host, tcp, end\n");
 }
 
 Test(scn_parse, statement_outside_its_block)

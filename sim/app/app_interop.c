@@ -69,7 +69,8 @@ static void fail_conn(iconn *c, int err)
 	close_conn(c);
 }
 
-static void maybe_finish(iconn *c)
+/* Everything agreed went both ways: the connection is complete (reported once). */
+static void try_complete(iconn *c)
 {
 	app_interop *a = c->a;
 	uint64_t out_total = a->bytes + (a->server ? 0 : INTEROP_HDR_LEN);
@@ -80,6 +81,11 @@ static void maybe_finish(iconn *c)
 		if (a->complete)
 			a->complete(a->user, &c->st, c->s);
 	}
+}
+
+static void maybe_finish(iconn *c)
+{
+	try_complete(c);
 	if (c->completed && !c->shut) {
 		c->shut = true;
 		sock_shutdown(c->s);
@@ -141,6 +147,8 @@ static void on_readable(sock *s, void *user)
 			return;
 		}
 		if (n == 0) {
+			/* the last bytes and the end can come in one read */
+			try_complete(c);
 			if (!c->completed)
 				c->st.verified = false; /* the stream ended early */
 			c->st.eof = true;

@@ -311,11 +311,7 @@ void tcp_maybe_window_update(tcp_pcb *pcb)
 	case TCP_TIME_WAIT:
 		return;
 	}
-	/* Linux tcp_cleanup_rbuf: what the application read is announced at once only when the
-	 * window announced has shrunk to half the buffer or less and can now at least double;
-	 * otherwise it goes with the next ACK. (A window update per read is an ACK per read.) */
-	uint32_t now = cur_wnd(pcb), space = tcp_rcv_space(pcb);
-	if (2 * (uint64_t)now <= pcb->rcvbuf.cap && space >= 2 * (uint64_t)now && space >= now + wnd_step(pcb))
+	if (tcp_rcv_space(pcb) >= cur_wnd(pcb) + wnd_step(pcb))
 		tcp_send_ack(pcb);
 }
 
