@@ -453,7 +453,7 @@ Test(tcp, writing_and_reading_in_place_sends_the_same_frames)
 	cr_assert_gt(spans_in_place, 0);
 	cr_assert_eq(fp_in_place, fp_copied);
 	cr_assert_eq(in_place.n, copied.n);
-	cr_assert_gt(copied.n, 400);
+	cr_assert_gt(copied.n, 300); /* a real transfer: 207 segments and their ACKs */
 	for (size_t i = 0; i < copied.n; i++) {
 		cr_assert_eq(in_place.f[i].at, copied.f[i].at, "frame %zu", i);
 		cr_assert_eq(in_place.f[i].len, copied.f[i].len, "frame %zu", i);

@@ -187,7 +187,13 @@ void tcp_send_ack(tcp_pcb *pcb)
 	 * ACKs were lost, as behind a failed switch) the two never learn each other's
 	 * acknowledgements and exchange ACKs without end. (BSD's tcp_output does the same;
 	 * Linux never rewinds snd_nxt.) */
-	tcp_emit(pcb, pcb->snd_max, TCP_ACK, 0);
+	uint32_t seq = pcb->snd_max, wnd_end = pcb->snd_una + pcb->snd_wnd;
+	/* ... but never beyond the peer's window (Linux tcp_acceptable_seq): a receiver whose
+	 * window is shut drops a segment that starts past it, ACK field unread, and a pure ACK
+	 * that must reach it (what it sent was received) would never be taken. */
+	if (SEQ_GT(seq, wnd_end) && SEQ_GEQ(wnd_end, pcb->snd_una))
+		seq = wnd_end;
+	tcp_emit(pcb, seq, TCP_ACK, 0);
 }
 
 void tcp_send_probe(tcp_pcb *pcb)
@@ -311,7 +317,11 @@ void tcp_maybe_window_update(tcp_pcb *pcb)
 	case TCP_TIME_WAIT:
 		return;
 	}
-	if (tcp_rcv_space(pcb) >= cur_wnd(pcb) + wnd_step(pcb))
+	/* Linux tcp_cleanup_rbuf: what the application read is announced at once only when the
+	 * window announced has shrunk to half the buffer or less and can now at least double;
+	 * otherwise the next ACK carries it. (A window update per read is an ACK per read.) */
+	uint32_t now = cur_wnd(pcb), space = tcp_rcv_space(pcb);
+	if (2 * (uint64_t)now <= pcb->rcvbuf.cap && space >= 2 * (uint64_t)now && space >= now + wnd_step(pcb))
 		tcp_send_ack(pcb);
 }
 
