@@ -12,6 +12,7 @@ static const host_profile p_none = {
 	.costs = false,
 	.cpus = 1,
 	.speed_pct = 100,
+	.rx_queues = 1,
 };
 
 /* x86 Linux in a VM with a ConnectX-4 Lx SR-IOV virtual function for both TCP and SMC-R,
@@ -22,6 +23,7 @@ static const host_profile p_linux = {
 	.cpus = 2,
 	.speed_pct = 100,
 	.irq_cpu = 0,
+	.rx_queues = 1,
 	.wakeup_ns = 2500,
 	.syscall_ns = 500,
 	.copy_ps = 42,
@@ -61,6 +63,7 @@ static const host_profile p_zos = {
 	.cpus = 4,
 	.speed_pct = 100,
 	.irq_cpu = 0,
+	.rx_queues = 1,
 	.wakeup_ns = 2000,
 	.syscall_ns = 725,
 	.copy_ps = 165,
@@ -113,6 +116,7 @@ static const host_field fields[] = {
 	F32("cpus", HOST_UNIT_COUNT, cpus, 1, HOST_MAX_CPUS, "CPUs"),
 	F32("speed", HOST_UNIT_PCT, speed_pct, 1, 10000, "CPU speed, percent of the profile's reference CPU"),
 	F32("irqcpu", HOST_UNIT_COUNT, irq_cpu, 0, HOST_MAX_CPUS - 1, "the CPU that takes NIC and RNIC interrupts"),
+	F32("rxqueues", HOST_UNIT_COUNT, rx_queues, 1, HOST_MAX_CPUS, "NIC receive queues (RSS), each interrupting its own CPU"),
 	F64("wakeup", HOST_UNIT_NS, wakeup_ns, 0, MAXNS, "waking a task on an idle CPU"),
 	F64("syscall", HOST_UNIT_NS, syscall_ns, 1, MAXNS, "one socket call"),
 	F64("copy", HOST_UNIT_PS_BYTE, copy_ps, 1, 1000000, "copying between application and kernel"),

@@ -24,7 +24,9 @@ typedef struct host_profile {
 	/* CPUs */
 	uint32_t cpus;      /* how many */
 	uint32_t speed_pct; /* relative speed, 100 = the profile's reference CPU */
-	uint32_t irq_cpu;   /* the CPU that takes NIC and RNIC interrupts */
+	uint32_t irq_cpu;   /* the CPU that takes NIC and RNIC interrupts (queue 0's) */
+	uint32_t rx_queues; /* NIC receive queues (RSS): a flow's queue by its addresses and
+	                       ports; queue q interrupts CPU irq_cpu + q (modulo cpus) */
 	uint64_t wakeup_ns; /* waking a task on another CPU: IPI, scheduling, context switch */
 
 	/* sockets (either path) */

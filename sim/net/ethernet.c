@@ -56,7 +56,7 @@ void ethernet_input(netif *nif, const uint8_t *frame, size_t len, unsigned flags
 		return;
 	}
 	off += 2;
-	netif_rx_host(nif);
+	netif_rx_host(nif, frame + off, len - off, type);
 	switch (type) {
 	case ETHERTYPE_ARP:
 		arp_input(nif, frame + off, len - off);

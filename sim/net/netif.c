@@ -2,6 +2,10 @@
 #include "sim/net/netif.h"
 
 #include <errno.h>
+#include <stdlib.h>
+
+#include "model/byteorder.h"
+#include "sim/engine/oom.h"
 
 #include "sim/net/ethernet.h"
 #include "sim/net/route.h"
@@ -67,15 +71,35 @@ void netif_input(netif *nif, const uint8_t *frame, size_t len)
 	netif_input_flags(nif, frame, len, 0);
 }
 
-void netif_rx_host(netif *nif)
+/* RSS: the receive queue of an IPv4 frame by its addresses (and TCP/UDP ports), as a NIC
+ * hashes them; everything else on queue 0. */
+static unsigned rx_queue(const host_profile *p, const uint8_t *l3, size_t len, uint16_t ethertype)
+{
+	if (p->rx_queues <= 1 || ethertype != ETHERTYPE_IPV4 || len < 20)
+		return 0;
+	uint64_t key = (uint64_t)get_be32(l3 + 12) << 32 | get_be32(l3 + 16);
+	size_t ihl = (size_t)(l3[0] & 0x0f) * 4;
+	if ((l3[9] == 6 || l3[9] == 17) && ihl >= 20 && len >= ihl + 4)
+		key ^= (uint64_t)get_be32(l3 + ihl) * 0x9e3779b97f4a7c15ull;
+	return (unsigned)(sim_mix64(key) % p->rx_queues);
+}
+
+void netif_rx_host(netif *nif, const uint8_t *l3, size_t len, uint16_t ethertype)
 {
 	sim_host *h = nif->stack->host;
 	if (!host_has_costs(h))
 		return;
 	const host_profile *p = host_get_profile(h);
+	unsigned q = rx_queue(p, l3, len, ethertype);
+	host_irq *irq = &nif->rx_irq;
+	if (q) {
+		if (!nif->rx_irqs)
+			nif->rx_irqs = sim_xcalloc(p->rx_queues, sizeof *nif->rx_irqs, "a NIC's receive queues");
+		irq = &nif->rx_irqs[q];
+	}
 	host_wait_until(h, host_now(h) + p->nic_rx_ns);
-	sim_time mod = host_irq_moderation(h, &nif->rx_irq, p->nic_irq_delay_ns, p->nic_irq_busy_ns, p->nic_dim_gap_ns);
-	host_irq_enter(h, &nif->rx_irq, p->irq_cpu, mod, p->irq_ns);
+	sim_time mod = host_irq_moderation(h, irq, p->nic_irq_delay_ns, p->nic_irq_busy_ns, p->nic_dim_gap_ns);
+	host_irq_enter(h, irq, p->irq_cpu + q, mod, p->irq_ns);
 	host_run_here(h, HOST_CAT_IRQ, p->tcp_rx_pkt_ns);
 	/* Under load (the busy moderation) the poll keeps looking at its ring after each frame
 	 * and GRO gathers what it finds; at low load the interrupt takes what had landed

@@ -71,7 +71,8 @@ struct netif {
 	uint16_t mtu;    /* IP MTU */
 	netif_link_output_fn link_output;
 	void *link_ctx;
-	host_irq rx_irq; /* the receive queue's interrupts, on the host's interrupt CPU */
+	host_irq rx_irq;   /* receive queue 0's interrupts, on the host's interrupt CPU */
+	host_irq *rx_irqs; /* queues 1.. when the host has more (RSS), else NULL */
 };
 
 /* Plug the netif into a link (NULL detaches). */
@@ -91,7 +92,7 @@ void netif_output(netif *nif, const uint8_t *frame, size_t len, unsigned flags);
 /* The host's part of a frame accepted by the interface's filter: the NIC's DMA, an
  * interrupt (or a join of the poll running), the driver's work on the frame. The layers
  * above charge their own work; the caller ends it with host_irq_leave(). */
-void netif_rx_host(netif *nif);
+void netif_rx_host(netif *nif, const uint8_t *l3, size_t len, uint16_t ethertype);
 
 /* Does addr lie in the interface's connected subnet? */
 bool netif_on_subnet(const netif *nif, uint32_t addr);

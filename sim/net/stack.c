@@ -43,6 +43,7 @@ void stack_free(stack *st)
 	ipv4_loopback_clear(st);
 	for (size_t i = 0; i < st->n_netifs; i++) {
 		arp_cache_clear(st->netifs[i]);
+		free(st->netifs[i]->rx_irqs);
 		free(st->netifs[i]);
 	}
 	route_table_free(&st->routes);
