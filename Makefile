@@ -6,6 +6,7 @@
 #   make deps       install (as root) or list the Debian packages the project needs
 #   make traces     regenerate the sample captures traces/trace-*.pcapng
 #   make bench-peers  install Debian's ns-3, build bench/peers/, run our benchmarks beside them
+#   make bench-hosts  the host profiles beside published SMC-R-versus-TCP measurements
 #   make compile_commands.json  the compilation database for clangd and clang-tidy
 #   make install [PREFIX=/usr/local DESTDIR=]  binary, man pages, completion, libsmcr-model (make uninstall)
 #   make fuzz       build the libFuzzer targets (fuzz/, clang) and run each FUZZ_S seconds
@@ -66,7 +67,7 @@ LIBMODEL  := $(BUILD)/libsmcr-model.a
 LIBSIM    := $(BUILD)/libsmcr-sim.a
 BIN       := $(BUILD)/smcr-sim
 
-.PHONY: all deps demo check check-unit check-hw check-interop traces pictures peers bench-peers clean \
+.PHONY: all deps demo check check-unit check-hw check-interop traces pictures peers bench-peers bench-hosts clean \
         compile_commands.json FORCE fuzz fuzz-build fuzz-corpus
 all: $(BIN) $(TEST_BIN) $(HW_BIN) $(INTEROP_BIN) $(WIRESHARK_BIN)
 
@@ -191,6 +192,11 @@ $(BUILD)/peers/%: bench/peers/%.cc bench/peers/peer_result.h
 	$(CXX) -std=c++17 -O2 -Wall -Wextra -Werror -o $@ $< $$(pkg-config --libs $(NS3_PKGS))
 
 peers: $(PEER_BIN)
+
+# tools/bench-hosts: the host profiles beside published SMC-R-versus-TCP measurements
+# (docs/hosts.md: calibration and validation points, printed as they come out).
+bench-hosts: $(BIN)
+	tools/bench-hosts $(BUILD)
 
 bench-peers: $(BIN)
 	@tools/install-deps --peers
