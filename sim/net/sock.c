@@ -45,6 +45,7 @@ struct sock {
 	/* news for an application whose CPU is still busy: told once it is free (host costs) */
 	sim_event wake_ev;
 	bool wake_rd, wake_wr;
+	sim_time run_until; /* its wake-up's slice: calls go through until its CPU gets there */
 };
 
 static const tcp_callbacks tcp_cbs;
@@ -162,8 +163,11 @@ static bool host_ahead(sock *s, bool readable)
 	sim_host *h = s->st->host;
 	if (!host_has_costs(h))
 		return false;
-	sim_time free_at = host_cpu(h, s->cpu)->free_at;
-	if (free_at <= sim_now(s->st->eng) + HOST_APP_SLICE_NS)
+	sim_time free_at = host_cpu(h, s->cpu)->free_at, now = sim_now(s->st->eng);
+	sim_time until = now + HOST_APP_SLICE_NS;
+	if (s->run_until > until) /* woken: its turn, behind what the CPU had then */
+		until = s->run_until;
+	if (free_at <= until)
 		return false;
 	if (readable)
 		s->wake_rd = true;
@@ -235,15 +239,18 @@ static void app_close(sock *s, int err)
 /* The application's CPU is free: what it was not told yet, it is told now. */
 static void sock_woken(sim_engine *eng, sim_event *ev)
 {
-	(void)eng;
 	sock *s = ev->ctx;
 	bool rd = s->wake_rd, wr = s->wake_wr;
 	s->wake_rd = s->wake_wr = false;
 	enter(s);
+	/* its turn on the CPU: a slice of calls, queued behind what the CPU already has */
+	sim_time free_at = host_cpu(s->st->host, s->cpu)->free_at;
+	s->run_until = (free_at > sim_now(eng) ? free_at : sim_now(eng)) + HOST_APP_SLICE_NS;
 	if (rd && s->phase == SOCK_OPEN && s->app_held && s->cb && s->cb->on_readable)
 		s->cb->on_readable(s, s->user);
 	if (wr && s->phase == SOCK_OPEN && s->app_held && s->cb && s->cb->on_writable)
 		s->cb->on_writable(s, s->user);
+	s->run_until = 0;
 	leave(s);
 }
 
