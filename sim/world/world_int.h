@@ -9,6 +9,7 @@
 
 #include <glib.h>
 
+#include "sim/app/app.h"
 #include "sim/fabric/fabric.h"
 #include "sim/report/json_writer.h"
 #include "sim/net/netif_fabric.h"
@@ -50,53 +51,35 @@ typedef struct world_flow world_flow;
 typedef struct world_capture world_capture;
 typedef struct world_app world_app;
 
-/* One side of a connection. */
-typedef struct world_end {
-	world_flow *f;
-	sock *s; /* NULL once closed by us */
-	bool server;
-	bool connected; /* on_connect / on_accept seen */
-	bool ended;     /* on_close or a failed connect */
-	bool closing;   /* we closed or shut down */
-	bool eof;       /* the peer's end of stream read */
-	bool shut;      /* we sent our FIN (shutdown) */
-	bool bad;       /* content mismatch seen */
-	int err;
-	sock_mode mode;
-	uint32_t reason, peer_diag;
-	uint64_t sent;                 /* bytes written */
-	uint64_t received;             /* bytes received and verified */
-	uint64_t rx_total;             /* bytes received (verified or not) */
-	uint64_t echo_pending;         /* echo server: bytes read but not yet written back */
-	uint64_t rr_done;              /* rr: transactions completed (client) / requests answered */
-	uint64_t rr_req_got;           /* responder: bytes of the current request */
-	uint64_t rr_resp_left;         /* responder: bytes of the answer still to send */
-	uint64_t rr_req_sent;          /* client: bytes of the current request sent */
-	uint64_t rr_resp_got;          /* client: bytes of the current answer received */
-	uint32_t stack;                /* scenario stack index of this side */
-	uint64_t t_connected, t_ended; /* engine ns: connected, closed (0 = not yet) */
-} world_end;
-
-/* One connection of a connecting app (instance K), both of its sides. */
+/* One connection of a connecting app (instance K): the library's flow with both ends
+ * (sim/app/app.h: what each end wrote, read and verified) and what the world knows of it. */
 struct world_flow {
+	app_flow af;                 /* first: an end's flow is its world_flow */
 	world *w;
 	uint32_t app;                /* client app index */
 	uint32_t listener;           /* listening app index */
 	uint32_t instance;           /* 1..conns */
 	uint64_t seq;                /* creation order, from 1 */
-	uint64_t seed_up, seed_down; /* patterns client->server, server->client */
 	uint64_t key;                /* (server stack, client ip, client port) */
-	world_end c, srv;
+	uint32_t stack[2];           /* scenario stack of the client end [0] and the server end [1] */
+	uint32_t peer_diag[2];       /* the peer's decline diagnosis of a fallen-back end, or 0 */
 	bool srv_seen;
 };
+
+typedef app_end world_end;
+
+static inline world_flow *world_flow_of(const world_end *e) { return (world_flow *)e->f; }
+/* The scenario stack an end runs on. */
+static inline uint32_t world_end_stack(const world_end *e) { return world_flow_of(e)->stack[e->server]; }
+static inline uint32_t world_end_peer_diag(const world_end *e) { return world_flow_of(e)->peer_diag[e->server]; }
 
 struct world_app {
 	world *w;
 	uint32_t idx;
-	sock *listener; /* listen apps */
+	app_spec spec;          /* connect apps: what each connection runs */
+	app_listener *listener; /* listen apps */
 	bool running;
 	uint64_t starts;    /* times it was started */
-	uint64_t unmatched; /* accepted connections with no known client */
 	/* its flows in creation order (a client: those it opened; a listener: those aimed
 	 * at it), so closing and counting one app does not walk every flow of the world */
 	world_flow **flows;

@@ -106,7 +106,7 @@ static void describe_mode(const world_end *e, char *buf, size_t len)
 		snprintf(buf, len, "not connected%s", e->err ? " (failed)" : "");
 	else if (e->mode == SOCK_MODE_FALLBACK)
 		snprintf(buf, len, "FALLBACK reason=0x%08" PRIx32 " (%s)%s", e->reason, smcr_decline_name(e->reason),
-		         e->peer_diag ? " peer diagnosis" : "");
+		         world_end_peer_diag(e) ? " peer diagnosis" : "");
 	else
 		snprintf(buf, len, "%s", mode_word(e->mode));
 }
@@ -126,7 +126,7 @@ static bool check_mode(world *w, const scn_expect *x, char *detail, size_t dlen)
 			continue;
 		if (x->app.instance && f->instance != x->app.instance)
 			continue;
-		const world_end *e = client ? &f->c : &f->srv;
+		const world_end *e = client ? &f->af.c : &f->af.srv;
 		n++;
 		bool same = mode_matches(e, x);
 		bool ok = x->cmp == SCN_CMP_NE ? (e->connected && !same) : same;
@@ -152,12 +152,12 @@ static uint64_t count_ends(world *w, const scn_expect *x)
 	uint64_t n = 0;
 	for (size_t i = 0; i < w->n_flows; i++) {
 		const world_flow *f = w->flows[i];
-		const world_end *ends[2] = { &f->c, &f->srv };
+		const world_end *ends[2] = { &f->af.c, &f->af.srv };
 		for (int k = 0; k < 2; k++) {
 			const world_end *e = ends[k];
 			if (k == 1 && !f->srv_seen)
 				continue;
-			if (x->stack_a != SCN_NONE && e->stack != x->stack_a)
+			if (x->stack_a != SCN_NONE && world_end_stack(e) != x->stack_a)
 				continue;
 			if (x->metric == SCN_M_ABORTED) {
 				n += e->err != 0;
