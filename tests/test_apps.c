@@ -71,7 +71,7 @@ Test(apps, request_response_against_a_responder_verifies_every_answer)
 	cr_assert_eq(ls.txns, 200);
 	cr_assert_eq(ls.mismatches, 0);
 	cr_assert_eq(ls.completed, 1);
-	app_client_free(r);
+	app_connect_free(r);
 	app_listener_close(l);
 	test_net_free(&p.net);
 }
@@ -89,7 +89,7 @@ Test(apps, large_requests_exercise_back_pressure_under_loss)
 	cr_assert_eq(r->c.txns, 3);
 	app_serve_stats ls = app_serve_stats_get(l);
 	cr_assert_eq(ls.mismatches, 0);
-	app_client_free(r);
+	app_connect_free(r);
 	app_listener_close(l);
 	test_net_free(&p.net);
 }
@@ -108,7 +108,7 @@ Test(apps, echo_sends_back_a_megabyte_under_loss)
 	cr_assert_eq(ls.bytes_out, 1 << 20);
 	cr_assert_eq(ls.verified, 1 << 20);
 	cr_assert_eq(ls.completed, 1);
-	app_client_free(c);
+	app_connect_free(c);
 	app_listener_close(l);
 	test_net_free(&p.net);
 }
@@ -127,7 +127,7 @@ Test(apps, echo_detects_a_stream_that_is_not_the_pattern)
 	cr_assert_eq(ls.bytes_out, 100, "echoed all the same");
 	cr_assert_not(c->c.bad, "the echo is what the client sent");
 	cr_assert_eq(c->c.received, 100);
-	app_client_free(c);
+	app_connect_free(c);
 	app_listener_close(l);
 	test_net_free(&p.net);
 }
@@ -152,7 +152,7 @@ Test(apps, sink_serves_several_senders_at_once)
 	cr_assert_eq(ks.mismatches, 0);
 	for (int i = 0; i < 3; i++) {
 		cr_assert(app_end_done(&s[i]->c));
-		app_client_free(s[i]);
+		app_connect_free(s[i]);
 	}
 	app_listener_close(k);
 	test_net_free(&p.net);
@@ -172,7 +172,7 @@ Test(apps, sink_reports_where_a_stream_first_differs)
 	cr_assert_eq(ks.bytes_in, 5000);
 	cr_assert_eq(ks.first_mismatch_offset, ks.verified);
 	cr_assert_lt(ks.verified, 5000);
-	app_client_free(s);
+	app_connect_free(s);
 	app_listener_close(k);
 	test_net_free(&p.net);
 }
@@ -189,6 +189,6 @@ Test(apps, sender_reports_a_refused_connection)
 	cr_assert_not(s->c.connected);
 	cr_assert(s->c.ended);
 	cr_assert_not(app_end_done(&s->c));
-	app_client_free(s);
+	app_connect_free(s);
 	test_net_free(&p.net);
 }

@@ -119,7 +119,7 @@ Test(ipv4, routes_through_a_forwarding_stack)
 	cr_assert_geq(cap_find_tcp(&cap, 0, 0x02, 0, &seg), 0);
 	cr_assert_eq(seg.ttl, 63, "one hop: TTL 64 - 1");
 	cr_assert_eq(seg.src, IPV4(10, 0, 1, 1));
-	app_client_free(s);
+	app_connect_free(s);
 	app_listener_close(k);
 	capture_free(&cap);
 	test_net_free(&t.net);
@@ -250,7 +250,7 @@ Test(ipv4, a_stack_talks_to_itself_through_loopback)
 	cr_assert_eq(app_serve_stats_get(k).bytes_in, 100000);
 	cr_assert_eq(a->netifs[0]->ctr.tx_frames, 0, "nothing left through the interface");
 	cr_assert_gt(a->ip.loopback, 0);
-	app_client_free(s);
+	app_connect_free(s);
 	app_listener_close(k);
 	test_net_free(&n);
 }

@@ -85,7 +85,7 @@ Test(netif_fabric, tcp_survives_loss_duplicates_reordering_and_bit_flips_on_a_wi
 	 * the wire: the bits that land in a payload are caught by the TCP checksum */
 	cr_assert_gt(tcp_get_counters(b)->bad_checksum, 0);
 	cr_assert_gt(tcp_get_counters(b)->ooo_segments, 0);
-	app_client_free(s);
+	app_connect_free(s);
 	app_listener_close(k);
 	fab_free(&t);
 }
@@ -128,7 +128,7 @@ Test(netif_fabric, switch_vlans_separate_stacks_and_trunks_carry_tagged_frames)
 	cr_assert_eq(d->icmp.echo_requests_received, 1);
 	cr_assert_eq(a->icmp.echo_replies_received, 1);
 	cr_assert_eq(a->icmp.last_reply_seq, 2);
-	app_client_free(s);
+	app_connect_free(s);
 	app_listener_close(k);
 	fab_free(&t);
 }

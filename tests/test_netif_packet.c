@@ -127,7 +127,7 @@ Test(netif_packet, tcp_bulk_transfer_arrives_intact)
 	cr_assert_eq(ks.verified, 2 << 20);
 	cr_assert_eq(ks.mismatches, 0);
 	cr_assert_eq(ks.completed, 1);
-	app_client_free(snd);
+	app_connect_free(snd);
 	app_listener_close(sink);
 	duo_down(&d);
 }

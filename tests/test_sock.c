@@ -59,7 +59,7 @@ static void transfer(world *w, bool smc_sock_a, bool smc_sock_b, uint64_t bytes)
 
 static void world_free(world *w)
 {
-	app_client_free(w->sender);
+	app_connect_free(w->sender);
 	app_listener_close(w->sink);
 	test_net_free(&w->net);
 }
@@ -364,7 +364,7 @@ Test(sock, smc_backend_carries_application_data_in_smcr_mode)
 	cr_assert_eq(app_serve_stats_get(w.sink).last_mode, SOCK_MODE_SMCR);
 	cr_assert_gt(fb.readable, 0, "the data came up through the layer");
 	/* closing went through the backend and the layer released both sockets */
-	app_client_free(w.sender);
+	app_connect_free(w.sender);
 	w.sender = NULL;
 	test_net_run(&w.net, sim_now(w.net.eng) + 61 * SIM_S);
 	cr_assert_eq(tcp_pcb_count(w.a), 0);

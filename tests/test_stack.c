@@ -126,11 +126,11 @@ static void busy_run(uint64_t seed, bool with_second_pair, run_result *out)
 	out->wire_hash[1] = with_second_pair ? test_wire_hash(n.wires[1]) : 0;
 	out->fingerprint = sim_engine_fingerprint(n.eng);
 	out->events = sim_engine_events_run(n.eng);
-	app_client_free(s);
+	app_connect_free(s);
 	app_listener_close(k);
-	app_client_free(r);
+	app_connect_free(r);
 	app_listener_close(e);
-	app_client_free(s2);
+	app_connect_free(s2);
 	app_listener_close(k2);
 	test_net_free(&n);
 }

@@ -381,7 +381,7 @@ static void bulk(uint64_t seed, sim_ratio loss, uint64_t bytes, sim_time deadlin
 	/* after TIME_WAIT (2 x 30 s) nothing is left */
 	test_net_run(&t.net, sim_now(t.net.eng) + 61 * SIM_S);
 	cr_assert_eq(tcp_pcb_count(t.a), 0, "the sender closed its socket once the sink's FIN came");
-	app_client_free(s);
+	app_connect_free(s);
 	app_listener_close(k);
 	cr_assert_eq(tcp_pcb_count(t.a), 0);
 	cr_assert_eq(tcp_pcb_count(t.b), 0);

@@ -49,7 +49,7 @@ static unsigned long capture_conversation(const char *path, long corrupt_frame)
 	cr_assert(app_end_done(&r->c));
 	unsigned long frames = pcap_tap_frames(tap);
 	pcap_tap_close(tap);
-	app_client_free(r);
+	app_connect_free(r);
 	app_listener_close(e);
 	test_net_free(&n);
 	return frames;

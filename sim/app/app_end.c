@@ -1,5 +1,6 @@
 /* One end of a flow: the pattern written and checked, the mode, closing. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/app/app_int.h"
@@ -32,12 +33,14 @@ void app_end_close(app_end *e)
 	e->closing = true;
 	e->ended = true;
 	if (!e->t_ended)
-		e->t_ended = sim_now(e->st->eng);
-	const app_flow *f = e->f;
+		e->t_ended = stack_now(e->st);
+	app_flow *f = e->f;
 	if (f->hooks && f->hooks->closed)
 		f->hooks->closed(f->user, e);
 	bytering_free(&e->echo);
 	sock_close(s);
+	if (!e->server && f->client)
+		app_client_flow_ended(f->client, f);
 }
 
 void app_flow_release(app_flow *f)
@@ -46,6 +49,11 @@ void app_flow_release(app_flow *f)
 	app_end_close(&f->srv);
 	bytering_free(&f->c.echo);
 	bytering_free(&f->srv.echo);
+	if (f->lat) {
+		app_hist_free(f->lat);
+		free(f->lat);
+		f->lat = NULL;
+	}
 }
 
 void app_end_on_close(sock *s, int err, void *user)
@@ -56,7 +64,7 @@ void app_end_on_close(sock *s, int err, void *user)
 		e->err = err;
 	e->ended = true;
 	if (!e->t_ended)
-		e->t_ended = sim_now(e->st->eng);
+		e->t_ended = stack_now(e->st);
 	app_end_close(e);
 }
 
@@ -68,21 +76,20 @@ void app_end_record_mode(app_end *e, sock *s)
 
 bool app_end_done(const app_end *e)
 {
-	const app_spec *sp = e->f->spec;
-	if (!e->ended || e->err || e->bad)
-		return false;
-	switch (sp->kind) {
-	case APP_BULK:
-		return e->sent == sp->bytes;
-	case APP_ECHO:
-		return e->received == sp->bytes;
-	case APP_RR:
-		return e->txns == sp->count;
-	case APP_SINK:
-	case APP_RESPONDER:
-		break;
-	}
-	return false;
+	return !e->server && e->finished && e->ended && !e->err && !e->bad;
+}
+
+bool app_spec_needs_client(const app_spec *sp)
+{
+	return sp->kind == APP_CRR || sp->think_ns;
+}
+
+void app_end_finish(app_end *e)
+{
+	if (e->finished)
+		return;
+	e->finished = true;
+	e->f->t_done = stack_now(e->st);
 }
 
 uint64_t app_seed_down(uint64_t seed)
@@ -94,6 +101,7 @@ uint64_t app_seed_down(uint64_t seed)
 
 void app_end_verify(app_end *e, uint64_t seed, const uint8_t *buf, size_t n)
 {
+	e->t_last_rx = stack_now(e->st);
 	if (!e->bad) {
 		size_t ok = pattern_check(seed, e->rx_total, buf, n);
 		e->received += ok;

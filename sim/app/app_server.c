@@ -89,7 +89,7 @@ void app_flow_accept(app_flow *f, stack *st, sock *child)
 	e->st = st;
 	e->s = child;
 	e->connected = true;
-	e->t_connected = sim_now(st->eng);
+	e->t_connected = stack_now(st);
 	app_end_record_mode(e, child);
 	sock_set_callbacks(child, &app_server_callbacks, e);
 	if (f->hooks && f->hooks->connected)

@@ -56,7 +56,7 @@ static void pair_start(pair *p, sim_engine *eng, const stacks_bench_config *c, u
 static bool pair_finish(pair *p)
 {
 	bool ok = p->rr && app_end_done(&p->rr->c) && !app_serve_stats_get(p->resp).mismatches;
-	app_client_free(p->rr);
+	app_connect_free(p->rr);
 	app_listener_close(p->resp);
 	stack_free(p->cli);
 	stack_free(p->srv);
@@ -79,7 +79,7 @@ static uint64_t bulk_finish(bulk_pair *b)
 {
 	app_serve_stats k = app_serve_stats_get(b->sink);
 	uint64_t bytes = b->snd && app_end_done(&b->snd->c) && !k.mismatches ? k.verified : 0;
-	app_client_free(b->snd);
+	app_connect_free(b->snd);
 	app_listener_close(b->sink);
 	stack_free(b->cli);
 	stack_free(b->srv);

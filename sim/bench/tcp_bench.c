@@ -88,7 +88,7 @@ static int run_bulk(testbed *t, const tcp_bench_config *c, tcp_bench_result *o)
 		o->ok = done && !k.mismatches && k.verified == c->bytes;
 		o->transfer_ns = done ? ss->t_ended - ss->t_connected : 0;
 		o->bytes = o->ok ? k.verified : 0;
-		app_client_free(snd);
+		app_connect_free(snd);
 	}
 	if (sink)
 		app_listener_close(sink);
@@ -115,7 +115,7 @@ static int run_rr(testbed *t, const tcp_bench_config *c, tcp_bench_result *o)
 		const app_end *s = &rr[i]->c;
 		o->transactions += s->txns;
 		o->conns_ok += app_end_done(s);
-		app_client_free(rr[i]);
+		app_connect_free(rr[i]);
 	}
 	o->ok = all && o->conns_ok == c->conns && !app_serve_stats_get(echo).mismatches;
 	if (echo)

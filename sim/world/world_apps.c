@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine/oom.h"
 #include "sim/net/tcp.h"
 #include "sim/world/world_int.h"
 
@@ -35,6 +36,8 @@ static app_kind kind_of(scn_app_kind k)
 		return APP_SINK;
 	case SCN_KIND_RESPONDER:
 		return APP_RESPONDER;
+	case SCN_KIND_CRR:
+		return APP_CRR;
 	}
 	return APP_SINK;
 }
@@ -47,6 +50,8 @@ static void spec_of(const scn_app *a, app_spec *sp)
 		.request = a->request,
 		.response = a->response,
 		.count = a->count,
+		.think_ns = a->think_ns,
+		.duration_ns = a->duration_ns,
 		.close_after = a->close == SCN_CLOSE_AFTER,
 	};
 }
@@ -170,22 +175,72 @@ static const app_listen_hooks listen_hooks = {
 	.match = match_accepted,
 };
 
-static void open_conn(world *w, uint32_t app, uint32_t instance)
+/* The flow's client end is connecting: its listener will find it by its address. */
+static void index_flow(world *w, world_flow *f)
 {
-	const scn_app *a = app_of(w, app);
-	world_flow *f = new_flow(w, app, instance);
-	sock_opts o;
-	sock_opts_default(&o);
-	o.smc = a->smc;
-	if (app_flow_connect(&f->af, w->st[a->stack].st, &o, a->dst_ip, a->port))
-		return;
-	tcp_pcb *pcb = sock_tcp_pcb(f->af.c.s);
+	tcp_pcb *pcb = f->af.c.s ? sock_tcp_pcb(f->af.c.s) : NULL;
 	if (pcb) {
 		tcp_info ti;
 		tcp_get_info(pcb, &ti);
 		f->key = flow_key(f->stack[1], ti.local_ip, ti.local_port);
 		g_hash_table_replace(w->flow_by_key, &f->key, f);
 	}
+}
+
+/* An instance's next connection (app_client_hooks.open). */
+static app_flow *client_open(void *user, app_client *c)
+{
+	world_client *wc = user;
+	world_flow *f = new_flow(wc->w, wc->app, wc->instance);
+	if (app_client_connect(c, &f->af) == 0)
+		index_flow(wc->w, f);
+	return &f->af;
+}
+
+static const app_client_hooks client_hooks = {
+	.open = client_open,
+};
+
+static void start_client(world *w, uint32_t app, uint32_t instance)
+{
+	const scn_app *a = app_of(w, app);
+	world_app *wa = &w->apps[app];
+	world_client *wc = sim_xcalloc(1, sizeof(*wc), "an application instance");
+	wc->w = w;
+	wc->app = app;
+	wc->instance = instance;
+	sock_opts o;
+	sock_opts_default(&o);
+	o.smc = a->smc;
+	app_client_init(&wc->c, w->st[a->stack].st, &o, a->dst_ip, a->port, &wa->spec, ++w->n_clients, &client_hooks, wc);
+	if (wa->n_clients == wa->cap_clients) {
+		wa->cap_clients = wa->cap_clients ? wa->cap_clients * 2 : 8;
+		wa->clients = sim_xreallocarray(wa->clients, wa->cap_clients, sizeof(*wa->clients), "an app's instances");
+	}
+	wa->clients[wa->n_clients++] = wc;
+	app_client_start(&wc->c);
+}
+
+static void open_conn(world *w, uint32_t app, uint32_t instance)
+{
+	const scn_app *a = app_of(w, app);
+	if (app_spec_needs_client(&w->apps[app].spec)) {
+		start_client(w, app, instance);
+		return;
+	}
+	world_flow *f = new_flow(w, app, instance);
+	sock_opts o;
+	sock_opts_default(&o);
+	o.smc = a->smc;
+	if (app_flow_connect(&f->af, w->st[a->stack].st, &o, a->dst_ip, a->port))
+		return;
+	index_flow(w, f);
+}
+
+static void stop_clients(world_app *wa)
+{
+	for (size_t i = 0; i < wa->n_clients; i++)
+		app_client_stop(&wa->clients[i]->c);
 }
 
 static void ev_open(sim_engine *eng, sim_event *ev)
@@ -197,7 +252,8 @@ static void ev_open(sim_engine *eng, sim_event *ev)
 static void close_app_conns(world *w, uint32_t app)
 {
 	const scn_app *a = app_of(w, app);
-	const world_app *wa = &w->apps[app];
+	world_app *wa = &w->apps[app];
+	stop_clients(wa);
 	for (size_t i = 0; i < wa->n_flows; i++) { /* closing may open flows: re-read */
 		world_flow *f = wa->flows[i];
 		app_end_close(a->role == SCN_ROLE_CONNECT ? &f->af.c : &f->af.srv);
@@ -279,6 +335,8 @@ void world_apps_free(world *w)
 	if (!w->apps)
 		return;
 	w->freeing = true;
+	for (size_t i = 0; i < w->scn->n_apps; i++)
+		stop_clients(&w->apps[i]);
 	for (size_t i = 0; i < w->n_flows; i++) {
 		world_flow *f = w->flows[i];
 		app_end_close(&f->af.c);
@@ -291,8 +349,12 @@ void world_apps_free(world *w)
 		free(w->flows[i]);
 	}
 	free(w->flows);
-	for (size_t i = 0; i < w->scn->n_apps; i++)
+	for (size_t i = 0; i < w->scn->n_apps; i++) {
 		free(w->apps[i].flows);
+		for (size_t k = 0; k < w->apps[i].n_clients; k++)
+			free(w->apps[i].clients[k]);
+		free(w->apps[i].clients);
+	}
 	free(w->apps);
 	w->flows = NULL;
 	w->apps = NULL;
@@ -331,6 +393,12 @@ uint64_t world_app_counter(world *w, scn_metric m, scn_app_ref ref)
 		case SCN_M_MODE:
 		case SCN_M_ABORTED:
 		case SCN_M_FALLBACK:
+		case SCN_M_OPS:
+		case SCN_M_LATENCY:
+		case SCN_M_CONNECT:
+		case SCN_M_FCT:
+		case SCN_M_THROUGHPUT:
+		case SCN_M_CPU:
 			break;
 		}
 	}
@@ -395,6 +463,10 @@ bool world_apps_done(const world *w)
 		if (!f->af.c.ended || (f->srv_seen && !f->af.srv.ended))
 			return false;
 	}
+	for (size_t i = 0; i < s->n_apps; i++)
+		for (size_t k = 0; k < w->apps[i].n_clients; k++)
+			if (!w->apps[i].clients[k]->c.stopped)
+				return false;
 	return true;
 }
 

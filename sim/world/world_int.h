@@ -3,6 +3,7 @@
  *   world_apps.c      the scenario's applications and their connections (flows)
  *   world_run.c       the run loop, the timeline, expectations, the event log, summary
  *   world_report.c    filling and printing operator reports
+ *   world_results.c   what the applications and hosts measured (world_results.h)
  *   world_capture.c   captures of the fabric and per stack, packet comments */
 #ifndef SIM_WORLD_INT_H
 #define SIM_WORLD_INT_H
@@ -10,6 +11,7 @@
 #include <glib.h>
 
 #include "sim/app/app.h"
+#include "sim/app/app_result.h"
 #include "sim/fabric/fabric.h"
 #include "sim/report/json_writer.h"
 #include "sim/net/netif_fabric.h"
@@ -73,11 +75,21 @@ static inline world_flow *world_flow_of(const world_end *e) { return (world_flow
 static inline uint32_t world_end_stack(const world_end *e) { return world_flow_of(e)->stack[e->server]; }
 static inline uint32_t world_end_peer_diag(const world_end *e) { return world_flow_of(e)->peer_diag[e->server]; }
 
+/* An instance of a connecting app whose connections follow one another (crr) or pause
+ * (think time): the library's app_client and which app and instance it is. */
+typedef struct world_client {
+	app_client c;
+	world *w;
+	uint32_t app, instance;
+} world_client;
+
 struct world_app {
 	world *w;
 	uint32_t idx;
 	app_spec spec;          /* connect apps: what each connection runs */
 	app_listener *listener; /* listen apps */
+	world_client **clients; /* its instances that need one, in creation order */
+	size_t n_clients, cap_clients;
 	bool running;
 	uint64_t starts;    /* times it was started */
 	/* its flows in creation order (a client: those it opened; a listener: those aimed
@@ -102,6 +114,7 @@ struct world {
 	world_app *apps;
 	world_flow **flows;
 	size_t n_flows, cap_flows;
+	uint64_t n_clients; /* world_client instances made so far (their timers' entity) */
 	GHashTable *flow_by_key;
 	report_event *events; /* link failures and removals, for reports and the log */
 	size_t n_events, cap_events;
@@ -149,6 +162,14 @@ void world_app_stop(world *w, uint32_t app);
 uint64_t world_app_counter(world *w, scn_metric m, scn_app_ref ref);
 /* Every application started, opened its connections and saw them closed. */
 bool world_apps_done(const world *w);
+
+/* world_results.c: what the applications and hosts measured (sim/app/app_result.h) */
+/* A result expectation (ops, latency, connect, fct, throughput, cpu): *v measured and the
+ * detail; false when there is nothing to measure (no transaction, no connection). */
+bool world_result_measure(world *w, const scn_expect *x, uint64_t *v, char *detail, size_t dlen);
+bool world_metric_is_result(scn_metric m);
+void world_print_results(world *w, FILE *out);
+void world_json_results(world *w, json_writer *j);
 
 /* world_observe.c: the observer's hooks (each does nothing without an observer) */
 void world_obs_attach(world *w, world_host *ws);

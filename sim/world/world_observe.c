@@ -44,6 +44,7 @@ static void view_of(const world *w, const world_end *e, world_conn_view *v)
 	v->sent = e->sent;
 	v->received = e->received;
 	v->s = e->s;
+	v->af = &f->af;
 }
 
 void world_foreach_end(const world *w, void (*fn)(void *arg, const world_conn_view *c), void *arg)
