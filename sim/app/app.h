@@ -11,7 +11,7 @@
  *                            connect, request, response, close (netperf TCP_CRR)
  *   listening kinds    sink       read and check everything
  *                      echo       send back every byte read (back-pressure: it stops
- *                                 reading with ECHO_WINDOW bytes not yet written back)
+ *                                 reading with 256 KiB not yet written back)
  *                      responder  answer every `request` bytes with `response` bytes
  *
  * A connection is a flow with two ends (app_flow: the client's end and the server's), so
@@ -90,7 +90,6 @@ typedef struct app_end {
 	uint64_t txns;                 /* rr: transactions completed (client) / requests answered (server) */
 	uint64_t req_part;             /* rr client: bytes of the current request sent; responder: received */
 	uint64_t resp_part;            /* rr client: bytes of the current answer received; responder: still to send */
-	bytering echo;                 /* echo server: bytes read, not yet written back */
 	sim_time t_connected, t_ended; /* host ns: connected (usable), ended (0 = not yet) */
 	sim_time t_last_rx;            /* host ns: the last bytes read (0 = none yet) */
 } app_end;
@@ -117,6 +116,7 @@ struct app_flow {
 	sim_time t_txn;       /* host ns: the transaction in hand began */
 	sim_time t_done;      /* host ns: the client's exchange completed (finished) */
 	app_hist *lat;        /* transaction latencies (rr, crr), NULL until the first */
+	bytering echo;        /* an echo server end: bytes read, not yet written back */
 };
 
 /* A flow whose ends are not open yet. spec must outlive it. */

@@ -21,7 +21,7 @@ void app_flow_init(app_flow *f, const app_spec *spec, app_kind server_kind, uint
 	f->user = user;
 	f->c.f = f->srv.f = f;
 	f->srv.server = true;
-	bytering_init(&f->srv.echo, APP_ECHO_WINDOW + APP_CHUNK);
+	bytering_init(&f->echo, APP_ECHO_WINDOW + APP_CHUNK);
 }
 
 void app_end_close(app_end *e)
@@ -37,7 +37,8 @@ void app_end_close(app_end *e)
 	app_flow *f = e->f;
 	if (f->hooks && f->hooks->closed)
 		f->hooks->closed(f->user, e);
-	bytering_free(&e->echo);
+	if (e->server)
+		bytering_free(&f->echo);
 	sock_close(s);
 	if (!e->server && f->client)
 		app_client_flow_ended(f->client, f);
@@ -47,8 +48,7 @@ void app_flow_release(app_flow *f)
 {
 	app_end_close(&f->c);
 	app_end_close(&f->srv);
-	bytering_free(&f->c.echo);
-	bytering_free(&f->srv.echo);
+	bytering_free(&f->echo);
 	if (f->lat) {
 		app_hist_free(f->lat);
 		free(f->lat);
@@ -120,7 +120,7 @@ typedef struct recv_span {
 
 static void keep_bytes(app_end *e, const uint8_t *src, size_t len)
 {
-	if (bytering_write(&e->echo, src, len) != len)
+	if (bytering_write(&e->f->echo, src, len) != len)
 		sim_out_of_memory("an echo server's buffer", len);
 }
 

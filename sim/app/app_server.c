@@ -11,7 +11,7 @@ static void server_flush(app_end *e)
 {
 	const app_flow *f = e->f;
 	if (f->server_kind == APP_ECHO) {
-		app_end_write_upto(e, f->seed_up, e->sent + bytering_len(&e->echo), &e->echo);
+		app_end_write_upto(e, f->seed_up, e->sent + bytering_len(&e->f->echo), &e->f->echo);
 	} else if (f->server_kind == APP_RESPONDER) {
 		uint64_t before = e->sent;
 		app_end_write_upto(e, f->seed_down, e->sent + e->resp_part, NULL);
@@ -21,7 +21,7 @@ static void server_flush(app_end *e)
 
 static bool server_idle(const app_end *e)
 {
-	return !bytering_len(&e->echo) && !e->resp_part;
+	return !bytering_len(&e->f->echo) && !e->resp_part;
 }
 
 /* n request bytes arrived at a responder. */
@@ -44,7 +44,7 @@ static void server_readable(app_end *e)
 	bool echo = f->server_kind == APP_ECHO;
 	uint8_t buf[APP_CHUNK];
 	while (e->s && !e->eof) {
-		if (echo && bytering_len(&e->echo) >= APP_ECHO_WINDOW)
+		if (echo && bytering_len(&e->f->echo) >= APP_ECHO_WINDOW)
 			return; /* back-pressure: read again once the echo has left */
 		ssize_t n = app_end_recv_verify(e, f->seed_up, buf, sizeof(buf), echo);
 		if (n == -EAGAIN)
