@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "fuzz/fuzz.h"
-#include "sim/app/app_echo.h"
+#include "sim/app/app.h"
 #include "sim/engine/engine.h"
 #include "sim/net/sock.h"
 #include "sim/net/stack.h"
@@ -227,9 +227,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sock_opts_default(&o);
 	o.smc = false;
 	int err;
-	app_echo *plain = app_echo_start(st, &o, 7, false, 0, &err);
+	app_listener *plain = app_serve(st, &o, 7, APP_ECHO, NULL, 0, &err);
 	o.smc = true;
-	app_echo *smc = app_echo_start(st, &o, 8, false, 0, &err);
+	app_listener *smc = app_serve(st, &o, 8, APP_ECHO, NULL, 0, &err);
 	if (setup & 0x20)
 		arp_reply_from_peer(eth0, vlan);
 	sock *cl = NULL;
@@ -262,19 +262,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (getenv("FUZZ_DEBUG")) {
 		/* how far an input got, for whoever writes seeds */
 		const tcp_counters *tc = tcp_get_counters(st);
-		const app_echo_stats *ep = app_echo_stats_get(plain), *es = app_echo_stats_get(smc);
+		app_serve_stats ep = app_serve_stats_get(plain), es = app_serve_stats_get(smc);
 		fprintf(stderr, "net: tcp segs in %llu out %llu, passive opens %llu, bad checksum %llu, no pcb %llu, "
 		                "out of window %llu; echo accepted %llu+%llu, bytes in %llu+%llu\n",
 		        (unsigned long long)tc->segs_in, (unsigned long long)tc->segs_out,
 		        (unsigned long long)tc->passive_opens, (unsigned long long)tc->bad_checksum,
 		        (unsigned long long)tc->no_pcb, (unsigned long long)tc->out_of_window,
-		        (unsigned long long)ep->accepted, (unsigned long long)es->accepted,
-		        (unsigned long long)ep->bytes_in, (unsigned long long)es->bytes_in);
+		        (unsigned long long)ep.accepted, (unsigned long long)es.accepted,
+		        (unsigned long long)ep.bytes_in, (unsigned long long)es.bytes_in);
 	}
 	if (cl)
 		sock_close(cl);
-	app_echo_free(plain);
-	app_echo_free(smc);
+	app_listener_close(plain);
+	app_listener_close(smc);
 	run_for(eng, 1000000);
 	stack_free(st);
 	sim_engine_free(eng);

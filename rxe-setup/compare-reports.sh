@@ -9,6 +9,8 @@
 #   events, fingerprint                    the reports' link events (when each happened)
 #   ops_in, ops_out                        work requests: how writes coalesce and how many
 #   rx_requests, tx_requests               CDC updates there are depends on timing
+#   applications, hosts                    what the applications measured (latencies,
+#                                          throughput) and the hosts' CPU time
 # Stripped, because they name the hardware (simulated VF vs real device):
 #   rnics[].name, vmac, gids; local/remote_vmac, local/remote_gid, peer_gid,
 #   local/remote_qpn; the MAC part of system_id and peer_system_id (its first two
@@ -24,7 +26,8 @@ command -v jq >/dev/null || { echo "compare-reports: jq is missing (tools/instal
 norm() {
 	jq -S '
 	  def ident: if type == "string" then .[0:4] else . end;
-	  walk(if type == "object" then
+	  del(.applications, .hosts)
+	  | walk(if type == "object" then
 	         del(.time_ns, .end_ns, .engine_events, .events, .fingerprint, .scenario, .file,
 	             .ops_in, .ops_out, .rx_requests, .tx_requests,
 	             .vmac, .gids, .local_vmac, .remote_vmac, .local_gid, .remote_gid, .peer_gid,

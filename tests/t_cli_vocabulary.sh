@@ -8,7 +8,7 @@ set -eu
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-cmds="run report check replay node interop diff"
+cmds="run report check replay node interop diff compare"
 for b in scheduler fabric stacks protocol verbs realhw replay core scale; do cmds="$cmds bench:$b"; done
 for d in fabric-pcap; do cmds="$cmds debug:$d"; done
 for c in $cmds; do

@@ -27,7 +27,7 @@ want() { # expected, words...
 	[ "$got" = "$w" ] || fail "completing '$*': got '$got', expected '$w'"
 }
 bash -c ". '$TMP/smcr-sim.bash' && complete -p smcr-sim" | grep -q -- '-F _smcr_sim smcr-sim' || fail "complete -p smcr-sim"
-want "--help --version bench check debug diff interop msc node replay report run swarm sweep" ""
+want "--help --version bench check compare debug diff interop msc node replay report run swarm sweep" ""
 want "replay report run" r
 want "--help --version" --
 want "core" bench co
@@ -46,6 +46,8 @@ want "bulk rr" bench protocol --mode ""
 want "" run --seed ""
 want "a.scn sub" run ""
 want "a.scn sub" check -v ""
+want "a.scn sub" compare ""
+want "json text" compare -f ""
 want "b.pcap c.pcapng sub" replay ""
 want "b.pcap c.pcapng sub" debug frames ""
 want "d.json sub" diff ""

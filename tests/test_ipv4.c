@@ -5,7 +5,7 @@
 
 #include "model/byteorder.h"
 #include "sim/addr/addr_text.h"
-#include "sim/app/app_bulk.h"
+#include "sim/app/app.h"
 #include "sim/net/icmp.h"
 #include "sim/net/inet_csum.h"
 #include "sim/net/stack.h"
@@ -106,20 +106,21 @@ Test(ipv4, routes_through_a_forwarding_stack)
 	sock_opts o;
 	sock_opts_default(&o);
 	int err;
-	app_bulk_sink *k = app_bulk_sink_start(t.b, &o, 7000, 9, &err);
-	app_bulk_sender *s = app_bulk_sender_start(t.a, &o, IPV4(10, 0, 2, 1), 7000, 1u << 20, 9, &err);
+	app_listener *k = app_serve(t.b, &o, 7000, APP_SINK, NULL, 9, &err);
+	app_flow *s = app_connect(t.a, &o, IPV4(10, 0, 2, 1), 7000,
+	                          &(app_spec){ .kind = APP_BULK, .bytes = 1u << 20, .close_after = true }, 9, &err);
 	cr_assert_not_null(s);
 	test_net_run(&t.net, 30 * SIM_S);
-	cr_assert(app_bulk_sender_stats_get(s)->done);
-	cr_assert_eq(app_bulk_sink_stats_get(k)->bytes, 1u << 20);
-	cr_assert_eq(app_bulk_sink_stats_get(k)->mismatches, 0);
+	cr_assert(app_end_done(&s->c));
+	cr_assert_eq(app_serve_stats_get(k).bytes_in, 1u << 20);
+	cr_assert_eq(app_serve_stats_get(k).mismatches, 0);
 	cr_assert_gt(t.r->ip.forwarded, 700);
 	cap_tcp seg;
 	cr_assert_geq(cap_find_tcp(&cap, 0, 0x02, 0, &seg), 0);
 	cr_assert_eq(seg.ttl, 63, "one hop: TTL 64 - 1");
 	cr_assert_eq(seg.src, IPV4(10, 0, 1, 1));
-	app_bulk_sender_free(s);
-	app_bulk_sink_free(k);
+	app_connect_free(s);
+	app_listener_close(k);
 	capture_free(&cap);
 	test_net_free(&t.net);
 }
@@ -241,14 +242,15 @@ Test(ipv4, a_stack_talks_to_itself_through_loopback)
 	sock_opts o;
 	sock_opts_default(&o);
 	int err;
-	app_bulk_sink *k = app_bulk_sink_start(a, &o, 80, 5, &err);
-	app_bulk_sender *s = app_bulk_sender_start(a, &o, IPV4(10, 5, 0, 1), 80, 100000, 5, &err);
+	app_listener *k = app_serve(a, &o, 80, APP_SINK, NULL, 5, &err);
+	app_flow *s = app_connect(a, &o, IPV4(10, 5, 0, 1), 80,
+	                          &(app_spec){ .kind = APP_BULK, .bytes = 100000, .close_after = true }, 5, &err);
 	test_net_run(&n, SIM_S);
-	cr_assert(app_bulk_sender_stats_get(s)->done);
-	cr_assert_eq(app_bulk_sink_stats_get(k)->bytes, 100000);
+	cr_assert(app_end_done(&s->c));
+	cr_assert_eq(app_serve_stats_get(k).bytes_in, 100000);
 	cr_assert_eq(a->netifs[0]->ctr.tx_frames, 0, "nothing left through the interface");
 	cr_assert_gt(a->ip.loopback, 0);
-	app_bulk_sender_free(s);
-	app_bulk_sink_free(k);
+	app_connect_free(s);
+	app_listener_close(k);
 	test_net_free(&n);
 }

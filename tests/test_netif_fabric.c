@@ -3,7 +3,7 @@
  * switch with access and trunk ports. */
 #include <criterion/criterion.h>
 
-#include "sim/app/app_bulk.h"
+#include "sim/app/app.h"
 #include "sim/fabric/fabric.h"
 #include "sim/net/netif_fabric.h"
 #include "sim/net/stack.h"
@@ -65,12 +65,13 @@ Test(netif_fabric, tcp_survives_loss_duplicates_reordering_and_bit_flips_on_a_wi
 	stack *a = fab_stack(&t, "a", IPV4(10, 0, 0, 1), 0, sim_wire_end(w, 0));
 	stack *b = fab_stack(&t, "b", IPV4(10, 0, 0, 2), 0, sim_wire_end(w, 1));
 	int err;
-	app_bulk_sink *k = app_bulk_sink_start(b, NULL, 5000, 3, &err);
-	app_bulk_sender *s = app_bulk_sender_start(a, NULL, IPV4(10, 0, 0, 2), 5000, 2u << 20, 3, &err);
+	app_listener *k = app_serve(b, NULL, 5000, APP_SINK, NULL, 3, &err);
+	app_flow *s = app_connect(a, NULL, IPV4(10, 0, 0, 2), 5000,
+	                          &(app_spec){ .kind = APP_BULK, .bytes = 2u << 20, .close_after = true }, 3, &err);
 	sim_engine_run(t.eng, 3600 * SIM_S, 0);
-	cr_assert(app_bulk_sender_stats_get(s)->done, "err %d", app_bulk_sender_stats_get(s)->err);
-	cr_assert_eq(app_bulk_sink_stats_get(k)->bytes, 2u << 20);
-	cr_assert_eq(app_bulk_sink_stats_get(k)->mismatches, 0);
+	cr_assert(app_end_done(&s->c), "err %d", s->c.err);
+	cr_assert_eq(app_serve_stats_get(k).bytes_in, 2u << 20);
+	cr_assert_eq(app_serve_stats_get(k).mismatches, 0);
 	const sim_wire_stats *ws = sim_wire_stats_get(w, 0);
 	cr_assert_gt(ws->lost, 0);
 	cr_assert_gt(ws->duplicated, 0);
@@ -84,8 +85,8 @@ Test(netif_fabric, tcp_survives_loss_duplicates_reordering_and_bit_flips_on_a_wi
 	 * the wire: the bits that land in a payload are caught by the TCP checksum */
 	cr_assert_gt(tcp_get_counters(b)->bad_checksum, 0);
 	cr_assert_gt(tcp_get_counters(b)->ooo_segments, 0);
-	app_bulk_sender_free(s);
-	app_bulk_sink_free(k);
+	app_connect_free(s);
+	app_listener_close(k);
 	fab_free(&t);
 }
 
@@ -115,18 +116,19 @@ Test(netif_fabric, switch_vlans_separate_stacks_and_trunks_carry_tagged_frames)
 	stack *c = fab_stack(&t, "c", IPV4(10, 0, 0, 3), 0, switch_port_via_wire(&t, sw, 2, "w2"));
 	stack *d = fab_stack(&t, "d", IPV4(10, 0, 0, 4), 10, switch_port_via_wire(&t, sw, 3, "w3"));
 	int err;
-	app_bulk_sink *k = app_bulk_sink_start(b, NULL, 80, 4, &err);
-	app_bulk_sender *s = app_bulk_sender_start(a, NULL, IPV4(10, 0, 0, 2), 80, 500000, 4, &err);
+	app_listener *k = app_serve(b, NULL, 80, APP_SINK, NULL, 4, &err);
+	app_flow *s = app_connect(a, NULL, IPV4(10, 0, 0, 2), 80,
+	                          &(app_spec){ .kind = APP_BULK, .bytes = 500000, .close_after = true }, 4, &err);
 	stack_ping(a, IPV4(10, 0, 0, 3), 1); /* other VLAN */
 	stack_ping(a, IPV4(10, 0, 0, 4), 2); /* same VLAN, tagged on the trunk */
 	sim_engine_run(t.eng, 10 * SIM_S, 0);
-	cr_assert(app_bulk_sender_stats_get(s)->done);
-	cr_assert_eq(app_bulk_sink_stats_get(k)->mismatches, 0);
+	cr_assert(app_end_done(&s->c));
+	cr_assert_eq(app_serve_stats_get(k).mismatches, 0);
 	cr_assert_eq(c->icmp.echo_requests_received, 0);
 	cr_assert_eq(d->icmp.echo_requests_received, 1);
 	cr_assert_eq(a->icmp.echo_replies_received, 1);
 	cr_assert_eq(a->icmp.last_reply_seq, 2);
-	app_bulk_sender_free(s);
-	app_bulk_sink_free(k);
+	app_connect_free(s);
+	app_listener_close(k);
 	fab_free(&t);
 }

@@ -13,7 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "sim/app/app_bulk.h"
+#include "sim/app/app.h"
 #include "sim/net/netif_packet.h"
 #include "sim/engine/realtime.h"
 #include "sim/net/stack.h"
@@ -114,20 +114,21 @@ Test(netif_packet, tcp_bulk_transfer_arrives_intact)
 	sock_opts o;
 	sock_opts_default(&o);
 	o.smc = false;
-	app_bulk_sink *sink = app_bulk_sink_start(d.b, &o, 7000, 42, &err);
+	app_listener *sink = app_serve(d.b, &o, 7000, APP_SINK, NULL, 42, &err);
 	cr_assert_not_null(sink, "sink: %d", err);
-	app_bulk_sender *snd = app_bulk_sender_start(d.a, &o, SUBNET | 2, 7000, 2 << 20, 42, &err);
+	app_flow *snd = app_connect(d.a, &o, SUBNET | 2, 7000,
+	                            &(app_spec){ .kind = APP_BULK, .bytes = 2 << 20, .close_after = true }, 42, &err);
 	cr_assert_not_null(snd, "sender: %d", err);
-	for (int i = 0; i < 100 && !app_bulk_sender_stats_get(snd)->done; i++)
+	for (int i = 0; i < 100 && !app_end_done(&snd->c); i++)
 		sim_realtime_run(d.rt, sim_now(d.eng) + 50 * SIM_MS);
-	const app_bulk_sender_stats *ss = app_bulk_sender_stats_get(snd);
-	const app_bulk_sink_stats *ks = app_bulk_sink_stats_get(sink);
-	cr_assert(ss->done, "sent %llu bytes, err %d", (unsigned long long)ss->bytes_sent, ss->err);
-	cr_assert_eq(ks->bytes, 2 << 20);
-	cr_assert_eq(ks->mismatches, 0);
-	cr_assert_eq(ks->completed, 1);
-	app_bulk_sender_free(snd);
-	app_bulk_sink_free(sink);
+	const app_end *ss = &snd->c;
+	app_serve_stats ks = app_serve_stats_get(sink);
+	cr_assert(app_end_done(ss), "sent %llu bytes, err %d", (unsigned long long)ss->sent, ss->err);
+	cr_assert_eq(ks.verified, 2 << 20);
+	cr_assert_eq(ks.mismatches, 0);
+	cr_assert_eq(ks.completed, 1);
+	app_connect_free(snd);
+	app_listener_close(sink);
 	duo_down(&d);
 }
 

@@ -340,7 +340,7 @@ Test(scn_parse, out_of_range_sizes_and_times_use_their_units)
 Test(scn_parse, attribute_of_another_kind)
 {
 	EXPECT_ERRORS(FABRIC "app c2 A connect B:5000 kind=bulk count=3\n",
-	              "t.scn:14:35: attribute 'count' does not apply to kind=bulk; expected it only with kind=rr\n");
+	              "t.scn:14:35: attribute 'count' does not apply to kind=bulk; expected it only with kind=rr or kind=crr\n");
 }
 
 Test(scn_parse, unknown_role)
@@ -623,7 +623,7 @@ Test(scn_parse, expectation_mistakes)
 	                     "expect mode cli == SMC\nexpect mode cli == SMCR reason=PEERNOSMC\nexpect links A == 1\n",
 	              "t.scn:14:16: both stacks are 'A'; expected two different stacks\n"
 	              "t.scn:15:8: unknown expectation 'linkz'; expected one of linkgroups, links, conns, mode, sent, "
-	              "delivered, received, aborted, fallback\n"
+	              "delivered, received, aborted, fallback, ops, latency, connect, fct, throughput, cpu\n"
 	              "t.scn:16:1: missing comparison; expected ==, !=, <, <=, > or >= in expect links STACK STACK OP N\n"
 	              "t.scn:17:17: '<' cannot compare modes; expected == or !=\n"
 	              "t.scn:18:20: bad mode 'SMC'; expected SMCR, TCP or FALLBACK\n"

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "model/clc.h"
-#include "sim/app/app_bulk.h"
+#include "sim/app/app.h"
 #include "sim/net/sock.h"
 #include "sim/net/stack.h"
 #include "sim/net/tcp.h"
@@ -20,8 +20,8 @@
 typedef struct world {
 	test_net net;
 	stack *a, *b;
-	app_bulk_sink *sink;
-	app_bulk_sender *sender;
+	app_listener *sink;
+	app_flow *sender;
 } world;
 
 static void world_init(world *w, uint64_t seed, bool smc_a, bool smc_b)
@@ -44,22 +44,23 @@ static void transfer(world *w, bool smc_sock_a, bool smc_sock_b, uint64_t bytes)
 	oa.smc = smc_sock_a;
 	ob.smc = smc_sock_b;
 	int err = 0;
-	w->sink = app_bulk_sink_start(w->b, &ob, PORT, 3, &err);
+	w->sink = app_serve(w->b, &ob, PORT, APP_SINK, NULL, 3, &err);
 	cr_assert_not_null(w->sink, "%d", err);
-	w->sender = app_bulk_sender_start(w->a, &oa, B_IP, PORT, bytes, 3, &err);
+	w->sender = app_connect(w->a, &oa, B_IP, PORT,
+	                        &(app_spec){ .kind = APP_BULK, .bytes = bytes, .close_after = true }, 3, &err);
 	cr_assert_not_null(w->sender, "%d", err);
 	test_net_run(&w->net, sim_now(w->net.eng) + 10 * SIM_S);
-	const app_bulk_sender_stats *s = app_bulk_sender_stats_get(w->sender);
-	const app_bulk_sink_stats *k = app_bulk_sink_stats_get(w->sink);
-	cr_assert(s->done, "err %d", s->err);
-	cr_assert_eq(k->bytes, bytes);
-	cr_assert_eq(k->mismatches, 0);
+	const app_end *s = &w->sender->c;
+	app_serve_stats k = app_serve_stats_get(w->sink);
+	cr_assert(app_end_done(s), "err %d", s->err);
+	cr_assert_eq(k.verified, bytes);
+	cr_assert_eq(k.mismatches, 0);
 }
 
 static void world_free(world *w)
 {
-	app_bulk_sender_free(w->sender);
-	app_bulk_sink_free(w->sink);
+	app_connect_free(w->sender);
+	app_listener_close(w->sink);
 	test_net_free(&w->net);
 }
 
@@ -77,8 +78,8 @@ Test(sock, plain_tcp_when_smc_is_disabled_on_both_stacks)
 	world w;
 	world_init(&w, 1, false, false);
 	transfer(&w, true, true, 100000);
-	cr_assert_eq(app_bulk_sender_stats_get(w.sender)->mode, SOCK_MODE_TCP);
-	cr_assert_eq(app_bulk_sink_stats_get(w.sink)->last_mode, SOCK_MODE_TCP);
+	cr_assert_eq(w.sender->c.mode, SOCK_MODE_TCP);
+	cr_assert_eq(app_serve_stats_get(w.sink).last_mode, SOCK_MODE_TCP);
 	cr_assert_eq(tcp_get_counters(w.a)->smc_syn_sent, 0);
 	world_free(&w);
 }
@@ -88,11 +89,11 @@ Test(sock, client_falls_back_with_peernosmc_when_the_server_stack_is_not_enabled
 	world w;
 	world_init(&w, 2, true, false);
 	transfer(&w, true, true, 100000);
-	const app_bulk_sender_stats *s = app_bulk_sender_stats_get(w.sender);
+	const app_end *s = &w.sender->c;
 	cr_assert_eq(s->mode, SOCK_MODE_FALLBACK);
-	cr_assert_eq(s->fallback_reason, 0x03010000u);
-	cr_assert_eq(s->fallback_reason, SMCR_DECL_PEERNOSMC);
-	cr_assert_eq(app_bulk_sink_stats_get(w.sink)->last_mode, SOCK_MODE_TCP);
+	cr_assert_eq(s->reason, 0x03010000u);
+	cr_assert_eq(s->reason, SMCR_DECL_PEERNOSMC);
+	cr_assert_eq(app_serve_stats_get(w.sink).last_mode, SOCK_MODE_TCP);
 	world_free(&w);
 }
 
@@ -101,10 +102,10 @@ Test(sock, server_falls_back_with_peernosmc_when_the_client_is_not_enabled)
 	world w;
 	world_init(&w, 3, false, true);
 	transfer(&w, true, true, 100000);
-	cr_assert_eq(app_bulk_sender_stats_get(w.sender)->mode, SOCK_MODE_TCP);
-	const app_bulk_sink_stats *k = app_bulk_sink_stats_get(w.sink);
-	cr_assert_eq(k->last_mode, SOCK_MODE_FALLBACK);
-	cr_assert_eq(k->last_fallback_reason, SMCR_DECL_PEERNOSMC);
+	cr_assert_eq(w.sender->c.mode, SOCK_MODE_TCP);
+	app_serve_stats k = app_serve_stats_get(w.sink);
+	cr_assert_eq(k.last_mode, SOCK_MODE_FALLBACK);
+	cr_assert_eq(k.last_fallback_reason, SMCR_DECL_PEERNOSMC);
 	world_free(&w);
 }
 
@@ -113,8 +114,8 @@ Test(sock, a_non_smc_socket_on_an_enabled_stack_is_plain_tcp)
 	world w;
 	world_init(&w, 4, true, true);
 	transfer(&w, false, true, 1000);
-	cr_assert_eq(app_bulk_sender_stats_get(w.sender)->mode, SOCK_MODE_TCP);
-	cr_assert_eq(app_bulk_sink_stats_get(w.sink)->last_fallback_reason, SMCR_DECL_PEERNOSMC);
+	cr_assert_eq(w.sender->c.mode, SOCK_MODE_TCP);
+	cr_assert_eq(app_serve_stats_get(w.sink).last_fallback_reason, SMCR_DECL_PEERNOSMC);
 	world_free(&w);
 }
 
@@ -124,8 +125,8 @@ Test(sock, excluded_port_answers_without_the_option)
 	world_init(&w, 5, true, true);
 	cr_assert_eq(smcr_config_exclude_port(stack_smcr(w.b), PORT), 0);
 	transfer(&w, true, true, 1000);
-	cr_assert_eq(app_bulk_sender_stats_get(w.sender)->fallback_reason, SMCR_DECL_PEERNOSMC);
-	cr_assert_eq(app_bulk_sink_stats_get(w.sink)->last_mode, SOCK_MODE_TCP);
+	cr_assert_eq(w.sender->c.reason, SMCR_DECL_PEERNOSMC);
+	cr_assert_eq(app_serve_stats_get(w.sink).last_mode, SOCK_MODE_TCP);
 	cr_assert_eq(tcp_get_counters(w.b)->smc_syn_received, 1, "the SYN had it, the SYN-ACK did not");
 	cr_assert_eq(tcp_get_counters(w.b)->smc_negotiated, 0);
 	world_free(&w);
@@ -136,9 +137,9 @@ Test(sock, negotiated_smc_without_an_smc_layer_falls_back_with_nosmcdev)
 	world w;
 	world_init(&w, 6, true, true);
 	transfer(&w, true, true, 200000);
-	cr_assert_eq(app_bulk_sender_stats_get(w.sender)->mode, SOCK_MODE_FALLBACK);
-	cr_assert_eq(app_bulk_sender_stats_get(w.sender)->fallback_reason, SMCR_DECL_NOSMCDEV);
-	cr_assert_eq(app_bulk_sink_stats_get(w.sink)->last_fallback_reason, SMCR_DECL_NOSMCDEV);
+	cr_assert_eq(w.sender->c.mode, SOCK_MODE_FALLBACK);
+	cr_assert_eq(w.sender->c.reason, SMCR_DECL_NOSMCDEV);
+	cr_assert_eq(app_serve_stats_get(w.sink).last_fallback_reason, SMCR_DECL_NOSMCDEV);
 	cr_assert_eq(tcp_get_counters(w.a)->smc_negotiated, 1);
 	cr_assert_eq(tcp_get_counters(w.b)->smc_negotiated, 1);
 	world_free(&w);
@@ -327,10 +328,10 @@ Test(sock, smc_layer_runs_its_handshake_on_the_raw_stream_then_falls_back)
 	transfer(&w, true, true, 300000);
 	cr_assert_eq(fa.established, 1);
 	cr_assert_eq(fb.established, 1);
-	const app_bulk_sender_stats *s = app_bulk_sender_stats_get(w.sender);
+	const app_end *s = &w.sender->c;
 	cr_assert_eq(s->mode, SOCK_MODE_FALLBACK);
-	cr_assert_eq(s->fallback_reason, SMCR_DECL_NOSMCRDEV);
-	cr_assert_eq(app_bulk_sink_stats_get(w.sink)->last_fallback_reason, SMCR_DECL_NOSMCRDEV);
+	cr_assert_eq(s->reason, SMCR_DECL_NOSMCRDEV);
+	cr_assert_eq(app_serve_stats_get(w.sink).last_fallback_reason, SMCR_DECL_NOSMCRDEV);
 	/* on the wire: the first payload each way is the handshake, application data after */
 	long i = -1;
 	cap_tcp seg;
@@ -358,12 +359,12 @@ Test(sock, smc_backend_carries_application_data_in_smcr_mode)
 	stack_set_smc_hooks(w.a, &fake_hooks, &fa);
 	stack_set_smc_hooks(w.b, &fake_hooks, &fb);
 	transfer(&w, true, true, 1u << 20);
-	cr_assert_eq(app_bulk_sender_stats_get(w.sender)->mode, SOCK_MODE_SMCR);
-	cr_assert_eq(app_bulk_sender_stats_get(w.sender)->fallback_reason, 0);
-	cr_assert_eq(app_bulk_sink_stats_get(w.sink)->last_mode, SOCK_MODE_SMCR);
+	cr_assert_eq(w.sender->c.mode, SOCK_MODE_SMCR);
+	cr_assert_eq(w.sender->c.reason, 0);
+	cr_assert_eq(app_serve_stats_get(w.sink).last_mode, SOCK_MODE_SMCR);
 	cr_assert_gt(fb.readable, 0, "the data came up through the layer");
 	/* closing went through the backend and the layer released both sockets */
-	app_bulk_sender_free(w.sender);
+	app_connect_free(w.sender);
 	w.sender = NULL;
 	test_net_run(&w.net, sim_now(w.net.eng) + 61 * SIM_S);
 	cr_assert_eq(tcp_pcb_count(w.a), 0);
@@ -380,7 +381,7 @@ Test(sock, plain_sockets_never_reach_the_smc_layer)
 	stack_set_smc_hooks(w.b, &fake_hooks, &fb);
 	transfer(&w, false, true, 5000);
 	cr_assert_eq(fa.established + fb.established, 0);
-	cr_assert_eq(app_bulk_sink_stats_get(w.sink)->last_fallback_reason, SMCR_DECL_PEERNOSMC);
+	cr_assert_eq(app_serve_stats_get(w.sink).last_fallback_reason, SMCR_DECL_PEERNOSMC);
 	world_free(&w);
 }
 

@@ -4,9 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "sim/app/app_bulk.h"
-#include "sim/app/app_echo.h"
-#include "sim/app/app_rr.h"
+#include "sim/app/app.h"
 #include "sim/net/stack.h"
 #include "sim/net/tcp.h"
 #include "tests/support/net.h"
@@ -98,12 +96,14 @@ static void busy_run(uint64_t seed, bool with_second_pair, run_result *out)
 	stack *a = test_net_add_stack(&n, "a", STACK_LINUX, IPV4(10, 0, 0, 1), 24, 0);
 	stack *b = test_net_add_stack(&n, "b", STACK_ZOS, IPV4(10, 0, 0, 2), 24, 0);
 	int err;
-	app_bulk_sink *k = app_bulk_sink_start(b, NULL, 1, 11, &err);
-	app_bulk_sender *s = app_bulk_sender_start(a, NULL, IPV4(10, 0, 0, 2), 1, 300000, 11, &err);
-	app_echo *e = app_echo_start(a, NULL, 7, true, 12, &err);
-	app_rr *r = app_rr_start(b, NULL, IPV4(10, 0, 0, 1), 7, 2000, 20, 12, &err);
-	app_bulk_sink *k2 = NULL;
-	app_bulk_sender *s2 = NULL;
+	app_listener *k = app_serve(b, NULL, 1, APP_SINK, NULL, 11, &err);
+	app_flow *s = app_connect(a, NULL, IPV4(10, 0, 0, 2), 1,
+	                          &(app_spec){ .kind = APP_BULK, .bytes = 300000, .close_after = true }, 11, &err);
+	app_spec rr = { .kind = APP_RR, .request = 2000, .response = 2000, .count = 20, .close_after = true };
+	app_listener *e = app_serve(a, NULL, 7, APP_RESPONDER, &rr, 12, &err);
+	app_flow *r = app_connect(b, NULL, IPV4(10, 0, 0, 1), 7, &rr, 12, &err);
+	app_listener *k2 = NULL;
+	app_flow *s2 = NULL;
 	if (with_second_pair) {
 		test_wire *w2 = test_net_add_wire(&n, "lan1", 10 * SIM_US, (sim_ratio){ 10, 100 });
 		stack *c = stack_new(n.eng, "c", STACK_LINUX, NULL);
@@ -112,25 +112,26 @@ static void busy_run(uint64_t seed, bool with_second_pair, run_result *out)
 		n.stacks[n.n_stacks++] = d;
 		test_net_add_netif(&n, c, w2, "eth0", IPV4(10, 0, 0, 1), 24, 0);
 		test_net_add_netif(&n, d, w2, "eth0", IPV4(10, 0, 0, 2), 24, 0);
-		k2 = app_bulk_sink_start(d, NULL, 1, 5, &err);
-		s2 = app_bulk_sender_start(c, NULL, IPV4(10, 0, 0, 2), 1, 200000, 5, &err);
+		k2 = app_serve(d, NULL, 1, APP_SINK, NULL, 5, &err);
+		s2 = app_connect(c, NULL, IPV4(10, 0, 0, 2), 1,
+		                 &(app_spec){ .kind = APP_BULK, .bytes = 200000, .close_after = true }, 5, &err);
 	}
 	test_net_run(&n, 600 * SIM_S);
-	cr_assert(app_bulk_sender_stats_get(s)->done);
-	cr_assert(app_rr_stats_get(r)->done);
-	cr_assert_eq(app_bulk_sink_stats_get(k)->mismatches, 0);
+	cr_assert(app_end_done(&s->c));
+	cr_assert(app_end_done(&r->c));
+	cr_assert_eq(app_serve_stats_get(k).mismatches, 0);
 	if (s2)
-		cr_assert(app_bulk_sender_stats_get(s2)->done);
+		cr_assert(app_end_done(&s2->c));
 	out->wire_hash[0] = test_wire_hash(n.wires[0]);
 	out->wire_hash[1] = with_second_pair ? test_wire_hash(n.wires[1]) : 0;
 	out->fingerprint = sim_engine_fingerprint(n.eng);
 	out->events = sim_engine_events_run(n.eng);
-	app_bulk_sender_free(s);
-	app_bulk_sink_free(k);
-	app_rr_free(r);
-	app_echo_free(e);
-	app_bulk_sender_free(s2);
-	app_bulk_sink_free(k2);
+	app_connect_free(s);
+	app_listener_close(k);
+	app_connect_free(r);
+	app_listener_close(e);
+	app_connect_free(s2);
+	app_listener_close(k2);
 	test_net_free(&n);
 }
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "model/clc.h"
-#include "sim/app/app_bulk.h"
+#include "sim/app/app.h"
 #include "sim/net/sock.h"
 #include "sim/net/stack.h"
 #include "sim/net/tcp.h"
@@ -362,26 +362,27 @@ static void bulk(uint64_t seed, sim_ratio loss, uint64_t bytes, sim_time deadlin
 	sock_opts o;
 	sock_opts_default(&o);
 	int err = 0;
-	app_bulk_sink *k = app_bulk_sink_start(t.b, &o, PORT, seed, &err);
+	app_listener *k = app_serve(t.b, &o, PORT, APP_SINK, NULL, seed, &err);
 	cr_assert_not_null(k, "sink: %d", err);
-	app_bulk_sender *s = app_bulk_sender_start(t.a, &o, B_IP, PORT, bytes, seed, &err);
+	app_flow *s = app_connect(t.a, &o, B_IP, PORT,
+	                          &(app_spec){ .kind = APP_BULK, .bytes = bytes, .close_after = true }, seed, &err);
 	cr_assert_not_null(s, "sender: %d", err);
 	test_net_run(&t.net, deadline);
-	const app_bulk_sender_stats *ss = app_bulk_sender_stats_get(s);
-	const app_bulk_sink_stats *ks = app_bulk_sink_stats_get(k);
+	const app_end *ss = &s->c;
+	app_serve_stats ks = app_serve_stats_get(k);
 	cr_assert_eq(ss->err, 0, "sender error %d", ss->err);
-	cr_assert(ss->done, "sender not done: sent %llu", (unsigned long long)ss->bytes_sent);
-	cr_assert_eq(ks->bytes, bytes, "sink got %llu of %llu", (unsigned long long)ks->bytes,
+	cr_assert(app_end_done(ss), "sender not done: sent %llu", (unsigned long long)ss->sent);
+	cr_assert_eq(ks.verified, bytes, "sink got %llu of %llu", (unsigned long long)ks.verified,
 	             (unsigned long long)bytes);
-	cr_assert_eq(ks->mismatches, 0, "first mismatch at %llu", (unsigned long long)ks->first_mismatch_offset);
-	cr_assert_eq(ks->completed, 1);
-	cr_assert_eq(ks->errors, 0);
+	cr_assert_eq(ks.mismatches, 0, "first mismatch at %llu", (unsigned long long)ks.first_mismatch_offset);
+	cr_assert_eq(ks.completed, 1);
+	cr_assert_eq(ks.errors, 0);
 	*rexmit = tcp_get_counters(t.a)->retransmits;
 	/* after TIME_WAIT (2 x 30 s) nothing is left */
 	test_net_run(&t.net, sim_now(t.net.eng) + 61 * SIM_S);
-	cr_assert_eq(tcp_pcb_count(t.a), 2 - 1, "only the sender's own pcb, still held");
-	app_bulk_sender_free(s);
-	app_bulk_sink_free(k);
+	cr_assert_eq(tcp_pcb_count(t.a), 0, "the sender closed its socket once the sink's FIN came");
+	app_connect_free(s);
+	app_listener_close(k);
 	cr_assert_eq(tcp_pcb_count(t.a), 0);
 	cr_assert_eq(tcp_pcb_count(t.b), 0);
 	two_free(&t);

@@ -8,8 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/app/app_rr.h"
-#include "sim/app/app_echo.h"
+#include "sim/app/app.h"
 #include "sim/net/stack.h"
 #include "tests/support/net.h"
 #include "tests/support/pcap_tap.h"
@@ -43,14 +42,15 @@ static unsigned long capture_conversation(const char *path, long corrupt_frame)
 		pcap_tap_corrupt(tap, (unsigned long)corrupt_frame, 14 + 20 + 16); /* TCP checksum */
 	pcap_tap_attach(tap, a->netifs[0], true, true);
 	int err;
-	app_echo *e = app_echo_start(b, NULL, 12345, true, 1, &err);
-	app_rr *r = app_rr_start(a, NULL, IPV4(192, 168, 10, 2), 12345, 300, 3, 1, &err);
+	app_spec rr = { .kind = APP_RR, .request = 300, .response = 300, .count = 3, .close_after = true };
+	app_listener *e = app_serve(b, NULL, 12345, APP_RESPONDER, &rr, 1, &err);
+	app_flow *r = app_connect(a, NULL, IPV4(192, 168, 10, 2), 12345, &rr, 1, &err);
 	test_net_run(&n, 200 * SIM_S);
-	cr_assert(app_rr_stats_get(r)->done);
+	cr_assert(app_end_done(&r->c));
 	unsigned long frames = pcap_tap_frames(tap);
 	pcap_tap_close(tap);
-	app_rr_free(r);
-	app_echo_free(e);
+	app_connect_free(r);
+	app_listener_close(e);
 	test_net_free(&n);
 	return frames;
 }

@@ -37,6 +37,7 @@ int cmd_check(int argc, char **argv);
 int cmd_debug(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_msc(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_interop(int argc, char **argv);
 int cmd_node(int argc, char **argv);
 int cmd_replay(int argc, char **argv);

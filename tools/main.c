@@ -13,6 +13,7 @@
 static const cli_command commands[] = {
 	{ "bench", "measure the simulator's speed (scheduler, fabric, protocol, replay)", cmd_bench },
 	{ "check", "parse and validate scenario files", cmd_check },
+	{ "compare", "run a scenario as written and all on TCP: latency, throughput, CPU side by side", cmd_compare },
 	{ "debug", "developer tools (fabric-pcap: capture a simulated RoCE exchange)", cmd_debug },
 	{ "diff", "compare two runs' JSON results or reports: what differs, by stable identity", cmd_diff },
 	{ "interop", "run one stack against a real SMC-R peer (Linux) on a real interface and RDMA device", cmd_interop },

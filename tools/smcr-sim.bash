@@ -116,7 +116,7 @@ _smcr_sim() {
 	fi
 	# the operands
 	case "$cmd${sub:+ $sub}" in
-	run | report | check) _smcr_sim_files "$cur" scn ;;
+	run | report | check | compare) _smcr_sim_files "$cur" scn ;;
 	replay | "debug frames" | "bench replay") _smcr_sim_files "$cur" pcapng pcap ;;
 	"debug fabric-pcap") _smcr_sim_files "$cur" pcap ;;
 	diff) _smcr_sim_files "$cur" json jsonl ;;

@@ -5,9 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sim/app/app_bulk.h"
-#include "sim/app/app_echo.h"
-#include "sim/app/app_rr.h"
+#include "sim/app/app.h"
 #include "sim/bench/bench_cable.h"
 #include "sim/bench/bench_measure.h"
 #include "sim/engine/engine.h"
@@ -16,15 +14,17 @@
 typedef struct pair {
 	stack *cli, *srv;
 	bench_cable link;
-	app_echo *echo;
-	app_rr *rr;
+	app_spec spec;
+	app_listener *resp;
+	app_flow *rr;
 } pair;
 
 typedef struct bulk_pair {
 	stack *cli, *srv;
 	bench_cable link;
-	app_bulk_sink *sink;
-	app_bulk_sender *snd;
+	app_spec spec;
+	app_listener *sink;
+	app_flow *snd;
 } bulk_pair;
 
 /* Two stacks 10.0.0.1 and 10.0.0.2 on one cable. */
@@ -46,17 +46,18 @@ static void pair_start(pair *p, sim_engine *eng, const stacks_bench_config *c, u
 	p->srv = stack_new(eng, name, STACK_ZOS, NULL);
 	join(eng, p->cli, p->srv, &p->link, 10 * SIM_US, frames);
 	int err;
-	p->echo = app_echo_start(p->srv, NULL, 7, true, i, &err);
-	p->rr = app_rr_start(p->cli, NULL, IPV4(10, 0, 0, 2), 7, c->size, c->requests, i, &err);
+	p->spec = (app_spec){ .kind = APP_RR, .request = c->size, .response = c->size,
+	                      .count = c->requests, .close_after = true };
+	p->resp = app_serve(p->srv, NULL, 7, APP_RESPONDER, &p->spec, i, &err);
+	p->rr = app_connect(p->cli, NULL, IPV4(10, 0, 0, 2), 7, &p->spec, i, &err);
 }
 
 /* Whether the pair's transactions all completed intact; frees it. */
 static bool pair_finish(pair *p)
 {
-	const app_rr_stats *s = app_rr_stats_get(p->rr);
-	bool ok = s->done && !s->mismatches && !app_echo_stats_get(p->echo)->mismatches;
-	app_rr_free(p->rr);
-	app_echo_free(p->echo);
+	bool ok = p->rr && app_end_done(&p->rr->c) && !app_serve_stats_get(p->resp).mismatches;
+	app_connect_free(p->rr);
+	app_listener_close(p->resp);
 	stack_free(p->cli);
 	stack_free(p->srv);
 	return ok;
@@ -68,17 +69,18 @@ static void bulk_start(bulk_pair *b, sim_engine *eng, uint64_t mib, uint64_t *fr
 	b->srv = stack_new(eng, "bulk-s", STACK_LINUX, NULL);
 	join(eng, b->cli, b->srv, &b->link, 50 * SIM_US, frames);
 	int err;
-	b->sink = app_bulk_sink_start(b->srv, NULL, 9, 1, &err);
-	b->snd = app_bulk_sender_start(b->cli, NULL, IPV4(10, 0, 0, 2), 9, mib << 20, 1, &err);
+	b->spec = (app_spec){ .kind = APP_BULK, .bytes = mib << 20, .close_after = true };
+	b->sink = app_serve(b->srv, NULL, 9, APP_SINK, NULL, 1, &err);
+	b->snd = app_connect(b->cli, NULL, IPV4(10, 0, 0, 2), 9, &b->spec, 1, &err);
 }
 
 /* The bytes the sink received when the transfer completed intact, else 0; frees it. */
 static uint64_t bulk_finish(bulk_pair *b)
 {
-	const app_bulk_sink_stats *k = app_bulk_sink_stats_get(b->sink);
-	uint64_t bytes = app_bulk_sender_stats_get(b->snd)->done && !k->mismatches ? k->bytes : 0;
-	app_bulk_sender_free(b->snd);
-	app_bulk_sink_free(b->sink);
+	app_serve_stats k = app_serve_stats_get(b->sink);
+	uint64_t bytes = b->snd && app_end_done(&b->snd->c) && !k.mismatches ? k.verified : 0;
+	app_connect_free(b->snd);
+	app_listener_close(b->sink);
 	stack_free(b->cli);
 	stack_free(b->srv);
 	return bytes;

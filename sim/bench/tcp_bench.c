@@ -5,9 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sim/app/app_bulk.h"
-#include "sim/app/app_echo.h"
-#include "sim/app/app_rr.h"
+#include "sim/app/app.h"
 #include "sim/bench/bench_measure.h"
 #include "sim/engine/engine.h"
 #include "sim/fabric/fabric.h"
@@ -78,32 +76,34 @@ static void run_and_measure(testbed *t, tcp_bench_result *o)
 static int run_bulk(testbed *t, const tcp_bench_config *c, tcp_bench_result *o)
 {
 	int err = 0;
-	app_bulk_sink *sink = app_bulk_sink_start(t->srv, NULL, TCP_BENCH_PORT, c->seed, &err);
-	app_bulk_sender *snd =
-	        sink ? app_bulk_sender_start(t->cli, NULL, IPV4(10, 0, 0, 2), TCP_BENCH_PORT, c->bytes, c->seed, &err) : NULL;
+	app_spec spec = { .kind = APP_BULK, .bytes = c->bytes, .close_after = true };
+	app_listener *sink = app_serve(t->srv, NULL, TCP_BENCH_PORT, APP_SINK, NULL, c->seed, &err);
+	app_flow *snd = sink ? app_connect(t->cli, NULL, IPV4(10, 0, 0, 2), TCP_BENCH_PORT, &spec, c->seed, &err) : NULL;
 	if (snd)
 		run_and_measure(t, o);
 	if (snd) {
-		const app_bulk_sink_stats *k = app_bulk_sink_stats_get(sink);
-		const app_bulk_sender_stats *ss = app_bulk_sender_stats_get(snd);
-		o->ok = ss->done && !k->mismatches && k->bytes == c->bytes;
-		o->transfer_ns = ss->done ? ss->done_at - ss->connected_at : 0;
-		o->bytes = o->ok ? k->bytes : 0;
-		app_bulk_sender_free(snd);
+		app_serve_stats k = app_serve_stats_get(sink);
+		const app_end *ss = &snd->c;
+		bool done = app_end_done(ss);
+		o->ok = done && !k.mismatches && k.verified == c->bytes;
+		o->transfer_ns = done ? ss->t_ended - ss->t_connected : 0;
+		o->bytes = o->ok ? k.verified : 0;
+		app_connect_free(snd);
 	}
 	if (sink)
-		app_bulk_sink_free(sink);
+		app_listener_close(sink);
 	return snd ? 0 : -1;
 }
 
 static int run_rr(testbed *t, const tcp_bench_config *c, tcp_bench_result *o)
 {
 	int err = 0;
-	app_rr **rr = calloc(c->conns, sizeof *rr);
-	app_echo *echo = rr ? app_echo_start(t->srv, NULL, TCP_BENCH_PORT, true, c->seed, &err) : NULL;
+	app_spec spec = { .kind = APP_RR, .request = c->size, .response = c->size, .count = c->count, .close_after = true };
+	app_flow **rr = calloc(c->conns, sizeof *rr);
+	app_listener *echo = rr ? app_serve(t->srv, NULL, TCP_BENCH_PORT, APP_RESPONDER, &spec, c->seed, &err) : NULL;
 	uint64_t started = 0;
 	while (echo && started < c->conns) {
-		rr[started] = app_rr_start(t->cli, NULL, IPV4(10, 0, 0, 2), TCP_BENCH_PORT, c->size, c->count, c->seed, &err);
+		rr[started] = app_connect(t->cli, NULL, IPV4(10, 0, 0, 2), TCP_BENCH_PORT, &spec, c->seed, &err);
 		if (!rr[started])
 			break;
 		started++;
@@ -112,14 +112,14 @@ static int run_rr(testbed *t, const tcp_bench_config *c, tcp_bench_result *o)
 	if (all)
 		run_and_measure(t, o);
 	for (uint64_t i = 0; i < started; i++) {
-		const app_rr_stats *s = app_rr_stats_get(rr[i]);
-		o->transactions += s->transactions;
-		o->conns_ok += s->done && !s->mismatches && s->transactions == c->count;
-		app_rr_free(rr[i]);
+		const app_end *s = &rr[i]->c;
+		o->transactions += s->txns;
+		o->conns_ok += app_end_done(s);
+		app_connect_free(rr[i]);
 	}
-	o->ok = all && o->conns_ok == c->conns && !app_echo_stats_get(echo)->mismatches;
+	o->ok = all && o->conns_ok == c->conns && !app_serve_stats_get(echo).mismatches;
 	if (echo)
-		app_echo_free(echo);
+		app_listener_close(echo);
 	free(rr);
 	return all ? 0 : -1;
 }

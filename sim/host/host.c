@@ -26,6 +26,13 @@ sim_host *host_new(sim_engine *eng, const host_profile *p)
 {
 	sim_host *h = sim_xcalloc(1, sizeof *h, "a host");
 	h->eng = eng;
+	host_set_profile(h, p);
+	return h;
+}
+
+void host_set_profile(sim_host *h, const host_profile *p)
+{
+	free(h->cpu);
 	if (p && p->costs)
 		h->p = *p;
 	else
@@ -39,7 +46,8 @@ sim_host *host_new(sim_engine *eng, const host_profile *p)
 	h->cpu = sim_xcalloc(h->p.cpus, sizeof *h->cpu, "a host's CPUs");
 	h->ev_seen = UINT64_MAX;
 	h->cur = -1;
-	return h;
+	h->irq = NULL;
+	h->next_app = 0;
 }
 
 void host_free(sim_host *h)

@@ -54,6 +54,9 @@ typedef struct host_cpu_stats {
 /* A host with profile p (copied; NULL: no costs) for a stack on engine eng. */
 sim_host *host_new(sim_engine *eng, const host_profile *p);
 void host_free(sim_host *h);
+/* Give the host another profile (NULL: no costs), its CPUs idle and their accounts zero;
+ * whoever holds the host keeps it. */
+void host_set_profile(sim_host *h, const host_profile *p);
 
 const host_profile *host_get_profile(const sim_host *h);
 bool host_has_costs(const sim_host *h);

@@ -1,6 +1,6 @@
 /* Sockets for scenario applications, and the seam where SMC-R plugs in.
  *
- * Applications (sim/app_*.c) use only this API: listen, connect, send, recv, shutdown,
+ * Applications (sim/app/) use only this API: listen, connect, send, recv, shutdown,
  * close, with callbacks. They cannot tell whether TCP or SMC-R carries their bytes,
  * except through the reported mode (sock_get_mode), as smcss shows it:
  *   SOCK_MODE_TCP       a plain TCP socket (SMC not requested or not enabled)

@@ -53,9 +53,7 @@ void stack_free(stack *st)
 
 int stack_set_host(stack *st, const host_profile *p)
 {
-	sim_host *h = host_new(st->eng, p);
-	host_free(st->host);
-	st->host = h;
+	host_set_profile(st->host, p);
 	return 0;
 }
 

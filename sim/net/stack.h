@@ -75,9 +75,9 @@ smcr_config *stack_smcr(stack *st);
 /* Plug the SMC-R layer in (see sim/net/sock.h); NULL unplugs. */
 void stack_set_smc_hooks(stack *st, const sock_smc_hooks *hooks, void *ctx);
 
-/* The host under the stack: a new one with profile p (NULL: no costs); the stack's
- * sockets, TCP, interfaces and SMC-R layer charge their work to it. Set it before
- * anything runs. Returns -ENOMEM, else 0. */
+/* The host under the stack gets profile p (NULL: no costs); the stack's sockets, TCP,
+ * interfaces and SMC-R layer charge their work to it. Set it before anything runs (the
+ * CPUs start idle, their accounts at zero). Returns 0. */
 int stack_set_host(stack *st, const host_profile *p);
 /* The time the stack's work in hand has reached (host_now): what leaves the stack and
  * what its applications measure carries this time, not the engine's. */

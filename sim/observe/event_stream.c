@@ -10,6 +10,7 @@
 #include "sim/observe/obs_msg.h"
 #include "sim/report/json_writer.h"
 #include "sim/report/report.h"
+#include "sim/world/world_results.h"
 
 struct event_stream {
 	FILE *out;
@@ -331,10 +332,45 @@ static void conn_state_line(event_stream *es, uint32_t si, const smcr_event *ev)
 	line_end(es, &j);
 }
 
+static void kv_dist(json_writer *j, const char *key, const app_hist *h)
+{
+	json_key(j, key);
+	if (!h->count) {
+		json_null(j);
+		return;
+	}
+	json_begin_object(j);
+	json_kv_uint(j, "count", h->count);
+	for (int s = 0; s < APP_NSTATS; s++)
+		json_kv_uint(j, app_stat_key((app_stat)s), app_hist_stat(h, (app_stat)s));
+	json_end_object(j);
+}
+
+/* What a connection (when it ended) or an application (at the end) measured. */
+static void result_line(event_stream *es, uint32_t si, const char *what, const char *app, const char *conn,
+                        const app_totals *t)
+{
+	json_writer j;
+	line_begin(es, &j, "result", si);
+	json_kv_str(&j, "what", what);
+	json_kv_str(&j, "app", app);
+	json_kv_str(&j, "conn", conn);
+	json_kv_uint(&j, "conns", t->conns);
+	json_kv_uint(&j, "completed", t->done);
+	json_kv_uint(&j, "failed", t->failed);
+	json_kv_uint(&j, "ops", t->ops);
+	json_kv_uint(&j, "bytes_sent", t->bytes_sent);
+	json_kv_uint(&j, "bytes_received", t->bytes_received);
+	json_kv_uint(&j, "throughput_bps", app_totals_throughput(t));
+	kv_dist(&j, "latency", &t->lat);
+	kv_dist(&j, "connect", &t->connect);
+	kv_dist(&j, "fct", &t->fct);
+	line_end(es, &j);
+}
+
 static void on_conn(void *ctx, world *w, world_conn_what what, const world_conn_view *v)
 {
 	event_stream *es = ctx;
-	(void)w;
 	obs_conn c;
 	uint64_t lgr = 0, link = 0;
 	uint8_t version = 0;
@@ -355,6 +391,12 @@ static void on_conn(void *ctx, world *w, world_conn_what what, const world_conn_
 	kv_uint_or_null(&j, "bytes_received", !opened, v->received);
 	json_kv_str(&j, "error", v->err ? strerror(-v->err) : NULL);
 	line_end(es, &j);
+	if (!opened && !v->server && v->af) {
+		app_totals t = { 0 };
+		app_totals_add(&t, v->af, false);
+		result_line(es, v->stack, "conn", world_scenario(w)->apps[v->app].name, v->name, &t);
+		app_totals_free(&t);
+	}
 }
 
 /* ---- the timeline and expectations ---- */
@@ -418,7 +460,13 @@ static void start_line(event_stream *es)
 static void on_finish(void *ctx, world *w)
 {
 	event_stream *es = ctx;
-	(void)w;
+	const scn_scenario *s = world_scenario(w);
+	for (uint32_t i = 0; i < s->n_apps; i++) {
+		app_totals t;
+		world_app_totals_by_name(w, s->apps[i].name, &t);
+		result_line(es, (uint32_t)s->apps[i].stack, "app", s->apps[i].name, NULL, &t);
+		app_totals_free(&t);
+	}
 	json_writer j;
 	line_begin(es, &j, "end", OBS_NONE);
 	json_kv_uint(&j, "end_ns", sim_now(world_engine(es->w)));

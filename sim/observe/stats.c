@@ -6,6 +6,9 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "sim/app/app_result.h"
+#include "sim/host/host.h"
+#include "sim/net/stack.h"
 #include "sim/net/tcp.h"
 #include "sim/rdma/qp.h"
 #include "sim/rdma/rnic.h"
@@ -47,6 +50,15 @@ enum col {
 	C_SNDBUF_USED,
 	C_SNDBUF_SIZE,
 	C_PEER_RMBE_SPACE,
+	C_CPU_APP,
+	C_CPU_TCPIP,
+	C_CPU_SMCR,
+	C_CPU_IRQ,
+	C_CPU_QUEUED,
+	C_CPU_WAIT,
+	C_APP_OPS,
+	C_LAT_P50,
+	C_LAT_P99,
 	C_N
 };
 
@@ -85,6 +97,15 @@ const char *const stats_columns[] = {
 	"sndbuf_used",
 	"sndbuf_size",
 	"peer_rmbe_space",
+	"cpu_app_ns",
+	"cpu_tcpip_ns",
+	"cpu_smcr_ns",
+	"cpu_irq_ns",
+	"cpu_queued",
+	"cpu_wait_ns",
+	"app_ops",
+	"latency_p50_ns",
+	"latency_p99_ns",
 };
 const size_t stats_n_columns = C_N;
 
@@ -225,8 +246,17 @@ static void stack_row(stats_sampler *s, uint64_t t, uint32_t i)
 	row_init(&r, t, "stack", name);
 	set_text(&r, C_ID, name);
 	const stack *st = world_stack_at(s->w, i);
-	if (st)
+	if (st) {
 		set_num(&r, C_TCP_RETX, tcp_get_counters(st)->retransmits);
+		host_cpu_stats h;
+		host_totals(st->host, &h);
+		set_num(&r, C_CPU_APP, h.busy_ns[HOST_CAT_APP]);
+		set_num(&r, C_CPU_TCPIP, h.busy_ns[HOST_CAT_TCPIP]);
+		set_num(&r, C_CPU_SMCR, h.busy_ns[HOST_CAT_SMCR]);
+		set_num(&r, C_CPU_IRQ, h.busy_ns[HOST_CAT_IRQ]);
+		set_num(&r, C_CPU_QUEUED, h.queued_items);
+		set_num(&r, C_CPU_WAIT, h.wait_ns);
+	}
 	smc_layer *l = world_layer_at(s->w, i);
 	if (l) {
 		const smcr_ctx *ctx = smc_layer_ctx(l);
@@ -371,6 +401,15 @@ static void conn_row(void *arg, const world_conn_view *v)
 	set_text(&r, C_MODE, mode_name(v->mode));
 	set_num(&r, C_BYTES_OUT, v->sent);
 	set_num(&r, C_BYTES_IN, v->received);
+	if (v->af) {
+		app_conn_result res;
+		app_flow_result(v->af, &res);
+		set_num(&r, C_APP_OPS, v->server ? v->af->srv.txns : res.ops);
+		if (!v->server && res.lat) {
+			set_num(&r, C_LAT_P50, app_hist_stat(res.lat, APP_STAT_P50));
+			set_num(&r, C_LAT_P99, app_hist_stat(res.lat, APP_STAT_P99));
+		}
+	}
 	tcp_pcb *pcb = sock_tcp_pcb(v->s);
 	tcp_info ti;
 	if (pcb) {

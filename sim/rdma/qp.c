@@ -306,7 +306,7 @@ int rnic_qp_post_send(rnic_qp *qp, const smcr_send_wr *wr)
 	qp->next_psn = roce_psn_add(qp->next_psn, w->npkts);
 	qp->sq_count++;
 	sim_host *h = qp->vf->costs;
-	if (h) {
+	if (host_has_costs(h)) {
 		/* the host builds and posts the request, then rings the doorbell */
 		const host_profile *p = host_get_profile(h);
 		w->ready_at = host_run_here(h, HOST_CAT_SMCR, p->smc_wr_ns) + p->rnic_doorbell_ns;

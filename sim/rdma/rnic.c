@@ -89,7 +89,7 @@ static void vf_push(rnic_vf *vf, const vf_item *it)
 	vf_item *slot = &vf->items[(vf->item_head + vf->item_count) % vf->item_cap];
 	*slot = *it;
 	slot->at = sim_now(vf->r->eng) +
-	           (vf->costs ? host_get_profile(vf->costs)->rnic_cqe_ns : vf->r->cfg.event_delay);
+	           (host_has_costs(vf->costs) ? host_get_profile(vf->costs)->rnic_cqe_ns : vf->r->cfg.event_delay);
 	vf->item_count++;
 	/* while delivering, vf_report_event() re-arms itself when it is done */
 	if (!sim_event_pending(&vf->item_ev) && !vf->delivering)
@@ -633,7 +633,7 @@ void rnic_deactivate(rnic_vf *vf)
 uint32_t rnic_vf_number(const rnic_vf *vf) { return vf->number; }
 
 void rnic_vf_notes_writes(rnic_vf *vf) { vf->notes_writes = true; }
-void rnic_vf_set_host(rnic_vf *vf, sim_host *h) { vf->costs = host_has_costs(h) ? h : NULL; }
+void rnic_vf_set_host(rnic_vf *vf, sim_host *h) { vf->costs = h; }
 
 void rnic_host_writes(rnic *r, const void *p, size_t n)
 {

@@ -461,7 +461,7 @@ static uint32_t pick_dst_iface(const scn_parser *P, const scn_app *app)
 static const char *listener_kind_for(scn_app_kind k)
 {
 	return k == SCN_KIND_BULK ? "sink" : k == SCN_KIND_ECHO ? "echo"
-	                                                        : "responder";
+	                                                        : "responder"; /* rr, crr */
 }
 
 static scn_app_kind listener_kind_enum(scn_app_kind k)
@@ -746,6 +746,21 @@ static void check_instances(scn_parser *P)
 	}
 }
 
+/* Results an app cannot have: transaction latencies of an app without transactions. */
+static void check_result_expects(scn_parser *P)
+{
+	const scn_scenario *s = P->scn;
+	for (size_t i = 0; i < s->n_expects; i++) {
+		const scn_expect *e = &s->expects[i];
+		if (e->metric != SCN_M_LATENCY || scn_is_broken(P, SCN_BRK_APP, e->app.app))
+			continue;
+		const scn_app *a = &s->apps[e->app.app];
+		if (a->kind != SCN_KIND_RR && a->kind != SCN_KIND_CRR && a->kind != SCN_KIND_RESPONDER)
+			scn_error(P->d, e->app_loc, "app '%s' (kind=%s) has no transactions; expected an app of kind rr, crr or responder",
+			          a->name, scn_kind_name(a->kind));
+	}
+}
+
 void scn_check(scn_parser *P)
 {
 	compute_segments(P);
@@ -760,6 +775,7 @@ void scn_check(scn_parser *P)
 	check_addresses(P);
 	check_apps(P, &c);
 	check_instances(P);
+	check_result_expects(P);
 	check_times(P);
 	check_timeline(P);
 	free_ctx(&c);

@@ -142,6 +142,11 @@ const scn_default scn_defaults[] = {
 	{ "app rr", "request", { "64", "64" }, "", SCN_DEF_VALUE },
 	{ "app rr", "response", { "1K", "1K" }, "", SCN_DEF_VALUE },
 	{ "app rr", "count", { "100", "100" }, "requests per connection", SCN_DEF_VALUE },
+	{ "app rr", "think", { "0", "0" }, "pause after each transaction", SCN_DEF_VALUE },
+	{ "app crr", "request", { "64", "64" }, "", SCN_DEF_VALUE },
+	{ "app crr", "response", { "1K", "1K" }, "", SCN_DEF_VALUE },
+	{ "app crr", "count", { "100", "100" }, "transactions (connections) per client", SCN_DEF_VALUE },
+	{ "app crr", "think", { "0", "0" }, "pause after each transaction", SCN_DEF_VALUE },
 
 	/* reports */
 	{ "report", "format", { "auto", "auto" }, "auto: each stack in its personality's style", SCN_DEF_VALUE },

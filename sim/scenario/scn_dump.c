@@ -137,11 +137,18 @@ static void dump_app(const scn_scenario *scn, const scn_app *app, FILE *out)
 		case SCN_EP_IP: fprintf(out, "connect %s:%u", addr_text_ipv4(app->dst_ip, a, sizeof(a)), app->port); break;
 		}
 		fprintf(out, " kind=%s", scn_kind_name(app->kind));
-		if (app->kind == SCN_KIND_RR)
-			fprintf(out, " request=%s response=%s count=%llu", scn_format_size(app->request, a, sizeof(a)),
-			        scn_format_size(app->response, b, sizeof(b)), (unsigned long long)app->count);
-		else
+		if (app->kind == SCN_KIND_RR || app->kind == SCN_KIND_CRR) {
+			fprintf(out, " request=%s response=%s", scn_format_size(app->request, a, sizeof(a)),
+			        scn_format_size(app->response, b, sizeof(b)));
+			if (!app->duration_ns)
+				fprintf(out, " count=%llu", (unsigned long long)app->count);
+			if (app->think_ns)
+				fprintf(out, " think=%s", scn_format_duration(app->think_ns, a, sizeof(a)));
+		} else if (!app->duration_ns) {
 			fprintf(out, " bytes=%s", scn_format_size(app->bytes, a, sizeof(a)));
+		}
+		if (app->duration_ns)
+			fprintf(out, " duration=%s", scn_format_duration(app->duration_ns, a, sizeof(a)));
 		fprintf(out, " conns=%u interval=%s", app->conns, scn_format_duration(app->interval_ns, c, sizeof(c)));
 		switch (app->close) {
 		case SCN_CLOSE_AFTER: fputs(" close=after", out); break;

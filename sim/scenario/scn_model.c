@@ -251,6 +251,45 @@ const char *scn_kind_name(scn_app_kind k)
 	case SCN_KIND_RR: return "rr";
 	case SCN_KIND_SINK: return "sink";
 	case SCN_KIND_RESPONDER: return "responder";
+	case SCN_KIND_CRR: return "crr";
+	}
+	return "?";
+}
+
+const char *scn_stat_name(scn_stat st)
+{
+	switch (st) {
+	case SCN_STAT_MIN: return "min";
+	case SCN_STAT_MEAN: return "mean";
+	case SCN_STAT_P50: return "p50";
+	case SCN_STAT_P90: return "p90";
+	case SCN_STAT_P99: return "p99";
+	case SCN_STAT_P999: return "p99.9";
+	case SCN_STAT_MAX: return "max";
+	}
+	return "?";
+}
+
+const char *scn_cpu_cat_name(scn_cpu_cat c)
+{
+	switch (c) {
+	case SCN_CPU_ALL: return "";
+	case SCN_CPU_APP: return "app";
+	case SCN_CPU_TCPIP: return "tcpip";
+	case SCN_CPU_SMCR: return "smcr";
+	case SCN_CPU_IRQ: return "irq";
+	}
+	return "?";
+}
+
+const char *scn_cpu_per_name(scn_cpu_per p)
+{
+	switch (p) {
+	case SCN_PER_TOTAL: return "";
+	case SCN_PER_TXN: return "txn";
+	case SCN_PER_MIB: return "MiB";
+	case SCN_PER_UTIL: return "util";
+	case SCN_PER_BUSIEST: return "busiest";
 	}
 	return "?";
 }
@@ -267,6 +306,12 @@ static const char *scn_metric_name(scn_metric m)
 	case SCN_M_RECEIVED: return "received";
 	case SCN_M_ABORTED: return "aborted";
 	case SCN_M_FALLBACK: return "fallback";
+	case SCN_M_OPS: return "ops";
+	case SCN_M_LATENCY: return "latency";
+	case SCN_M_CONNECT: return "connect";
+	case SCN_M_FCT: return "fct";
+	case SCN_M_THROUGHPUT: return "throughput";
+	case SCN_M_CPU: return "cpu";
 	}
 	return "?";
 }
@@ -380,6 +425,23 @@ char *scn_format_expect(const scn_scenario *scn, const scn_expect *e, char *buf,
 		if (e->stack_a != SCN_NONE)
 			g_string_append_printf(s, " %s", scn->stacks[e->stack_a].name);
 		break;
+	case SCN_M_OPS:
+	case SCN_M_THROUGHPUT:
+	case SCN_M_LATENCY:
+	case SCN_M_CONNECT:
+	case SCN_M_FCT:
+		g_string_append_c(s, ' ');
+		app_ref(s, scn, e->app);
+		if (e->metric != SCN_M_OPS && e->metric != SCN_M_THROUGHPUT)
+			g_string_append_printf(s, " %s", scn_stat_name(e->stat));
+		break;
+	case SCN_M_CPU:
+		g_string_append_printf(s, " %s", scn->stacks[e->stack_a].name);
+		if (e->cpu_cat != SCN_CPU_ALL)
+			g_string_append_printf(s, " %s", scn_cpu_cat_name(e->cpu_cat));
+		if (e->cpu_per != SCN_PER_TOTAL)
+			g_string_append_printf(s, " per=%s", scn_cpu_per_name(e->cpu_per));
+		break;
 	}
 	g_string_append_printf(s, " %s ", scn_cmp_name(e->cmp));
 	char v[SCN_FMT_LEN];
@@ -387,6 +449,15 @@ char *scn_format_expect(const scn_scenario *scn, const scn_expect *e, char *buf,
 	case SCN_RHS_NUMBER:
 		if (e->metric == SCN_M_SENT || e->metric == SCN_M_DELIVERED || e->metric == SCN_M_RECEIVED)
 			g_string_append(s, scn_format_size(e->value, v, sizeof(v)));
+		else if (e->metric == SCN_M_LATENCY || e->metric == SCN_M_CONNECT || e->metric == SCN_M_FCT ||
+		         (e->metric == SCN_M_CPU && e->cpu_per != SCN_PER_UTIL && e->cpu_per != SCN_PER_BUSIEST))
+			g_string_append(s, scn_format_duration(e->value, v, sizeof(v)));
+		else if (e->metric == SCN_M_CPU && e->ratio.den && e->ratio.num * 100 % e->ratio.den == 0)
+			g_string_append_printf(s, "%llu%%", (unsigned long long)(e->ratio.num * 100 / e->ratio.den));
+		else if (e->metric == SCN_M_CPU)
+			g_string_append(s, scn_format_ratio(e->ratio, v, sizeof(v)));
+		else if (e->metric == SCN_M_THROUGHPUT)
+			g_string_append(s, scn_format_rate(e->value, v, sizeof(v)));
 		else
 			g_string_append_printf(s, "%llu", (unsigned long long)e->value);
 		break;

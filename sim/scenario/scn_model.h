@@ -211,14 +211,15 @@ typedef enum scn_app_role {
 	SCN_ROLE_CONNECT,
 } scn_app_role;
 
-/* listen: echo, sink, responder; connect: bulk (to a sink), echo (to an echo), rr (to a
- * responder). */
+/* listen: echo, sink, responder; connect: bulk (to a sink), echo (to an echo), rr and
+ * crr (to a responder). */
 typedef enum scn_app_kind {
 	SCN_KIND_BULK,
 	SCN_KIND_ECHO,
 	SCN_KIND_RR,
 	SCN_KIND_SINK,
 	SCN_KIND_RESPONDER,
+	SCN_KIND_CRR,
 } scn_app_kind;
 
 typedef enum scn_close {
@@ -252,9 +253,11 @@ typedef struct scn_app {
 	uint32_t listener;    /* app index of the listener it reaches */
 	uint64_t bytes;       /* bulk, echo */
 	uint64_t write;       /* bulk, echo: bytes per send (and the listener's receive) call; 0: 64 KiB */
-	uint64_t request;     /* rr */
-	uint64_t response;    /* rr */
-	uint64_t count;       /* rr: requests per connection */
+	uint64_t request;     /* rr, crr */
+	uint64_t response;    /* rr, crr */
+	uint64_t count;       /* rr: requests per connection; crr: per client (UINT64_MAX with duration) */
+	uint64_t think_ns;    /* rr, crr: pause after each transaction */
+	uint64_t duration_ns; /* bulk, rr, crr: instead of bytes or count (0: not given) */
 	uint32_t conns;       /* connections, named NAME.1 … NAME.N when > 1 */
 	uint64_t interval_ns; /* between opening successive connections */
 	scn_close close;
@@ -288,7 +291,44 @@ typedef enum scn_metric {
 	SCN_M_RECEIVED,   /* bytes an app received intact */
 	SCN_M_ABORTED,    /* connections aborted (all stacks, or one) */
 	SCN_M_FALLBACK,   /* connections of a stack that fell back to TCP */
+	/* application results (sim/app/app_result.h) */
+	SCN_M_OPS,        /* operations an app completed */
+	SCN_M_LATENCY,    /* a statistic of its transaction latencies */
+	SCN_M_CONNECT,    /* a statistic of its connect times */
+	SCN_M_FCT,        /* a statistic of its flow completion times */
+	SCN_M_THROUGHPUT, /* its payload rate, both ways */
+	SCN_M_CPU,        /* CPU time of a stack's host */
 } scn_metric;
+
+/* The statistic of a distribution an expectation names (as sim/app/app_hist.h). */
+typedef enum scn_stat {
+	SCN_STAT_MIN,
+	SCN_STAT_MEAN,
+	SCN_STAT_P50,
+	SCN_STAT_P90,
+	SCN_STAT_P99,
+	SCN_STAT_P999,
+	SCN_STAT_MAX,
+} scn_stat;
+const char *scn_stat_name(scn_stat s); /* "min" … "p99.9" … "max" */
+
+/* `expect cpu`: which CPU time (a category of sim/host/host.h, or all of it) and per what. */
+typedef enum scn_cpu_cat {
+	SCN_CPU_ALL,
+	SCN_CPU_APP,
+	SCN_CPU_TCPIP,
+	SCN_CPU_SMCR,
+	SCN_CPU_IRQ,
+} scn_cpu_cat;
+typedef enum scn_cpu_per {
+	SCN_PER_TOTAL,   /* CPU time (a duration) */
+	SCN_PER_TXN,     /* per transaction of the stack's applications (a duration) */
+	SCN_PER_MIB,     /* per MiB its applications moved (a duration) */
+	SCN_PER_UTIL,    /* busy / (elapsed x CPUs) (a ratio) */
+	SCN_PER_BUSIEST, /* the busiest CPU's busy / elapsed (a ratio) */
+} scn_cpu_per;
+const char *scn_cpu_cat_name(scn_cpu_cat c); /* "" for all, "app", "tcpip", "smcr", "irq" */
+const char *scn_cpu_per_name(scn_cpu_per p); /* "", "txn", "MiB", "util", "busiest" */
 
 typedef enum scn_cmp {
 	SCN_CMP_EQ,
@@ -333,6 +373,11 @@ typedef struct scn_expect {
 	scn_app_ref rhs_app;
 	bool has_reason; /* mode == FALLBACK and fallback: only this reason */
 	uint32_t reason; /* CLC decline / fallback reason code */
+	scn_loc app_loc; /* where the app was named (ops, latency, connect, fct, throughput) */
+	scn_stat stat;   /* latency, connect, fct */
+	scn_cpu_cat cpu_cat; /* cpu */
+	scn_cpu_per cpu_per; /* cpu; with util/busiest the value is ratio in parts per billion */
+	sim_ratio ratio;     /* cpu util/busiest: the ratio as written */
 } scn_expect;
 
 typedef enum scn_event_kind {

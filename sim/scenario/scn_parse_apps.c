@@ -5,7 +5,7 @@
 #include "sim/scenario/scn_values.h"
 
 static const char *const listen_kinds[] = { "echo", "sink", "responder", NULL };
-static const char *const connect_kinds[] = { "bulk", "echo", "rr", NULL };
+static const char *const connect_kinds[] = { "bulk", "echo", "rr", "crr", NULL };
 static const char *const report_formats[] = { "auto", "netstat", "smc", "json", NULL };
 
 static const scn_attr_spec listen_specs[] = {
@@ -25,9 +25,11 @@ enum { C_KIND,
        C_START,
        C_CLOSE,
        C_SMC,
+       C_THINK,
+       C_DURATION,
        C_WRITE };
 static const scn_attr_spec connect_specs[] = {
-	{ "kind", SCN_V_ENUM, 0, 0, connect_kinds, NULL, "kind=bulk|echo|rr", true },
+	{ "kind", SCN_V_ENUM, 0, 0, connect_kinds, NULL, "kind=bulk|echo|rr|crr", true },
 	{ "bytes", SCN_V_SIZE, 0, 1ULL << 40, NULL, NULL, NULL, false },
 	{ "request", SCN_V_SIZE, 1, 1ULL << 30, NULL, NULL, NULL, false },
 	{ "response", SCN_V_SIZE, 1, 1ULL << 30, NULL, NULL, NULL, false },
@@ -37,6 +39,8 @@ static const scn_attr_spec connect_specs[] = {
 	{ "start", SCN_V_START, 0, 0, NULL, NULL, NULL, false },
 	{ "close", SCN_V_CLOSE, 0, 0, NULL, NULL, NULL, false },
 	{ "smc", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "think", SCN_V_DURATION, 0, NS_H, NULL, NULL, NULL, false },
+	{ "duration", SCN_V_DURATION, 1, 24 * NS_H, NULL, NULL, NULL, false },
 	/* bytes per send call (and per receive call at the listener), as qperf's msg_size */
 	{ "write", SCN_V_SIZE, 1, 65536, NULL, NULL, NULL, false },
 };
@@ -104,6 +108,79 @@ static bool parse_endpoint(scn_parser *P, const scn_token *t, scn_app *app)
 	return ok;
 }
 
+/* Attributes that belong to other kinds, or exclude each other, are errors. */
+static bool connect_attrs_fit(scn_parser *P, const scn_app *app, const scn_attrs *a)
+{
+	static const struct {
+		int attr;
+		unsigned kinds; /* bit per scn_app_kind it applies to */
+		const char *only;
+	} fit[] = {
+		{ C_BYTES, 1u << SCN_KIND_BULK | 1u << SCN_KIND_ECHO, "kind=bulk or kind=echo" },
+		{ C_REQUEST, 1u << SCN_KIND_RR | 1u << SCN_KIND_CRR, "kind=rr or kind=crr" },
+		{ C_RESPONSE, 1u << SCN_KIND_RR | 1u << SCN_KIND_CRR, "kind=rr or kind=crr" },
+		{ C_COUNT, 1u << SCN_KIND_RR | 1u << SCN_KIND_CRR, "kind=rr or kind=crr" },
+		{ C_THINK, 1u << SCN_KIND_RR | 1u << SCN_KIND_CRR, "kind=rr or kind=crr" },
+		{ C_DURATION, 1u << SCN_KIND_BULK | 1u << SCN_KIND_RR | 1u << SCN_KIND_CRR, "kind=bulk, rr or crr" },
+		{ C_WRITE, 1u << SCN_KIND_BULK | 1u << SCN_KIND_ECHO, "kind=bulk or kind=echo" },
+	};
+	for (size_t i = 0; i < N_SPECS(fit); i++)
+		if (a->tok[fit[i].attr] && !(fit[i].kinds & 1u << app->kind)) {
+			scn_error(P->d, a->tok[fit[i].attr]->loc, "attribute '%s' does not apply to kind=%s; expected it only with %s",
+			          a->tok[fit[i].attr]->key, scn_kind_name(app->kind), fit[i].only);
+			return false;
+		}
+	const scn_token *amount = a->tok[C_BYTES] ? a->tok[C_BYTES] : a->tok[C_COUNT];
+	if (a->tok[C_DURATION] && amount) {
+		scn_error(P->d, a->tok[C_DURATION]->loc, "duration= replaces %s= (given at %u:%u); expected one of them",
+		          amount->key, amount->loc.line, amount->loc.col);
+		return false;
+	}
+	return true;
+}
+
+/* bytes, request, response, count, think and duration of a connecting app. */
+static bool connect_workload(scn_parser *P, scn_app *app, const scn_attrs *a)
+{
+	const char *scope = app->kind == SCN_KIND_BULK ? "app bulk" : app->kind == SCN_KIND_ECHO ? "app echo"
+	                                                      : app->kind == SCN_KIND_RR   ? "app rr"
+	                                                                                   : "app crr";
+	bool rr = app->kind == SCN_KIND_RR || app->kind == SCN_KIND_CRR;
+	scn_val v;
+	bool dur;
+	if (!scn_attr_get(P, a, "duration", NULL, SCN_PERS_LINUX, &v, &dur))
+		return false;
+	app->duration_ns = dur ? v.u : 0;
+	if (!rr) {
+		if (!scn_attr_get(P, a, "write", scope, SCN_PERS_LINUX, &v, NULL))
+			return false;
+		app->write = v.u;
+		if (dur)
+			return true; /* bulk for a time: no byte count */
+		if (!scn_attr_get(P, a, "bytes", scope, SCN_PERS_LINUX, &v, NULL))
+			return false;
+		app->bytes = v.u;
+		return true;
+	}
+	if (!scn_attr_get(P, a, "request", scope, SCN_PERS_LINUX, &v, NULL))
+		return false;
+	app->request = v.u;
+	if (!scn_attr_get(P, a, "response", scope, SCN_PERS_LINUX, &v, NULL))
+		return false;
+	app->response = v.u;
+	if (!scn_attr_get(P, a, "think", scope, SCN_PERS_LINUX, &v, NULL))
+		return false;
+	app->think_ns = v.u;
+	if (dur) {
+		app->count = UINT64_MAX;
+		return true;
+	}
+	if (!scn_attr_get(P, a, "count", scope, SCN_PERS_LINUX, &v, NULL))
+		return false;
+	app->count = v.u;
+	return true;
+}
+
 void scn_stmt_app(scn_parser *P, const scn_stmt *st)
 {
 	const char *usage = "app NAME STACK listen port=N kind=… or app NAME STACK connect ENDPOINT kind=…";
@@ -147,7 +224,6 @@ void scn_stmt_app(scn_parser *P, const scn_stmt *st)
 	scn_attrs a = { 0 };
 	scn_val v;
 	bool given;
-	const char *kinds_scope = NULL;
 	if (ok && listen) {
 		app->role = SCN_ROLE_LISTEN;
 		ok = scn_attr_collect(P, st, np, listen_specs, N_SPECS(listen_specs), "a listening app", &a);
@@ -161,47 +237,13 @@ void scn_stmt_app(scn_parser *P, const scn_stmt *st)
 		g_array_index(P->ep_loc, scn_loc, idx) = st->tok[4].loc;
 		ok = scn_attr_collect(P, st, np, connect_specs, N_SPECS(connect_specs), "a connecting app", &a);
 		if (ok && (ok = scn_attr_get(P, &a, "kind", "app", SCN_PERS_LINUX, &v, NULL)))
-			app->kind = v.u == 0 ? SCN_KIND_BULK : v.u == 1 ? SCN_KIND_ECHO
-			                                                : SCN_KIND_RR;
+			app->kind = v.u == 0 ? SCN_KIND_BULK : v.u == 1 ? SCN_KIND_ECHO : v.u == 2 ? SCN_KIND_RR : SCN_KIND_CRR;
 		if (ok)
 			ok = parse_endpoint(P, &st->tok[4], app);
-		if (ok) {
-			/* attributes that belong to other kinds */
-			static const struct {
-				int attr;
-				scn_app_kind kind;
-				const char *only;
-			} fit[] = {
-				{ C_BYTES, SCN_KIND_RR, "kind=bulk or kind=echo" },
-				{ C_REQUEST, SCN_KIND_BULK, "kind=rr" },
-				{ C_REQUEST, SCN_KIND_ECHO, "kind=rr" },
-				{ C_RESPONSE, SCN_KIND_BULK, "kind=rr" },
-				{ C_RESPONSE, SCN_KIND_ECHO, "kind=rr" },
-				{ C_COUNT, SCN_KIND_BULK, "kind=rr" },
-				{ C_COUNT, SCN_KIND_ECHO, "kind=rr" },
-				{ C_WRITE, SCN_KIND_RR, "kind=bulk or kind=echo" },
-			};
-			for (size_t i = 0; ok && i < N_SPECS(fit); i++)
-				if (a.tok[fit[i].attr] && app->kind == fit[i].kind) {
-					scn_error(P->d, a.tok[fit[i].attr]->loc, "attribute '%s' does not apply to kind=%s; expected it only with %s",
-					          a.tok[fit[i].attr]->key, scn_kind_name(app->kind), fit[i].only);
-					ok = false;
-				}
-		}
-		kinds_scope = app->kind == SCN_KIND_BULK ? "app bulk" : app->kind == SCN_KIND_ECHO ? "app echo"
-		                                                                                   : "app rr";
-		if (ok && app->kind != SCN_KIND_RR && (ok = scn_attr_get(P, &a, "bytes", kinds_scope, SCN_PERS_LINUX, &v, NULL)))
-			app->bytes = v.u;
-		if (ok && app->kind != SCN_KIND_RR && (ok = scn_attr_get(P, &a, "write", kinds_scope, SCN_PERS_LINUX, &v, NULL)))
-			app->write = v.u;
-		if (ok && app->kind == SCN_KIND_RR) {
-			if ((ok = scn_attr_get(P, &a, "request", kinds_scope, SCN_PERS_LINUX, &v, NULL)))
-				app->request = v.u;
-			if (ok && (ok = scn_attr_get(P, &a, "response", kinds_scope, SCN_PERS_LINUX, &v, NULL)))
-				app->response = v.u;
-			if (ok && (ok = scn_attr_get(P, &a, "count", kinds_scope, SCN_PERS_LINUX, &v, NULL)))
-				app->count = v.u;
-		}
+		if (ok)
+			ok = connect_attrs_fit(P, app, &a);
+		if (ok)
+			ok = connect_workload(P, app, &a);
 		if (ok && (ok = scn_attr_get(P, &a, "conns", "app", SCN_PERS_LINUX, &v, NULL)))
 			app->conns = (uint32_t)v.u;
 		if (ok && (ok = scn_attr_get(P, &a, "interval", "app", SCN_PERS_LINUX, &v, NULL)))
@@ -209,6 +251,10 @@ void scn_stmt_app(scn_parser *P, const scn_stmt *st)
 		if (ok && (ok = scn_attr_get(P, &a, "close", "app", SCN_PERS_LINUX, &v, NULL))) {
 			app->close = (scn_close)v.close;
 			app->close_at_ns = v.u;
+		}
+		if (ok && app->kind == SCN_KIND_CRR && app->close != SCN_CLOSE_AFTER) {
+			scn_error(P->d, a.tok[C_CLOSE]->loc, "kind=crr closes each connection after its transaction; expected close=after");
+			ok = false;
 		}
 	}
 	if (ok && (ok = scn_attr_get(P, &a, "smc", "app", SCN_PERS_LINUX, &v, NULL)))
@@ -264,10 +310,15 @@ void scn_stmt_report(scn_parser *P, const scn_stmt *st)
 typedef enum { ARGS_TWO_STACKS,
 	       ARGS_APP,
 	       ARGS_OPT_STACK,
-	       ARGS_STACK } metric_args;
+	       ARGS_STACK,
+	       ARGS_APP_STAT,
+	       ARGS_CPU } metric_args;
 typedef enum { RHS_NUM,
 	       RHS_MODE_WORD,
-	       RHS_BYTES } metric_rhs;
+	       RHS_BYTES,
+	       RHS_DURATION,
+	       RHS_RATE,
+	       RHS_CPU } metric_rhs;
 
 static const struct metric_def {
 	const char *name;
@@ -288,7 +339,32 @@ static const struct metric_def {
 	  "expect received APP OP SIZE|sent APP|delivered APP|received APP" },
 	{ "aborted", SCN_M_ABORTED, ARGS_OPT_STACK, RHS_NUM, false, "expect aborted [STACK] OP N" },
 	{ "fallback", SCN_M_FALLBACK, ARGS_STACK, RHS_NUM, true, "expect fallback STACK OP N [reason=CODE]" },
+	{ "ops", SCN_M_OPS, ARGS_APP, RHS_NUM, false, "expect ops APP OP N" },
+	{ "latency", SCN_M_LATENCY, ARGS_APP_STAT, RHS_DURATION, false,
+	  "expect latency APP min|mean|p50|p90|p99|p99.9|max OP DURATION" },
+	{ "connect", SCN_M_CONNECT, ARGS_APP_STAT, RHS_DURATION, false,
+	  "expect connect APP min|mean|p50|p90|p99|p99.9|max OP DURATION" },
+	{ "fct", SCN_M_FCT, ARGS_APP_STAT, RHS_DURATION, false, "expect fct APP min|mean|p50|p90|p99|p99.9|max OP DURATION" },
+	{ "throughput", SCN_M_THROUGHPUT, ARGS_APP, RHS_RATE, false, "expect throughput APP OP RATE" },
+	{ "cpu", SCN_M_CPU, ARGS_CPU, RHS_CPU, false,
+	  "expect cpu STACK [app|tcpip|smcr|irq] [per=txn|MiB|util|busiest] OP DURATION|RATIO" },
 };
+
+static const char *const stat_words[] = { "min", "mean", "p50", "p90", "p99", "p99.9", "max", NULL };
+static const char *const cpu_cat_words[] = { "app", "tcpip", "smcr", "irq", NULL };
+static const char *const cpu_per_words[] = { "txn", "MiB", "util", "busiest", NULL };
+
+static const scn_attr_spec cpu_specs[] = {
+	{ "per", SCN_V_ENUM, 0, 0, cpu_per_words, NULL, "per=txn|MiB|util|busiest", false },
+};
+
+static int word_index(const scn_token *t, const char *const *words)
+{
+	for (int i = 0; words[i]; i++)
+		if (scn_word_is(t, words[i]))
+			return i;
+	return -1;
+}
 
 static const char *const cmp_words[] = { "==", "!=", "<", "<=", ">", ">=", NULL };
 static const char *const mode_words[] = { "SMCR", "TCP", "FALLBACK", NULL };
@@ -329,15 +405,62 @@ static const struct metric_def *expect_metric(scn_parser *P, const scn_stmt *st,
 	return NULL;
 }
 
+/* APP STAT: an app and the statistic of its distribution. */
+static bool expect_app_stat(scn_parser *P, const scn_token *arg, scn_expect *e)
+{
+	e->app_loc = arg[0].loc;
+	if (!scn_resolve_app_ref(P, &arg[0], &e->app))
+		return false;
+	int st = word_index(&arg[1], stat_words);
+	if (st < 0) {
+		scn_error(P->d, arg[1].loc, "unknown statistic '%s'; expected min, mean, p50, p90, p99, p99.9 or max",
+		          scn_echo(P->d, arg[1].value));
+		return false;
+	}
+	e->stat = (scn_stat)st;
+	return true;
+}
+
+/* STACK [CATEGORY]. */
+static bool expect_cpu_subject(scn_parser *P, const scn_token *arg, size_t nargs, scn_expect *e)
+{
+	if ((e->stack_a = scn_resolve(P, SCN_SYM_STACK, arg[0].value, arg[0].loc)) == SCN_NONE)
+		return false;
+	e->cpu_cat = SCN_CPU_ALL;
+	if (nargs < 2)
+		return true;
+	int c = word_index(&arg[1], cpu_cat_words);
+	if (c < 0) {
+		scn_error(P->d, arg[1].loc, "unknown CPU category '%s'; expected app, tcpip, smcr or irq",
+		          scn_echo(P->d, arg[1].value));
+		return false;
+	}
+	e->cpu_cat = (scn_cpu_cat)(c + 1);
+	return true;
+}
+
+/* per= of `expect cpu` (before its value, whose kind it decides). */
+static bool expect_cpu_per(scn_parser *P, const scn_stmt *st, size_t np, scn_expect *e)
+{
+	scn_attrs a = { 0 };
+	scn_val v;
+	bool given;
+	if (!scn_attr_collect(P, st, np, cpu_specs, N_SPECS(cpu_specs), "expect cpu", &a) ||
+	    !scn_attr_get(P, &a, "per", NULL, SCN_PERS_LINUX, &v, &given))
+		return false;
+	e->cpu_per = given ? (scn_cpu_per)(v.u + 1) : SCN_PER_TOTAL;
+	return true;
+}
+
 /* The words between the metric and the comparison st->tok[op]: two stacks, an app or
- * a stack (optional for `aborted`). */
+ * a stack (optional for `aborted`), an app and a statistic, a stack and a category. */
 static bool expect_subject(scn_parser *P, const scn_stmt *st, size_t first, size_t op, const struct metric_def *m,
                            scn_expect *e)
 {
 	size_t nargs = op - first - 1;
-	size_t want_lo = m->args == ARGS_TWO_STACKS ? 2 : m->args == ARGS_OPT_STACK ? 0
-	                                                                            : 1;
-	size_t want_hi = m->args == ARGS_TWO_STACKS ? 2 : 1;
+	size_t want_lo = m->args == ARGS_TWO_STACKS || m->args == ARGS_APP_STAT ? 2 : m->args == ARGS_OPT_STACK ? 0
+	                                                                                                     : 1;
+	size_t want_hi = m->args == ARGS_TWO_STACKS || m->args == ARGS_APP_STAT || m->args == ARGS_CPU ? 2 : 1;
 	if (nargs < want_lo || nargs > want_hi) {
 		scn_error(P->d, nargs > want_hi ? st->tok[first + 1 + want_hi].loc : st->tok[op].loc,
 		          "%s before '%s'; expected %s", nargs > want_hi ? "too many words" : "too few words",
@@ -356,10 +479,15 @@ static bool expect_subject(scn_parser *P, const scn_stmt *st, size_t first, size
 		}
 		return true;
 	case ARGS_APP:
+		e->app_loc = arg[0].loc;
 		return scn_resolve_app_ref(P, &arg[0], &e->app);
 	case ARGS_OPT_STACK:
 	case ARGS_STACK:
 		return !nargs || (e->stack_a = scn_resolve(P, SCN_SYM_STACK, arg[0].value, arg[0].loc)) != SCN_NONE;
+	case ARGS_APP_STAT:
+		return expect_app_stat(P, arg, e);
+	case ARGS_CPU:
+		return expect_cpu_subject(P, arg, nargs, e);
 	}
 	return false;
 }
@@ -436,6 +564,34 @@ static bool expect_bytes(scn_parser *P, const scn_token *rhs, size_t nrhs, const
 	return scn_resolve_app_ref(P, &rhs[1], &e->rhs_app);
 }
 
+/* A duration, a rate or a ratio right of the comparison: one word. */
+static bool expect_value(scn_parser *P, const scn_token *rhs, size_t nrhs, const struct metric_def *m, scn_vtype t,
+                         scn_expect *e)
+{
+	static const scn_attr_spec specs[] = {
+		{ "the expected duration", SCN_V_DURATION, 0, UINT64_MAX, NULL, NULL, NULL, false },
+		{ "the expected rate", SCN_V_RATE, 0, UINT64_MAX, NULL, NULL, NULL, false },
+		{ "the expected ratio", SCN_V_RATIO, 0, 0, NULL, NULL, NULL, false },
+	};
+	if (nrhs > 1) {
+		scn_error(P->d, rhs[1].loc, "unexpected word '%s'; expected %s", scn_echo(P->d, rhs[1].value), m->usage);
+		return false;
+	}
+	const scn_attr_spec *sp = t == SCN_V_DURATION ? &specs[0] : t == SCN_V_RATE ? &specs[1]
+	                                                                            : &specs[2];
+	scn_val v;
+	if (!scn_attr_value(P, sp->key, rhs->value, rhs->loc, sp, &v))
+		return false;
+	e->rhs = SCN_RHS_NUMBER;
+	if (t != SCN_V_RATIO) {
+		e->value = v.u;
+		return true;
+	}
+	e->ratio = v.r;
+	e->value = (uint64_t)((unsigned __int128)v.r.num * 1000000000u / v.r.den); /* parts per billion */
+	return true;
+}
+
 /* The words right of the comparison st->tok[op], up to the attributes at np. */
 static bool expect_rhs(scn_parser *P, const scn_stmt *st, size_t op, size_t np, const struct metric_def *m,
                        scn_expect *e)
@@ -453,6 +609,13 @@ static bool expect_rhs(scn_parser *P, const scn_stmt *st, size_t op, size_t np, 
 		return expect_mode(P, &st->tok[op], rhs, nrhs, e);
 	case RHS_BYTES:
 		return expect_bytes(P, rhs, nrhs, m, e);
+	case RHS_DURATION:
+		return expect_value(P, rhs, nrhs, m, SCN_V_DURATION, e);
+	case RHS_RATE:
+		return expect_value(P, rhs, nrhs, m, SCN_V_RATE, e);
+	case RHS_CPU:
+		return expect_value(P, rhs, nrhs, m,
+		                    e->cpu_per == SCN_PER_UTIL || e->cpu_per == SCN_PER_BUSIEST ? SCN_V_RATIO : SCN_V_DURATION, e);
 	}
 	return false;
 }
@@ -496,8 +659,46 @@ static void add_expect(scn_parser *P, const scn_stmt *st, const scn_expect *e)
 	ev->expect = idx;
 }
 
+static void parse_expect_stmt(scn_parser *P, const scn_stmt *st, size_t first, bool timed, uint64_t at_ns);
+
+/* `expect cpu STACK per=… OP VALUE`: per= may stand before the comparison, where it
+ * reads best, or trail like other attributes; a copy of st with it at the end (tok is
+ * g_free'd by the caller), or NULL when it trails already. */
+static scn_token *cpu_per_last(const scn_stmt *st, size_t first, scn_stmt *moved)
+{
+	if (first >= st->n || st->tok[first].key || strcmp(st->tok[first].value, "cpu"))
+		return NULL;
+	size_t k = first + 1;
+	while (k < st->n && st->tok[k].key == NULL)
+		k++;
+	size_t rest = k + 1;
+	while (rest < st->n && st->tok[rest].key)
+		rest++;
+	if (k >= st->n || rest >= st->n || strcmp(st->tok[k].key, "per"))
+		return NULL; /* no per= followed by more words */
+	scn_token *tok = g_new(scn_token, st->n);
+	size_t n = 0;
+	for (size_t i = 0; i < st->n; i++)
+		if (i != k)
+			tok[n++] = st->tok[i];
+	tok[n] = st->tok[k];
+	*moved = *st;
+	moved->tok = tok;
+	return tok;
+}
+
 /* `expect …` whose metric word is st->tok[first]; timed when called from `at`. */
 static void parse_expect(scn_parser *P, const scn_stmt *st, size_t first, bool timed, uint64_t at_ns)
+{
+	scn_stmt moved;
+	scn_token *tok = cpu_per_last(st, first, &moved);
+	if (tok)
+		st = &moved;
+	parse_expect_stmt(P, st, first, timed, at_ns);
+	g_free(tok);
+}
+
+static void parse_expect_stmt(scn_parser *P, const scn_stmt *st, size_t first, bool timed, uint64_t at_ns)
 {
 	size_t np = scn_attr_positionals(P, st, "expect METRIC … OP VALUE");
 	if (np == SIZE_MAX)
@@ -514,7 +715,9 @@ static void parse_expect(scn_parser *P, const scn_stmt *st, size_t first, bool t
 	}
 	scn_expect e = { .loc = st->loc, .timed = timed, .at_ns = at_ns, .metric = m->metric, .stack_a = SCN_NONE, .stack_b = SCN_NONE, .app = { SCN_NONE, 0 }, .rhs_app = { SCN_NONE, 0 } };
 	e.cmp = (scn_cmp)cmp_of(&st->tok[op]);
-	if (expect_subject(P, st, first, op, m, &e) && expect_rhs(P, st, op, np, m, &e) && expect_reason(P, st, np, m, &e))
+	bool cpu = m->metric == SCN_M_CPU;
+	if (expect_subject(P, st, first, op, m, &e) && (!cpu || expect_cpu_per(P, st, np, &e)) &&
+	    expect_rhs(P, st, op, np, m, &e) && (cpu || expect_reason(P, st, np, m, &e)))
 		add_expect(P, st, &e);
 }
 

@@ -3,12 +3,15 @@
  *   world_apps.c      the scenario's applications and their connections (flows)
  *   world_run.c       the run loop, the timeline, expectations, the event log, summary
  *   world_report.c    filling and printing operator reports
+ *   world_results.c   what the applications and hosts measured (world_results.h)
  *   world_capture.c   captures of the fabric and per stack, packet comments */
 #ifndef SIM_WORLD_INT_H
 #define SIM_WORLD_INT_H
 
 #include <glib.h>
 
+#include "sim/app/app.h"
+#include "sim/app/app_result.h"
 #include "sim/fabric/fabric.h"
 #include "sim/report/json_writer.h"
 #include "sim/net/netif_fabric.h"
@@ -50,53 +53,45 @@ typedef struct world_flow world_flow;
 typedef struct world_capture world_capture;
 typedef struct world_app world_app;
 
-/* One side of a connection. */
-typedef struct world_end {
-	world_flow *f;
-	sock *s; /* NULL once closed by us */
-	bool server;
-	bool connected; /* on_connect / on_accept seen */
-	bool ended;     /* on_close or a failed connect */
-	bool closing;   /* we closed or shut down */
-	bool eof;       /* the peer's end of stream read */
-	bool shut;      /* we sent our FIN (shutdown) */
-	bool bad;       /* content mismatch seen */
-	int err;
-	sock_mode mode;
-	uint32_t reason, peer_diag;
-	uint64_t sent;                 /* bytes written */
-	uint64_t received;             /* bytes received and verified */
-	uint64_t rx_total;             /* bytes received (verified or not) */
-	uint64_t echo_pending;         /* echo server: bytes read but not yet written back */
-	uint64_t rr_done;              /* rr: transactions completed (client) / requests answered */
-	uint64_t rr_req_got;           /* responder: bytes of the current request */
-	uint64_t rr_resp_left;         /* responder: bytes of the answer still to send */
-	uint64_t rr_req_sent;          /* client: bytes of the current request sent */
-	uint64_t rr_resp_got;          /* client: bytes of the current answer received */
-	uint32_t stack;                /* scenario stack index of this side */
-	uint64_t t_connected, t_ended; /* engine ns: connected, closed (0 = not yet) */
-} world_end;
-
-/* One connection of a connecting app (instance K), both of its sides. */
+/* One connection of a connecting app (instance K): the library's flow with both ends
+ * (sim/app/app.h: what each end wrote, read and verified) and what the world knows of it. */
 struct world_flow {
+	app_flow af;                 /* first: an end's flow is its world_flow */
 	world *w;
 	uint32_t app;                /* client app index */
 	uint32_t listener;           /* listening app index */
 	uint32_t instance;           /* 1..conns */
 	uint64_t seq;                /* creation order, from 1 */
-	uint64_t seed_up, seed_down; /* patterns client->server, server->client */
 	uint64_t key;                /* (server stack, client ip, client port) */
-	world_end c, srv;
+	uint32_t stack[2];           /* scenario stack of the client end [0] and the server end [1] */
+	uint32_t peer_diag[2];       /* the peer's decline diagnosis of a fallen-back end, or 0 */
 	bool srv_seen;
 };
+
+typedef app_end world_end;
+
+static inline world_flow *world_flow_of(const world_end *e) { return (world_flow *)e->f; }
+/* The scenario stack an end runs on. */
+static inline uint32_t world_end_stack(const world_end *e) { return world_flow_of(e)->stack[e->server]; }
+static inline uint32_t world_end_peer_diag(const world_end *e) { return world_flow_of(e)->peer_diag[e->server]; }
+
+/* An instance of a connecting app whose connections follow one another (crr) or pause
+ * (think time): the library's app_client and which app and instance it is. */
+typedef struct world_client {
+	app_client c;
+	world *w;
+	uint32_t app, instance;
+} world_client;
 
 struct world_app {
 	world *w;
 	uint32_t idx;
-	sock *listener; /* listen apps */
+	app_spec spec;          /* connect apps: what each connection runs */
+	app_listener *listener; /* listen apps */
+	world_client **clients; /* its instances that need one, in creation order */
+	size_t n_clients, cap_clients;
 	bool running;
 	uint64_t starts;    /* times it was started */
-	uint64_t unmatched; /* accepted connections with no known client */
 	/* its flows in creation order (a client: those it opened; a listener: those aimed
 	 * at it), so closing and counting one app does not walk every flow of the world */
 	world_flow **flows;
@@ -119,6 +114,7 @@ struct world {
 	world_app *apps;
 	world_flow **flows;
 	size_t n_flows, cap_flows;
+	uint64_t n_clients; /* world_client instances made so far (their timers' entity) */
 	GHashTable *flow_by_key;
 	report_event *events; /* link failures and removals, for reports and the log */
 	size_t n_events, cap_events;
@@ -166,6 +162,14 @@ void world_app_stop(world *w, uint32_t app);
 uint64_t world_app_counter(world *w, scn_metric m, scn_app_ref ref);
 /* Every application started, opened its connections and saw them closed. */
 bool world_apps_done(const world *w);
+
+/* world_results.c: what the applications and hosts measured (sim/app/app_result.h) */
+/* A result expectation (ops, latency, connect, fct, throughput, cpu): *v measured and the
+ * detail; false when there is nothing to measure (no transaction, no connection). */
+bool world_result_measure(world *w, const scn_expect *x, uint64_t *v, char *detail, size_t dlen);
+bool world_metric_is_result(scn_metric m);
+void world_print_results(world *w, FILE *out);
+void world_json_results(world *w, json_writer *j);
 
 /* world_observe.c: the observer's hooks (each does nothing without an observer) */
 void world_obs_attach(world *w, world_host *ws);

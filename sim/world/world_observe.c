@@ -14,7 +14,7 @@ smc_layer *world_layer_at(const world *w, uint32_t i) { return i < w->scn->n_sta
 
 static void view_of(const world *w, const world_end *e, world_conn_view *v)
 {
-	const world_flow *f = e->f;
+	const world_flow *f = world_flow_of(e);
 	const scn_app *a = &w->scn->apps[f->app];
 	memset(v, 0, sizeof(*v));
 	v->flow = f->seq;
@@ -25,12 +25,12 @@ static void view_of(const world *w, const world_end *e, world_conn_view *v)
 	v->app = f->app;
 	v->listener = f->listener;
 	v->server = e->server;
-	v->stack = e->stack;
-	v->peer_stack = e->server ? f->c.stack : f->srv.stack;
+	v->stack = world_end_stack(e);
+	v->peer_stack = f->stack[!e->server];
 	v->connected = e->connected;
 	v->mode = e->mode;
 	v->fallback_reason = e->mode == SOCK_MODE_FALLBACK ? e->reason : 0;
-	v->peer_diagnosis = e->peer_diag;
+	v->peer_diagnosis = world_end_peer_diag(e);
 	if (f->key) {
 		/* the flow's key holds the client's address; the server's is the app's target */
 		uint32_t cip = (uint32_t)(f->key >> 16), sip = a->dst_ip;
@@ -44,6 +44,7 @@ static void view_of(const world *w, const world_end *e, world_conn_view *v)
 	v->sent = e->sent;
 	v->received = e->received;
 	v->s = e->s;
+	v->af = &f->af;
 }
 
 void world_foreach_end(const world *w, void (*fn)(void *arg, const world_conn_view *c), void *arg)
@@ -51,12 +52,12 @@ void world_foreach_end(const world *w, void (*fn)(void *arg, const world_conn_vi
 	for (size_t i = 0; i < w->n_flows; i++) {
 		const world_flow *f = w->flows[i];
 		world_conn_view v;
-		if (f->c.connected || f->c.ended) {
-			view_of(w, &f->c, &v);
+		if (f->af.c.connected || f->af.c.ended) {
+			view_of(w, &f->af.c, &v);
 			fn(arg, &v);
 		}
 		if (f->srv_seen) {
-			view_of(w, &f->srv, &v);
+			view_of(w, &f->af.srv, &v);
 			fn(arg, &v);
 		}
 	}
@@ -69,9 +70,9 @@ bool world_find_end(const world *w, uint32_t si, uint32_t local_ip, uint16_t loc
 		const world_flow *f = w->flows[i];
 		if (!f->key)
 			continue;
-		const world_end *ends[2] = { &f->c, &f->srv };
+		const world_end *ends[2] = { &f->af.c, &f->af.srv };
 		for (int k = 0; k < 2; k++) {
-			if (ends[k]->stack != si)
+			if (world_end_stack(ends[k]) != si)
 				continue;
 			view_of(w, ends[k], out);
 			if (out->local_ip == local_ip && out->local_port == local_port && out->peer_ip == peer_ip &&

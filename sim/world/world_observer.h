@@ -19,6 +19,7 @@
 #include "sim/smc/smc_layer.h"
 
 typedef struct world world;
+typedef struct app_flow app_flow; /* sim/app/app.h */
 
 /* One end of one connection of a connecting app (its "flow"), as the world knows it. */
 typedef struct world_conn_view {
@@ -36,6 +37,7 @@ typedef struct world_conn_view {
 	int err;                 /* how it ended (negative errno), 0 */
 	uint64_t sent, received; /* bytes written, bytes received and verified */
 	sock *s;                 /* its socket while open, else NULL (observers only read it) */
+	const app_flow *af;      /* the connection's two ends and what they measured (app_flow_result) */
 } world_conn_view;
 
 typedef enum world_conn_what {

@@ -310,10 +310,10 @@ static void fill_fallback_socks(fill_ctx *c, uint32_t stack_idx, uint32_t *next_
 	world *w = c->w;
 	for (size_t i = 0; i < w->n_flows; i++) {
 		world_flow *f = w->flows[i];
-		world_end *ends[2] = { &f->c, &f->srv };
+		world_end *ends[2] = { &f->af.c, &f->af.srv };
 		for (int k = 0; k < 2; k++) {
 			world_end *e = ends[k];
-			if (e->stack != stack_idx || !e->s || !e->connected || e->mode != SOCK_MODE_FALLBACK)
+			if (world_end_stack(e) != stack_idx || !e->s || !e->connected || e->mode != SOCK_MODE_FALLBACK)
 				continue;
 			tcp_pcb *pcb = sock_tcp_pcb(e->s);
 			report_conn *rc = report_add_conn(c->r);
@@ -332,7 +332,7 @@ static void fill_fallback_socks(fill_ctx *c, uint32_t stack_idx, uint32_t *next_
 			rc->mode = REPORT_MODE_TCP;
 			rc->role = e->server ? REPORT_ROLE_SERVER : REPORT_ROLE_CLIENT;
 			rc->fallback_reason = e->reason;
-			rc->peer_diagnosis = e->peer_diag;
+			rc->peer_diagnosis = world_end_peer_diag(e);
 			rc->bytes_sent = e->sent;
 			rc->bytes_received = e->rx_total;
 		}
@@ -345,9 +345,9 @@ static void fill_stats(world *w, uint32_t stack_idx, report_stats *rs, const smc
 	/* PEERNOSMC is decided by TCP before the layer sees the connection */
 	for (size_t i = 0; i < w->n_flows; i++) {
 		const world_flow *f = w->flows[i];
-		const world_end *ends[2] = { &f->c, &f->srv };
+		const world_end *ends[2] = { &f->af.c, &f->af.srv };
 		for (int k = 0; k < 2; k++)
-			if (ends[k]->stack == stack_idx && ends[k]->connected && ends[k]->mode == SOCK_MODE_FALLBACK &&
+			if (world_end_stack(ends[k]) == stack_idx && ends[k]->connected && ends[k]->mode == SOCK_MODE_FALLBACK &&
 			    ends[k]->reason == SMCR_DECL_PEERNOSMC)
 				report_stats_add_fallback(rs, SMCR_DECL_PEERNOSMC, ends[k]->server);
 	}
@@ -479,9 +479,9 @@ void world_report_snapshot(world *w, const scn_report *rep, const char *why)
 
 static void flow_name(const world *w, const world_end *e, char *buf, size_t len)
 {
-	const scn_app *a = &w->scn->apps[e->f->app];
+	const scn_app *a = &w->scn->apps[world_flow_of(e)->app];
 	if (a->conns > 1)
-		snprintf(buf, len, "%s.%u", a->name, e->f->instance);
+		snprintf(buf, len, "%s.%u", a->name, world_flow_of(e)->instance);
 	else
 		snprintf(buf, len, "%s", a->name);
 }
@@ -493,7 +493,7 @@ void world_log_connected(world *w, const world_end *e, sock *s)
 		return;
 	char name[48], addr[64] = "";
 	flow_name(w, e, name, sizeof(name));
-	const scn_app *a = &w->scn->apps[e->f->app];
+	const scn_app *a = &w->scn->apps[world_flow_of(e)->app];
 	tcp_pcb *pcb = sock_tcp_pcb(s);
 	if (pcb) {
 		tcp_info ti;
@@ -504,7 +504,7 @@ void world_log_connected(world *w, const world_end *e, sock *s)
 	world_log_prefix(w, w->out);
 	fprintf(w->out, "%s: %s -> %s %s: ", name, w->scn->stacks[a->stack].name, w->scn->stacks[a->dst_stack].name,
 	        addr);
-	world_host *ws = &w->st[e->stack];
+	world_host *ws = &w->st[world_end_stack(e)];
 	smc_layer_conn lc;
 	if (e->mode == SOCK_MODE_SMCR && ws->l && smc_layer_sock_conn(ws->l, s, &lc) && lc.has_core) {
 		uint64_t id = lc.core_info.lgr_id;
@@ -525,8 +525,8 @@ void world_log_connected(world *w, const world_end *e, sock *s)
 		        seen ? "reuses" : "new", lgr_num_of(ws->l, id), link_uid);
 	} else if (e->mode == SOCK_MODE_FALLBACK) {
 		fprintf(w->out, "TCP, fallback %08" PRIX32 " (%s)", e->reason, smcr_decline_name(e->reason));
-		if (e->peer_diag)
-			fprintf(w->out, ", peer %08" PRIX32 " (%s)", e->peer_diag, smcr_decline_name(e->peer_diag));
+		if (world_end_peer_diag(e))
+			fprintf(w->out, ", peer %08" PRIX32 " (%s)", world_end_peer_diag(e), smcr_decline_name(world_end_peer_diag(e)));
 		fputc('\n', w->out);
 	} else {
 		fprintf(w->out, "TCP (not an SMC socket)\n");

@@ -106,7 +106,7 @@ static void describe_mode(const world_end *e, char *buf, size_t len)
 		snprintf(buf, len, "not connected%s", e->err ? " (failed)" : "");
 	else if (e->mode == SOCK_MODE_FALLBACK)
 		snprintf(buf, len, "FALLBACK reason=0x%08" PRIx32 " (%s)%s", e->reason, smcr_decline_name(e->reason),
-		         e->peer_diag ? " peer diagnosis" : "");
+		         world_end_peer_diag(e) ? " peer diagnosis" : "");
 	else
 		snprintf(buf, len, "%s", mode_word(e->mode));
 }
@@ -126,7 +126,7 @@ static bool check_mode(world *w, const scn_expect *x, char *detail, size_t dlen)
 			continue;
 		if (x->app.instance && f->instance != x->app.instance)
 			continue;
-		const world_end *e = client ? &f->c : &f->srv;
+		const world_end *e = client ? &f->af.c : &f->af.srv;
 		n++;
 		bool same = mode_matches(e, x);
 		bool ok = x->cmp == SCN_CMP_NE ? (e->connected && !same) : same;
@@ -152,12 +152,12 @@ static uint64_t count_ends(world *w, const scn_expect *x)
 	uint64_t n = 0;
 	for (size_t i = 0; i < w->n_flows; i++) {
 		const world_flow *f = w->flows[i];
-		const world_end *ends[2] = { &f->c, &f->srv };
+		const world_end *ends[2] = { &f->af.c, &f->af.srv };
 		for (int k = 0; k < 2; k++) {
 			const world_end *e = ends[k];
 			if (k == 1 && !f->srv_seen)
 				continue;
-			if (x->stack_a != SCN_NONE && e->stack != x->stack_a)
+			if (x->stack_a != SCN_NONE && world_end_stack(e) != x->stack_a)
 				continue;
 			if (x->metric == SCN_M_ABORTED) {
 				n += e->err != 0;
@@ -190,6 +190,14 @@ uint64_t world_measure(world *w, const scn_expect *x, char *detail, size_t dlen)
 		break;
 	case SCN_M_MODE:
 		return check_mode(w, x, detail, dlen) ? 1 : 0;
+	case SCN_M_OPS:
+	case SCN_M_LATENCY:
+	case SCN_M_CONNECT:
+	case SCN_M_FCT:
+	case SCN_M_THROUGHPUT:
+	case SCN_M_CPU:
+		world_result_measure(w, x, &v, detail, dlen);
+		return v;
 	}
 	snprintf(detail, dlen, "measured %" PRIu64, v);
 	return v;
@@ -229,10 +237,16 @@ uint64_t world_expectations_passed(const world *w)
 static void check_expect(world *w, const scn_expect *x)
 {
 	char detail[256], text[256];
-	uint64_t v = world_measure(w, x, detail, sizeof(detail));
+	uint64_t v = 0;
+	/* a result with nothing to measure (no transaction, no connection) fails */
+	bool measured = world_metric_is_result(x->metric) ? world_result_measure(w, x, &v, detail, sizeof(detail)) : true;
+	if (!world_metric_is_result(x->metric))
+		v = world_measure(w, x, detail, sizeof(detail));
 	bool ok;
 	if (x->metric == SCN_M_MODE) {
 		ok = v == 1;
+	} else if (!measured) {
+		ok = false;
 	} else {
 		uint64_t rhs = x->value;
 		if (x->rhs == SCN_RHS_COUNTER) {
@@ -583,6 +597,7 @@ uint64_t world_finish(world *w)
 	if (w->o.json) {
 		json_end_array(&w->json);
 		world_json_congestion(w, &w->json);
+		world_json_results(w, &w->json);
 		json_kv_uint(&w->json, "end_ns", t);
 		json_kv_uint(&w->json, "engine_events", sim_engine_events_run(w->eng));
 		json_kv_uint(&w->json, "expectations_passed", w->expect_passed);
@@ -594,6 +609,7 @@ uint64_t world_finish(world *w)
 		json_finish(&w->json);
 	} else if (!w->o.quiet) {
 		world_print_congestion(w, w->out);
+		world_print_results(w, w->out);
 		fprintf(w->out, "\n%s: %" PRIu64 " expectation%s met, %" PRIu64 " failed; virtual time %" PRIu64 ".%09" PRIu64 " s, %" PRIu64 " events\n",
 		        s->file, w->expect_passed, w->expect_passed == 1 ? "" : "s", w->expect_failed, (uint64_t)(t / SIM_S), (uint64_t)(t % SIM_S),
 		        sim_engine_events_run(w->eng));
