@@ -7,6 +7,7 @@
 #   make traces     regenerate the sample captures traces/trace-*.pcapng
 #   make bench-peers  install Debian's ns-3, build bench/peers/, run our benchmarks beside them
 #   make bench-hosts  the host profiles beside published SMC-R-versus-TCP measurements
+#   make fit-hosts  the search that fitted the linux host profile (FIT_ARGS='--iterations N')
 #   make compile_commands.json  the compilation database for clangd and clang-tidy
 #   make install [PREFIX=/usr/local DESTDIR=]  binary, man pages, completion, libsmcr-model (make uninstall)
 #   make fuzz       build the libFuzzer targets (fuzz/, clang) and run each FUZZ_S seconds
@@ -67,7 +68,7 @@ LIBMODEL  := $(BUILD)/libsmcr-model.a
 LIBSIM    := $(BUILD)/libsmcr-sim.a
 BIN       := $(BUILD)/smcr-sim
 
-.PHONY: all deps demo check check-unit check-hw check-interop traces pictures peers bench-peers bench-hosts clean \
+.PHONY: all deps demo check check-unit check-hw check-interop traces pictures peers bench-peers bench-hosts fit-hosts clean \
         compile_commands.json FORCE fuzz fuzz-build fuzz-corpus
 all: $(BIN) $(TEST_BIN) $(HW_BIN) $(INTEROP_BIN) $(WIRESHARK_BIN)
 
@@ -197,6 +198,10 @@ peers: $(PEER_BIN)
 # (docs/hosts.md: calibration and validation points, printed as they come out).
 bench-hosts: $(BIN)
 	tools/bench-hosts $(BUILD)
+
+# tools/fit-hosts: the search that fitted the linux profile to [wg22] (docs/hosts.md)
+fit-hosts: $(BIN)
+	tools/fit-hosts $(BUILD) $(FIT_ARGS)
 
 bench-peers: $(BIN)
 	@tools/install-deps --peers
