@@ -86,7 +86,7 @@ static sock *sock_alloc(stack *st, const sock_opts *o, const sock_callbacks *cb,
 	s->cb = cb;
 	s->user = user;
 	s->mode = SOCK_MODE_TCP;
-	s->cpu = host_next_app_cpu(st->host);
+	s->cpu = s->opts.cpu ? (s->opts.cpu - 1) % host_ncpus(st->host) : host_next_app_cpu(st->host);
 	sim_event_init(&s->wake_ev, sim_kind("sock.wake"), sim_mix64(st->entity + 0x736f636bull + ++st->socks_made), sock_woken, s);
 	return s;
 }

@@ -67,6 +67,9 @@ typedef struct sock_opts {
 	uint32_t local_ip;       /* bind address; 0: any (listen) / by route (connect) */
 	uint16_t local_port;     /* 0: ephemeral (connect) */
 	uint32_t backlog;        /* listen; 0: the stack's default */
+	uint32_t cpu;            /* the host CPU its application runs on, plus one (a
+	                            listener's connections inherit it); 0: the host's
+	                            application CPUs in turn */
 } sock_opts;
 
 /* smc = true, nodelay = true, everything else from the stack. */

@@ -253,6 +253,7 @@ typedef struct scn_app {
 	uint32_t listener;    /* app index of the listener it reaches */
 	uint64_t bytes;       /* bulk, echo */
 	uint64_t write;       /* bulk, echo: bytes per send (and the listener's receive) call; 0: 64 KiB */
+	uint32_t cpu;         /* the host CPU its sockets run on, plus one; 0: in turn */
 	uint64_t request;     /* rr, crr */
 	uint64_t response;    /* rr, crr */
 	uint64_t count;       /* rr: requests per connection; crr: per client (UINT64_MAX with duration) */

@@ -13,6 +13,7 @@ static const scn_attr_spec listen_specs[] = {
 	{ "kind", SCN_V_ENUM, 0, 0, listen_kinds, NULL, "kind=echo|sink|responder", true },
 	{ "smc", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
 	{ "start", SCN_V_START, 0, 0, NULL, NULL, NULL, false },
+	{ "cpu", SCN_V_UINT, 0, HOST_MAX_CPUS - 1, NULL, NULL, NULL, false },
 };
 
 enum { C_KIND,
@@ -27,7 +28,8 @@ enum { C_KIND,
        C_SMC,
        C_THINK,
        C_DURATION,
-       C_WRITE };
+       C_WRITE,
+       C_CPU };
 static const scn_attr_spec connect_specs[] = {
 	{ "kind", SCN_V_ENUM, 0, 0, connect_kinds, NULL, "kind=bulk|echo|rr|crr", true },
 	{ "bytes", SCN_V_SIZE, 0, 1ULL << 40, NULL, NULL, NULL, false },
@@ -43,6 +45,8 @@ static const scn_attr_spec connect_specs[] = {
 	{ "duration", SCN_V_DURATION, 1, 24 * NS_H, NULL, NULL, NULL, false },
 	/* bytes per send call (and per receive call at the listener), as qperf's msg_size */
 	{ "write", SCN_V_SIZE, 1, 65536, NULL, NULL, NULL, false },
+	/* the host CPU the application runs on (default: the application CPUs in turn) */
+	{ "cpu", SCN_V_UINT, 0, HOST_MAX_CPUS - 1, NULL, NULL, NULL, false },
 };
 
 static const scn_attr_spec report_specs[] = {
@@ -259,6 +263,9 @@ void scn_stmt_app(scn_parser *P, const scn_stmt *st)
 	}
 	if (ok && (ok = scn_attr_get(P, &a, "smc", "app", SCN_PERS_LINUX, &v, NULL)))
 		app->smc = v.b;
+	bool given_cpu = false;
+	if (ok && (ok = scn_attr_get(P, &a, "cpu", NULL, SCN_PERS_LINUX, &v, &given_cpu)) && given_cpu)
+		app->cpu = (uint32_t)v.u + 1;
 	if (ok && (ok = scn_attr_get(P, &a, "start", "app", SCN_PERS_LINUX, &v, &given))) {
 		app->start_never = v.b;
 		app->start_ns = v.u;
