@@ -88,7 +88,7 @@ static int decode_opts(const char *prog, const replay_cli *a, out_format fmt, js
 		fprintf(stderr, "%s: --max-list must be >= 0\n", prog);
 		return 2;
 	}
-	*ropts = (replay_opts){ .max_listed = (uint32_t)a->max_list };
+	*ropts = (replay_opts){ .max_listed = (uint32_t)a->max_list, .max_gap_ns = a->max_gap_ns };
 	if (a->stall) {
 		unsigned long long ns = 0;
 		char msg[128];

@@ -214,12 +214,16 @@ int redrive_run(const char *capture, const redrive_opts *o, redrive_result *res,
 	rd.res = res;
 	if (!rd.o.wait_ns)
 		rd.o.wait_ns = 1000000000ull;
-	replay_opts ro = { .max_listed = 20, .on_msg = collect, .on_msg_ctx = &rd };
+	replay_opts ro = { .max_listed = 20, .on_msg = collect, .on_msg_ctx = &rd, .max_gap_ns = o->max_gap_ns };
 	if (replay_decode_file(capture, &ro, &rd.decoded, err, errlen)) {
 		free_run(&rd);
 		return -1;
 	}
 	res->damaged = rd.decoded.file_damaged;
+	res->time_gaps = rd.decoded.time_gaps;
+	for (size_t i = 0; i < rd.decoded.errors.n && !res->first_gap[0]; i++)
+		if (strstr(rd.decoded.errors.items[i].text, "time stamp jump"))
+			g_strlcpy(res->first_gap, rd.decoded.errors.items[i].text, sizeof(res->first_gap));
 	for (size_t i = 0; i < rd.decoded.errors.n && res->damaged && !res->damage[0]; i++)
 		if (strstr(rd.decoded.errors.items[i].text, "damaged"))
 			g_strlcpy(res->damage, rd.decoded.errors.items[i].text, sizeof(res->damage));
