@@ -288,6 +288,9 @@ static void fill_conn(void *arg, const smc_layer_conn *lc)
 	k->rx_cons = (report_cursor){ ci->rx_cons.wrap, ci->rx_cons.count };
 	k->tx_prod = (report_cursor){ ci->tx_prod.wrap, ci->tx_prod.count };
 	k->tx_cons = (report_cursor){ ci->tx_cons.wrap, ci->tx_cons.count };
+	k->tx_prep = (report_cursor){ ci->tx_prep.wrap, ci->tx_prep.count };
+	k->tx_sent = (report_cursor){ ci->tx_sent.wrap, ci->tx_sent.count };
+	k->tx_fin = (report_cursor){ ci->tx_fin.wrap, ci->tx_fin.count };
 	k->rx_prod_flags = ci->rx_prod_flags;
 	k->rx_conn_flags = ci->rx_conn_flags;
 	k->tx_prod_flags = ci->tx_prod_flags;
@@ -361,6 +364,9 @@ static void fill_stack(world *w, smcr_report *r, uint32_t i)
 	rs->id = ws->report_id;
 	snprintf(rs->name, sizeof(rs->name), "%s", ss->name);
 	rs->os = ss->personality == SCN_PERS_ZOS ? REPORT_OS_ZOS : REPORT_OS_LINUX;
+	snprintf(rs->hostname, sizeof(rs->hostname), "%s", ss->hostname);
+	rs->smcr_v2 = ss->smcr.v2;
+	rs->smc_release = ss->smcr.release;
 	if (ws->n_ifs && ws->ifs[0].nif->ip4) {
 		rs->family = 4;
 		ip4(rs->ip, ws->ifs[0].nif->ip4);
@@ -386,6 +392,10 @@ static void fill_stack(world *w, smcr_report *r, uint32_t i)
 		for (uint32_t g = 0; g < d->n_gids && rn->n_gids < REPORT_MAX_GIDS; g++)
 			memcpy(rn->gids[rn->n_gids++], d->gids[g].gid, 16);
 		rn->mtu = smcr_mtu_bytes(d->active_mtu);
+		/* what the adapter is: a z/OS stack's the IBM 10GbE RoCE Express its EZARIUT
+		 * interfaces name, a Linux stack's a ConnectX-5 (mlx5) port (assumed: a
+		 * scenario does not say) */
+		rn->pci_device = ss->personality == SCN_PERS_ZOS ? 0x1004 : 0x1017;
 		rn->status = d->state == SMCR_PORT_ACTIVE ? REPORT_RNIC_READY : REPORT_RNIC_FAILED;
 	}
 	smcr_ctx_foreach_lgr(ctx, fill_lgr, &c);
