@@ -37,7 +37,7 @@ want "--format" run --form
 want "--format" replay --form
 want "json text" run -f ""
 want "json netstat smc text" replay --format ""
-want "auto netstat smc" report --report ""
+want "auto netstat smc smc_chk" report --report ""
 want "decode redrive timing" replay --mode ""
 want "both ingress" run --pcap-taps ""
 want "both one split" bench realhw --mode ""

@@ -274,6 +274,7 @@ static void print_netstat_smcid(FILE *out, const void *arg)
 	report_print_netstat(out, arg, &o);
 }
 static void print_smc(FILE *out, const void *arg) { report_print_smc(out, arg); }
+static void print_smc_chk(FILE *out, const void *arg) { report_print_smc_chk(out, arg); }
 static void print_json(FILE *out, const void *arg) { report_print_json(out, arg, NULL, NULL); }
 static void print_log(FILE *out, const void *arg) { report_print_log(out, arg); }
 
@@ -291,6 +292,9 @@ static void check_printer(golden_print_fn fn, const char *golden)
 Test(report, netstat_printer_matches_golden) { check_printer(print_netstat, "tests/data/report/netstat.txt"); }
 Test(report, netstat_smcid_filter_shows_only_that_link) { check_printer(print_netstat_smcid, "tests/data/report/netstat-smcid.txt"); }
 Test(report, smc_tools_printer_matches_golden) { check_printer(print_smc, "tests/data/report/smc.txt"); }
+/* smc_chk's lines (the script's run_client(), the smcss man page's words for the codes),
+ * written by hand from them: the client's three tests, the server's sockets not again */
+Test(report, smc_chk_verdicts_match_golden) { check_printer(print_smc_chk, "tests/data/report/smc_chk.txt"); }
 Test(report, json_printer_matches_golden) { check_printer(print_json, "tests/data/report/report.json"); }
 Test(report, failure_log_matches_golden) { check_printer(print_log, "tests/data/report/log.txt"); }
 
@@ -624,5 +628,62 @@ Test(report, smcss_cuts_long_addresses_as_smcss_does)
 	cr_assert(strstr(t, "\nACTIVE         00000 0000000 fd00:1234:5678:9..:5000 fd00:1234:5678:..:40001 0000 TCP 0x03010000\n"),
 	          "%s", t);
 	free(t);
+	report_free(&r);
+}
+
+/* A report with only the server's sockets (a capture on the server) still gives each
+ * connection's verdict, as its client saw it; codes the man page lacks get smc_chk's words */
+Test(report, smc_chk_from_the_server_side_and_unknown_codes)
+{
+	smcr_report r;
+	one_stack(&r);
+	for (int i = 0; i < 2; i++) {
+		report_conn *c = report_add_conn(&r);
+		c->id = (uint32_t)i + 1;
+		c->stack_id = 1;
+		c->family = 4;
+		ip4(c->local_ip, 10, 0, 0, 1);
+		ip4(c->peer_ip, 10, 0, 0, 2);
+		c->local_port = 5000;
+		c->peer_port = (uint16_t)(40000 + i);
+		c->role = REPORT_ROLE_SERVER;
+		c->state = REPORT_CONN_ACTIVE;
+		c->mode = REPORT_MODE_TCP;
+	}
+	r.conns[0].fallback_reason = 0x030e0000; /* the server declined: no route (v2.1) */
+	r.conns[1].fallback_reason = 0x05000000; /* the client declined, with a z/OS code */
+	r.conns[1].peer_diagnosis = 0x03010000;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	report_print_smc_chk(f, &r);
+	fclose(f);
+	cr_assert_str_eq(buf, "=== stack 1: L (Linux) ===\n"
+	                      "Test with target IP 10.0.0.1 and port 5000\n"
+	                      "  Live test (SMC-D and SMC-R)\n"
+	                      "     Failed  (TCP fallback), reasons:\n"
+	                      "          Client:        0x05000000   Peer declined during handshake\n"
+	                      "          Server:        0x030e0000\n"
+	                      "\n"
+	                      "Test with target IP 10.0.0.1 and port 5000\n"
+	                      "  Live test (SMC-D and SMC-R)\n"
+	                      "     Failed  (TCP fallback), reasons:\n"
+	                      "          Client:        0x03010000   Peer does not support SMC\n"
+	                      "\n");
+	free(buf);
+	/* a client whose codes the man page lacks: the script's words, its client line with
+	 * the server's code (it greps the client's, then prints the server's) */
+	r.conns[0].role = REPORT_ROLE_CLIENT;
+	r.conns[0].fallback_reason = 0x0a000000;
+	r.conns[0].peer_diagnosis = 0x0b000000;
+	buf = NULL;
+	f = open_memstream(&buf, &n);
+	report_print_smc_chk(f, &r);
+	fclose(f);
+	cr_assert(strstr(buf, "     Failed  (TCP fallback), reasons:\n"
+	                      "          Client: 0x0b000000 (Unkown error code)\n"
+	                      "          Server:        0x0b000000   (Unknown error code or non-Linux OS)\n"),
+	          "%s", buf);
+	free(buf);
 	report_free(&r);
 }

@@ -56,7 +56,7 @@ int cmd_replay(int argc, char **argv)
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &a.format,
 		  "decode: text (default) or json, as run; netstat and smc are short for text with that --report",
 		  "text|json" },
-		{ "report", 0, 0, G_OPTION_ARG_STRING, &a.report, "decode: style of the text report: netstat (default) or smc",
+		{ "report", 0, 0, G_OPTION_ARG_STRING, &a.report, "decode: style of the text report: netstat (default), smc, or smc_chk (its verdict per connection)",
 		  "STYLE" },
 		{ "smcid", 0, 0, G_OPTION_ARG_STRING, &a.smcid, "decode, netstat: only the link group or link with this hex id",
 		  "ID" },

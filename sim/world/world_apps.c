@@ -50,6 +50,15 @@ static void end_record_mode(world *w, world_end *e, sock *s)
 	uint32_t r = 0, d = 0;
 	if (l && smc_layer_sock_reasons(l, s, &r, &d) && e->mode == SOCK_MODE_FALLBACK)
 		e->peer_diag = d;
+	tcp_pcb *pcb = sock_tcp_pcb(s);
+	if (pcb) { /* kept for the reports of connections already closed (smc_chk) */
+		tcp_info ti;
+		tcp_get_info(pcb, &ti);
+		e->local_ip = ti.local_ip;
+		e->peer_ip = ti.remote_ip;
+		e->local_port = ti.local_port;
+		e->peer_port = ti.remote_port;
+	}
 }
 
 /* Content check of `n` received bytes at stream offset e->rx_total. */

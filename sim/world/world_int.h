@@ -74,6 +74,8 @@ typedef struct world_end {
 	uint64_t rr_req_sent;          /* client: bytes of the current request sent */
 	uint64_t rr_resp_got;          /* client: bytes of the current answer received */
 	uint32_t stack;                /* scenario stack index of this side */
+	uint32_t local_ip, peer_ip;    /* the TCP connection's addresses once connected (host order) */
+	uint16_t local_port, peer_port;
 	uint64_t t_connected, t_ended; /* engine ns: connected, closed (0 = not yet) */
 } world_end;
 

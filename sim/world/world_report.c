@@ -418,14 +418,62 @@ void world_fill_report(world *w, smcr_report *r, uint32_t stack_filter)
 
 /* ---- printing ---- */
 
+/* Every connection the applications made, open or closed, as the socket its side had
+ * (mode, reasons, addresses): what smc_chk's verdicts are about. A connect that never
+ * completed is a socket in INIT. */
+static void fill_all_conns(world *w, smcr_report *r, uint32_t stack_filter)
+{
+	for (uint32_t i = 0; i < w->scn->n_stacks; i++) {
+		if (stack_filter != SCN_NONE && stack_filter != i)
+			continue;
+		report_stack *rs = report_add_stack(r);
+		rs->id = w->st[i].report_id;
+		snprintf(rs->name, sizeof(rs->name), "%s", w->scn->stacks[i].name);
+		rs->os = w->scn->stacks[i].personality == SCN_PERS_ZOS ? REPORT_OS_ZOS : REPORT_OS_LINUX;
+	}
+	uint32_t id = 1;
+	for (size_t i = 0; i < w->n_flows; i++) {
+		const world_flow *f = w->flows[i];
+		const world_end *ends[2] = { &f->c, &f->srv };
+		for (int k = 0; k < 2; k++) {
+			const world_end *e = ends[k];
+			if ((k && !f->srv_seen) || (stack_filter != SCN_NONE && e->stack != stack_filter))
+				continue;
+			const scn_app *a = &w->scn->apps[f->app];
+			if (!a->smc)
+				continue; /* a plain TCP socket: not an SMC socket smcss would list */
+			report_conn *rc = report_add_conn(r);
+			rc->id = id++;
+			rc->stack_id = w->st[e->stack].report_id;
+			rc->family = 4;
+			ip4(rc->local_ip, e->local_ip);
+			ip4(rc->peer_ip, e->connected ? e->peer_ip : a->dst_ip);
+			rc->local_port = e->local_port;
+			rc->peer_port = e->connected ? e->peer_port : a->port;
+			rc->role = e->server ? REPORT_ROLE_SERVER : REPORT_ROLE_CLIENT;
+			rc->state = e->connected ? REPORT_CONN_ACTIVE : REPORT_CONN_INIT;
+			rc->mode = e->mode == SOCK_MODE_FALLBACK ? REPORT_MODE_TCP : REPORT_MODE_SMCR;
+			rc->fallback_reason = e->reason;
+			rc->peer_diagnosis = e->peer_diag;
+		}
+	}
+	report_sort(r);
+}
+
 static void print_one(world *w, FILE *out, scn_report_format f, uint32_t stack_filter, bool has_smcid, uint32_t smcid)
 {
 	smcr_report r;
 	report_init(&r);
-	world_fill_report(w, &r, stack_filter);
+	if (f == SCN_REPORT_SMC_CHK)
+		fill_all_conns(w, &r, stack_filter);
+	else
+		world_fill_report(w, &r, stack_filter);
 	switch (f) {
 	case SCN_REPORT_SMC:
 		report_print_smc(out, &r);
+		break;
+	case SCN_REPORT_SMC_CHK:
+		report_print_smc_chk(out, &r);
 		break;
 	case SCN_REPORT_JSON:
 		report_print_json(out, &r, NULL, NULL);
@@ -478,6 +526,8 @@ void world_report_snapshot(world *w, const scn_report *rep, const char *why)
 		f = SCN_REPORT_NETSTAT;
 	else if (w->o.style == WORLD_STYLE_SMC)
 		f = SCN_REPORT_SMC;
+	else if (w->o.style == WORLD_STYLE_SMC_CHK)
+		f = SCN_REPORT_SMC_CHK;
 	fprintf(w->out, "\n==== report (%s:%u) at %" PRIu64 ".%09" PRIu64 " s ====\n", w->scn->file, rep->loc.line, (uint64_t)(t / SIM_S),
 	        (uint64_t)(t % SIM_S));
 	world_print_report(w, w->out, f, rep->stack, rep->has_smcid, rep->smcid);
