@@ -60,6 +60,47 @@ static void stat_size(smcr_ctx *ctx, uint32_t size, bool is_rmb)
 	}
 }
 
+/* z/OS's RMB blocks of a link group from its connections' RMBE sizes: elements of 32K at
+ * least, as many to a 1 MB block as fit (a larger element takes whole blocks), the most
+ * each size ever had at once, and three blocks at least (the basic set) */
+static uint32_t zos_blocks_of(const smcr_lgr *lgr)
+{
+	uint64_t blocks = 0;
+	for (unsigned b = 0; b < 9; b++) {
+		uint64_t elem = (uint64_t)8192 << b, n = lgr->zos_high[b];
+		if (elem < 32768)
+			elem = 32768;
+		if (!n)
+			continue;
+		if (elem <= 1048576) {
+			uint64_t per = 1048576 / elem;
+			blocks += (n + per - 1) / per;
+		} else {
+			blocks += n * (elem / 1048576);
+		}
+	}
+	return blocks < 3 ? 3 : (uint32_t)blocks;
+}
+
+void smcr_zos_blocks_update(smcr_lgr *lgr)
+{
+	smcr_stats *st = &lgr->ctx->stats;
+	uint32_t now = zos_blocks_of(lgr);
+	st->zos_rmb_blocks_now = st->zos_rmb_blocks_now - lgr->zos_blocks + now;
+	lgr->zos_blocks = now;
+	if (st->zos_rmb_blocks_now > st->zos_rmb_blocks_peak)
+		st->zos_rmb_blocks_peak = st->zos_rmb_blocks_now;
+}
+
+static void zos_rmb_given(smcr_lgr *lgr, uint32_t size)
+{
+	unsigned b = smcr_stat_bucket(size);
+	if (++lgr->zos_live[b] > lgr->zos_high[b]) {
+		lgr->zos_high[b] = lgr->zos_live[b];
+		smcr_zos_blocks_update(lgr);
+	}
+}
+
 /* ... and given back (SMC_STAT_RMB_SIZE subtract, smc_buf_unuse) */
 static void stat_unuse(smcr_ctx *ctx, uint32_t size, bool is_rmb)
 {
@@ -211,6 +252,7 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 		return SMCR_ERR_NOMEM;
 	}
 	if (is_rmb) {
+		zos_rmb_given(lgr, buf->len);
 		conn->rmb = buf;
 		conn->rmbe_size = buf->len;
 		conn->rmbe_size_code = buf->size_code;
@@ -290,6 +332,8 @@ void smcr_buf_unuse(smcr_conn *conn)
 	if (!rmb)
 		return;
 	stat_unuse(conn->ctx, rmb->len, true);
+	if (lgr->zos_live[smcr_stat_bucket(rmb->len)])
+		lgr->zos_live[smcr_stat_bucket(rmb->len)]--;
 	smcr_buf_drained(conn, rmb); /* nobody reads it any more */
 	conn->rmb = NULL;
 	if (rmb->is_conf_rkey && lgr->listed && !lgr->terminating) {

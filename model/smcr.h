@@ -525,6 +525,12 @@ typedef struct smcr_stats {
 	uint64_t tx_peer_size_small; /* send calls longer than the peer's RMBE */
 	uint64_t rx_buf_full;        /* receive calls that found the RMBE full (SMC_STAT_RMB_RX_FULL) */
 	uint64_t rx_size_small;      /* receive calls that asked for less than was there */
+	/* for storage planning (not Linux counters): the most link groups and connections on
+	 * link groups at once, and the 1 MB RMB blocks z/OS would hold for these link groups
+	 * (three per link group at least, RMBEs of 32K and up, as many as the most
+	 * connections each size had at once needed; kept while the link group lives) */
+	uint64_t lgrs_now, lgr_peak, conns_now, conn_peak;
+	uint64_t zos_rmb_blocks_now, zos_rmb_blocks_peak;
 	uint64_t tx_bytes, rx_bytes, tx_cnt, rx_cnt, urg_tx_cnt, urg_rx_cnt;
 	uint64_t tx_peer_full;  /* sends that found the peer RMBE full */
 	uint64_t rx_rmb_full;   /* peer signalled write blocked */

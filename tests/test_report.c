@@ -9,6 +9,7 @@
 #include "sim/report/json_writer.h"
 #include "sim/report/report.h"
 #include "sim/report/report_print.h"
+#include "sim/report/report_storage.h"
 #include "tests/support/golden.h"
 
 static void set_gid_v1(uint8_t gid[16], const uint8_t mac[6])
@@ -684,6 +685,33 @@ Test(report, smc_chk_from_the_server_side_and_unknown_codes)
 	                      "          Client: 0x0b000000 (Unkown error code)\n"
 	                      "          Server:        0x0b000000   (Unknown error code or non-Linux OS)\n"),
 	          "%s", buf);
+	free(buf);
+	report_free(&r);
+}
+
+/* The IP Configuration Guide's example ("TCP/IP variable SMC-R storage allocations"): a
+ * stack with 19 MB of initial storage (here 2 PFIDs, 5 MB, 4 link groups x 3 MB) that
+ * starts 100 TCP connections needs 11 MB more (the first 16 in the initial RMBs, 84 / 8
+ * rounded up), "at least 30 MB" */
+Test(report, storage_worksheet_reproduces_the_guide_example)
+{
+	smcr_report r;
+	report_stack *s = one_stack(&r);
+	s->os = REPORT_OS_ZOS;
+	s->storage = (report_storage){ .known = true, .pfids = 2, .lgr_peak = 4, .conn_peak = 100,
+		                       .rmb_blocks_peak = 14, .fixed_memory = 256ull << 20 };
+	cr_assert_eq(report_storage_workload_mb(100), 11);
+	cr_assert_eq(report_storage_workload_mb(16), 0);
+	cr_assert_eq(report_storage_workload_mb(17), 1);
+	cr_assert_eq(report_storage_worksheet_mb(&s->storage), 30);
+	cr_assert_eq(report_storage_needed_mb(&s->storage), 2 + 5 + 14);
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	report_print_netstat(f, &r, NULL);
+	fclose(f);
+	cr_assert(strstr(buf, "  Worksheet minimum:                                 30 MB  (+ 16 MB of RoCE DLC memory outside the stack)\n"), "%s", buf);
+	cr_assert(strstr(buf, "  FIXEDMEMORY needed at the peak:                    21 MB  (configured: 256 MB)\n"), "%s", buf);
 	free(buf);
 	report_free(&r);
 }

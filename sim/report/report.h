@@ -137,6 +137,17 @@ typedef struct report_stats {
 	report_fallback fallbacks[REPORT_MAX_FALLBACKS];
 } report_stats;
 
+/* Storage planning figures of one stack from a run (sim/report/report_storage.c prints
+ * them): what IBM's worksheet needs, and what the run held at its peak. */
+typedef struct report_storage {
+	bool known;              /* from a run; a capture has none */
+	uint32_t pfids;          /* RoCE PFIDs (ports) the stack activated */
+	uint64_t fixed_memory;   /* the stack's FIXEDMEMORY limit in bytes (0: none) */
+	uint64_t lgr_peak;       /* the most SMC-R link groups at once */
+	uint64_t conn_peak;      /* the most SMC-R connections at once */
+	uint64_t rmb_blocks_peak; /* the most 1 MB RMB blocks z/OS would have held at once */
+} report_storage;
+
 typedef struct report_stack {
 	uint32_t id;                /* 1, 2, ... */
 	char name[REPORT_NAME_LEN]; /* TCP/IP job name (z/OS) or host name */
@@ -148,6 +159,7 @@ typedef struct report_stack {
 	bool smcr_v2;                   /* SMC-Rv2 offered and accepted */
 	uint8_t smc_release;            /* SMC-Rv2 release (0: 2.0, 1: 2.1) */
 	report_stats stats;
+	report_storage storage;
 } report_stack;
 
 typedef struct report_rnic {

@@ -6,6 +6,7 @@
 #include "model/clc.h"
 #include "sim/addr/addr_text.h"
 #include "sim/report/report_print.h"
+#include "sim/report/report_storage.h"
 
 static void kv_gid(json_writer *w, const char *key, const uint8_t gid[16])
 {
@@ -320,6 +321,7 @@ void report_write_json(json_writer *w, const smcr_report *r)
 		json_kv_bool(w, "smcr_v2", s->smcr_v2);
 		json_kv_uint(w, "smc_release", s->smc_release);
 		write_stats(w, &s->stats);
+		report_write_storage_json(w, s);
 		json_key(w, "rnics");
 		json_begin_array(w);
 		for (size_t i = 0; i < r->n_rnics; i++)

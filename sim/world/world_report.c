@@ -356,6 +356,19 @@ static void fill_stats(world *w, uint32_t stack_idx, report_stats *rs, const smc
 	}
 }
 
+/* the figures storage planning needs (sim/report/report_storage.c) */
+static void fill_storage(report_storage *st, const scn_stack *ss, const smcr_ctx *ctx, size_t ports)
+{
+	smcr_stats s;
+	smcr_ctx_get_stats(ctx, &s);
+	st->known = true;
+	st->pfids = (uint32_t)ports;
+	st->fixed_memory = ss->smcr.fixedmemory;
+	st->lgr_peak = s.lgr_peak;
+	st->conn_peak = s.conn_peak;
+	st->rmb_blocks_peak = s.zos_rmb_blocks_peak;
+}
+
 static void fill_stack(world *w, smcr_report *r, uint32_t i)
 {
 	world_host *ws = &w->st[i];
@@ -376,6 +389,7 @@ static void fill_stack(world *w, smcr_report *r, uint32_t i)
 	const smcr_ctx *ctx = smc_layer_ctx(ws->l);
 	memcpy(rs->system_id, smcr_ctx_system_id(ctx), 8);
 	fill_stats(w, i, &rs->stats, ctx);
+	fill_storage(&rs->storage, ss, ctx, smc_layer_n_ports(ws->l));
 	fill_ctx c = { w, ws, r, ws->report_id, (uint32_t)r->n_rnics + 1, ctx };
 	size_t np = smc_layer_n_ports(ws->l);
 	for (size_t p = 0; p < np; p++) {
