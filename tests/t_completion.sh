@@ -27,7 +27,7 @@ want() { # expected, words...
 	[ "$got" = "$w" ] || fail "completing '$*': got '$got', expected '$w'"
 }
 bash -c ". '$TMP/smcr-sim.bash' && complete -p smcr-sim" | grep -q -- '-F _smcr_sim smcr-sim' || fail "complete -p smcr-sim"
-want "--help --version bench check debug diff interop msc node replay report run swarm sweep" ""
+want "--help --version applicability bench check debug diff interop msc node replay report run swarm sweep" ""
 want "replay report run" r
 want "--help --version" --
 want "core" bench co
