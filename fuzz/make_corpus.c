@@ -6,7 +6,7 @@
  * frames (roce, replay_frame, cooked as LINUX_SLL/SLL2 records, tcp_opt), the client's
  * side of its first TCP connections addressed to the fuzzed stack (net), and short
  * captures: its first frames whole and more frames cut to a snap length, as pcap,
- * pcapng and cooked files (pcap, redrive, timing) and in fuzz_replay's record format (replay).
+ * pcapng and cooked files (pcap, redrive, timing, applic) and in fuzz_replay's record format (replay).
  * A .scn file goes to the scenario corpus as it is.
  *
  * Each seed is OUTDIR/TARGET/seed-HASH (FNV-1a of the bytes); earlier seed-* files are
@@ -58,6 +58,7 @@ static target targets[] = {
 	{ "scenario", 40 },
 	{ "link_rx", 60 },
 	{ "timing", 12 },
+	{ "applic", 24 },
 };
 
 static target *tgt(const char *name)
@@ -539,13 +540,16 @@ static void capture_seeds(const capture *c, unsigned index)
 	size_t cut = c->n < CUT_FRAMES ? c->n : CUT_FRAMES;
 	write_pcap(tmp, c, whole, 0, DLT_EN10MB);
 	slurp_into("pcap", tmp, NULL, 0);
+	slurp_into("applic", tmp, NULL, 0);
 	slurp_into("redrive", tmp, (const uint8_t[]){ 0 }, 1);
 	slurp_into("redrive", tmp, (const uint8_t[]){ 1 }, 1);
 	slurp_into("timing", tmp, (const uint8_t[]){ index & 1 ? 4 : 0 }, 1);
 	write_pcap(tmp, c, whole, 0, index & 1 ? DLT_LINUX_SLL2 : DLT_LINUX_SLL);
 	slurp_into("pcap", tmp, NULL, 0);
+	slurp_into("applic", tmp, NULL, 0);
 	write_pcapng(tmp, c, cut, CUT_SNAPLEN);
 	slurp_into("pcap", tmp, NULL, 0);
+	slurp_into("applic", tmp, NULL, 0);
 	remove(tmp);
 	replay_seed(c, whole, 0);
 	replay_seed(c, cut, CUT_SNAPLEN);

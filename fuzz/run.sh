@@ -32,6 +32,7 @@ limits() {
 	net) echo "16384 20" ;;
 	scenario) echo "16384 10" ;;
 	pcap|replay) echo "131072 20" ;;
+	applic) echo "131072 30" ;;
 	redrive|timing) echo "131072 30" ;;
 	*) echo "4096 10" ;;
 	esac

@@ -29,16 +29,83 @@ static uint32_t rmb_wnd_update_limit(uint32_t rmbe_size)
 	return a < b ? a : b;
 }
 
-static void stat_size(smcr_ctx *ctx, uint32_t size)
+/* SMC_STAT_RMB_SIZE_SUB / SMC_STAT_PAYLOAD_SUB bucket: fls((len - 1) >> 13), the last
+ * bucket taking the rest (8K, 16K, ... 1024K, >1024K) */
+unsigned smcr_stat_bucket(uint64_t len)
 {
-	/* SMC_STAT_RMB_SIZE buckets: 8K, 16K, ... 1024K, >1024K */
-	uint32_t idx = 0;
-	uint32_t v = (size - 1) >> 13;
+	unsigned idx = 0;
+	uint64_t v = len ? (len - 1) >> 13 : 0;
 	while (v && idx < 8) {
 		v >>= 1;
 		idx++;
 	}
-	ctx->stats.rmb_size_hist[idx]++;
+	return idx;
+}
+
+/* A buffer given to a connection (SMC_STAT_RMB_SIZE add: the size histogram and the bytes
+ * connections hold) */
+static void stat_size(smcr_ctx *ctx, uint32_t size, bool is_rmb)
+{
+	smcr_stats *st = &ctx->stats;
+	if (is_rmb) {
+		st->rmb_size_hist[smcr_stat_bucket(size)]++;
+		st->rmb_bytes_used += size;
+		if (st->rmb_bytes_used > st->rmb_bytes_peak)
+			st->rmb_bytes_peak = st->rmb_bytes_used;
+	} else {
+		st->sndbuf_size_hist[smcr_stat_bucket(size)]++;
+		st->sndbuf_bytes_used += size;
+		if (st->sndbuf_bytes_used > st->sndbuf_bytes_peak)
+			st->sndbuf_bytes_peak = st->sndbuf_bytes_used;
+	}
+}
+
+/* z/OS's RMB blocks of a link group from its connections' RMBE sizes: elements of 32K at
+ * least, as many to a 1 MB block as fit (a larger element takes whole blocks), the most
+ * each size ever had at once, and three blocks at least (the basic set) */
+static uint32_t zos_blocks_of(const smcr_lgr *lgr)
+{
+	uint64_t blocks = 0;
+	for (unsigned b = 0; b < 9; b++) {
+		uint64_t elem = (uint64_t)8192 << b, n = lgr->zos_high[b];
+		if (elem < 32768)
+			elem = 32768;
+		if (!n)
+			continue;
+		if (elem <= 1048576) {
+			uint64_t per = 1048576 / elem;
+			blocks += (n + per - 1) / per;
+		} else {
+			blocks += n * (elem / 1048576);
+		}
+	}
+	return blocks < 3 ? 3 : (uint32_t)blocks;
+}
+
+void smcr_zos_blocks_update(smcr_lgr *lgr)
+{
+	smcr_stats *st = &lgr->ctx->stats;
+	uint32_t now = zos_blocks_of(lgr);
+	st->zos_rmb_blocks_now = st->zos_rmb_blocks_now - lgr->zos_blocks + now;
+	lgr->zos_blocks = now;
+	if (st->zos_rmb_blocks_now > st->zos_rmb_blocks_peak)
+		st->zos_rmb_blocks_peak = st->zos_rmb_blocks_now;
+}
+
+static void zos_rmb_given(smcr_lgr *lgr, uint32_t size)
+{
+	unsigned b = smcr_stat_bucket(size);
+	if (++lgr->zos_live[b] > lgr->zos_high[b]) {
+		lgr->zos_high[b] = lgr->zos_live[b];
+		smcr_zos_blocks_update(lgr);
+	}
+}
+
+/* ... and given back (SMC_STAT_RMB_SIZE subtract, smc_buf_unuse) */
+static void stat_unuse(smcr_ctx *ctx, uint32_t size, bool is_rmb)
+{
+	uint64_t *used = is_rmb ? &ctx->stats.rmb_bytes_used : &ctx->stats.sndbuf_bytes_used;
+	*used = *used >= size ? *used - size : 0;
 }
 
 static bool reusable(const smcr_buf *b) { return !b->used && !b->unusing; }
@@ -147,7 +214,7 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 				ctx->stats.rmb_reuse++;
 			else
 				ctx->stats.sndbuf_reuse++;
-			stat_size(ctx, size);
+			stat_size(ctx, size, is_rmb);
 			break;
 		}
 		buf = smcr_alloc(ctx, sizeof(*buf));
@@ -160,6 +227,8 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 			buf = NULL;
 			if (!downgraded && is_rmb)
 				ctx->stats.rmb_downgrade++;
+			else if (!downgraded)
+				ctx->stats.sndbuf_downgrade++;
 			downgraded = true;
 			continue;
 		}
@@ -172,7 +241,7 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 			ctx->stats.rmb_alloc++;
 		else
 			ctx->stats.sndbuf_alloc++;
-		stat_size(ctx, size);
+		stat_size(ctx, size, is_rmb);
 		break;
 	}
 	if (!buf)
@@ -183,6 +252,7 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 		return SMCR_ERR_NOMEM;
 	}
 	if (is_rmb) {
+		zos_rmb_given(lgr, buf->len);
 		conn->rmb = buf;
 		conn->rmbe_size = buf->len;
 		conn->rmbe_size_code = buf->size_code;
@@ -204,6 +274,7 @@ int smcr_buf_create(smcr_conn *conn)
 		return rc;
 	rc = buf_create_one(conn, true, rcv);
 	if (rc) {
+		stat_unuse(conn->ctx, conn->sndbuf->len, false);
 		buf_set(conn->lgr, conn->sndbuf, false, conn->sndbuf->unusing);
 		conn->sndbuf = NULL;
 		return rc;
@@ -253,12 +324,16 @@ void smcr_buf_unuse(smcr_conn *conn)
 {
 	smcr_lgr *lgr = conn->lgr;
 	if (conn->sndbuf) {
+		stat_unuse(conn->ctx, conn->sndbuf->len, false);
 		buf_set(lgr, conn->sndbuf, false, conn->sndbuf->unusing);
 		conn->sndbuf = NULL;
 	}
 	smcr_buf *rmb = conn->rmb;
 	if (!rmb)
 		return;
+	stat_unuse(conn->ctx, rmb->len, true);
+	if (lgr->zos_live[smcr_stat_bucket(rmb->len)])
+		lgr->zos_live[smcr_stat_bucket(rmb->len)]--;
 	smcr_buf_drained(conn, rmb); /* nobody reads it any more */
 	conn->rmb = NULL;
 	if (rmb->is_conf_rkey && lgr->listed && !lgr->terminating) {

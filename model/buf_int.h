@@ -39,6 +39,11 @@ typedef struct smcr_rtoken {
 
 /* A send buffer and an RMB for the connection, reused from its lgr or new. */
 int smcr_buf_create(smcr_conn *conn);
+/* The statistics' size bucket of a length (smc_stats.h): 0 = up to 8K ... 8 = over 1024K. */
+unsigned smcr_stat_bucket(uint64_t len);
+/* A link group's z/OS RMB blocks again (its RMBE counts moved, or it was created with
+ * none: the basic three), into the context's statistics. */
+void smcr_zos_blocks_update(smcr_lgr *lgr);
 int smcr_buf_map_link(smcr_lgr *lgr, smcr_buf *buf, smcr_link *lnk);
 int smcr_buf_map_lgr(smcr_link *lnk);
 void smcr_buf_unmap_link(smcr_lgr *lgr, smcr_link *lnk);

@@ -83,6 +83,8 @@ struct smcr_conn {
 	smcr_cursor urg_curs;
 	uint8_t urg_rx_byte;
 	bool urg_tx_pend;
+	bool tx_nospace; /* a send found the send buffer full (SOCK_NOSPACE): room again counts
+	                  * as a full buffer (smc_tx_write_space, SMC_STAT_RMB_TX_FULL) */
 	bool urg_rx_skip_pend;
 	/* closing */
 	bool host_closed;   /* the application closed: no more upcalls for data */

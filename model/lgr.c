@@ -114,6 +114,9 @@ int smcr_lgr_create(smcr_ctx *ctx, smcr_conn *conn, smcr_hs_ini *ini, smcr_lgr *
 		return rc == SMCR_ERR_NOMEM ? (int)SMCR_DECL_MEM : (int)SMCR_DECL_INTERR;
 	}
 	smcr_list_add_tail(&ctx->lgrs, &lgr->node);
+	if (++ctx->stats.lgrs_now > ctx->stats.lgr_peak)
+		ctx->stats.lgr_peak = ctx->stats.lgrs_now;
+	smcr_zos_blocks_update(lgr); /* the basic set */
 	smcr_index_add(ctx, &ctx->lgrs_by_peer, &lgr->peer_node,
 	               match_key(lgr->role, lgr->peer_system_id, lgr->version, lgr->vlan_id));
 	lgr->listed = true;
@@ -210,6 +213,8 @@ int smcr_lgr_register_conn(smcr_lgr *lgr, smcr_conn *conn, bool first)
 	lgr->token_hash[b] = conn;
 	smcr_list_add_tail(&lgr->conns, &conn->lgr_node);
 	lgr->conns_num++;
+	if (++ctx->stats.conns_now > ctx->stats.conn_peak)
+		ctx->stats.conn_peak = ctx->stats.conns_now;
 	conn->registered = true;
 	smcr_timer_cancel(ctx, &lgr->free_timer);
 	return 0;
@@ -230,6 +235,8 @@ void smcr_lgr_unregister_conn(smcr_conn *conn)
 	if (conn->lnk && conn->lnk->conn_cnt)
 		conn->lnk->conn_cnt--;
 	lgr->conns_num--;
+	if (lgr->ctx->stats.conns_now)
+		lgr->ctx->stats.conns_now--;
 	conn->alert_token_local = 0;
 	conn->registered = false;
 }
@@ -500,6 +507,9 @@ void smcr_lgr_free_now(smcr_lgr *lgr)
 	}
 	smcr_index_del(&ctx->lgrs_by_peer, &lgr->peer_node);
 	smcr_timer_reserve(ctx, -4);
+	ctx->stats.zos_rmb_blocks_now -= lgr->zos_blocks;
+	if (ctx->stats.lgrs_now)
+		ctx->stats.lgrs_now--;
 	smcr_free(ctx, lgr);
 }
 

@@ -41,6 +41,12 @@ struct smcr_lgr {
 	smcr_list conns; /* registered connections (conn->lgr_node) */
 	struct smcr_conn *token_hash[SMCR_TOKEN_BUCKETS];
 	uint32_t conns_num;
+	/* storage as z/OS lays it out (IP Configuration Guide, SMC-R usage of memory buffers):
+	 * RMBs are 1 MB blocks cut into RMBEs of one size; a link group starts with three
+	 * and keeps what it grew to. Per statistics size bucket: the connections holding an
+	 * RMBE of it now and at most; the blocks that took (smcr_zos_blocks, stats) */
+	uint32_t zos_live[9], zos_high[9];
+	uint32_t zos_blocks;
 	smcr_list rmbs, sndbufs;
 	uint32_t bufs_reusable[2]; /* send buffers [0] and RMBs [1] neither used nor being unused:
 	                            * none, and a new connection need not walk the list */

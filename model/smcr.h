@@ -510,8 +510,27 @@ typedef struct smcr_stats {
 	uint64_t clnt_fback, srv_fback;
 	smcr_fback_count clnt_fback_rsn[SMCR_MAX_FBACK_RSN];
 	smcr_fback_count srv_fback_rsn[SMCR_MAX_FBACK_RSN];
-	uint64_t rmb_alloc, rmb_reuse, rmb_downgrade, sndbuf_alloc, sndbuf_reuse;
-	uint64_t rmb_size_hist[9]; /* 8K,16K,32K,64K,128K,256K,512K,1024K,>1024K */
+	uint64_t rmb_alloc, rmb_reuse, rmb_downgrade, sndbuf_alloc, sndbuf_reuse, sndbuf_downgrade;
+	/* buckets 8K,16K,32K,64K,128K,256K,512K,1024K,>1024K (SMC_STAT_RMB_SIZE_SUB: fls((len-1) >> 13)) */
+	uint64_t rmb_size_hist[9];    /* RMBs given to connections, by size (rx_rmbsize) */
+	uint64_t sndbuf_size_hist[9]; /* send buffers given to connections, by size (tx_rmbsize) */
+	uint64_t rx_pd[9], tx_pd[9];  /* receive / send calls that moved bytes, by the length asked for
+	                               * (SMC_STAT_PAYLOAD_SUB) */
+	uint64_t rmb_bytes_used, sndbuf_bytes_used; /* rx_rmbuse / tx_rmbuse: bytes of buffers
+	                                             * connections hold now (given, not yet unused) */
+	uint64_t rmb_bytes_peak, sndbuf_bytes_peak; /* the most they held at once */
+	uint64_t tx_buf_full;        /* a sender found its send buffer full and got room again
+	                              * (SMC_STAT_RMB_TX_FULL, smc_tx_write_space) */
+	uint64_t tx_size_small;      /* send calls longer than the send buffer */
+	uint64_t tx_peer_size_small; /* send calls longer than the peer's RMBE */
+	uint64_t rx_buf_full;        /* receive calls that found the RMBE full (SMC_STAT_RMB_RX_FULL) */
+	uint64_t rx_size_small;      /* receive calls that asked for less than was there */
+	/* for storage planning (not Linux counters): the most link groups and connections on
+	 * link groups at once, and the 1 MB RMB blocks z/OS would hold for these link groups
+	 * (three per link group at least, RMBEs of 32K and up, as many as the most
+	 * connections each size had at once needed; kept while the link group lives) */
+	uint64_t lgrs_now, lgr_peak, conns_now, conn_peak;
+	uint64_t zos_rmb_blocks_now, zos_rmb_blocks_peak;
 	uint64_t tx_bytes, rx_bytes, tx_cnt, rx_cnt, urg_tx_cnt, urg_rx_cnt;
 	uint64_t tx_peer_full;  /* sends that found the peer RMBE full */
 	uint64_t rx_rmb_full;   /* peer signalled write blocked */

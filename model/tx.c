@@ -260,6 +260,10 @@ void smcr_cdc_tx_done(smcr_link *lnk, smcr_send_slot *s, bool ok)
 	}
 	if (!conn->cdc_pend_tx_wr && smcr_tx_prepared_sends(conn))
 		smcr_tx_sndbuf_nonempty(conn); /* push what autocorking held back */
+	if (conn->sndbuf_space && conn->tx_nospace) {
+		conn->tx_nospace = false;
+		conn->ctx->stats.tx_buf_full++;
+	}
 	if (conn->sndbuf_space && !conn->urg_tx_pend)
 		smcr_conn_wake(conn, false, true);
 	smcr_close_wake_tx_prepared(conn);
@@ -334,9 +338,16 @@ static ssize_t conn_send(smcr_conn *conn, const uint8_t *data, smcr_fill_fn fill
 		return SMCR_ERR_CLOSED;
 	if (!len)
 		return 0;
-	if (!conn->sndbuf_space || conn->urg_tx_pend)
-		return SMCR_ERR_AGAIN;
 	smcr_ctx *ctx = conn->ctx;
+	/* smc_tx_sendmsg(): every send call, before it waits for room */
+	if (len > conn->sndbuf->len)
+		ctx->stats.tx_size_small++;
+	if (len > conn->peer_rmbe_size)
+		ctx->stats.tx_peer_size_small++;
+	if (!conn->sndbuf_space || conn->urg_tx_pend) {
+		conn->tx_nospace = conn->tx_nospace || !conn->sndbuf_space;
+		return SMCR_ERR_AGAIN;
+	}
 	smcr_ctx_enter(ctx, now);
 	if (flags & SMCR_MSG_OOB)
 		conn->local_tx_ctrl.prod_flags |= SMCR_CDC_URG_PENDING;
@@ -354,6 +365,7 @@ static ssize_t conn_send(smcr_conn *conn, const uint8_t *data, smcr_fill_fn fill
 	smcr_curs_add(&conn->tx_curs_prep, sb->len, copylen);
 	conn->sndbuf_space -= copylen;
 	ctx->stats.tx_cnt++;
+	ctx->stats.tx_pd[smcr_stat_bucket(len)]++;
 	if ((flags & SMCR_MSG_OOB) && copylen == len) {
 		conn->urg_tx_pend = true;
 		ctx->stats.urg_tx_cnt++;

@@ -11,6 +11,10 @@
 #   rx_requests, tx_requests               CDC updates there are depends on timing
 #   applications, hosts                    what the applications measured (latencies,
 #                                          throughput) and the hosts' CPU time
+#   rx/tx_requests_by_size, rx/tx_buffer_full, tx_buffer_full_remote,
+#   rx/tx_buffer_too_small, tx_buffer_too_small_remote
+#                                          how often a call found a buffer full, or how
+#                                          many calls a send took, depends on timing too
 # Stripped, because they name the hardware (simulated VF vs real device):
 #   rnics[].name, vmac, gids; local/remote_vmac, local/remote_gid, peer_gid,
 #   local/remote_qpn; the MAC part of system_id and peer_system_id (its first two
@@ -30,6 +34,8 @@ norm() {
 	  | walk(if type == "object" then
 	         del(.time_ns, .end_ns, .engine_events, .events, .fingerprint, .scenario, .file,
 	             .ops_in, .ops_out, .rx_requests, .tx_requests,
+	             .rx_requests_by_size, .tx_requests_by_size, .rx_buffer_full, .tx_buffer_full,
+	             .tx_buffer_full_remote, .rx_buffer_too_small, .tx_buffer_too_small, .tx_buffer_too_small_remote,
 	             .vmac, .gids, .local_vmac, .remote_vmac, .local_gid, .remote_gid, .peer_gid,
 	             .local_qpn, .remote_qpn)
 	         | (if has("system_id") then .system_id |= ident else . end)

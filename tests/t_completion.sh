@@ -27,7 +27,7 @@ want() { # expected, words...
 	[ "$got" = "$w" ] || fail "completing '$*': got '$got', expected '$w'"
 }
 bash -c ". '$TMP/smcr-sim.bash' && complete -p smcr-sim" | grep -q -- '-F _smcr_sim smcr-sim' || fail "complete -p smcr-sim"
-want "--help --version bench check compare debug diff interop msc node replay report run swarm sweep" ""
+want "--help --version applicability bench check compare debug diff interop msc node replay report run swarm sweep" ""
 want "replay report run" r
 want "--help --version" --
 want "core" bench co
@@ -37,7 +37,7 @@ want "--format" run --form
 want "--format" replay --form
 want "json text" run -f ""
 want "json netstat smc text" replay --format ""
-want "auto netstat smc" report --report ""
+want "auto netstat smc smc_chk" report --report ""
 want "decode redrive timing" replay --mode ""
 want "both ingress" run --pcap-taps ""
 want "both one split" bench realhw --mode ""

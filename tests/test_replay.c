@@ -15,6 +15,7 @@
 #include "model/llc.h"
 #include "model/byteorder.h"
 #include "sim/replay/replay.h"
+#include "sim/replay/replay_clock.h"
 #include "sim/replay/replay_frame.h"
 #include "sim/redrive/redrive.h"
 #include "sim/replay/replay_map.h"
@@ -1662,4 +1663,30 @@ Test(replay, linux_smcr_over_a_vlan_as_the_kernels_saw_it)
 		cr_assert_eq(r->conns[i].bytes_sent, r->conns[i].stack_id == cli ? 65544u : 65536u);
 	}
 	replay_result_free(&res);
+}
+
+/* Time stamps past 2554 saturate instead of wrapping; a jump beyond the limit, either
+ * way, is closed and told with both frames; steps back under the limit are kept. */
+Test(replay, clock_closes_absurd_jumps_and_keeps_small_ones)
+{
+	cr_assert_eq(rp_clock_stamp(INT64_MAX, 5), UINT64_MAX);
+	cr_assert_eq(rp_clock_stamp(-1, 0), 0);
+	cr_assert_eq(rp_clock_stamp(2, 7), 2000000007u);
+	rp_clock c;
+	rp_clock_init(&c, 3600ull * 1000000000u);
+	uint64_t t, s = 1764000000ull * 1000000000u;
+	char why[320];
+	cr_assert_not(rp_clock_next(&c, 1, s, &t, why, sizeof(why)));
+	cr_assert_eq(t, s);
+	cr_assert_not(rp_clock_next(&c, 2, s - 1800ull * 1000000000u, &t, why, sizeof(why))); /* 30 min back: kept */
+	cr_assert_eq(t, s - 1800ull * 1000000000u);
+	cr_assert(rp_clock_next(&c, 3, UINT64_MAX, &t, why, sizeof(why))); /* past 2554 */
+	cr_assert_eq(t, s - 1800ull * 1000000000u);
+	cr_assert(strstr(why, "frame 3 is dated") && strstr(why, "after frame 2"), "%s", why);
+	cr_assert(rp_clock_next(&c, 4, s + 5ull * 1000000000u, &t, why, sizeof(why))); /* and back */
+	cr_assert(strstr(why, "before frame 3"), "%s", why);
+	cr_assert_eq(t, s - 1800ull * 1000000000u);
+	cr_assert_not(rp_clock_next(&c, 5, s + 7ull * 1000000000u, &t, why, sizeof(why)));
+	cr_assert_eq(t, s - 1798ull * 1000000000u); /* the distance to frame 4 is kept */
+	cr_assert_eq(c.gaps, 2);
 }

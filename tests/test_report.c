@@ -9,6 +9,7 @@
 #include "sim/report/json_writer.h"
 #include "sim/report/report.h"
 #include "sim/report/report_print.h"
+#include "sim/report/report_storage.h"
 #include "tests/support/golden.h"
 
 static void set_gid_v1(uint8_t gid[16], const uint8_t mac[6])
@@ -57,6 +58,7 @@ static void add_rnic(smcr_report *r, uint32_t stack, const char *name, const cha
 	n->n_gids = 1;
 	set_gid_v1(n->gids[0], mac);
 	n->mtu = 1024;
+	n->pci_device = netdev[0] ? 0x1017 : 0x1004; /* Linux: a ConnectX-5; z/OS: RoCE Express */
 	n->status = REPORT_RNIC_READY;
 	n->bytes_in = 1000 * scale;
 	n->bytes_out = 2000 * scale;
@@ -183,7 +185,14 @@ static void build_world(smcr_report *r)
 	b->stats.tx_cnt = 4;
 	b->stats.rx_rmb_hist[report_buf_bucket(65536)] = 2;
 	b->stats.tx_rmb_hist[report_buf_bucket(65536)] = 2;
+	b->stats.rx_pd[0] = 2;
+	b->stats.tx_pd[0] = 4;
+	b->stats.rx_rmbuse = b->stats.tx_rmbuse = 131072;
+	b->stats.tx_buf_full_peer = 1;
 	report_stats_add_fallback(&b->stats, SMCR_DECL_PEERDECL, false);
+	snprintf(b->hostname, sizeof(b->hostname), "lnxb.example.com");
+	b->smcr_v2 = true;
+	b->smc_release = 1;
 	report_stack *a = report_add_stack(r);
 	a->id = 1;
 	snprintf(a->name, sizeof(a->name), "ZOSA");
@@ -198,7 +207,11 @@ static void build_world(smcr_report *r)
 	a->stats.tx_cnt = 2;
 	a->stats.rx_rmb_hist[report_buf_bucket(65536)] = 2;
 	a->stats.tx_rmb_hist[report_buf_bucket(65536)] = 2;
+	a->stats.rx_pd[0] = 4;
+	a->stats.tx_pd[0] = 2;
+	a->stats.rx_rmbuse = a->stats.tx_rmbuse = 131072;
 	report_stats_add_fallback(&a->stats, SMCR_DECL_NOSMCRDEV, true);
+	snprintf(a->hostname, sizeof(a->hostname), "ZOSA");
 
 	add_rnic(r, 2, "mlx5_1", "eth1", 0x11, mac_b2, 3);     /* id 1 */
 	add_rnic(r, 1, "EZARIUT10005", "", 0x0005, mac_a1, 2); /* id 2 */
@@ -219,6 +232,7 @@ static void build_world(smcr_report *r)
 	gb->n_links = 2;
 	gb->n_conns = 2;
 	gb->buf_storage = 131072;
+	gb->sndbuf_storage = 131072;
 	report_lgr *ga = report_add_lgr(r);
 	ga->id = 0x1000;
 	ga->stack_id = 1;
@@ -233,6 +247,7 @@ static void build_world(smcr_report *r)
 	ga->n_links = 2;
 	ga->n_conns = 2;
 	ga->buf_storage = 131072;
+	ga->sndbuf_storage = 131072;
 
 	add_link(r, 1, 0x1000, 2, 0x1002, 0x202, 4, mac_a2, mac_b2, 0x1a2, 0x2b2, REPORT_LINK_INACTIVE, 1);
 	add_link(r, 2, 0x200, 1, 0x201, 0x1001, 3, mac_b1, mac_a1, 0x2b1, 0x1a1, REPORT_LINK_ACTIVE, 1);
@@ -260,6 +275,7 @@ static void print_netstat_smcid(FILE *out, const void *arg)
 	report_print_netstat(out, arg, &o);
 }
 static void print_smc(FILE *out, const void *arg) { report_print_smc(out, arg); }
+static void print_smc_chk(FILE *out, const void *arg) { report_print_smc_chk(out, arg); }
 static void print_json(FILE *out, const void *arg) { report_print_json(out, arg, NULL, NULL); }
 static void print_log(FILE *out, const void *arg) { report_print_log(out, arg); }
 
@@ -277,6 +293,9 @@ static void check_printer(golden_print_fn fn, const char *golden)
 Test(report, netstat_printer_matches_golden) { check_printer(print_netstat, "tests/data/report/netstat.txt"); }
 Test(report, netstat_smcid_filter_shows_only_that_link) { check_printer(print_netstat_smcid, "tests/data/report/netstat-smcid.txt"); }
 Test(report, smc_tools_printer_matches_golden) { check_printer(print_smc, "tests/data/report/smc.txt"); }
+/* smc_chk's lines (the script's run_client(), the smcss man page's words for the codes),
+ * written by hand from them: the client's three tests, the server's sockets not again */
+Test(report, smc_chk_verdicts_match_golden) { check_printer(print_smc_chk, "tests/data/report/smc_chk.txt"); }
 Test(report, json_printer_matches_golden) { check_printer(print_json, "tests/data/report/report.json"); }
 Test(report, failure_log_matches_golden) { check_printer(print_log, "tests/data/report/log.txt"); }
 
@@ -417,4 +436,282 @@ Test(json_writer, finish_detects_unbalanced_nesting)
 	cr_assert_not(json_finish(&w));
 	fclose(f);
 	free(buf);
+}
+
+/* ---- smcr -d stats against smc-tools' own output ----
+ * The two golden files are what smc-tools v1.8.5's print_as_text() prints (-d) for these
+ * counters: its stats.c and util.c built beside the project with the counters filled in.
+ * The first has the counters of a real `smcr stats` output (Alibaba Cloud's SMC
+ * monitoring guide: 5076 connections, 200705600 bytes received, "200.7M", "5.076K"). */
+
+static void print_stats_block(FILE *out, const void *arg)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	report_print_smc(f, arg);
+	fclose(f);
+	const char *from = strstr(buf, "# smcr -d stats\n");
+	cr_assert(from, "no stats block");
+	from += strlen("# smcr -d stats\n");
+	const char *to = strstr(from, "\n# ");
+	fwrite(from, 1, to ? (size_t)(to - from) : strlen(from), out);
+	free(buf);
+}
+
+static report_stack *one_stack(smcr_report *r)
+{
+	report_init(r);
+	report_stack *s = report_add_stack(r);
+	s->id = 1;
+	snprintf(s->name, sizeof(s->name), "L");
+	s->os = REPORT_OS_LINUX;
+	return s;
+}
+
+Test(report, smc_stats_as_smc_tools_prints_a_real_output)
+{
+	smcr_report r;
+	report_stats *st = &one_stack(&r)->stats;
+	st->srv_v1_succ = 5076;
+	st->rx_bytes = 200705600;
+	st->rx_cnt = 5017741;
+	st->rx_rmb_hist[5] = 5076;
+	st->rx_pd[0] = 5017741;
+	st->tx_bytes = 1194173445;
+	st->tx_cnt = 5017640;
+	size_t n;
+	char *got = golden_capture(print_stats_block, &r, &n);
+	golden_check("tests/data/report/smcr-stats-alibaba.txt", got, n);
+	free(got);
+	report_free(&r);
+}
+
+Test(report, smc_stats_detail_lines_fallbacks_and_shares_as_smc_tools)
+{
+	smcr_report r;
+	report_stats *st = &one_stack(&r)->stats;
+	st->clnt_v1_succ = 2;
+	st->rx_bytes = 300;
+	st->tx_bytes = 5000;
+	st->rx_cnt = 2;
+	st->tx_cnt = 4;
+	st->rx_rmb_hist[3] = st->tx_rmb_hist[3] = 2;
+	st->rx_pd[0] = 2;
+	st->tx_pd[0] = 3;
+	st->tx_pd[7] = 3; /* 1024K and >1024K fold into >512K */
+	st->rx_rmbuse = st->tx_rmbuse = 131072;
+	st->tx_buf_full = 1;
+	st->tx_buf_full_peer = 3;
+	st->tx_size_small = st->tx_size_small_peer = 1;
+	st->rx_buf_full = 1;
+	st->rx_reuses = st->tx_reuses = 1;
+	st->tx_downgrades = 1;
+	st->urg_data_cnt = 2;
+	/* first seen in this order: PEERDECL once, NOSMCRDEV 3 times, PEER_NO_SMC once, and
+	 * 0x030e0000 (no route, unknown to smc-tools) twice: three shown, by count, ties in
+	 * the order the kernel lists them */
+	uint32_t codes[] = { 0x05000000, 0x03030002, 0x03030002, 0x03010000, 0x030e0000, 0x03030002, 0x030e0000 };
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		report_stats_add_fallback(st, codes[i], false);
+	size_t n;
+	char *got = golden_capture(print_stats_block, &r, &n);
+	golden_check("tests/data/report/smcr-stats-detail.txt", got, n);
+	free(got);
+	report_free(&r);
+}
+
+/* smc-tools' get_abbreviated() in the byte counts, quirks included ("100.0K" for 99999,
+ * " 1000K", "  0.1T" for 15 digits, a u64 past INT64_MAX): the expected strings are what
+ * smc-tools' util.c returns for these numbers */
+Test(report, smc_stats_abbreviates_numbers_as_smc_tools)
+{
+	static const struct {
+		uint64_t v;
+		const char *want;
+	} cases[] = {
+		{ 0ull, "0" },
+		{ 1ull, "1" },
+		{ 999ull, "999" },
+		{ 1000ull, "1.000K" },
+		{ 1234ull, "1.234K" },
+		{ 5076ull, "5.076K" },
+		{ 9999ull, "9.999K" },
+		{ 99999ull, "100.0K" },
+		{ 99950ull, "99.95K" },
+		{ 999999ull, " 1000K" },
+		{ 999499ull, "999.5K" },
+		{ 1000000ull, "1.000M" },
+		{ 5017741ull, "5.018M" },
+		{ 200705600ull, "200.7M" },
+		{ 999999999ull, " 1000M" },
+		{ 1194173445ull, "1.194G" },
+		{ 123456789012ull, "123.5G" },
+		{ 12345678901234ull, "12.35T" },
+		{ 123456789012345ull, "  0.1T" },
+		{ 1234567890123456ull, "1.235P" },
+		{ 12345678901234567ull, "12.35P" },
+		{ 18446744073709551615ull, "184467" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		smcr_report r;
+		one_stack(&r)->stats.rx_bytes = cases[i].v;
+		char *buf = NULL;
+		size_t n = 0;
+		FILE *f = open_memstream(&buf, &n);
+		report_print_smc(f, &r);
+		fclose(f);
+		char want[80];
+		snprintf(want, sizeof(want), "  Data transmitted (Bytes) %14llu (%s)\n", (unsigned long long)cases[i].v, cases[i].want);
+		cr_expect(strstr(buf, want), "%llu: want '%s'", (unsigned long long)cases[i].v, cases[i].want);
+		free(buf);
+		report_free(&r);
+	}
+}
+
+static char *smc_text(const smcr_report *r)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	report_print_smc(f, r);
+	fclose(f);
+	return buf;
+}
+
+/* smcr -d linkgroup of an SMC-Rv2 link group (linkgroup.c show_lgr_smcr_info_lgr_details):
+ * the v2 lines after Version */
+Test(report, smc_linkgroup_details_of_a_v2_link_group)
+{
+	smcr_report r;
+	one_stack(&r);
+	report_lgr *g = report_add_lgr(&r);
+	g->id = 0x300;
+	g->stack_id = 1;
+	g->role = REPORT_ROLE_SERVER;
+	g->type = REPORT_LGR_SINGLE;
+	g->version = 2;
+	g->peer_release = 1;
+	g->peer_os = 1;
+	g->v2_direct = true;
+	snprintf(g->peer_host, sizeof(g->peer_host), "ZOS1");
+	snprintf(g->eid, sizeof(g->eid), "SMC-V2-EID");
+	g->n_conns = 1;
+	g->sndbuf_storage = g->buf_storage = 65536;
+	char *t = smc_text(&r);
+	cr_assert(strstr(t, "# smcr -d linkgroup\nLG-ID    : 00000300\nLG-Role  : SERV\nLG-Type  : SINGLE\nVLAN     : 0\n"
+	                    "PNET-ID  :\nVersion  : 2\nPeer-Rel : 1\nPeer-Host: ZOS1\nPeer-OS  : ZOS\nDirect   : Yes\n"
+	                    "EID      : SMC-V2-EID\n#Conns   : 1\nSndbuf   : 65536 B\nRMB      : 65536 B\n"),
+	          "%s", t);
+	free(t);
+	report_free(&r);
+}
+
+/* smcss without -w cuts a long address (addr_format): 23 characters, ".." before the port */
+Test(report, smcss_cuts_long_addresses_as_smcss_does)
+{
+	smcr_report r;
+	one_stack(&r);
+	report_conn *c = report_add_conn(&r);
+	c->id = 1;
+	c->stack_id = 1;
+	c->family = 6;
+	uint8_t a[16] = { 0xfd, 0x00, 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0, 0, 0, 0, 0, 0, 0, 1 };
+	memcpy(c->local_ip, a, 16);
+	memcpy(c->peer_ip, a, 16);
+	c->peer_ip[15] = 2;
+	c->local_port = 5000;
+	c->peer_port = 40001;
+	c->state = REPORT_CONN_ACTIVE;
+	c->mode = REPORT_MODE_TCP;
+	c->fallback_reason = 0x03010000;
+	char *t = smc_text(&r);
+	cr_assert(strstr(t, "\nACTIVE         00000 0000000 fd00:1234:5678:9..:5000 fd00:1234:5678:..:40001 0000 TCP 0x03010000\n"),
+	          "%s", t);
+	free(t);
+	report_free(&r);
+}
+
+/* A report with only the server's sockets (a capture on the server) still gives each
+ * connection's verdict, as its client saw it; codes the man page lacks get smc_chk's words */
+Test(report, smc_chk_from_the_server_side_and_unknown_codes)
+{
+	smcr_report r;
+	one_stack(&r);
+	for (int i = 0; i < 2; i++) {
+		report_conn *c = report_add_conn(&r);
+		c->id = (uint32_t)i + 1;
+		c->stack_id = 1;
+		c->family = 4;
+		ip4(c->local_ip, 10, 0, 0, 1);
+		ip4(c->peer_ip, 10, 0, 0, 2);
+		c->local_port = 5000;
+		c->peer_port = (uint16_t)(40000 + i);
+		c->role = REPORT_ROLE_SERVER;
+		c->state = REPORT_CONN_ACTIVE;
+		c->mode = REPORT_MODE_TCP;
+	}
+	r.conns[0].fallback_reason = 0x030e0000; /* the server declined: no route (v2.1) */
+	r.conns[1].fallback_reason = 0x05000000; /* the client declined, with a z/OS code */
+	r.conns[1].peer_diagnosis = 0x03010000;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	report_print_smc_chk(f, &r);
+	fclose(f);
+	cr_assert_str_eq(buf, "=== stack 1: L (Linux) ===\n"
+	                      "Test with target IP 10.0.0.1 and port 5000\n"
+	                      "  Live test (SMC-D and SMC-R)\n"
+	                      "     Failed  (TCP fallback), reasons:\n"
+	                      "          Client:        0x05000000   Peer declined during handshake\n"
+	                      "          Server:        0x030e0000\n"
+	                      "\n"
+	                      "Test with target IP 10.0.0.1 and port 5000\n"
+	                      "  Live test (SMC-D and SMC-R)\n"
+	                      "     Failed  (TCP fallback), reasons:\n"
+	                      "          Client:        0x03010000   Peer does not support SMC\n"
+	                      "\n");
+	free(buf);
+	/* a client whose codes the man page lacks: the script's words, its client line with
+	 * the server's code (it greps the client's, then prints the server's) */
+	r.conns[0].role = REPORT_ROLE_CLIENT;
+	r.conns[0].fallback_reason = 0x0a000000;
+	r.conns[0].peer_diagnosis = 0x0b000000;
+	buf = NULL;
+	f = open_memstream(&buf, &n);
+	report_print_smc_chk(f, &r);
+	fclose(f);
+	cr_assert(strstr(buf, "     Failed  (TCP fallback), reasons:\n"
+	                      "          Client: 0x0b000000 (Unkown error code)\n"
+	                      "          Server:        0x0b000000   (Unknown error code or non-Linux OS)\n"),
+	          "%s", buf);
+	free(buf);
+	report_free(&r);
+}
+
+/* The IP Configuration Guide's example ("TCP/IP variable SMC-R storage allocations"): a
+ * stack with 19 MB of initial storage (here 2 PFIDs, 5 MB, 4 link groups x 3 MB) that
+ * starts 100 TCP connections needs 11 MB more (the first 16 in the initial RMBs, 84 / 8
+ * rounded up), "at least 30 MB" */
+Test(report, storage_worksheet_reproduces_the_guide_example)
+{
+	smcr_report r;
+	report_stack *s = one_stack(&r);
+	s->os = REPORT_OS_ZOS;
+	s->storage = (report_storage){ .known = true, .pfids = 2, .lgr_peak = 4, .conn_peak = 100,
+		                       .rmb_blocks_peak = 14, .fixed_memory = 256ull << 20 };
+	cr_assert_eq(report_storage_workload_mb(100), 11);
+	cr_assert_eq(report_storage_workload_mb(16), 0);
+	cr_assert_eq(report_storage_workload_mb(17), 1);
+	cr_assert_eq(report_storage_worksheet_mb(&s->storage), 30);
+	cr_assert_eq(report_storage_needed_mb(&s->storage), 2 + 5 + 14);
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	report_print_netstat(f, &r, NULL);
+	fclose(f);
+	cr_assert(strstr(buf, "  Worksheet minimum:                                 30 MB  (+ 16 MB of RoCE DLC memory outside the stack)\n"), "%s", buf);
+	cr_assert(strstr(buf, "  FIXEDMEMORY needed at the peak:                    21 MB  (configured: 256 MB)\n"), "%s", buf);
+	free(buf);
+	report_free(&r);
 }

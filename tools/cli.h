@@ -32,6 +32,7 @@ typedef struct cli_command {
 	cli_main_fn main;
 } cli_command;
 
+int cmd_applicability(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_debug(int argc, char **argv);

@@ -23,7 +23,7 @@
 static void args_free(replay_cli *a)
 {
 	gchar **all[] = { &a->mode, &a->format, &a->report, &a->smcid, &a->stall, &a->scenario, &a->speed, &a->play, &a->offset,
-		          &a->inject_at, &a->end, &a->seed, &a->side, &a->wait };
+		          &a->inject_at, &a->end, &a->seed, &a->side, &a->wait, &a->max_gap };
 	for (size_t i = 0; i < G_N_ELEMENTS(all); i++)
 		g_free(*all[i]);
 	capture_args_free(&a->cap);
@@ -56,7 +56,7 @@ int cmd_replay(int argc, char **argv)
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &a.format,
 		  "decode: text (default) or json, as run; netstat and smc are short for text with that --report",
 		  "text|json" },
-		{ "report", 0, 0, G_OPTION_ARG_STRING, &a.report, "decode: style of the text report: netstat (default) or smc",
+		{ "report", 0, 0, G_OPTION_ARG_STRING, &a.report, "decode: style of the text report: netstat (default), smc, or smc_chk (its verdict per connection)",
 		  "STYLE" },
 		{ "smcid", 0, 0, G_OPTION_ARG_STRING, &a.smcid, "decode, netstat: only the link group or link with this hex id",
 		  "ID" },
@@ -84,6 +84,10 @@ int cmd_replay(int argc, char **argv)
 		{ "wait", 0, 0, G_OPTION_ARG_STRING, &a.wait, "redrive: how long to wait for an answer before going on (1s)",
 		  "TIME" },
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a.verbose, "timing, redrive: the world's event log", NULL },
+		{ "max-gap", 0, 0, G_OPTION_ARG_STRING, &a.max_gap,
+		  "every mode: a longer jump between two frames' time stamps is damage, reported with both frames and "
+		  "closed (1h)",
+		  "TIME" },
 		{ NULL },
 	};
 	cli_options opts = {
@@ -112,6 +116,14 @@ int cmd_replay(int argc, char **argv)
 	if (!rc && cli_is_stdin(argv[1]) && !(spooled = cli_spool_stdin(err, sizeof(err)))) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		rc = CLI_EXIT_USAGE;
+	}
+	if (!rc && a.max_gap) {
+		unsigned long long v;
+		if (cli_parse_duration(a.max_gap, &v, err, sizeof(err)) || !v) {
+			fprintf(stderr, "%s: bad --max-gap '%s'; expected a duration over 0, such as 1h\n", argv[0], a.max_gap);
+			rc = CLI_EXIT_USAGE;
+		}
+		a.max_gap_ns = v;
 	}
 	if (!rc) {
 		a.name = cli_input_name(argv[1]);

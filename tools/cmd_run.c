@@ -12,7 +12,7 @@
 #include "tools/observe_opts.h"
 
 typedef struct run_args {
-	gchar *seed, *end, *format, *report, *smcid, *real_hw;
+	gchar *seed, *end, *format, *report, *smcid, *real_hw, *pnetid;
 	gchar **set; /* --set NAME=VALUE, the scenario's parameters */
 	gboolean verbose, defaults, dump, quiet;
 	capture_args cap;
@@ -63,8 +63,10 @@ static int common_opts(const char *prog, const run_args *a, world_opts *o)
 			o->style = WORLD_STYLE_NETSTAT;
 		else if (!strcmp(a->report, "smc"))
 			o->style = WORLD_STYLE_SMC;
+		else if (!strcmp(a->report, "smc_chk"))
+			o->style = WORLD_STYLE_SMC_CHK;
 		else if (strcmp(a->report, "auto")) {
-			fprintf(stderr, "%s: bad --report '%s'; expected netstat, smc or auto\n", prog, a->report);
+			fprintf(stderr, "%s: bad --report '%s'; expected netstat, smc, smc_chk or auto\n", prog, a->report);
 			return 2;
 		}
 	}
@@ -79,7 +81,9 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->set, "give parameter NAME the value VALUE (repeatable)", "NAME=VALUE" },
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &a->format, "output: text (default) or json", "text|json" },
 		{ "report", 0, 0, G_OPTION_ARG_STRING, &a->report,
-		  "style of text reports: netstat, smc, or auto (as the scenario says)", "STYLE" },
+		  "style of text reports: netstat, smc, smc_chk (its verdict per connection), or auto (as the "
+		  "scenario says)",
+		  "STYLE" },
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &a->verbose,
 		  "event log: timeline, link groups, links, IST2406I link failures, expectations", NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "no progress line on stderr", NULL },
@@ -94,8 +98,11 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 		{ "end", 0, 0, G_OPTION_ARG_STRING, &a->end, "virtual end time (overrides the scenario's)", "TIME" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->set, "give parameter NAME the value VALUE (repeatable)", "NAME=VALUE" },
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &a->format, "report as text (default) or json", "text|json" },
-		{ "report", 0, 0, G_OPTION_ARG_STRING, &a->report, "text style: netstat (default), smc or auto", "STYLE" },
+		{ "report", 0, 0, G_OPTION_ARG_STRING, &a->report,
+		  "text style: netstat (default), smc, smc_chk (its verdict per connection) or auto", "STYLE" },
 		{ "smcid", 0, 0, G_OPTION_ARG_STRING, &a->smcid, "only the link group or link with this id (hex)", "HEX" },
+		{ "pnetid", 'i', 0, G_OPTION_ARG_STRING, &a->pnetid,
+		  "print the PNET ID of this interface and exit, as smc_chk -i does (the scenario is not run)", "STACK.IFACE" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "no progress line on stderr", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
@@ -122,6 +129,7 @@ static void free_args(run_args *a)
 {
 	g_free(a->seed);
 	g_free(a->end);
+	g_free(a->pnetid);
 	g_free(a->format);
 	g_free(a->report);
 	capture_args_free(&a->cap);
@@ -261,6 +269,7 @@ static int report_world(const char *prog, const scn_scenario *scn, world_opts *o
 	uint64_t failed = world_run(w);
 	scn_report_format f = json                                      ? SCN_REPORT_JSON
 	                      : o->style == WORLD_STYLE_SMC             ? SCN_REPORT_SMC
+	                      : o->style == WORLD_STYLE_SMC_CHK         ? SCN_REPORT_SMC_CHK
 	                      : a->report && !strcmp(a->report, "auto") ? SCN_REPORT_AUTO
 	                                                                : SCN_REPORT_NETSTAT;
 	/* with --pcap - the capture has standard output */
@@ -287,6 +296,18 @@ int cmd_report(int argc, char **argv)
 	scn_scenario *scn = NULL;
 	if (!rc)
 		rc = load(argv[0], argv[1], &a, &scn);
+	if (!rc && a.pnetid) {
+		char id[32], err[256];
+		if (scn_iface_pnetid(scn, a.pnetid, id, sizeof(id), err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", argv[0], err);
+			rc = 2;
+		} else {
+			printf("%s\n", id);
+		}
+		scn_free(scn);
+		free_args(&a);
+		return rc;
+	}
 	if (!rc)
 		rc = capture_args_apply(argv[0], &a.cap, &o);
 	if (!rc)

@@ -11,6 +11,7 @@
 #include "tools/cli.h"
 
 static const cli_command commands[] = {
+	{ "applicability", "will SMC-R help this workload? SMCAT's figures from a TCP capture, its applications re-run", cmd_applicability },
 	{ "bench", "measure the simulator's speed (scheduler, fabric, protocol, replay)", cmd_bench },
 	{ "check", "parse and validate scenario files", cmd_check },
 	{ "compare", "run a scenario as written and all on TCP: latency, throughput, CPU side by side", cmd_compare },
@@ -31,7 +32,7 @@ static void usage(FILE *out)
 	fprintf(out, "Usage: smcr-sim COMMAND [OPTION…]\n\n"
 	             "A deterministic simulator of SMC-R (RFC 7609) fabrics.\n\nCommands:\n");
 	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-13s  %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nOptions:\n  -h, --help     show this help\n  --version      print the version and the optional parts\n"
 	             "\nRun 'smcr-sim COMMAND --help' for a command's options.\n\n%s",
 	        CLI_EXIT_STATUS_TEXT);

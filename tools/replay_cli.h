@@ -4,6 +4,7 @@
 #define TOOLS_REPLAY_CLI_H
 
 #include <glib.h>
+#include <stdint.h>
 
 #include "tools/capture_opts.h"
 
@@ -13,6 +14,8 @@ typedef struct replay_cli {
 	gboolean messages;
 	gchar *scenario, *speed, *play, *offset, *inject_at, *end, *seed; /* timing */
 	gchar *side, *wait;                                               /* redrive */
+	gchar *max_gap;                                                   /* every mode */
+	uint64_t max_gap_ns; /* --max-gap parsed (0: the default, 1 h) */
 	gboolean verbose;
 	capture_args cap; /* timing and redrive: the world's captures */
 	const char *name; /* the capture as messages name it ("<stdin>" for -) */

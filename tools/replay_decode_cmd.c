@@ -14,6 +14,7 @@
 
 typedef enum out_format { FMT_NETSTAT,
 	                  FMT_SMC,
+	                  FMT_SMC_CHK,
 	                  FMT_JSON,
 	                  FMT_NONE } out_format;
 
@@ -60,11 +61,12 @@ static int report_opts(const char *prog, const replay_cli *a, out_format *fmt, r
 	}
 	if (a->report) {
 		bool text = !a->format || !strcmp(a->format, "text");
-		if (!text || (strcmp(a->report, "netstat") && strcmp(a->report, "smc"))) {
-			fprintf(stderr, "%s: bad --report '%s'; expected netstat or smc, with --format text\n", prog, a->report);
+		if (!text || (strcmp(a->report, "netstat") && strcmp(a->report, "smc") && strcmp(a->report, "smc_chk"))) {
+			fprintf(stderr, "%s: bad --report '%s'; expected netstat, smc or smc_chk, with --format text\n", prog,
+			        a->report);
 			return 2;
 		}
-		*fmt = !strcmp(a->report, "smc") ? FMT_SMC : FMT_NETSTAT;
+		*fmt = !strcmp(a->report, "smc") ? FMT_SMC : !strcmp(a->report, "smc_chk") ? FMT_SMC_CHK : FMT_NETSTAT;
 	}
 	memset(nopts, 0, sizeof(*nopts));
 	if (!a->smcid)
@@ -88,7 +90,7 @@ static int decode_opts(const char *prog, const replay_cli *a, out_format fmt, js
 		fprintf(stderr, "%s: --max-list must be >= 0\n", prog);
 		return 2;
 	}
-	*ropts = (replay_opts){ .max_listed = (uint32_t)a->max_list };
+	*ropts = (replay_opts){ .max_listed = (uint32_t)a->max_list, .max_gap_ns = a->max_gap_ns };
 	if (a->stall) {
 		unsigned long long ns = 0;
 		char msg[128];
@@ -99,7 +101,7 @@ static int decode_opts(const char *prog, const replay_cli *a, out_format fmt, js
 		}
 		ropts->stall_ns = ns;
 	}
-	if (a->messages && (fmt == FMT_SMC || a->report || a->smcid)) {
+	if (a->messages && (fmt == FMT_SMC || fmt == FMT_SMC_CHK || a->report || a->smcid)) {
 		fprintf(stderr, "%s: --messages prints messages, not a report: no --report, --smcid or --format smc with it\n",
 		        prog);
 		return 2;
@@ -134,6 +136,9 @@ static void print_report(out_format fmt, const replay_result *res, const report_
 			report_print_log(stdout, &res->report);
 		}
 		replay_print_summary(stdout, res);
+		break;
+	case FMT_SMC_CHK:
+		report_print_smc_chk(stdout, &res->report);
 		break;
 	case FMT_JSON:
 		report_print_json(stdout, &res->report, json_extra, (void *)res);

@@ -56,6 +56,7 @@ static int options(const char *prog, replay_cli *a, redrive_opts *o)
 	memset(o, 0, sizeof(*o));
 	world_opts_default(&o->world);
 	o->scenario = a->scenario;
+	o->max_gap_ns = a->max_gap_ns;
 	if (a->side && parse_side(a->side, o)) {
 		fprintf(stderr, "%s: bad --side '%s'; expected client, server or an IPv4 address\n", prog, a->side);
 		return 2;
@@ -92,7 +93,10 @@ int replay_redrive_main(const char *prog, const char *file, replay_cli *a)
 	if (res.damaged)
 		fprintf(stderr, "%s: %s: %s; the messages before the damage were used\n", prog, a->name ? a->name : file,
 		        res.damage[0] ? res.damage : "the capture is damaged");
-	int rc = res.n_diffs || res.damaged ? 1 : 0;
+	if (res.time_gaps)
+		fprintf(stderr, "%s: %s: %s (%llu jump%s in all)\n", prog, a->name ? a->name : file, res.first_gap,
+		        (unsigned long long)res.time_gaps, res.time_gaps == 1 ? "" : "s");
+	int rc = res.n_diffs || res.damaged || res.time_gaps ? 1 : 0;
 	redrive_result_free(&res);
 	return rc;
 }

@@ -56,6 +56,7 @@ static int injection_opts(const char *prog, const replay_cli *a, replay_timing_o
 {
 	memset(ro, 0, sizeof(*ro));
 	ro->speed_num = ro->speed_den = 1;
+	ro->max_gap_ns = a->max_gap_ns;
 	if (a->speed && parse_speed(a->speed, &ro->speed_num, &ro->speed_den)) {
 		fprintf(stderr, "%s: bad --speed '%s'; expected a positive number like 2 or 0.5\n", prog, a->speed);
 		return 2;
@@ -128,5 +129,8 @@ int replay_timing_main(const char *prog, const char *file, replay_cli *a)
 	}
 	if (r.damaged)
 		fprintf(stderr, "%s: %s: %s\n", prog, a->name ? a->name : file, r.damage);
-	return r.failed || r.damaged ? 1 : 0;
+	if (r.time_gaps)
+		fprintf(stderr, "%s: %s: %s (%llu jump%s in all)\n", prog, a->name ? a->name : file, r.first_gap,
+		        (unsigned long long)r.time_gaps, r.time_gaps == 1 ? "" : "s");
+	return r.failed || r.damaged || r.time_gaps ? 1 : 0;
 }

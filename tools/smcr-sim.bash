@@ -80,8 +80,8 @@ _smcr_sim() {
 		case "$cmd:$prev" in
 		replay:--format | replay:-f) _smcr_sim_words "text json netstat smc" "$cur" ;;
 		*:--format | *:-f) _smcr_sim_words "text json" "$cur" ;;
-		replay:--report) _smcr_sim_words "netstat smc" "$cur" ;;
-		*:--report) _smcr_sim_words "netstat smc auto" "$cur" ;;
+		replay:--report) _smcr_sim_words "netstat smc smc_chk" "$cur" ;;
+		*:--report) _smcr_sim_words "netstat smc smc_chk auto" "$cur" ;;
 		replay:--mode | replay:-m) _smcr_sim_words "decode timing redrive" "$cur" ;;
 		bench:--mode | bench:-m)
 			case $sub in

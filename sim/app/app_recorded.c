@@ -28,6 +28,8 @@ typedef struct rec_conn {
 	uint64_t step_done;  /* bytes of the current step done */
 	uint64_t tx_off;     /* pattern offset of the next byte written */
 	sim_time held_since; /* the current step is held (not by its gate) since */
+	sim_time prev_done;  /* the previous step was done (the connect, for the first) */
+	sim_time ready;      /* the current step could first run (for the step observer) */
 	sim_event ev;
 } rec_conn;
 
@@ -50,6 +52,8 @@ struct app_recorded {
 	uint8_t *buf;
 	app_rec_stats stats;
 	uint32_t k_step;
+	app_rec_step_fn on_step;
+	void *on_step_ctx;
 };
 
 static sim_time now_of(const app_recorded *a) { return sim_now(a->st->eng); }
@@ -222,7 +226,12 @@ static bool run_step(rec_conn *c, const app_rec_step *st)
 		if (st->after_peer_close) {
 			uint32_t rmb;
 			bool closed;
-			(void)readable(c, &rmb, &closed);
+			if (readable(c, &rmb, &closed) < 0 && !closed) {
+				/* TCP says the peer's close by a read that returns 0: look */
+				while (c->s && !c->eof && read_once(c, IO_CHUNK))
+					;
+				closed = c->eof;
+			}
 			if (!closed && !c->over && !held_too_long(c))
 				return false;
 			if (!closed && !c->over) {
@@ -255,12 +264,21 @@ static void pump(rec_conn *c)
 		sim_time at = a->gate(a->ctx, st->gate);
 		if (at == SIM_TIME_NEVER)
 			return; /* a poke comes */
+		if (st->think_ns && c->prev_done + st->think_ns > at)
+			at = c->prev_done + st->think_ns;
 		if (at > now_of(a)) {
 			schedule(c, at);
 			return;
 		}
+		if (c->ready == SIM_TIME_NEVER)
+			c->ready = at > c->prev_done ? at : c->prev_done;
 		if (!run_step(c, st))
 			return;
+		sim_time now = now_of(a);
+		if (a->on_step)
+			a->on_step(a->on_step_ctx, c->sc->id, c->step, c->ready, now, c->s && sock_get_mode(c->s) == SOCK_MODE_SMCR);
+		c->prev_done = now;
+		c->ready = SIM_TIME_NEVER;
 		c->step++;
 		c->step_done = 0;
 		c->held_since = SIM_TIME_NEVER;
@@ -318,6 +336,7 @@ static void c_on_connect(sock *s, int err, void *user)
 		return;
 	}
 	c->connected = true;
+	c->prev_done = now_of(c->a);
 	pump(c);
 }
 
@@ -327,6 +346,7 @@ static rec_conn *conn_new(app_recorded *a, const app_rec_conn *sc)
 	c->a = a;
 	c->sc = sc;
 	c->held_since = SIM_TIME_NEVER;
+	c->ready = SIM_TIME_NEVER;
 	sim_event_init(&c->ev, a->k_step, a->st->entity, on_step_ev, c);
 	a->conns = g_realloc_n(a->conns, a->n_conns + 1, sizeof(*a->conns));
 	a->conns[a->n_conns++] = c;
@@ -370,6 +390,7 @@ static void l_on_accept(sock *listener, sock *child, void *user)
 	}
 	c->s = child;
 	c->connected = true;
+	c->prev_done = now_of(a);
 	sock_set_callbacks(child, &conn_cbs, c);
 	pump(c);
 }
@@ -416,6 +437,12 @@ static void on_poke(sim_engine *eng, sim_event *ev)
 }
 
 static void on_conn_ev(sim_engine *eng, sim_event *ev);
+
+void app_recorded_on_step(app_recorded *a, app_rec_step_fn fn, void *ctx)
+{
+	a->on_step = fn;
+	a->on_step_ctx = ctx;
+}
 
 void app_recorded_poke(app_recorded *a)
 {

@@ -12,7 +12,7 @@
  * (SIM_TIME_NEVER: not yet; app_recorded_poke() when that may have changed). A step held
  * by something other than its gate (data that does not come, a peer close that does not
  * arrive) for `stall_ns` runs with what is there and the app says so through the note
- * function. An accepted connection is matched to its script by the peer's alert token
+ * function. A step with a think time waits that long after the step before it was done. An accepted connection is matched to its script by the peer's alert token
  * (SMC-R), else it takes the next unmatched passive script of its port; one without a
  * script, and a script marked `drain`, reads whatever arrives and closes after the peer. */
 #ifndef SIM_APP_RECORDED_H
@@ -39,6 +39,8 @@ typedef struct app_rec_step {
 	uint64_t bytes; /* READ, WRITE */
 	uint64_t gate;
 	bool after_peer_close; /* SHUTDOWN, CLOSE, ABORT: the peer closed first */
+	uint64_t think_ns;     /* not before this long after the connection's previous step was
+	                        * done (its connect for the first): the application's think time */
 } app_rec_step;
 
 typedef struct app_rec_conn {
@@ -76,6 +78,12 @@ typedef struct app_recorded app_recorded;
 app_recorded *app_recorded_start(stack *st, smc_layer *layer, const app_rec_script *script, uint64_t seed,
                                  sim_time stall_ns, app_rec_gate_fn gate, app_rec_note_fn note, void *ctx,
                                  char *err, size_t errlen);
+/* Told of every step a scripted connection completes: the script's connection id, the
+ * step's index, when the step could first run (its gate, think time and the step before
+ * allowed it), when it was done, and whether the socket is on SMC-R. For measurements
+ * (applicability). */
+typedef void (*app_rec_step_fn)(void *ctx, uint32_t conn_id, size_t step, sim_time ready, sim_time done, bool smcr);
+void app_recorded_on_step(app_recorded *a, app_rec_step_fn fn, void *ctx);
 /* Gates may have opened: look again (from an event, not from inside the caller). */
 void app_recorded_poke(app_recorded *a);
 void app_recorded_free(app_recorded *a);

@@ -205,6 +205,20 @@ const char *rd_msg_name(const rd_msg *m, char *buf, size_t n)
 	return buf;
 }
 
+/* what the reader said of damage and time stamp jumps */
+static void damage_of(const replay_result *d, redrive_result *res)
+{
+	res->damaged = d->file_damaged;
+	res->time_gaps = d->time_gaps;
+	for (size_t i = 0; i < d->errors.n; i++) {
+		const char *text = d->errors.items[i].text;
+		if (!res->first_gap[0] && strstr(text, "time stamp jump"))
+			g_strlcpy(res->first_gap, text, sizeof(res->first_gap));
+		if (res->damaged && !res->damage[0] && strstr(text, "damaged"))
+			g_strlcpy(res->damage, text, sizeof(res->damage));
+	}
+}
+
 int redrive_run(const char *capture, const redrive_opts *o, redrive_result *res, char *err, size_t errlen)
 {
 	memset(res, 0, sizeof(*res));
@@ -214,15 +228,12 @@ int redrive_run(const char *capture, const redrive_opts *o, redrive_result *res,
 	rd.res = res;
 	if (!rd.o.wait_ns)
 		rd.o.wait_ns = 1000000000ull;
-	replay_opts ro = { .max_listed = 20, .on_msg = collect, .on_msg_ctx = &rd };
+	replay_opts ro = { .max_listed = 20, .on_msg = collect, .on_msg_ctx = &rd, .max_gap_ns = o->max_gap_ns };
 	if (replay_decode_file(capture, &ro, &rd.decoded, err, errlen)) {
 		free_run(&rd);
 		return -1;
 	}
-	res->damaged = rd.decoded.file_damaged;
-	for (size_t i = 0; i < rd.decoded.errors.n && res->damaged && !res->damage[0]; i++)
-		if (strstr(rd.decoded.errors.items[i].text, "damaged"))
-			g_strlcpy(res->damage, rd.decoded.errors.items[i].text, sizeof(res->damage));
+	damage_of(&rd.decoded, res);
 	if (!rd.have_conversation) {
 		snprintf(err, errlen, "%s: no SMC-R conversation: no CLC message in the capture", capture);
 		free_run(&rd);

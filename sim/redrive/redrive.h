@@ -66,6 +66,7 @@ typedef struct redrive_opts {
 	uint32_t side_ip; /* host order, with REDRIVE_SIDE_IP */
 	uint64_t wait_ns; /* 0: 1 s */
 	uint64_t end_ns;  /* 0: the recording's span + 10 s */
+	uint64_t max_gap_ns; /* a longer time stamp jump is closed and reported (0: 1 h) */
 	uint64_t seed;
 	bool has_seed;
 	world_opts world; /* capture options, verbose, out (the world's own output) */
@@ -104,6 +105,8 @@ typedef struct redrive_result {
 	size_t n_notes;
 	bool damaged;     /* the capture ended in a damaged record */
 	char damage[200]; /* what the reader said, with the frame number */
+	uint64_t time_gaps;  /* time stamp jumps closed (sim/replay/replay_clock.h) */
+	char first_gap[320]; /* the first, in words, with its frames */
 } redrive_result;
 
 /* Run a re-drive. 0 with res filled (differences or not); -1 when it cannot run (no SMC-R

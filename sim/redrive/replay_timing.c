@@ -15,6 +15,7 @@
 #include "sim/fabric/fabric.h"
 #include "sim/net/inet_csum.h"
 #include "sim/replay/replay.h"
+#include "sim/replay/replay_clock.h"
 #include "sim/replay/replay_frame.h"
 
 #define MAX_MACS 64
@@ -39,7 +40,8 @@ struct replay_timing {
 	sim_endpoint ep;
 	bool attached;
 	pcap_t *p;
-	uint64_t ts0; /* capture time of the first frame */
+	rp_clock clock; /* time stamps with absurd jumps closed */
+	uint64_t ts0;   /* capture time of the first frame */
 	bool have_ts0;
 	sim_time last_at;
 	uint64_t end_ns;
@@ -230,7 +232,8 @@ static void schedule_next(replay_timing *t)
 		}
 		t->frame_no++;
 		t->st.frames++;
-		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
+		uint64_t ts; /* the decode pass has reported the jumps (time_gaps) */
+		rp_clock_next(&t->clock, t->frame_no, rp_clock_stamp(h->ts.tv_sec, h->ts.tv_usec), &ts, NULL, 0);
 		sim_time at = frame_time(t, ts);
 		if (h->caplen < SIM_ETH_HLEN || !is_played_mac(t, data + 6)) {
 			t->st.not_played++;
@@ -413,7 +416,7 @@ replay_timing *replay_timing_new(world *w, const char *path, const replay_timing
 		return NULL;
 	}
 	/* a decode pass: the capture's hosts and their RoCE MACs */
-	replay_opts ro = { .max_listed = 1 };
+	replay_opts ro = { .max_listed = 64, .max_gap_ns = o->max_gap_ns };
 	replay_result res;
 	if (replay_decode_file(path, &ro, &res, err, errlen))
 		return NULL;
@@ -422,6 +425,7 @@ replay_timing *replay_timing_new(world *w, const char *path, const replay_timing
 	t->o = *o;
 	if (!t->o.speed_num || !t->o.speed_den)
 		t->o.speed_num = t->o.speed_den = 1;
+	rp_clock_init(&t->clock, o->max_gap_ns);
 	t->isn = g_hash_table_new_full(key_hash, key_equal, NULL, g_free);
 	t->buf = g_malloc(SIM_FRAME_CAPACITY);
 	t->k_inject = sim_kind("replay.inject");
@@ -446,6 +450,10 @@ replay_timing *replay_timing_new(world *w, const char *path, const replay_timing
 			if (res.report.rnics[k].stack_id == rs->id)
 				add_mac(t, res.report.rnics[k].mac);
 	}
+	t->st.time_gaps = res.time_gaps;
+	for (size_t i = 0; i < res.errors.n && !t->st.first_gap[0]; i++)
+		if (strstr(res.errors.items[i].text, "time stamp jump"))
+			snprintf(t->st.first_gap, sizeof(t->st.first_gap), "%s", res.errors.items[i].text);
 	replay_result_free(&res);
 	if (!t->st.n_played) {
 		snprintf(err, errlen, "%s: nothing to play: every IPv4 host of the capture is in the scenario (name one with "
@@ -519,6 +527,9 @@ void replay_timing_print(FILE *out, replay_timing *t)
 		        st->cut, st->too_big, st->after_end);
 	fprintf(out, "  %" PRIu64 " TCP acknowledgment numbers moved to the simulated peer's sequence, %" PRIu64 " ARP requests answered, %" PRIu64 " frames received by the injector\n",
 	        st->tcp_rewritten, st->arp_answered, st->received);
+	if (st->time_gaps)
+		fprintf(out, "  %" PRIu64 " time stamp jump%s closed; the first: %s\n", st->time_gaps, st->time_gaps == 1 ? "" : "s",
+		        st->first_gap);
 	if (st->damaged)
 		fprintf(out, "  %s; the frames before it were injected\n", st->damage);
 }

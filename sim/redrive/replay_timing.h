@@ -11,7 +11,8 @@
  * its IPv4 frames and ARP, and the RoCE VMACs the decode pass finds for it). Frames of
  * other hosts are not injected: the scenario's own stacks play them.
  * When: frame i at offset + (t_i - t_0) / speed, t_0 the capture's first frame; never
- * before the previous one.
+ * before the previous one. A jump between two frames' time stamps beyond max_gap_ns is
+ * closed as every replay mode does (sim/replay/replay_clock.h) and reported.
  * Bytes: as recorded, except two things a live peer needs (as tcpliveplay does): the
  * acknowledgment number of a played TCP segment is moved by the difference between the
  * simulated peer's initial sequence number (seen in its SYN or SYN-ACK at the injector)
@@ -41,6 +42,7 @@ typedef struct replay_timing_opts {
 	uint32_t play[REPLAY_TIMING_MAX_PLAY]; /* IPv4 (host order); none: see above */
 	size_t n_play;
 	bool no_tcp_rewrite;
+	uint64_t max_gap_ns; /* 0: 1 h */
 } replay_timing_opts;
 
 typedef struct replay_timing_stats {
@@ -58,6 +60,8 @@ typedef struct replay_timing_stats {
 	size_t n_played;
 	bool damaged; /* the file ended in a damaged record */
 	char damage[200];
+	uint64_t time_gaps;  /* time stamp jumps closed */
+	char first_gap[320]; /* the first one, in words with its frames */
 } replay_timing_stats;
 
 typedef struct replay_timing replay_timing;

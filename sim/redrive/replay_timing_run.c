@@ -40,6 +40,8 @@ static int run_world(const replay_timing_run_config *c, const scn_scenario *scn,
 	const replay_timing_stats *st = replay_timing_stats_get(t);
 	r->damaged = st->damaged;
 	snprintf(r->damage, sizeof(r->damage), "%s", st->damage);
+	r->time_gaps = st->time_gaps;
+	snprintf(r->first_gap, sizeof(r->first_gap), "%s", st->first_gap);
 	replay_timing_free(t);
 	if (world_free(w)) {
 		snprintf(err, errlen, "the capture of the run could not be written whole");

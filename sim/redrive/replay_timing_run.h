@@ -28,6 +28,8 @@ typedef struct replay_timing_run_result {
 	uint64_t failed; /* expectations that failed */
 	bool damaged;    /* the capture ended in a damaged record */
 	char damage[200];
+	uint64_t time_gaps; /* time stamp jumps closed (replay_timing.h) */
+	char first_gap[320];
 } replay_timing_run_result;
 
 /* 0 when it ran (r says how), 2 when it cannot: the scenario does not load (its

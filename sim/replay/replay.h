@@ -66,6 +66,8 @@ typedef struct replay_opts {
 	uint64_t copy_window_ns; /* the same packet again at another capture point within this
 	                          * time is a copy, not a resend (sim/replay/replay_copies.h);
 	                          * 0 = 5 ms */
+	uint64_t max_gap_ns;     /* a longer jump between two frames' time stamps is damage,
+	                          * reported and closed (sim/replay/replay_clock.h); 0 = 1 h */
 } replay_opts;
 
 /* One listed frame or problem. */
@@ -105,6 +107,7 @@ typedef struct replay_result {
 	replay_list errors; /* decode errors and damaged input, with frame numbers */
 	replay_list notes;  /* things worth knowing that are not errors */
 	bool file_damaged;  /* the file ended in the middle of a record, or similar */
+	uint64_t time_gaps; /* time stamp jumps closed (each also in errors, with its frames) */
 	replay_msg *kept;   /* every CLC and LLC message, in capture order (own copies
 	                                 * of the bytes), for the JSON "clc" and "llc" lists */
 	size_t n_kept, cap_kept;
@@ -123,6 +126,8 @@ void replay_decoder_frame(replay_decoder *d, uint64_t ts_ns, const uint8_t *data
  * pseudo-header) as not explained, with its reason; malformed: cut or inconsistent. */
 void replay_decoder_unreadable_frame(replay_decoder *d, uint64_t ts_ns, uint32_t caplen, uint32_t len,
                                      bool malformed, const char *why);
+/* A time stamp jump the reader closed (sim/replay/replay_clock.h): an error with its frame. */
+void replay_decoder_time_gap(replay_decoder *d, uint64_t frame, const char *text);
 /* Record a problem with the capture file itself (as the reader meets it). */
 void replay_decoder_file_error(replay_decoder *d, uint64_t frame, const char *text);
 /* Finish: close open flows, detect stopped links, build the report. The decoder can be

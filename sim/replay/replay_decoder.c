@@ -156,6 +156,15 @@ void replay_decoder_file_error(replay_decoder *d, uint64_t frame, const char *te
 	d->res.file_damaged = true;
 }
 
+void replay_decoder_time_gap(replay_decoder *d, uint64_t frame, const char *text)
+{
+	uint64_t saved = d->frame;
+	d->frame = frame;
+	rp_error(d, "%s", text);
+	d->frame = saved;
+	d->res.time_gaps++;
+}
+
 uint32_t rp_host_root(const replay_decoder *d, uint32_t h)
 {
 	while (h && d->hosts[h - 1].alias)

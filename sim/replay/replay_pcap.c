@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "sim/replay/replay.h"
+#include "sim/replay/replay_clock.h"
 #include "sim/replay/replay_cooked.h"
 #include "sim/replay/replay_ifaces.h"
 
@@ -39,6 +40,8 @@ int replay_decode_file(const char *path, const replay_opts *opts, replay_result 
 	rp_ifaces ifaces;
 	bool have_ifaces = rp_ifaces_open(&ifaces, path);
 	uint64_t n = 0;
+	rp_clock clock;
+	rp_clock_init(&clock, opts ? opts->max_gap_ns : 0);
 	for (;;) {
 		struct pcap_pkthdr *h;
 		const u_char *data;
@@ -58,7 +61,10 @@ int replay_decode_file(const char *path, const replay_opts *opts, replay_result 
 		if (dlt == RP_LINKTYPE_LINUX_SLL2 && h->caplen >= 8)
 			iface = (uint32_t)data[4] << 24 | (uint32_t)data[5] << 16 | (uint32_t)data[6] << 8 | data[7];
 		replay_decoder_interface(d, iface);
-		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
+		uint64_t ts;
+		char gap[REPLAY_TEXT_LEN];
+		if (rp_clock_next(&clock, n, rp_clock_stamp(h->ts.tv_sec, h->ts.tv_usec), &ts, gap, sizeof(gap)))
+			replay_decoder_time_gap(d, n, gap);
 		if (!eth) {
 			replay_decoder_frame(d, ts, data, h->caplen, h->len);
 			continue;

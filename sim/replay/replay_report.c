@@ -561,6 +561,7 @@ void replay_write_json(json_writer *w, const replay_result *res)
 	json_kv_uint(w, "roce_retransmissions", res->roce_retransmissions);
 	json_kv_uint(w, "capture_gaps", res->capture_gaps);
 	json_kv_bool(w, "file_damaged", res->file_damaged);
+	json_kv_uint(w, "time_gaps", res->time_gaps);
 	json_key(w, "unexplained_by_reason");
 	json_begin_array(w);
 	for (size_t i = 0; i < res->n_reasons; i++) {

@@ -193,10 +193,12 @@ void report_stats_add_fallback(report_stats *s, uint32_t code, bool server)
 		f = &s->fallbacks[s->n_fallbacks++];
 		f->code = code;
 	}
-	if (server)
-		f->srv_cnt++;
-	else
-		f->clnt_cnt++;
+	if (server) {
+		if (!f->srv_cnt++)
+			f->srv_seq = ++s->srv_fb_seq;
+	} else if (!f->clnt_cnt++) {
+		f->clnt_seq = ++s->clnt_fb_seq;
+	}
 }
 
 unsigned report_buf_bucket(uint64_t bytes)

@@ -110,19 +110,43 @@ typedef struct report_fallback {
 	uint32_t code; /* CLC decline / Linux fallback reason (SMCR_DECL_*) */
 	uint64_t clnt_cnt;
 	uint64_t srv_cnt;
+	uint32_t clnt_seq, srv_seq; /* 1-based order of the code's first count on each side (the
+	                             * kernel lists a side's reasons so: smc-tools' order of ties) */
 } report_fallback;
 
-/* smc-tools `smcr stats` counters of one stack. */
+/* smc-tools `smcr stats` counters of one stack (the kernel's struct smc_stats_tech). */
 typedef struct report_stats {
 	uint64_t clnt_v1_succ, clnt_v2_succ, srv_v1_succ, srv_v2_succ;
 	uint64_t clnt_hshake_err, srv_hshake_err;
 	uint64_t rx_bytes, tx_bytes;              /* SMC-R payload bytes received / sent */
 	uint64_t rx_cnt, tx_cnt;                  /* receive / send requests */
 	uint64_t rx_rmb_hist[REPORT_BUF_BUCKETS]; /* RMBs by size (receive buffers) */
-	uint64_t tx_rmb_hist[REPORT_BUF_BUCKETS]; /* peer RMBs by size (send targets) */
+	uint64_t tx_rmb_hist[REPORT_BUF_BUCKETS]; /* send buffers by size (from a capture, which
+	                                           * shows no send buffer: the peer's RMBs) */
+	uint64_t rx_pd[REPORT_BUF_BUCKETS], tx_pd[REPORT_BUF_BUCKETS]; /* requests by payload size */
+	uint64_t rx_rmbuse, tx_rmbuse;      /* bytes of RMBs / send buffers connections hold now */
+	uint64_t rx_rmbuse_peak, tx_rmbuse_peak;
+	uint64_t rx_buf_full;               /* receive calls that found the RMBE full */
+	uint64_t rx_size_small;             /* receive calls asking for less than was there */
+	uint64_t tx_buf_full, tx_buf_full_peer;     /* send buffer full; peer RMBE full */
+	uint64_t tx_size_small, tx_size_small_peer; /* sends longer than the send buffer; than the peer RMBE */
+	uint64_t rx_downgrades, rx_reuses, tx_downgrades, tx_reuses; /* RMBs; send buffers */
+	uint64_t urg_data_cnt;              /* urgent data sent or read (the one special call modelled) */
 	uint32_t n_fallbacks;
+	uint32_t clnt_fb_seq, srv_fb_seq; /* the last seq given on each side */
 	report_fallback fallbacks[REPORT_MAX_FALLBACKS];
 } report_stats;
+
+/* Storage planning figures of one stack from a run (sim/report/report_storage.c prints
+ * them): what IBM's worksheet needs, and what the run held at its peak. */
+typedef struct report_storage {
+	bool known;              /* from a run; a capture has none */
+	uint32_t pfids;          /* RoCE PFIDs (ports) the stack activated */
+	uint64_t fixed_memory;   /* the stack's FIXEDMEMORY limit in bytes (0: none) */
+	uint64_t lgr_peak;       /* the most SMC-R link groups at once */
+	uint64_t conn_peak;      /* the most SMC-R connections at once */
+	uint64_t rmb_blocks_peak; /* the most 1 MB RMB blocks z/OS would have held at once */
+} report_storage;
 
 typedef struct report_stack {
 	uint32_t id;                /* 1, 2, ... */
@@ -131,7 +155,11 @@ typedef struct report_stack {
 	uint8_t system_id[8]; /* SMC peer id: 2 random bytes + RNIC MAC */
 	uint8_t family;       /* 4 or 6 (0 = no address known) */
 	uint8_t ip[16];       /* main address (IPv4 in the first 4 bytes) */
+	char hostname[REPORT_NAME_LEN]; /* the SMC-Rv2 host name (smcr info), may be empty */
+	bool smcr_v2;                   /* SMC-Rv2 offered and accepted */
+	uint8_t smc_release;            /* SMC-Rv2 release (0: 2.0, 1: 2.1) */
 	report_stats stats;
+	report_storage storage;
 } report_stack;
 
 typedef struct report_rnic {
@@ -147,6 +175,8 @@ typedef struct report_rnic {
 	uint8_t n_gids;
 	uint8_t gids[REPORT_MAX_GIDS][16];
 	uint32_t mtu; /* bytes, 0 unknown */
+	uint16_t pci_device; /* PCI device id (0x1004 10GbE RoCE Express, 0x1016 RoCE Express2,
+	                      * 0x1017 ConnectX-5), 0 unknown */
 	report_rnic_status status;
 	uint64_t bytes_in, bytes_out, ops_in, ops_out;
 } report_rnic;
@@ -166,7 +196,12 @@ typedef struct report_lgr {
 	uint32_t n_links;
 	uint32_t n_conns;
 	uint64_t buf_storage;         /* bytes of RMBs (receive buffers) this stack has in the group */
+	uint64_t sndbuf_storage;      /* bytes of send buffers this stack has in the group */
 	uint8_t max_links, max_conns; /* v2.1 negotiated limits, 0 unknown */
+	uint8_t peer_release;         /* SMC-Rv2: the peer's release (0: 2.0, 1: 2.1) */
+	uint8_t peer_os;              /* SMC-Rv2: the peer's OS type (1 z/OS, 2 Linux, 3 AIX), 0 unknown */
+	bool v2_direct;               /* SMC-Rv2: peers in one subnet (no router between) */
+	char eid[33];                 /* SMC-Rv2: the negotiated EID, blank-trimmed */
 } report_lgr;
 
 typedef struct report_link {
@@ -219,6 +254,7 @@ typedef struct report_conn {
 	uint32_t local_token, peer_token;                 /* RMBE alert tokens */
 	uint32_t rmbe_size, peer_rmbe_size, sndbuf_size;  /* bytes, 0 unknown */
 	report_cursor rx_prod, rx_cons, tx_prod, tx_cons; /* last CDC received / sent */
+	report_cursor tx_prep, tx_sent, tx_fin;           /* send buffer cursors (unknown in a capture) */
 	uint8_t rx_prod_flags, rx_conn_flags, tx_prod_flags, tx_conn_flags;
 	uint64_t bytes_sent, bytes_received;    /* application bytes */
 	uint64_t rdma_bytes_out, rdma_bytes_in; /* RDMA WRITE payload bytes (retransmissions included) */

@@ -56,8 +56,16 @@ void report_core_lgr(report_lgr *g, const smcr_lgr_info *li)
 	g->n_links = li->n_links;
 	g->n_conns = li->conns_num;
 	g->buf_storage = li->rmb_bytes;
+	g->sndbuf_storage = li->sndbuf_bytes;
 	g->max_links = li->max_links;
 	g->max_conns = li->max_conns;
+	g->peer_release = li->peer_release;
+	g->peer_os = li->peer_os;
+	g->v2_direct = li->v2_direct;
+	n = sizeof(li->negotiated_eid); /* blank-padded too */
+	while (n && (li->negotiated_eid[n - 1] == ' ' || !li->negotiated_eid[n - 1]))
+		n--;
+	snprintf(g->eid, sizeof(g->eid), "%.*s", (int)n, li->negotiated_eid);
 }
 
 report_link *report_core_add_link(smcr_report *r, const smcr_ctx *ctx, const smcr_link_info *li,
@@ -110,10 +118,31 @@ void report_core_stats(report_stats *rs, const smcr_ctx *ctx)
 	rs->tx_bytes = s.tx_bytes;
 	rs->rx_cnt = s.rx_cnt;
 	rs->tx_cnt = s.tx_cnt;
-	/* the core's last two buckets (1024K, >1024K) fold into the report's >512K */
+	/* the core's last two buckets (1024K, >1024K) fold into the report's >512K, as
+	 * smc-tools folds them (fillbuffer) */
 	size_t nb = sizeof(s.rmb_size_hist) / sizeof(s.rmb_size_hist[0]);
-	for (size_t i = 0; i < nb; i++)
-		rs->rx_rmb_hist[i < REPORT_BUF_BUCKETS ? i : REPORT_BUF_BUCKETS - 1] += s.rmb_size_hist[i];
+	for (size_t i = 0; i < nb; i++) {
+		size_t k = i < REPORT_BUF_BUCKETS ? i : REPORT_BUF_BUCKETS - 1;
+		rs->rx_rmb_hist[k] += s.rmb_size_hist[i];
+		rs->tx_rmb_hist[k] += s.sndbuf_size_hist[i];
+		rs->rx_pd[k] += s.rx_pd[i];
+		rs->tx_pd[k] += s.tx_pd[i];
+	}
+	rs->rx_rmbuse = s.rmb_bytes_used;
+	rs->tx_rmbuse = s.sndbuf_bytes_used;
+	rs->rx_rmbuse_peak = s.rmb_bytes_peak;
+	rs->tx_rmbuse_peak = s.sndbuf_bytes_peak;
+	rs->rx_buf_full = s.rx_buf_full;
+	rs->rx_size_small = s.rx_size_small;
+	rs->tx_buf_full = s.tx_buf_full;
+	rs->tx_buf_full_peer = s.tx_peer_full;
+	rs->tx_size_small = s.tx_size_small;
+	rs->tx_size_small_peer = s.tx_peer_size_small;
+	rs->rx_downgrades = s.rmb_downgrade;
+	rs->rx_reuses = s.rmb_reuse;
+	rs->tx_downgrades = s.sndbuf_downgrade;
+	rs->tx_reuses = s.sndbuf_reuse;
+	rs->urg_data_cnt = s.urg_tx_cnt + s.urg_rx_cnt;
 	for (int i = 0; i < SMCR_MAX_FBACK_RSN; i++) {
 		for (uint32_t n = 0; n < s.clnt_fback_rsn[i].count; n++)
 			report_stats_add_fallback(rs, s.clnt_fback_rsn[i].code, false);

@@ -6,6 +6,7 @@
 #include "model/clc.h"
 #include "sim/addr/addr_text.h"
 #include "sim/report/report_print.h"
+#include "sim/report/report_storage.h"
 
 static void kv_gid(json_writer *w, const char *key, const uint8_t gid[16])
 {
@@ -69,14 +70,30 @@ static void write_stats(json_writer *w, const report_stats *st)
 	json_kv_uint(w, "rx_requests", st->rx_cnt);
 	json_kv_uint(w, "tx_requests", st->tx_cnt);
 	const char *names[REPORT_BUF_BUCKETS] = { "8K", "16K", "32K", "64K", "128K", "256K", "512K", ">512K" };
-	for (int k = 0; k < 2; k++) {
-		const uint64_t *h = k == 0 ? st->rx_rmb_hist : st->tx_rmb_hist;
-		json_key(w, k == 0 ? "rx_buffers" : "tx_buffers");
+	const uint64_t *hists[4] = { st->rx_rmb_hist, st->tx_rmb_hist, st->rx_pd, st->tx_pd };
+	const char *hist_keys[4] = { "rx_buffers", "tx_buffers", "rx_requests_by_size", "tx_requests_by_size" };
+	for (int k = 0; k < 4; k++) {
+		json_key(w, hist_keys[k]);
 		json_begin_object(w);
 		for (int i = 0; i < REPORT_BUF_BUCKETS; i++)
-			json_kv_uint(w, names[i], h[i]);
+			json_kv_uint(w, names[i], hists[k][i]);
 		json_end_object(w);
 	}
+	json_kv_uint(w, "rx_buffer_usage", st->rx_rmbuse);
+	json_kv_uint(w, "tx_buffer_usage", st->tx_rmbuse);
+	json_kv_uint(w, "rx_buffer_usage_peak", st->rx_rmbuse_peak);
+	json_kv_uint(w, "tx_buffer_usage_peak", st->tx_rmbuse_peak);
+	json_kv_uint(w, "rx_buffer_full", st->rx_buf_full);
+	json_kv_uint(w, "rx_buffer_too_small", st->rx_size_small);
+	json_kv_uint(w, "tx_buffer_full", st->tx_buf_full);
+	json_kv_uint(w, "tx_buffer_full_remote", st->tx_buf_full_peer);
+	json_kv_uint(w, "tx_buffer_too_small", st->tx_size_small);
+	json_kv_uint(w, "tx_buffer_too_small_remote", st->tx_size_small_peer);
+	json_kv_uint(w, "rx_buffer_downgrades", st->rx_downgrades);
+	json_kv_uint(w, "rx_buffer_reuses", st->rx_reuses);
+	json_kv_uint(w, "tx_buffer_downgrades", st->tx_downgrades);
+	json_kv_uint(w, "tx_buffer_reuses", st->tx_reuses);
+	json_kv_uint(w, "urgent_data", st->urg_data_cnt);
 	json_key(w, "fallbacks");
 	json_begin_array(w);
 	for (uint32_t i = 0; i < st->n_fallbacks; i++) {
@@ -102,6 +119,7 @@ static void write_rnic(json_writer *w, const smcr_report *r, const report_rnic *
 	json_kv_str(w, "netdev", n->netdev);
 	json_kv_str(w, "pnetid", n->pnetid);
 	kv_known_u32(w, "pfid", n->pfid);
+	json_kv_hex(w, "pci_device", n->pci_device, 4);
 	json_kv_uint(w, "port", n->port);
 	kv_mac(w, "vmac", n->mac);
 	json_key(w, "gids");
@@ -169,8 +187,13 @@ static void write_lgr(json_writer *w, const smcr_report *r, const report_lgr *g)
 	json_kv_uint(w, "link_count", g->n_links);
 	json_kv_uint(w, "connection_count", g->n_conns);
 	json_kv_uint(w, "buffer_storage", g->buf_storage);
+	json_kv_uint(w, "sndbuf_storage", g->sndbuf_storage);
 	json_kv_uint(w, "max_links", g->max_links);
 	json_kv_uint(w, "max_conns", g->max_conns);
+	json_kv_uint(w, "peer_release", g->peer_release);
+	json_kv_uint(w, "peer_os", g->peer_os);
+	json_kv_bool(w, "v2_direct", g->v2_direct);
+	json_kv_str(w, "eid", g->eid);
 	json_key(w, "links");
 	json_begin_array(w);
 	for (size_t i = 0; i < r->n_links; i++)
@@ -294,7 +317,11 @@ void report_write_json(json_writer *w, const smcr_report *r)
 		kv_id8(w, "system_id", s->system_id);
 		report_ip_str(s->family, s->ip, ip, sizeof(ip));
 		json_kv_str(w, "ip", s->family ? ip : NULL);
+		json_kv_str(w, "hostname", s->hostname);
+		json_kv_bool(w, "smcr_v2", s->smcr_v2);
+		json_kv_uint(w, "smc_release", s->smc_release);
 		write_stats(w, &s->stats);
+		report_write_storage_json(w, s);
 		json_key(w, "rnics");
 		json_begin_array(w);
 		for (size_t i = 0; i < r->n_rnics; i++)

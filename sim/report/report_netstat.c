@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sim/report/report_print.h"
+#include "sim/report/report_storage.h"
 
 #define COL 28
 
@@ -279,6 +280,8 @@ unsigned report_print_netstat(FILE *out, const smcr_report *r, const report_nets
 			}
 		}
 		print_conns(out, r, s->id, o);
+		if (!o->smcid)
+			report_print_storage(out, s);
 	}
 	if (o->smcid && printed == 0)
 		fprintf(out, "\nNo SMC-R link group or link with id %08" PRIX32 "\n", o->smcid);

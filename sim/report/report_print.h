@@ -24,6 +24,11 @@ unsigned report_print_netstat(FILE *out, const smcr_report *r, const report_nets
  * smcr device, smcr -d stats, smcss -a and smcss -R. */
 void report_print_smc(FILE *out, const smcr_report *r);
 
+/* smc_chk's live-test verdict for every connection, from its client ("Success, using
+ * SMC-R", or "Failed  (TCP fallback), reasons:" with both sides' codes as the smcss man
+ * page words them). */
+void report_print_smc_chk(FILE *out, const smcr_report *r);
+
 /* IST2406I-style message groups for link failures, one line for orderly removals. */
 void report_print_log(FILE *out, const smcr_report *r);
 

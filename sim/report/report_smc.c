@@ -1,18 +1,20 @@
-/* smc-tools style report (Linux): the columns of `smcr linkgroup show`, `smcr -dd linkgroup
- * link-show`, `smcr device`, `smcr -d stats`, `smcss -a` and `smcss -R`, as smc-tools
- * prints them (headers and widths from its linkgroup.c, dev.c, stats.c and smcss.c), one
- * block per stack. What a report cannot know (UID, inode, interface index) prints as zero,
- * like an unset field in smc-tools. A TCP-mode socket shows its fallback reason as
- * "TCP <local>/<peer>", as the smcss man page describes. Trailing blanks are trimmed. */
+/* smc-tools style report (Linux), one block per stack, as smc-tools v1.8.5 prints each view
+ * (its linkgroup.c, dev.c, stats.c, info.c, smcss.c and the smc_rnics script, read for
+ * their format strings): smcr info, smcr linkgroup show, smcr -d linkgroup, smcr -dd
+ * linkgroup link-show, smcr device, smc_rnics, smcr -d stats, smcss -a, smcss -R, and for a
+ * report read from a capture smcss -d. What a report cannot know (UID, inode, interface
+ * index) prints as zero, like an unset field in smc-tools. A TCP-mode socket shows its
+ * fallback reason as smcss does: "TCP 0x03030002", the peer's code after a slash only
+ * when there is one. Trailing blanks are trimmed. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
 
 #include "model/clc.h"
 #include "sim/report/report_print.h"
+#include "sim/report/report_smc_int.h"
 
-static void line(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void line(FILE *out, const char *fmt, ...)
+void report_smc_line(FILE *out, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -24,6 +26,8 @@ static void line(FILE *out, const char *fmt, ...)
 		buf[--n] = '\0';
 	fprintf(out, "%s\n", buf);
 }
+
+#define line report_smc_line
 
 static const report_rnic *rnic_of(const smcr_report *r, uint32_t id)
 {
@@ -116,122 +120,66 @@ static void print_device(FILE *out, const smcr_report *r, const report_stack *s)
 		for (size_t li = 0; li < r->n_links; li++)
 			if (r->links[li].rnic_id == n->id && r->links[li].state == REPORT_LINK_ACTIVE)
 				links++;
+		char type[16];
+		report_smc_dev_type(n->pci_device, type, sizeof(type));
 		line(out, "%-15.15s %-8.8s %4u  %8s  %-13s  %3s   %5u  %-16s", n->netdev, n->name, n->port,
-		     n->status == REPORT_RNIC_READY ? "ACTIVE" : "INACTIVE",
-		     s->os == REPORT_OS_ZOS ? "RoCE_Express" : "RoCE", rnic_critical(r, n) ? "Yes" : "No", links,
+		     n->status == REPORT_RNIC_READY ? "ACTIVE" : "INACTIVE", type, rnic_critical(r, n) ? "Yes" : "No", links,
 		     n->pnetid);
 	}
 }
 
-static int cmp_fallback(const report_fallback *a, const report_fallback *b, bool server)
-{
-	uint64_t ca = server ? a->srv_cnt : a->clnt_cnt, cb = server ? b->srv_cnt : b->clnt_cnt;
-	if (ca != cb)
-		return ca > cb ? -1 : 1;
-	return a->code < b->code ? -1 : a->code > b->code ? 1
-	                                                  : 0;
-}
-
-/* Fallback reasons of one side, most frequent first (ties by code), like smc-tools
- * (which shows the top three; we show all). */
-static void print_fallbacks(FILE *out, const report_stats *st, bool server)
-{
-	const report_fallback *order[REPORT_MAX_FALLBACKS];
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < st->n_fallbacks; i++)
-		if (server ? st->fallbacks[i].srv_cnt : st->fallbacks[i].clnt_cnt)
-			order[n++] = &st->fallbacks[i];
-	for (uint32_t i = 1; i < n; i++)
-		for (uint32_t j = i; j > 0 && cmp_fallback(order[j], order[j - 1], server) < 0; j--) {
-			const report_fallback *t = order[j];
-			order[j] = order[j - 1];
-			order[j - 1] = t;
-		}
-	if (n)
-		line(out, "    %s", server ? "Server" : "Client");
-	for (uint32_t i = 0; i < n; i++) {
-		const char *name = smcr_decline_name(order[i]->code);
-		if (!strncmp(name, "SMC_CLC_DECL_", 13))
-			name += 13;
-		line(out, "     %-12s %08" PRIx32 "  %12" PRIu64, name, order[i]->code,
-		     server ? order[i]->srv_cnt : order[i]->clnt_cnt);
-	}
-}
-
-static void print_bufs(FILE *out, const uint64_t hist[REPORT_BUF_BUCKETS])
-{
-	line(out, "            8KB    16KB    32KB    64KB   128KB   256KB   512KB  >512KB");
-	line(out, "  Bufs   %6" PRIu64 "  %6" PRIu64 "  %6" PRIu64 "  %6" PRIu64 "  %6" PRIu64 "  %6" PRIu64 "  %6" PRIu64 "  %6" PRIu64, hist[0], hist[1], hist[2], hist[3], hist[4], hist[5], hist[6], hist[7]);
-}
-
-static void print_stats(FILE *out, const report_stack *s)
-{
-	const report_stats *st = &s->stats;
-	uint64_t clnt = st->clnt_v1_succ + st->clnt_v2_succ, srv = st->srv_v1_succ + st->srv_v2_succ;
-	uint64_t smc = clnt + srv, hs = st->clnt_hshake_err + st->srv_hshake_err;
-	uint64_t fb_c = 0, fb_s = 0;
-	for (uint32_t i = 0; i < st->n_fallbacks; i++) {
-		fb_c += st->fallbacks[i].clnt_cnt;
-		fb_s += st->fallbacks[i].srv_cnt;
-	}
-	/* average with one decimal in integer arithmetic, rounded half up */
-	uint64_t reqs = st->rx_cnt + st->tx_cnt, avg10 = smc ? (reqs * 10 + smc / 2) / smc : 0;
-	line(out, "# smcr -d stats");
-	line(out, "SMC-R Connections Summary");
-	line(out, "  Total connections handled  %12" PRIu64, smc + hs + fb_c + fb_s);
-	line(out, "  SMC connections            %12" PRIu64 " (client %" PRIu64 ", server %" PRIu64 ")", smc, clnt, srv);
-	line(out, "    v1                       %12" PRIu64, st->clnt_v1_succ + st->srv_v1_succ);
-	line(out, "    v2                       %12" PRIu64, st->clnt_v2_succ + st->srv_v2_succ);
-	line(out, "  Handshake errors           %12" PRIu64 " (client %" PRIu64 ", server %" PRIu64 ")", hs,
-	     st->clnt_hshake_err, st->srv_hshake_err);
-	line(out, "  Avg requests per SMC conn  %12" PRIu64 ".%" PRIu64, avg10 / 10, avg10 % 10);
-	line(out, "  TCP fallback               %12" PRIu64 " (client %" PRIu64 ", server %" PRIu64 ")", fb_c + fb_s,
-	     fb_c, fb_s);
-	print_fallbacks(out, st, true);
-	print_fallbacks(out, st, false);
-	fputc('\n', out);
-	line(out, "RX Stats");
-	line(out, "  Data transmitted (Bytes) %14" PRIu64, st->rx_bytes);
-	line(out, "  Total requests             %12" PRIu64, st->rx_cnt);
-	print_bufs(out, st->rx_rmb_hist);
-	fputc('\n', out);
-	line(out, "TX Stats");
-	line(out, "  Data transmitted (Bytes) %14" PRIu64, st->tx_bytes);
-	line(out, "  Total requests             %12" PRIu64, st->tx_cnt);
-	print_bufs(out, st->tx_rmb_hist);
-}
-
+/* smcss's addr_format() without -w: "addr:port", and past 23 characters the address cut
+ * and marked "..": "fd00:1234:5678:9a..:5000" */
 static void addr_str(uint8_t family, const uint8_t ip[16], uint16_t port, char *out, size_t n)
 {
-	char ipbuf[64];
+	char ipbuf[64], portbuf[8];
 	report_ip_str(family, ip, ipbuf, sizeof(ipbuf));
-	snprintf(out, n, "%s:%u", ipbuf, port);
+	snprintf(portbuf, sizeof(portbuf), "%u", port);
+	size_t alen = strlen(ipbuf), plen = strlen(portbuf);
+	if (alen + 1 + plen > 23)
+		snprintf(out, n, "%.*s..:%s", (int)(23 - 1 - plen - 2), ipbuf, portbuf);
+	else
+		snprintf(out, n, "%s:%s", ipbuf, portbuf);
+}
+
+/* State, UID, Inode, Local Address, Peer Address, Intf: the columns every smcss row has */
+static void row_head(const report_conn *c, char *out, size_t n)
+{
+	char la[80], pa[80];
+	addr_str(c->family, c->local_ip, c->local_port, la, sizeof(la));
+	addr_str(c->family, c->peer_ip, c->peer_port, pa, sizeof(pa));
+	snprintf(out, n, "%-14s %05d %07d %-23s %-23s %04x", report_conn_state_name(c->state), 0, 0, la, pa, 0u);
+}
+
+/* smcss's Mode column of a TCP socket: its reason, the peer's after a slash when it sent one */
+static void fallback_mode(const report_conn *c, char *out, size_t n)
+{
+	if (c->peer_diagnosis)
+		snprintf(out, n, "TCP 0x%08" PRIx32 "/0x%08" PRIx32, c->fallback_reason, c->peer_diagnosis);
+	else
+		snprintf(out, n, "TCP 0x%08" PRIx32, c->fallback_reason);
 }
 
 static void print_smcss(FILE *out, const smcr_report *r, const report_stack *s, bool smcr_only)
 {
 	line(out, smcr_only ? "# smcss -R" : "# smcss -a");
 	if (smcr_only)
-		line(out, "State          UID   Inode   Local Address           Foreign Address         Intf Mode "
+		line(out, "State          UID   Inode   Local Address           Peer Address            Intf Mode "
 		          "Role IB-device       Port Linkid GID                                      Peer-GID");
 	else
-		line(out, "State          UID   Inode   Local Address           Foreign Address         Intf Mode ");
+		line(out, "State          UID   Inode   Local Address           Peer Address            Intf Mode ");
 	for (size_t i = 0; i < r->n_conns; i++) {
 		const report_conn *c = &r->conns[i];
 		if (c->stack_id != s->id || (smcr_only && c->mode != REPORT_MODE_SMCR))
 			continue;
-		char la[80], fa[80], mode[40];
-		addr_str(c->family, c->local_ip, c->local_port, la, sizeof(la));
-		addr_str(c->family, c->peer_ip, c->peer_port, fa, sizeof(fa));
+		char head[256], mode[40];
+		row_head(c, head, sizeof(head));
 		if (c->mode == REPORT_MODE_TCP)
-			snprintf(mode, sizeof(mode), "TCP  0x%08" PRIx32 "/0x%08" PRIx32, c->fallback_reason, c->peer_diagnosis);
+			fallback_mode(c, mode, sizeof(mode));
 		else
 			snprintf(mode, sizeof(mode), "%4s", report_conn_mode_name(c->mode));
-		char head[256];
-		snprintf(head, sizeof(head), "%-14s %05d %07d %-23s %-23s %04x %s", report_conn_state_name(c->state), 0, 0,
-		         la, fa, 0u, mode);
 		if (!smcr_only) {
-			line(out, "%s", head);
+			line(out, "%s %s", head, mode);
 			continue;
 		}
 		const report_link *lk = NULL;
@@ -244,7 +192,7 @@ static void print_smcss(FILE *out, const smcr_report *r, const report_stack *s, 
 		char lg[46], pg[46];
 		report_gid_str(c->local_gid, lg, sizeof(lg));
 		report_gid_str(c->peer_gid, pg, sizeof(pg));
-		line(out, "%s %4s %-15s %02x   %02x     %-40s %s", head, report_role_short(g ? g->role : c->role),
+		line(out, "%s %s %4s %-15s %02x   %02x     %-40s %s", head, mode, report_role_short(g ? g->role : c->role),
 		     n ? n->name : "", n ? n->port : 0, c->link_num, lg, pg);
 	}
 }
@@ -254,28 +202,73 @@ static void cursor_str(report_cursor c, char *out, size_t n)
 	snprintf(out, n, "%04x:%08" PRIx32, c.wrap, c.count);
 }
 
-/* smcss -d: the connection's token, buffers, cursors and flags as its last CDC messages
- * each way carried them (printed for reports from a capture, where they are the wire's). */
+/* the CDC connection state flags (RFC 7609 and Linux struct smc_cdc_conn_state_flags):
+ * done writing, closed, abnormal close */
+#define CONN_FLAGS_CLOSING 0xE0u
+
+/* smcss -d: every socket; an SMC-R one with its shutdown state (R: receiving shut, from
+ * the peer's close flags; W: sending shut, from ours), token, buffer sizes and cursors,
+ * in hex as smcss prints them. A capture shows no send buffer cursors: zeros there. */
 static void print_smcss_debug(FILE *out, const smcr_report *r, const report_stack *s)
 {
 	line(out, "# smcss -d");
-	line(out, "State          Local Address           Foreign Address         Mode Token    Sndbuf   Rcvbuf   "
-	          "Peerbuf  rxprod-Cursor rxcons-Cursor rxFlags txprod-Cursor txcons-Cursor txFlags");
+	line(out, "State          UID   Inode   Local Address           Peer Address            Intf Mode Shutd Token    "
+	          "Sndbuf   Rcvbuf   Peerbuf  rxprod-Cursor rxcons-Cursor rxFlags txprod-Cursor txcons-Cursor txFlags "
+	          "txprep-Cursor txsent-Cursor txfin-Cursor  ");
 	for (size_t i = 0; i < r->n_conns; i++) {
 		const report_conn *c = &r->conns[i];
-		if (c->stack_id != s->id || c->mode != REPORT_MODE_SMCR)
+		if (c->stack_id != s->id)
 			continue;
-		char la[80], fa[80], rp[24], rc[24], tp[24], tc[24];
-		addr_str(c->family, c->local_ip, c->local_port, la, sizeof(la));
-		addr_str(c->family, c->peer_ip, c->peer_port, fa, sizeof(fa));
-		cursor_str(c->rx_prod, rp, sizeof(rp));
-		cursor_str(c->rx_cons, rc, sizeof(rc));
-		cursor_str(c->tx_prod, tp, sizeof(tp));
-		cursor_str(c->tx_cons, tc, sizeof(tc));
-		line(out, "%-14s %-23s %-23s %4s %08" PRIx32 " %-8" PRIu32 " %-8" PRIu32 " %-8" PRIu32 " %-13s %-13s %02x:%02x   %-13s %-13s %02x:%02x",
-		     report_conn_state_name(c->state), la, fa, report_conn_mode_name(c->mode), c->local_token,
-		     c->sndbuf_size, c->rmbe_size, c->peer_rmbe_size, rp, rc, c->rx_prod_flags, c->rx_conn_flags, tp, tc,
-		     c->tx_prod_flags, c->tx_conn_flags);
+		char head[256], mode[40];
+		row_head(c, head, sizeof(head));
+		if (c->mode != REPORT_MODE_SMCR) {
+			fallback_mode(c, mode, sizeof(mode));
+			line(out, "%s %s", head, c->mode == REPORT_MODE_TCP ? mode : report_conn_mode_name(c->mode));
+			continue;
+		}
+		char cur[7][24];
+		report_cursor cs[7] = { c->rx_prod, c->rx_cons, c->tx_prod, c->tx_cons, c->tx_prep, c->tx_sent, c->tx_fin };
+		for (int k = 0; k < 7; k++)
+			cursor_str(cs[k], cur[k], sizeof(cur[k]));
+		line(out, "%s %4s  %c-%c  %08" PRIx32 " %08" PRIx32 " %08" PRIx32 " %08" PRIx32 " %s %s %02x:%02x   %s %s %02x:%02x   %s %s %s",
+		     head, "SMCR", c->rx_conn_flags & CONN_FLAGS_CLOSING ? 'R' : '<', c->tx_conn_flags & CONN_FLAGS_CLOSING ? 'W' : '>',
+		     c->local_token, c->sndbuf_size, c->rmbe_size, c->peer_rmbe_size, cur[0], cur[1], c->rx_prod_flags,
+		     c->rx_conn_flags, cur[2], cur[3], c->tx_prod_flags, c->tx_conn_flags, cur[4], cur[5], cur[6]);
+	}
+}
+
+/* smcr -d linkgroup: show_lgr_smcr_info_lgr_details() per link group, a blank line between */
+static void print_lgr_details(FILE *out, const smcr_report *r, const report_stack *s)
+{
+	static const char *os_names[] = { "Unknown (0)", "ZOS", "LINUX", "AIX" };
+	line(out, "# smcr -d linkgroup");
+	bool first = true;
+	for (size_t i = 0; i < r->n_lgrs; i++) {
+		const report_lgr *g = &r->lgrs[i];
+		if (g->stack_id != s->id)
+			continue;
+		if (!first)
+			fputc('\n', out);
+		first = false;
+		line(out, "LG-ID    : %08" PRIx32, g->id);
+		line(out, "LG-Role  : %s", g->role == REPORT_ROLE_SERVER ? "SERV" : "CLNT");
+		line(out, "LG-Type  : %s", report_lgr_type_name(g->type));
+		line(out, "VLAN     : %x", g->vlan == REPORT_NO_VLAN ? 0u : (unsigned)g->vlan);
+		line(out, "PNET-ID  : %s", g->pnetid);
+		line(out, "Version  : %u", g->version == 2 ? 2u : 1u);
+		if (g->version == 2) {
+			line(out, "Peer-Rel : %u", (unsigned)g->peer_release);
+			line(out, "Peer-Host: %s", g->peer_host);
+			if (g->peer_os < sizeof(os_names) / sizeof(os_names[0]))
+				line(out, "Peer-OS  : %s", os_names[g->peer_os]);
+			else
+				line(out, "Peer-OS  : Unknown (%#x)", (unsigned)g->peer_os);
+			line(out, "Direct   : %s", g->v2_direct ? "Yes" : "No");
+			line(out, "EID      : %s", g->eid);
+		}
+		line(out, "#Conns   : %u", g->n_conns);
+		line(out, "Sndbuf   : %" PRIu64 " B", g->sndbuf_storage);
+		line(out, "RMB      : %" PRIu64 " B", g->buf_storage);
 	}
 }
 
@@ -286,13 +279,21 @@ void report_print_smc(FILE *out, const smcr_report *r)
 		if (si)
 			fputc('\n', out);
 		line(out, "=== stack %u: %s (%s) ===", s->id, s->name[0] ? s->name : "?", report_os_name(s->os));
+		if (!r->from_capture) { /* a capture shows neither the hosts nor their counters */
+			report_smc_info(out, r, s);
+			fputc('\n', out);
+		}
 		print_lgr_show(out, r, s);
+		fputc('\n', out);
+		print_lgr_details(out, r, s);
 		fputc('\n', out);
 		print_link_show(out, r, s);
 		fputc('\n', out);
 		print_device(out, r, s);
 		fputc('\n', out);
-		print_stats(out, s);
+		report_smc_rnics(out, r, s);
+		fputc('\n', out);
+		report_smc_stats(out, s);
 		fputc('\n', out);
 		print_smcss(out, r, s, false);
 		fputc('\n', out);

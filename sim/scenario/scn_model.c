@@ -228,6 +228,33 @@ uint32_t scn_find_stack(const scn_scenario *scn, const char *name)
 	return SCN_NONE;
 }
 
+int scn_iface_pnetid(const scn_scenario *scn, const char *spec, char *out, size_t outlen, char *err, size_t errlen)
+{
+	const char *dot = strchr(spec, '.');
+	const scn_interface *hit = NULL;
+	unsigned hits = 0;
+	for (size_t i = 0; i < scn->n_stacks; i++) {
+		const scn_stack *st = &scn->stacks[i];
+		if (dot && (strlen(st->name) != (size_t)(dot - spec) || strncmp(st->name, spec, (size_t)(dot - spec))))
+			continue;
+		for (size_t k = 0; k < st->n_ifaces; k++)
+			if (!strcmp(st->ifaces[k].name, dot ? dot + 1 : spec)) {
+				hit = &st->ifaces[k];
+				hits++;
+			}
+	}
+	if (hits != 1) {
+		if (hits)
+			snprintf(err, errlen, "interface '%s' is on %u stacks; name it STACK.IFACE", spec, hits);
+		else
+			snprintf(err, errlen, "no interface '%s' in %s (STACK.IFACE or IFACE)", spec, scn->file);
+		return -1;
+	}
+	/* the default network's name is the SMC-R layer's (sim/smc/smc_layer.c) */
+	snprintf(out, outlen, "%s", hit->pnetid[0] ? hit->pnetid : "SIMNET");
+	return 0;
+}
+
 uint32_t scn_find_app(const scn_scenario *scn, const char *name)
 {
 	if (scn->index)
@@ -345,6 +372,7 @@ const char *scn_report_format_name(scn_report_format f)
 	case SCN_REPORT_AUTO: return "auto";
 	case SCN_REPORT_NETSTAT: return "netstat";
 	case SCN_REPORT_SMC: return "smc";
+	case SCN_REPORT_SMC_CHK: return "smc_chk";
 	case SCN_REPORT_JSON: return "json";
 	}
 	return "?";

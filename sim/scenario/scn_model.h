@@ -272,6 +272,7 @@ typedef enum scn_report_format {
 	SCN_REPORT_NETSTAT, /* z/OS NETSTAT DEVLINKS SMC style */
 	SCN_REPORT_SMC,     /* smc-tools smcr/smcss style */
 	SCN_REPORT_JSON,
+	SCN_REPORT_SMC_CHK, /* smc_chk's verdict per connection (after json: the parser's name order) */
 } scn_report_format;
 
 typedef struct scn_report {
@@ -529,6 +530,10 @@ void scn_print_defaults(FILE *out);
 
 /* Lookups by name; SCN_NONE if absent. */
 uint32_t scn_find_stack(const scn_scenario *scn, const char *name);
+/* The PNET ID of interface `spec` (STACK.IFACE, or IFACE when one stack alone has it), as
+ * smc_chk -i prints it: its pnetid=, else the stack's default physical network ("SIMNET",
+ * as the reports name it). 0, or -1 with the reason in err. */
+int scn_iface_pnetid(const scn_scenario *scn, const char *spec, char *out, size_t outlen, char *err, size_t errlen);
 uint32_t scn_find_app(const scn_scenario *scn, const char *name);
 
 /* Names for enums as written in scenario files. */

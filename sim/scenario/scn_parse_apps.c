@@ -6,7 +6,7 @@
 
 static const char *const listen_kinds[] = { "echo", "sink", "responder", NULL };
 static const char *const connect_kinds[] = { "bulk", "echo", "rr", "crr", NULL };
-static const char *const report_formats[] = { "auto", "netstat", "smc", "json", NULL };
+static const char *const report_formats[] = { "auto", "netstat", "smc", "json", "smc_chk", NULL };
 
 static const scn_attr_spec listen_specs[] = {
 	{ "port", SCN_V_UINT, 1, 65535, NULL, NULL, "port=N", true },

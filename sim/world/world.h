@@ -46,6 +46,7 @@ typedef enum world_style {
 	WORLD_STYLE_SCENARIO, /* as each `report` says */
 	WORLD_STYLE_NETSTAT,
 	WORLD_STYLE_SMC,
+	WORLD_STYLE_SMC_CHK, /* smc_chk's verdicts */
 } world_style;
 
 /* Where the whole-fabric capture taps (sim/world/world_capture.c). */

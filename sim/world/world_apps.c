@@ -68,6 +68,15 @@ static void on_end_connected(void *user, app_end *e, sock *s)
 	uint32_t r = 0, d = 0;
 	if (l && smc_layer_sock_reasons(l, s, &r, &d) && e->mode == SOCK_MODE_FALLBACK)
 		f->peer_diag[e->server] = d;
+	tcp_pcb *pcb = sock_tcp_pcb(s);
+	if (pcb) { /* kept for the reports of connections already closed (smc_chk) */
+		tcp_info ti;
+		tcp_get_info(pcb, &ti);
+		f->local_ip[e->server] = ti.local_ip;
+		f->peer_ip[e->server] = ti.remote_ip;
+		f->local_port[e->server] = ti.local_port;
+		f->peer_port[e->server] = ti.remote_port;
+	}
 	world_log_connected(w, e, s);
 }
 

@@ -65,6 +65,10 @@ struct world_flow {
 	uint64_t key;                /* (server stack, client ip, client port) */
 	uint32_t stack[2];           /* scenario stack of the client end [0] and the server end [1] */
 	uint32_t peer_diag[2];       /* the peer's decline diagnosis of a fallen-back end, or 0 */
+	/* each end's TCP addresses once connected (host order), kept for the reports of
+	 * connections already closed (smc_chk) */
+	uint32_t local_ip[2], peer_ip[2];
+	uint16_t local_port[2], peer_port[2];
 	bool srv_seen;
 };
 

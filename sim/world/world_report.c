@@ -288,6 +288,9 @@ static void fill_conn(void *arg, const smc_layer_conn *lc)
 	k->rx_cons = (report_cursor){ ci->rx_cons.wrap, ci->rx_cons.count };
 	k->tx_prod = (report_cursor){ ci->tx_prod.wrap, ci->tx_prod.count };
 	k->tx_cons = (report_cursor){ ci->tx_cons.wrap, ci->tx_cons.count };
+	k->tx_prep = (report_cursor){ ci->tx_prep.wrap, ci->tx_prep.count };
+	k->tx_sent = (report_cursor){ ci->tx_sent.wrap, ci->tx_sent.count };
+	k->tx_fin = (report_cursor){ ci->tx_fin.wrap, ci->tx_fin.count };
 	k->rx_prod_flags = ci->rx_prod_flags;
 	k->rx_conn_flags = ci->rx_conn_flags;
 	k->tx_prod_flags = ci->tx_prod_flags;
@@ -353,6 +356,19 @@ static void fill_stats(world *w, uint32_t stack_idx, report_stats *rs, const smc
 	}
 }
 
+/* the figures storage planning needs (sim/report/report_storage.c) */
+static void fill_storage(report_storage *st, const scn_stack *ss, const smcr_ctx *ctx, size_t ports)
+{
+	smcr_stats s;
+	smcr_ctx_get_stats(ctx, &s);
+	st->known = true;
+	st->pfids = (uint32_t)ports;
+	st->fixed_memory = ss->smcr.fixedmemory;
+	st->lgr_peak = s.lgr_peak;
+	st->conn_peak = s.conn_peak;
+	st->rmb_blocks_peak = s.zos_rmb_blocks_peak;
+}
+
 static void fill_stack(world *w, smcr_report *r, uint32_t i)
 {
 	world_host *ws = &w->st[i];
@@ -361,6 +377,9 @@ static void fill_stack(world *w, smcr_report *r, uint32_t i)
 	rs->id = ws->report_id;
 	snprintf(rs->name, sizeof(rs->name), "%s", ss->name);
 	rs->os = ss->personality == SCN_PERS_ZOS ? REPORT_OS_ZOS : REPORT_OS_LINUX;
+	snprintf(rs->hostname, sizeof(rs->hostname), "%s", ss->hostname);
+	rs->smcr_v2 = ss->smcr.v2;
+	rs->smc_release = ss->smcr.release;
 	if (ws->n_ifs && ws->ifs[0].nif->ip4) {
 		rs->family = 4;
 		ip4(rs->ip, ws->ifs[0].nif->ip4);
@@ -370,6 +389,7 @@ static void fill_stack(world *w, smcr_report *r, uint32_t i)
 	const smcr_ctx *ctx = smc_layer_ctx(ws->l);
 	memcpy(rs->system_id, smcr_ctx_system_id(ctx), 8);
 	fill_stats(w, i, &rs->stats, ctx);
+	fill_storage(&rs->storage, ss, ctx, smc_layer_n_ports(ws->l));
 	fill_ctx c = { w, ws, r, ws->report_id, (uint32_t)r->n_rnics + 1, ctx };
 	size_t np = smc_layer_n_ports(ws->l);
 	for (size_t p = 0; p < np; p++) {
@@ -386,6 +406,10 @@ static void fill_stack(world *w, smcr_report *r, uint32_t i)
 		for (uint32_t g = 0; g < d->n_gids && rn->n_gids < REPORT_MAX_GIDS; g++)
 			memcpy(rn->gids[rn->n_gids++], d->gids[g].gid, 16);
 		rn->mtu = smcr_mtu_bytes(d->active_mtu);
+		/* what the adapter is: a z/OS stack's the IBM 10GbE RoCE Express its EZARIUT
+		 * interfaces name, a Linux stack's a ConnectX-5 (mlx5) port (assumed: a
+		 * scenario does not say) */
+		rn->pci_device = ss->personality == SCN_PERS_ZOS ? 0x1004 : 0x1017;
 		rn->status = d->state == SMCR_PORT_ACTIVE ? REPORT_RNIC_READY : REPORT_RNIC_FAILED;
 	}
 	smcr_ctx_foreach_lgr(ctx, fill_lgr, &c);
@@ -408,14 +432,62 @@ void world_fill_report(world *w, smcr_report *r, uint32_t stack_filter)
 
 /* ---- printing ---- */
 
+/* Every connection the applications made, open or closed, as the socket its side had
+ * (mode, reasons, addresses): what smc_chk's verdicts are about. A connect that never
+ * completed is a socket in INIT. */
+static void fill_all_conns(world *w, smcr_report *r, uint32_t stack_filter)
+{
+	for (uint32_t i = 0; i < w->scn->n_stacks; i++) {
+		if (stack_filter != SCN_NONE && stack_filter != i)
+			continue;
+		report_stack *rs = report_add_stack(r);
+		rs->id = w->st[i].report_id;
+		snprintf(rs->name, sizeof(rs->name), "%s", w->scn->stacks[i].name);
+		rs->os = w->scn->stacks[i].personality == SCN_PERS_ZOS ? REPORT_OS_ZOS : REPORT_OS_LINUX;
+	}
+	uint32_t id = 1;
+	for (size_t i = 0; i < w->n_flows; i++) {
+		const world_flow *f = w->flows[i];
+		const world_end *ends[2] = { &f->af.c, &f->af.srv };
+		for (int k = 0; k < 2; k++) {
+			const world_end *e = ends[k];
+			if ((k && !f->srv_seen) || (stack_filter != SCN_NONE && f->stack[k] != stack_filter))
+				continue;
+			const scn_app *a = &w->scn->apps[f->app];
+			if (!a->smc)
+				continue; /* a plain TCP socket: not an SMC socket smcss would list */
+			report_conn *rc = report_add_conn(r);
+			rc->id = id++;
+			rc->stack_id = w->st[f->stack[k]].report_id;
+			rc->family = 4;
+			ip4(rc->local_ip, f->local_ip[k]);
+			ip4(rc->peer_ip, e->connected ? f->peer_ip[k] : a->dst_ip);
+			rc->local_port = f->local_port[k];
+			rc->peer_port = e->connected ? f->peer_port[k] : a->port;
+			rc->role = e->server ? REPORT_ROLE_SERVER : REPORT_ROLE_CLIENT;
+			rc->state = e->connected ? REPORT_CONN_ACTIVE : REPORT_CONN_INIT;
+			rc->mode = e->mode == SOCK_MODE_FALLBACK ? REPORT_MODE_TCP : REPORT_MODE_SMCR;
+			rc->fallback_reason = e->reason;
+			rc->peer_diagnosis = f->peer_diag[k];
+		}
+	}
+	report_sort(r);
+}
+
 static void print_one(world *w, FILE *out, scn_report_format f, uint32_t stack_filter, bool has_smcid, uint32_t smcid)
 {
 	smcr_report r;
 	report_init(&r);
-	world_fill_report(w, &r, stack_filter);
+	if (f == SCN_REPORT_SMC_CHK)
+		fill_all_conns(w, &r, stack_filter);
+	else
+		world_fill_report(w, &r, stack_filter);
 	switch (f) {
 	case SCN_REPORT_SMC:
 		report_print_smc(out, &r);
+		break;
+	case SCN_REPORT_SMC_CHK:
+		report_print_smc_chk(out, &r);
 		break;
 	case SCN_REPORT_JSON:
 		report_print_json(out, &r, NULL, NULL);
@@ -468,6 +540,8 @@ void world_report_snapshot(world *w, const scn_report *rep, const char *why)
 		f = SCN_REPORT_NETSTAT;
 	else if (w->o.style == WORLD_STYLE_SMC)
 		f = SCN_REPORT_SMC;
+	else if (w->o.style == WORLD_STYLE_SMC_CHK)
+		f = SCN_REPORT_SMC_CHK;
 	fprintf(w->out, "\n==== report (%s:%u) at %" PRIu64 ".%09" PRIu64 " s ====\n", w->scn->file, rep->loc.line, (uint64_t)(t / SIM_S),
 	        (uint64_t)(t % SIM_S));
 	world_print_report(w, w->out, f, rep->stack, rep->has_smcid, rep->smcid);
