@@ -58,16 +58,16 @@ typedef struct rr_host {
 	uint32_t first_conn;  /* the first of them */
 	stack *st;            /* this run's */
 	uint64_t busy_read;   /* its CPU time at the last reading (this run) */
-	uint32_t last_conn;   /* the connection whose step was read last, + 1 (0: none yet) */
+	uint32_t last_conn;   /* the connection whose step was read last, + 1 (0: none) */
 } rr_host;
 
 typedef struct rr_conn {
-	uint32_t host[2]; /* client, server (host indexes) */
-	uint64_t open;    /* virtual time of the connect */
+	uint32_t host[2];       /* client, server (host indexes) */
+	uint64_t open;          /* virtual time of the connect */
 	sim_time *ready, *done; /* the client's steps */
 	size_t n_client, n_server, done_client, done_server;
 	sim_time last_done;
-	uint64_t cpu_ns[2]; /* its share of its client's and server's host's CPU time */
+	uint64_t cpu_ns[2];     /* its share of its client's and server's host's CPU time */
 	bool smcr;
 } rr_conn;
 
@@ -82,7 +82,6 @@ typedef struct rr_run {
 
 typedef struct rr_ctx {
 	rr_run *run;
-	world *w;
 } rr_ctx;
 
 static uint32_t host_index(rr_run *r, uint8_t family, const uint8_t ip[16], uint64_t rtt)
@@ -354,7 +353,7 @@ static int run_once(rr_run *r, bool smc, uint64_t span_ns, char *err, size_t n)
 			snprintf(err, n, "cannot open /dev/null");
 		return -1;
 	}
-	rr_ctx ctx = { r, w };
+	rr_ctx ctx = { r };
 	start_apps(r, w, &ctx);
 	sim_engine *eng = world_engine(w);
 	while (sim_now(eng) < end && !all_done(r))
