@@ -2,6 +2,10 @@
 #  - a real capture (Linux 6.1 connections that fell back to TCP): the figures worked out by
 #    hand from the frames (4 connections, 3 well-suited, 126 of 128 segments), the JSON
 #    validated against its schema, the SVG's elements, the re-run's connections done;
+#  - the re-run's hosts (linux by default) and their CPU in text, JSON and SVG: non-zero for
+#    every host, run and connection, by category (no SMC-R work over TCP), the connections'
+#    shares adding up to the hosts'; hosts chosen by --client-host, --server-host and a
+#    scenario's stacks (an option wins), bad choices said as the scenario says them;
 #  - the same capture cut to 96 bytes a frame (headers only): the same figures;
 #  - generated captures: IPv4/IPv6, Ethernet/raw IP/Linux cooked, TSO segments of 60000
 #    bytes (IPv4 total length 0): every variant counts the same 3,840,000 bytes;
@@ -41,6 +45,82 @@ A "$R" >"$TMP/r.txt"
 grep -q '^10.0.0.1  *4  *100.0%  *75.0%  *98.4%  *128$' "$TMP/r.txt" || fail "text: $(cat "$TMP/r.txt")"
 grep -q 'thresholds are assumed' "$TMP/r.txt" || fail "text: the assumed thresholds are not said"
 echo "ok real capture: 4 connections, 3 well-suited, 98.4% of the segments; re-run done"
+
+# ---- the re-run's hosts and their CPU (every figure from the host model, none zero)
+[ "$(jget "$TMP/r.json" '[(h["profile"], h["from"], h["cpus"], h["client"], h["server"]) for h in d["rerun"]["hosts"]]')" = \
+	"[('linux', 'default', 2, True, False), ('linux', 'default', 2, False, True)]" ] ||
+	fail "hosts: $(jget "$TMP/r.json" 'd["rerun"]["hosts"]')"
+for run in tcp smcr; do
+	[ "$(jget "$TMP/r.json" "all(h['$run']['cpu_ns'] > 0 and h['$run']['busiest_cpu_ns'] > 0 and h['$run']['cpu_ns'] == sum(h['$run']['cpu_by_category_ns'].values()) for h in d['rerun']['hosts'])")" = True ] ||
+		fail "$run: a host without CPU: $(jget "$TMP/r.json" 'd["rerun"]["hosts"]')"
+	[ "$(jget "$TMP/r.json" "d['rerun']['$run']['cpu_ns'] == sum(h['$run']['cpu_ns'] for h in d['rerun']['hosts']) == sum(c['$run']['cpu_ns'] for c in d['rerun']['connections']) > 0")" = True ] ||
+		fail "$run: the connections' CPU does not add up to the hosts': $(jget "$TMP/r.json" "d['rerun']['$run']")"
+	[ "$(jget "$TMP/r.json" "all(c['$run']['cpu_ns'] > 0 for c in d['rerun']['connections']) and d['rerun']['$run']['cpu_per_exchange_ns'] > 0 and d['rerun']['$run']['cpu_per_mib_ns'] > 0")" = True ] ||
+		fail "$run: a connection without CPU: $(jget "$TMP/r.json" "[c['$run'] for c in d['rerun']['connections']]")"
+done
+[ "$(jget "$TMP/r.json" '(d["rerun"]["tcp"]["cpu_by_category_ns"]["smcr"], d["rerun"]["smcr"]["cpu_by_category_ns"]["smcr"] > 0, d["rerun"]["tcp"]["cpu_by_category_ns"]["tcpip"] > d["rerun"]["smcr"]["cpu_by_category_ns"]["tcpip"])')" = "(0, True, True)" ] ||
+	fail "CPU categories: $(jget "$TMP/r.json" '(d["rerun"]["tcp"], d["rerun"]["smcr"])')"
+grep -q '^  hosts: clients linux (default), servers linux (default); chosen with --client-host, --server-host' "$TMP/r.txt" ||
+	fail "text: the hosts are not said: $(grep hosts "$TMP/r.txt")"
+grep -Eq '^total over SMC-R: 4/4 connections done .*; CPU [1-9][0-9.]* (us|ms)$' "$TMP/r.txt" || fail "text: total CPU: $(grep '^total' "$TMP/r.txt")"
+grep -Eq '^CPU over TCP  : [1-9][0-9.]* (us|ms): app [0-9.]* us, tcpip [1-9][0-9.]* us, smcr 0.0 us, irq [1-9][0-9.]* us; [1-9][0-9.]* us an exchange' "$TMP/r.txt" ||
+	fail "text: CPU over TCP: $(grep '^CPU' "$TMP/r.txt")"
+[ "$(grep -Ec '^#[1-4] .* \| TCP .* [1-9][0-9.]* us \| (TCP|SMC-R) .* [1-9][0-9.]* us$' "$TMP/r.txt")" = 4 ] ||
+	fail "text: per-connection CPU: $(grep '^#' "$TMP/r.txt")"
+[ "$(grep -Ec '^10\.0\.0\.[12] \(10\.0\.0\.[23]\) +(client|server) +4 linux \(default\) +\| +[1-9][0-9.]* us' "$TMP/r.txt")" = 2 ] ||
+	fail "text: hosts: $(cat "$TMP/r.txt")"
+tests/support/svg-count "$TMP/r.svg" cpu-tcp cpu-smcr host host-tcp host-smcr >"$TMP/r.count"
+grep -qx 'cpu-tcp 4' "$TMP/r.count" && grep -qx 'cpu-smcr 4' "$TMP/r.count" && grep -qx 'host 2' "$TMP/r.count" &&
+	grep -qx 'host-smcr 2' "$TMP/r.count" || fail "svg: $(head -6 "$TMP/r.count")"
+python3 - "$TMP/r.svg" <<'PY' || fail "svg: CPU bars without length"
+import re, sys
+t = open(sys.argv[1]).read()
+for cls in ("host-tcp", "host-smcr", "cpu-tcp", "cpu-smcr"):
+    w = [float(x) for x in re.findall(r'<rect [^>]*width="([0-9.]+)"[^>]*class="%s"' % cls, t)]
+    assert w and all(x > 1 for x in w[:2]), (cls, w)
+assert re.search(r"CPU TCP [1-9][0-9]* ns, SMC-R [1-9][0-9]* ns", t)
+PY
+echo "ok hosts: linux by default, CPU by host, category and connection (adding up), text, JSON and SVG"
+
+# ---- hosts chosen: --client-host, --server-host, a scenario's stacks; bad choices
+A -f json --client-host none --server-host 'zos,cpus=8 speed=150' "$R" >"$TMP/h.json"
+schema "$TMP/h.json"
+[ "$(jget "$TMP/h.json" '[(h["profile"], h["from"], h["cpus"], h["tcp"]["cpu_ns"] > 0) for h in d["rerun"]["hosts"]]')" = \
+	"[('none', '--client-host', 1, False), ('zos,cpus=8,speed=150', '--server-host', 8, True)]" ] ||
+	fail "chosen hosts: $(jget "$TMP/h.json" 'd["rerun"]["hosts"]')"
+[ "$(jget "$TMP/h.json" '(d["settings"]["client_host"], d["settings"]["server_host"])')" = "('none', 'zos,cpus=8,speed=150')" ] ||
+	fail "chosen hosts: settings"
+[ "$(jget "$TMP/h.json" 'd["rerun"]["hosts"][1]["tcp"]["cpu_ns"]')" != "$(jget "$TMP/r.json" 'd["rerun"]["hosts"][1]["tcp"]["cpu_ns"]')" ] ||
+	fail "a z/OS server costs what a Linux one does"
+A --server-host zos "$R" | grep -q '^  hosts: clients linux (default), servers zos (--server-host);' || fail "text: chosen hosts"
+$G "$TMP/one.pcap" 1 rr
+cat >"$TMP/pair.scn" <<'S'
+switch SW
+adapter RA pfid=0001 switch=SW
+adapter RB pfid=0002 switch=SW
+stack CLI personality=linux
+  interface eth0 switch=SW ip=10.1.0.1/16
+  smcr pfid=0001
+  host speed=150
+end
+stack SRV personality=zos
+  interface eth0 switch=SW ip=10.1.0.254/16
+  smcr pfid=0002
+  host cpus=6
+end
+S
+A -f json --scenario "$TMP/pair.scn" "$TMP/one.pcap" >"$TMP/sc2.json"
+[ "$(jget "$TMP/sc2.json" '[(h["profile"], h["from"], h["stack"]) for h in d["rerun"]["hosts"]]')" = \
+	"[('linux,speed=150', 'scenario', 'CLI'), ('zos,cpus=6', 'scenario', 'SRV')]" ] ||
+	fail "scenario hosts: $(jget "$TMP/sc2.json" 'd["rerun"]["hosts"]')"
+A -f json --scenario "$TMP/pair.scn" --server-host linux "$TMP/one.pcap" >"$TMP/sc3.json"
+[ "$(jget "$TMP/sc3.json" '[(h["profile"], h["from"]) for h in d["rerun"]["hosts"]]')" = "[('linux,speed=150', 'scenario'), ('linux', '--server-host')]" ] ||
+	fail "an option over the scenario: $(jget "$TMP/sc3.json" 'd["rerun"]["hosts"]')"
+expect_exit 2 A --server-host zoss "$R"
+expect_stderr "--server-host 'zoss': bad value 'zoss' for host; expected none, linux or zos" A --server-host zoss "$R"
+expect_stderr "--client-host 'linux,cpus=0': cpus=0 is out of range; expected 1..256" A --client-host linux,cpus=0 "$R"
+expect_stderr "--client-host 'linux,irqcpu=2': irqcpu=2 names no CPU of the 2; expected 0..1" A --client-host linux,irqcpu=2 "$R"
+echo "ok hosts chosen: --client-host none, --server-host zos,cpus=8, a scenario's stacks (an option wins); bad choices said"
 
 # ---- headers only
 editcap -s 96 "$R" "$TMP/cut.pcap" >/dev/null 2>&1 || fail "editcap"

@@ -2,6 +2,7 @@
  * and BIG TCP lengths of 0, IPv6 extension headers, VLAN tags), the set-up's eligibility
  * rules, and a capture without TCP (the fuzzer's first finding: no destination at all). */
 #include <criterion/criterion.h>
+#include <inttypes.h>
 #include <pcap/pcap.h>
 #include <string.h>
 
@@ -136,5 +137,100 @@ Test(applic, a_capture_without_tcp_gives_an_empty_result)
 	applic_print_json(null, &res, "x");
 	applic_print_svg(null, &res, "x");
 	fclose(null);
+	applic_result_free(&res);
+}
+
+/* --client-host / --server-host: read by the scenario's own parser, said back canonically */
+Test(applic, host_choices_read_as_the_scenario_reads_them)
+{
+	applic_host_choice c;
+	char err[512];
+	cr_assert_eq(applic_host_parse("zos", "--server-host", &c, err, sizeof(err)), 0, "%s", err);
+	cr_assert(c.given);
+	cr_assert_str_eq(c.spec, "zos");
+	cr_assert_eq(c.profile.cpus, host_profile_find("zos")->cpus);
+	cr_assert_eq(applic_host_parse("linux,cpus=8 speed=150,copy=100Gbps,syscall=400ns,tso=0", "--client-host", &c, err,
+	                               sizeof(err)),
+	             0, "%s", err);
+	cr_assert_eq(c.profile.cpus, 8);
+	cr_assert_eq(c.profile.speed_pct, 150);
+	cr_assert_eq(c.profile.copy_ps, 80); /* 8e12 / 100e9 */
+	cr_assert_eq(c.profile.syscall_ns, 400);
+	cr_assert_eq(c.profile.tso_max, 0);
+	cr_assert_str_eq(c.spec, "linux,cpus=8,speed=150,syscall=400ns,copy=100Gbps,tso=0");
+	/* the canonical spelling reads back to the same profile, an odd copy cost included */
+	host_profile p = *host_profile_find("linux");
+	p.copy_ps = 43;
+	p.wakeup_ns = 1234;
+	char spec[APPLIC_HOST_SPEC_LEN];
+	applic_host_spec(&p, spec, sizeof(spec));
+	applic_host_choice back;
+	cr_assert_eq(applic_host_parse(spec, "x", &back, err, sizeof(err)), 0, "%s: %s", spec, err);
+	cr_assert_eq(memcmp(&back.profile, &p, sizeof(p)), 0, "%s", spec);
+	/* what is wrong, said as the scenario says it */
+	cr_assert_eq(applic_host_parse("linux,cpus=0", "--client-host", &c, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "--client-host 'linux,cpus=0': cpus=0 is out of range; expected 1..256");
+	cr_assert_eq(applic_host_parse("zoss", "--server-host", &c, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "bad value 'zoss' for host; expected none, linux or zos"), "%s", err);
+	cr_assert_eq(applic_host_parse("linux\nswitch X", "--server-host", &c, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "unexpected character"), "%s", err);
+	cr_assert_eq(applic_host_parse("none,cpus=2", "--server-host", &c, err, sizeof(err)), -1);
+	cr_assert_eq(applic_host_parse("", "--server-host", &c, err, sizeof(err)), -1);
+}
+
+/* The re-run's CPU: every host with costs spends some in both runs, by the categories of its
+ * path; a connection's share is never invented: the shares of the connections add up to
+ * their hosts' time (tests/data/replay/linux-6.1-fallbacks.pcap: two hosts, four
+ * connections); a host without costs spends none. */
+Test(applic, rerun_cpu_is_the_hosts_and_shared_out_whole)
+{
+	applic_opts o;
+	applic_opts_default(&o);
+	o.rerun_max = 20;
+	applic_result res;
+	char err[256];
+	cr_assert_eq(applic_run("tests/data/replay/linux-6.1-fallbacks.pcap", &o, &res, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(res.n_rerun, 4);
+	cr_assert_eq(res.n_hosts, 2);
+	const applic_rerun_totals *tot[2] = { &res.tcp, &res.smcr };
+	for (int k = 0; k < 2; k++) {
+		uint64_t hosts = 0, shares = 0, cats = 0;
+		for (size_t i = 0; i < res.n_hosts; i++) {
+			const applic_host_cpu *h = k ? &res.hosts[i].smcr : &res.hosts[i].tcp;
+			cr_assert_gt(h->cpu_ns, 0, "host %zu run %d", i, k);
+			cr_assert_str_eq(res.hosts[i].spec, "linux");
+			hosts += h->cpu_ns;
+		}
+		for (size_t i = 0; i < res.n_rerun; i++) {
+			const applic_meas *m = k ? &res.rerun[i].smcr : &res.rerun[i].tcp;
+			cr_assert_gt(m->cpu_ns, 0, "connection %zu run %d", i, k);
+			/* #1 is a SYN answered by a RST: its client has no step of its own to read at */
+			cr_assert(i == 0 || (m->cpu_client_ns > 0 && m->cpu_server_ns > 0), "connection %zu run %d", i, k);
+			cr_assert_eq(m->cpu_ns, m->cpu_client_ns + m->cpu_server_ns);
+			shares += m->cpu_ns;
+		}
+		for (unsigned c = 0; c < APPLIC_CPU_NCATS; c++)
+			cats += tot[k]->cpu_cat_ns[c];
+		cr_assert_eq(tot[k]->cpu_ns, hosts);
+		cr_assert_eq(shares, hosts, "run %d: shares %" PRIu64 ", hosts %" PRIu64, k, shares, hosts);
+		cr_assert_eq(cats, hosts);
+		cr_assert_gt(tot[k]->cpu_cat_ns[APPLIC_CPU_TCPIP], 0);
+		cr_assert_gt(tot[k]->cpu_cat_ns[APPLIC_CPU_IRQ], 0);
+		cr_assert_eq(tot[k]->cpu_per_exchange_ns, tot[k]->cpu_ns / tot[k]->exchanges);
+	}
+	cr_assert_eq(res.tcp.cpu_cat_ns[APPLIC_CPU_SMCR], 0);  /* nothing on SMC-R over TCP */
+	cr_assert_gt(res.smcr.cpu_cat_ns[APPLIC_CPU_SMCR], 0); /* its buffers, work requests, CDC */
+	applic_result_free(&res);
+
+	/* clients without costs: their host spends nothing, the server's still does */
+	cr_assert_eq(applic_host_parse("none", "--client-host", &o.client_host, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(applic_run("tests/data/replay/linux-6.1-fallbacks.pcap", &o, &res, err, sizeof(err)), 0, "%s", err);
+	for (size_t i = 0; i < res.n_hosts; i++) {
+		cr_assert_str_eq(res.hosts[i].from, res.hosts[i].server ? "default" : "--client-host");
+		if (res.hosts[i].server)
+			cr_assert_gt(res.hosts[i].tcp.cpu_ns, 0);
+		else
+			cr_assert_eq(res.hosts[i].tcp.cpu_ns + res.hosts[i].smcr.cpu_ns, 0);
+	}
 	applic_result_free(&res);
 }

@@ -12,14 +12,15 @@
 
 typedef struct app_args {
 	gchar *format, *svg, *setup, *scenario, *local, *shortl, *small, *pause, *max_gap, *max_open, *rerun, *rerun_bytes,
-	        *steps, *seed;
+	        *steps, *seed, *client_host, *server_host;
 	gboolean quiet;
 } app_args;
 
 static void free_args(app_args *a)
 {
 	gchar **all[] = { &a->format, &a->svg,   &a->setup,    &a->scenario, &a->local,       &a->shortl, &a->small,
-		          &a->pause,  &a->max_gap, &a->max_open, &a->rerun,    &a->rerun_bytes, &a->steps,  &a->seed };
+		          &a->pause,  &a->max_gap, &a->max_open, &a->rerun,    &a->rerun_bytes, &a->steps,  &a->seed,
+		          &a->client_host, &a->server_host };
 	for (size_t i = 0; i < G_N_ELEMENTS(all); i++)
 		g_free(*all[i]);
 }
@@ -85,6 +86,18 @@ static int numbers(const char *prog, const app_args *a, applic_opts *o)
 	return 0;
 }
 
+/* --client-host, --server-host: a profile and its overrides, as a scenario's stack has them */
+static int hosts_of(const char *prog, const app_args *a, applic_opts *o)
+{
+	char err[1024];
+	if ((a->client_host && applic_host_parse(a->client_host, "--client-host", &o->client_host, err, sizeof(err))) ||
+	    (a->server_host && applic_host_parse(a->server_host, "--server-host", &o->server_host, err, sizeof(err)))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return 2;
+	}
+	return 0;
+}
+
 static int setup_of(const char *prog, const app_args *a, applic_setup *s)
 {
 	char err[2048];
@@ -143,6 +156,12 @@ int cmd_applicability(int argc, char **argv)
 		{ "rerun-bytes", 0, 0, G_OPTION_ARG_STRING, &a.rerun_bytes, "bytes re-run at most (1G)", "SIZE" },
 		{ "steps", 0, 0, G_OPTION_ARG_STRING, &a.steps, "recorded steps per re-run connection (4096)", "N" },
 		{ "seed", 0, 0, G_OPTION_ARG_STRING, &a.seed, "the re-run's seed (1)", "N" },
+		{ "client-host", 0, 0, G_OPTION_ARG_STRING, &a.client_host,
+		  "the re-run's client hosts: a profile and overrides, as a scenario's host= and host statement (linux; "
+		  "docs/hosts.md)",
+		  "PROFILE[,FIELD=VALUE...]" },
+		{ "server-host", 0, 0, G_OPTION_ARG_STRING, &a.server_host,
+		  "the re-run's server hosts, the same way (linux; a --scenario's stacks have theirs)", "PROFILE[,FIELD=VALUE...]" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &a.quiet, "no progress line on stderr", NULL },
 		{ NULL },
 	};
@@ -156,8 +175,9 @@ int cmd_applicability(int argc, char **argv)
 		        "Applicability Tool: the share of connections that could use SMC-R (eligible), the share of those\n"
 		        "that are well-suited (not short-lived and small), the share of segments on well-suited connections,\n"
 		        "and the application send and receive sizes. Then the first --rerun eligible connections' recorded\n"
-		        "applications run in the simulator over TCP and over SMC-R: latency, throughput and CPU per\n"
-		        "connection and in total. Exit 0; 1 when the capture had damage, malformed frames or time stamp\n"
+		        "applications run in the simulator over TCP and over SMC-R, on hosts with CPUs and costs\n"
+		        "(--client-host, --server-host): latency, throughput and CPU per connection, per host and in\n"
+		        "total. Exit 0; 1 when the capture had damage, malformed frames or time stamp\n"
 		        "jumps (listed with frame numbers; the result says what it left out); 2 when it cannot be used.",
 	};
 	int rc = cli_parse_options(&opts, &argc, &argv);
@@ -174,6 +194,8 @@ int cmd_applicability(int argc, char **argv)
 	applic_setup_default(&setup);
 	if (!rc)
 		rc = numbers(argv[0], &a, &o);
+	if (!rc)
+		rc = hosts_of(argv[0], &a, &o);
 	if (!rc)
 		rc = setup_of(argv[0], &a, &setup);
 	o.setup = &setup;

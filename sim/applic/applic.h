@@ -16,8 +16,10 @@
  *    writes, reads, think times and closes, read from the TCP headers as the re-drive's
  *    recorded-application player takes them: sim/app/app_recorded.h) re-run in the
  *    simulator twice, over TCP and over SMC-R, on one switch whose path delays are the
- *    capture's measured round trips; per connection and in total: request/response
- *    latency, throughput, completion, and CPU (0 until the hosts have costs).
+ *    capture's measured round trips, each host a Linux stack on a host with CPUs and a
+ *    cost profile (sim/host/, docs/hosts.md: linux unless chosen); per connection and in
+ *    total: request/response latency, throughput, completion, and CPU time (per host and
+ *    by category exactly; a connection's as its share of its hosts' time, applic_rerun.c).
  *
  * The capture (pcap or pcapng; Ethernet, Linux cooked, raw IP or loopback; IPv4 and IPv6;
  * one host or a span port) is read once, streaming: connections are tracked at most
@@ -34,6 +36,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sim/applic/applic_hosts.h"
 #include "sim/applic/applic_setup.h"
 
 #define APPLIC_SIZES 7 /* send/receive size classes: <=1500, <=4K, <=8K, <=16K, <=32K, <=64K, >64K */
@@ -53,6 +56,10 @@ typedef struct applic_opts {
 	bool has_local;         /* the capturing host: destinations are the other ends */
 	uint8_t local_family, local_ip[16];
 	uint64_t seed;
+	/* the re-run's hosts: a host that is the server end of a re-run connection takes
+	 * server_host, every other client_host; not given: its scenario stack's (--scenario),
+	 * else linux, the host of the re-run's Linux stacks */
+	applic_host_choice client_host, server_host;
 	FILE *progress;         /* a progress line about every second (a terminal), or NULL */
 } applic_opts;
 
@@ -81,7 +88,9 @@ typedef struct applic_meas {
 	uint64_t completion_ns;       /* connect to the last step */
 	uint64_t bytes;               /* both ways */
 	uint64_t throughput_bps;      /* bytes * 8 / completion */
-	uint64_t cpu_ns;              /* both hosts (0 until the hosts have costs) */
+	uint64_t cpu_client_ns;       /* its share of its client's host's CPU time */
+	uint64_t cpu_server_ns;       /* ... of its server's (0 when one host is both) */
+	uint64_t cpu_ns;              /* the two */
 } applic_meas;
 
 typedef struct applic_rerun_conn {
@@ -95,11 +104,42 @@ typedef struct applic_rerun_conn {
 	applic_meas tcp, smcr;
 } applic_rerun_conn;
 
+/* CPU time by what it was spent on: sim/host/host.h's categories. */
+enum { APPLIC_CPU_APP, APPLIC_CPU_TCPIP, APPLIC_CPU_SMCR, APPLIC_CPU_IRQ, APPLIC_CPU_NCATS };
+extern const char *const applic_cpu_names[APPLIC_CPU_NCATS]; /* "app", "tcpip", "smcr", "irq" */
+
 typedef struct applic_rerun_totals {
 	uint64_t conns, done, smc, exchanges;
 	uint64_t lat_mean_ns, lat_p50_ns, lat_p99_ns; /* over every exchange of every connection */
-	uint64_t makespan_ns, bytes, throughput_bps, cpu_ns;
+	uint64_t makespan_ns, bytes, throughput_bps;
+	uint64_t cpu_ns;                       /* every host's CPU time */
+	uint64_t cpu_cat_ns[APPLIC_CPU_NCATS]; /* ... by category */
+	uint64_t cpu_per_exchange_ns;          /* cpu_ns / exchanges (0: none) */
+	uint64_t cpu_per_mib_ns;               /* cpu_ns per MiB of payload (0: none) */
 } applic_rerun_totals;
+
+/* One host's CPU in one run. */
+typedef struct applic_host_cpu {
+	uint64_t cpu_ns;
+	uint64_t cpu_cat_ns[APPLIC_CPU_NCATS];
+	uint64_t busiest_ns; /* its busiest CPU's */
+	uint64_t util_ppm;   /* cpu_ns over (makespan x CPUs), parts per million */
+	uint64_t busiest_ppm; /* the busiest CPU's time over the makespan */
+} applic_host_cpu;
+
+/* A host of the re-run: a simulated stack on a simulated host. */
+typedef struct applic_rerun_host {
+	uint8_t family, ip[16]; /* the capture's address */
+	uint32_t sim_ip;        /* the re-run stack's (host order) */
+	bool client, server;    /* the end it is of re-run connections */
+	char spec[APPLIC_HOST_SPEC_LEN]; /* its profile: applic_hosts.h */
+	const char *from;       /* where it came from: "--client-host", "--server-host",
+	                           "scenario" (its stack `stack`), "default" */
+	char stack[32];
+	unsigned cpus;
+	uint64_t conns;         /* re-run connections it is an end of */
+	applic_host_cpu tcp, smcr;
+} applic_rerun_host;
 
 typedef struct applic_note {
 	uint64_t frame; /* 0: about the whole file */
@@ -133,6 +173,8 @@ typedef struct applic_result {
 	size_t n_rerun;
 	uint64_t rerun_skipped; /* eligible connections not re-run (limits) */
 	bool rerun_ran;
+	applic_rerun_host *hosts; /* in the order the re-run made them (capture order) */
+	size_t n_hosts;
 	applic_rerun_totals tcp, smcr;
 	char rerun_note[240];
 } applic_result;

@@ -2,6 +2,7 @@
 #include <arpa/inet.h>
 #include <string.h>
 
+#include "sim/addr/addr_text.h"
 #include "sim/applic/applic.h"
 #include "sim/report/json_writer.h"
 
@@ -88,7 +89,55 @@ static void settings(json_writer *w, const applic_result *r)
 		kv_ip(w, "local", r->local_family, r->local_ip);
 	else
 		json_kv_str(w, "local", NULL);
+	json_kv_str(w, "client_host", r->o.client_host.given ? r->o.client_host.spec : NULL);
+	json_kv_str(w, "server_host", r->o.server_host.given ? r->o.server_host.spec : NULL);
 	json_end_object(w);
+}
+
+static void cpu_cats(json_writer *w, const uint64_t *v)
+{
+	json_key(w, "cpu_by_category_ns");
+	json_begin_object(w);
+	for (unsigned k = 0; k < APPLIC_CPU_NCATS; k++)
+		json_kv_uint(w, applic_cpu_names[k], v[k]);
+	json_end_object(w);
+}
+
+static void host_cpu(json_writer *w, const char *key, const applic_host_cpu *c)
+{
+	json_key(w, key);
+	json_begin_object(w);
+	json_kv_uint(w, "cpu_ns", c->cpu_ns);
+	cpu_cats(w, c->cpu_cat_ns);
+	json_kv_uint(w, "busiest_cpu_ns", c->busiest_ns);
+	json_kv_uint(w, "utilisation_ppm", c->util_ppm);
+	json_kv_uint(w, "busiest_cpu_ppm", c->busiest_ppm);
+	json_end_object(w);
+}
+
+static void hosts(json_writer *w, const applic_result *r)
+{
+	json_key(w, "hosts");
+	json_begin_array(w);
+	for (size_t i = 0; i < r->n_hosts; i++) {
+		const applic_rerun_host *h = &r->hosts[i];
+		char sim[ADDR_TEXT_IPV4_LEN];
+		addr_text_ipv4(h->sim_ip, sim, sizeof(sim));
+		json_begin_object(w);
+		kv_ip(w, "address", h->family, h->ip);
+		json_kv_str(w, "simulated_address", sim);
+		json_kv_bool(w, "client", h->client);
+		json_kv_bool(w, "server", h->server);
+		json_kv_uint(w, "connections", h->conns);
+		json_kv_str(w, "profile", h->spec);
+		json_kv_str(w, "from", h->from);
+		json_kv_str(w, "stack", h->stack[0] ? h->stack : NULL);
+		json_kv_uint(w, "cpus", h->cpus);
+		host_cpu(w, "tcp", &h->tcp);
+		host_cpu(w, "smcr", &h->smcr);
+		json_end_object(w);
+	}
+	json_end_array(w);
 }
 
 static void meas(json_writer *w, const char *key, const applic_meas *m)
@@ -105,6 +154,8 @@ static void meas(json_writer *w, const char *key, const applic_meas *m)
 	json_kv_uint(w, "bytes", m->bytes);
 	json_kv_uint(w, "throughput_bps", m->throughput_bps);
 	json_kv_uint(w, "cpu_ns", m->cpu_ns);
+	json_kv_uint(w, "cpu_client_ns", m->cpu_client_ns);
+	json_kv_uint(w, "cpu_server_ns", m->cpu_server_ns);
 	json_end_object(w);
 }
 
@@ -123,6 +174,9 @@ static void totals(json_writer *w, const char *key, const applic_rerun_totals *t
 	json_kv_uint(w, "bytes", t->bytes);
 	json_kv_uint(w, "throughput_bps", t->throughput_bps);
 	json_kv_uint(w, "cpu_ns", t->cpu_ns);
+	cpu_cats(w, t->cpu_cat_ns);
+	json_kv_uint(w, "cpu_per_exchange_ns", t->cpu_per_exchange_ns);
+	json_kv_uint(w, "cpu_per_mib_ns", t->cpu_per_mib_ns);
 	json_end_object(w);
 }
 
@@ -154,6 +208,7 @@ static void rerun(json_writer *w, const applic_result *r)
 		json_end_object(w);
 	}
 	json_end_array(w);
+	hosts(w, r);
 	totals(w, "tcp", &r->tcp);
 	totals(w, "smcr", &r->smcr);
 	json_end_object(w);

@@ -185,5 +185,6 @@ void applic_result_free(applic_result *res)
 {
 	g_free(res->dests);
 	g_free(res->rerun);
+	g_free(res->hosts);
 	memset(res, 0, sizeof(*res));
 }

@@ -68,8 +68,7 @@ static bool prefix_match(uint8_t family, const uint8_t *net, uint8_t len, const 
 	return (net[bytes] & m) == (ip[bytes] & m);
 }
 
-/* the most specific entry naming ip (later lines win ties); NULL: the default */
-static const applic_host *host_of(const applic_setup *s, uint8_t family, const uint8_t *ip)
+const applic_host *applic_setup_host(const applic_setup *s, uint8_t family, const uint8_t ip[16])
 {
 	const applic_host *best = NULL;
 	for (size_t i = 0; i < s->n_hosts; i++) {
@@ -99,7 +98,7 @@ static bool common_ueid(const applic_host *a, const applic_host *b)
 bool applic_setup_eligible(const applic_setup *s, uint8_t family, const uint8_t a[16], const uint8_t b[16],
                            uint16_t vlan, applic_inelig *why)
 {
-	const applic_host *ha = host_of(s, family, a), *hb = host_of(s, family, b);
+	const applic_host *ha = applic_setup_host(s, family, a), *hb = applic_setup_host(s, family, b);
 	const applic_host *pa = ha ? ha : &s->def, *pb = hb ? hb : &s->def;
 	if (!pa->smcr || !pb->smcr) {
 		*why = APPLIC_INELIG_NO_SMCR;
@@ -316,6 +315,9 @@ int applic_setup_from_scenario(applic_setup *s, const char *path, char *err, siz
 			snprintf(h->pnetid, sizeof(h->pnetid), "%s", ifc->pnetid);
 			for (unsigned u = 0; u < st->smcr.n_ueids && u < 8; u++)
 				snprintf(h->ueids[h->n_ueids++], sizeof(h->ueids[0]), "%s", st->smcr.ueids[u]);
+			h->has_host = true;
+			h->host = st->host;
+			snprintf(h->stack, sizeof(h->stack), "%s", st->name);
 		}
 	}
 	s->def.smcr = false; /* a host the scenario does not have has no SMC-R */

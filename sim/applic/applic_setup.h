@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/host/host_profile.h"
+
 typedef enum applic_inelig {
 	APPLIC_INELIG_NO_SMCR = 0, /* an end without SMC-R */
 	APPLIC_INELIG_SUBNET,      /* different subnets and no common SMC-Rv2 UEID */
@@ -41,6 +43,9 @@ typedef struct applic_host {
 	uint16_t vlan;
 	uint8_t n_ueids;
 	char ueids[8][33];
+	bool has_host;      /* a scenario's stack: the host under it (profile and overrides) */
+	host_profile host;
+	char stack[32];     /* that stack's name */
 } applic_host;
 
 typedef struct applic_setup {
@@ -55,9 +60,14 @@ void applic_setup_default(applic_setup *s);
 /* Read a set-up file; 0, or -1 with "FILE:LINE: what is wrong" in err. */
 int applic_setup_load(applic_setup *s, const char *path, char *err, size_t errlen);
 /* Take the hosts from a scenario file (each stack's interfaces, its SMC-R activations,
- * PNet IDs, VLANs, v2 and UEIDs); 0 or -1 with the scenario's diagnostics in err. */
+ * PNet IDs, VLANs, v2 and UEIDs, and the host under it: its cost profile for the re-run);
+ * 0 or -1 with the scenario's diagnostics in err. */
 int applic_setup_from_scenario(applic_setup *s, const char *path, char *err, size_t errlen);
 void applic_setup_free(applic_setup *s);
+
+/* The entry that describes address ip (the most specific; later lines win ties), NULL when
+ * only the default does. */
+const applic_host *applic_setup_host(const applic_setup *s, uint8_t family, const uint8_t ip[16]);
 
 /* Whether a connection between a and b (captured on VLAN vlan, 0 untagged) can use SMC-R;
  * when not, why. */

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "sim/addr/addr_text.h"
 #include "sim/applic/applic.h"
 
 static void ip_text(uint8_t family, const uint8_t *ip, char *out, size_t n)
@@ -128,12 +129,108 @@ static void print_smcat(FILE *out, const applic_result *r)
 
 static void meas_cells(const applic_meas *m, char *out, size_t n)
 {
-	char lat[24], p99[24], tp[24];
+	char lat[24], p99[24], tp[24], cpu[24];
 	dur(m->lat_mean_ns, lat, sizeof(lat));
 	dur(m->lat_p99_ns, p99, sizeof(p99));
 	rate(m->throughput_bps, tp, sizeof(tp));
-	snprintf(out, n, "%s %10s %10s %12s", m->done ? (m->smc ? "SMC-R" : "TCP  ") : "open ", m->exchanges ? lat : "-",
-	         m->exchanges ? p99 : "-", tp);
+	dur(m->cpu_ns, cpu, sizeof(cpu));
+	snprintf(out, n, "%s %10s %10s %12s %10s", m->done ? (m->smc ? "SMC-R" : "TCP  ") : "open ", m->exchanges ? lat : "-",
+	         m->exchanges ? p99 : "-", tp, cpu);
+}
+
+static const char *role(const applic_rerun_host *h)
+{
+	return h->client && h->server ? "both" : h->server ? "server" : "client";
+}
+
+/* "linux (default)", "zos,cpus=8 (--server-host)", "zos (scenario stack ZOSA)" */
+static void choice(const applic_rerun_host *h, char *out, size_t n)
+{
+	if (!strcmp(h->from, "scenario"))
+		snprintf(out, n, "%s (scenario stack %s)", h->spec, h->stack);
+	else
+		snprintf(out, n, "%s (%s)", h->spec, h->from);
+}
+
+/* "clients linux (default), servers zos (--server-host)"; "several" where hosts of one end differ */
+static void hosts_said(const applic_result *r, char *out, size_t n)
+{
+	char side[2][640];
+	for (int k = 0; k < 2; k++) {
+		side[k][0] = 0;
+		for (size_t i = 0; i < r->n_hosts; i++) {
+			const applic_rerun_host *h = &r->hosts[i];
+			if ((k == 1) != h->server)
+				continue;
+			char c[640];
+			choice(h, c, sizeof(c));
+			if (!side[k][0])
+				snprintf(side[k], sizeof(side[k]), "%s", c);
+			else if (strcmp(side[k], c))
+				snprintf(side[k], sizeof(side[k]), "several (below)");
+		}
+	}
+	snprintf(out, n, "clients %s, servers %s", side[0][0] ? side[0] : "-", side[1][0] ? side[1] : "-");
+}
+
+static void ppm(uint64_t v, char *out, size_t n)
+{
+	snprintf(out, n, "%" PRIu64 ".%" PRIu64 "%%", v / 10000, v % 10000 / 1000);
+}
+
+static void print_hosts(FILE *out, const applic_result *r)
+{
+	fprintf(out, "\nhosts of the re-run (their own CPU time; util: of all their CPUs over the makespan; busiest: their "
+	             "busiest CPU):\n");
+	fprintf(out, "%-40s %-6s %5s %-34s | %10s %6s %7s | %10s %6s %7s\n", "host (simulated as)", "end", "conns",
+	        "profile (from)", "TCP CPU", "util", "busiest", "SMC-R CPU", "util", "busiest");
+	for (size_t i = 0; i < r->n_hosts; i++) {
+		const applic_rerun_host *h = &r->hosts[i];
+		char ip[64], sim[ADDR_TEXT_IPV4_LEN], who[96], c[640], cells[2][128];
+		ip_text(h->family, h->ip, ip, sizeof(ip));
+		addr_text_ipv4(h->sim_ip, sim, sizeof(sim));
+		snprintf(who, sizeof(who), "%s (%s)", ip, sim);
+		choice(h, c, sizeof(c));
+		const applic_host_cpu *hc[2] = { &h->tcp, &h->smcr };
+		for (int k = 0; k < 2; k++) {
+			char t[24], u[32], b[32];
+			dur(hc[k]->cpu_ns, t, sizeof(t));
+			ppm(hc[k]->util_ppm, u, sizeof(u));
+			ppm(hc[k]->busiest_ppm, b, sizeof(b));
+			snprintf(cells[k], sizeof(cells[k]), "%10s %6s %7s", t, u, b);
+		}
+		fprintf(out, "%-40.40s %-6s %5" PRIu64 " %-34s | %s | %s\n", who, role(h), h->conns, c, cells[0], cells[1]);
+	}
+}
+
+static void print_totals(FILE *out, const applic_result *r)
+{
+	const applic_rerun_totals *t[2] = { &r->tcp, &r->smcr };
+	for (int k = 0; k < 2; k++) {
+		char lat[32], p50[32], p99[32], tp[32], span[32], cpu[32];
+		dur(t[k]->lat_mean_ns, lat, sizeof(lat));
+		dur(t[k]->lat_p50_ns, p50, sizeof(p50));
+		dur(t[k]->lat_p99_ns, p99, sizeof(p99));
+		rate(t[k]->throughput_bps, tp, sizeof(tp));
+		dur(t[k]->makespan_ns, span, sizeof(span));
+		dur(t[k]->cpu_ns, cpu, sizeof(cpu));
+		fprintf(out, "total over %-5s: %" PRIu64 "/%" PRIu64 " connections done (%" PRIu64 " on SMC-R), %" PRIu64
+		             " exchanges: latency mean %s, p50 %s, p99 %s; %s in %s; CPU %s\n",
+		        k ? "SMC-R" : "TCP", t[k]->done, t[k]->conns, t[k]->smc, t[k]->exchanges, lat, p50, p99, tp, span, cpu);
+	}
+	for (int k = 0; k < 2; k++) {
+		char cpu[32], per[32], mib[32];
+		dur(t[k]->cpu_ns, cpu, sizeof(cpu));
+		dur(t[k]->cpu_per_exchange_ns, per, sizeof(per));
+		dur(t[k]->cpu_per_mib_ns, mib, sizeof(mib));
+		fprintf(out, "CPU over %-5s: %s:", k ? "SMC-R" : "TCP", cpu);
+		for (unsigned c = 0; c < APPLIC_CPU_NCATS; c++) {
+			char v[32];
+			dur(t[k]->cpu_cat_ns[c], v, sizeof(v));
+			fprintf(out, "%s %s %s", c ? "," : "", applic_cpu_names[c], v);
+		}
+		fprintf(out, "; %s an exchange, %s a MiB\n", t[k]->exchanges ? per : "-", t[k]->bytes ? mib : "-");
+	}
 }
 
 static void print_rerun(FILE *out, const applic_result *r)
@@ -143,13 +240,16 @@ static void print_rerun(FILE *out, const applic_result *r)
 	fprintf(out, "\nre-run in the simulator: %zu eligible connections (%" PRIu64 " more not re-run: --rerun, --rerun-bytes), "
 	             "over TCP and over SMC-R\n",
 	        r->n_rerun, r->rerun_skipped);
+	char said[1400];
+	hosts_said(r, said, sizeof(said));
+	fprintf(out, "  hosts: %s; chosen with --client-host, --server-host (the profiles: docs/hosts.md)\n", said);
 	if (r->rerun_note[0])
 		fprintf(out, "  note: %s\n", r->rerun_note);
-	fprintf(out, "%-6s %-46s %9s %10s | %-5s %10s %10s %12s | %-5s %10s %10s %12s\n", "conn", "client > server", "exch.",
-	        "recorded", "TCP", "mean", "p99", "throughput", "SMC-R", "mean", "p99", "throughput");
+	fprintf(out, "%-6s %-46s %9s %10s | %-5s %10s %10s %12s %10s | %-5s %10s %10s %12s %10s\n", "conn", "client > server",
+	        "exch.", "recorded", "TCP", "mean", "p99", "throughput", "CPU", "SMC-R", "mean", "p99", "throughput", "CPU");
 	for (size_t i = 0; i < r->n_rerun; i++) {
 		const applic_rerun_conn *c = &r->rerun[i];
-		char a[64], b[64], ends[160], rec[32], tcp[96], smc[96];
+		char a[64], b[64], ends[160], rec[32], tcp[120], smc[120];
 		ip_text(c->family, c->client, a, sizeof(a));
 		ip_text(c->family, c->server, b, sizeof(b));
 		snprintf(ends, sizeof(ends), "%s:%u > %s:%u%s", a, (unsigned)c->cport, b, (unsigned)c->sport, c->truncated ? " (cut)" : "");
@@ -159,20 +259,10 @@ static void print_rerun(FILE *out, const applic_result *r)
 		fprintf(out, "#%-5" PRIu32 " %-46.46s %9" PRIu64 " %10s | %s | %s\n", c->id, ends, c->rec_exchanges,
 		        c->rec_exchanges ? rec : "-", tcp, smc);
 	}
-	const applic_rerun_totals *t[2] = { &r->tcp, &r->smcr };
-	for (int k = 0; k < 2; k++) {
-		char lat[32], p50[32], p99[32], tp[32], span[32];
-		dur(t[k]->lat_mean_ns, lat, sizeof(lat));
-		dur(t[k]->lat_p50_ns, p50, sizeof(p50));
-		dur(t[k]->lat_p99_ns, p99, sizeof(p99));
-		rate(t[k]->throughput_bps, tp, sizeof(tp));
-		dur(t[k]->makespan_ns, span, sizeof(span));
-		fprintf(out, "total over %-5s: %" PRIu64 "/%" PRIu64 " connections done (%" PRIu64 " on SMC-R), %" PRIu64
-		             " exchanges: latency mean %s, p50 %s, p99 %s; %s in %s; CPU %" PRIu64 " ns\n",
-		        k ? "SMC-R" : "TCP", t[k]->done, t[k]->conns, t[k]->smc, t[k]->exchanges, lat, p50, p99, tp, span,
-		        t[k]->cpu_ns);
-	}
-	fprintf(out, "(CPU: the simulated hosts have no costs yet: 0)\n");
+	print_totals(out, r);
+	print_hosts(out, r);
+	fprintf(out, "(CPU: a host's is the host model's own account; a connection's is its share: what each of its two hosts "
+	             "spent up to each of its steps since the host's step before, docs/applicability.md)\n");
 }
 
 void applic_print_text(FILE *out, const applic_result *r, const char *name)
