@@ -87,3 +87,15 @@ expect_exit 2 "$SMCR_SIM" compare "$S" "$S"
 expect_stderr 'tests/data/bad-results.scn:12:40: duration= replaces count=' "$SMCR_SIM" compare tests/data/bad-results.scn
 expect_exit 2 "$SMCR_SIM" compare --svg /nonexistent/dir/x.svg "$S"
 echo "compare ok"
+
+# with the hosts' costs (docs/hosts.md): CPU per transaction on both sides, SMC-R's latency lower
+"$SMCR_SIM" compare -f json --set N=50 bench/hosts/qperf-lat.scn >"$TMP/q.json" || fail "compare of qperf-lat exited $?"
+python3 - "$TMP/q.json" <<'PY' || fail "compare with host costs: no CPU figures, or SMC-R's not lower"
+import json, sys
+w = json.load(open(sys.argv[1]))["workloads"][0]
+s, t = w["smcr"], w["tcp"]
+for side in (s, t):
+    assert side["cpu_client_ns"] and side["cpu_server_ns"], side
+assert s["latency"]["mean_ns"] < t["latency"]["mean_ns"] and w["delta_ppm"]["latency_mean"] < 0
+assert w["delta_ppm"]["cpu_client"] is not None
+PY

@@ -37,7 +37,7 @@ for kib in 18000 20000 100000 300000; do
 done
 
 # the largest limit is met while the world runs, not while it is built
-grep -Eq 'at virtual time 0\.0000[0-9]*[1-9][0-9]* s' "$tmp/err" || fail "not during the run: $(cat "$tmp/err")"
+grep -Eq 'at virtual time [0-9]+\.[0-9]*[1-9][0-9]* s' "$tmp/err" || fail "not during the run: $(cat "$tmp/err")"
 
 # 300 idle connections with 16K buffers: 19.2 MB of buffers as configured, none resident
 out=$("$SMCR_SIM" debug memory "$tmp/idle.scn")
