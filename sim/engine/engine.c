@@ -170,6 +170,14 @@ struct sim_engine {
 	size_t live;  /* pending events: queued one-shots and armed timers */
 	size_t stale; /* queued entries of cancelled timers, not yet dropped */
 
+	/* watched times (sim_engine_watch): a bit per low 12 bits of the time, with counts */
+	uint64_t watch_bits[WHEEL_SLOTS / 64];
+	uint32_t *watch_n;
+	sim_watch_fn watch_fn;
+	void *watch_ctx;
+	bool in_watch;
+	uint64_t cur_seq; /* the sequence of the event running (or that ran last) */
+
 	sim_tick *ticks; /* housekeeping between events (sim_engine_tick_add) */
 	size_t n_ticks, cap_ticks;
 	sim_time next_tick; /* the earliest time a tick is due */
@@ -203,6 +211,7 @@ void sim_engine_free(sim_engine *eng)
 	free(eng->free_blocks);
 	free(eng->flat.e);
 	free(eng->timers);
+	free(eng->watch_n);
 	free(eng);
 }
 
@@ -924,6 +933,54 @@ static void queue_put(sim_engine *eng, const entry *e, bool newest)
 	queue_put_any(eng, e, !newest);
 }
 
+/* --- watched times ---------------------------------------------------------------- */
+
+/* A sequence was just taken for a posting at `at`: tell the watcher if `at` is watched. */
+static inline void watch_take(sim_engine *eng, sim_time at, uint64_t seq)
+{
+	if (__builtin_expect((eng->watch_bits[(at >> 6) & (WHEEL_SLOTS / 64 - 1)] >> (at & 63)) & 1u, 0) &&
+	    !eng->in_watch && eng->watch_fn) {
+		eng->in_watch = true;
+		eng->watch_fn(eng->watch_ctx, at, seq);
+		eng->in_watch = false;
+	}
+}
+
+bool sim_engine_set_watcher(sim_engine *eng, sim_watch_fn fn, void *ctx)
+{
+	if (eng->watch_fn && eng->watch_ctx != ctx)
+		return false;
+	if (!fn) {
+		eng->watch_fn = NULL;
+		eng->watch_ctx = NULL;
+		return true;
+	}
+	eng->watch_fn = fn;
+	eng->watch_ctx = ctx;
+	if (!eng->watch_n)
+		eng->watch_n = sim_xcalloc(WHEEL_SLOTS, sizeof(*eng->watch_n), what_queue);
+	return true;
+}
+
+void sim_engine_watch(sim_engine *eng, sim_time at)
+{
+	unsigned j = (unsigned)at & (WHEEL_SLOTS - 1);
+	if (eng->watch_n[j]++ == 0)
+		eng->watch_bits[j >> 6] |= 1ULL << (j & 63);
+}
+
+void sim_engine_unwatch(sim_engine *eng, sim_time at)
+{
+	unsigned j = (unsigned)at & (WHEEL_SLOTS - 1);
+	if (--eng->watch_n[j] == 0)
+		eng->watch_bits[j >> 6] &= ~(1ULL << (j & 63));
+}
+
+bool sim_engine_before(const sim_engine *eng, sim_time at, uint64_t seq)
+{
+	return eng->now < at || (eng->now == at && eng->cur_seq < seq);
+}
+
 /* --- scheduling ------------------------------------------------------------------ */
 
 static void schedule(sim_engine *eng, sim_event *ev, sim_time at)
@@ -931,6 +988,7 @@ static void schedule(sim_engine *eng, sim_event *ev, sim_time at)
 	if (at < eng->now)
 		at = eng->now; /* the past is not reachable; run it next */
 	uint64_t seq = eng->next_seq++;
+	watch_take(eng, at, seq);
 	ev->at = at;
 	ev->queued_at = at;
 	ev->seq = seq;
@@ -956,6 +1014,7 @@ void sim_event_schedule(sim_engine *eng, sim_event *ev, sim_time at)
 		 * is re-filed when it surfaces (see sim_engine_run) */
 		ev->at = at;
 		ev->seq = eng->next_seq++;
+		watch_take(eng, at, ev->seq);
 		return;
 	}
 	sim_event_cancel(eng, ev);
@@ -983,6 +1042,7 @@ void sim_post(sim_engine *eng, sim_time at, uint32_t kind, uint64_t entity, sim_
               void *ctx, uint64_t arg)
 {
 	uint64_t seq = eng->next_seq++;
+	watch_take(eng, at < eng->now ? eng->now : at, seq);
 	/* the usual case: a later time in the wheel (so not in the past), whose slot has room
 	 * in its last block, for a compact unit */
 	if (__builtin_expect(at > eng->last_at && at >= eng->now && !((at ^ eng->last_at) >> WHEEL_BITS), 1)) {
@@ -999,6 +1059,13 @@ void sim_post(sim_engine *eng, sim_time at, uint32_t kind, uint64_t entity, sim_
 }
 
 uint64_t sim_engine_take_seq(sim_engine *eng) { return eng->next_seq++; }
+
+uint64_t sim_engine_take_seq_at(sim_engine *eng, sim_time at)
+{
+	uint64_t seq = eng->next_seq++;
+	watch_take(eng, at, seq);
+	return seq;
+}
 
 void sim_post_seq(sim_engine *eng, sim_time at, uint64_t seq, uint32_t kind, uint64_t entity, sim_event_fn fn,
                   void *ctx, uint64_t arg)
@@ -1118,6 +1185,7 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 			uint64_t a = r->h.a, b = r->h.b;
 			bool e64 = b & TAG_COMPACT_E;
 			sim_event tmp = { .at = at, .fn = r->h.fn, .ctx = r->h.ctx, .arg = e64 ? 0 : b >> 32, .entity = e64 ? a : a >> 32, .kind = (uint32_t)(e64 ? b >> 32 : a), .slot = SIM_SLOT_NONE, .owned = 1 };
+			eng->cur_seq = block_of(r)->base + (uint64_t)unit_dseq(r);
 			eng->rd++;
 			eng->now = at;
 			if (at >= eng->next_tick)
@@ -1139,6 +1207,7 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 		entry e = *top;
 		queue_take_any(eng);
 		eng->now = e.at;
+		eng->cur_seq = e.seq;
 		if (e.at >= eng->next_tick)
 			ticks_run(eng, e.at);
 		if (e.fn) {
@@ -1159,6 +1228,7 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 				queue_put(eng, &e, false);
 				continue;
 			}
+			eng->cur_seq = e.seq;
 			timer_release(eng, e.timer);
 			ev->slot = SIM_SLOT_NONE;
 			fold(eng, e.at, ev->kind, ev->entity);

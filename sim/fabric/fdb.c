@@ -110,6 +110,7 @@ bool sim_fdb_learn(sim_fdb *t, uint16_t vid, const uint8_t *mac, uint32_t port, 
 	} else if (e->port != port) {
 		t->per_port[e->port]--;
 		t->per_port[port]++;
+		t->moves++;
 	}
 	e->port = port;
 	e->seen = seen;
@@ -122,6 +123,23 @@ int sim_fdb_lookup(const sim_fdb *t, uint16_t vid, const uint8_t *mac, sim_time 
 	if (e->key == 0 || aged(t, e, now))
 		return -1;
 	return (int)e->port;
+}
+
+bool sim_fdb_peek(const sim_fdb *t, uint16_t vid, const uint8_t *mac, uint32_t *port, sim_time *seen)
+{
+	const sim_fdb_entry *e = find(t, key_of(vid, mac));
+	if (e->key == 0)
+		return false;
+	*port = e->port;
+	*seen = e->seen;
+	return true;
+}
+
+void sim_fdb_unrefresh(sim_fdb *t, uint16_t vid, const uint8_t *mac, uint32_t port, sim_time seen, sim_time was)
+{
+	sim_fdb_entry *e = find(t, key_of(vid, mac));
+	if (e->key != 0 && e->port == port && e->seen == seen)
+		e->seen = was;
 }
 
 void sim_fdb_flush_port(sim_fdb *t, uint32_t port)

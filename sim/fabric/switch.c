@@ -9,6 +9,7 @@
 #include "sim/engine/oom.h"
 #include "sim/fabric/eth_header.h"
 #include "sim/fabric/fdb.h"
+#include "sim/fabric/hop_int.h"
 #include "sim/fabric/switch_int.h"
 #include "sim/fabric/wire.h"
 
@@ -110,8 +111,11 @@ static void port_receive(sim_plug *self, sim_frame *f, sim_time at)
 		}
 	}
 	const uint8_t *dst = f->data, *src = f->data + 6;
+	uint64_t moves = sw->fdb.moves;
 	if (!sim_mac_is_multicast(src) && !sim_fdb_learn(&sw->fdb, vid, src, in->idx, at, now_of(sw)))
 		sw->st.learn_full++;
+	if (__builtin_expect(sw->fdb.moves != moves, 0))
+		sim_hops_abort(sim_fabric_hops(sw->fab), sw); /* a station moved: crossings made early go again */
 
 	if (!sim_mac_is_multicast(dst)) {
 		int port = sim_switch_lookup(sw, vid, dst);
@@ -149,13 +153,71 @@ static void port_receive(sim_plug *self, sim_frame *f, sim_time at)
 	}
 }
 
+/* --- event-free hops (sim/fabric/hop_int.h) --------------------------------------------- */
+
+bool sim_switch_hop_decide(const sim_plug *port, const sim_frame *f, sim_time at, hop_fwd *fwd)
+{
+	const sw_port *in = port->owner;
+	sim_switch *sw = in->sw;
+	if (sw->failed || !in->admin_up || sw->qos || f->len < SIM_ETH_HLEN)
+		return false;
+	const uint8_t *dst = f->data, *src = f->data + 6;
+	uint16_t type = (uint16_t)(f->data[12] << 8 | f->data[13]);
+	/* an untagged unicast frame of the port's VLAN (a tag is rewritten, MAC control ends here) */
+	if (sim_mac_is_multicast(dst) || type == SIM_ETHERTYPE_VLAN || type == SIM_ETHERTYPE_MAC_CONTROL || !in->pvid)
+		return false;
+	uint16_t vid = in->pvid;
+	*fwd = (hop_fwd){ .sw = sw, .in = in->idx, .vid = vid };
+	if (!sim_mac_is_multicast(src)) {
+		/* learning it must only refresh an entry that is still fresh at `at` */
+		uint32_t p;
+		if (!sim_fdb_peek(&sw->fdb, vid, src, &p, &fwd->seen_was) || p != in->idx ||
+		    (at > fwd->seen_was && at - fwd->seen_was > sw->fdb.aging))
+			return false;
+		fwd->learned = true;
+	}
+	int port_out = sim_fdb_lookup(&sw->fdb, vid, dst, at);
+	if (port_out < 0 || (uint32_t)port_out == in->idx)
+		return false;
+	const sw_port *out = &sw->ports[port_out];
+	if (out->mode == SIM_PORT_TRUNK && vid != out->pvid)
+		return false;
+	fwd->out = (uint32_t)port_out;
+	fwd->egress = &sw->ports[port_out].plug;
+	return true;
+}
+
+sim_time sim_switch_hop_latency(const hop_fwd *fwd) { return fwd->sw->p.latency; }
+
+void sim_switch_hop_apply(hop_fwd *fwd, const sim_frame *f, sim_time at)
+{
+	sim_switch *sw = fwd->sw;
+	sw->ports[fwd->in].st.rx_frames++;
+	if (fwd->learned)
+		sim_fdb_learn(&sw->fdb, fwd->vid, f->data + 6, fwd->in, at, now_of(sw));
+	sw->st.forwarded++;
+	sw->ports[fwd->out].st.tx_frames++;
+}
+
+void sim_switch_hop_undo(const hop_fwd *fwd, const sim_frame *f, sim_time at)
+{
+	sim_switch *sw = fwd->sw;
+	sw->ports[fwd->in].st.rx_frames--;
+	if (fwd->learned)
+		sim_fdb_unrefresh(&sw->fdb, fwd->vid, f->data + 6, fwd->in, at, fwd->seen_was);
+	sw->st.forwarded--;
+	sw->ports[fwd->out].st.tx_frames--;
+}
+
 static void port_carrier_changed(sim_plug *self)
 {
 	sw_port *p = self->owner;
 	p->peer_wire = self->peer && self->peer->kind == SIM_PLUG_WIRE_END;
 	/* a link that went away takes its learned stations with it */
-	if (!sim_plug_carrier(self))
+	if (!sim_plug_carrier(self)) {
+		sim_hops_abort(sim_fabric_hops(p->sw->fab), p->sw);
 		sim_fdb_flush_port(&p->sw->fdb, p->idx);
+	}
 }
 
 static void switch_free(void *obj)
@@ -211,6 +273,7 @@ int sim_switch_port_access(sim_switch *sw, uint32_t port, uint16_t pvid)
 {
 	if (port >= sw->p.nports || pvid == 0 || pvid > SIM_VLAN_MAX_VID)
 		return SMCR_ERR_INVAL;
+	sim_hops_abort(sim_fabric_hops(sw->fab), sw);
 	sw_port *p = &sw->ports[port];
 	p->mode = SIM_PORT_ACCESS;
 	p->pvid = pvid;
@@ -227,6 +290,7 @@ int sim_switch_port_trunk(sim_switch *sw, uint32_t port, uint16_t native_vid, co
 	for (size_t i = 0; i < n_allowed; i++)
 		if (allowed[i] == 0 || allowed[i] > SIM_VLAN_MAX_VID)
 			return SMCR_ERR_INVAL;
+	sim_hops_abort(sim_fabric_hops(sw->fab), sw);
 	sw_port *p = &sw->ports[port];
 	p->mode = SIM_PORT_TRUNK;
 	p->pvid = native_vid;
@@ -243,6 +307,7 @@ void sim_switch_port_set_up(sim_switch *sw, uint32_t port, bool up)
 {
 	if (port >= sw->p.nports)
 		return;
+	sim_hops_abort(sim_fabric_hops(sw->fab), sw);
 	sw->ports[port].admin_up = up;
 	port_apply(sw, &sw->ports[port]);
 }
@@ -251,6 +316,7 @@ void sim_switch_fail(sim_switch *sw)
 {
 	if (sw->failed)
 		return;
+	sim_hops_abort(sim_fabric_hops(sw->fab), sw);
 	sw->failed = true;
 	for (uint32_t i = 0; i < sw->p.nports; i++)
 		port_apply(sw, &sw->ports[i]);
@@ -261,6 +327,7 @@ void sim_switch_restore(sim_switch *sw)
 {
 	if (!sw->failed)
 		return;
+	sim_hops_abort(sim_fabric_hops(sw->fab), sw);
 	sw->failed = false;
 	for (uint32_t i = 0; i < sw->p.nports; i++)
 		port_apply(sw, &sw->ports[i]);
