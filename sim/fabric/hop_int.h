@@ -47,7 +47,6 @@ struct hop_rec {
 	uint32_t gen1;       /* d1's generation when it entered (a wire going down kills it) */
 	sim_time t2;         /* its arrival at the far end of d2 ... */
 	uint64_t s2;         /* ... and that arrival's order */
-	uint64_t ordinal;    /* its place in d2's queue (d2's count of entries) */
 	uint64_t tx_free_was; /* d2's transmitter, before it */
 	uint64_t tail_seq_was;
 	sim_time tail_at_was;

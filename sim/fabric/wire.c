@@ -51,8 +51,9 @@ typedef struct wire_dir {
 	uint32_t doomed;    /* the first this many of the FIFO left before the wire went down */
 	uint32_t gen;       /* bumped when the wire goes down: frames posted alone are lost */
 	uint64_t id;        /* the wire's, the arrivals' event entity */
-	uint32_t kind;      /* wire.arrive */
+	uint32_t n_alone;   /* frames of this direction sent back to an arrival event of their own (hops undone) */
 	bool up;            /* the wire's, mirrored */
+	bool has_hops;      /* hop_head != NULL: frames in the FIFO crossed the switch before it early */
 	uint64_t delivered; /* st.delivered, kept here; copied into st when it is read */
 	sim_plug *out;      /* the end the frames leave at */
 	/* the end they enter at, then the sending side */
@@ -72,12 +73,10 @@ typedef struct wire_dir {
 	fifo_chunk *spare;    /* an emptied chunk kept for the next one needed */
 	sim_huge_pool *chunks; /* where chunks come from: the fabric's, on huge pages */
 	/* event-free hops (sim/fabric/hop_int.h): the records of the frames in the FIFO that
-	 * crossed the switch before this wire early, oldest first; entries ever made (a
-	 * record's place); frames of this direction sent back to an arrival event of their own */
+	 * crossed the switch before this wire early, oldest first (they own the FIFO's last
+	 * slots, one each) */
 	sim_hops *hops;
 	hop_rec *hop_head, *hop_tail;
-	uint64_t pushed;
-	uint32_t n_alone;
 	sim_rng loss, dup, reorder, corrupt;
 } __attribute__((aligned(64))) wire_dir;
 
@@ -155,7 +154,6 @@ static fifo_slot *fifo_push(wire_dir *d)
 		d->tail_i = 0;
 	}
 	d->fifo_len++;
-	d->pushed++;
 	return &d->tail->s[d->tail_i++];
 }
 
@@ -165,7 +163,6 @@ static fifo_slot *fifo_push(wire_dir *d)
 static fifo_slot fifo_unpush(wire_dir *d)
 {
 	fifo_slot s = d->tail->s[--d->tail_i];
-	d->pushed--;
 	if (--d->fifo_len == 0) {
 		d->head_i = d->tail_i = 0;
 		return s;
@@ -206,6 +203,7 @@ static fifo_slot fifo_pop(wire_dir *d)
 }
 
 static void fifo_arrive(sim_engine *eng, sim_event *ev);
+static uint32_t k_arrive; /* wire.arrive */
 
 /* A flood's copies arrive at one time, one after the other, each on its own wire to its
  * own endpoint: every step of a delivery is a cache miss on memory the previous step
@@ -255,7 +253,7 @@ static void fifo_arrive(sim_engine *eng, sim_event *ev)
 	if (d->fifo_len) {
 		const fifo_slot *next = &d->head->s[d->head_i];
 		d->head_seq += next->ref.spare & SPARE_SEQ;
-		sim_post_seq(eng, next->at, d->head_seq, d->kind, d->id, fifo_arrive, d, (uint32_t)d->head_seq);
+		sim_post_seq(eng, next->at, d->head_seq, k_arrive, d->id, fifo_arrive, d, (uint32_t)d->head_seq);
 	}
 	if (__builtin_expect(s.ref.spare & SPARE_HOP, 0))
 		hop_left(d);
@@ -284,7 +282,7 @@ static void post_arrival_seq(wire_dir *d, sim_frame *f, sim_time at, uint64_t se
 		s->at = at;
 		d->head_seq = d->tail_seq = seq;
 		d->tail_at = at;
-		sim_post_seq(eng, at, seq, d->kind, d->id, fifo_arrive, d, (uint32_t)seq);
+		sim_post_seq(eng, at, seq, k_arrive, d->id, fifo_arrive, d, (uint32_t)seq);
 		return;
 	}
 	if (at >= d->tail_at && seq - d->tail_seq <= SPARE_SEQ) {
@@ -299,7 +297,7 @@ static void post_arrival_seq(wire_dir *d, sim_frame *f, sim_time at, uint64_t se
 	if (hop)
 		abort(); /* hop_cross checked that it joins the FIFO */
 	f->meta = d->gen;
-	sim_post_seq(eng, at, seq, d->kind, d->id, wire_arrive, d, (uint64_t)(uintptr_t)f);
+	sim_post_seq(eng, at, seq, k_arrive, d->id, wire_arrive, d, (uint64_t)(uintptr_t)f);
 }
 
 static sim_time not_before_now(const wire_dir *d, sim_time at)
@@ -364,8 +362,10 @@ static void hop_left(wire_dir *d)
 {
 	hop_rec *r = d->hop_head;
 	d->hop_head = r->dir_next;
-	if (!d->hop_head)
+	if (!d->hop_head) {
 		d->hop_tail = NULL;
+		d->has_hops = false;
+	}
 	sim_hops_release(d->hops, r);
 }
 
@@ -397,7 +397,6 @@ static bool hop_cross(wire_dir *d1, sim_frame *f, sim_time t1, uint64_t s1)
 	r->tx_free_was = d2->tx_free_ps;
 	r->tail_seq_was = d2->tail_seq;
 	r->tail_at_was = d2->tail_at;
-	r->ordinal = d2->pushed;
 	sim_switch_hop_apply(&r->fwd, f, t1);
 	d1->delivered++;
 	d2->st.frames_in++;
@@ -412,6 +411,7 @@ static bool hop_cross(wire_dir *d1, sim_frame *f, sim_time t1, uint64_t s1)
 	else
 		d2->hop_head = r;
 	d2->hop_tail = r;
+	d2->has_hops = true;
 	sim_hops_commit(h, r);
 	return true;
 }
@@ -420,7 +420,9 @@ void sim_wire_hop_undo(sim_hops *h, hop_rec *r)
 {
 	wire_dir *d2 = r->d2;
 	/* r and the records after it own the FIFO's last slots, in order */
-	size_t n = (size_t)(d2->pushed - r->ordinal), k = 0;
+	size_t n = 0, k = 0;
+	for (hop_rec *q = r; q; q = q->dir_next)
+		n++;
 	hop_rec *stack_recs[64], **recs = n <= 64 ? stack_recs : sim_xmalloc(n * sizeof(*recs), "the fabric's hops");
 	fifo_slot stack_slots[64], *slots = n <= 64 ? stack_slots : sim_xmalloc(n * sizeof(*slots), "the fabric's hops");
 	hop_rec **link = &d2->hop_head;
@@ -430,6 +432,7 @@ void sim_wire_hop_undo(sim_hops *h, hop_rec *r)
 		recs[k++] = q;
 	*link = NULL;
 	d2->hop_tail = link == &d2->hop_head ? NULL : (hop_rec *)(void *)((char *)link - offsetof(hop_rec, dir_next));
+	d2->has_hops = d2->hop_tail != NULL;
 	for (size_t i = n; i-- > 0;)
 		slots[i] = fifo_unpush(d2);
 	/* the latest first, so each switch state goes back to what the one before left */
@@ -443,7 +446,7 @@ void sim_wire_hop_undo(sim_hops *h, hop_rec *r)
 		d2->st.bytes_in -= f->len;
 		f->meta = q->gen1;
 		d1->n_alone++;
-		sim_post_seq(d1->eng, q->t1, q->s1, d1->kind, d1->id, hop_arrive, d1, (uint64_t)(uintptr_t)f);
+		sim_post_seq(d1->eng, q->t1, q->s1, k_arrive, d1->id, hop_arrive, d1, (uint64_t)(uintptr_t)f);
 		sim_hops_release(h, q);
 	}
 	d2->tx_free_ps = r->tx_free_was;
@@ -470,7 +473,7 @@ static void wire_end_receive(sim_plug *self, sim_frame *f, sim_time at)
 	wire_end *in = self->owner;
 	sim_wire *w = in->w;
 	wire_dir *d = &w->dir[in->side];
-	if (__builtin_expect(d->hop_tail != NULL, 0))
+	if (__builtin_expect(d->has_hops, 0))
 		hop_make_way(d);
 	d->st.frames_in++;
 	d->st.bytes_in += f->len;
@@ -501,10 +504,11 @@ static void wire_end_receive(sim_plug *self, sim_frame *f, sim_time at)
 	if (!d->faults) {
 		arrive = not_before_now(d, arrive);
 		uint64_t seq = sim_engine_take_seq_at(d->eng, arrive);
-		/* a switch behind the wire: its crossing now, when nothing can change it */
-		const sim_plug *far = d->out->peer;
-		if (far && far->kind == SIM_PLUG_SWITCH_PORT && !d->fifo_len && !d->n_alone && sim_hops_enabled(d->hops) &&
-		    hop_cross(d, f, arrive, seq))
+		/* a unicast frame to a switch behind the wire: its crossing now, when nothing can
+		 * change it (a flood's copies look no further than their first byte) */
+		const sim_plug *far;
+		if (!(f->data[0] & 1u) && !d->fifo_len && !d->n_alone && (far = d->out->peer) &&
+		    far->kind == SIM_PLUG_SWITCH_PORT && sim_hops_enabled(d->hops) && hop_cross(d, f, arrive, seq))
 			return;
 		post_arrival_seq(d, f, arrive, seq, false);
 		return;
@@ -583,7 +587,8 @@ sim_wire *sim_wire_new(sim_fabric *fab, const char *name, const sim_wire_params 
 		sim_wire_params_default(&w->p);
 	w->up = true;
 	mirror_params(w);
-	uint32_t kind = sim_kind("wire.arrive");
+	if (!k_arrive)
+		k_arrive = sim_kind("wire.arrive");
 	sim_engine *eng = sim_fabric_engine(fab);
 	for (unsigned s = 0; s < 2; s++) {
 		char n[48];
@@ -597,7 +602,6 @@ sim_wire *sim_wire_new(sim_fabric *fab, const char *name, const sim_wire_params 
 		w->dir[s].out = &end_of(w, 1 - s)->plug;
 		w->dir[s].eng = eng;
 		w->dir[s].id = w->id;
-		w->dir[s].kind = kind;
 		w->dir[s].chunks = sim_fabric_huge_pool(fab, sizeof(fifo_chunk));
 		w->dir[s].hops = sim_fabric_hops(fab);
 		w->dir[s].up = true;
