@@ -86,8 +86,9 @@ static void rec_put(sim_hops *h, hop_rec *r)
 
 hop_rec *sim_hops_begin(sim_hops *h, sim_time t1, uint64_t s1)
 {
-	hop_rec *r = rec_get(h);
-	*r = (hop_rec){ .t1 = t1, .s1 = s1 };
+	hop_rec *r = rec_get(h); /* the caller fills in the rest */
+	r->t1 = t1;
+	r->s1 = s1;
 	h->crossing = true;
 	h->cross_t1 = t1;
 	h->cross_s1 = s1;

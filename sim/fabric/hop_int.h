@@ -27,6 +27,7 @@
 
 #include "sim/engine/engine.h"
 #include "sim/fabric/fabric.h"
+#include "sim/fabric/fdb.h"
 #include "sim/fabric/switch.h"
 
 /* What a switch did for one crossing, to be undone. */
@@ -34,8 +35,8 @@ typedef struct hop_fwd {
 	sim_switch *sw;
 	uint32_t in, out;   /* port indices */
 	uint16_t vid;       /* the frame's VLAN */
-	bool learned;       /* the source MAC's entry was refreshed ... */
-	sim_time seen_was;  /* ... and was seen then before */
+	sim_fdb_entry *src; /* the source MAC's entry, refreshed (NULL: none, a multicast source) ... */
+	sim_time seen_was;  /* ... and when it was seen before */
 	sim_plug *egress;   /* the out port's plug */
 } hop_fwd;
 

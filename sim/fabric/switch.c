@@ -155,35 +155,52 @@ static void port_receive(sim_plug *self, sim_frame *f, sim_time at)
 
 /* --- event-free hops (sim/fabric/hop_int.h) --------------------------------------------- */
 
+/* The table entries for the frame's source and destination, through the port's memo. */
+static bool hop_entries(sw_port *in, const uint8_t *macs, uint16_t vid, sim_fdb_entry **src, sim_fdb_entry **dst)
+{
+	sim_fdb *t = &in->sw->fdb;
+	if (in->hop_memo.gen == t->gen && in->hop_memo.dst && !memcmp(in->hop_memo.macs, macs, 12)) {
+		*src = in->hop_memo.src;
+		*dst = in->hop_memo.dst;
+		return true;
+	}
+	*src = sim_mac_is_multicast(macs + 6) ? NULL : sim_fdb_entry_of(t, vid, macs + 6);
+	*dst = sim_fdb_entry_of(t, vid, macs);
+	if (!*dst || (!*src && !sim_mac_is_multicast(macs + 6)))
+		return false;
+	in->hop_memo.gen = t->gen;
+	memcpy(in->hop_memo.macs, macs, 12);
+	in->hop_memo.src = *src;
+	in->hop_memo.dst = *dst;
+	return true;
+}
+
 bool sim_switch_hop_decide(const sim_plug *port, const sim_frame *f, sim_time at, hop_fwd *fwd)
 {
-	const sw_port *in = port->owner;
+	sw_port *in = port->owner;
 	sim_switch *sw = in->sw;
 	if (sw->failed || !in->admin_up || sw->qos || f->len < SIM_ETH_HLEN)
 		return false;
-	const uint8_t *dst = f->data, *src = f->data + 6;
+	const uint8_t *dst = f->data;
 	uint16_t type = (uint16_t)(f->data[12] << 8 | f->data[13]);
 	/* an untagged unicast frame of the port's VLAN (a tag is rewritten, MAC control ends here) */
 	if (sim_mac_is_multicast(dst) || type == SIM_ETHERTYPE_VLAN || type == SIM_ETHERTYPE_MAC_CONTROL || !in->pvid)
 		return false;
 	uint16_t vid = in->pvid;
-	*fwd = (hop_fwd){ .sw = sw, .in = in->idx, .vid = vid };
-	if (!sim_mac_is_multicast(src)) {
-		/* learning it must only refresh an entry that is still fresh at `at` */
-		uint32_t p;
-		if (!sim_fdb_peek(&sw->fdb, vid, src, &p, &fwd->seen_was) || p != in->idx ||
-		    (at > fwd->seen_was && at - fwd->seen_was > sw->fdb.aging))
-			return false;
-		fwd->learned = true;
-	}
-	int port_out = sim_fdb_lookup(&sw->fdb, vid, dst, at);
-	if (port_out < 0 || (uint32_t)port_out == in->idx)
+	sim_fdb_entry *se, *de;
+	if (!hop_entries(in, dst, vid, &se, &de))
 		return false;
-	const sw_port *out = &sw->ports[port_out];
+	/* learning the source must only refresh an entry of this port still fresh at `at`; the
+	 * destination is learned on another port, fresh at `at` */
+	if ((se && (se->port != in->idx || sim_fdb_aged(&sw->fdb, se, at))) || sim_fdb_aged(&sw->fdb, de, at) ||
+	    de->port == in->idx)
+		return false;
+	const sw_port *out = &sw->ports[de->port];
 	if (out->mode == SIM_PORT_TRUNK && vid != out->pvid)
 		return false;
-	fwd->out = (uint32_t)port_out;
-	fwd->egress = &sw->ports[port_out].plug;
+	*fwd = (hop_fwd){ .sw = sw, .in = in->idx, .out = de->port, .vid = vid, .src = se, .egress = &sw->ports[de->port].plug };
+	if (se)
+		fwd->seen_was = se->seen;
 	return true;
 }
 
@@ -191,10 +208,11 @@ sim_time sim_switch_hop_latency(const hop_fwd *fwd) { return fwd->sw->p.latency;
 
 void sim_switch_hop_apply(hop_fwd *fwd, const sim_frame *f, sim_time at)
 {
+	(void)f;
 	sim_switch *sw = fwd->sw;
 	sw->ports[fwd->in].st.rx_frames++;
-	if (fwd->learned)
-		sim_fdb_learn(&sw->fdb, fwd->vid, f->data + 6, fwd->in, at, now_of(sw));
+	if (fwd->src)
+		fwd->src->seen = at; /* sim_fdb_learn of an entry on its own port: a refresh */
 	sw->st.forwarded++;
 	sw->ports[fwd->out].st.tx_frames++;
 }
@@ -203,7 +221,7 @@ void sim_switch_hop_undo(const hop_fwd *fwd, const sim_frame *f, sim_time at)
 {
 	sim_switch *sw = fwd->sw;
 	sw->ports[fwd->in].st.rx_frames--;
-	if (fwd->learned)
+	if (fwd->src)
 		sim_fdb_unrefresh(&sw->fdb, fwd->vid, f->data + 6, fwd->in, at, fwd->seen_was);
 	sw->st.forwarded--;
 	sw->ports[fwd->out].st.tx_frames--;
