@@ -25,7 +25,8 @@ typedef struct slab {
 } slab;
 
 /* A deferred copy: buf's bytes at off..off+len are still the len bytes at src. The record
- * lives in those very bytes (they hold nothing else until the copy is made), at off. It is
+ * lives in those very bytes (they hold nothing else until the copy is made), at the first
+ * aligned place from off. It is
  * on the list of the 64 KiB region of source memory its source starts in, and on the
  * pool's list of all of them. */
 typedef struct deferred_copy {
@@ -38,7 +39,8 @@ typedef struct deferred_copy {
 	struct deferred_copy *next, *prev;         /* in its region's list */
 	struct deferred_copy *all_next, *all_prev; /* in the pool's list */
 } deferred_copy;
-_Static_assert(sizeof(deferred_copy) <= SIM_FRAME_DEFER_MIN, "a record fits the bytes it leaves out");
+_Static_assert(sizeof(deferred_copy) + _Alignof(deferred_copy) - 1 <= SIM_FRAME_DEFER_MIN,
+               "a record fits, aligned, in the bytes it leaves out");
 
 /* Source regions: a copy (at most SIM_FRAME_CAPACITY bytes) reaches at most into the next
  * region, so the copies overlapping a range start in its regions or the one before. */
@@ -433,17 +435,20 @@ static bool defer(sim_frame *f, uint8_t *dst, const void *src, uint32_t n, uint3
 	if (n < SIM_FRAME_DEFER_MIN)
 		return false;
 	uint32_t off = (uint32_t)(dst - b->bytes);
-	deferred_copy *d = (deferred_copy *)(void *)dst;
+	/* the record at the first aligned place of the bytes left out (bytes[] is aligned) */
+	uint32_t roff = (off + (uint32_t)_Alignof(deferred_copy) - 1u) & ~((uint32_t)_Alignof(deferred_copy) - 1u);
+	deferred_copy *d = (deferred_copy *)(void *)(b->bytes + roff);
 	*d = (deferred_copy){ .buf = b, .src = src, .off = off, .len = n, .crc = crc };
 	if (crc_at) {
 		d->crc_off = (uint32_t)(crc_at - b->bytes);
 		b->crc_owed = 1;
 	}
-	b->deferred = (uint16_t)(off + 1u);
+	b->deferred = (uint16_t)(roff + 1u);
 	link_record(pool, d);
 	pool->st.deferred++;
 	/* the record stays readable; the rest of the bytes left out, and an owed CRC, are not */
-	SIM_POISON(dst + sizeof(*d), n - sizeof(*d));
+	SIM_POISON(dst, roff - off);
+	SIM_POISON(b->bytes + roff + sizeof(*d), off + n - roff - (uint32_t)sizeof(*d));
 	if (crc_at)
 		SIM_POISON(crc_at, 4);
 	return true;
