@@ -8,6 +8,7 @@
 #   make bench-peers  install Debian's ns-3, build bench/peers/, run our benchmarks beside them
 #   make bench-hosts  the host profiles beside published SMC-R-versus-TCP measurements
 #   make fit-hosts  the search that fitted the linux host profile (FIT_ARGS='--iterations N')
+#   make compare-outputs REF=BIN [SEEDS=1000]  this build's visible outputs against another binary's
 #   make compile_commands.json  the compilation database for clangd and clang-tidy
 #   make install [PREFIX=/usr/local DESTDIR=]  binary, man pages, completion, libsmcr-model (make uninstall)
 #   make fuzz       build the libFuzzer targets (fuzz/, clang) and run each FUZZ_S seconds
@@ -68,7 +69,7 @@ LIBMODEL  := $(BUILD)/libsmcr-model.a
 LIBSIM    := $(BUILD)/libsmcr-sim.a
 BIN       := $(BUILD)/smcr-sim
 
-.PHONY: all deps demo check check-unit check-hw check-interop traces pictures peers bench-peers bench-hosts fit-hosts clean \
+.PHONY: all deps demo check check-unit check-hw check-interop traces pictures peers bench-peers bench-hosts fit-hosts compare-outputs clean \
         compile_commands.json FORCE fuzz fuzz-build fuzz-corpus
 all: $(BIN) $(TEST_BIN) $(HW_BIN) $(INTEROP_BIN) $(WIRESHARK_BIN)
 
@@ -207,6 +208,16 @@ bench-peers: $(BIN)
 	@tools/install-deps --peers
 	$(MAKE) --no-print-directory peers
 	tools/bench-peers $(PEERS_ARGS) $(BUILD)
+
+# Every visible output of this build against another binary's (REF, say main's): the
+# outputs digest, the first SEEDS swarm worlds run every way, the incast scenarios with
+# their event streams and statistics (tools/outputs-compare). For changes that remove or
+# merge engine events; about ten minutes with SEEDS=1000. `make check` runs a small part
+# of it within this build, event-free hops against every hop an event (t_hops.sh).
+SEEDS ?= 1000
+compare-outputs: $(BIN)
+	@test -n "$(REF)" || { echo "make compare-outputs REF=path/to/other/smcr-sim [SEEDS=N]"; exit 2; }
+	tools/outputs-compare -n $(SEEDS) $(REF) $(BIN)
 
 # The compilation database editors, clangd and clang-tidy read: one entry per source with
 # the exact flags this Makefile uses (model/ without GLib's include paths, as it is built).

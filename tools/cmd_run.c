@@ -14,7 +14,7 @@
 typedef struct run_args {
 	gchar *seed, *end, *format, *report, *smcid, *real_hw, *pnetid;
 	gchar **set; /* --set NAME=VALUE, the scenario's parameters */
-	gboolean verbose, defaults, dump, quiet;
+	gboolean verbose, defaults, dump, quiet, event_hops;
 	capture_args cap;
 	observe_args obs;
 } run_args;
@@ -91,6 +91,8 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 		{ "dump", 0, 0, G_OPTION_ARG_NONE, &a->dump, "print the resolved scenario and exit", NULL },
 		{ "real-hw", 0, 0, G_OPTION_ARG_STRING, &a->real_hw,
 		  "run the adapters' QPs on real RDMA devices, in real time (docs/real-hw.md)", "PFID=DEV[:PORT][@IP],…" },
+		{ "event-hops", 0, 0, G_OPTION_ARG_NONE, &a->event_hops,
+		  "every switch hop its own engine event (the same output; more events, another fingerprint)", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	GOptionEntry report_entries[] = {
@@ -163,6 +165,7 @@ static void print_header(const scn_scenario *scn, const world_opts *o, const cha
 static int run_opts(const char *prog, const run_args *a, world_opts *o, realhw_map *real)
 {
 	o->verbose = a->verbose;
+	o->event_hops = a->event_hops;
 	if (capture_args_apply(prog, &a->cap, o))
 		return 2;
 	o->progress = !a->quiet && isatty(STDERR_FILENO) ? stderr : NULL;

@@ -170,6 +170,18 @@ struct sim_engine {
 	size_t live;  /* pending events: queued one-shots and armed timers */
 	size_t stale; /* queued entries of cancelled timers, not yet dropped */
 
+	/* watched times (sim_engine_watch): a bit per low 12 bits of the time, with counts */
+	uint64_t watch_bits[WHEEL_SLOTS / 64];
+	uint32_t *watch_n;
+	size_t n_watched; /* watches in force */
+	sim_watch_fn watch_fn;
+	void *watch_ctx;
+	bool in_watch;
+	/* the sequence of the event running (or that ran last): cur_seq, or that of the compact
+	 * unit cur_unit while it is set (read only when asked: sim_engine_before) */
+	const unit *cur_unit;
+	uint64_t cur_seq;
+
 	sim_tick *ticks; /* housekeeping between events (sim_engine_tick_add) */
 	size_t n_ticks, cap_ticks;
 	sim_time next_tick; /* the earliest time a tick is due */
@@ -203,6 +215,7 @@ void sim_engine_free(sim_engine *eng)
 	free(eng->free_blocks);
 	free(eng->flat.e);
 	free(eng->timers);
+	free(eng->watch_n);
 	free(eng);
 }
 
@@ -580,8 +593,18 @@ static void flat_sort(flat *f)
 
 /* The current bucket's entries not yet run, out of sequence order: move them to the flat
  * array, then in order. */
+/* The running event's sequence out of its unit, before that unit's block may go. */
+static inline void cur_pin(sim_engine *eng)
+{
+	if (eng->cur_unit) {
+		eng->cur_seq = block_of(eng->cur_unit)->base + (uint64_t)unit_dseq(eng->cur_unit);
+		eng->cur_unit = NULL;
+	}
+}
+
 static void cur_flatten(sim_engine *eng)
 {
+	cur_pin(eng);
 	flat *f = &eng->flat;
 	f->len = f->head = 0;
 	if (eng->tail[CUR].wr)
@@ -848,6 +871,7 @@ static inline const unit *queue_front_compact(sim_engine *eng)
  * bucket by bucket in order, so equal times keep their order. */
 static void queue_rebase(sim_engine *eng, sim_time to)
 {
+	cur_pin(eng);
 	unsigned b = 63u - (unsigned)__builtin_clzll(to ^ eng->last_at);
 	int h = b < WHEEL_BITS ? -1 : (int)((b - WHEEL_BITS) >> 3); /* highest radix level */
 	if (h < 0) {
@@ -924,6 +948,60 @@ static void queue_put(sim_engine *eng, const entry *e, bool newest)
 	queue_put_any(eng, e, !newest);
 }
 
+/* --- watched times ---------------------------------------------------------------- */
+
+/* A sequence was just taken for a posting at `at`: tell the watcher if `at` is watched
+ * (a count of watched times first: an engine without any pays one test). */
+static inline void watch_take(sim_engine *eng, sim_time at, uint64_t seq)
+{
+	if (__builtin_expect(eng->n_watched != 0, 0) &&
+	    ((eng->watch_bits[(at >> 6) & (WHEEL_SLOTS / 64 - 1)] >> (at & 63)) & 1u) && !eng->in_watch && eng->watch_fn) {
+		eng->in_watch = true;
+		eng->watch_fn(eng->watch_ctx, at, seq);
+		eng->in_watch = false;
+	}
+}
+
+bool sim_engine_set_watcher(sim_engine *eng, sim_watch_fn fn, void *ctx)
+{
+	if (eng->watch_fn && eng->watch_ctx != ctx)
+		return false;
+	if (!fn) {
+		eng->watch_fn = NULL;
+		eng->watch_ctx = NULL;
+		return true;
+	}
+	eng->watch_fn = fn;
+	eng->watch_ctx = ctx;
+	if (!eng->watch_n)
+		eng->watch_n = sim_xcalloc(WHEEL_SLOTS, sizeof(*eng->watch_n), what_queue);
+	return true;
+}
+
+void sim_engine_watch(sim_engine *eng, sim_time at)
+{
+	unsigned j = (unsigned)at & (WHEEL_SLOTS - 1);
+	eng->n_watched++;
+	if (eng->watch_n[j]++ == 0)
+		eng->watch_bits[j >> 6] |= 1ULL << (j & 63);
+}
+
+void sim_engine_unwatch(sim_engine *eng, sim_time at)
+{
+	unsigned j = (unsigned)at & (WHEEL_SLOTS - 1);
+	eng->n_watched--;
+	if (--eng->watch_n[j] == 0)
+		eng->watch_bits[j >> 6] &= ~(1ULL << (j & 63));
+}
+
+bool sim_engine_before(const sim_engine *eng, sim_time at, uint64_t seq)
+{
+	if (eng->now != at)
+		return eng->now < at;
+	uint64_t cur = eng->cur_unit ? block_of(eng->cur_unit)->base + (uint64_t)unit_dseq(eng->cur_unit) : eng->cur_seq;
+	return cur < seq;
+}
+
 /* --- scheduling ------------------------------------------------------------------ */
 
 static void schedule(sim_engine *eng, sim_event *ev, sim_time at)
@@ -931,6 +1009,7 @@ static void schedule(sim_engine *eng, sim_event *ev, sim_time at)
 	if (at < eng->now)
 		at = eng->now; /* the past is not reachable; run it next */
 	uint64_t seq = eng->next_seq++;
+	watch_take(eng, at, seq);
 	ev->at = at;
 	ev->queued_at = at;
 	ev->seq = seq;
@@ -956,6 +1035,7 @@ void sim_event_schedule(sim_engine *eng, sim_event *ev, sim_time at)
 		 * is re-filed when it surfaces (see sim_engine_run) */
 		ev->at = at;
 		ev->seq = eng->next_seq++;
+		watch_take(eng, at, ev->seq);
 		return;
 	}
 	sim_event_cancel(eng, ev);
@@ -979,13 +1059,56 @@ __attribute__((noinline)) static void post_any(sim_engine *eng, sim_time at, uin
 	queue_put(eng, &e, seq + 1 == eng->next_seq);
 }
 
+/* A compact unit at the end of wheel slot j (time at, in the wheel, after the current
+ * one): its last block has room and keeps sequence order (a fresh sequence always does),
+ * or the slot is empty and gets its first block. False: post_any. */
+static inline bool post_wheel(sim_engine *eng, sim_time at, uint64_t seq, bool fresh, uint32_t kind,
+                              uint64_t entity, sim_event_fn fn, void *ctx, uint64_t arg)
+{
+	bucket_tail *t = &eng->tail[at & (WHEEL_SLOTS - 1)];
+	unit *w = t->wr;
+	if (__builtin_expect(!at_block_end(w) && seq - t->base < DSEQ_RANGE && fits_compact(entity, arg) &&
+	                             (fresh || seq > unit_seq_before(w - 1)),
+	                     1)) {
+		t->wr = w + 1;
+		eng->live++;
+		unit_set_compact(w, t->base, fn, ctx, kind, entity, arg, seq);
+		return true;
+	}
+	if (w || !fits_compact(entity, arg))
+		return false;
+	unsigned j = (unsigned)at & (WHEEL_SLOTS - 1);
+	w = bucket_grow(eng, j, NULL, seq);
+	wheel_mark(eng, j);
+	t->wr = w + 1;
+	eng->live++;
+	unit_set_compact(w, t->base, fn, ctx, kind, entity, arg, seq);
+	return true;
+}
+
+static inline bool in_wheel_ahead(const sim_engine *eng, sim_time at)
+{
+	return at > eng->last_at && at >= eng->now && !((at ^ eng->last_at) >> WHEEL_BITS);
+}
+
+/* sim_post past its usual case, out of line so that the usual one needs no frame: a watched
+ * time, a slot's first block, or anything post_any does. */
+__attribute__((noinline)) static void post_slow(sim_engine *eng, sim_time at, uint64_t seq, uint32_t kind,
+                                                uint64_t entity, sim_event_fn fn, void *ctx, uint64_t arg)
+{
+	watch_take(eng, at < eng->now ? eng->now : at, seq);
+	if (in_wheel_ahead(eng, at) && post_wheel(eng, at, seq, true, kind, entity, fn, ctx, arg))
+		return;
+	post_any(eng, at, seq, kind, entity, fn, ctx, arg);
+}
+
 void sim_post(sim_engine *eng, sim_time at, uint32_t kind, uint64_t entity, sim_event_fn fn,
               void *ctx, uint64_t arg)
 {
 	uint64_t seq = eng->next_seq++;
 	/* the usual case: a later time in the wheel (so not in the past), whose slot has room
-	 * in its last block, for a compact unit */
-	if (__builtin_expect(at > eng->last_at && at >= eng->now && !((at ^ eng->last_at) >> WHEEL_BITS), 1)) {
+	 * in its last block, for a compact unit, and no time watched */
+	if (__builtin_expect(in_wheel_ahead(eng, at) && !eng->n_watched, 1)) {
 		bucket_tail *t = &eng->tail[at & (WHEEL_SLOTS - 1)];
 		unit *w = t->wr;
 		if (__builtin_expect(!at_block_end(w) && seq - t->base < DSEQ_RANGE && fits_compact(entity, arg), 1)) {
@@ -995,15 +1118,24 @@ void sim_post(sim_engine *eng, sim_time at, uint32_t kind, uint64_t entity, sim_
 			return;
 		}
 	}
-	post_any(eng, at, seq, kind, entity, fn, ctx, arg);
+	post_slow(eng, at, seq, kind, entity, fn, ctx, arg);
 }
 
 uint64_t sim_engine_take_seq(sim_engine *eng) { return eng->next_seq++; }
+
+uint64_t sim_engine_take_seq_at(sim_engine *eng, sim_time at)
+{
+	uint64_t seq = eng->next_seq++;
+	watch_take(eng, at, seq);
+	return seq;
+}
 
 void sim_post_seq(sim_engine *eng, sim_time at, uint64_t seq, uint32_t kind, uint64_t entity, sim_event_fn fn,
                   void *ctx, uint64_t arg)
 {
 	/* taken earlier: placed by its sequence (bucket_put notes it when out of order) */
+	if (__builtin_expect(in_wheel_ahead(eng, at) && post_wheel(eng, at, seq, false, kind, entity, fn, ctx, arg), 1))
+		return;
 	post_any(eng, at, seq, kind, entity, fn, ctx, arg);
 }
 
@@ -1118,6 +1250,7 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 			uint64_t a = r->h.a, b = r->h.b;
 			bool e64 = b & TAG_COMPACT_E;
 			sim_event tmp = { .at = at, .fn = r->h.fn, .ctx = r->h.ctx, .arg = e64 ? 0 : b >> 32, .entity = e64 ? a : a >> 32, .kind = (uint32_t)(e64 ? b >> 32 : a), .slot = SIM_SLOT_NONE, .owned = 1 };
+			eng->cur_unit = r;
 			eng->rd++;
 			eng->now = at;
 			if (at >= eng->next_tick)
@@ -1139,6 +1272,8 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 		entry e = *top;
 		queue_take_any(eng);
 		eng->now = e.at;
+		eng->cur_unit = NULL;
+		eng->cur_seq = e.seq;
 		if (e.at >= eng->next_tick)
 			ticks_run(eng, e.at);
 		if (e.fn) {
@@ -1159,6 +1294,7 @@ sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_even
 				queue_put(eng, &e, false);
 				continue;
 			}
+			eng->cur_seq = e.seq;
 			timer_release(eng, e.timer);
 			ev->slot = SIM_SLOT_NONE;
 			fold(eng, e.at, ev->kind, ev->entity);

@@ -93,6 +93,8 @@ void sim_post(sim_engine *eng, sim_time at, uint32_t kind, uint64_t entity, sim_
  * (at, seq) order and posts an entry no earlier than the one running, so the run is
  * the same as with every entry posted at once, without a queue entry each. */
 uint64_t sim_engine_take_seq(sim_engine *eng);
+/* sim_engine_take_seq for a posting that will be at `at` (a watcher hears of it). */
+uint64_t sim_engine_take_seq_at(sim_engine *eng, sim_time at);
 void sim_post_seq(sim_engine *eng, sim_time at, uint64_t seq, uint32_t kind, uint64_t entity, sim_event_fn fn,
                   void *ctx, uint64_t arg);
 
@@ -103,6 +105,22 @@ void sim_post_seq(sim_engine *eng, sim_time at, uint64_t seq, uint32_t kind, uin
  * one time) asks for the memory of the ones a few places ahead, so the cache misses of
  * many deliveries overlap instead of following each other. It changes nothing. */
 void sim_engine_ahead(const sim_engine *eng, sim_event_fn fn, void **ctx, unsigned n);
+
+/* Watched times, for a component that runs an event's work earlier than its place in the
+ * order (sim/fabric/hop.c: a switch crossing decided when the frame enters the wire, its
+ * arrival at the far end queued then). Its event must still run where the order would
+ * put it among the other events of its time, so the watcher hears of every sequence
+ * taken for a watched time (by sim_post, a timer's arming, sim_engine_take_seq_at) before
+ * the posting is filed, with that sequence; it may then undo what it ran early and post
+ * it the usual way. A watched time costs one bit test per posting; one watcher an
+ * engine (false: another has it). The watcher may post; it does not hear of those. */
+typedef void (*sim_watch_fn)(void *ctx, sim_time at, uint64_t seq);
+bool sim_engine_set_watcher(sim_engine *eng, sim_watch_fn fn, void *ctx); /* fn NULL: ctx lets go */
+void sim_engine_watch(sim_engine *eng, sim_time at);
+void sim_engine_unwatch(sim_engine *eng, sim_time at);
+/* Whether the run has not reached (at, seq) yet: the event running now (or the last one,
+ * between events) comes before it in the run order. */
+bool sim_engine_before(const sim_engine *eng, sim_time at, uint64_t seq);
 
 /* Run events with time <= until, at most max_events of them (0 = no limit). */
 sim_run_result sim_engine_run(sim_engine *eng, sim_time until, uint64_t max_events);

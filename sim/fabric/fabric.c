@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "sim/engine/oom.h"
+#include "sim/fabric/hop_int.h"
 
 typedef struct adopted {
 	void *obj;
@@ -18,6 +19,7 @@ struct sim_fabric {
 	size_t n_objs, cap_objs;
 	sim_huge_pool **pools; /* by size, in the order first asked for */
 	size_t n_pools;
+	sim_hops *hops; /* event-free switch hops (NULL: none) */
 };
 
 sim_fabric *sim_fabric_new(sim_engine *eng)
@@ -26,6 +28,7 @@ sim_fabric *sim_fabric_new(sim_engine *eng)
 	fab->eng = eng;
 	fab->frames = sim_frame_pool_new();
 	fab->next_id = 1;
+	fab->hops = sim_hops_new(fab, eng);
 	return fab;
 }
 
@@ -36,6 +39,7 @@ void sim_fabric_free(sim_fabric *fab)
 	for (size_t i = fab->n_objs; i-- > 0;)
 		fab->objs[i].free_fn(fab->objs[i].obj);
 	free(fab->objs);
+	sim_hops_free(fab->hops);
 	for (size_t i = 0; i < fab->n_pools; i++) {
 		sim_huge_pool_destroy(fab->pools[i]);
 		free(fab->pools[i]);
@@ -48,6 +52,12 @@ void sim_fabric_free(sim_fabric *fab)
 sim_engine *sim_fabric_engine(const sim_fabric *fab) { return fab->eng; }
 sim_frame_pool *sim_fabric_frames(const sim_fabric *fab) { return fab->frames; }
 uint64_t sim_fabric_new_id(sim_fabric *fab) { return fab->next_id++; }
+sim_hops *sim_fabric_hops(const sim_fabric *fab) { return fab->hops; }
+
+void sim_fabric_set_event_hops(sim_fabric *fab, bool every_hop_an_event)
+{
+	sim_hops_set_enabled(fab->hops, !every_hop_an_event);
+}
 
 void sim_fabric_adopt(sim_fabric *fab, void *obj, void (*free_fn)(void *obj))
 {

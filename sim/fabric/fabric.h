@@ -17,6 +17,7 @@
 #ifndef SIM_FABRIC_H
 #define SIM_FABRIC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "sim/engine/engine.h"
@@ -30,6 +31,12 @@ void sim_fabric_free(sim_fabric *fab);
 
 sim_engine *sim_fabric_engine(const sim_fabric *fab);
 sim_frame_pool *sim_fabric_frames(const sim_fabric *fab);
+
+/* Every switch hop its own engine event (true), or hops whose outcome is decided made
+ * when the frame enters the wire before the switch, without an event of their own (false,
+ * the default; sim/fabric/hop_int.h): the same frames at the same times, the same outputs,
+ * fewer events (another fingerprint). For comparing the two. */
+void sim_fabric_set_event_hops(sim_fabric *fab, bool every_hop_an_event);
 
 /* The next stable object id (1, 2, 3... in creation order). */
 uint64_t sim_fabric_new_id(sim_fabric *fab);

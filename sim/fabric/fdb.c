@@ -47,10 +47,7 @@ void sim_fdb_destroy(sim_fdb *t)
 	t->per_port = NULL;
 }
 
-static bool aged(const sim_fdb *t, const sim_fdb_entry *e, sim_time now)
-{
-	return now > e->seen && now - e->seen > t->aging;
-}
+static bool aged(const sim_fdb *t, const sim_fdb_entry *e, sim_time now) { return sim_fdb_aged(t, e, now); }
 
 /* Refill the table at `cap` slots with the entries that pass keep(). */
 static void rebuild(sim_fdb *t, size_t cap, bool (*keep)(const sim_fdb *, const sim_fdb_entry *, uint64_t),
@@ -58,6 +55,7 @@ static void rebuild(sim_fdb *t, size_t cap, bool (*keep)(const sim_fdb *, const 
 {
 	sim_fdb_entry *old = t->slots;
 	size_t old_cap = t->cap;
+	t->gen++;
 	t->slots = sim_xcalloc(cap, sizeof(*t->slots), "a switch's MAC table");
 	t->cap = cap;
 	t->used = 0;
@@ -107,9 +105,12 @@ bool sim_fdb_learn(sim_fdb *t, uint16_t vid, const uint8_t *mac, uint32_t port, 
 		e->key = key;
 		t->used++;
 		t->per_port[port]++;
+		t->gen++;
 	} else if (e->port != port) {
 		t->per_port[e->port]--;
 		t->per_port[port]++;
+		t->moves++;
+		t->gen++;
 	}
 	e->port = port;
 	e->seen = seen;
@@ -124,6 +125,19 @@ int sim_fdb_lookup(const sim_fdb *t, uint16_t vid, const uint8_t *mac, sim_time 
 	return (int)e->port;
 }
 
+sim_fdb_entry *sim_fdb_entry_of(const sim_fdb *t, uint16_t vid, const uint8_t *mac)
+{
+	sim_fdb_entry *e = find(t, key_of(vid, mac));
+	return e->key ? e : NULL;
+}
+
+void sim_fdb_unrefresh(sim_fdb *t, uint16_t vid, const uint8_t *mac, uint32_t port, sim_time seen, sim_time was)
+{
+	sim_fdb_entry *e = find(t, key_of(vid, mac));
+	if (e->key != 0 && e->port == port && e->seen == seen)
+		e->seen = was;
+}
+
 void sim_fdb_flush_port(sim_fdb *t, uint32_t port)
 {
 	if (port < t->nports && t->per_port[port])
@@ -135,6 +149,7 @@ void sim_fdb_flush(sim_fdb *t)
 	if (!t->used)
 		return;
 	sim_fdb_entry *old = t->slots;
+	t->gen++;
 	t->slots = sim_xcalloc(t->cap, sizeof(*t->slots), "a switch's MAC table");
 	free(old);
 	t->used = 0;

@@ -31,6 +31,8 @@ typedef struct sim_fdb {
 	sim_time aging;
 	uint32_t *per_port; /* entries per port */
 	uint32_t nports;
+	uint64_t moves; /* learned entries that changed port (a station moved) */
+	uint64_t gen;   /* bumped whenever entries are added, moved or dropped (entry pointers go stale) */
 } sim_fdb;
 
 void sim_fdb_init(sim_fdb *t, uint32_t capacity, sim_time aging, uint32_t nports);
@@ -41,6 +43,15 @@ void sim_fdb_destroy(sim_fdb *t);
 bool sim_fdb_learn(sim_fdb *t, uint16_t vid, const uint8_t *mac, uint32_t port, sim_time seen, sim_time now);
 /* The port mac was learned on, or -1 (unknown or aged as of now). */
 int sim_fdb_lookup(const sim_fdb *t, uint16_t vid, const uint8_t *mac, sim_time now);
+/* The entry for (vid, mac), aged or not, or NULL; valid while gen stays. */
+sim_fdb_entry *sim_fdb_entry_of(const sim_fdb *t, uint16_t vid, const uint8_t *mac);
+static inline bool sim_fdb_aged(const sim_fdb *t, const sim_fdb_entry *e, sim_time now)
+{
+	return now > e->seen && now - e->seen > t->aging;
+}
+/* Undo a refresh (sim_fdb_learn of an entry on the same port, seen at `seen`): the entry,
+ * if still so, was seen at `was` instead. */
+void sim_fdb_unrefresh(sim_fdb *t, uint16_t vid, const uint8_t *mac, uint32_t port, sim_time seen, sim_time was);
 /* Forget what a port learned (its link went away, it was reconfigured). */
 void sim_fdb_flush_port(sim_fdb *t, uint32_t port);
 /* Forget everything (the switch failed). */

@@ -7,6 +7,8 @@
 
 #include "sim/engine/asan_poison.h"
 #include "sim/engine/oom.h"
+#include "sim/engine/u64map.h"
+#include "sim/fabric/icrc.h"
 
 /* Under AddressSanitizer the bytes of free buffers are poisoned, so a frame used after
  * sim_frame_free() is caught although its buffer stays in a slab. */
@@ -22,18 +24,34 @@ typedef struct slab {
 	uint8_t mem[];
 } slab;
 
-/* A deferred copy: buf's bytes at off..off+len are still the len bytes at src. */
+/* A deferred copy: buf's bytes at off..off+len are still the len bytes at src. The record
+ * lives in those very bytes (they hold nothing else until the copy is made), at the first
+ * aligned place from off. It is
+ * on the list of the 64 KiB region of source memory its source starts in, and on the
+ * pool's list of all of them. */
 typedef struct deferred_copy {
 	sim_frame_buf *buf;
 	const uint8_t *src;
 	uint32_t off, len;
+	uint32_t crc_off; /* buf->crc_owed: where its CRC goes (in buf->bytes) */
+	uint32_t crc;     /* the CRC of what comes before the copied bytes */
+	uint64_t region;
+	struct deferred_copy *next, *prev;         /* in its region's list */
+	struct deferred_copy *all_next, *all_prev; /* in the pool's list */
 } deferred_copy;
+_Static_assert(sizeof(deferred_copy) + _Alignof(deferred_copy) - 1 <= SIM_FRAME_DEFER_MIN,
+               "a record fits, aligned, in the bytes it leaves out");
+
+/* Source regions: a copy (at most SIM_FRAME_CAPACITY bytes) reaches at most into the next
+ * region, so the copies overlapping a range start in its regions or the one before. */
+#define REGION_SHIFT 16
+_Static_assert(SIM_FRAME_CAPACITY < (1u << REGION_SHIFT), "a copy spans at most two regions");
 
 struct sim_frame_pool {
 	struct sim_frame_pool_head head; /* first: sim_frame_pool_deferred reads it inline */
 	sim_frame *free_frames;
-	deferred_copy *defs; /* the copies not made yet (head.n_deferred), in no particular order */
-	size_t cap_defs;
+	u64map regions;     /* region + 1 -> its first deferred copy */
+	deferred_copy *all; /* every deferred copy, the newest first */
 	sim_frame_buf *free_bufs[SIM_FRAME_CLASSES];
 	slab *slabs; /* every slab, so teardown reclaims frames in flight */
 	sim_frame_pool_stats st;
@@ -54,7 +72,7 @@ void sim_frame_pool_free(sim_frame_pool *pool)
 		SIM_UNPOISON(s, sizeof(*s) + s->bytes);
 		free(s);
 	}
-	free(pool->defs);
+	u64map_free(&pool->regions);
 	free(pool);
 }
 
@@ -122,6 +140,7 @@ static sim_frame_buf *buf_get(sim_frame_pool *pool, uint32_t cls)
 	b->refs = 1;
 	b->vouched = 0;
 	b->deferred = 0;
+	b->crc_owed = 0;
 	pool->st.bufs_in_use[cls]++;
 	return b;
 }
@@ -322,61 +341,134 @@ void sim_frame_trim(sim_frame *f, uint32_t len)
 	f->len = len;
 }
 
+
 /* --- deferred copies ------------------------------------------------------------------- */
 
-static size_t deferred_index(const sim_frame_buf *b) { return (size_t)b->deferred - 1u; }
-
-static void drop_deferred(sim_frame_pool *pool, size_t i)
+static deferred_copy *record_of(const sim_frame_buf *b)
 {
-	pool->defs[i].buf->deferred = 0;
-	if (i + 1 < pool->head.n_deferred) {
-		pool->defs[i] = pool->defs[pool->head.n_deferred - 1];
-		pool->defs[i].buf->deferred = (uint16_t)(i + 1);
-	}
+	return (deferred_copy *)(void *)(uintptr_t)(b->bytes + (b->deferred - 1u));
+}
+
+static uint64_t region_key(const uint8_t *p) { return ((uintptr_t)p >> REGION_SHIFT) + 1u; }
+
+static void link_record(sim_frame_pool *pool, deferred_copy *d)
+{
+	d->region = region_key(d->src);
+	deferred_copy *first = u64map_get(&pool->regions, d->region);
+	d->prev = NULL;
+	d->next = first;
+	if (first)
+		first->prev = d;
+	u64map_put(&pool->regions, d->region, d);
+	d->all_prev = NULL;
+	d->all_next = pool->all;
+	if (pool->all)
+		pool->all->all_prev = d;
+	pool->all = d;
+	pool->head.n_deferred++;
+}
+
+static void unlink_record(sim_frame_pool *pool, deferred_copy *d)
+{
+	if (d->prev)
+		d->prev->next = d->next;
+	else if (d->next)
+		u64map_put(&pool->regions, d->region, d->next);
+	else
+		u64map_del(&pool->regions, d->region);
+	if (d->next)
+		d->next->prev = d->prev;
+	if (d->all_prev)
+		d->all_prev->all_next = d->all_next;
+	else
+		pool->all = d->all_next;
+	if (d->all_next)
+		d->all_next->all_prev = d->all_prev;
+	d->buf->deferred = 0;
 	pool->head.n_deferred--;
 }
 
 static void forget_deferred(sim_frame_pool *pool, sim_frame_buf *b)
 {
-	drop_deferred(pool, deferred_index(b));
+	unlink_record(pool, record_of(b));
+	b->crc_owed = 0;
 }
 
-static void make_copy(sim_frame_pool *pool, size_t i)
+/* Pay the CRC copy d owes: crc_so_far covers what comes before its pad; the pad follows
+ * in the frame, then the trailer, written now. */
+static uint32_t pay_crc(const deferred_copy *d, uint32_t crc_so_far)
 {
-	deferred_copy *d = &pool->defs[i];
-	SIM_UNPOISON(d->buf->bytes + d->off, d->len);
-	memcpy(d->buf->bytes + d->off, d->src, d->len);
+	sim_frame_buf *b = d->buf;
+	uint8_t *pad = b->bytes + d->off + d->len, *at = b->bytes + d->crc_off;
+	uint32_t crc = icrc_crc32(crc_so_far, pad, (size_t)(at - pad));
+	SIM_UNPOISON(at, 4);
+	at[0] = (uint8_t)crc;
+	at[1] = (uint8_t)(crc >> 8);
+	at[2] = (uint8_t)(crc >> 16);
+	at[3] = (uint8_t)(crc >> 24);
+	b->crc_owed = 0;
+	return crc;
+}
+
+static void make_copy(sim_frame_pool *pool, deferred_copy *rec)
+{
+	deferred_copy d = *rec; /* the copy overwrites the record */
+	unlink_record(pool, rec);
+	uint8_t *dst = d.buf->bytes + d.off;
+	SIM_UNPOISON(dst, d.len);
+	if (d.buf->crc_owed)
+		pay_crc(&d, icrc_crc32_copy(d.crc, dst, d.src, d.len));
+	else
+		memcpy(dst, d.src, d.len);
 	pool->st.settled++;
-	drop_deferred(pool, i);
+}
+
+static bool defer(sim_frame *f, uint8_t *dst, const void *src, uint32_t n, uint32_t crc, uint8_t *crc_at)
+{
+	sim_frame_buf *b = f->buf;
+	sim_frame_pool *pool = b->u.pool;
+	if (b->deferred || b->refs > 1 || dst < f->data || dst + n > f->data + f->len ||
+	    (crc_at && (crc_at < dst + n || crc_at + 4 > f->data + f->len))) {
+		fprintf(stderr, "sim_frame_defer_copy: not a range of an unshared frame without one\n");
+		abort();
+	}
+	if (n < SIM_FRAME_DEFER_MIN)
+		return false;
+	uint32_t off = (uint32_t)(dst - b->bytes);
+	/* the record at the first aligned place of the bytes left out (bytes[] is aligned) */
+	uint32_t roff = (off + (uint32_t)_Alignof(deferred_copy) - 1u) & ~((uint32_t)_Alignof(deferred_copy) - 1u);
+	deferred_copy *d = (deferred_copy *)(void *)(b->bytes + roff);
+	*d = (deferred_copy){ .buf = b, .src = src, .off = off, .len = n, .crc = crc };
+	if (crc_at) {
+		d->crc_off = (uint32_t)(crc_at - b->bytes);
+		b->crc_owed = 1;
+	}
+	b->deferred = (uint16_t)(roff + 1u);
+	link_record(pool, d);
+	pool->st.deferred++;
+	/* the record stays readable; the rest of the bytes left out, and an owed CRC, are not */
+	SIM_POISON(dst, roff - off);
+	SIM_POISON(b->bytes + roff + sizeof(*d), off + n - roff - (uint32_t)sizeof(*d));
+	if (crc_at)
+		SIM_POISON(crc_at, 4);
+	return true;
 }
 
 bool sim_frame_defer_copy(sim_frame *f, uint8_t *dst, const void *src, uint32_t n)
 {
-	sim_frame_buf *b = f->buf;
-	sim_frame_pool *pool = b->u.pool;
-	if (b->deferred || b->refs > 1 || dst < f->data || dst + n > f->data + f->len) {
-		fprintf(stderr, "sim_frame_defer_copy: not a range of an unshared frame without one\n");
-		abort();
-	}
-	if (pool->head.n_deferred >= SIM_FRAME_MAX_DEFERRED)
-		return false;
-	if (!n)
-		return true;
-	if (pool->head.n_deferred == pool->cap_defs) {
-		pool->cap_defs = pool->cap_defs ? pool->cap_defs * 2 : 64;
-		pool->defs = sim_xreallocarray(pool->defs, pool->cap_defs, sizeof(*pool->defs), "deferred frame copies");
-	}
-	pool->defs[pool->head.n_deferred++] = (deferred_copy){ b, src, (uint32_t)(dst - b->bytes), n };
-	b->deferred = (uint16_t)pool->head.n_deferred;
-	pool->st.deferred++;
-	SIM_POISON(dst, n);
-	return true;
+	return defer(f, dst, src, n, 0, NULL);
+}
+
+bool sim_frame_defer_copy_crc(sim_frame *f, uint8_t *dst, const void *src, uint32_t n, uint32_t crc,
+                              uint8_t *crc_at)
+{
+	return defer(f, dst, src, n, crc, crc_at);
 }
 
 void sim_frame_settle_deferred(sim_frame *f)
 {
 	if (f->buf->deferred)
-		make_copy(f->buf->u.pool, deferred_index(f->buf));
+		make_copy(f->buf->u.pool, record_of(f->buf));
 }
 
 const uint8_t *sim_frame_bytes_deferred(sim_frame *f, const uint8_t *p, uint32_t n)
@@ -384,8 +476,7 @@ const uint8_t *sim_frame_bytes_deferred(sim_frame *f, const uint8_t *p, uint32_t
 	const sim_frame_buf *b = f->buf;
 	if (!b->deferred)
 		return p;
-	const sim_frame_pool *pool = b->u.pool;
-	const deferred_copy *d = &pool->defs[deferred_index(b)];
+	const deferred_copy *d = record_of(b);
 	const uint8_t *lo = b->bytes + d->off, *hi = lo + d->len;
 	if (p >= lo && p + n <= hi)
 		return d->src + (p - lo);
@@ -394,21 +485,58 @@ const uint8_t *sim_frame_bytes_deferred(sim_frame *f, const uint8_t *p, uint32_t
 	return p;
 }
 
+void sim_frame_copy_out(sim_frame *f, const uint8_t *p, uint32_t n, uint8_t *dst)
+{
+	sim_frame_buf *b = f->buf;
+	if (b->deferred && b->crc_owed) {
+		deferred_copy *rec = record_of(b);
+		if (p == b->bytes + rec->off && n == rec->len) {
+			/* the receiver takes the bytes straight from the source, paying the CRC on
+			 * the way; the frame keeps its CRC, its payload stays deferred */
+			pay_crc(rec, icrc_crc32_copy(rec->crc, dst, rec->src, n));
+			b->u.pool->st.copied_out++;
+			return;
+		}
+	}
+	memcpy(dst, sim_frame_bytes_at(f, p, n), n);
+}
+
+uint32_t sim_frame_owed_crc(sim_frame *f)
+{
+	sim_frame_buf *b = f->buf;
+	if (!b->crc_owed)
+		return 0;
+	const deferred_copy *rec = record_of(b);
+	return pay_crc(rec, icrc_crc32(rec->crc, rec->src, rec->len));
+}
+
 void sim_frame_pool_settle_range(sim_frame_pool *pool, const void *p, size_t n)
 {
+	if (!pool->head.n_deferred || !n)
+		return;
 	const uint8_t *lo = p, *hi = lo + n;
-	for (size_t i = 0; i < pool->head.n_deferred;) {
-		const deferred_copy *d = &pool->defs[i];
-		if (d->src < hi && lo < d->src + d->len)
-			make_copy(pool, i); /* the last one moved to i */
-		else
-			i++;
+	uint64_t first = region_key(lo), last = region_key(hi - 1);
+	first = first > 1u ? first - 1u : first; /* a copy starting in the region before may reach in */
+	if (last - first >= pool->head.n_deferred) {
+		/* more regions than copies: look at the copies instead */
+		for (deferred_copy *d = pool->all, *next; d; d = next) {
+			next = d->all_next;
+			if (d->src < hi && lo < d->src + d->len)
+				make_copy(pool, d);
+		}
+		return;
+	}
+	for (uint64_t r = first; r <= last; r++) {
+		for (deferred_copy *d = u64map_get(&pool->regions, r), *next; d; d = next) {
+			next = d->next;
+			if (d->src < hi && lo < d->src + d->len)
+				make_copy(pool, d);
+		}
 	}
 }
 
 void sim_frame_pool_settle_all(sim_frame_pool *pool)
 {
-	while (pool->head.n_deferred)
-		make_copy(pool, pool->head.n_deferred - 1);
+	while (pool->all)
+		make_copy(pool, pool->all);
 }
-

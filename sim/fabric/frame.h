@@ -52,10 +52,11 @@ typedef struct sim_frame_pool sim_frame_pool;
 /* A buffer: a small header, then its bytes (16-byte aligned). Only frame.c touches it;
  * it is here for the inline helpers below. */
 typedef struct sim_frame_buf {
-	uint32_t refs;    /* handles on it */
-	uint8_t cls;       /* size class */
-	uint8_t vouched;   /* sim_frame_vouch_sums(): the producer's word, until a write */
-	uint16_t deferred; /* 0, or 1 + where its deferred copy is in its pool's list */
+	uint32_t refs;        /* handles on it */
+	uint8_t cls;          /* size class */
+	uint8_t vouched : 1;  /* sim_frame_vouch_sums(): the producer's word, until a write */
+	uint8_t crc_owed : 1; /* its deferred copy's CRC trailer is not written yet */
+	uint16_t deferred;    /* 0, or 1 + where the record of its deferred copy is in bytes[] */
 	union {
 		sim_frame_pool *pool;            /* in use: its pool */
 		struct sim_frame_buf *next_free; /* on the pool's free list */
@@ -81,7 +82,8 @@ typedef struct sim_frame_pool_stats {
 	uint64_t shared;                          /* clones that shared a buffer */
 	uint64_t copied_on_write;                 /* shared buffers copied for a writer */
 	uint64_t deferred;                        /* copies deferred (sim_frame_defer_copy) ... */
-	uint64_t settled;                         /* ... and made after all */
+	uint64_t settled;                         /* ... and made into the frame after all */
+	uint64_t copied_out;                      /* ... or straight to the receiver (sim_frame_copy_out) */
 	size_t bytes;                             /* memory the pool holds from the system */
 } sim_frame_pool_stats;
 
@@ -157,16 +159,26 @@ void sim_frame_ref_free(const sim_frame_ref *r);
  * and whoever else reads a frame's bytes (a tap, a capture) must be kept away by the
  * frame's producer or call sim_frame_settle. The source may change only after
  * sim_frame_pool_settle_range (or _all) covered it. A receiver reads the bytes where they
- * are with sim_frame_bytes_at. Under AddressSanitizer the bytes not yet copied are
- * poisoned, so a reader that should have settled is caught. One deferred copy a buffer;
- * false (nothing deferred, the caller copies) when the pool already has as many as it
- * can keep. */
+ * are with sim_frame_bytes_at, or copies them out with sim_frame_copy_out. Under
+ * AddressSanitizer the bytes not yet copied are poisoned, so a reader that should have
+ * settled is caught. One deferred copy a buffer, of at least SIM_FRAME_DEFER_MIN bytes
+ * (its bookkeeping lives in the bytes it leaves out); false (nothing deferred, the caller
+ * copies) for fewer.
+ *
+ * Any number may be in flight: they are found by where their source is (an index of
+ * 64 KiB regions of source memory, each with its copies), so a settle of a range looks
+ * only at the copies whose source starts in or just before it, and a host write into
+ * memory nothing was sent from costs a lookup or two. */
+#define SIM_FRAME_DEFER_MIN 128u
 bool sim_frame_defer_copy(sim_frame *f, uint8_t *dst, const void *src, uint32_t n);
-/* Copies deferred at once, at most (sim_frame_defer_copy refuses more). The list is
- * scanned on every responder write and every host write (sim_frame_pool_settle_range), so
- * it stays short: 16 keep the scans a constant while two adapters streaming keep their one
- * copy a packet; at 65535 a 2,000-stack world ran 1.9x slower. */
-#define SIM_FRAME_MAX_DEFERRED 16u
+/* As sim_frame_defer_copy, and the 4 bytes at crc_at (inside f, after dst + n) are owed
+ * too: the CRC-32 (sim/fabric/icrc.h, little-endian) chained from crc over the n source
+ * bytes and then the frame's own bytes from dst + n up to crc_at (a pad), as a RoCE
+ * ICRC is over its masked headers (crc), payload and pad. It is computed while the bytes
+ * are copied, wherever they go: into the frame when it is settled, or straight to the
+ * receiver's memory (sim_frame_copy_out), one pass over the source either way. */
+bool sim_frame_defer_copy_crc(sim_frame *f, uint8_t *dst, const void *src, uint32_t n, uint32_t crc,
+                              uint8_t *crc_at);
 /* Make f's deferred copy (if any) now. */
 void sim_frame_settle_deferred(sim_frame *f);
 static inline void sim_frame_settle(sim_frame *f)
@@ -181,6 +193,15 @@ static inline const uint8_t *sim_frame_bytes_at(sim_frame *f, const uint8_t *p, 
 {
 	return __builtin_expect(f->buf->deferred, 0) ? sim_frame_bytes_deferred(f, p, n) : p;
 }
+/* Copy the n bytes at p (inside f) to dst, from wherever they are; a copy that is exactly
+ * f's deferred bytes goes from its source straight to dst and pays its owed CRC on the
+ * way (the frame keeps the CRC, not the bytes). */
+void sim_frame_copy_out(sim_frame *f, const uint8_t *p, uint32_t n, uint8_t *dst);
+/* Whether f still owes its CRC trailer (sim_frame_defer_copy_crc): its 4 bytes must not be
+ * read; sim_frame_owed_crc computes it (from the source, copying nothing), writes it in
+ * and returns it. */
+static inline bool sim_frame_crc_owed(const sim_frame *f) { return f->buf->crc_owed != 0; }
+uint32_t sim_frame_owed_crc(sim_frame *f);
 /* Make every deferred copy of the pool whose source overlaps [p, p + n) (every one: _all),
  * before that memory changes. */
 void sim_frame_pool_settle_range(sim_frame_pool *pool, const void *p, size_t n);

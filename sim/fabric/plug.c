@@ -6,6 +6,7 @@
 
 #include "model/smcr_err.h"
 #include "sim/fabric/fabric.h"
+#include "sim/fabric/hop_int.h"
 
 void sim_plug_init(sim_plug *p, sim_fabric *fab, sim_plug_kind kind, const char *name, void *owner,
                    void (*receive)(sim_plug *, sim_frame *, sim_time),
@@ -44,6 +45,7 @@ int sim_plug_connect(sim_plug *a, sim_plug *b)
 		return SMCR_ERR_INVAL;
 	if (a->peer || b->peer)
 		return SMCR_ERR_STATE;
+	sim_hops_abort(sim_fabric_hops(a->fab), NULL); /* the fabric changes: crossings made early go again */
 	a->peer = b;
 	b->peer = a;
 	refresh(a);
@@ -58,6 +60,7 @@ void sim_plug_disconnect(sim_plug *p)
 	sim_plug *q = p->peer;
 	if (!q)
 		return;
+	sim_hops_abort(sim_fabric_hops(p->fab), NULL);
 	p->peer = NULL;
 	q->peer = NULL;
 	refresh(p);
@@ -70,6 +73,7 @@ void sim_plug_set_up(sim_plug *p, bool up)
 {
 	if (p->up == up)
 		return;
+	sim_hops_abort(sim_fabric_hops(p->fab), NULL);
 	p->up = up;
 	refresh(p);
 	refresh(p->peer);
@@ -99,6 +103,7 @@ bool sim_plug_send(sim_plug *p, sim_frame *f, sim_time at)
 
 void sim_plug_set_tap(sim_plug *p, sim_tap_fn fn, void *ctx)
 {
+	sim_hops_abort(sim_fabric_hops(p->fab), NULL);
 	p->tap = fn;
 	p->tap_ctx = ctx;
 }

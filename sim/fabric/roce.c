@@ -123,29 +123,25 @@ uint32_t roce_icrc(roce_version v, const uint8_t *l3, uint32_t l3_len)
 	uint32_t hl = v == ROCE_V2 ? ROCE_IPV4_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN : ROCE_GRH_LEN + ROCE_BTH_LEN;
 	if (l3_len <= ICRC_WHOLE_MAX) {
 		uint8_t whole[ICRC_WHOLE_MAX];
-		memcpy(whole, l3, l3_len);
+		icrc_copy_short(whole, l3, l3_len);
 		mask_variant_fields(v, whole);
 		return icrc_crc32(MASKED_LRH_CRC, whole, l3_len);
 	}
 	uint8_t m[ROCE_GRH_LEN + ROCE_BTH_LEN];
-	memcpy(m, l3, hl);
+	icrc_copy_short(m, l3, hl);
 	mask_variant_fields(v, m);
 	return icrc_crc32_2(MASKED_LRH_CRC, m, hl, l3 + hl, l3_len - hl);
 }
 
-/* The ICRC of a packet whose payload is not in the frame yet: the headers from l3 (hdr
- * bytes), the payload from where it is, then the pad. */
-static uint32_t icrc_payload_apart(roce_version v, const uint8_t *l3, uint32_t hdr, const void *payload,
-                                   uint32_t plen, uint32_t pad)
+/* The ICRC so far of a packet whose payload is not in the frame yet: its masked headers
+ * from l3 (hdr bytes); the payload, the pad and the final value are owed (the frame pays
+ * them when the payload is copied: sim_frame_defer_copy_crc). */
+static uint32_t icrc_headers(roce_version v, const uint8_t *l3, uint32_t hdr)
 {
-	static const uint8_t zeros[4];
-	uint8_t m[ROCE_GRH_LEN + ROCE_BTH_LEN];
-	uint32_t hl = v == ROCE_V2 ? ROCE_IPV4_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN : ROCE_GRH_LEN + ROCE_BTH_LEN;
-	memcpy(m, l3, hl);
+	uint8_t m[128]; /* every header up to the payload (68 bytes at most) */
+	icrc_copy_short(m, l3, hdr);
 	mask_variant_fields(v, m);
-	uint32_t crc = icrc_crc32_2(MASKED_LRH_CRC, m, hl, l3 + hl, hdr - hl);
-	crc = icrc_crc32(crc, payload, plen);
-	return icrc_crc32(crc, zeros, pad);
+	return icrc_crc32(MASKED_LRH_CRC, m, hdr);
 }
 
 static sim_frame *build(sim_frame_pool *pool, const roce_addr *a, const roce_bth *bth, const roce_reth *reth,
@@ -213,13 +209,18 @@ static sim_frame *build(sim_frame_pool *pool, const roce_addr *a, const roce_bth
 		p = put_zero(p, ROCE_CNP_RESERVED_LEN);
 	uint32_t crc;
 	if (defer) {
-		/* one piece, left where it is: the frame says so (sim_frame_defer_copy) */
+		/* one piece, left where it is, and the ICRC over it owed: the frame says so
+		 * (sim_frame_defer_copy_crc); paid when the bytes are copied, wherever to */
 		uint32_t hdr = (uint32_t)(p - l3);
 		uint8_t *payload = p;
 		p = put_zero(p + plen, pad);
-		crc = icrc_payload_apart(a->version, l3, hdr, segs[0].data, plen, pad);
-		if (!sim_frame_defer_copy(f, payload, segs[0].data, plen))
-			memcpy(payload, segs[0].data, plen); /* the pool keeps no more: copied now */
+		crc = icrc_headers(a->version, l3, hdr);
+		if (sim_frame_defer_copy_crc(f, payload, segs[0].data, plen, crc, p)) {
+			sim_frame_vouch_sums(f);
+			return f;
+		}
+		memcpy(payload, segs[0].data, plen); /* too short to leave out: copied now */
+		crc = roce_icrc(a->version, l3, (uint32_t)(p - l3));
 	} else {
 		for (unsigned i = 0; i < nsegs; i++)
 			p = put_bytes(p, segs[i].data, segs[i].len);
@@ -376,7 +377,14 @@ static const uint8_t *read_ext(const uint8_t *x, roce_pkt *out)
 }
 
 /* BTH, extension headers, payload and ICRC (over the L3 header at frame + l3_off). */
-static int parse_transport(const uint8_t *frame, uint32_t l3_off, ib_span ib, const char *msg, bool check_sums,
+/* How much of the sums parse looks at. */
+enum parse_sums {
+	SUMS_CHECK,   /* verify both */
+	SUMS_VOUCHED, /* read the ICRC, verify nothing */
+	SUMS_OWED,    /* not even read the ICRC: it is not written yet */
+};
+
+static int parse_transport(const uint8_t *frame, uint32_t l3_off, ib_span ib, const char *msg, enum parse_sums sums,
                            roce_pkt *out, smcr_decode_err *err)
 {
 	if (ib.len < ROCE_BTH_LEN + ROCE_ICRC_LEN)
@@ -407,8 +415,8 @@ static int parse_transport(const uint8_t *frame, uint32_t l3_off, ib_span ib, co
 	out->payload_len = data_len - h->pad;
 	const uint8_t *l3 = frame + l3_off;
 	const uint8_t *icrc_at = b + ib.len - ROCE_ICRC_LEN;
-	out->icrc = get_le32(icrc_at);
-	if (!check_sums)
+	out->icrc = sums == SUMS_OWED ? 0 : get_le32(icrc_at);
+	if (sums != SUMS_CHECK)
 		return SMCR_ERR_OK;
 	uint32_t want = roce_icrc(out->addr.version, l3, (uint32_t)(icrc_at - l3));
 	if (want != out->icrc)
@@ -417,7 +425,7 @@ static int parse_transport(const uint8_t *frame, uint32_t l3_off, ib_span ib, co
 	return SMCR_ERR_OK;
 }
 
-static int parse(const uint8_t *frame, uint32_t len, bool check_sums, roce_pkt *out, smcr_decode_err *err)
+static int parse(const uint8_t *frame, uint32_t len, enum parse_sums sums, roce_pkt *out, smcr_decode_err *err)
 {
 	sim_eth_hdr eh;
 	if (!sim_eth_parse(frame, len, &eh))
@@ -433,21 +441,26 @@ static int parse(const uint8_t *frame, uint32_t len, bool check_sums, roce_pkt *
 	if (eh.ethertype == SIM_ETHERTYPE_ROCE)
 		rc = parse_grh(frame, len, off, a, &ib, err);
 	else if (eh.ethertype == SIM_ETHERTYPE_IPV4)
-		rc = parse_ipv4(frame, len, off, check_sums, a, &ib, err);
+		rc = parse_ipv4(frame, len, off, sums == SUMS_CHECK, a, &ib, err);
 	else
 		return fail(err, SMCR_ERR_TYPE, "Ethernet", "ethertype", eh.tagged ? 16 : 12, eh.ethertype,
 		            "0x8915 (RoCE v1) or 0x0800 (IPv4)");
 	if (rc != SMCR_ERR_OK)
 		return rc;
-	return parse_transport(frame, off, ib, a->version == ROCE_V1 ? "RoCE v1" : "RoCE v2", check_sums, out, err);
+	return parse_transport(frame, off, ib, a->version == ROCE_V1 ? "RoCE v1" : "RoCE v2", sums, out, err);
 }
 
 int roce_parse(const uint8_t *frame, uint32_t len, roce_pkt *out, smcr_decode_err *err)
 {
-	return parse(frame, len, true, out, err);
+	return parse(frame, len, SUMS_CHECK, out, err);
 }
 
 int roce_parse_vouched(const uint8_t *frame, uint32_t len, roce_pkt *out, smcr_decode_err *err)
 {
-	return parse(frame, len, false, out, err);
+	return parse(frame, len, SUMS_VOUCHED, out, err);
+}
+
+int roce_parse_owed(const uint8_t *frame, uint32_t len, roce_pkt *out, smcr_decode_err *err)
+{
+	return parse(frame, len, SUMS_OWED, out, err);
 }

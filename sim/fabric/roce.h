@@ -142,9 +142,10 @@ uint32_t roce_overhead(roce_version v, bool tagged, uint8_t opcode);
 sim_frame *roce_build(sim_frame_pool *pool, const roce_addr *a, const roce_bth *bth, const roce_reth *reth,
                       const roce_aeth *aeth, const roce_seg *segs, unsigned nsegs);
 
-/* roce_build of a payload in one piece whose copy into the frame is deferred
- * (sim_frame_defer_copy): the frame's bytes, its ICRC included, are those roce_build would
- * make, once settled; until then the caller keeps seg's bytes as they are. */
+/* roce_build of a payload in one piece whose copy into the frame is deferred, its ICRC
+ * owed (sim_frame_defer_copy_crc: paid in the same pass as the copy): the frame's bytes,
+ * its ICRC included, are those roce_build would make, once settled; until then the caller
+ * keeps seg's bytes as they are. A payload too short to leave out is copied at once. */
 sim_frame *roce_build_deferred(sim_frame_pool *pool, const roce_addr *a, const roce_bth *bth, const roce_reth *reth,
                                const roce_aeth *aeth, const roce_seg *seg);
 
@@ -157,6 +158,9 @@ int roce_parse(const uint8_t *frame, uint32_t len, roce_pkt *out, smcr_decode_er
  * since), where both would come out right: every other field is checked, and out->icrc
  * is the value the frame carries, as roce_parse gives it. */
 int roce_parse_vouched(const uint8_t *frame, uint32_t len, roce_pkt *out, smcr_decode_err *err);
+/* roce_parse_vouched of a frame that still owes its ICRC (sim_frame_crc_owed): the ICRC's
+ * bytes are not read, out->icrc is 0 (sim_frame_owed_crc gives the value). */
+int roce_parse_owed(const uint8_t *frame, uint32_t len, roce_pkt *out, smcr_decode_err *err);
 
 /* The ICRC over a packet whose GRH or IPv4 header starts at l3 and whose pad ends
  * l3_len bytes later (the ICRC itself excluded). */

@@ -9,6 +9,7 @@
 #include "sim/engine/oom.h"
 #include "sim/fabric/eth_header.h"
 #include "sim/fabric/fdb.h"
+#include "sim/fabric/hop_int.h"
 #include "sim/fabric/switch_int.h"
 #include "sim/fabric/wire.h"
 
@@ -110,8 +111,11 @@ static void port_receive(sim_plug *self, sim_frame *f, sim_time at)
 		}
 	}
 	const uint8_t *dst = f->data, *src = f->data + 6;
+	uint64_t moves = sw->fdb.moves;
 	if (!sim_mac_is_multicast(src) && !sim_fdb_learn(&sw->fdb, vid, src, in->idx, at, now_of(sw)))
 		sw->st.learn_full++;
+	if (__builtin_expect(sw->fdb.moves != moves, 0))
+		sim_hops_abort(sim_fabric_hops(sw->fab), sw); /* a station moved: crossings made early go again */
 
 	if (!sim_mac_is_multicast(dst)) {
 		int port = sim_switch_lookup(sw, vid, dst);
@@ -149,13 +153,89 @@ static void port_receive(sim_plug *self, sim_frame *f, sim_time at)
 	}
 }
 
+/* --- event-free hops (sim/fabric/hop_int.h) --------------------------------------------- */
+
+/* The table entries for the frame's source and destination, through the port's memo. */
+static bool hop_entries(sw_port *in, const uint8_t *macs, uint16_t vid, sim_fdb_entry **src, sim_fdb_entry **dst)
+{
+	sim_fdb *t = &in->sw->fdb;
+	if (in->hop_memo.gen == t->gen && in->hop_memo.dst && !memcmp(in->hop_memo.macs, macs, 12)) {
+		*src = in->hop_memo.src;
+		*dst = in->hop_memo.dst;
+		return true;
+	}
+	*src = sim_mac_is_multicast(macs + 6) ? NULL : sim_fdb_entry_of(t, vid, macs + 6);
+	*dst = sim_fdb_entry_of(t, vid, macs);
+	if (!*dst || (!*src && !sim_mac_is_multicast(macs + 6)))
+		return false;
+	in->hop_memo.gen = t->gen;
+	memcpy(in->hop_memo.macs, macs, 12);
+	in->hop_memo.src = *src;
+	in->hop_memo.dst = *dst;
+	return true;
+}
+
+bool sim_switch_hop_decide(const sim_plug *port, const sim_frame *f, sim_time at, hop_fwd *fwd)
+{
+	sw_port *in = port->owner;
+	sim_switch *sw = in->sw;
+	if (sw->failed || !in->admin_up || sw->qos || f->len < SIM_ETH_HLEN)
+		return false;
+	const uint8_t *dst = f->data;
+	uint16_t type = (uint16_t)(f->data[12] << 8 | f->data[13]);
+	/* an untagged unicast frame of the port's VLAN (a tag is rewritten, MAC control ends here) */
+	if (sim_mac_is_multicast(dst) || type == SIM_ETHERTYPE_VLAN || type == SIM_ETHERTYPE_MAC_CONTROL || !in->pvid)
+		return false;
+	uint16_t vid = in->pvid;
+	sim_fdb_entry *se, *de;
+	if (!hop_entries(in, dst, vid, &se, &de))
+		return false;
+	/* learning the source must only refresh an entry of this port still fresh at `at`; the
+	 * destination is learned on another port, fresh at `at` */
+	if ((se && (se->port != in->idx || sim_fdb_aged(&sw->fdb, se, at))) || sim_fdb_aged(&sw->fdb, de, at) ||
+	    de->port == in->idx)
+		return false;
+	const sw_port *out = &sw->ports[de->port];
+	if (out->mode == SIM_PORT_TRUNK && vid != out->pvid)
+		return false;
+	*fwd = (hop_fwd){ .sw = sw, .in = in->idx, .out = de->port, .vid = vid, .src = se, .egress = &sw->ports[de->port].plug };
+	if (se)
+		fwd->seen_was = se->seen;
+	return true;
+}
+
+sim_time sim_switch_hop_latency(const hop_fwd *fwd) { return fwd->sw->p.latency; }
+
+void sim_switch_hop_apply(hop_fwd *fwd, const sim_frame *f, sim_time at)
+{
+	(void)f;
+	sim_switch *sw = fwd->sw;
+	sw->ports[fwd->in].st.rx_frames++;
+	if (fwd->src)
+		fwd->src->seen = at; /* sim_fdb_learn of an entry on its own port: a refresh */
+	sw->st.forwarded++;
+	sw->ports[fwd->out].st.tx_frames++;
+}
+
+void sim_switch_hop_undo(const hop_fwd *fwd, const sim_frame *f, sim_time at)
+{
+	sim_switch *sw = fwd->sw;
+	sw->ports[fwd->in].st.rx_frames--;
+	if (fwd->src)
+		sim_fdb_unrefresh(&sw->fdb, fwd->vid, f->data + 6, fwd->in, at, fwd->seen_was);
+	sw->st.forwarded--;
+	sw->ports[fwd->out].st.tx_frames--;
+}
+
 static void port_carrier_changed(sim_plug *self)
 {
 	sw_port *p = self->owner;
 	p->peer_wire = self->peer && self->peer->kind == SIM_PLUG_WIRE_END;
 	/* a link that went away takes its learned stations with it */
-	if (!sim_plug_carrier(self))
+	if (!sim_plug_carrier(self)) {
+		sim_hops_abort(sim_fabric_hops(p->sw->fab), p->sw);
 		sim_fdb_flush_port(&p->sw->fdb, p->idx);
+	}
 }
 
 static void switch_free(void *obj)
@@ -211,6 +291,7 @@ int sim_switch_port_access(sim_switch *sw, uint32_t port, uint16_t pvid)
 {
 	if (port >= sw->p.nports || pvid == 0 || pvid > SIM_VLAN_MAX_VID)
 		return SMCR_ERR_INVAL;
+	sim_hops_abort(sim_fabric_hops(sw->fab), sw);
 	sw_port *p = &sw->ports[port];
 	p->mode = SIM_PORT_ACCESS;
 	p->pvid = pvid;
@@ -227,6 +308,7 @@ int sim_switch_port_trunk(sim_switch *sw, uint32_t port, uint16_t native_vid, co
 	for (size_t i = 0; i < n_allowed; i++)
 		if (allowed[i] == 0 || allowed[i] > SIM_VLAN_MAX_VID)
 			return SMCR_ERR_INVAL;
+	sim_hops_abort(sim_fabric_hops(sw->fab), sw);
 	sw_port *p = &sw->ports[port];
 	p->mode = SIM_PORT_TRUNK;
 	p->pvid = native_vid;
@@ -243,6 +325,7 @@ void sim_switch_port_set_up(sim_switch *sw, uint32_t port, bool up)
 {
 	if (port >= sw->p.nports)
 		return;
+	sim_hops_abort(sim_fabric_hops(sw->fab), sw);
 	sw->ports[port].admin_up = up;
 	port_apply(sw, &sw->ports[port]);
 }
@@ -251,6 +334,7 @@ void sim_switch_fail(sim_switch *sw)
 {
 	if (sw->failed)
 		return;
+	sim_hops_abort(sim_fabric_hops(sw->fab), sw);
 	sw->failed = true;
 	for (uint32_t i = 0; i < sw->p.nports; i++)
 		port_apply(sw, &sw->ports[i]);
@@ -261,6 +345,7 @@ void sim_switch_restore(sim_switch *sw)
 {
 	if (!sw->failed)
 		return;
+	sim_hops_abort(sim_fabric_hops(sw->fab), sw);
 	sw->failed = false;
 	for (uint32_t i = 0; i < sw->p.nports; i++)
 		port_apply(sw, &sw->ports[i]);

@@ -33,6 +33,13 @@ struct sw_port {
 	sim_port_mode mode;
 	uint16_t pvid; /* access VLAN, or trunk native VLAN (0 = none) */
 	sim_switch_port_stats st;
+	/* the last crossing decided early for a frame from this port (sim_switch_hop_decide):
+	 * a stream asks for the same again and again; good while the table's gen is */
+	struct {
+		uint64_t gen;
+		uint8_t macs[12]; /* destination, source */
+		sim_fdb_entry *src, *dst;
+	} hop_memo;
 	uint8_t allowed[512]; /* trunk: bit v set = VLAN v allowed */
 };
 

@@ -7,6 +7,7 @@
 
 #include "model/smcr_err.h"
 #include "sim/engine/oom.h"
+#include "sim/fabric/hop_int.h"
 #include "sim/fabric/switch_int.h"
 #include "sim/fabric/wire.h"
 
@@ -331,6 +332,7 @@ int sim_switch_set_qos(sim_switch *sw, const sim_switch_qos *q)
 	uint64_t reserved = q->headroom_bytes * lossless * sw->p.nports;
 	if (!q->buffer_bytes || reserved >= q->buffer_bytes || sw->qos)
 		return SMCR_ERR_INVAL;
+	sim_hops_abort(sim_fabric_hops(sw->fab), sw);
 	sw->qos = sim_xcalloc(1, sizeof(*sw->qos), "a switch buffer");
 	*sw->qos = *q;
 	sw->shared_size = q->buffer_bytes - reserved;

@@ -214,6 +214,9 @@ void lazy_arena_idle_at(lazy_arena_idle *owner, void *p, uint64_t peer_bytes, si
 	l->tail = b;
 	owner->n++;
 	arena.st.idle++;
+	sim_time due = now + idle_time(b->level);
+	if (due < owner->next_due)
+		owner->next_due = due;
 }
 
 void lazy_arena_busy(void *p, sim_time now)
@@ -225,6 +228,10 @@ void lazy_arena_busy(void *p, sim_time now)
 
 void lazy_arena_sweep(lazy_arena_idle *owner, sim_time now)
 {
+	/* called at every idle and busy call of the stack's core: most find nothing due */
+	if (now < owner->next_due)
+		return;
+	sim_time next = SIM_TIME_NEVER;
 	for (uint8_t lv = 0; lv < LAZY_ARENA_LEVELS; lv++) {
 		lazy_arena_list *l = &owner->level[lv];
 		while (l->head && now - l->head->idle_since >= idle_time(lv)) {
@@ -238,7 +245,10 @@ void lazy_arena_sweep(lazy_arena_idle *owner, sim_time now)
 			b->released_at = now;
 			arena.st.released++;
 		}
+		if (l->head && l->head->idle_since + idle_time(lv) < next)
+			next = l->head->idle_since + idle_time(lv);
 	}
+	owner->next_due = next;
 }
 
 void lazy_arena_stats_get(lazy_arena_stats *out) { *out = arena.st; }

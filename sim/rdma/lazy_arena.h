@@ -66,6 +66,7 @@ typedef struct lazy_arena_list {
 struct lazy_arena_idle {
 	lazy_arena_list level[LAZY_ARENA_LEVELS];
 	size_t n;
+	sim_time next_due; /* no buffer is due before this (a lower bound): a sweep before it looks at nothing */
 };
 
 typedef struct lazy_arena_stats {

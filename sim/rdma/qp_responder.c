@@ -95,8 +95,10 @@ static void place(rnic_qp *qp, uint8_t *dst, const uint8_t *payload, uint32_t n)
 {
 	if (sim_frame_pool_deferred(qp->r->frames))
 		sim_frame_pool_settle_range(qp->r->frames, dst, n);
-	const uint8_t *src = qp->r->rx_frame ? sim_frame_bytes_at(qp->r->rx_frame, payload, n) : payload;
-	memcpy(dst, src, n);
+	if (qp->r->rx_frame)
+		sim_frame_copy_out(qp->r->rx_frame, payload, n, dst); /* a deferred payload pays its ICRC on the way */
+	else
+		memcpy(dst, payload, n);
 }
 
 static void scatter(rnic_qp *qp, rwqe *w, uint32_t off, const uint8_t *src, uint32_t len)

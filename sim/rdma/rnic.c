@@ -167,6 +167,13 @@ static void port_rx_prefetch(const void *ctx)
 	__builtin_prefetch(&r->vf_by_vmac);
 }
 
+/* The ICRC the frame of pkt carries (written: paid, if it was owed). */
+static uint32_t icrc_written(const roce_pkt *pkt)
+{
+	const uint8_t *t = pkt->payload + pkt->payload_len + pkt->bth.pad;
+	return (uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 | (uint32_t)t[3] << 24;
+}
+
 static void port_rx(sim_endpoint *ep, sim_frame *f)
 {
 	rnic_port *port = ep->ctx;
@@ -192,9 +199,13 @@ void rnic_port_receive(rnic_port *port, sim_frame *f)
 	}
 	roce_pkt pkt;
 	smcr_decode_err err;
-	/* a frame some adapter built and nobody wrote to since has right sums: not computed again */
-	int rc = sim_frame_sums_vouched(f) ? roce_parse_vouched(f->data, f->len, &pkt, &err)
-	                                   : roce_parse(f->data, f->len, &pkt, &err);
+	/* a frame some adapter built and nobody wrote to since has right sums: not computed
+	 * again; one whose payload is still deferred may owe its ICRC: paid on the way into
+	 * the responder's memory (or below, for the fingerprint, if it never gets there) */
+	bool owed = sim_frame_crc_owed(f);
+	int rc = !sim_frame_sums_vouched(f) ? roce_parse(f->data, f->len, &pkt, &err)
+	         : owed                     ? roce_parse_owed(f->data, f->len, &pkt, &err)
+	                                    : roce_parse_vouched(f->data, f->len, &pkt, &err);
 	if (rc == SMCR_ERR_TYPE) {
 		r->st.rx_not_roce++;
 		goto drop;
@@ -211,17 +222,22 @@ void rnic_port_receive(rnic_port *port, sim_frame *f)
 		(*bad)++;
 		goto drop;
 	}
-	sim_engine_fold(r->eng, pkt.icrc);
 	uint32_t idx = pkt.bth.dest_qp - r->qpn_base;
 	rnic_qp *qp = pkt.bth.dest_qp >= r->qpn_base && idx < r->n_qps ? r->qps[idx] : NULL;
 	if (!qp || qp->vf != vf || qp->port != port) {
+		sim_engine_fold(r->eng, owed ? sim_frame_owed_crc(f) : pkt.icrc);
 		r->st.rx_no_qp++;
 		goto drop;
 	}
 	r->st.rx_accepted++;
+	if (!owed)
+		sim_engine_fold(r->eng, pkt.icrc);
 	r->rx_frame = f;
 	qp_receive(qp, &pkt);
 	r->rx_frame = NULL;
+	/* the same place in the fingerprint's chain: nothing folds in between */
+	if (owed)
+		sim_engine_fold(r->eng, sim_frame_crc_owed(f) ? sim_frame_owed_crc(f) : icrc_written(&pkt));
 drop:
 	sim_frame_free(f);
 }

@@ -477,6 +477,8 @@ world *world_new(const scn_scenario *scn, const world_opts *o, char *err, size_t
 	w->has_end = w->o.has_end || scn->has_end;
 	w->eng = sim_engine_new(w->seed);
 	w->fab = sim_fabric_new(w->eng);
+	if (w->o.event_hops)
+		sim_fabric_set_event_hops(w->fab, true);
 	w->flow_by_key = g_hash_table_new(g_int64_hash, g_int64_equal);
 	if ((w->o.real_hw && real_check(w, err, errlen)) || build_fabric(w, err, errlen) ||
 	    build_adapters(w, err, errlen) || build_stacks(w, err, errlen) || world_capture_open(w, err, errlen)) {

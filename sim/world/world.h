@@ -88,6 +88,9 @@ typedef struct world_opts {
 	uint64_t max_events;
 	/* Watches the run (sim/world/world_observer.h), or NULL. */
 	const world_observer *observer;
+	/* Every switch hop its own engine event (sim_fabric_set_event_hops): the same output,
+	 * more events and another fingerprint; for comparing with the event-free hops. */
+	bool event_hops;
 } world_opts;
 
 #define WORLD_POLL_EVENTS 4096
