@@ -106,9 +106,11 @@ static void on_proposal(smcr_conn *conn, const uint8_t *msg, size_t len)
 		return;
 	}
 	/* v2.1 feature negotiation (smc_clc_srv_v2x_features_validate) */
-	ini->max_conns = 255;
-	ini->max_links = 2;
-	ini->feature_mask = 0x0001;
+	ini->max_conns = SMCR_CONN_PER_LGR_MAX;
+	ini->max_links = SMCR_LINKS_ADD_LNK_MAX;
+	/* the server's Accept carries its own mask; the client ANDs and its Confirm says the
+	 * common one (smc_clc_srv_v2x_features_validate, smc_clc_v2x_features_confirm_check) */
+	ini->feature_mask = ctx->set.feature_mask;
 	if (ini->offer_v2) {
 		ini->release = p->release < ctx->set.release ? p->release : ctx->set.release;
 		if (ini->release >= 1) {
@@ -122,7 +124,6 @@ static void on_proposal(smcr_conn *conn, const uint8_t *msg, size_t len)
 				srv_decline(conn, SMCR_DECL_MAXLINKERR);
 				return;
 			}
-			ini->feature_mask &= p->feature_mask;
 		}
 	}
 	if (!smcr_hs_lock_acquire(conn)) {
@@ -321,6 +322,7 @@ static void on_confirm(smcr_conn *conn, const uint8_t *msg, size_t len)
 				srv_decline(conn, SMCR_DECL_MAXLINKERR);
 				return;
 			}
+			ini->feature_mask = c.fce.feature_mask; /* the common features, as the client says */
 		}
 	}
 	if (local_first) {

@@ -98,7 +98,7 @@ const smcr_mem *smcr_mem_default(void);
 #define SMCR_LGR_FREE_DELAY_CLNT (610 * SMCR_S)
 #define SMCR_TESTLINK_DEFAULT_TIME (30 * SMCR_S)
 
-#define SMCR_MAX_UEIDS 8
+#define SMCR_MAX_UEIDS 4 /* SMC_MAX_UEID (include/uapi/linux/smc.h): the local UEID table */
 #define SMCR_MAX_PORTS 16
 #define SMCR_LINKS_PER_LGR_MAX 3
 #define SMCR_CONN_PER_LGR_MAX 255 /* SMC_CONN_PER_LGR_MAX: v1 and v2.0 link groups */
@@ -115,6 +115,8 @@ typedef struct smcr_settings {
 	bool v1;                /* offer/accept SMC-Rv1 */
 	bool v2;                /* offer/accept SMC-Rv2 (needs a UEID and IPv4) */
 	uint8_t release;        /* SMC-Rv2 release offered: 0 (v2.0) or 1 (v2.1) */
+	uint16_t feature_mask;  /* v2.1 supplemental features (SMC_FEATURE_MASK: 0 in Linux 6.6
+	                         * and 6.7, 1 from 6.8: SMC_SPF_EMULATED_ISM_DEV) */
 	/* What the sending system is, as the peer sees it on the wire; the host sets both from
 	 * its personality. Defaults: x86 Linux. */
 	smcr_llc_v2_order llc_v2_order; /* v2 LLC lengths and counts: LE (x86 Linux), BE (z/OS) */

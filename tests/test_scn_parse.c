@@ -319,6 +319,14 @@ Test(scn_parse, bad_ueid)
 	              "with a letter or digit\n");
 }
 
+/* Linux's UEID table holds SMC_MAX_UEID (4) entries; a fifth is refused (-ERANGE) */
+Test(scn_parse, a_fifth_ueid_is_refused_as_linux_does)
+{
+	EXPECT_ERRORS("switch SW1\nstack A\n  interface e0 switch=SW1 ip=10.0.0.1/24\n  smcr ueid=A1,A2,A3,A4,A5\nend\n",
+	              "t.scn:4:13: bad UEID list 'A1,A2,A3,A4,A5' for ueid; expected at most 4 UEIDs (Linux's table holds "
+	              "4, SMC_MAX_UEID)\n");
+}
+
 Test(scn_parse, out_of_range_values)
 {
 	EXPECT_ERRORS("switch SW1\nstack A\n  interface e0 switch=SW1 ip=10.0.0.1/24 vlan=4095\n  smcr maxconns=300\n"

@@ -404,3 +404,28 @@ Test(world, untagged_traffic_crosses_a_trunk_only_when_it_carries_vlan_1)
 	cr_assert_eq(trunk_run("1,10"), 0);
 	cr_assert_eq(trunk_run("10,20"), 1);
 }
+
+/* 70 client stacks, each with its own link group to S over S's one adapter: a port error
+ * takes every link on the port down (smcr_port_err walks every link group of the device;
+ * the core once collected at most 64 and left the rest Active). */
+Test(world, a_port_error_takes_down_every_link_on_the_port_past_the_64th)
+{
+	const char *text = "end 1s\n"
+	                   "switch SW\n"
+	                   "adapter RS1 pfid=0001 switch=SW\n"
+	                   "stack S\n  interface e0 switch=SW ip=10.0.0.1/16\n  smcr pfid=0001\nend\n"
+	                   "app sink S listen port=5000 kind=sink\n"
+	                   "for k in 0..69\n"
+	                   "  adapter R{k:02} pfid={k+16:04X} switch=SW\n"
+	                   "  stack C{k:02}\n    interface e0 switch=SW ip=10.0.1.{k+1}/16\n"
+	                   "    smcr pfid={k+16:04X}\n  end\n"
+	                   "  app c{k:02} C{k:02} connect S:5000 kind=bulk bytes=16K close=never\n"
+	                   "  at 150ms expect links S C{k:02} == 1\n"
+	                   "  at 300ms expect links S C{k:02} == 0\n"
+	                   "end\n"
+	                   "at 200ms fail adapter RS1\n";
+	scn_world *t = scn_world_new(text, NULL);
+	unsigned long failed = scn_world_run(t);
+	cr_assert_eq(failed, 0, "%s", scn_world_output(t));
+	scn_world_free(t);
+}

@@ -77,7 +77,8 @@ static bool build_stack(interop_session *r, char *err, size_t errlen)
 		smcr_config_add_pfid(sc, (uint16_t)(INTEROP_PFID + i), 1, 0);
 	for (const char *const *u = c->ueids; *u; u++) {
 		if (smcr_config_add_ueid(sc, *u)) {
-			snprintf(err, errlen, "bad --ueid '%s' (1..32 characters)", *u);
+			snprintf(err, errlen, "bad --ueid '%s' (1..32 characters, at most %d, as Linux's table)", *u,
+			         SMCR_CFG_MAX_UEIDS);
 			return false;
 		}
 	}

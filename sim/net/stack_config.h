@@ -60,7 +60,7 @@ typedef struct ip_config {
 
 #define SMCR_CFG_MAX_PFIDS 16
 #define SMCR_CFG_MAX_EXCLUDED_PORTS 64
-#define SMCR_CFG_MAX_UEIDS 8
+#define SMCR_CFG_MAX_UEIDS 4 /* Linux SMC_MAX_UEID */
 #define SMCR_CFG_UEID_LEN 32
 
 /* One RoCE adapter port to activate (z/OS: PFID xxxx PORTNUM n [MTU m]). */

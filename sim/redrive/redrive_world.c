@@ -48,7 +48,8 @@ static void facts_proposal(const rd_msg *m, rd_facts *f)
 	/* O's own Proposal: its EIDs and release as they were */
 	f->o_proposed = true;
 	f->n_eids = 0;
-	for (uint8_t i = 0; i < p.n_eids && i < SMCR_MAX_EIDS; i++) {
+	/* a stack's table holds SMCR_MAX_UEIDS (Linux: 4); a Proposal may carry more */
+	for (uint8_t i = 0; i < p.n_eids && i < SMCR_MAX_EIDS && f->n_eids < SMCR_MAX_UEIDS; i++) {
 		trim_blank(f->eids[f->n_eids], p.eids[i], SMCR_EID_LEN);
 		if (f->eids[f->n_eids][0])
 			f->n_eids++;

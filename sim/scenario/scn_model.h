@@ -24,7 +24,7 @@
 #define SCN_HOSTNAME_MAX 32 /* CLC v2 host name field */
 #define SCN_PNETID_MAX 16   /* physical network id (z/OS HCD, Linux pnet table) */
 #define SCN_UEID_MAX 32     /* CLC v2 EID length */
-#define SCN_MAX_UEIDS 8     /* EIDs a CLC v2 proposal can carry */
+#define SCN_MAX_UEIDS 4     /* a stack's UEID table (Linux SMC_MAX_UEID; a Proposal can carry 8) */
 #define SCN_NONE UINT32_MAX /* "no index" */
 
 /* --- fabric ---------------------------------------------------------------------- */
