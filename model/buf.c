@@ -272,6 +272,10 @@ void smcr_buf_unuse(smcr_conn *conn)
 
 void smcr_buf_free_all(smcr_lgr *lgr)
 {
+	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++) {
+		smcr_free(lgr->ctx, lgr->rtokens_gone[i]);
+		lgr->rtokens_gone[i] = NULL;
+	}
 	smcr_list *heads[2] = { &lgr->sndbufs, &lgr->rmbs };
 	for (int h = 0; h < 2; h++) {
 		while (!smcr_list_empty(heads[h]))
@@ -370,6 +374,26 @@ int smcr_rtoken_delete(smcr_lgr *lgr, uint8_t link_idx, uint32_t rkey)
 		}
 	}
 	return SMCR_ERR_NOTFOUND;
+}
+
+void smcr_rtoken_keep_gone(smcr_lgr *lgr, uint8_t link_idx)
+{
+	smcr_rtoken **gone = &lgr->rtokens_gone[link_idx];
+	if (!*gone)
+		*gone = smcr_alloc(lgr->ctx, SMCR_RMBS_PER_LGR_MAX * sizeof(**gone));
+	if (!*gone)
+		return; /* without memory the rescue fails and the server declines as before */
+	for (int i = 0; i < SMCR_RMBS_PER_LGR_MAX; i++)
+		(*gone)[i] = rt_used(lgr, i) ? lgr->rtokens[i][link_idx] : (smcr_rtoken){ 0 };
+}
+
+int smcr_rtoken_find_gone(const smcr_lgr *lgr, uint8_t link_idx, uint64_t vaddr, uint32_t rkey)
+{
+	const smcr_rtoken *gone = lgr->rtokens_gone[link_idx];
+	for (int i = 0; gone && i < SMCR_RMBS_PER_LGR_MAX; i++)
+		if (rt_used(lgr, i) && gone[i].rkey == rkey && gone[i].vaddr == vaddr)
+			return i;
+	return -1;
 }
 
 void smcr_rtoken_clear_link(smcr_lgr *lgr, uint8_t link_idx)
