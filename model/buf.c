@@ -136,7 +136,10 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 	smcr_list *head = is_rmb ? &lgr->rmbs : &lgr->sndbufs;
 	smcr_buf *buf = NULL;
 	bool downgraded = false;
+	/* smc_compress_bufsize(): at most SMCR_RMBE_SIZES (the kernel's largest buffer) */
 	int code = smcr_rmbe_size_code(want);
+	if (code > ctx->set.rmbe_max_code)
+		code = ctx->set.rmbe_max_code;
 	for (; code >= 0; code--) {
 		uint32_t size = smcr_rmbe_size_bytes((uint8_t)code);
 		buf = get_slot(lgr, is_rmb, (uint8_t)code);

@@ -83,6 +83,7 @@ struct smcr_conn {
 	smcr_cursor urg_curs;
 	uint8_t urg_rx_byte;
 	bool urg_tx_pend;
+	bool corked; /* TCP_CORK (smc_tx_is_corked: the CLC socket's nonagle & TCP_NAGLE_CORK) */
 	bool urg_rx_skip_pend;
 	/* closing */
 	bool host_closed;   /* the application closed: no more upcalls for data */

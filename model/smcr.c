@@ -40,6 +40,8 @@ void smcr_settings_default(smcr_settings *s)
 	s->v2 = true;
 	s->release = 1;
 	s->feature_mask = 0x0001;
+	s->rmbe_max_code = 15;
+	s->autocorking_size = 64 * 1024; /* SMC_AUTOCORKING_DEFAULT_SIZE */
 	s->llc_v2_order = SMCR_LLC_V2_LE;
 	s->os_type = SMCR_CLC_OS_LINUX;
 	memset(s->hostname, ' ', sizeof(s->hostname));
@@ -54,7 +56,7 @@ static int check_settings(const smcr_settings *s)
 		return SMCR_ERR_INVAL;
 	if (s->send_wr < 2 || s->send_wr > 2048 || s->recv_wr < 2 || s->recv_wr > 2048)
 		return SMCR_ERR_INVAL;
-	if (s->n_ueids > SMCR_MAX_UEIDS || s->release > 1)
+	if (s->n_ueids > SMCR_MAX_UEIDS || s->release > 1 || s->rmbe_max_code > 15)
 		return SMCR_ERR_INVAL;
 	if (!s->os_type || s->os_type > 15 || (s->llc_v2_order != SMCR_LLC_V2_LE && s->llc_v2_order != SMCR_LLC_V2_BE))
 		return SMCR_ERR_INVAL; /* 4 bits on the wire; 0 would say nothing */

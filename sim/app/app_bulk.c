@@ -14,6 +14,7 @@ struct app_bulk_sender {
 	sock *s;
 	uint64_t total, seed;
 	bool shut;
+	bool cork, more; /* sock_opts cork and more */
 	app_bulk_sender_stats stats;
 };
 
@@ -40,12 +41,14 @@ static void sender_pump(app_bulk_sender *a)
 			n = space;
 		if (!n)
 			return;
+		/* the whole transfer is one message: MSG_MORE on all but its last piece */
+		unsigned flags = a->more && n < left ? SOCK_MSG_MORE : 0;
 		/* generated in place where the socket offers its buffer (TCP, SMC-R), else here */
 		pattern_at at = { a->seed, a->stats.bytes_sent };
-		ssize_t w = sock_send_fill(a->s, n, fill_pattern, &at);
+		ssize_t w = sock_send_fill_flags(a->s, n, fill_pattern, &at, flags);
 		if (w == -EOPNOTSUPP) {
 			pattern_fill(a->seed, a->stats.bytes_sent, buf, n);
-			w = sock_send(a->s, buf, n);
+			w = sock_send_flags(a->s, buf, n, flags);
 		}
 		if (w <= 0) {
 			if (w < 0)
@@ -56,6 +59,8 @@ static void sender_pump(app_bulk_sender *a)
 	}
 	if (!a->shut) {
 		a->shut = true;
+		if (a->cork)
+			sock_set_cork(a->s, false); /* the message is written: push it */
 		sock_shutdown(a->s);
 	}
 }
@@ -119,6 +124,8 @@ app_bulk_sender *app_bulk_sender_start(stack *st, const sock_opts *o, uint32_t d
 	a->st = st;
 	a->total = bytes;
 	a->seed = seed;
+	a->cork = o && o->cork;
+	a->more = o && o->more;
 	a->s = sock_connect(st, o, dst, port, &sender_cbs, a, err);
 	if (!a->s) {
 		free(a);

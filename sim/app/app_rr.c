@@ -18,6 +18,7 @@ struct app_rr {
 	uint64_t resp_got; /* bytes of the current response received */
 	sim_time req_start;
 	bool in_txn, shut;
+	bool cork, more; /* sock_opts cork and more: a request is one message */
 	app_rr_stats stats;
 };
 
@@ -36,7 +37,7 @@ static void send_more(app_rr *r)
 			return;
 		uint64_t off = r->stats.transactions * r->req_size + r->req_sent;
 		pattern_fill(r->seed, off, buf, n);
-		ssize_t w = sock_send(r->s, buf, n);
+		ssize_t w = sock_send_flags(r->s, buf, n, r->more && n < left ? SOCK_MSG_MORE : 0);
 		if (w <= 0) {
 			if (w < 0)
 				r->stats.err = (int)w;
@@ -44,6 +45,10 @@ static void send_more(app_rr *r)
 		}
 		r->req_sent += (uint64_t)w;
 		r->stats.bytes_sent += (uint64_t)w;
+		if (r->cork && r->req_sent == r->req_size) {
+			sock_set_cork(r->s, false); /* the request is written: push it */
+			sock_set_cork(r->s, true);  /* and hold the next one's pieces */
+		}
 	}
 }
 
@@ -143,6 +148,8 @@ app_rr *app_rr_start(stack *st, const sock_opts *o, uint32_t dst, uint16_t port,
 	r->req_size = req_size ? req_size : 1;
 	r->count = count;
 	r->seed = seed;
+	r->cork = o && o->cork;
+	r->more = o && o->more;
 	r->s = sock_connect(st, o, dst, port, &rr_cbs, r, err);
 	if (!r->s) {
 		free(r);

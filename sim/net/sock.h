@@ -61,12 +61,20 @@ typedef struct sock_callbacks {
 typedef struct sock_opts {
 	bool smc;     /* use SMC-R if the stack enables it (AF_SMC; z/OS: every socket) */
 	bool nodelay; /* Nagle off (the default) */
+	bool cork;    /* TCP_CORK from the start (SMC-R path: hold while the send buffer has room);
+	               * the scenario apps uncork at the end of each message and cork again */
+	bool more;    /* the scenario apps send every piece of a message but its last with
+	               * SOCK_MSG_MORE */
 	bool keepalive;
 	sim_time keepalive_idle; /* 0: the stack's default */
 	uint32_t sndbuf, rcvbuf; /* 0: the stack's defaults */
 	uint32_t local_ip;       /* bind address; 0: any (listen) / by route (connect) */
 	uint16_t local_port;     /* 0: ephemeral (connect) */
 	uint32_t backlog;        /* listen; 0: the stack's default */
+	/* SMC_LIMIT_HS on a listener: while the SMC layer's handshakes are congested, SYNs are
+	 * answered without the SMC option and those clients fall back (PEERNOSMC, 0x03010000).
+	 * -1: the stack's net.smc.limit_smc_hs, 0 off, 1 on. */
+	int8_t limit_hs;
 } sock_opts;
 
 /* smc = true, nodelay = true, everything else from the stack. */
@@ -93,6 +101,18 @@ ssize_t sock_recv(sock *s, void *buf, size_t len);
 typedef void (*sock_fill_fn)(void *ctx, uint8_t *dst, size_t len);
 typedef void (*sock_visit_fn)(void *ctx, const uint8_t *src, size_t len);
 ssize_t sock_send_fill(sock *s, size_t len, sock_fill_fn fill, void *ctx);
+/* The same with send flags: SOCK_MSG_MORE holds the data on the SMC-R path while the send
+ * buffer has room (Linux smc_tx_should_cork). On the TCP path the flag is not modelled:
+ * TCP sends as with Nagle (opts.nodelay). */
+#define SOCK_MSG_MORE 0x1u
+ssize_t sock_send_flags(sock *s, const void *buf, size_t len, unsigned flags);
+ssize_t sock_send_fill_flags(sock *s, size_t len, sock_fill_fn fill, void *ctx, unsigned flags);
+/* setsockopt TCP_CORK / TCP_NODELAY. On the SMC-R path as Linux's smc_setsockopt: the cork
+ * holds data while the send buffer has room, uncorking or Nagle off pushes it (and counts:
+ * smc_stats cork_cnt, ndly_cnt); set before the connection is up, the cork applies once it
+ * is. On the TCP path TCP_NODELAY switches Nagle; TCP_CORK is not modelled there. */
+int sock_set_cork(sock *s, bool on);
+int sock_set_nodelay(sock *s, bool on);
 ssize_t sock_recv_visit(sock *s, size_t len, sock_visit_fn visit, void *ctx);
 size_t sock_send_space(const sock *s);
 /* No more sending: FIN after the queued bytes. */
@@ -114,16 +134,20 @@ uint64_t sock_heap_bytes(const stack *st, uint64_t *n);
 
 /* The data path of an SMC-R socket (mode SMCR). Return conventions as sock_send etc. */
 typedef struct sock_backend_ops {
-	ssize_t (*send)(void *be, const void *buf, size_t len);
+	ssize_t (*send)(void *be, const void *buf, size_t len, unsigned flags); /* SOCK_MSG_* */
 	ssize_t (*recv)(void *be, void *buf, size_t len);
 	/* sock_send_fill / sock_recv_visit; NULL when the backend has no such path */
-	ssize_t (*send_fill)(void *be, size_t len, sock_fill_fn fill, void *ctx);
+	ssize_t (*send_fill)(void *be, size_t len, sock_fill_fn fill, void *ctx, unsigned flags);
 	ssize_t (*recv_visit)(void *be, size_t len, sock_visit_fn visit, void *ctx);
 	size_t (*send_space)(void *be);
 	int (*shutdown)(void *be);
 	/* The application closed (abort: with a reset). The backend finishes the SMC close,
 	 * then calls sock_release(). */
 	void (*close)(void *be, bool abort);
+	/* TCP_CORK / TCP_NODELAY (NULL: not supported); a cork set before the connection
+	 * was up is handed over at establishment (setting it counts nothing) */
+	int (*set_cork)(void *be, bool on);
+	int (*set_nodelay)(void *be, bool on);
 } sock_backend_ops;
 
 /* Plugged into a stack with stack_set_smc_hooks(). `ctx` is the layer's. */
@@ -138,6 +162,10 @@ typedef struct sock_smc_hooks {
 	/* The application closed a socket still in the CLC handshake; the layer cleans up
 	 * and calls sock_release(). */
 	void (*app_closed)(void *ctx, sock *s, bool abort);
+	/* A SYN reached a listener with SMC_LIMIT_HS: true when the layer's handshakes are
+	 * congested (Linux smc_hs_congested: smc_hs_wq has works waiting); the SYN-ACK then
+	 * goes without the SMC option. NULL: never congested. */
+	bool (*hs_congested)(void *ctx);
 } sock_smc_hooks;
 
 void sock_set_smc_state(sock *s, void *state); /* the layer's per-socket state */

@@ -92,6 +92,7 @@ typedef struct smcr_config {
 	 * big-endian z/OS in network order. */
 	uint8_t clc_os_type; /* SMCR_CLC_OS_ZOS 1, SMCR_CLC_OS_LINUX 2 (model/clc.h) */
 	bool llc_v2_big_endian;
+	bool limit_hs; /* net.smc.limit_smc_hs: listeners limit handshakes (default off) */
 } smcr_config;
 
 typedef struct stack_config {

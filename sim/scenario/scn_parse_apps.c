@@ -13,6 +13,10 @@ static const scn_attr_spec listen_specs[] = {
 	{ "kind", SCN_V_ENUM, 0, 0, listen_kinds, NULL, "kind=echo|sink|responder", true },
 	{ "smc", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
 	{ "start", SCN_V_START, 0, 0, NULL, NULL, NULL, false },
+	{ "cork", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "more", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "nodelay", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "limiths", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
 };
 
 enum { C_KIND,
@@ -36,6 +40,9 @@ static const scn_attr_spec connect_specs[] = {
 	{ "start", SCN_V_START, 0, 0, NULL, NULL, NULL, false },
 	{ "close", SCN_V_CLOSE, 0, 0, NULL, NULL, NULL, false },
 	{ "smc", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "cork", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "more", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "nodelay", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
 };
 
 static const scn_attr_spec report_specs[] = {
@@ -207,6 +214,15 @@ void scn_stmt_app(scn_parser *P, const scn_stmt *st)
 	}
 	if (ok && (ok = scn_attr_get(P, &a, "smc", "app", SCN_PERS_LINUX, &v, NULL)))
 		app->smc = v.b;
+	if (ok && (ok = scn_attr_get(P, &a, "cork", "app", SCN_PERS_LINUX, &v, NULL)))
+		app->cork = v.b;
+	if (ok && (ok = scn_attr_get(P, &a, "more", "app", SCN_PERS_LINUX, &v, NULL)))
+		app->more = v.b;
+	if (ok && (ok = scn_attr_get(P, &a, "nodelay", "app", SCN_PERS_LINUX, &v, NULL)))
+		app->nodelay = v.b;
+	app->limiths = -1;
+	if (ok && listen && (ok = scn_attr_get(P, &a, "limiths", "app", SCN_PERS_LINUX, &v, &given)) && given)
+		app->limiths = v.b ? 1 : 0;
 	if (ok && (ok = scn_attr_get(P, &a, "start", "app", SCN_PERS_LINUX, &v, &given))) {
 		app->start_never = v.b;
 		app->start_ns = v.u;

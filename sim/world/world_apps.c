@@ -99,9 +99,18 @@ static ssize_t end_recv_verify(world_end *e, uint64_t seed, uint8_t *buf, size_t
 	return n;
 }
 
-/* Write pattern bytes [e->sent, limit) as far as the socket takes them. */
+/* The app whose socket this end is: the client's, or the listener's on the server side. */
+static const scn_app *end_app(const world_end *e)
+{
+	return app_of(e->f->w, e->server ? e->f->listener : e->f->app);
+}
+
+/* Write pattern bytes [e->sent, limit) as far as the socket takes them; limit ends a
+ * message: with more=yes every piece before it carries MSG_MORE, with cork=yes the
+ * socket is uncorked when it is written (pushed) and corked again for the next. */
 static void end_write_upto(world_end *e, uint64_t seed, uint64_t limit)
 {
+	const scn_app *a = end_app(e);
 	uint8_t buf[APP_CHUNK];
 	while (e->s && e->sent < limit) {
 		uint64_t left = limit - e->sent;
@@ -111,15 +120,20 @@ static void end_write_upto(world_end *e, uint64_t seed, uint64_t limit)
 			n = space;
 		if (!n)
 			return;
+		unsigned flags = a->more && n < left ? SOCK_MSG_MORE : 0;
 		pattern_span p = { .e = e, .seed = seed, .off = e->sent };
-		ssize_t k = sock_send_fill(e->s, n, fill_span, &p);
+		ssize_t k = sock_send_fill_flags(e->s, n, fill_span, &p, flags);
 		if (k == -EOPNOTSUPP) {
 			pattern_fill(seed, e->sent, buf, n);
-			k = sock_send(e->s, buf, n);
+			k = sock_send_flags(e->s, buf, n, flags);
 		}
 		if (k <= 0)
 			return;
 		e->sent += (uint64_t)k;
+		if (a->cork && e->sent == limit && e->s) {
+			sock_set_cork(e->s, false);
+			sock_set_cork(e->s, true);
+		}
 	}
 }
 
@@ -456,6 +470,9 @@ static void open_conn(world *w, uint32_t app, uint32_t instance)
 	sock_opts o;
 	sock_opts_default(&o);
 	o.smc = a->smc;
+	o.cork = a->cork;
+	o.more = a->more;
+	o.nodelay = a->nodelay;
 	int err = 0;
 	sock *s = sock_connect(w->st[a->stack].st, &o, a->dst_ip, a->port, &client_cbs, &f->c, &err);
 	if (!s) {
@@ -511,6 +528,10 @@ void world_app_start(world *w, uint32_t app)
 		sock_opts o;
 		sock_opts_default(&o);
 		o.smc = a->smc;
+		o.cork = a->cork;
+		o.more = a->more;
+		o.nodelay = a->nodelay;
+		o.limit_hs = a->limiths;
 		int err = 0;
 		wa->listener = sock_listen(w->st[a->stack].st, &o, a->port, &listen_cbs, wa, &err);
 		return;
