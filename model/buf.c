@@ -55,14 +55,16 @@ static void buf_set(smcr_lgr *lgr, smcr_buf *b, bool used, bool unusing)
 		lgr->bufs_reusable[b->is_rmb]++;
 }
 
-/* The first reusable buffer of the size in list (creation) order, now used. */
+/* The newest reusable buffer of the size, now used: Linux adds a new buffer at the head
+ * of its size's list (smc_lgr_buf_list_add: list_add) and smc_buf_get_slot takes the
+ * first free one from the head, so the most recently created free buffer goes first
+ * (seen in a 6.12 capture: a fifth connection takes the third RMB, not the first). */
 static smcr_buf *get_slot(smcr_lgr *lgr, bool is_rmb, uint8_t code)
 {
 	if (!lgr->bufs_reusable[is_rmb])
 		return NULL;
 	smcr_list *head = is_rmb ? &lgr->rmbs : &lgr->sndbufs;
-	smcr_list *pos;
-	smcr_list_for_each(pos, head) {
+	for (smcr_list *pos = head->prev; pos != head; pos = pos->prev) {
 		smcr_buf *b = SMCR_CONTAINER_OF(pos, smcr_buf, node);
 		if (b->size_code == code && reusable(b)) {
 			buf_set(lgr, b, true, false);
@@ -300,16 +302,21 @@ void smcr_buf_filling(smcr_ctx *ctx, smcr_buf *buf)
 		buf->told_idle = !smcr_buf_mem_idle(ctx, buf->cpu, buf->len, false, 0);
 }
 
+/* In Linux's order (smc_llc_get_first_rmb, smc_llc_get_next_rmb): the size lists from the
+ * smallest, each from its head, where the newest buffer is. */
 smcr_buf *smcr_buf_next_used_rmb(const smcr_lgr *lgr, uint32_t *pos)
 {
 	uint32_t i = 0;
-	const smcr_list *p;
-	for (p = lgr->rmbs.next; p != &lgr->rmbs; p = p->next, i++) {
-		smcr_buf *b = SMCR_CONTAINER_OF(p, smcr_buf, node);
-		if (i < *pos || !b->used)
-			continue;
-		*pos = i + 1;
-		return b;
+	for (int code = 0; code < 16; code++) {
+		for (const smcr_list *p = lgr->rmbs.prev; p != &lgr->rmbs; p = p->prev) {
+			smcr_buf *b = SMCR_CONTAINER_OF(p, smcr_buf, node);
+			if (b->size_code != code)
+				continue;
+			if (i++ < *pos || !b->used)
+				continue;
+			*pos = i;
+			return b;
+		}
 	}
 	*pos = i;
 	return NULL;
