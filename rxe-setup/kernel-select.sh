@@ -17,8 +17,9 @@ KSEL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 KCACHE=${KCACHE:-$BUILD/kernels}
 installed=$(ls /lib/modules 2>/dev/null | sort -V | tail -1)
 installed_label=$(echo "$installed" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
+# without KERNEL: the installed kernel, never a download
+[ -n "${KERNEL:-}" ] || [ -n "$installed" ] || skip "no kernel in /lib/modules (install linux-image-amd64: tools/install-deps --hw)"
 KERNEL=${KERNEL:-$installed_label}
-[ -n "$KERNEL" ] || KERNEL=6.1
 if [ -n "$installed" ] && [ "$KERNEL" = "$installed_label" ]; then
 	KVER=$installed
 	KIMAGE=/boot/vmlinuz-$KVER
