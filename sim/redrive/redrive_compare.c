@@ -207,8 +207,8 @@ static void theirs32(cmp *c, const char *field, rd_kind k, uint32_t *ours, uint3
 }
 
 /* Our side announces an RMB for a new connection (CONFIRM RKEY, Accept, Confirm) that is
- * one of its earlier ones, while Linux announced another earlier one of its own: both
- * reused a free buffer, but a different one. Which buffers are free when a connection
+ * paired with another recorded RMB, or Linux announces one that is paired with another of
+ * ours: the two took different buffers (a free one reused, or a new one). Which buffers are free when a connection
  * takes one depends on when the DELETE RKEY of the connections before it completed
  * (smcr_buf_unuse sets used = 0 after the response, in another work item than the
  * handshake's), so the two RMBs are paired anew for this connection and a note says so. */
@@ -216,7 +216,9 @@ static void repair_reused_rmb(cmp *c, uint32_t live_rkey, uint64_t live_va, uint
 {
 	redrive *rd = c->rd;
 	const rd_rmb *ol = rd_rmb_by_live(rd, true, live_rkey), *orr = rd_rmb_by_rec(rd, true, rec_rkey);
-	if (!ol || !orr || (ol->rec_rkey == rec_rkey && ol->rec_va == rec_va))
+	bool ours_elsewhere = ol && (ol->rec_rkey != rec_rkey || ol->rec_va != rec_va);
+	bool recs_elsewhere = orr && (orr->live_rkey != live_rkey || orr->live_va != live_va);
+	if (!ours_elsewhere && !recs_elsewhere)
 		return;
 	uint8_t a[8], b[8];
 	put_be32(a, live_rkey);
@@ -225,10 +227,9 @@ static void repair_reused_rmb(cmp *c, uint32_t live_rkey, uint64_t live_va, uint
 	put_be64(a, live_va);
 	put_be64(b, rec_va);
 	map_unpair(&rd->map_o, RD_VADDR, a, b, 8);
-	rd_note(rd, "frame %" PRIu64 ": our side reused another free RMB than Linux did (ours was paired with the "
-	            "recorded rkey %08" PRIx32 "): which buffers are free then depends on when the DELETE RKEYs before "
-	            "completed",
-	        c->rec->frame, ol->rec_rkey);
+	rd_note(rd, "frame %" PRIu64 ": our side took %s RMB, Linux %s one: which buffers are free then depends on when "
+	            "the DELETE RKEYs before completed",
+	        c->rec->frame, ol ? "an earlier" : "a new", orr ? "an earlier" : "a new");
 }
 
 /* An RMB of ours named as (rkey, address): pair both, remember the RMB. `announce`: it is
@@ -390,7 +391,8 @@ static void compare_llc(cmp *c, const uint8_t *ours, uint32_t len)
 		own32(c, "QPN", RD_QPN, &a.u.add_link.qpn, b.u.add_link.qpn);
 		own(c, "link number", RD_LINK_NUM, &a.u.add_link.link_id, &b.u.add_link.link_id, 1);
 		own32(c, "PSN", RD_PSN, &a.u.add_link.psn, b.u.add_link.psn);
-		theirs(c, "client target GID", RD_GID, a.u.add_link.client_target_gid, b.u.add_link.client_target_gid, 16);
+		/* the sender's own GID on the new link (smc_llc_fill_ext_v2: link_new->gid) */
+		own(c, "client target GID", RD_GID, a.u.add_link.client_target_gid, b.u.add_link.client_target_gid, 16);
 		for (uint16_t i = 0; i < a.u.add_link.n_rkeys && i < b.u.add_link.n_rkeys; i++) {
 			own32(c, "rkey (known)", RD_RKEY, &a.u.add_link.rkeys[i].rkey_known, b.u.add_link.rkeys[i].rkey_known);
 			own_rmb(c, &a.u.add_link.rkeys[i].rkey_new, &a.u.add_link.rkeys[i].vaddr_new,

@@ -318,6 +318,17 @@ static rd_msg *next_recorded(rd_feed *f, replay_msg_kind kind, uint32_t conn, ui
 	return NULL;
 }
 
+/* Every message the recording has from our side is paired: what our side sends now comes
+ * after the recorded conversation. */
+static bool recording_over(const rd_feed *f)
+{
+	const redrive *rd = f->rd;
+	for (size_t i = 0; i < rd->n_msgs; i++)
+		if (!rd->msgs[i].from_r && !rd->msgs[i].done && !rd->msgs[i].second_link)
+			return false;
+	return true;
+}
+
 static void ours(rd_feed *f, replay_msg_kind kind, uint32_t conn, uint32_t lgr, const uint8_t *p, uint32_t len,
                  uint32_t w_rkey, uint64_t w_va)
 {
@@ -330,6 +341,14 @@ static void ours(rd_feed *f, replay_msg_kind kind, uint32_t conn, uint32_t lgr, 
 		rec_rkey = r ? r->rec_rkey : 0;
 	}
 	rd_msg *m = kind == REPLAY_MSG_LLC ? next_recorded_llc(f, lgr, p, len) : next_recorded(f, kind, conn, lgr, rec_rkey);
+	if (!m && kind == REPLAY_MSG_LLC && len > 3 && (p[3] & SMCR_LLC_FLAG_RESP) && recording_over(f)) {
+		/* the fed side's last request, which the recorded side never answered: the
+		 * capture (the VM) ended first */
+		rd_note(rd, "our side answered the fed side's last LLC request, which the recording ends without an answer "
+		            "to");
+		pump(f);
+		return;
+	}
 	if (!m) {
 		rd->res->extra++;
 		rd_msg x = { .kind = kind, .data = (uint8_t *)p, .len = len };
@@ -954,12 +973,20 @@ static bool is_dependency(const rd_msg *m)
 	return !m->from_r && !m->second_link && m->kind != REPLAY_MSG_WRITE;
 }
 
-/* Whether the fed message r waits for our message o (recorded before it). An LLC message
- * of the fed side waits only for what it answers: a response for our request of its
- * type; a request of its own flow for none of our LLC messages (Linux runs the local
- * and the remote flow of a link group side by side, and which of two independent LLC
- * messages leaves first is a matter of work-item timing). Everything else waits for
- * every message of ours recorded before it. */
+/* CONFIRM RKEY and DELETE RKEY: Linux answers the peer's from the remote flow while its
+ * own local rkey flow runs (smc_llc_flow_initiate allows SMC_LLC_FLOW_RKEY beside a
+ * remote RKEY flow). */
+static bool rkey_type(uint8_t type_byte)
+{
+	uint8_t t = type_byte & 0x1f; /* v1 and v2 (0x2N) numbers alike */
+	return t == (SMCR_LLC_CONFIRM_RKEY & 0x1f) || t == (SMCR_LLC_DELETE_RKEY & 0x1f);
+}
+
+/* Whether the fed message r waits for our message o (recorded before it). A fed LLC
+ * response waits only for our request it answers (same type); a fed CONFIRM/DELETE RKEY
+ * request not for our rkey messages, which run beside it (which of two such messages
+ * leaves first is a matter of work-item timing); everything else waits for every message
+ * of ours recorded before it (ADD/DELETE LINK and the rest run one flow at a time). */
 static bool waits_for(const rd_msg *r, const rd_msg *o)
 {
 	if (!is_dependency(o))
@@ -967,7 +994,11 @@ static bool waits_for(const rd_msg *r, const rd_msg *o)
 	if (r->kind != REPLAY_MSG_LLC || o->kind != REPLAY_MSG_LLC || r->len < 4 || o->len < 4)
 		return true;
 	bool r_resp = r->data[3] & SMCR_LLC_FLAG_RESP, o_resp = o->data[3] & SMCR_LLC_FLAG_RESP;
-	return r_resp && !o_resp && r->data[0] == o->data[0];
+	if (r_resp)
+		return !o_resp && r->data[0] == o->data[0];
+	if (rkey_type(r->data[0]) && rkey_type(o->data[0]))
+		return false;
+	return true;
 }
 
 static bool ready_deps(const rd_feed *f, size_t r_idx)
