@@ -29,16 +29,18 @@ static uint32_t rmb_wnd_update_limit(uint32_t rmbe_size)
 	return a < b ? a : b;
 }
 
-static void stat_size(smcr_ctx *ctx, uint32_t size)
+/* SMC_STAT_RMB_SIZE: the size's bucket (8K, 16K, ... 1024K, >1024K) and the bytes in use */
+static void stat_size(smcr_ctx *ctx, uint32_t size, bool is_rmb)
 {
-	/* SMC_STAT_RMB_SIZE buckets: 8K, 16K, ... 1024K, >1024K */
-	uint32_t idx = 0;
-	uint32_t v = (size - 1) >> 13;
-	while (v && idx < 8) {
-		v >>= 1;
-		idx++;
-	}
-	ctx->stats.rmb_size_hist[idx]++;
+	(is_rmb ? ctx->stats.rmb_size_hist : ctx->stats.sndbuf_size_hist)[smcr_stat_bucket(size)]++;
+	*(is_rmb ? &ctx->stats.rx_rmb_usage : &ctx->stats.tx_rmb_usage) += size;
+}
+
+/* smc_buf_unuse: SMC_STAT_RMB_SIZE with is_add false */
+static void stat_unuse(smcr_ctx *ctx, const smcr_buf *b)
+{
+	uint64_t *u = b->is_rmb ? &ctx->stats.rx_rmb_usage : &ctx->stats.tx_rmb_usage;
+	*u = *u >= b->len ? *u - b->len : 0;
 }
 
 static bool reusable(const smcr_buf *b) { return !b->used && !b->unusing; }
@@ -152,7 +154,7 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 				ctx->stats.rmb_reuse++;
 			else
 				ctx->stats.sndbuf_reuse++;
-			stat_size(ctx, size);
+			stat_size(ctx, size, is_rmb);
 			break;
 		}
 		buf = smcr_alloc(ctx, sizeof(*buf));
@@ -163,8 +165,8 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 			/* buffer memory: Linux retries with the next smaller size */
 			smcr_free(ctx, buf);
 			buf = NULL;
-			if (!downgraded && is_rmb)
-				ctx->stats.rmb_downgrade++;
+			if (!downgraded)
+				(*(is_rmb ? &ctx->stats.rmb_downgrade : &ctx->stats.sndbuf_downgrade))++;
 			downgraded = true;
 			continue;
 		}
@@ -177,7 +179,7 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 			ctx->stats.rmb_alloc++;
 		else
 			ctx->stats.sndbuf_alloc++;
-		stat_size(ctx, size);
+		stat_size(ctx, size, is_rmb);
 		break;
 	}
 	if (!buf)
@@ -257,6 +259,10 @@ void smcr_buf_unuse_done(smcr_lgr *lgr, smcr_buf *buf)
 void smcr_buf_unuse(smcr_conn *conn)
 {
 	smcr_lgr *lgr = conn->lgr;
+	if (conn->sndbuf)
+		stat_unuse(conn->ctx, conn->sndbuf);
+	if (conn->rmb)
+		stat_unuse(conn->ctx, conn->rmb);
 	if (conn->sndbuf) {
 		buf_set(lgr, conn->sndbuf, false, conn->sndbuf->unusing);
 		conn->sndbuf = NULL;

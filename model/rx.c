@@ -230,6 +230,11 @@ static ssize_t conn_recv(smcr_conn *conn, uint8_t *buf, smcr_visit_fn visit, voi
 	}
 	smcr_ctx *ctx = conn->ctx;
 	smcr_ctx_enter(ctx, now);
+	/* smc_rx_recvmsg's statistics (SMC_STAT_RMB_RX_FULL, _SIZE_SMALL) */
+	if (readable >= conn->rmbe_size)
+		ctx->stats.rx_buf_full++;
+	if (len < readable)
+		ctx->stats.rx_size_small++;
 	smcr_cursor cons = conn->local_tx_ctrl.cons;
 	if (conn->urg_state == SMCR_URG_VALID) {
 		/* stop at the urgent mark */
@@ -246,6 +251,8 @@ static ssize_t conn_recv(smcr_conn *conn, uint8_t *buf, smcr_visit_fn visit, voi
 	get_span(buf, visit, vctx, conn->rmb->cpu + off, first);
 	if (copylen > first)
 		get_span(buf ? buf + first : NULL, visit, vctx, conn->rmb->cpu, copylen - first);
+	if (copylen)
+		ctx->stats.rx_pload_hist[smcr_stat_bucket(copylen)]++; /* SMC_STAT_RX_PAYLOAD */
 	if (!(flags & SMCR_MSG_PEEK)) {
 		conn->bytes_to_rcv -= copylen;
 		update_consumer(conn, cons, copylen);

@@ -525,8 +525,17 @@ typedef struct smcr_stats {
 	uint64_t clnt_fback, srv_fback;
 	smcr_fback_count clnt_fback_rsn[SMCR_MAX_FBACK_RSN];
 	smcr_fback_count srv_fback_rsn[SMCR_MAX_FBACK_RSN];
-	uint64_t rmb_alloc, rmb_reuse, rmb_downgrade, sndbuf_alloc, sndbuf_reuse;
-	uint64_t rmb_size_hist[9]; /* 8K,16K,32K,64K,128K,256K,512K,1024K,>1024K */
+	uint64_t rmb_alloc, rmb_reuse, rmb_downgrade, sndbuf_alloc, sndbuf_reuse, sndbuf_downgrade;
+	/* smc_stats' buckets 8K,16K,32K,64K,128K,256K,512K,1024K,>1024K (SMC_BUF_MAX 9) */
+	uint64_t rmb_size_hist[9];    /* RMBs taken (rx_rmbsize) */
+	uint64_t sndbuf_size_hist[9]; /* send buffers taken (tx_rmbsize) */
+	uint64_t rx_pload_hist[9];    /* bytes per receive call (rx_pd) */
+	uint64_t tx_pload_hist[9];    /* bytes asked per send call (tx_pd) */
+	uint64_t rx_rmb_usage, tx_rmb_usage; /* bytes of RMBs / send buffers in use now (_rmbuse) */
+	/* smc_stats rmb_rx / rmb_tx: a receive found the RMB full / asked less than was there;
+	 * a send found the send buffer full / asked more than it holds / more than the peer's
+	 * RMB holds */
+	uint64_t rx_buf_full, rx_size_small, tx_buf_full, tx_size_small, tx_peer_size_small;
 	uint64_t tx_bytes, rx_bytes, tx_cnt, rx_cnt, urg_tx_cnt, urg_rx_cnt;
 	uint64_t cork_cnt, ndly_cnt; /* uncorks and Nagle-off calls (smc_stats cork_cnt, ndly_cnt) */
 	uint64_t tx_peer_full;  /* sends that found the peer RMBE full */

@@ -342,9 +342,16 @@ static ssize_t conn_send(smcr_conn *conn, const uint8_t *data, smcr_fill_fn fill
 		return SMCR_ERR_CLOSED;
 	if (!len)
 		return 0;
-	if (!conn->sndbuf_space || conn->urg_tx_pend)
-		return SMCR_ERR_AGAIN;
 	smcr_ctx *ctx = conn->ctx;
+	/* smc_tx_sendmsg's statistics (SMC_STAT_RMB_TX_*) */
+	if (len > conn->sndbuf->len)
+		ctx->stats.tx_size_small++;
+	if (len > conn->peer_rmbe_size)
+		ctx->stats.tx_peer_size_small++;
+	if (!conn->sndbuf_space || conn->urg_tx_pend) {
+		ctx->stats.tx_buf_full++; /* smc_tx_wait: the send buffer is full */
+		return SMCR_ERR_AGAIN;
+	}
 	smcr_ctx_enter(ctx, now);
 	if (flags & SMCR_MSG_OOB)
 		conn->local_tx_ctrl.prod_flags |= SMCR_CDC_URG_PENDING;
@@ -362,6 +369,7 @@ static ssize_t conn_send(smcr_conn *conn, const uint8_t *data, smcr_fill_fn fill
 	smcr_curs_add(&conn->tx_curs_prep, sb->len, copylen);
 	conn->sndbuf_space -= copylen;
 	ctx->stats.tx_cnt++;
+	ctx->stats.tx_pload_hist[smcr_stat_bucket(len)]++; /* SMC_STAT_TX_PAYLOAD: the size asked */
 	if ((flags & SMCR_MSG_OOB) && copylen == len) {
 		conn->urg_tx_pend = true;
 		ctx->stats.urg_tx_cnt++;

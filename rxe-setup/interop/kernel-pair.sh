@@ -30,6 +30,7 @@ $3
 $2 >> /mnt/host/$1.out 2>&1; rc=\$?
 smc_nl lgrs >> /mnt/host/$1.out
 smc_nl links >> /mnt/host/$1.out
+smc_nl stats >> /mnt/host/$1.out
 cat /mnt/host/$1.out
 exit \$rc
 EOF

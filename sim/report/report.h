@@ -119,7 +119,15 @@ typedef struct report_stats {
 	uint64_t rx_bytes, tx_bytes;              /* SMC-R payload bytes received / sent */
 	uint64_t rx_cnt, tx_cnt;                  /* receive / send requests */
 	uint64_t rx_rmb_hist[REPORT_BUF_BUCKETS]; /* RMBs by size (receive buffers) */
-	uint64_t tx_rmb_hist[REPORT_BUF_BUCKETS]; /* peer RMBs by size (send targets) */
+	uint64_t tx_rmb_hist[REPORT_BUF_BUCKETS]; /* send buffers by size */
+	/* the rest of smc_stats (SMC_NETLINK_GET_STATS, per technology) */
+	uint64_t rx_pload_hist[REPORT_BUF_BUCKETS], tx_pload_hist[REPORT_BUF_BUCKETS]; /* bytes per call */
+	uint64_t rmb_rx_alloc, rmb_rx_reuse, rmb_rx_downgrade, rmb_rx_full, rmb_rx_size_small;
+	uint64_t rmb_tx_alloc, rmb_tx_reuse, rmb_tx_downgrade, rmb_tx_full, rmb_tx_peer_full, rmb_tx_size_small,
+	        rmb_tx_peer_size_small;
+	uint64_t cork_cnt, ndly_cnt, urg_data_cnt;
+	uint64_t rx_rmb_usage, tx_rmb_usage; /* bytes of buffers in use now */
+	bool has_more;                       /* the fields above are known (not from a capture) */
 	uint32_t n_fallbacks;
 	report_fallback fallbacks[REPORT_MAX_FALLBACKS];
 } report_stats;
@@ -166,6 +174,7 @@ typedef struct report_lgr {
 	uint32_t n_links;
 	uint32_t n_conns;
 	uint64_t buf_storage;         /* bytes of RMBs (receive buffers) this stack has in the group */
+	uint64_t sndbuf_alloc;        /* bytes of its send buffers (netlink SMC_NLA_LGR_R_SNDBUF_ALLOC); 0 unknown */
 	uint8_t max_links, max_conns; /* v2.1 negotiated limits, 0 unknown */
 } report_lgr;
 

@@ -56,6 +56,7 @@ void report_core_lgr(report_lgr *g, const smcr_lgr_info *li)
 	g->n_links = li->n_links;
 	g->n_conns = li->conns_num;
 	g->buf_storage = li->rmb_bytes;
+	g->sndbuf_alloc = li->sndbuf_bytes;
 	g->max_links = li->max_links;
 	g->max_conns = li->max_conns;
 }
@@ -112,8 +113,31 @@ void report_core_stats(report_stats *rs, const smcr_ctx *ctx)
 	rs->tx_cnt = s.tx_cnt;
 	/* the core's last two buckets (1024K, >1024K) fold into the report's >512K */
 	size_t nb = sizeof(s.rmb_size_hist) / sizeof(s.rmb_size_hist[0]);
-	for (size_t i = 0; i < nb; i++)
-		rs->rx_rmb_hist[i < REPORT_BUF_BUCKETS ? i : REPORT_BUF_BUCKETS - 1] += s.rmb_size_hist[i];
+	for (size_t i = 0; i < nb; i++) {
+		size_t k = i < REPORT_BUF_BUCKETS ? i : REPORT_BUF_BUCKETS - 1;
+		rs->rx_rmb_hist[k] += s.rmb_size_hist[i];
+		rs->tx_rmb_hist[k] += s.sndbuf_size_hist[i];
+		rs->rx_pload_hist[k] += s.rx_pload_hist[i];
+		rs->tx_pload_hist[k] += s.tx_pload_hist[i];
+	}
+	rs->has_more = true;
+	rs->rmb_rx_alloc = s.rmb_alloc;
+	rs->rmb_rx_reuse = s.rmb_reuse;
+	rs->rmb_rx_downgrade = s.rmb_downgrade;
+	rs->rmb_rx_full = s.rx_buf_full;
+	rs->rmb_rx_size_small = s.rx_size_small;
+	rs->rmb_tx_alloc = s.sndbuf_alloc;
+	rs->rmb_tx_reuse = s.sndbuf_reuse;
+	rs->rmb_tx_downgrade = s.sndbuf_downgrade;
+	rs->rmb_tx_full = s.tx_buf_full;
+	rs->rmb_tx_peer_full = s.tx_peer_full;
+	rs->rmb_tx_size_small = s.tx_size_small;
+	rs->rmb_tx_peer_size_small = s.tx_peer_size_small;
+	rs->cork_cnt = s.cork_cnt;
+	rs->ndly_cnt = s.ndly_cnt;
+	rs->urg_data_cnt = s.urg_tx_cnt + s.urg_rx_cnt;
+	rs->rx_rmb_usage = s.rx_rmb_usage;
+	rs->tx_rmb_usage = s.tx_rmb_usage;
 	for (int i = 0; i < SMCR_MAX_FBACK_RSN; i++) {
 		for (uint32_t n = 0; n < s.clnt_fback_rsn[i].count; n++)
 			report_stats_add_fallback(rs, s.clnt_fback_rsn[i].code, false);

@@ -54,6 +54,46 @@ static void kv_cursor(json_writer *w, const char *key, report_cursor c)
 	json_end_object(w);
 }
 
+/* smc_stats beyond smc-tools' `smcr stats` (per-call payload sizes, buffer counters,
+ * cork and nodelay counts, buffers in use): only where the stack's core was there to count */
+static void write_more_stats(json_writer *w, const report_stats *st)
+{
+	if (!st->has_more)
+		return;
+	const char *names[REPORT_BUF_BUCKETS] = { "8K", "16K", "32K", "64K", "128K", "256K", "512K", ">512K" };
+	for (int k = 0; k < 2; k++) {
+		const uint64_t *h = k == 0 ? st->rx_pload_hist : st->tx_pload_hist;
+		json_key(w, k == 0 ? "rx_payload" : "tx_payload");
+		json_begin_object(w);
+		for (int i = 0; i < REPORT_BUF_BUCKETS; i++)
+			json_kv_uint(w, names[i], h[i]);
+		json_end_object(w);
+	}
+	json_key(w, "rmb_rx");
+	json_begin_object(w);
+	json_kv_uint(w, "alloc", st->rmb_rx_alloc);
+	json_kv_uint(w, "reuse", st->rmb_rx_reuse);
+	json_kv_uint(w, "downgrade", st->rmb_rx_downgrade);
+	json_kv_uint(w, "full", st->rmb_rx_full);
+	json_kv_uint(w, "size_small", st->rmb_rx_size_small);
+	json_end_object(w);
+	json_key(w, "rmb_tx");
+	json_begin_object(w);
+	json_kv_uint(w, "alloc", st->rmb_tx_alloc);
+	json_kv_uint(w, "reuse", st->rmb_tx_reuse);
+	json_kv_uint(w, "downgrade", st->rmb_tx_downgrade);
+	json_kv_uint(w, "full", st->rmb_tx_full);
+	json_kv_uint(w, "full_peer", st->rmb_tx_peer_full);
+	json_kv_uint(w, "size_small", st->rmb_tx_size_small);
+	json_kv_uint(w, "size_small_peer", st->rmb_tx_peer_size_small);
+	json_end_object(w);
+	json_kv_uint(w, "cork", st->cork_cnt);
+	json_kv_uint(w, "nodelay", st->ndly_cnt);
+	json_kv_uint(w, "urgent", st->urg_data_cnt);
+	json_kv_uint(w, "rx_rmb_usage", st->rx_rmb_usage);
+	json_kv_uint(w, "tx_rmb_usage", st->tx_rmb_usage);
+}
+
 static void write_stats(json_writer *w, const report_stats *st)
 {
 	json_key(w, "stats");
@@ -77,6 +117,7 @@ static void write_stats(json_writer *w, const report_stats *st)
 			json_kv_uint(w, names[i], h[i]);
 		json_end_object(w);
 	}
+	write_more_stats(w, st);
 	json_key(w, "fallbacks");
 	json_begin_array(w);
 	for (uint32_t i = 0; i < st->n_fallbacks; i++) {
@@ -171,6 +212,11 @@ static void write_lgr(json_writer *w, const smcr_report *r, const report_lgr *g)
 	json_kv_uint(w, "buffer_storage", g->buf_storage);
 	json_kv_uint(w, "max_links", g->max_links);
 	json_kv_uint(w, "max_conns", g->max_conns);
+	if (g->sndbuf_alloc) {
+		/* netlink SMC_NLA_LGR_R_SNDBUF_ALLOC, SMC_NLA_LGR_R_RMB_ALLOC (6.12) */
+		json_kv_uint(w, "sndbuf_alloc", g->sndbuf_alloc);
+		json_kv_uint(w, "rmb_alloc", g->buf_storage);
+	}
 	json_key(w, "links");
 	json_begin_array(w);
 	for (size_t i = 0; i < r->n_links; i++)
