@@ -9,6 +9,9 @@
 #   events, fingerprint                    the reports' link events (when each happened)
 #   ops_in, ops_out                        work requests: how writes coalesce and how many
 #   rx_requests, tx_requests               CDC updates there are depends on timing
+#   rx_payload, tx_payload,                the size of each receive and send call, and
+#   rmb_rx/rmb_tx full, full_peer,         whether it found a buffer full or asked more
+#   size_small, size_small_peer            than was there, depend on timing
 # Stripped, because they name the hardware (simulated VF vs real device):
 #   rnics[].name, vmac, gids; local/remote_vmac, local/remote_gid, peer_gid,
 #   local/remote_qpn; the MAC part of system_id and peer_system_id (its first two
@@ -28,7 +31,9 @@ norm() {
 	         del(.time_ns, .end_ns, .engine_events, .events, .fingerprint, .scenario, .file,
 	             .ops_in, .ops_out, .rx_requests, .tx_requests,
 	             .vmac, .gids, .local_vmac, .remote_vmac, .local_gid, .remote_gid, .peer_gid,
-	             .local_qpn, .remote_qpn)
+	             .local_qpn, .remote_qpn, .rx_payload, .tx_payload)
+	         | (if has("rmb_rx") then .rmb_rx |= del(.full, .size_small) else . end)
+	         | (if has("rmb_tx") then .rmb_tx |= del(.full, .full_peer, .size_small, .size_small_peer) else . end)
 	         | (if has("system_id") then .system_id |= ident else . end)
 	         | (if has("peer_system_id") then .peer_system_id |= ident else . end)
 	         | (if has("rnics") then .rnics |= map(del(.name)) else . end)

@@ -163,10 +163,10 @@ check_conns() { # LINUX_OUT SIM_OUT
 
 check_links() { # LINUX_OUT SIM_OUT LINUX_ROLE
 	local lo=$1 so=$2 role=$3 ll sl lg sg
-	check "Linux dumps exactly one link (netlink SMC_NETLINK_GET_LINK_SMCR)" eq "$(grep -c '^link ' "$lo")" 1
-	check "smcr-sim has exactly one link" eq "$(grep -c '^link ' "$so")" 1
-	check "Linux has one link group" eq "$(grep '^lgr ' "$lo" | sort -u | wc -l)" 1
-	check "smcr-sim has one link group" eq "$(grep -c '^lgr ' "$so")" 1
+	check "Linux dumps exactly $EXP_LGRS link(s) (netlink SMC_NETLINK_GET_LINK_SMCR)" eq "$(grep -c '^link ' "$lo")" "$EXP_LGRS"
+	check "smcr-sim has exactly $EXP_LGRS link(s)" eq "$(grep -c '^link ' "$so")" "$EXP_LGRS"
+	check "Linux has $EXP_LGRS link group(s)" eq "$(grep '^lgr ' "$lo" | sort -u | wc -l)" "$EXP_LGRS"
+	check "smcr-sim has $EXP_LGRS link group(s)" eq "$(grep -c '^lgr ' "$so")" "$EXP_LGRS"
 	ll=$(grep -m1 '^link ' "$lo")
 	sl=$(grep -m1 '^link ' "$so")
 	lg=$(grep -m1 '^lgr ' "$lo")
@@ -214,8 +214,9 @@ check_wire() { # PCAP
 	"$SMCR_SIM" replay "$p" > "$p.replay" 2>&1
 	check "smcr-sim replay: exit 0" test $? -eq 0
 	check "smcr-sim replay: no decode error" grep -q '^Decode errors: 0$' "$p.replay"
-	check "smcr-sim replay: two stacks, one SMC-Rv2 link group each with $REPLAY_LINKS link(s)" eq \
-		"$(grep -c '^SMCR link group' "$p.replay")/$(grep -c 'SMCVersion: 2' "$p.replay")/$(grep -c "Links: $REPLAY_LINKS " "$p.replay")" 2/2/2
+	check "smcr-sim replay: two stacks, $EXP_LGRS SMC-Rv2 link group(s) each with $REPLAY_LINKS link(s)" eq \
+		"$(grep -c '^SMCR link group' "$p.replay")/$(grep -c 'SMCVersion: 2' "$p.replay")/$(grep -c "Links: $REPLAY_LINKS " "$p.replay")" \
+		"$((2 * EXP_LGRS))/$((2 * EXP_LGRS))/$((2 * EXP_LGRS))"
 	[ "$REPLAY_LINKS" = 1 ] || check "smcr-sim replay: one of the two links still active per side" eq \
 		"$(grep -c 'LinkStatus: Active ' "$p.replay")" 2
 	check "smcr-sim replay: $CONNS SMC-R connections per side, closed, $BYTES bytes each way (+8)" eq \
@@ -577,6 +578,7 @@ EOF
 }
 
 LINUX_PRE="" LINUX_POST="" EXTRA_CHECKS="" SIM_PRE="" SIM_DEVS="--dev rxe0:1@10.0.0.2" EXP_LINK_DOWN=0 REPLAY_LINKS=1 EXPECT_REJECT=yes
+EXP_LGRS=1
 run_case linux-server server 0 "--release 0" bytes
 
 # TEST_LINK every 2 s from smcr-sim (Linux: 3 s) while the link group lingers idle (7 s);
@@ -636,6 +638,40 @@ EXTRA_CHECKS=checks_cli_failover_first
 SIM_DEVS="--dev rxe1:1@10.0.0.4 --dev rxe0:1@10.0.0.2"
 run_case linux-client-2links-rev client "$LINUX_REL" "$FAIL"
 BYTES=$B_SAVED
+
+
+# --- v2.1 (a kernel of 6.6 or later) ---------------------------------------------------
+# smcr_max_links_per_lgr 1 on the Linux server: the first contact negotiates max_links 1
+# (smc_clc_srv_v2x_features_validate: min(proposal, sysctl)), both sides show it, and the
+# server offers no second link (smc_llc_srv_add_link: SINGLE and max_links <= 1)
+checks_maxlinks1() {
+	local d=$1 llc=$1/wire.pcap.llc
+	check "Linux and smcr-sim: the link group's max_links is 1 (netlink / our report)" eq \
+		"$(kv "$(grep -m1 '^lgr ' "$d/linux.out")" max_links)/$(kv "$(grep -m1 '^lgr ' "$d/sim.out")" max_links)" 1/1
+	check "wire: no ADD_LINK at all (0x22)" eq "$(awk '$2 == "22"' "$llc" | wc -l)" 0
+	check "wire: the first contact's CONFIRM_LINK carries max_links 1 (byte 34)" eq \
+		"$(awk '$2 == "21" { print substr($4, 69, 2); exit }' "$llc")" 01
+}
+# smcr_max_conns_per_lgr 16 on the Linux server, 20 connections: the 17th finds the group
+# full (smc_conn_create: conns_num < max_conns) and opens a second one, on both sides
+checks_maxconns16() {
+	local d=$1
+	check "Linux: two link groups, each with max_conns 16" eq \
+		"$(grep '^lgr ' "$d/linux.out" | sort -u | grep -c 'max_conns=16 ')" 2
+	check "smcr-sim: two link groups, each with max_conns 16" eq "$(grep '^lgr ' "$d/sim.out" | grep -c 'max_conns=16 ')" 2
+}
+if [ "$LINUX_REL" = 1 ]; then
+	LINUX_PRE='echo 1 > /proc/sys/net/smc/smcr_max_links_per_lgr || exit 1' LINUX_POST="" SIM_PRE=""
+	SIM_DEVS="--dev rxe0:1@10.0.0.2" EXP_LINK_DOWN=0 REPLAY_LINKS=1 EXPECT_REJECT=no EXP_LGRS=1
+	EXTRA_CHECKS=checks_maxlinks1
+	run_case linux-server-maxlinks1 server 1 ""
+	LINUX_PRE='echo 16 > /proc/sys/net/smc/smcr_max_conns_per_lgr || exit 1' EXPECT_REJECT=yes EXP_LGRS=2
+	EXTRA_CHECKS=checks_maxconns16
+	C_SAVED=$CONNS B_SAVED=$BYTES
+	CONNS=20 BYTES=65536
+	run_case linux-server-maxconns16 server 1 ""
+	CONNS=$C_SAVED BYTES=$B_SAVED EXP_LGRS=1
+fi
 
 say "check-interop: $FAILED failed checks, $(grep -c '^ok - ' "$SUMMARY") passed, in $(since "$T_ALL") s"
 [ "$FAILED" -eq 0 ]
