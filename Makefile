@@ -161,7 +161,7 @@ check: deps
 # The real-hardware tests: in a QEMU VM with Debian's kernel and Soft-RoCE (rxe-setup/).
 check-hw: all
 	@tools/install-deps --hw
-	rxe-setup/check-hw.sh $(BUILD)
+	KERNEL=$(KERNEL) rxe-setup/check-hw.sh $(BUILD)
 
 # The sample captures in traces/ (tools/make-traces; tests/t_traces.sh checks they are current).
 traces: $(BIN)
@@ -174,9 +174,10 @@ pictures: $(BIN)
 	tools/make-pictures $(BIN)
 
 # Interoperability with the Linux kernel's SMC-R over Soft-RoCE: two VMs, both directions.
+# KERNEL=6.12 (7.3, …): that Debian kernel, fetched into $(BUILD)/kernels (rxe-setup/kernel-fetch.sh).
 check-interop: all
 	@tools/install-deps --interop
-	rxe-setup/interop/check-interop.sh $(BUILD)
+	KERNEL=$(KERNEL) rxe-setup/interop/check-interop.sh $(BUILD)
 
 # The ns-3 peers of the benchmarks (bench/peers/*.cc, C++ against Debian's ns-3 3.37), never
 # part of `all` or `check`: ns-3 is large to install and slow to compile against. Only the

@@ -29,19 +29,6 @@ static uint32_t rmb_wnd_update_limit(uint32_t rmbe_size)
 	return a < b ? a : b;
 }
 
-/* SMC_STAT_RMB_SIZE_SUB / SMC_STAT_PAYLOAD_SUB bucket: fls((len - 1) >> 13), the last
- * bucket taking the rest (8K, 16K, ... 1024K, >1024K) */
-unsigned smcr_stat_bucket(uint64_t len)
-{
-	unsigned idx = 0;
-	uint64_t v = len ? (len - 1) >> 13 : 0;
-	while (v && idx < 8) {
-		v >>= 1;
-		idx++;
-	}
-	return idx;
-}
-
 /* A buffer given to a connection (SMC_STAT_RMB_SIZE add: the size histogram and the bytes
  * connections hold) */
 static void stat_size(smcr_ctx *ctx, uint32_t size, bool is_rmb)
@@ -122,14 +109,16 @@ static void buf_set(smcr_lgr *lgr, smcr_buf *b, bool used, bool unusing)
 		lgr->bufs_reusable[b->is_rmb]++;
 }
 
-/* The first reusable buffer of the size in list (creation) order, now used. */
+/* The newest reusable buffer of the size, now used: Linux adds a new buffer at the head
+ * of its size's list (smc_lgr_buf_list_add: list_add) and smc_buf_get_slot takes the
+ * first free one from the head, so the most recently created free buffer goes first
+ * (seen in a 6.12 capture: a fifth connection takes the third RMB, not the first). */
 static smcr_buf *get_slot(smcr_lgr *lgr, bool is_rmb, uint8_t code)
 {
 	if (!lgr->bufs_reusable[is_rmb])
 		return NULL;
 	smcr_list *head = is_rmb ? &lgr->rmbs : &lgr->sndbufs;
-	smcr_list *pos;
-	smcr_list_for_each(pos, head) {
+	for (smcr_list *pos = head->prev; pos != head; pos = pos->prev) {
 		smcr_buf *b = SMCR_CONTAINER_OF(pos, smcr_buf, node);
 		if (b->size_code == code && reusable(b)) {
 			buf_set(lgr, b, true, false);
@@ -203,7 +192,10 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 	smcr_list *head = is_rmb ? &lgr->rmbs : &lgr->sndbufs;
 	smcr_buf *buf = NULL;
 	bool downgraded = false;
+	/* smc_compress_bufsize(): at most SMCR_RMBE_SIZES (the kernel's largest buffer) */
 	int code = smcr_rmbe_size_code(want);
+	if (code > ctx->set.rmbe_max_code)
+		code = ctx->set.rmbe_max_code;
 	for (; code >= 0; code--) {
 		uint32_t size = smcr_rmbe_size_bytes((uint8_t)code);
 		buf = get_slot(lgr, is_rmb, (uint8_t)code);
@@ -347,6 +339,10 @@ void smcr_buf_unuse(smcr_conn *conn)
 
 void smcr_buf_free_all(smcr_lgr *lgr)
 {
+	for (int i = 0; i < SMCR_LINKS_PER_LGR_MAX; i++) {
+		smcr_free(lgr->ctx, lgr->rtokens_gone[i]);
+		lgr->rtokens_gone[i] = NULL;
+	}
 	smcr_list *heads[2] = { &lgr->sndbufs, &lgr->rmbs };
 	for (int h = 0; h < 2; h++) {
 		while (!smcr_list_empty(heads[h]))
@@ -368,16 +364,21 @@ void smcr_buf_filling(smcr_ctx *ctx, smcr_buf *buf)
 		buf->told_idle = !smcr_buf_mem_idle(ctx, buf->cpu, buf->len, false, 0);
 }
 
+/* In Linux's order (smc_llc_get_first_rmb, smc_llc_get_next_rmb): the size lists from the
+ * smallest, each from its head, where the newest buffer is. */
 smcr_buf *smcr_buf_next_used_rmb(const smcr_lgr *lgr, uint32_t *pos)
 {
 	uint32_t i = 0;
-	const smcr_list *p;
-	for (p = lgr->rmbs.next; p != &lgr->rmbs; p = p->next, i++) {
-		smcr_buf *b = SMCR_CONTAINER_OF(p, smcr_buf, node);
-		if (i < *pos || !b->used)
-			continue;
-		*pos = i + 1;
-		return b;
+	for (int code = 0; code < 16; code++) {
+		for (const smcr_list *p = lgr->rmbs.prev; p != &lgr->rmbs; p = p->prev) {
+			smcr_buf *b = SMCR_CONTAINER_OF(p, smcr_buf, node);
+			if (b->size_code != code)
+				continue;
+			if (i++ < *pos || !b->used)
+				continue;
+			*pos = i;
+			return b;
+		}
 	}
 	*pos = i;
 	return NULL;
@@ -445,6 +446,26 @@ int smcr_rtoken_delete(smcr_lgr *lgr, uint8_t link_idx, uint32_t rkey)
 		}
 	}
 	return SMCR_ERR_NOTFOUND;
+}
+
+void smcr_rtoken_keep_gone(smcr_lgr *lgr, uint8_t link_idx)
+{
+	smcr_rtoken **gone = &lgr->rtokens_gone[link_idx];
+	if (!*gone)
+		*gone = smcr_alloc(lgr->ctx, SMCR_RMBS_PER_LGR_MAX * sizeof(**gone));
+	if (!*gone)
+		return; /* without memory the rescue fails and the server declines as before */
+	for (int i = 0; i < SMCR_RMBS_PER_LGR_MAX; i++)
+		(*gone)[i] = rt_used(lgr, i) ? lgr->rtokens[i][link_idx] : (smcr_rtoken){ 0 };
+}
+
+int smcr_rtoken_find_gone(const smcr_lgr *lgr, uint8_t link_idx, uint64_t vaddr, uint32_t rkey)
+{
+	const smcr_rtoken *gone = lgr->rtokens_gone[link_idx];
+	for (int i = 0; gone && i < SMCR_RMBS_PER_LGR_MAX; i++)
+		if (rt_used(lgr, i) && gone[i].rkey == rkey && gone[i].vaddr == vaddr)
+			return i;
+	return -1;
 }
 
 void smcr_rtoken_clear_link(smcr_lgr *lgr, uint8_t link_idx)

@@ -39,8 +39,6 @@ typedef struct smcr_rtoken {
 
 /* A send buffer and an RMB for the connection, reused from its lgr or new. */
 int smcr_buf_create(smcr_conn *conn);
-/* The statistics' size bucket of a length (smc_stats.h): 0 = up to 8K ... 8 = over 1024K. */
-unsigned smcr_stat_bucket(uint64_t len);
 /* A link group's z/OS RMB blocks again (its RMBE counts moved, or it was created with
  * none: the basic three), into the context's statistics. */
 void smcr_zos_blocks_update(smcr_lgr *lgr);
@@ -65,5 +63,9 @@ void smcr_rtoken_set(smcr_lgr *lgr, uint8_t link_idx, uint8_t link_idx_new, uint
 void smcr_rtoken_set2(smcr_lgr *lgr, int rtok_idx, uint8_t link_id, uint64_t vaddr, uint32_t rkey);
 int smcr_rtoken_delete(smcr_lgr *lgr, uint8_t link_idx, uint32_t rkey);
 void smcr_rtoken_clear_link(smcr_lgr *lgr, uint8_t link_idx);
+/* Keep link_idx's column before it is cleared (see lgr->rtokens_gone). */
+void smcr_rtoken_keep_gone(smcr_lgr *lgr, uint8_t link_idx);
+/* The row whose kept column link_idx held (vaddr, rkey); -1 if none. */
+int smcr_rtoken_find_gone(const smcr_lgr *lgr, uint8_t link_idx, uint64_t vaddr, uint32_t rkey);
 
 #endif

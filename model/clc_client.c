@@ -115,7 +115,7 @@ int smcr_clnt_start(smcr_conn *conn)
 			/* v2.1 (Linux 6.6+); a v2.0 sender (Linux 6.1) keeps these bytes reserved */
 			p->max_conns = ctx->set.max_conns;
 			p->max_links = ctx->set.max_links;
-			p->feature_mask = 0x0001; /* SMC_FEATURE_MASK as Linux sends it */
+			p->feature_mask = ctx->set.feature_mask; /* SMC_FEATURE_MASK */
 		}
 	}
 	uint8_t buf[SMCR_CLC_MAX_LEN];
@@ -137,9 +137,10 @@ static uint32_t v2_prepare(smcr_conn *conn)
 	smcr_hs_ini *ini = conn->ini;
 	const smcr_clc_accept *a = &ini->aclc;
 	memcpy(ini->negotiated_eid, a->eid, SMCR_EID_LEN);
-	ini->max_conns = ctx->set.max_conns;
-	ini->max_links = 2;
-	ini->feature_mask = 0x0001;
+	/* smc_connect_rdma(): v1 and v2.0 values unless a v2.1 first contact says otherwise */
+	ini->max_conns = SMCR_CONN_PER_LGR_MAX;
+	ini->max_links = SMCR_LINKS_ADD_LNK_MAX;
+	ini->feature_mask = ctx->set.feature_mask;
 	if (!ini->first_contact_peer)
 		return 0;
 	ini->release = a->fce.release;
@@ -152,6 +153,7 @@ static uint32_t v2_prepare(smcr_conn *conn)
 			return SMCR_DECL_MAXLINKERR;
 		ini->max_conns = a->fce.max_conns;
 		ini->max_links = a->fce.max_links;
+		/* the common features (smc_clc_clnt_v2x_features_validate): only the client ANDs */
 		ini->feature_mask &= a->fce.feature_mask;
 	}
 	if (a->fce.v2_direct) {

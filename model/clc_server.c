@@ -106,9 +106,11 @@ static void on_proposal(smcr_conn *conn, const uint8_t *msg, size_t len)
 		return;
 	}
 	/* v2.1 feature negotiation (smc_clc_srv_v2x_features_validate) */
-	ini->max_conns = 255;
-	ini->max_links = 2;
-	ini->feature_mask = 0x0001;
+	ini->max_conns = SMCR_CONN_PER_LGR_MAX;
+	ini->max_links = SMCR_LINKS_ADD_LNK_MAX;
+	/* the server's Accept carries its own mask; the client ANDs and its Confirm says the
+	 * common one (smc_clc_srv_v2x_features_validate, smc_clc_v2x_features_confirm_check) */
+	ini->feature_mask = ctx->set.feature_mask;
 	if (ini->offer_v2) {
 		ini->release = p->release < ctx->set.release ? p->release : ctx->set.release;
 		if (ini->release >= 1) {
@@ -122,7 +124,6 @@ static void on_proposal(smcr_conn *conn, const uint8_t *msg, size_t len)
 				srv_decline(conn, SMCR_DECL_MAXLINKERR);
 				return;
 			}
-			ini->feature_mask &= p->feature_mask;
 		}
 	}
 	if (!smcr_hs_lock_acquire(conn)) {
@@ -134,6 +135,7 @@ static void on_proposal(smcr_conn *conn, const uint8_t *msg, size_t len)
 
 static void send_accept(smcr_conn *conn)
 {
+	conn->ini->accept_lnk_idx1 = conn->lnk ? (uint8_t)(conn->lnk->idx + 1) : 0;
 	smcr_clc_accept m;
 	uint8_t buf[SMCR_CLC_MAX_LEN];
 	ssize_t n = -1;
@@ -285,6 +287,32 @@ void smcr_srv_rkey_done(smcr_conn *conn, int rc)
 	send_accept(conn);
 }
 
+/* Deviation from Linux (docs/deviations.md): the link the Accept named on a reused link
+ * group was cleared before the client's Confirm came (a failover skips connections still
+ * in the handshake, smc_switch_conns: SMC_INIT). Linux keeps the connection on the gone
+ * link and both ends stall; the client, which confirmed without waiting for an answer,
+ * moved its side to a surviving link like any other connection when it lost the link.
+ * Take the connection there as well: the client's CONFIRM_RKEY told us its RMB on every
+ * link, so the row the Confirm's rkey names in the cleared column (kept for this) holds
+ * its rkey on the surviving link. */
+static bool rescue_link(smcr_conn *conn, const smcr_clc_accept *c)
+{
+	smcr_lgr *lgr = conn->lgr;
+	uint8_t idx1 = conn->ini->accept_lnk_idx1;
+	int row = idx1 ? smcr_rtoken_find_gone(lgr, (uint8_t)(idx1 - 1), c->rmb_vaddr, c->rkey) : -1;
+	for (int i = 0; row >= 0 && i < SMCR_LINKS_PER_LGR_MAX; i++) {
+		smcr_link *l = lgr->lnk[i];
+		if (!smcr_link_active(l) || !lgr->rtokens[row][l->idx].rkey)
+			continue;
+		conn->lnk = l;
+		l->conn_cnt++;
+		conn->rtoken_idx = row;
+		lgr->ctx->stats.failovers++;
+		return true;
+	}
+	return false;
+}
+
 static void on_confirm(smcr_conn *conn, const uint8_t *msg, size_t len)
 {
 	smcr_ctx *ctx = conn->ctx;
@@ -299,6 +327,7 @@ static void on_confirm(smcr_conn *conn, const uint8_t *msg, size_t len)
 		smcr_hs_error(conn, SMCR_ERR_PROTO);
 		return;
 	}
+	bool rescued = !conn->killed && conn->lgr && !conn->lnk && !ini->first_contact_local && rescue_link(conn, &c);
 	if (conn->killed || !conn->lgr || !conn->lnk) {
 		srv_decline(conn, SMCR_DECL_INTERR);
 		return;
@@ -321,6 +350,7 @@ static void on_confirm(smcr_conn *conn, const uint8_t *msg, size_t len)
 				srv_decline(conn, SMCR_DECL_MAXLINKERR);
 				return;
 			}
+			ini->feature_mask = c.fce.feature_mask; /* the common features, as the client says */
 		}
 	}
 	if (local_first) {
@@ -339,7 +369,7 @@ static void on_confirm(smcr_conn *conn, const uint8_t *msg, size_t len)
 			memcpy(lgr->peer_hostname, c.fce.hostname, SMCR_HOSTNAME_LEN);
 		}
 	}
-	int rc = smcr_hs_rtoken_handling(conn, link, &c);
+	int rc = rescued ? 0 : smcr_hs_rtoken_handling(conn, link, &c);
 	if (rc) {
 		srv_decline(conn, (uint32_t)rc);
 		return;

@@ -85,6 +85,7 @@ struct smcr_conn {
 	bool urg_tx_pend;
 	bool tx_nospace; /* a send found the send buffer full (SOCK_NOSPACE): room again counts
 	                  * as a full buffer (smc_tx_write_space, SMC_STAT_RMB_TX_FULL) */
+	bool corked; /* TCP_CORK (smc_tx_is_corked: the CLC socket's nonagle & TCP_NAGLE_CORK) */
 	bool urg_rx_skip_pend;
 	/* closing */
 	bool host_closed;   /* the application closed: no more upcalls for data */

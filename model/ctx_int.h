@@ -69,4 +69,14 @@ void smcr_ctx_unregister_link(smcr_ctx *ctx, smcr_link *lnk);
 smcr_conn *smcr_ctx_find_conn(const smcr_ctx *ctx, uint64_t id);
 void smcr_stat_fallback(smcr_ctx *ctx, smcr_role role, uint32_t reason);
 
+/* smc_stats' bucket of a size: 8K, 16K, ... 1024K, >1024K (fls64((len - 1) >> 13), at
+ * most SMC_BUF_MAX - 1) */
+static inline unsigned smcr_stat_bucket(uint64_t len)
+{
+	unsigned idx = 0;
+	for (uint64_t v = len ? (len - 1) >> 13 : 0; v && idx < 8; v >>= 1)
+		idx++;
+	return idx;
+}
+
 #endif

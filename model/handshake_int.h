@@ -54,6 +54,7 @@ typedef struct smcr_hs_ini {
 	uint8_t n_gids; /* client v2 FC: GID list for the Confirm */
 	uint8_t gids[2][16];
 	uint32_t decl_rc; /* first decline reason recorded (ini->rc) */
+	uint8_t accept_lnk_idx1; /* server: 1 + the index of the link its Accept named (0: none) */
 } smcr_hs_ini;
 
 /* Results of first-link confirmation besides 0 and decline codes: wait 1 s for a Decline

@@ -51,6 +51,9 @@ struct smcr_lgr {
 	uint32_t bufs_reusable[2]; /* send buffers [0] and RMBs [1] neither used nor being unused:
 	                            * none, and a new connection need not walk the list */
 	smcr_rtoken rtokens[SMCR_RMBS_PER_LGR_MAX][SMCR_LINKS_PER_LGR_MAX];
+	/* a cleared link's column, kept while a server handshake still waits for the Confirm
+	 * of a connection its Accept put on that link (smcr_hs_rescue_link); rare, on demand */
+	smcr_rtoken *rtokens_gone[SMCR_LINKS_PER_LGR_MAX];
 	uint8_t rtokens_used[(SMCR_RMBS_PER_LGR_MAX + 7) / 8];
 	uint8_t max_conns, max_links;
 	/* v2 */

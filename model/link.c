@@ -300,18 +300,25 @@ void smcr_link_clear(smcr_link *lnk, bool log)
 		smcr_link_emit(lnk, SMCR_EV_LINK_REMOVED, SMCR_LINKDOWN_NONE, 0);
 	smcr_timer_cancel(ctx, &lnk->testlink_timer);
 	smcr_timer_cancel(ctx, &lnk->slot_timer);
-	/* nothing of this lgr may point at the link any more */
+	/* nothing of this lgr may point at the link any more; a server handshake whose
+	 * Accept named it may still take its connection elsewhere at the Confirm
+	 * (smcr_srv rescue, model/clc_server.c): keep the link's rtokens for it */
+	bool hs_on_link = false;
 	smcr_list *pos;
 	smcr_list_for_each(pos, &lgr->conns) {
 		smcr_conn *c = SMCR_CONTAINER_OF(pos, smcr_conn, lgr_node);
-		if (c->lnk == lnk)
+		if (c->lnk == lnk) {
+			hs_on_link |= c->mode == SMCR_MODE_HANDSHAKE && lgr->role == SMCR_ROLE_SERVER;
 			c->lnk = NULL;
+		}
 	}
 	while (!smcr_list_empty(&lnk->slot_waiters)) {
 		smcr_conn *c = SMCR_CONTAINER_OF(lnk->slot_waiters.next, smcr_conn, slot_node);
 		smcr_wr_unwait(c);
 	}
 	smcr_buf_unmap_link(lgr, lnk);
+	if (hs_on_link)
+		smcr_rtoken_keep_gone(lgr, lnk->idx);
 	smcr_rtoken_clear_link(lgr, lnk->idx);
 	qp_reset(lnk);
 	if (lnk->qp)

@@ -39,6 +39,9 @@ void smcr_settings_default(smcr_settings *s)
 	s->v1 = true;
 	s->v2 = true;
 	s->release = 1;
+	s->feature_mask = 0x0001;
+	s->rmbe_max_code = 15;
+	s->autocorking_size = 64 * 1024; /* SMC_AUTOCORKING_DEFAULT_SIZE */
 	s->llc_v2_order = SMCR_LLC_V2_LE;
 	s->os_type = SMCR_CLC_OS_LINUX;
 	memset(s->hostname, ' ', sizeof(s->hostname));
@@ -53,7 +56,7 @@ static int check_settings(const smcr_settings *s)
 		return SMCR_ERR_INVAL;
 	if (s->send_wr < 2 || s->send_wr > 2048 || s->recv_wr < 2 || s->recv_wr > 2048)
 		return SMCR_ERR_INVAL;
-	if (s->n_ueids > SMCR_MAX_UEIDS || s->release > 1)
+	if (s->n_ueids > SMCR_MAX_UEIDS || s->release > 1 || s->rmbe_max_code > 15)
 		return SMCR_ERR_INVAL;
 	if (!s->os_type || s->os_type > 15 || (s->llc_v2_order != SMCR_LLC_V2_LE && s->llc_v2_order != SMCR_LLC_V2_BE))
 		return SMCR_ERR_INVAL; /* 4 bits on the wire; 0 would say nothing */
@@ -394,20 +397,40 @@ int smcr_ctx_on_completion(smcr_ctx *ctx, const smcr_wc *wc, uint64_t now)
 	return rc;
 }
 
+static bool link_on_port_usable(const smcr_link *l, uint32_t port)
+{
+	return l->port_index == port && smcr_link_usable(l);
+}
+
 static void port_links_down(smcr_ctx *ctx, uint32_t port)
 {
-	/* smcr_port_err(): every usable link on the port goes down. Collect ids first:
-	 * link down can free links. */
-	uint64_t ids[64];
+	/* smcr_port_err(): every usable link on the port goes down, however many (Linux walks
+	 * every lgr of the device). Collect ids first: link down can free links and switch
+	 * connections. Without memory for the list, start over after each link: slower, but
+	 * the same links in the same order (a link that went down is no longer usable). */
+	uint64_t *ids = ctx->n_links ? smcr_alloc(ctx, ctx->n_links * sizeof(*ids)) : NULL;
+	if (!ids) {
+		bool again = true;
+		while (again) {
+			again = false;
+			for (uint32_t i = 0; i < ctx->n_links && !again; i++)
+				if (link_on_port_usable(ctx->links[i], port)) {
+					smcr_link_down(ctx->links[i], SMCR_LINKDOWN_PORT_ERROR);
+					again = true; /* the array may have changed: from the start */
+				}
+		}
+		return;
+	}
 	uint32_t n = 0;
-	for (uint32_t i = 0; i < ctx->n_links && n < 64; i++)
-		if (ctx->links[i]->port_index == port && smcr_link_usable(ctx->links[i]))
+	for (uint32_t i = 0; i < ctx->n_links; i++)
+		if (link_on_port_usable(ctx->links[i], port))
 			ids[n++] = ctx->links[i]->id;
 	for (uint32_t i = 0; i < n; i++) {
 		smcr_link *l = smcr_ctx_find_link(ctx, ids[i]);
 		if (l)
 			smcr_link_down(l, SMCR_LINKDOWN_PORT_ERROR);
 	}
+	smcr_free(ctx, ids);
 }
 
 static void port_active(smcr_ctx *ctx, uint32_t port)

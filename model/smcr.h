@@ -98,7 +98,7 @@ const smcr_mem *smcr_mem_default(void);
 #define SMCR_LGR_FREE_DELAY_CLNT (610 * SMCR_S)
 #define SMCR_TESTLINK_DEFAULT_TIME (30 * SMCR_S)
 
-#define SMCR_MAX_UEIDS 8
+#define SMCR_MAX_UEIDS 4 /* SMC_MAX_UEID (include/uapi/linux/smc.h): the local UEID table */
 #define SMCR_MAX_PORTS 16
 #define SMCR_LINKS_PER_LGR_MAX 3
 #define SMCR_CONN_PER_LGR_MAX 255 /* SMC_CONN_PER_LGR_MAX: v1 and v2.0 link groups */
@@ -115,6 +115,12 @@ typedef struct smcr_settings {
 	bool v1;                /* offer/accept SMC-Rv1 */
 	bool v2;                /* offer/accept SMC-Rv2 (needs a UEID and IPv4) */
 	uint8_t release;        /* SMC-Rv2 release offered: 0 (v2.0) or 1 (v2.1) */
+	uint16_t feature_mask;  /* v2.1 supplemental features (SMC_FEATURE_MASK: 0 in Linux 6.6
+	                         * and 6.7, 1 from 6.8: SMC_SPF_EMULATED_ISM_DEV) */
+	uint8_t rmbe_max_code;  /* largest RMB and send buffer, 16 KiB << code: SMCR_RMBE_SIZES,
+	                         * 5 (512 KiB) up to Linux 6.10, 15 (512 MiB) from 6.11 */
+	uint32_t autocorking_size; /* net.smc.autocorking_size: corking holds at most
+	                            * min(sndbuf/2, this); 0 = no autocorking (default 64 KiB) */
 	/* What the sending system is, as the peer sees it on the wire; the host sets both from
 	 * its personality. Defaults: x86 Linux. */
 	smcr_llc_v2_order llc_v2_order; /* v2 LLC lengths and counts: LE (x86 Linux), BE (z/OS) */
@@ -443,6 +449,15 @@ int smcr_conn_tcp_closed(smcr_conn *conn, bool reset, uint64_t now);
 
 #define SMCR_MSG_OOB 0x1u
 #define SMCR_MSG_PEEK 0x2u
+#define SMCR_MSG_MORE 0x4u /* send: more follows, hold the RDMA write while there is room */
+
+/* TCP_CORK and TCP_NODELAY on an SMC socket (Linux smc_setsockopt, smc_tx_should_cork):
+ * a corked connection holds what it is given while its send buffer has room; uncorking,
+ * and turning Nagle off, push what is held (smc_tx_pending) and count (cork_cnt,
+ * ndly_cnt) on a connection past the handshake. The cork applies from then on whenever it
+ * was set (the CLC socket keeps it). */
+int smcr_conn_set_cork(smcr_conn *conn, bool on, uint64_t now);
+int smcr_conn_set_nodelay(smcr_conn *conn, bool on, uint64_t now);
 
 /* Copy data into the send buffer; returns bytes accepted (may be fewer than len),
  * SMCR_ERR_AGAIN when the buffer is full, SMCR_ERR_CLOSED/STATE otherwise. */
@@ -532,6 +547,7 @@ typedef struct smcr_stats {
 	uint64_t lgrs_now, lgr_peak, conns_now, conn_peak;
 	uint64_t zos_rmb_blocks_now, zos_rmb_blocks_peak;
 	uint64_t tx_bytes, rx_bytes, tx_cnt, rx_cnt, urg_tx_cnt, urg_rx_cnt;
+	uint64_t cork_cnt, ndly_cnt; /* uncorks and Nagle-off calls (smc_stats cork_cnt, ndly_cnt) */
 	uint64_t tx_peer_full;  /* sends that found the peer RMBE full */
 	uint64_t rx_rmb_full;   /* peer signalled write blocked */
 	uint64_t decode_errors; /* CLC, LLC and CDC messages that failed to decode */

@@ -27,7 +27,6 @@
 #include "model/smcr_transport.h"
 #include "model/wr_int.h"
 
-#define SMCR_AUTOCORKING_SIZE (64 * 1024)
 
 uint32_t smcr_tx_prepared_sends(const smcr_conn *conn)
 {
@@ -305,10 +304,19 @@ void smcr_tx_consumer_update(smcr_conn *conn, bool force)
 		conn->local_rx_ctrl.prod_flags &= (uint8_t)~SMCR_CDC_WRITE_BLOCKED;
 }
 
+/* smc_should_autocork(): net.smc.autocorking_size 0 turns it off */
 static bool should_autocork(const smcr_conn *conn)
 {
-	uint32_t corking = smcr_min32(conn->sndbuf->len >> 1, SMCR_AUTOCORKING_SIZE);
+	uint32_t corking = smcr_min32(conn->sndbuf->len >> 1, conn->ctx->set.autocorking_size);
 	return conn->cdc_pend_tx_wr && smcr_tx_prepared_sends(conn) <= corking;
+}
+
+/* smc_tx_should_cork(): autocorking, or MSG_MORE / TCP_CORK while the send buffer has room */
+static bool should_cork(const smcr_conn *conn, uint32_t flags)
+{
+	if (should_autocork(conn))
+		return true;
+	return ((flags & SMCR_MSG_MORE) || conn->corked) && conn->sndbuf_space;
 }
 
 /* Into the send buffer at off: from data, or written there by fill. */
@@ -370,7 +378,7 @@ static ssize_t conn_send(smcr_conn *conn, const uint8_t *data, smcr_fill_fn fill
 		conn->urg_tx_pend = true;
 		ctx->stats.urg_tx_cnt++;
 	}
-	if ((flags & SMCR_MSG_OOB) || !should_autocork(conn))
+	if ((flags & SMCR_MSG_OOB) || !should_cork(conn, flags))
 		smcr_tx_sndbuf_nonempty(conn);
 	smcr_ctx_leave(ctx);
 	return (ssize_t)copylen;
@@ -387,4 +395,41 @@ ssize_t smcr_conn_send_fill(smcr_conn *conn, size_t len, uint32_t flags, uint64_
 	if (!fill)
 		return SMCR_ERR_INVAL;
 	return conn_send(conn, NULL, fill, ctx, len, flags, now);
+}
+
+/* smc_setsockopt() TCP_CORK / TCP_NODELAY: outside SMC_INIT, SMC_LISTEN and SMC_CLOSED an
+ * uncork or Nagle off counts and pushes what is held (smc_tx_pending) */
+static bool push_state(const smcr_conn *conn)
+{
+	return conn->mode == SMCR_MODE_SMCR && conn->state != SMCR_INIT && conn->state != SMCR_LISTEN &&
+	       conn->state != SMCR_CLOSED;
+}
+
+static void push_held(smcr_conn *conn, uint64_t *cnt, uint64_t now)
+{
+	smcr_ctx *ctx = conn->ctx;
+	smcr_ctx_enter(ctx, now);
+	(*cnt)++;
+	if (conn->sndbuf && smcr_tx_prepared_sends(conn) && !conn->killed)
+		smcr_tx_sndbuf_nonempty(conn);
+	smcr_ctx_leave(ctx);
+}
+
+int smcr_conn_set_cork(smcr_conn *conn, bool on, uint64_t now)
+{
+	if (!conn)
+		return SMCR_ERR_INVAL;
+	conn->corked = on;
+	if (!on && push_state(conn))
+		push_held(conn, &conn->ctx->stats.cork_cnt, now);
+	return 0;
+}
+
+int smcr_conn_set_nodelay(smcr_conn *conn, bool on, uint64_t now)
+{
+	if (!conn)
+		return SMCR_ERR_INVAL;
+	if (on && push_state(conn))
+		push_held(conn, &conn->ctx->stats.ndly_cnt, now);
+	return 0;
 }

@@ -20,6 +20,8 @@
 #     4. on the host: each real run's JSON report against the simulation of the same
 #        scenario (rxe-setup/compare-reports.sh: equal but for timings and identities)
 #   --smoke (tests/t_hw_smoke.sh): step 1's selftest with 8 MiB and two-stacks.scn on rxe0
+# Env: KERNEL (major.minor of a Debian kernel to boot instead of the installed one; see
+# kernel-select.sh).
 #
 # Everything lands in BUILD/hw/ (initrd, share/ with consoles, reports and captures,
 # summary.txt). Exit: 0 all passed, 1 something failed, 77 the VM cannot run here
@@ -46,11 +48,12 @@ missing=""
 for t in qemu-system-x86_64 busybox cpio modprobe ib_write_bw tcpdump tshark jq; do
 	command -v "$t" >/dev/null || missing="$missing $t"
 done
-KVER=$(ls /lib/modules 2>/dev/null | sort -V | tail -1)
-[ -n "$KVER" ] || missing="$missing linux-image-amd64(modules)"
 [ -n "$missing" ] && skip "missing:$missing (install them with: tools/install-deps --hw)"
-[ -r "/boot/vmlinuz-$KVER" ] || skip "/boot/vmlinuz-$KVER is not readable (Debian installs it root-only; run as root)"
-modprobe -S "$KVER" --show-depends rdma_rxe >/dev/null 2>&1 || skip "kernel $KVER has no rdma_rxe module"
+# the VM's kernel: KERNEL=6.12 (7.3, …) fetches that Debian kernel (kernel-select.sh)
+mkdir -p "$BUILD/kernels"
+. "$HERE/kernel-select.sh"
+modprobe ${MODROOT:+-d "$MODROOT"} -S "$KVER" --show-depends rdma_rxe >/dev/null 2>&1 ||
+	skip "kernel $KVER has no rdma_rxe module"
 [ -x "$SELFTEST" ] && [ -x "$SMCR_SIM" ] || { echo "check-hw: build first (make all)" >&2; exit 1; }
 
 rm -rf "$WORK"

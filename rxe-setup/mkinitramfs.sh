@@ -7,13 +7,15 @@
 #                       libibverbs with the rxe provider, ibv_devices/ibv_devinfo,
 #                       ib_write_bw, ip/rdma, tcpdump
 # Each binary goes to /usr/bin with its shared-library closure (ldd). The guest's /init is
-# rxe-setup/guest-init. Env: KVER (default: the newest /lib/modules).
+# rxe-setup/guest-init. Env: KVER (default: the newest /lib/modules), MODROOT: a directory
+# holding lib/modules/KVER of a kernel that is not installed (kernel-fetch.sh), default /.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${1:?usage: mkinitramfs.sh OUT.cpio.gz [BINARY…]}
 shift
-KVER=${KVER:-$(ls /lib/modules 2>/dev/null | sort -V | tail -1)}
-[ -n "$KVER" ] && [ -d "/lib/modules/$KVER" ] || { echo "mkinitramfs: no kernel modules in /lib/modules (install linux-image-amd64)" >&2; exit 1; }
+MODROOT=${MODROOT:-}
+KVER=${KVER:-$(ls "$MODROOT/lib/modules" 2>/dev/null | sort -V | tail -1)}
+[ -n "$KVER" ] && [ -d "$MODROOT/lib/modules/$KVER" ] || { echo "mkinitramfs: no kernel modules in $MODROOT/lib/modules (install linux-image-amd64)" >&2; exit 1; }
 LIBDIR=/usr/lib/x86_64-linux-gnu
 ROOT=$(mktemp -d "${TMPDIR:-/tmp}/smcr-initramfs.XXXXXX")
 trap 'rm -rf "$ROOT"' EXIT
@@ -31,16 +33,22 @@ for a in $("$ROOT/bin/busybox" --list); do
 done
 
 # kernel modules in load order, dependencies first (modprobe --show-depends)
+# (a module built into the kernel is no insmod line; crc32_generic became crc32 in 6.x)
 MODULES="crc32_generic virtio_pci virtio_net 9pnet_virtio 9p ib_uverbs rdma_rxe veth"
 : > "$ROOT/etc/smcr-modules"
 for m in $MODULES; do
-	modprobe -S "$KVER" --show-depends "$m" | while read -r verb path _; do
+	{ modprobe ${MODROOT:+-d "$MODROOT"} -S "$KVER" --show-depends "$m" 2>/dev/null || true; } | while read -r verb path _; do
 		[ "$verb" = insmod ] || continue
-		grep -qx "$path" "$ROOT/etc/smcr-modules" && continue
-		mkdir -p "$ROOT$(dirname "$path")"
-		cp "$path" "$ROOT$path"
-		echo "$path" >> "$ROOT/etc/smcr-modules"
+		dest=${path#"$MODROOT"}
+		grep -qx "$dest" "$ROOT/etc/smcr-modules" && continue
+		mkdir -p "$ROOT$(dirname "$dest")"
+		cp "$path" "$ROOT$dest"
+		echo "$dest" >> "$ROOT/etc/smcr-modules"
 	done
+done
+for m in virtio_net rdma_rxe; do
+	grep -q "/$m.ko\$" "$ROOT/etc/smcr-modules" || grep -qw "$m" "$MODROOT/lib/modules/$KVER/modules.builtin" 2>/dev/null ||
+		{ echo "mkinitramfs: kernel $KVER has no $m module" >&2; exit 1; }
 done
 
 # programs with their libraries

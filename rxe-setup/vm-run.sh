@@ -13,15 +13,17 @@
 # Acceleration: KVM when /dev/kvm works, else TCG. /dev/kvm from kvm_pvm (nested PVM
 # hosts) runs only PVM guest kernels, and some nested hosts abort with "failed to set MSR";
 # both fall back to TCG. Env: ACCEL=kvm|tcg, MEM (MiB), SMP, WD (guest watchdog, s),
-# TIMEOUT (outer limit per VM, s), KVER, CAPTURE=1 (tcpdump in the first guest), SNAPLEN
-# (its bytes per frame, 0 = all).
+# TIMEOUT (outer limit per VM, s), KVER, KIMAGE (the kernel image; default
+# /boot/vmlinuz-KVER), KIMAGE2 and INITRD2 (pair: the second VM's, for peers on two
+# kernels; default the first's), CAPTURE=1 (tcpdump in the first guest), SNAPLEN (its bytes
+# per frame, 0 = all).
 # Exit: 0 when every guest's job passed; otherwise 1 (the guest's verdicts are printed).
 set -u
 INITRD=${1:?usage: vm-run.sh INITRD SHARE single ROLE [IP] | pair ROLE1 ROLE2}
 SHARE=${2:?}
 MODE=${3:?}
 KVER=${KVER:-$(ls /lib/modules 2>/dev/null | sort -V | tail -1)}
-KERNEL=/boot/vmlinuz-$KVER
+KERNEL=${KIMAGE:-/boot/vmlinuz-$KVER}
 WD=${WD:-300}
 TIMEOUT=${TIMEOUT:-$((WD + 60))}
 CAPTURE=${CAPTURE:-0}
@@ -45,18 +47,23 @@ verdict() { # QEMU exit status → words
 	esac
 }
 
-# qemu ACCEL NAME SMP MEM APPEND NETDEV-ARGS…: one VM, console into SHARE/NAME.console
+# qemu ACCEL NAME SMP MEM APPEND NETDEV-ARGS…: one VM, console into SHARE/NAME.console.
+# no_timer_check: under TCG on a busy host the kernel's check of the 8254 timer through
+# the IO-APIC can time out, and 6.12 then panics at boot ("IO-APIC + timer doesn't work",
+# seen with a load average of 11 on 2 cores).
+# (VM_KERNEL, VM_INITRD: another kernel and initramfs for this VM)
 qemu() {
 	local accel=$1 name=$2 smp=$3 mem=$4 append=$5
+	local kernel=${VM_KERNEL:-$KERNEL} initrd=${VM_INITRD:-$INITRD}
 	shift 5
 	local acc
 	if [ "$accel" = kvm ]; then acc="-enable-kvm -cpu host"; else acc="-accel tcg,thread=multi -cpu max"; fi
 	# shellcheck disable=SC2086
 	timeout --kill-after=10 "$TIMEOUT" qemu-system-x86_64 $acc -m "$mem" -smp "$smp" \
-		-kernel "$KERNEL" -initrd "$INITRD" -nographic -no-reboot -nodefaults -serial stdio \
+		-kernel "$kernel" -initrd "$initrd" -nographic -no-reboot -nodefaults -serial stdio \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-virtfs "local,path=$SHARE,mount_tag=host0,security_model=none,id=fs0" \
-		"$@" -append "console=ttyS0 quiet panic=-1 smcr.wd=$WD $append" > "$SHARE/$name.console" 2>&1
+		"$@" -append "console=ttyS0 quiet panic=-1 no_timer_check smcr.wd=$WD $append" > "$SHARE/$name.console" 2>&1
 }
 
 run_single() {
@@ -88,7 +95,8 @@ run_pair() {
 		-object "filter-dump,id=d0,netdev=n0,file=$SHARE/wire.pcap" &
 	p1=$!
 	sleep 1
-	qemu "$ACCEL" "$r2" 1 "${MEM:-768}" "smcr.role=$r2 smcr.ip=10.0.0.2/24" \
+	VM_KERNEL=${KIMAGE2:-$KERNEL} VM_INITRD=${INITRD2:-$INITRD} \
+		qemu "$ACCEL" "$r2" 1 "${MEM:-768}" "smcr.role=$r2 smcr.ip=10.0.0.2/24" \
 		-netdev "socket,id=n0,connect=127.0.0.1:$port" -device virtio-net-pci,netdev=n0,mac=52:54:00:00:00:02 &
 	p2=$!
 	wait $p2; rc2=$?

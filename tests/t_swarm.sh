@@ -31,12 +31,15 @@ first=$(grep -m1 '^  point 0: seed 44: ' "$W/44.sum" | sed 's/^  point 0: seed 4
 grep -qF "$W/keep/swarm-44.scn: $first" "$W/44f.sum" || fail "the kept world does not fail the same way: $(cat "$W/44f.sum")"
 "$SMCR_SIM" check "$W/keep/swarm-44.scn" >/dev/null || fail "the kept world is not a valid scenario"
 
-# 3b. seeds 10,000 swarms found: a corrupted ARP message (2583) and a split handshake (3597)
-# are known kinds named as such; an adapter MTU above its network's (8418) is no longer drawn
+# 3b. seeds 10,000 swarms found: a corrupted ARP message (2583) is a known kind named as
+# such; an adapter MTU above its network's (8418) is no longer drawn
 "$SMCR_SIM" swarm --from 2583 --seeds 1 --keep "$W/keep" >"$W/2583.sum" || fail "seed 2583 counted as new: $(cat "$W/2583.sum")"
 grep -q "a corrupted ARP message: S01.if0's ARP entry for 10.1.0.1 holds" "$W/2583.sum" || fail "seed 2583: no wrong ARP entry named"
-"$SMCR_SIM" swarm --from 3597 --seeds 1 --keep "$W/keep" >"$W/3597.sum" || fail "seed 3597 counted as new: $(cat "$W/3597.sum")"
-grep -q "seed 3597: split: c00.1 is on SMC-R at the client" "$W/3597.sum" || fail "seed 3597: no split named"
+# seed 3597 was a split handshake (the link a reused link group's Accept named was cleared
+# before the client's Confirm came): the server now takes the connection to the surviving
+# link (docs/deviations.md), and the split class is gone from the known failures
+"$SMCR_SIM" swarm --from 3597 --seeds 1 >"$W/3597.sum" || fail "seed 3597: $(cat "$W/3597.sum")"
+grep -q "1 point, 1 passed, 0 failed" "$W/3597.sum" || fail "seed 3597 fails: $(cat "$W/3597.sum")"
 "$SMCR_SIM" swarm --from 8418 --seeds 1 >"$W/8418.sum" || fail "seed 8418: $(cat "$W/8418.sum")"
 grep -q "1 point, 1 passed, 0 failed" "$W/8418.sum" || fail "seed 8418 fails: $(cat "$W/8418.sum")"
 "$SMCR_SIM" swarm --world 8418 | grep -q "^adapter R058 pfid=013A switch=SW1 mtu=1024$" || fail "seed 8418: R058's MTU is not capped at 1024"

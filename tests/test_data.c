@@ -313,3 +313,107 @@ Test(data, data_sent_before_the_server_reads_the_confirm_is_not_lost)
 	cr_assert_not(c2->peer->rx_bad);
 	duo_free(d);
 }
+
+/* Corking as Linux's smc_tx_should_cork(): TCP_CORK and MSG_MORE hold what is written
+ * while the send buffer has room; uncorking pushes it and counts (cork_cnt), turning
+ * Nagle off pushes and counts (ndly_cnt). tx_sent is what went to RDMA WRITEs. */
+static uint32_t sent_count(duo_conn *c)
+{
+	smcr_conn_info i;
+	smcr_conn_get_info(c->c, &i);
+	return i.tx_sent.count;
+}
+
+Test(data, tcp_cork_holds_until_uncorked_and_counts)
+{
+	duo_conn *c;
+	duo *d = setup(&c);
+	c->peer->auto_read = false;
+	static uint8_t buf[3000];
+	cr_assert_eq(smcr_conn_set_cork(c->c, true, duo_now(d)), 0);
+	cr_assert_eq(smcr_conn_send(c->c, buf, 1000, 0, duo_now(d)), 1000);
+	cr_assert_eq(smcr_conn_send(c->c, buf, 1000, 0, duo_now(d)), 1000);
+	cr_assert_eq(sent_count(c), 0, "corked: nothing written");
+	duo_run(d, duo_now(d) + SMCR_S);
+	cr_assert_eq(smcr_conn_readable(c->peer->c), 0);
+	cr_assert_eq(smcr_conn_set_cork(c->c, false, duo_now(d)), 0);
+	cr_assert_eq(sent_count(c), 2000, "uncorked: pushed");
+	duo_run(d, duo_now(d) + SMCR_S);
+	cr_assert_eq(smcr_conn_readable(c->peer->c), 2000);
+	cr_assert_eq(smcr_conn_set_nodelay(c->c, true, duo_now(d)), 0);
+	smcr_stats st;
+	smcr_ctx_get_stats(d->h[0].ctx, &st);
+	cr_assert_eq(st.cork_cnt, 1);
+	cr_assert_eq(st.ndly_cnt, 1);
+	duo_free(d);
+}
+
+Test(data, msg_more_holds_until_a_send_without_it)
+{
+	duo_conn *c;
+	duo *d = setup(&c);
+	c->peer->auto_read = false;
+	static uint8_t buf[3000];
+	cr_assert_eq(smcr_conn_send(c->c, buf, 1000, SMCR_MSG_MORE, duo_now(d)), 1000);
+	cr_assert_eq(sent_count(c), 0, "MSG_MORE: held");
+	cr_assert_eq(smcr_conn_send(c->c, buf, 500, 0, duo_now(d)), 500);
+	cr_assert_eq(sent_count(c), 1500, "the last piece pushes both");
+	duo_run(d, duo_now(d) + SMCR_S);
+	cr_assert_eq(smcr_conn_readable(c->peer->c), 1500);
+	duo_free(d);
+}
+
+static void no_autocork(duo_opts *o) { o->set[0].autocorking_size = 0; }
+
+/* smc_should_autocork(): with a CDC in flight a small write waits for its completion, up
+ * to min(sndbuf/2, net.smc.autocorking_size); autocorking_size 0 turns that off */
+Test(data, autocorking_holds_small_writes_behind_a_cdc_in_flight_unless_its_size_is_0)
+{
+	static uint8_t buf[2000];
+	for (int off = 0; off < 2; off++) {
+		duo_opts o;
+		duo_opts_default(&o);
+		if (off)
+			no_autocork(&o);
+		duo_conn *c;
+		duo *d = setup_with(&o, &c);
+		c->peer->auto_read = false;
+		cr_assert_eq(smcr_conn_send(c->c, buf, 1000, 0, duo_now(d)), 1000);
+		cr_assert_eq(sent_count(c), 1000, "nothing in flight: written at once");
+		cr_assert_eq(smcr_conn_send(c->c, buf, 100, 0, duo_now(d)), 100);
+		if (off)
+			cr_assert_eq(sent_count(c), 1100, "autocorking off: written at once");
+		else
+			cr_assert_eq(sent_count(c), 1000, "autocorked behind the CDC in flight");
+		duo_run(d, duo_now(d) + SMCR_S);
+		cr_assert_eq(smcr_conn_readable(c->peer->c), 1100, "the completion pushed the rest");
+		duo_free(d);
+	}
+}
+
+/* smc_compress_bufsize() caps the size code at SMCR_RMBE_SIZES: 5 (512 KiB) up to Linux
+ * 6.10, 15 (512 MiB) from 6.11 (the kernel presets' rmbe_max_code) */
+static void one_mib_rmbs_on_6_10(duo_opts *o)
+{
+	for (int i = 0; i < 2; i++) {
+		o->set[i].rmb_size = 1 << 20;
+		o->set[i].sndbuf_size = 1 << 20;
+	}
+	o->set[0].rmbe_max_code = 5;
+}
+
+Test(data, a_kernel_before_6_11_caps_buffers_at_512_kib)
+{
+	duo_opts o;
+	duo_opts_default(&o);
+	one_mib_rmbs_on_6_10(&o);
+	duo_conn *c;
+	duo *d = setup_with(&o, &c);
+	smcr_conn_info a, b;
+	smcr_conn_get_info(c->c, &a);
+	smcr_conn_get_info(c->peer->c, &b);
+	cr_assert_eq(a.rmbe_size, 512 * 1024, "capped: %u", a.rmbe_size);
+	cr_assert_eq(a.sndbuf_size, 512 * 1024);
+	cr_assert_eq(b.rmbe_size, 1 << 20, "a newer kernel takes 1 MiB");
+	duo_free(d);
+}

@@ -374,6 +374,32 @@ Test(handshake, a_v2_0_client_proposes_like_linux_6_1_and_gets_release_0)
 	duo_free(d);
 }
 
+static void v2_1_client_without_features(duo_opts *o)
+{
+	v2_both(o);
+	o->set[0].feature_mask = 0; /* Linux 6.6/6.7: SMC_FEATURE_MASK 0 */
+}
+
+/* smc_clc_srv_v2x_features_validate() gives the server's ini its own SMC_FEATURE_MASK, and
+ * the Accept carries it; only the client ANDs (smc_clc_clnt_v2x_features_validate), and
+ * its Confirm tells the server the common mask (smc_clc_v2x_features_confirm_check). */
+Test(handshake, the_server_accepts_with_its_own_feature_mask_and_the_client_ands)
+{
+	duo *d = make(v2_1_client_without_features);
+	duo_conn *c = connect_settled(d, 0);
+	cr_assert(c->established && c->peer->established);
+	smcr_clc_accept a, f;
+	smcr_decode_err err;
+	cr_assert_eq(smcr_clc_decode_accept(&a, c->peer->last_clc, c->peer->last_clc_len, &err), 0);
+	cr_assert_eq(a.type, SMCR_CLC_ACCEPT);
+	cr_assert_eq(a.fce.release, 1);
+	cr_assert_eq(a.fce.feature_mask, 0x0001, "the Accept carries the server's own mask");
+	cr_assert_eq(smcr_clc_decode_accept(&f, c->last_clc, c->last_clc_len, &err), 0);
+	cr_assert_eq(f.type, SMCR_CLC_CONFIRM);
+	cr_assert_eq(f.fce.feature_mask, 0x0000, "the Confirm carries the common mask");
+	duo_free(d);
+}
+
 static bool server_up(void *arg) { return ((duo_conn *)arg)->peer->established; }
 
 Test(handshake, unanswered_add_link_makes_the_linux_server_wait_two_seconds)

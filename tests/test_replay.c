@@ -844,6 +844,9 @@ Test(replay, real_linux_smcr_v2_capture_is_reconstructed)
 	cr_assert_eq(r->lgrs[0].version, 2);
 	cr_assert_eq(r->lgrs[0].id, 0x100);
 	cr_assert_eq(r->lgrs[0].max_links, 2, "from CONFIRM LINK v2");
+	/* 6.1 (release 0) leaves CONFIRM LINK's max_conns 0; its lgr has SMC_CONN_PER_LGR_MAX,
+	 * which a 6.12 kernel's netlink shows for a link group with a 6.1 peer */
+	cr_assert_eq(r->lgrs[0].max_conns, 255, "SMC_CONN_PER_LGR_MAX for a release 0 group");
 	const report_conn *cc = conn_of(r, 1, 35728, 5000), *sc = conn_of(r, 2, 5000, 35728);
 	cr_assert_eq(cc->smc_version, 2);
 	cr_assert_eq(cc->bytes_sent, 1048576);

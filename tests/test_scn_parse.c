@@ -319,6 +319,29 @@ Test(scn_parse, bad_ueid)
 	              "with a letter or digit\n");
 }
 
+/* Linux's UEID table holds SMC_MAX_UEID (4) entries; a fifth is refused (-ERANGE) */
+Test(scn_parse, a_fifth_ueid_is_refused_as_linux_does)
+{
+	EXPECT_ERRORS("switch SW1\nstack A\n  interface e0 switch=SW1 ip=10.0.0.1/24\n  smcr ueid=A1,A2,A3,A4,A5\nend\n",
+	              "t.scn:4:13: bad UEID list 'A1,A2,A3,A4,A5' for ueid; expected at most 4 UEIDs (Linux's table holds "
+	              "4, SMC_MAX_UEID)\n");
+}
+
+/* kernel presets: a version the stack's kernel lacks is refused, as is kernel= on z/OS */
+Test(scn_parse, kernel_presets_refuse_what_the_kernel_lacks)
+{
+	EXPECT_ERRORS("switch SW1\nstack A personality=linux kernel=6.1\n  interface e0 switch=SW1 ip=10.0.0.1/24\n"
+	              "  smcr release=1\nend\nstack B personality=zos kernel=6.12\n"
+	              "  interface e0 switch=SW1 ip=10.0.0.2/24\nend\nstack C kernel=6\n"
+	              "  interface e0 switch=SW1 ip=10.0.0.3/24\nend\nstack D kernel=5.15\n"
+	              "  interface e0 switch=SW1 ip=10.0.0.4/24\n  smcr v2=yes\nend\n",
+	              "t.scn:4:16: release=1 on kernel 6.1; expected SMC-Rv2.1 only with kernel 6.6 or later\n"
+	              "t.scn:6:32: kernel=6.12 on a z/OS stack; expected kernel= only with personality=linux\n"
+	              "t.scn:9:16: bad kernel version '6'; expected a Linux kernel version such as 6.1, 6.12 or 7.3 (4.11 or "
+	              "later: SMC came with 4.11)\n"
+	              "t.scn:14:11: v2=yes on kernel 5.15; expected SMC-Rv2 only with kernel 5.16 or later\n");
+}
+
 Test(scn_parse, out_of_range_values)
 {
 	EXPECT_ERRORS("switch SW1\nstack A\n  interface e0 switch=SW1 ip=10.0.0.1/24 vlan=4095\n  smcr maxconns=300\n"

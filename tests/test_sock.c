@@ -211,8 +211,9 @@ enum { FAKE_DECLINE,
        FAKE_HOLD };
 
 /* pass-through backend: the SMC "data path" is the TCP stream itself */
-static ssize_t pt_send(void *be, const void *buf, size_t len)
+static ssize_t pt_send(void *be, const void *buf, size_t len, unsigned flags)
 {
+	(void)flags;
 	return sock_tcp_send(be, buf, len);
 }
 

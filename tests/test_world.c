@@ -404,3 +404,58 @@ Test(world, untagged_traffic_crosses_a_trunk_only_when_it_carries_vlan_1)
 	cr_assert_eq(trunk_run("1,10"), 0);
 	cr_assert_eq(trunk_run("10,20"), 1);
 }
+
+/* 70 client stacks, each with its own link group to S over S's one adapter: a port error
+ * takes every link on the port down (smcr_port_err walks every link group of the device;
+ * the core once collected at most 64 and left the rest Active). */
+Test(world, a_port_error_takes_down_every_link_on_the_port_past_the_64th)
+{
+	const char *text = "end 1s\n"
+	                   "switch SW\n"
+	                   "adapter RS1 pfid=0001 switch=SW\n"
+	                   "stack S\n  interface e0 switch=SW ip=10.0.0.1/16\n  smcr pfid=0001\nend\n"
+	                   "app sink S listen port=5000 kind=sink\n"
+	                   "for k in 0..69\n"
+	                   "  adapter R{k:02} pfid={k+16:04X} switch=SW\n"
+	                   "  stack C{k:02}\n    interface e0 switch=SW ip=10.0.1.{k+1}/16\n"
+	                   "    smcr pfid={k+16:04X}\n  end\n"
+	                   "  app c{k:02} C{k:02} connect S:5000 kind=bulk bytes=16K close=never\n"
+	                   "  at 150ms expect links S C{k:02} == 1\n"
+	                   "  at 300ms expect links S C{k:02} == 0\n"
+	                   "end\n"
+	                   "at 200ms fail adapter RS1\n";
+	scn_world *t = scn_world_new(text, NULL);
+	unsigned long failed = scn_world_run(t);
+	cr_assert_eq(failed, 0, "%s", scn_world_output(t));
+	scn_world_free(t);
+}
+
+/* net.smc.limit_smc_hs / SMC_LIMIT_HS: with the handshake queue busy (hsqueue=4) a
+ * limiting listener answers the next SYNs without the SMC option and those clients fall
+ * back with PEERNOSMC; a listener that does not limit takes every connection on SMC-R */
+static unsigned long hs_limit_run(const char *limiths, const char *fallback_expect)
+{
+	char text[2048];
+	snprintf(text, sizeof(text),
+	         "end 5s\n"
+	         "switch SW\nadapter RA pfid=0010 switch=SW\nadapter RB pfid=0020 switch=SW\n"
+	         "stack A\n  interface e0 switch=SW ip=10.0.0.1/24\n  smcr pfid=0010\nend\n"
+	         "stack B\n  interface e0 switch=SW ip=10.0.0.2/24\n  smcr pfid=0020\n  smcr hsqueue=4\nend\n"
+	         "app sink B listen port=5000 kind=sink limiths=%s\n"
+	         "app bulk A connect B:5000 kind=bulk bytes=4K conns=12 interval=1us\n"
+	         "expect fallback A %s reason=0x03010000\n"
+	         "expect delivered bulk == sent bulk\n",
+	         limiths, fallback_expect);
+	scn_world *t = scn_world_new(text, NULL);
+	unsigned long failed = scn_world_run(t);
+	if (failed)
+		cr_log_error("%s", scn_world_output(t));
+	scn_world_free(t);
+	return failed;
+}
+
+Test(world, a_listener_that_limits_smc_handshakes_lets_a_burst_fall_back)
+{
+	cr_assert_eq(hs_limit_run("yes", ">= 1"), 0);
+	cr_assert_eq(hs_limit_run("no", "== 0"), 0);
+}

@@ -9,21 +9,22 @@
 #include "model/smcr.h"
 #include "sim/engine/engine.h"
 #include "sim/interop/interop_run.h"
+#include "sim/scenario/scn_kernel.h"
 #include "sim/scenario/scn_values.h"
 #include "tools/cli.h"
 
 typedef struct interop_args {
 	gchar *ifname, *ip, *mac, *pnet, *hostname, *peer, *bytes, *wait, *timeout, *linger, *testlink, *after, *fail_after,
-	        *fail_cmd;
+	        *fail_cmd, *kernel;
 	gchar **ueids, **devs;
-	gint port, conns, release;
+	gint port, conns, release, max_links, max_conns;
 	gboolean v1, verbose, end_lgr;
 } interop_args;
 
 static void args_free(interop_args *a)
 {
 	gchar **all[] = { &a->ifname, &a->ip, &a->mac, &a->pnet, &a->hostname, &a->peer, &a->bytes, &a->wait, &a->timeout,
-		          &a->linger, &a->testlink, &a->after, &a->fail_after, &a->fail_cmd };
+		          &a->linger, &a->testlink, &a->after, &a->fail_after, &a->fail_cmd, &a->kernel };
 	for (size_t i = 0; i < G_N_ELEMENTS(all); i++)
 		g_free(*all[i]);
 	g_strfreev(a->devs);
@@ -89,6 +90,28 @@ static int amounts(const char *prog, const interop_args *a, interop_config *c)
 	if (a->release > 1 || a->release < -1)
 		return usage_error(prog, "--release is 0 or 1");
 	c->release = a->release;
+	if ((a->max_links != -1 && (a->max_links < 1 || a->max_links > 2)) ||
+	    (a->max_conns != -1 && (a->max_conns < 16 || a->max_conns > 255)))
+		return usage_error(prog, "--max-links is 1..2, --max-conns 16..255");
+	c->max_links = a->max_links;
+	c->max_conns = a->max_conns;
+	if (a->kernel) {
+		/* the Linux kernel presets (sim/scenario/scn_kernel.c) */
+		scn_kernel k;
+		const char *why;
+		if (!scn_kernel_parse(a->kernel, &k, &why))
+			return usage_error(prog, why);
+		scn_kernel_values kv;
+		scn_kernel_values_for(k, &kv);
+		if (!kv.smcr_v2)
+			return usage_error(prog, "--kernel: that kernel has no SMC-Rv2 (5.16 or later), and rxe no RoCE v1");
+		if (c->release < 0)
+			c->release = kv.release;
+		c->kernel_values = true;
+		c->feature_mask = kv.feature_mask;
+		c->rmbe_max_code = kv.rmbe_max_code;
+		c->autocorking_size = kv.autocork;
+	}
 	if ((a->bytes && !scn_parse_size(a->bytes, &c->bytes, &(const char *){ NULL })) || a->conns < 1 || a->conns > 64 ||
 	    a->port < 1 || a->port > 65535)
 		return usage_error(prog, "bad --bytes, --conns (1..64) or --port");
@@ -165,7 +188,7 @@ static int run(const char *prog, const interop_args *a, int argc, char **argv)
 int cmd_interop(int argc, char **argv)
 {
 	const char *prog = argv[0];
-	interop_args a = { .port = 5000, .conns = 4, .release = -1 };
+	interop_args a = { .port = 5000, .conns = 4, .release = -1, .max_links = -1, .max_conns = -1 };
 	GOptionEntry entries[] = {
 		{ "ifname", 0, 0, G_OPTION_ARG_STRING, &a.ifname, "Ethernet interface the stack uses (required)", "IF" },
 		{ "ip", 0, 0, G_OPTION_ARG_STRING, &a.ip,
@@ -184,6 +207,11 @@ int cmd_interop(int argc, char **argv)
 		{ "v1", 0, 0, G_OPTION_ARG_NONE, &a.v1, "offer and accept SMC-Rv1 as well (Linux on rxe has only v2)", NULL },
 		{ "release", 0, 0, G_OPTION_ARG_INT, &a.release,
 		  "SMC-Rv2 release offered: 1 (v2.1, the default) or 0 (v2.0, what Linux 6.1 speaks)", "0|1" },
+		{ "kernel", 0, 0, G_OPTION_ARG_STRING, &a.kernel,
+		  "play that Linux kernel's version-dependent values (release, feature mask, largest buffer, autocorking)",
+		  "X.Y" },
+		{ "max-links", 0, 0, G_OPTION_ARG_INT, &a.max_links, "smcr_max_links_per_lgr (1..2, default 2)", "N" },
+		{ "max-conns", 0, 0, G_OPTION_ARG_INT, &a.max_conns, "smcr_max_conns_per_lgr (16..255, default 255)", "N" },
 		{ "peer", 0, 0, G_OPTION_ARG_STRING, &a.peer, "client: the server's address", "A.B.C.D" },
 		{ "port", 0, 0, G_OPTION_ARG_INT, &a.port, "TCP port (5000)", "N" },
 		{ "conns", 0, 0, G_OPTION_ARG_INT, &a.conns, "connections (4)", "N" },

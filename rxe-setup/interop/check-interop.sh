@@ -48,7 +48,13 @@
 #     sides' link groups and links gone (Linux: netlink), reasons in our events.
 # Results: BUILD/interop/summary.txt; consoles, reports and captures in BUILD/interop/RUN/.
 # Exit: 0 all passed, 1 something failed, 77 cannot run here (reason on stderr).
-# Env: CONNS (4), BYTES (1048576), WD (guest watchdog, 150 s).
+# Env: CONNS (4), BYTES (1048576), WD (guest watchdog, 150 s), KERNEL (the Linux VM's
+# kernel, major.minor: the installed one by default; 6.12, 7.3, … are fetched from Debian's
+# suites by ../kernel-fetch.sh, see ../kernel-select.sh). A kernel other than the installed
+# one works in BUILD/interop-KERNEL/; one that speaks v2.1 (6.6 and later) also runs the
+# v2.1 cases (max_links 1, max_conns 16 with a second link group) and, with its own
+# capture of two such kernels, the kernel pair (and, where the installed 6.1 can be
+# booted, the mixed pair 6.1 <-> KERNEL both ways).
 set -u
 BUILD=${1:?usage: check-interop.sh BUILD}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -74,19 +80,28 @@ missing=""
 for t in qemu-system-x86_64 busybox cpio modprobe tshark make patch; do
 	command -v "$t" >/dev/null || missing="$missing $t"
 done
-KVER=$(ls /lib/modules 2>/dev/null | sort -V | tail -1)
-[ -n "$KVER" ] || missing="$missing linux-image-amd64(modules)"
-[ -r /usr/src/linux-source-6.1.tar.xz ] || missing="$missing linux-source-6.1"
-[ -n "$KVER" ] && [ ! -d "/lib/modules/$KVER/build" ] && missing="$missing linux-headers-$KVER"
 [ -n "$missing" ] && skip "missing:$missing (install them with: tools/install-deps --interop)"
-[ -r "/boot/vmlinuz-$KVER" ] || skip "/boot/vmlinuz-$KVER is not readable (run as root)"
-modprobe -S "$KVER" --show-depends smc_diag >/dev/null 2>&1 || skip "kernel $KVER has no smc/smc_diag modules"
+BUILD=$(cd "$BUILD" && pwd)
+mkdir -p "$BUILD/kernels"
+. "$HERE/../kernel-select.sh"
+[ -z "${SMC_MISSING:-}" ] || skip "$SMC_MISSING"
+if [ "$RXE_STOCK" = 0 ]; then
+	[ -r /usr/src/linux-source-6.1.tar.xz ] || missing="$missing linux-source-6.1"
+	[ -d "/lib/modules/$KVER/build" ] || missing="$missing linux-headers-$KVER"
+	[ -n "$missing" ] && skip "missing:$missing (install them with: tools/install-deps --interop)"
+fi
+modprobe ${MODROOT:+-d "$MODROOT"} -S "$KVER" --show-depends smc_diag >/dev/null 2>&1 ||
+	skip "kernel $KVER has no smc/smc_diag modules"
 for b in "$SMCR_SIM" "$SMC_PEER" "$SMC_NL"; do
 	[ -x "$b" ] || { echo "check-interop: $b missing: build first (make all)" >&2; exit 1; }
 done
 
-rm -rf "$WORK/linux-server" "$WORK/linux-client" "$WORK/linux-server-v21" "$WORK/linux-server-2links" \
-	"$WORK/linux-server-2links-rev" "$WORK/linux-client-2links" "$WORK/linux-client-2links-rev" "$WORK/summary.txt"
+[ -z "$MODROOT" ] || WORK=$BUILD/interop-$KLABEL
+for r in linux-server linux-client linux-server-v21 linux-server-2links linux-server-2links-rev linux-client-2links \
+	linux-client-2links-rev linux-server-maxlinks1 linux-server-maxconns16 kernel-pair kernel-mixed kernel-mixed-rev; do
+	rm -rf "${WORK:?}/$r"
+done
+rm -f "$WORK/summary.txt"
 mkdir -p "$WORK"
 SUMMARY=$WORK/summary.txt
 : > "$SUMMARY"
@@ -94,10 +109,16 @@ say() { echo "$*" | tee -a "$SUMMARY"; }
 FAILED=0
 T_ALL=$(now)
 
+say "kernel: $KVER ($([ -n "$MODROOT" ] && cat "$MODROOT/ready" || echo installed)), SMC-Rv2 release $LINUX_REL"
 t0=$(now)
-KO=$(KVER=$KVER "$HERE/build-rxe.sh" "$WORK/rxe" 2> "$WORK/build-rxe.err") ||
-	{ cat "$WORK/build-rxe.err"; echo "check-interop: building rdma_rxe failed" >&2; exit 1; }
-say "rdma_rxe with $(ls "$HERE"/patches/*.patch | wc -l) upstream fixes: $KO ($(since "$t0") s)"
+if [ "$RXE_STOCK" = 1 ]; then
+	KO=stock
+	say "rdma_rxe: Debian's own (6.12 and later carry both fixes of patches/)"
+else
+	KO=$(KVER=$KVER "$HERE/build-rxe.sh" "$WORK/rxe" 2> "$WORK/build-rxe.err") ||
+		{ cat "$WORK/build-rxe.err"; echo "check-interop: building rdma_rxe failed" >&2; exit 1; }
+	say "rdma_rxe with $(ls "$HERE"/patches/*.patch | wc -l) upstream fixes: $KO ($(since "$t0") s)"
+fi
 t0=$(now)
 KVER=$KVER "$HERE/mkinitramfs-interop.sh" "$WORK/initrd.gz" "$KO" "$SMCR_SIM" "$SMC_PEER" "$SMC_NL" \
 	> "$WORK/mkinitramfs.log" 2>&1 ||
@@ -142,10 +163,10 @@ check_conns() { # LINUX_OUT SIM_OUT
 
 check_links() { # LINUX_OUT SIM_OUT LINUX_ROLE
 	local lo=$1 so=$2 role=$3 ll sl lg sg
-	check "Linux dumps exactly one link (netlink SMC_NETLINK_GET_LINK_SMCR)" eq "$(grep -c '^link ' "$lo")" 1
-	check "smcr-sim has exactly one link" eq "$(grep -c '^link ' "$so")" 1
-	check "Linux has one link group" eq "$(grep '^lgr ' "$lo" | sort -u | wc -l)" 1
-	check "smcr-sim has one link group" eq "$(grep -c '^lgr ' "$so")" 1
+	check "Linux dumps exactly $EXP_LGRS link(s) (netlink SMC_NETLINK_GET_LINK_SMCR)" eq "$(grep -c '^link ' "$lo")" "$EXP_LGRS"
+	check "smcr-sim has exactly $EXP_LGRS link(s)" eq "$(grep -c '^link ' "$so")" "$EXP_LGRS"
+	check "Linux has $EXP_LGRS link group(s)" eq "$(grep '^lgr ' "$lo" | sort -u | wc -l)" "$EXP_LGRS"
+	check "smcr-sim has $EXP_LGRS link group(s)" eq "$(grep -c '^lgr ' "$so")" "$EXP_LGRS"
 	ll=$(grep -m1 '^link ' "$lo")
 	sl=$(grep -m1 '^link ' "$so")
 	lg=$(grep -m1 '^lgr ' "$lo")
@@ -193,8 +214,9 @@ check_wire() { # PCAP
 	"$SMCR_SIM" replay "$p" > "$p.replay" 2>&1
 	check "smcr-sim replay: exit 0" test $? -eq 0
 	check "smcr-sim replay: no decode error" grep -q '^Decode errors: 0$' "$p.replay"
-	check "smcr-sim replay: two stacks, one SMC-Rv2 link group each with $REPLAY_LINKS link(s)" eq \
-		"$(grep -c '^SMCR link group' "$p.replay")/$(grep -c 'SMCVersion: 2' "$p.replay")/$(grep -c "Links: $REPLAY_LINKS " "$p.replay")" 2/2/2
+	check "smcr-sim replay: two stacks, $EXP_LGRS SMC-Rv2 link group(s) each with $REPLAY_LINKS link(s)" eq \
+		"$(grep -c '^SMCR link group' "$p.replay")/$(grep -c 'SMCVersion: 2' "$p.replay")/$(grep -c "Links: $REPLAY_LINKS " "$p.replay")" \
+		"$((2 * EXP_LGRS))/$((2 * EXP_LGRS))/$((2 * EXP_LGRS))"
 	[ "$REPLAY_LINKS" = 1 ] || check "smcr-sim replay: one of the two links still active per side" eq \
 		"$(grep -c 'LinkStatus: Active ' "$p.replay")" 2
 	check "smcr-sim replay: $CONNS SMC-R connections per side, closed, $BYTES bytes each way (+8)" eq \
@@ -545,16 +567,18 @@ EOF
 	check_links "$share/linux.out" "$share/sim.out" "$lrole"
 	check_wire "$share/wire.pcap"
 	check_reject_echo "$share/wire.pcap"
-	check "release: the first Proposal offers v2.$rel, the first contact settles on v2.0 (Accept/Confirm)" eq \
+	local settle=$((rel < LINUX_REL ? rel : LINUX_REL))
+	check "release: the first Proposal offers v2.$rel, the first contact settles on v2.$settle (Linux speaks v2.$LINUX_REL)" eq \
 		"$(tshark -r "$share/wire.pcap" -Y smc -T fields -e smc.proposal.smc.version.relnum -e smc.accept.smc.version.relnum \
-			-e smc.confirm.smc.version.relnum 2>/dev/null | tr -d '\t' | head -3 | tr '\n' ' ')" "$rel 0 0 "
-	if [ -n "$bytes_check" ] && [ -r "$TRACE" ]; then
+			-e smc.confirm.smc.version.relnum 2>/dev/null | tr -d '\t' | head -3 | tr '\n' ' ')" "$rel $settle $settle "
+	if [ -n "$bytes_check" ] && [ -r "$TRACE" ] && [ "$LINUX_REL" = 0 ]; then
 		check_bytes_vs_linux "$share/wire.pcap"
 	fi
 	[ -z "$EXTRA_CHECKS" ] || "$EXTRA_CHECKS" "$share"
 }
 
 LINUX_PRE="" LINUX_POST="" EXTRA_CHECKS="" SIM_PRE="" SIM_DEVS="--dev rxe0:1@10.0.0.2" EXP_LINK_DOWN=0 REPLAY_LINKS=1 EXPECT_REJECT=yes
+EXP_LGRS=1
 run_case linux-server server 0 "--release 0" bytes
 
 # TEST_LINK every 2 s from smcr-sim (Linux: 3 s) while the link group lingers idle (7 s);
@@ -564,7 +588,7 @@ LINUX_PRE=$(linux_testlink 3)
 LINUX_POST='for i in $(seq 1 60); do smc_nl lgrs | grep -q "^lgr " || break; sleep 0.25; done
 echo "after_lgrs=$(smc_nl lgrs | grep -c "^lgr ") after_links=$(smc_nl links | grep -c "^link ")" >> /mnt/host/linux-post.out'
 EXTRA_CHECKS=checks_testlink_and_sim_end
-run_case linux-client client 0 "--testlink 2s --linger 7s --end-lgr --after 15s"
+run_case linux-client client "$LINUX_REL" "--testlink 2s --linger 7s --end-lgr --after 15s"
 
 # TEST_LINK every 2 s from Linux (smcr-sim: 3 s) while the link group lingers idle (12 s),
 # then Linux unloads smc.ko: DELETE_LINK ALL from Linux. smcr-sim reports at 14 s, between.
@@ -609,11 +633,45 @@ run_case linux-server-2links-rev server 0 "--release 0 $FAIL"
 # smcr-sim as the server with two devices, Linux's client on its one rxe0
 EXTRA_CHECKS=checks_cli_failover_second EXPECT_REJECT=yes
 SIM_DEVS="--dev rxe0:1@10.0.0.2 --dev rxe1:1@10.0.0.4"
-run_case linux-client-2links client 0 "$FAIL"
+run_case linux-client-2links client "$LINUX_REL" "$FAIL"
 EXTRA_CHECKS=checks_cli_failover_first
 SIM_DEVS="--dev rxe1:1@10.0.0.4 --dev rxe0:1@10.0.0.2"
-run_case linux-client-2links-rev client 0 "$FAIL"
+run_case linux-client-2links-rev client "$LINUX_REL" "$FAIL"
 BYTES=$B_SAVED
+
+
+# --- v2.1 (a kernel of 6.6 or later) ---------------------------------------------------
+# smcr_max_links_per_lgr 1 on the Linux server: the first contact negotiates max_links 1
+# (smc_clc_srv_v2x_features_validate: min(proposal, sysctl)), both sides show it, and the
+# server offers no second link (smc_llc_srv_add_link: SINGLE and max_links <= 1)
+checks_maxlinks1() {
+	local d=$1 llc=$1/wire.pcap.llc
+	check "Linux and smcr-sim: the link group's max_links is 1 (netlink / our report)" eq \
+		"$(kv "$(grep -m1 '^lgr ' "$d/linux.out")" max_links)/$(kv "$(grep -m1 '^lgr ' "$d/sim.out")" max_links)" 1/1
+	check "wire: no ADD_LINK at all (0x22)" eq "$(awk '$2 == "22"' "$llc" | wc -l)" 0
+	check "wire: the first contact's CONFIRM_LINK carries max_links 1 (byte 34)" eq \
+		"$(awk '$2 == "21" { print substr($4, 69, 2); exit }' "$llc")" 01
+}
+# smcr_max_conns_per_lgr 16 on the Linux server, 20 connections: the 17th finds the group
+# full (smc_conn_create: conns_num < max_conns) and opens a second one, on both sides
+checks_maxconns16() {
+	local d=$1
+	check "Linux: two link groups, each with max_conns 16" eq \
+		"$(grep '^lgr ' "$d/linux.out" | sort -u | grep -c 'max_conns=16 ')" 2
+	check "smcr-sim: two link groups, each with max_conns 16" eq "$(grep '^lgr ' "$d/sim.out" | grep -c 'max_conns=16 ')" 2
+}
+if [ "$LINUX_REL" = 1 ]; then
+	LINUX_PRE='echo 1 > /proc/sys/net/smc/smcr_max_links_per_lgr || exit 1' LINUX_POST="" SIM_PRE=""
+	SIM_DEVS="--dev rxe0:1@10.0.0.2" EXP_LINK_DOWN=0 REPLAY_LINKS=1 EXPECT_REJECT=no EXP_LGRS=1
+	EXTRA_CHECKS=checks_maxlinks1
+	run_case linux-server-maxlinks1 server 1 ""
+	LINUX_PRE='echo 16 > /proc/sys/net/smc/smcr_max_conns_per_lgr || exit 1' EXPECT_REJECT=yes EXP_LGRS=2
+	EXTRA_CHECKS=checks_maxconns16
+	C_SAVED=$CONNS B_SAVED=$BYTES
+	CONNS=20 BYTES=65536
+	run_case linux-server-maxconns16 server 1 ""
+	CONNS=$C_SAVED BYTES=$B_SAVED EXP_LGRS=1
+fi
 
 say "check-interop: $FAILED failed checks, $(grep -c '^ok - ' "$SUMMARY") passed, in $(since "$T_ALL") s"
 [ "$FAILED" -eq 0 ]

@@ -161,11 +161,15 @@ static void fill_src(void *ctx, uint8_t *dst, size_t len)
 	p->off += len;
 }
 
+/* `limit` ends a message: with the socket's option more every piece before it carries
+ * MSG_MORE, with cork the socket is uncorked when it is written (pushed) and corked again
+ * for the next (sock_opts). */
 void app_end_write_upto(app_end *e, uint64_t seed, uint64_t limit, bytering *from)
 {
 	uint8_t buf[APP_CHUNK];
 	size_t call = APP_CALL_BYTES(e->f);
 	while (e->s && e->sent < limit) {
+		const sock_opts *o = sock_get_opts(e->s);
 		uint64_t left = limit - e->sent;
 		size_t n = left < call ? (size_t)left : call;
 		size_t space = sock_send_space(e->s);
@@ -173,12 +177,13 @@ void app_end_write_upto(app_end *e, uint64_t seed, uint64_t limit, bytering *fro
 			n = space;
 		if (!n)
 			return;
+		unsigned flags = o->more && n < left ? SOCK_MSG_MORE : 0;
 		write_src src = { .ring = from, .seed = seed, .off = from ? 0 : e->sent };
-		ssize_t k = sock_send_fill(e->s, n, fill_src, &src);
+		ssize_t k = sock_send_fill_flags(e->s, n, fill_src, &src, flags);
 		if (k == -EOPNOTSUPP) {
 			src.off = from ? 0 : e->sent;
 			fill_src(&src, buf, n);
-			k = sock_send(e->s, buf, n);
+			k = sock_send_flags(e->s, buf, n, flags);
 		}
 		if (k <= 0)
 			return;
@@ -187,6 +192,10 @@ void app_end_write_upto(app_end *e, uint64_t seed, uint64_t limit, bytering *fro
 			bytering_drop(from, (size_t)k);
 			if (!bytering_len(from))
 				bytering_free(from); /* an idle echo holds no buffer */
+		}
+		if (o->cork && e->sent == limit) {
+			sock_set_cork(e->s, false);
+			sock_set_cork(e->s, true);
 		}
 	}
 }

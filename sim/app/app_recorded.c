@@ -49,6 +49,8 @@ struct app_recorded {
 	size_t n_conns;
 	bool *taken; /* passive scripts already matched */
 	sim_event poke_ev;
+	sim_event end_ev; /* the operator's end of the link groups, when its gate opens */
+	bool ended;
 	uint8_t *buf;
 	app_rec_stats stats;
 	uint32_t k_step;
@@ -427,10 +429,34 @@ static void open_due(app_recorded *a)
 	}
 }
 
+/* The operator ends every link group once its gate opens. */
+static void end_due(app_recorded *a)
+{
+	if (!a->script.end_lgr_gate || a->ended || !a->layer)
+		return;
+	sim_time t = a->gate(a->ctx, a->script.end_lgr_gate - 1);
+	if (t == SIM_TIME_NEVER)
+		return;
+	if (t > now_of(a)) {
+		if (!sim_event_pending(&a->end_ev))
+			sim_event_schedule(a->st->eng, &a->end_ev, t);
+		return;
+	}
+	a->ended = true;
+	say(a, "the recorded operator ends every link group (%d)", smc_layer_terminate_all(a->layer));
+}
+
+static void on_end_ev(sim_engine *eng, sim_event *ev)
+{
+	(void)eng;
+	end_due(ev->ctx);
+}
+
 static void on_poke(sim_engine *eng, sim_event *ev)
 {
 	(void)eng;
 	app_recorded *a = ev->ctx;
+	end_due(a);
 	open_due(a);
 	for (size_t i = 0; i < a->n_conns; i++)
 		pump(a->conns[i]);
@@ -465,6 +491,7 @@ static void copy_script(app_rec_script *dst, const app_rec_script *src)
 	dst->n_listen = src->n_listen;
 	dst->listen_ports = g_memdup2(src->listen_ports, src->n_listen * sizeof(*src->listen_ports));
 	dst->n_conns = src->n_conns;
+	dst->end_lgr_gate = src->end_lgr_gate;
 	dst->conns = g_memdup2(src->conns, src->n_conns * sizeof(*src->conns));
 	for (size_t i = 0; i < src->n_conns; i++)
 		dst->conns[i].steps = g_memdup2(src->conns[i].steps, src->conns[i].n_steps * sizeof(app_rec_step));
@@ -489,6 +516,7 @@ app_recorded *app_recorded_start(stack *st, smc_layer *layer, const app_rec_scri
 	copy_script(&a->script, script);
 	a->taken = g_new0(bool, script->n_conns ? script->n_conns : 1);
 	sim_event_init(&a->poke_ev, a->k_step, st->entity, on_poke, a);
+	sim_event_init(&a->end_ev, a->k_step, st->entity, on_end_ev, a);
 	/* script connections first, so that conns[i] is script i's */
 	for (size_t i = 0; i < a->script.n_conns; i++) {
 		rec_conn *c = conn_new(a, &a->script.conns[i]);
@@ -520,6 +548,7 @@ void app_recorded_free(app_recorded *a)
 	if (!a)
 		return;
 	sim_event_cancel(a->st->eng, &a->poke_ev);
+	sim_event_cancel(a->st->eng, &a->end_ev);
 	for (size_t i = 0; i < a->n_conns; i++) {
 		rec_conn *c = a->conns[i];
 		sim_event_cancel(a->st->eng, &c->ev);

@@ -61,6 +61,9 @@ typedef struct app_rec_script {
 	size_t n_listen;
 	app_rec_conn *conns;
 	size_t n_conns;
+	/* an operator ended every link group (smc_layer_terminate_all: `rmmod smc`, smcr-sim
+	 * interop --end-lgr) when this gate opens; 0: never */
+	uint64_t end_lgr_gate; /* index + 1 */
 } app_rec_script;
 
 typedef sim_time (*app_rec_gate_fn)(void *ctx, uint64_t gate);

@@ -112,10 +112,10 @@ static void print_lgr(void *arg, const smcr_lgr_info *g)
 	trimmed(g->negotiated_eid, sizeof(g->negotiated_eid), eid, sizeof(eid));
 	trimmed(g->peer_hostname, sizeof(g->peer_hostname), host, sizeof(host));
 	fprintf(out, "lgr id=%08x role=%s type=%u vlan=%u conns=%u pnetid=%s v2_ver=%u v2_rel=%u v2_os=%u neg_eid=%s "
-	             "peer_host=%s v2_direct=%u links=%u\n",
+	             "peer_host=%s v2_direct=%u max_conns=%u max_links=%u links=%u\n",
 	        g->lgr_num, g->role == SMCR_ROLE_SERVER ? "server" : "client", (unsigned)g->type, g->vlan_id, g->conns_num,
 	        g->pnet_id[0] ? g->pnet_id : "-", g->version, g->peer_release, g->peer_os, eid, host,
-	        g->v2_direct ? 1u : 0u, g->n_links);
+	        g->v2_direct ? 1u : 0u, (unsigned)g->max_conns, (unsigned)g->max_links, g->n_links);
 }
 
 void interop_print_lgrs(FILE *out, const smcr_ctx *ctx) { smcr_ctx_foreach_lgr(ctx, print_lgr, out); }

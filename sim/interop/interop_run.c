@@ -77,7 +77,8 @@ static bool build_stack(interop_session *r, char *err, size_t errlen)
 		smcr_config_add_pfid(sc, (uint16_t)(INTEROP_PFID + i), 1, 0);
 	for (const char *const *u = c->ueids; *u; u++) {
 		if (smcr_config_add_ueid(sc, *u)) {
-			snprintf(err, errlen, "bad --ueid '%s' (1..32 characters)", *u);
+			snprintf(err, errlen, "bad --ueid '%s' (1..32 characters, at most %d, as Linux's table)", *u,
+			         SMCR_CFG_MAX_UEIDS);
 			return false;
 		}
 	}
@@ -92,6 +93,15 @@ static void layer_config(const interop_config *c, smc_layer_config *lcfg)
 	lcfg->core.testlink_time = c->testlink_ns;
 	if (c->release >= 0)
 		lcfg->core.release = (uint8_t)c->release;
+	if (c->max_links >= 0)
+		lcfg->core.max_links = (uint8_t)c->max_links;
+	if (c->max_conns >= 0)
+		lcfg->core.max_conns = (uint8_t)c->max_conns;
+	if (c->kernel_values) {
+		lcfg->core.feature_mask = c->feature_mask;
+		lcfg->core.rmbe_max_code = c->rmbe_max_code;
+		lcfg->core.autocorking_size = c->autocorking_size;
+	}
 	snprintf(lcfg->default_pnet, sizeof(lcfg->default_pnet), "%s", c->pnet);
 	memset(lcfg->core.hostname, ' ', sizeof(lcfg->core.hostname));
 	size_t n = strlen(c->hostname);

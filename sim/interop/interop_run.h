@@ -39,6 +39,12 @@ typedef struct interop_config {
 	const char *hostname;
 	bool v1;
 	int release; /* SMC-Rv2 release offered, -1: the core's default */
+	int max_links, max_conns; /* smcr_max_links_per_lgr, _conns_per_lgr; -1: the defaults */
+	/* a Linux kernel's values (--kernel): feature mask, largest buffer, autocorking */
+	bool kernel_values;
+	uint16_t feature_mask;
+	uint8_t rmbe_max_code;
+	uint32_t autocorking_size;
 	uint64_t testlink_ns;
 	uint16_t port;
 	unsigned conns;

@@ -69,6 +69,7 @@ void sock_opts_default(sock_opts *o)
 	memset(o, 0, sizeof *o);
 	o->smc = true;
 	o->nodelay = true;
+	o->limit_hs = -1;
 }
 
 /* ---- lifetime ---- */
@@ -440,6 +441,8 @@ sock *sock_listen(stack *st, const sock_opts *o, uint16_t port, const sock_callb
 	apply_opts(s, pcb);
 	s->smc_wanted = smc_allowed(st, &s->opts, port);
 	tcp_set_smc(pcb, s->smc_wanted);
+	/* smc_sock_alloc takes net.smc.limit_smc_hs; setsockopt(SMC_LIMIT_HS) overrides it */
+	tcp_set_smc_limit_hs(pcb, s->opts.limit_hs < 0 ? st->cfg.smcr.limit_hs : s->opts.limit_hs > 0);
 	if ((rc = tcp_bind(pcb, s->opts.local_ip, port)) || (rc = tcp_listen(pcb, s->opts.backlog)))
 		goto fail;
 	s->phase = SOCK_OPEN;
@@ -513,7 +516,7 @@ static size_t recv_take(const sock *s, size_t len)
 	return n < len ? n : len;
 }
 
-ssize_t sock_send(sock *s, const void *buf, size_t len)
+ssize_t sock_send_flags(sock *s, const void *buf, size_t len, unsigned flags)
 {
 	if (!app_may_use(s))
 		return -ENOTCONN;
@@ -521,9 +524,11 @@ ssize_t sock_send(sock *s, const void *buf, size_t len)
 		return 0;
 	host_call(s, send_take(s, len), 0);
 	if (s->mode == SOCK_MODE_SMCR)
-		return s->be_ops ? s->be_ops->send(s->be, buf, len) : -ENOTCONN;
+		return s->be_ops ? s->be_ops->send(s->be, buf, len, flags) : -ENOTCONN;
 	return s->tcp ? tcp_write(s->tcp, buf, len) : -ENOTCONN;
 }
+
+ssize_t sock_send(sock *s, const void *buf, size_t len) { return sock_send_flags(s, buf, len, 0); }
 
 ssize_t sock_recv(sock *s, void *buf, size_t len)
 {
@@ -537,7 +542,7 @@ ssize_t sock_recv(sock *s, void *buf, size_t len)
 	return s->tcp ? tcp_read(s->tcp, buf, len) : -ENOTCONN;
 }
 
-ssize_t sock_send_fill(sock *s, size_t len, sock_fill_fn fill, void *ctx)
+ssize_t sock_send_fill_flags(sock *s, size_t len, sock_fill_fn fill, void *ctx, unsigned flags)
 {
 	if (!app_may_use(s))
 		return -ENOTCONN;
@@ -547,8 +552,31 @@ ssize_t sock_send_fill(sock *s, size_t len, sock_fill_fn fill, void *ctx)
 		return -EOPNOTSUPP;
 	host_call(s, send_take(s, len), 0);
 	if (s->mode == SOCK_MODE_SMCR)
-		return s->be_ops->send_fill(s->be, len, fill, ctx);
+		return s->be_ops->send_fill(s->be, len, fill, ctx, flags);
 	return s->tcp ? tcp_write_fill(s->tcp, len, fill, ctx) : -ENOTCONN;
+}
+
+ssize_t sock_send_fill(sock *s, size_t len, sock_fill_fn fill, void *ctx)
+{
+	return sock_send_fill_flags(s, len, fill, ctx, 0);
+}
+
+int sock_set_cork(sock *s, bool on)
+{
+	s->opts.cork = on;
+	if (s->mode == SOCK_MODE_SMCR && s->be_ops && s->be_ops->set_cork)
+		return s->be_ops->set_cork(s->be, on);
+	return 0;
+}
+
+int sock_set_nodelay(sock *s, bool on)
+{
+	s->opts.nodelay = on;
+	if (s->mode == SOCK_MODE_SMCR && s->be_ops && s->be_ops->set_nodelay)
+		return s->be_ops->set_nodelay(s->be, on);
+	if (s->tcp)
+		tcp_set_nodelay(s->tcp, on);
+	return 0;
 }
 
 ssize_t sock_recv_visit(sock *s, size_t len, sock_visit_fn visit, void *ctx)
@@ -563,6 +591,11 @@ ssize_t sock_recv_visit(sock *s, size_t len, sock_visit_fn visit, void *ctx)
 	if (s->mode == SOCK_MODE_SMCR)
 		return s->be_ops->recv_visit(s->be, len, visit, ctx);
 	return s->tcp ? tcp_read_visit(s->tcp, len, visit, ctx) : -ENOTCONN;
+}
+
+const sock_opts *sock_get_opts(const sock *s)
+{
+	return &s->opts;
 }
 
 size_t sock_send_space(const sock *s)
@@ -696,6 +729,8 @@ int sock_smc_established(sock *s, const sock_backend_ops *ops, void *be)
 	s->mode = SOCK_MODE_SMCR;
 	s->be_ops = ops;
 	s->be = be;
+	if (s->opts.cork && ops->set_cork)
+		ops->set_cork(be, true); /* TCP_CORK set before: the CLC socket kept it */
 	enter(s);
 	int rc = open_for_app(s);
 	leave(s);

@@ -61,6 +61,10 @@ typedef struct sock_callbacks {
 typedef struct sock_opts {
 	bool smc;     /* use SMC-R if the stack enables it (AF_SMC; z/OS: every socket) */
 	bool nodelay; /* Nagle off (the default) */
+	bool cork;    /* TCP_CORK from the start (SMC-R path: hold while the send buffer has room);
+	               * the scenario apps uncork at the end of each message and cork again */
+	bool more;    /* the scenario apps send every piece of a message but its last with
+	               * SOCK_MSG_MORE */
 	bool keepalive;
 	sim_time keepalive_idle; /* 0: the stack's default */
 	uint32_t sndbuf, rcvbuf; /* 0: the stack's defaults */
@@ -70,6 +74,10 @@ typedef struct sock_opts {
 	uint32_t cpu;            /* the host CPU its application runs on, plus one (a
 	                            listener's connections inherit it); 0: the host's
 	                            application CPUs in turn */
+	/* SMC_LIMIT_HS on a listener: while the SMC layer's handshakes are congested, SYNs are
+	 * answered without the SMC option and those clients fall back (PEERNOSMC, 0x03010000).
+	 * -1: the stack's net.smc.limit_smc_hs, 0 off, 1 on. */
+	int8_t limit_hs;
 } sock_opts;
 
 /* smc = true, nodelay = true, everything else from the stack. */
@@ -96,8 +104,22 @@ ssize_t sock_recv(sock *s, void *buf, size_t len);
 typedef void (*sock_fill_fn)(void *ctx, uint8_t *dst, size_t len);
 typedef void (*sock_visit_fn)(void *ctx, const uint8_t *src, size_t len);
 ssize_t sock_send_fill(sock *s, size_t len, sock_fill_fn fill, void *ctx);
+/* The same with send flags: SOCK_MSG_MORE holds the data on the SMC-R path while the send
+ * buffer has room (Linux smc_tx_should_cork). On the TCP path the flag is not modelled:
+ * TCP sends as with Nagle (opts.nodelay). */
+#define SOCK_MSG_MORE 0x1u
+ssize_t sock_send_flags(sock *s, const void *buf, size_t len, unsigned flags);
+ssize_t sock_send_fill_flags(sock *s, size_t len, sock_fill_fn fill, void *ctx, unsigned flags);
+/* setsockopt TCP_CORK / TCP_NODELAY. On the SMC-R path as Linux's smc_setsockopt: the cork
+ * holds data while the send buffer has room, uncorking or Nagle off pushes it (and counts:
+ * smc_stats cork_cnt, ndly_cnt); set before the connection is up, the cork applies once it
+ * is. On the TCP path TCP_NODELAY switches Nagle; TCP_CORK is not modelled there. */
+int sock_set_cork(sock *s, bool on);
+int sock_set_nodelay(sock *s, bool on);
 ssize_t sock_recv_visit(sock *s, size_t len, sock_visit_fn visit, void *ctx);
 size_t sock_send_space(const sock *s);
+/* The options the socket was made with (a listener's, for an accepted one). */
+const sock_opts *sock_get_opts(const sock *s);
 /* No more sending: FIN after the queued bytes. */
 int sock_shutdown(sock *s);
 /* Orderly close and release; no callback after this. */
@@ -117,10 +139,10 @@ uint64_t sock_heap_bytes(const stack *st, uint64_t *n);
 
 /* The data path of an SMC-R socket (mode SMCR). Return conventions as sock_send etc. */
 typedef struct sock_backend_ops {
-	ssize_t (*send)(void *be, const void *buf, size_t len);
+	ssize_t (*send)(void *be, const void *buf, size_t len, unsigned flags); /* SOCK_MSG_* */
 	ssize_t (*recv)(void *be, void *buf, size_t len);
 	/* sock_send_fill / sock_recv_visit; NULL when the backend has no such path */
-	ssize_t (*send_fill)(void *be, size_t len, sock_fill_fn fill, void *ctx);
+	ssize_t (*send_fill)(void *be, size_t len, sock_fill_fn fill, void *ctx, unsigned flags);
 	ssize_t (*recv_visit)(void *be, size_t len, sock_visit_fn visit, void *ctx);
 	size_t (*send_space)(void *be);
 	/* bytes waiting to be read (NULL: unknown; the host then prices a receive at its
@@ -130,6 +152,10 @@ typedef struct sock_backend_ops {
 	/* The application closed (abort: with a reset). The backend finishes the SMC close,
 	 * then calls sock_release(). */
 	void (*close)(void *be, bool abort);
+	/* TCP_CORK / TCP_NODELAY (NULL: not supported); a cork set before the connection
+	 * was up is handed over at establishment (setting it counts nothing) */
+	int (*set_cork)(void *be, bool on);
+	int (*set_nodelay)(void *be, bool on);
 } sock_backend_ops;
 
 /* Plugged into a stack with stack_set_smc_hooks(). `ctx` is the layer's. */
@@ -144,6 +170,10 @@ typedef struct sock_smc_hooks {
 	/* The application closed a socket still in the CLC handshake; the layer cleans up
 	 * and calls sock_release(). */
 	void (*app_closed)(void *ctx, sock *s, bool abort);
+	/* A SYN reached a listener with SMC_LIMIT_HS: true when the layer's handshakes are
+	 * congested (Linux smc_hs_congested: smc_hs_wq has works waiting); the SYN-ACK then
+	 * goes without the SMC option. NULL: never congested. */
+	bool (*hs_congested)(void *ctx);
 } sock_smc_hooks;
 
 void sock_set_smc_state(sock *s, void *state); /* the layer's per-socket state */

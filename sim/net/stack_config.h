@@ -60,7 +60,7 @@ typedef struct ip_config {
 
 #define SMCR_CFG_MAX_PFIDS 16
 #define SMCR_CFG_MAX_EXCLUDED_PORTS 64
-#define SMCR_CFG_MAX_UEIDS 8
+#define SMCR_CFG_MAX_UEIDS 4 /* Linux SMC_MAX_UEID */
 #define SMCR_CFG_UEID_LEN 32
 
 /* One RoCE adapter port to activate (z/OS: PFID xxxx PORTNUM n [MTU m]). */
@@ -92,6 +92,7 @@ typedef struct smcr_config {
 	 * big-endian z/OS in network order. */
 	uint8_t clc_os_type; /* SMCR_CLC_OS_ZOS 1, SMCR_CLC_OS_LINUX 2 (model/clc.h) */
 	bool llc_v2_big_endian;
+	bool limit_hs; /* net.smc.limit_smc_hs: listeners limit handshakes (default off) */
 } smcr_config;
 
 typedef struct stack_config {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sim/engine/oom.h"
+#include "sim/net/sock.h"
 
 sim_time tcp_now(const tcp_pcb *pcb)
 {
@@ -123,6 +124,8 @@ void tcp_layer_free(tcp_layer *tl)
 	while (tl->head)
 		pcb_free(tl->head);
 	tcp_index_free(tl);
+	if (tl->smc_limited)
+		g_hash_table_destroy(tl->smc_limited);
 	free(tl);
 }
 
@@ -392,6 +395,18 @@ void tcp_set_smc(tcp_pcb *pcb, bool on)
 	pcb->smc_want = on;
 }
 
+void tcp_set_smc_limit_hs(tcp_pcb *pcb, bool on)
+{
+	pcb->smc_limit_hs = on;
+}
+
+bool tcp_smc_hs_was_limited(const stack *st, uint32_t rip, uint16_t rport)
+{
+	const tcp_layer *tl = st->tcp;
+	int64_t key = (int64_t)rip << 16 | rport;
+	return tl && tl->smc_limited && g_hash_table_contains(tl->smc_limited, &key);
+}
+
 void tcp_set_nodelay(tcp_pcb *pcb, bool on)
 {
 	pcb->nodelay = on;
@@ -506,6 +521,12 @@ int tcp_connect(tcp_pcb *pcb, uint32_t ip, uint16_t port)
 	return 0;
 }
 
+/* The SMC layer's handshake queue is congested (a listener with SMC_LIMIT_HS asks). */
+static bool smc_hs_congested(stack *st)
+{
+	return st->smc_hooks && st->smc_hooks->hs_congested && st->smc_hooks->hs_congested(st->smc_ctx);
+}
+
 /* A child for a listener (called by tcp_in.c on a SYN). */
 tcp_pcb *tcp_child_new(tcp_pcb *l, uint32_t lip, uint32_t rip, uint16_t rport)
 {
@@ -519,6 +540,14 @@ tcp_pcb *tcp_child_new(tcp_pcb *l, uint32_t lip, uint32_t rip, uint16_t rport)
 	tcp_index_set_local(c, lip, l->lport);
 	tcp_index_set_remote(c, rip, rport);
 	c->smc_want = l->smc_want;
+	if (l->smc_want && l->smc_limit_hs && smc_hs_congested(l->tl->st)) {
+		c->smc_want = false;
+		l->tl->ctr.smc_hs_limited++;
+		if (!l->tl->smc_limited)
+			l->tl->smc_limited = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+		int64_t key = (int64_t)rip << 16 | rport;
+		g_hash_table_add(l->tl->smc_limited, g_memdup2(&key, sizeof(key)));
+	}
 	c->nodelay = l->nodelay;
 	c->keepalive = l->keepalive;
 	c->keep_idle = l->keep_idle;

@@ -74,6 +74,7 @@ typedef struct tcp_counters {
 	uint64_t active_opens, passive_opens, listen_drops;
 	uint64_t conn_reset, conn_timeout, conn_refused;
 	uint64_t smc_syn_sent, smc_syn_received, smc_negotiated;
+	uint64_t smc_hs_limited; /* SYN-ACKs without the SMC option: handshakes congested */
 } tcp_counters;
 
 /* A connection's numbers, for tests and reports. */
@@ -125,6 +126,12 @@ void tcp_set_callbacks(tcp_pcb *pcb, const tcp_callbacks *cb, void *user);
 
 /* Options; set before tcp_connect/tcp_listen (children inherit the listener's). */
 void tcp_set_smc(tcp_pcb *pcb, bool on);
+/* A listener whose SYN-ACKs leave the SMC option out while the stack's SMC layer says its
+ * handshakes are congested (Linux tcp_openreq_init: ireq->smc_ok needs !smc_hs_congested). */
+void tcp_set_smc_limit_hs(tcp_pcb *pcb, bool on);
+/* Whether a listener of st answered the SYN from rip:rport without the SMC option because
+ * the SMC handshakes were congested (what a report names as the reason of a fallback). */
+bool tcp_smc_hs_was_limited(const stack *st, uint32_t rip, uint16_t rport);
 void tcp_set_nodelay(tcp_pcb *pcb, bool on);
 /* idle 0: the stack's keepalive_idle. */
 void tcp_set_keepalive(tcp_pcb *pcb, bool on, sim_time idle, sim_time interval);

@@ -63,6 +63,9 @@ struct tcp_layer {
 	uint16_t next_port; /* next ephemeral port to try */
 	uint32_t k_rto, k_persist, k_delack, k_keepalive, k_wait, k_gro, k_cork;
 	tcp_counters ctr;
+	/* peers (address << 16 | port) whose SYN a listener answered without the SMC option
+	 * because the SMC handshakes were congested; created on the first one */
+	GHashTable *smc_limited;
 };
 
 struct tcp_pcb {
@@ -100,6 +103,7 @@ struct tcp_pcb {
 
 	/* per-connection settings */
 	bool smc_want; /* send (SYN) / answer (SYN-ACK) the SMC option */
+	bool smc_limit_hs; /* listener: ask the SMC layer before answering with the option */
 	bool nodelay, keepalive;
 	sim_time keep_idle, keep_intvl;
 	uint32_t sndbuf_size, rcvbuf_size;

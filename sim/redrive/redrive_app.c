@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "model/byteorder.h"
+#include "model/llc.h"
 #include "sim/app/app_recorded.h"
 #include "sim/redrive/redrive_int.h"
 
@@ -285,6 +286,26 @@ static void rd_app_script(redrive *rd, app_rec_script *s)
 	}
 }
 
+/* O's DELETE LINK ALL of an operator (reason SMC_LLC_DEL_OP_INIT_TERM, a request no
+ * DELETE LINK of R's came before): `rmmod smc` or interop --end-lgr; 0 when none. */
+static uint64_t operator_end_gate(const redrive *rd)
+{
+	for (size_t i = 0; i < rd->n_msgs; i++) {
+		const rd_msg *m = &rd->msgs[i];
+		smcr_llc_msg l;
+		smcr_decode_err e;
+		if (m->kind != REPLAY_MSG_LLC || smcr_llc_decode(&l, m->data, m->len, &e) || l.type != SMCR_LLC_DELETE_LINK)
+			continue;
+		if (m->from_r)
+			return 0; /* the fed side ended it first: ours only answers */
+		if (!(l.flags & SMCR_LLC_FLAG_RESP) && (l.flags & SMCR_LLC_FLAG_DEL_LINK_ALL) &&
+		    l.u.delete_link.reason == SMCR_LLC_DEL_OP_INIT_TERM)
+			return i + 1;
+		return 0;
+	}
+	return 0;
+}
+
 static void rd_app_script_free(app_rec_script *s)
 {
 	for (size_t i = 0; i < s->n_conns; i++)
@@ -317,6 +338,7 @@ int rd_app_start(redrive *rd, stack *o_stack, smc_layer *o_layer, char *err, siz
 {
 	app_rec_script s;
 	rd_app_script(rd, &s);
+	s.end_lgr_gate = operator_end_gate(rd);
 	uint64_t seed = rd->o.has_seed ? rd->o.seed : 1;
 	/* a step held by missing data goes on after half the feeder's wait, so that what it
 	 * sends still comes before the feeder gives up on it */

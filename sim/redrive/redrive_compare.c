@@ -55,6 +55,16 @@ int rd_map_pair(rd_map *m, rd_kind k, const void *live, const void *rec, size_t 
 	return 0;
 }
 
+/* Forget the pairs of live or rec (an RMB that another connection reuses). */
+static void map_unpair(rd_map *m, rd_kind k, const void *live, const void *rec, size_t len)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < m->n[k]; i++)
+		if (memcmp(m->p[k][i].a, live, len) && memcmp(m->p[k][i].b, rec, len))
+			m->p[k][j++] = m->p[k][i];
+	m->n[k] = j;
+}
+
 /* The other side of the pair whose recorded (b) or live (a) value is `key`. */
 static bool map_find(const rd_map *m, rd_kind k, bool by_rec, const void *key, size_t len, void *out)
 {
@@ -73,7 +83,7 @@ bool rd_map_live(const rd_map *m, rd_kind k, const void *rec, size_t len, void *
 	return map_find(m, k, true, rec, len, live_out);
 }
 
-static bool rd_map_rec(const rd_map *m, rd_kind k, const void *live, size_t len, void *rec_out)
+bool rd_map_rec(const rd_map *m, rd_kind k, const void *live, size_t len, void *rec_out)
 {
 	return map_find(m, k, false, live, len, rec_out);
 }
@@ -196,11 +206,41 @@ static void theirs32(cmp *c, const char *field, rd_kind k, uint32_t *ours, uint3
 	*ours = get_be32(a);
 }
 
-/* An RMB of ours named as (rkey, address): pair both, remember the RMB. */
-static void own_rmb(cmp *c, uint32_t *rkey, uint64_t *va, uint32_t rec_rkey, uint64_t rec_va, uint32_t size)
+/* Our side announces an RMB for a new connection (CONFIRM RKEY, Accept, Confirm) that is
+ * paired with another recorded RMB, or Linux announces one that is paired with another of
+ * ours: the two took different buffers (a free one reused, or a new one). Which buffers are free when a connection
+ * takes one depends on when the DELETE RKEY of the connections before it completed
+ * (smcr_buf_unuse sets used = 0 after the response, in another work item than the
+ * handshake's), so the two RMBs are paired anew for this connection and a note says so. */
+static void repair_reused_rmb(cmp *c, uint32_t live_rkey, uint64_t live_va, uint32_t rec_rkey, uint64_t rec_va)
+{
+	redrive *rd = c->rd;
+	const rd_rmb *ol = rd_rmb_by_live(rd, true, live_rkey), *orr = rd_rmb_by_rec(rd, true, rec_rkey);
+	bool ours_elsewhere = ol && (ol->rec_rkey != rec_rkey || ol->rec_va != rec_va);
+	bool recs_elsewhere = orr && (orr->live_rkey != live_rkey || orr->live_va != live_va);
+	if (!ours_elsewhere && !recs_elsewhere)
+		return;
+	uint8_t a[8], b[8];
+	put_be32(a, live_rkey);
+	put_be32(b, rec_rkey);
+	map_unpair(&rd->map_o, RD_RKEY, a, b, 4);
+	put_be64(a, live_va);
+	put_be64(b, rec_va);
+	map_unpair(&rd->map_o, RD_VADDR, a, b, 8);
+	rd_note(rd, "frame %" PRIu64 ": our side took %s RMB, Linux %s one: which buffers are free then depends on when "
+	            "the DELETE RKEYs before completed",
+	        c->rec->frame, ol ? "an earlier" : "a new", orr ? "an earlier" : "a new");
+}
+
+/* An RMB of ours named as (rkey, address): pair both, remember the RMB. `announce`: it is
+ * given to the peer for a connection here (it may be a reused buffer). */
+static void own_rmb(cmp *c, uint32_t *rkey, uint64_t *va, uint32_t rec_rkey, uint64_t rec_va, uint32_t size,
+                    bool announce)
 {
 	uint32_t live_rkey = *rkey;
 	uint64_t live_va = *va;
+	if (announce)
+		repair_reused_rmb(c, live_rkey, live_va, rec_rkey, rec_va);
 	own32(c, "rkey", RD_RKEY, rkey, rec_rkey);
 	uint8_t a[8], b[8];
 	put_be64(a, *va);
@@ -297,7 +337,7 @@ static void compare_clc(cmp *c, const uint8_t *ours, uint32_t len)
 		own32(c, "QPN", RD_QPN, &a.qpn, b.qpn);
 		own32(c, "alert token", RD_TOKEN, &a.rmbe_alert_token, b.rmbe_alert_token);
 		own32(c, "PSN", RD_PSN, &a.psn, b.psn);
-		own_rmb(c, &a.rkey, &a.rmb_vaddr, b.rkey, b.rmb_vaddr, smcr_rmbe_size_bytes(a.rmbe_size));
+		own_rmb(c, &a.rkey, &a.rmb_vaddr, b.rkey, b.rmb_vaddr, smcr_rmbe_size_bytes(a.rmbe_size), true);
 		for (uint8_t i = 0; i < a.n_gids && i < b.n_gids; i++)
 			own(c, "GID list", RD_GID, a.gids[i], b.gids[i], 16);
 		n = smcr_clc_encode_accept(out, sizeof(out), &a);
@@ -351,11 +391,12 @@ static void compare_llc(cmp *c, const uint8_t *ours, uint32_t len)
 		own32(c, "QPN", RD_QPN, &a.u.add_link.qpn, b.u.add_link.qpn);
 		own(c, "link number", RD_LINK_NUM, &a.u.add_link.link_id, &b.u.add_link.link_id, 1);
 		own32(c, "PSN", RD_PSN, &a.u.add_link.psn, b.u.add_link.psn);
-		theirs(c, "client target GID", RD_GID, a.u.add_link.client_target_gid, b.u.add_link.client_target_gid, 16);
+		/* the sender's own GID on the new link (smc_llc_fill_ext_v2: link_new->gid) */
+		own(c, "client target GID", RD_GID, a.u.add_link.client_target_gid, b.u.add_link.client_target_gid, 16);
 		for (uint16_t i = 0; i < a.u.add_link.n_rkeys && i < b.u.add_link.n_rkeys; i++) {
 			own32(c, "rkey (known)", RD_RKEY, &a.u.add_link.rkeys[i].rkey_known, b.u.add_link.rkeys[i].rkey_known);
 			own_rmb(c, &a.u.add_link.rkeys[i].rkey_new, &a.u.add_link.rkeys[i].vaddr_new,
-			        b.u.add_link.rkeys[i].rkey_new, b.u.add_link.rkeys[i].vaddr_new, 0);
+			        b.u.add_link.rkeys[i].rkey_new, b.u.add_link.rkeys[i].vaddr_new, 0, false);
 		}
 		break;
 	case SMCR_LLC_ADD_LINK_CONT:
@@ -364,7 +405,7 @@ static void compare_llc(cmp *c, const uint8_t *ours, uint32_t len)
 			own32(c, "rkey (known)", RD_RKEY, &a.u.add_link_cont.rkeys[i].rkey_known,
 			      b.u.add_link_cont.rkeys[i].rkey_known);
 			own_rmb(c, &a.u.add_link_cont.rkeys[i].rkey_new, &a.u.add_link_cont.rkeys[i].vaddr_new,
-			        b.u.add_link_cont.rkeys[i].rkey_new, b.u.add_link_cont.rkeys[i].vaddr_new, 0);
+			        b.u.add_link_cont.rkeys[i].rkey_new, b.u.add_link_cont.rkeys[i].vaddr_new, 0, false);
 		}
 		break;
 	case SMCR_LLC_DELETE_LINK:
@@ -373,12 +414,13 @@ static void compare_llc(cmp *c, const uint8_t *ours, uint32_t len)
 	case SMCR_LLC_CONFIRM_RKEY:
 		/* a request names our RMB; the response echoes the fed side's request */
 		if (!resp) {
-			own_rmb(c, &a.u.confirm_rkey.rkey, &a.u.confirm_rkey.vaddr, b.u.confirm_rkey.rkey, b.u.confirm_rkey.vaddr, 0);
+			own_rmb(c, &a.u.confirm_rkey.rkey, &a.u.confirm_rkey.vaddr, b.u.confirm_rkey.rkey, b.u.confirm_rkey.vaddr, 0,
+			        true);
 			for (uint8_t i = 0; i < a.u.confirm_rkey.n_other && i < b.u.confirm_rkey.n_other && i < 2; i++) {
 				own(c, "link number", RD_LINK_NUM, &a.u.confirm_rkey.other[i].link_id, &b.u.confirm_rkey.other[i].link_id,
 				    1);
 				own_rmb(c, &a.u.confirm_rkey.other[i].rkey, &a.u.confirm_rkey.other[i].vaddr,
-				        b.u.confirm_rkey.other[i].rkey, b.u.confirm_rkey.other[i].vaddr, 0);
+				        b.u.confirm_rkey.other[i].rkey, b.u.confirm_rkey.other[i].vaddr, 0, false);
 			}
 		} else {
 			theirs_rmb(c, &a.u.confirm_rkey.rkey, &a.u.confirm_rkey.vaddr, b.u.confirm_rkey.rkey, b.u.confirm_rkey.vaddr);

@@ -235,7 +235,71 @@ static void qp_connect(rd_feed *f, fd_link *l)
 
 static void pump(rd_feed *f);
 
-/* The next recorded O message of a stream that is not paired yet. */
+/* An LLC message's flow: its type and whether it is a response (byte 3, 0x80). */
+static bool llc_same_flow(const uint8_t *a, uint32_t alen, const uint8_t *b, uint32_t blen)
+{
+	return alen > 3 && blen > 3 && a[0] == b[0] && (a[3] & SMCR_LLC_FLAG_RESP) == (b[3] & SMCR_LLC_FLAG_RESP);
+}
+
+/* The next recorded O message of a stream that is not paired yet. An LLC message of ours
+ * pairs with the next recorded one of its own flow (type, request or response): Linux
+ * runs a link group's local flow (our requests) and its answers to the peer's requests
+ * (the remote flow) side by side, so which of the two leaves first is a matter of timing
+ * (work queues), not of the protocol. Where that order differs from the recording, a
+ * note says so. */
+/* Our DELETE RKEY request names an RMB of ours: the recorded rkey paired with it, or 0. */
+static uint32_t delete_rkey_rec(const redrive *rd, const uint8_t *p, uint32_t len)
+{
+	smcr_llc_msg a;
+	smcr_decode_err e;
+	if (smcr_llc_decode(&a, p, len, &e) || a.type != SMCR_LLC_DELETE_RKEY || (a.flags & SMCR_LLC_FLAG_RESP) ||
+	    !a.u.delete_rkey.n_rkeys)
+		return 0;
+	uint8_t live[4], rec[4];
+	put_be32(live, a.u.delete_rkey.rkeys[0]);
+	return rd_map_rec(&rd->map_o, RD_RKEY, live, 4, rec) ? get_be32(rec) : 0;
+}
+
+/* A recorded DELETE RKEY request for that recorded rkey. */
+static bool deletes_rkey(const rd_msg *m, uint32_t rec_rkey)
+{
+	smcr_llc_msg a;
+	smcr_decode_err e;
+	return rec_rkey && !smcr_llc_decode(&a, m->data, m->len, &e) && a.type == SMCR_LLC_DELETE_RKEY &&
+	       a.u.delete_rkey.n_rkeys && a.u.delete_rkey.rkeys[0] == rec_rkey;
+}
+
+static rd_msg *next_recorded_llc(rd_feed *f, uint32_t lgr, const uint8_t *p, uint32_t len)
+{
+	redrive *rd = f->rd;
+	rd_msg *first = NULL;
+	/* a DELETE RKEY request goes with Linux's for the same RMB: which connection closes
+	 * first, and so whose buffer is withdrawn first, is the applications' timing */
+	uint32_t rec_rkey = delete_rkey_rec(rd, p, len);
+	for (size_t i = 0; rec_rkey && i < rd->n_msgs; i++) {
+		rd_msg *m = &rd->msgs[i];
+		if (!m->from_r && !m->done && !m->second_link && m->kind == REPLAY_MSG_LLC && m->lgr == lgr &&
+		    llc_same_flow(m->data, m->len, p, len) && deletes_rkey(m, rec_rkey))
+			return m;
+	}
+	for (size_t i = 0; i < rd->n_msgs; i++) {
+		rd_msg *m = &rd->msgs[i];
+		if (m->from_r || m->done || m->second_link || m->kind != REPLAY_MSG_LLC || m->lgr != lgr)
+			continue;
+		if (!first)
+			first = m;
+		if (!llc_same_flow(m->data, m->len, p, len))
+			continue;
+		if (m != first)
+			rd_note(rd, "our LLC message for frame %" PRIu64 " left before the one for frame %" PRIu64
+			            ", which Linux sent first: a request of one flow and the answer of another, in the order "
+			            "of their work items",
+			        m->frame, first->frame);
+		return m;
+	}
+	return first;
+}
+
 static rd_msg *next_recorded(rd_feed *f, replay_msg_kind kind, uint32_t conn, uint32_t lgr, uint32_t rkey)
 {
 	redrive *rd = f->rd;
@@ -254,6 +318,17 @@ static rd_msg *next_recorded(rd_feed *f, replay_msg_kind kind, uint32_t conn, ui
 	return NULL;
 }
 
+/* Every message the recording has from our side is paired: what our side sends now comes
+ * after the recorded conversation. */
+static bool recording_over(const rd_feed *f)
+{
+	const redrive *rd = f->rd;
+	for (size_t i = 0; i < rd->n_msgs; i++)
+		if (!rd->msgs[i].from_r && !rd->msgs[i].done && !rd->msgs[i].second_link)
+			return false;
+	return true;
+}
+
 static void ours(rd_feed *f, replay_msg_kind kind, uint32_t conn, uint32_t lgr, const uint8_t *p, uint32_t len,
                  uint32_t w_rkey, uint64_t w_va)
 {
@@ -265,7 +340,15 @@ static void ours(rd_feed *f, replay_msg_kind kind, uint32_t conn, uint32_t lgr, 
 		const rd_rmb *r = rd_rmb_by_live(rd, false, w_rkey);
 		rec_rkey = r ? r->rec_rkey : 0;
 	}
-	rd_msg *m = next_recorded(f, kind, conn, lgr, rec_rkey);
+	rd_msg *m = kind == REPLAY_MSG_LLC ? next_recorded_llc(f, lgr, p, len) : next_recorded(f, kind, conn, lgr, rec_rkey);
+	if (!m && kind == REPLAY_MSG_LLC && len > 3 && (p[3] & SMCR_LLC_FLAG_RESP) && recording_over(f)) {
+		/* the fed side's last request, which the recorded side never answered: the
+		 * capture (the VM) ended first */
+		rd_note(rd, "our side answered the fed side's last LLC request, which the recording ends without an answer "
+		            "to");
+		pump(f);
+		return;
+	}
 	if (!m) {
 		rd->res->extra++;
 		rd_msg x = { .kind = kind, .data = (uint8_t *)p, .len = len };
@@ -890,6 +973,82 @@ static bool is_dependency(const rd_msg *m)
 	return !m->from_r && !m->second_link && m->kind != REPLAY_MSG_WRITE;
 }
 
+/* CONFIRM RKEY and DELETE RKEY: Linux answers the peer's from the remote flow while its
+ * own local rkey flow runs (smc_llc_flow_initiate allows SMC_LLC_FLOW_RKEY beside a
+ * remote RKEY flow). */
+static bool rkey_type(uint8_t type_byte)
+{
+	uint8_t t = type_byte & 0x1f; /* v1 and v2 (0x2N) numbers alike */
+	return t == (SMCR_LLC_CONFIRM_RKEY & 0x1f) || t == (SMCR_LLC_DELETE_RKEY & 0x1f);
+}
+
+/* Whether the fed message r waits for our message o (recorded before it). A fed LLC
+ * response waits only for our request it answers (same type); a fed CONFIRM/DELETE RKEY
+ * request not for our rkey messages, which run beside it (which of two such messages
+ * leaves first is a matter of work-item timing); everything else waits for every message
+ * of ours recorded before it (ADD/DELETE LINK and the rest run one flow at a time). */
+static bool waits_for(const rd_msg *r, const rd_msg *o)
+{
+	if (!is_dependency(o))
+		return false;
+	if (r->kind != REPLAY_MSG_LLC || o->kind != REPLAY_MSG_LLC || r->len < 4 || o->len < 4)
+		return true;
+	bool r_resp = r->data[3] & SMCR_LLC_FLAG_RESP, o_resp = o->data[3] & SMCR_LLC_FLAG_RESP;
+	if (r_resp)
+		return !o_resp && r->data[0] == o->data[0];
+	if (rkey_type(r->data[0]) && rkey_type(o->data[0]))
+		return false;
+	return true;
+}
+
+static bool ready_deps(const rd_feed *f, size_t r_idx)
+{
+	const redrive *rd = f->rd;
+	for (size_t j = f->dep_scan; j < r_idx; j++)
+		if (!rd->msgs[j].done && waits_for(&rd->msgs[r_idx], &rd->msgs[j]))
+			return false;
+	return true;
+}
+
+static void sent(rd_feed *f, rd_msg *m, sim_time now)
+{
+	send_msg(f, m);
+	m->done = true;
+	m->fed_at = now;
+	app_recorded_poke(f->rd->app);
+	f->any_sent = true;
+	f->last_activity = now;
+	f->blocked = false;
+}
+
+/* The fed side's next LLC message waits for one of ours that our core sends only after
+ * its own LLC flow ends (a request our side makes later than Linux did): a later LLC
+ * message of the fed side that is ready (an answer to what our side did send) goes
+ * first, as the fed side's remote flow would have answered it, keeping the order within
+ * each flow. Only across LLC messages: everything else keeps the recorded order. */
+static bool send_overtaking(rd_feed *f, sim_time now)
+{
+	redrive *rd = f->rd;
+	for (size_t j = f->next_r + 1; j < rd->n_msgs; j++) {
+		rd_msg *x = &rd->msgs[j];
+		if (x->done || !x->from_r)
+			continue;
+		if (x->kind != REPLAY_MSG_LLC)
+			return false;
+		bool earlier_same_flow = false;
+		for (size_t k = f->next_r; k < j && !earlier_same_flow; k++) {
+			const rd_msg *y = &rd->msgs[k];
+			earlier_same_flow = y->from_r && !y->done && y->kind == REPLAY_MSG_LLC &&
+			                    llc_same_flow(y->data, y->len, x->data, x->len);
+		}
+		if (earlier_same_flow || !ready_deps(f, j) || !transport_ready(f, x))
+			continue;
+		sent(f, x, now);
+		return true;
+	}
+	return false;
+}
+
 static void pump_ev(sim_engine *eng, sim_event *ev)
 {
 	(void)eng;
@@ -909,7 +1068,9 @@ static void pump(rd_feed *f)
 		while (f->dep_scan < f->next_r &&
 		       (!is_dependency(&rd->msgs[f->dep_scan]) || rd->msgs[f->dep_scan].done))
 			f->dep_scan++;
-		bool deps = f->dep_scan >= f->next_r;
+		bool deps = ready_deps(f, f->next_r);
+		if (!deps && m->kind == REPLAY_MSG_LLC && send_overtaking(f, now))
+			continue;
 		sim_time due = f->any_sent ? f->last_sent_at + (m->time_ns - f->last_sent_rec) : START_NS;
 		/* a reaction: not sooner after our message it answers than recorded */
 		for (size_t j = f->next_r; j > 0; j--) {

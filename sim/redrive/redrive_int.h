@@ -128,6 +128,7 @@ void rd_map_free(rd_map *m);
  * -1 when either side is already paired otherwise (*other gets that partner). */
 int rd_map_pair(rd_map *m, rd_kind k, const void *live, const void *rec, size_t len, void *other);
 bool rd_map_live(const rd_map *m, rd_kind k, const void *rec, size_t len, void *live_out);
+bool rd_map_rec(const rd_map *m, rd_kind k, const void *live, size_t len, void *rec_out);
 void rd_rmb_add(redrive *rd, bool ours, uint32_t rec_rkey, uint64_t rec_va, uint32_t live_rkey, uint64_t live_va,
                 uint32_t size);
 const rd_rmb *rd_rmb_by_rec(const redrive *rd, bool ours, uint32_t rec_rkey);

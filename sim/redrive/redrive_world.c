@@ -24,6 +24,7 @@ typedef struct rd_facts {
 	uint8_t prefix_len;
 	uint32_t mtu_bytes;
 	uint32_t o_rmb_bytes;
+	uint64_t o_testlink_ns; /* O's TEST_LINK idle time, from its requests; 0 unknown */
 } rd_facts;
 
 static void trim_blank(char *dst, const char *src, size_t n)
@@ -48,7 +49,8 @@ static void facts_proposal(const rd_msg *m, rd_facts *f)
 	/* O's own Proposal: its EIDs and release as they were */
 	f->o_proposed = true;
 	f->n_eids = 0;
-	for (uint8_t i = 0; i < p.n_eids && i < SMCR_MAX_EIDS; i++) {
+	/* a stack's table holds SMCR_MAX_UEIDS (Linux: 4); a Proposal may carry more */
+	for (uint8_t i = 0; i < p.n_eids && i < SMCR_MAX_EIDS && f->n_eids < SMCR_MAX_UEIDS; i++) {
 		trim_blank(f->eids[f->n_eids], p.eids[i], SMCR_EID_LEN);
 		if (f->eids[f->n_eids][0])
 			f->n_eids++;
@@ -87,6 +89,25 @@ static void facts_accept(const rd_msg *m, rd_facts *f)
 	}
 }
 
+/* O's TEST_LINK interval: its requests on an idle link come the idle time after the
+ * answer to the one before (Linux's smc_llc_testlink_work measures from wr_rx_tstamp),
+ * so the shortest gap between two, cut to 100 ms, is it (a lab's RTT is far below). */
+static void facts_testlink(const redrive *rd, rd_facts *f)
+{
+	uint64_t last = 0, best = 0;
+	for (size_t i = 0; i < rd->n_msgs; i++) {
+		const rd_msg *m = &rd->msgs[i];
+		if (m->from_r || m->kind != REPLAY_MSG_LLC || m->len < 4 || (m->data[0] & 0x1f) != (SMCR_LLC_TEST_LINK & 0x1f) ||
+		    (m->data[3] & SMCR_LLC_FLAG_RESP))
+			continue;
+		if (last && m->time_ns > last && (!best || m->time_ns - last < best))
+			best = m->time_ns - last;
+		last = m->time_ns;
+	}
+	if (best >= 1000000000ull)
+		f->o_testlink_ns = best / 100000000ull * 100000000ull;
+}
+
 static void facts(const redrive *rd, rd_facts *f)
 {
 	memset(f, 0, sizeof(*f));
@@ -105,6 +126,7 @@ static void facts(const redrive *rd, rd_facts *f)
 		else if (m->data[4] == SMCR_CLC_DECLINE && !m->from_r && (m->data[7] >> 4) >= 2 && f->version < 2)
 			f->version = 2; /* O declined in v2 format: it speaks v2, with or without a UEID */
 	}
+	facts_testlink(rd, f);
 }
 
 static uint32_t mask_of(uint8_t len) { return len ? ~0u << (32 - len) : 0; }
@@ -138,7 +160,7 @@ static void write_scenario(const redrive *rd, char *out, size_t n)
 	} else {
 		snprintf(v2, sizeof(v2), " v2=no");
 	}
-	char extra[96] = "";
+	char extra[160] = "";
 	size_t k = 0;
 	if (f.o_rmb_bytes)
 		k += (size_t)snprintf(extra + k, sizeof(extra) - k, " rmbsize=%" PRIu32, f.o_rmb_bytes);
@@ -147,7 +169,9 @@ static void write_scenario(const redrive *rd, char *out, size_t n)
 	if (f.o_release == 1 && f.o_max_links >= 1 && f.o_max_links <= 2)
 		k += (size_t)snprintf(extra + k, sizeof(extra) - k, " maxlinks=%u", (unsigned)f.o_max_links);
 	if (f.o_release == 1 && f.o_max_conns >= 16)
-		snprintf(extra + k, sizeof(extra) - k, " maxconns=%u", (unsigned)f.o_max_conns);
+		k += (size_t)snprintf(extra + k, sizeof(extra) - k, " maxconns=%u", (unsigned)f.o_max_conns);
+	if (f.o_testlink_ns)
+		snprintf(extra + k, sizeof(extra) - k, " testlink=%" PRIu64 "ms", f.o_testlink_ns / 1000000u);
 	uint32_t m = mask_of(f.prefix_len);
 	bool routed = (rd->o_ip & m) != (rd->r_ip & m) && f.prefix_len <= 30;
 	char o_route[64] = "", r_route[64] = "", router[400] = "";

@@ -327,22 +327,22 @@ static void add_lgr_rows(build *b, uint32_t gi)
 		                                   : two_local               ? REPORT_LGR_ASYMP
 		                                   : two_remote              ? REPORT_LGR_ASYML
 		                                                             : REPORT_LGR_SINGLE;
-		/* buffer storage: this side's RMBs, each rkey once */
-		uint32_t seen[64];
-		unsigned n_seen = 0;
+		/* buffer storage: this side's RMBs, each buffer once. A buffer is its address:
+		 * one reused for a later connection keeps it (its DMA mapping stays with the
+		 * lgr, smcr_buf_map_link) even where it comes back under a new rkey; an RMB
+		 * whose address the capture did not show is told apart by its rkey. */
+		GHashTable *seen = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 		for (uint32_t ci = b->first_conn[gi - 1]; ci; ci = b->next_conn[ci - 1]) {
 			const rp_conn *c = RP_CONN(d, ci);
 			if (conn_live(d, c))
 				rg->n_conns++;
-			bool dup = false;
-			for (unsigned k = 0; k < n_seen; k++)
-				dup |= seen[k] == c->h[s].rkey;
-			if (!dup) {
+			int64_t key = c->h[s].rmb_vaddr ? (int64_t)c->h[s].rmb_vaddr : -1 - (int64_t)c->h[s].rkey;
+			if (!g_hash_table_contains(seen, &key)) {
 				rg->buf_storage += c->h[s].rmbe_size;
-				if (n_seen < G_N_ELEMENTS(seen))
-					seen[n_seen++] = c->h[s].rkey;
+				g_hash_table_add(seen, g_memdup2(&key, sizeof(key)));
 			}
 		}
+		g_hash_table_destroy(seen);
 	}
 }
 

@@ -144,6 +144,10 @@ static void delete_link(replay_decoder *d, uint32_t li, int s, const smcr_llc_ms
 	             smcr_llc_del_reason_text(reason));
 }
 
+/* Linux's SMC_CONN_PER_LGR_MAX and SMC_LINKS_ADD_LNK_MAX (net/smc/smc_core.h) */
+#define RP_CONN_PER_LGR_MAX 255
+#define RP_LINKS_ADD_LNK_MAX 2
+
 static void llc_confirm_link(replay_decoder *d, uint32_t li, int s, const smcr_llc_msg *m)
 {
 	rp_link *l = RP_LINK(d, li);
@@ -155,8 +159,12 @@ static void llc_confirm_link(replay_decoder *d, uint32_t li, int s, const smcr_l
 		rp_note(d, "CONFIRM LINK from the %s names QP 0x%06x, the link's %s QP is 0x%06x", side_name(s),
 		        m->u.confirm_link.qpn, side_name(s), l->ep[s].qpn);
 	if (!(m->flags & SMCR_LLC_FLAG_RESP)) {
-		g->max_links = m->u.confirm_link.max_links;
-		g->max_conns = m->u.confirm_link.max_conns;
+		/* a v1 or v2.0 sender leaves max_conns 0 (smc_llc_send_confirm_link fills it only
+		 * for a v2.1 peer); the kernel's lgr then has SMC_CONN_PER_LGR_MAX (smc_lgr_create
+		 * via smc_clc_srv_v2x_features_validate's default), which netlink reports: 255.
+		 * A v2.1 group negotiates 16..255, never 0. */
+		g->max_links = m->u.confirm_link.max_links ? m->u.confirm_link.max_links : RP_LINKS_ADD_LNK_MAX;
+		g->max_conns = m->u.confirm_link.max_conns ? m->u.confirm_link.max_conns : RP_CONN_PER_LGR_MAX;
 		if (!l->confirm_req_frame)
 			l->confirm_req_frame = d->frame;
 	} else {

@@ -132,6 +132,7 @@ typedef struct report_stats {
 	uint64_t tx_size_small, tx_size_small_peer; /* sends longer than the send buffer; than the peer RMBE */
 	uint64_t rx_downgrades, rx_reuses, tx_downgrades, tx_reuses; /* RMBs; send buffers */
 	uint64_t urg_data_cnt;              /* urgent data sent or read (the one special call modelled) */
+	uint64_t cork_cnt, ndly_cnt;        /* TCP_CORK released / TCP_NODELAY set past the handshake */
 	uint32_t n_fallbacks;
 	uint32_t clnt_fb_seq, srv_fb_seq; /* the last seq given on each side */
 	report_fallback fallbacks[REPORT_MAX_FALLBACKS];

@@ -143,6 +143,8 @@ void report_core_stats(report_stats *rs, const smcr_ctx *ctx)
 	rs->tx_downgrades = s.sndbuf_downgrade;
 	rs->tx_reuses = s.sndbuf_reuse;
 	rs->urg_data_cnt = s.urg_tx_cnt + s.urg_rx_cnt;
+	rs->cork_cnt = s.cork_cnt;
+	rs->ndly_cnt = s.ndly_cnt;
 	for (int i = 0; i < SMCR_MAX_FBACK_RSN; i++) {
 		for (uint32_t n = 0; n < s.clnt_fback_rsn[i].count; n++)
 			report_stats_add_fallback(rs, s.clnt_fback_rsn[i].code, false);

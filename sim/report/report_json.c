@@ -55,6 +55,8 @@ static void kv_cursor(json_writer *w, const char *key, report_cursor c)
 	json_end_object(w);
 }
 
+/* smc_stats beyond smc-tools' `smcr stats` (per-call payload sizes, buffer counters,
+ * cork and nodelay counts, buffers in use): only where the stack's core was there to count */
 static void write_stats(json_writer *w, const report_stats *st)
 {
 	json_key(w, "stats");
@@ -94,6 +96,8 @@ static void write_stats(json_writer *w, const report_stats *st)
 	json_kv_uint(w, "tx_buffer_downgrades", st->tx_downgrades);
 	json_kv_uint(w, "tx_buffer_reuses", st->tx_reuses);
 	json_kv_uint(w, "urgent_data", st->urg_data_cnt);
+	json_kv_uint(w, "cork", st->cork_cnt);
+	json_kv_uint(w, "nodelay", st->ndly_cnt);
 	json_key(w, "fallbacks");
 	json_begin_array(w);
 	for (uint32_t i = 0; i < st->n_fallbacks; i++) {

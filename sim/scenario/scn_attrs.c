@@ -152,7 +152,7 @@ static bool parse_ueids(const char *text, scn_val *out, const char **why)
 		if (!ok)
 			break;
 		if (out->n_ueids == SCN_MAX_UEIDS) {
-			*why = "expected at most 8 UEIDs";
+			*why = "expected at most 4 UEIDs (Linux's table holds 4, SMC_MAX_UEID)";
 			ok = false;
 			break;
 		}

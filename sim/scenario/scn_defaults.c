@@ -86,6 +86,8 @@ const scn_default scn_defaults[] = {
 	{ "stack", "personality", { "linux", "linux" }, "", SCN_DEF_VALUE },
 	{ "stack", "hostname", { "NAME", "NAME" }, "the stack's name", SCN_DEF_DERIVED },
 	{ "stack", "host", { "zos", "linux" }, "the host's cost profile (`host` statement below; docs/hosts.md)", SCN_DEF_VALUE },
+	/* scn_kernel.c: the presets and their sources, printed after this table */
+	{ "stack", "kernel", { "-", SCN_KERNEL_DEFAULT_TEXT }, "Linux kernel version: its smcr defaults (presets below)", SCN_DEF_VALUE },
 	{ "stack", "vmac", { "generated per stack and PFID", "the port's MAC" }, "MAC of the RoCE function a stack uses (shared adapters: one per stack)", SCN_DEF_INFO },
 	{ "stack", "os", { "1 (z/OS)", "2 (Linux)" }, "OS type in CLC v2 messages", SCN_DEF_INFO },
 	/* Linux writes u16 length_v2 in host order (little-endian on x86); z/OS is big-endian */
@@ -124,8 +126,13 @@ const scn_default scn_defaults[] = {
 	{ "smcr", "testlink", { "30s", "30s" }, "LLC TEST_LINK idle time [lx-smc]", SCN_DEF_VALUE },
 	{ "smcr", "maxlinks", { "2", "2" }, "links per link group (v2.1) [lx-smc]", SCN_DEF_VALUE },
 	{ "smcr", "maxconns", { "255", "255" }, "connections per link group (v2.1) [lx-smc]", SCN_DEF_VALUE },
-	/* Linux 6.7 on proposes SMC-Rv2.1 (SMC_RELEASE 1); 6.1 proposes release 0 */
-	{ "smcr", "release", { "1", "1" }, "SMC-Rv2 release proposed (0: v2.0, 1: v2.1) [lx-smc]", SCN_DEF_VALUE },
+	/* Linux 6.6 on proposes SMC-Rv2.1 (SMC_RELEASE 1); 6.1 proposes release 0 */
+	{ "smcr", "release", { "1", "1" }, "SMC-Rv2 release proposed (0: v2.0, 1: v2.1) [lx-smc][kernel]", SCN_DEF_VALUE },
+	/* SMC_AUTOCORKING_DEFAULT_SIZE 0x10000 (net/smc/smc.h); z/OS: the same assumed */
+	{ "smcr", "autocork", { "64K", "64K" }, "net.smc.autocorking_size: hold at most min(sndbuf/2, this), 0 = off [kernel]", SCN_DEF_VALUE },
+	{ "smcr", "limiths", { "no", "no" }, "net.smc.limit_smc_hs: listeners limit SMC handshakes [kernel]", SCN_DEF_VALUE },
+	/* smc_hs_wq: per-CPU workqueue, max_active WQ_DFL_ACTIVE (one CPU's pool assumed) */
+	{ "smcr", "hsqueue", { "256", "256" }, "handshakes run at once before the queue counts as congested (WQ_DFL_ACTIVE)", SCN_DEF_VALUE },
 	{ "smcr pfid", "port", { "1", "1" }, "PORTNUM 1 [zos-gc]", SCN_DEF_VALUE },
 	{ "smcr pfid", "mtu", { "smcr mtu", "smcr mtu" }, "the stack's `smcr mtu=`", SCN_DEF_DERIVED },
 
@@ -135,6 +142,10 @@ const scn_default scn_defaults[] = {
 	{ "app", "conns", { "1", "1" }, "connect: connections opened", SCN_DEF_VALUE },
 	{ "app", "interval", { "0", "0" }, "connect: between opening connections", SCN_DEF_VALUE },
 	{ "app", "close", { "after", "after" }, "connect: close when the exchange is done", SCN_DEF_VALUE },
+	{ "app", "cork", { "no", "no" }, "TCP_CORK: each message held until written whole, then uncorked", SCN_DEF_VALUE },
+	{ "app", "more", { "no", "no" }, "MSG_MORE on every piece of a message but its last", SCN_DEF_VALUE },
+	{ "app", "nodelay", { "yes", "yes" }, "TCP_NODELAY", SCN_DEF_VALUE },
+	{ "app", "limiths", { "", "" }, "listen: SMC_LIMIT_HS socket option; the stack's limiths", SCN_DEF_UNSET },
 	{ "app bulk", "bytes", { "1M", "1M" }, "", SCN_DEF_VALUE },
 	{ "app echo", "bytes", { "64K", "64K" }, "", SCN_DEF_VALUE },
 	{ "app bulk", "write", { "64K", "64K" }, "bytes per send call, and per receive call at the sink (qperf msg_size)", SCN_DEF_VALUE },
@@ -230,9 +241,11 @@ void scn_print_defaults(FILE *out)
 	             "[zos-tc] z/OS TCPCONFIG (INTERVAL 120 min, TCPRCVBUFRSIZE/TCPSENDBFRSIZE 65536);\n"
 	             "[lx-smc] Linux net.smc sysctls (rmem/wmem 64 KiB, smcr_testlink_time 30 s,\n"
 	             "smcr_max_links_per_lgr 2, smcr_max_conns_per_lgr 255); [lx-tcp] net.ipv4.tcp_keepalive_time 7200 s;\n"
-	             "[digest] the team's SMC-R protocol digest (RMBE sizes, IB MTUs);\n"
+	             "[digest] the team's SMC-R protocol digest (RMBE sizes, IB MTUs); [kernel] the Linux kernel\n"
+	             "presets below;\n"
 	             "[dcqcn] Zhu et al., Congestion Control for Large-Scale RDMA Deployments, SIGCOMM 2015\n"
 	             "(g 1/256, K = T = 55 us, B 10 MB, F 5, R_AI 40 Mb/s, N 50 us); [cx] ConnectX DCQCN defaults\n"
 	             "(CNP PCP 6, DSCP 48; R_HAI/R_AI = 10); [hosts] the host profiles, docs/hosts.md (`host=zos`,\n"
 	             "`host=linux`; each value's source is there).\n");
+	scn_kernel_print_presets(out);
 }

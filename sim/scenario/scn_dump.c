@@ -84,7 +84,10 @@ static void put_adapter_cc(FILE *out, const scn_adapter_cc *cc)
 static void dump_stack(const scn_scenario *scn, const scn_stack *st, FILE *out)
 {
 	char a[SCN_FMT_LEN], b[SCN_FMT_LEN], c[SCN_FMT_LEN], d[SCN_FMT_LEN];
-	fprintf(out, "stack %s personality=%s hostname=", st->name, scn_personality_name(st->personality));
+	fprintf(out, "stack %s personality=%s ", st->name, scn_personality_name(st->personality));
+	if (st->personality == SCN_PERS_LINUX)
+		fprintf(out, "kernel=%s ", scn_kernel_text(st->kernel, a, sizeof(a)));
+	fputs("hostname=", out);
 	put_quoted(out, st->hostname);
 	fputc('\n', out);
 	for (size_t i = 0; i < st->n_ifaces; i++) {
@@ -114,9 +117,11 @@ static void dump_stack(const scn_scenario *scn, const scn_stack *st, FILE *out)
 	        scn_format_size(m->sndbufsize, c, sizeof(c)), m->v2 ? "yes" : "no");
 	for (unsigned i = 0; i < m->n_ueids; i++)
 		fprintf(out, "%s%s", i ? "," : " ueid=", m->ueids[i]);
-	fprintf(out, " keepalive=%s testlink=%s maxlinks=%u maxconns=%u release=%u\n",
+	fprintf(out, " keepalive=%s testlink=%s maxlinks=%u maxconns=%u release=%u",
 	        scn_format_duration(m->keepalive_ns, a, sizeof(a)), scn_format_duration(m->testlink_ns, d, sizeof(d)),
 	        m->maxlinks, m->maxconns, m->release);
+	fprintf(out, " autocork=%s limiths=%s hsqueue=%u\n", scn_format_size(m->autocork, a, sizeof(a)),
+	        m->limiths ? "yes" : "no", m->hsqueue);
 	for (size_t i = 0; i < st->n_smcr_ports; i++)
 		fprintf(out, "  smcr pfid=%04X port=%u mtu=%u\n", st->smcr_ports[i].pfid, st->smcr_ports[i].port,
 		        st->smcr_ports[i].mtu);
@@ -160,7 +165,11 @@ static void dump_app(const scn_scenario *scn, const scn_app *app, FILE *out)
 		fputs(" start=never", out);
 	else
 		fprintf(out, " start=%s", scn_format_duration(app->start_ns, a, sizeof(a)));
-	fprintf(out, " smc=%s\n", app->smc ? "yes" : "no");
+	fprintf(out, " smc=%s cork=%s more=%s nodelay=%s", app->smc ? "yes" : "no", app->cork ? "yes" : "no",
+	        app->more ? "yes" : "no", app->nodelay ? "yes" : "no");
+	if (app->role == SCN_ROLE_LISTEN && app->limiths >= 0)
+		fprintf(out, " limiths=%s", app->limiths ? "yes" : "no");
+	fputc('\n', out);
 }
 
 static void dump_report_attrs(const scn_scenario *scn, const scn_report *r, FILE *out)

@@ -20,12 +20,13 @@
 #include "sim/engine/rng.h"
 #include "sim/host/host_profile.h"
 #include "sim/scenario/scn_diag.h"
+#include "sim/scenario/scn_kernel.h"
 
 #define SCN_NAME_MAX 31     /* switch, wire, adapter, stack, interface, app names */
 #define SCN_HOSTNAME_MAX 32 /* CLC v2 host name field */
 #define SCN_PNETID_MAX 16   /* physical network id (z/OS HCD, Linux pnet table) */
 #define SCN_UEID_MAX 32     /* CLC v2 EID length */
-#define SCN_MAX_UEIDS 8     /* EIDs a CLC v2 proposal can carry */
+#define SCN_MAX_UEIDS 4     /* a stack's UEID table (Linux SMC_MAX_UEID; a Proposal can carry 8) */
 #define SCN_NONE UINT32_MAX /* "no index" */
 
 /* --- fabric ---------------------------------------------------------------------- */
@@ -183,12 +184,20 @@ typedef struct scn_smcr_config {
 	uint8_t maxlinks;      /* 1..2 */
 	uint8_t maxconns;      /* 16..255 */
 	uint8_t release;       /* SMC-Rv2 release offered: 0 (v2.0) or 1 (v2.1) */
+	/* from the stack's kernel (scn_kernel.h), not attributes of their own: */
+	uint16_t feature_mask; /* SMC_FEATURE_MASK */
+	uint8_t rmbe_max_code; /* largest RMB and send buffer, 16 KiB << code */
+	bool v2_capable;       /* the kernel has SMC-Rv2 at all */
+	uint64_t autocork;     /* net.smc.autocorking_size, 0 = off */
+	bool limiths;          /* net.smc.limit_smc_hs */
+	uint32_t hsqueue;      /* server handshakes the handshake workqueue runs at once */
 } scn_smcr_config;
 
 typedef struct scn_stack {
 	char name[SCN_NAME_MAX + 1];
 	scn_loc loc;
 	scn_personality personality;
+	scn_kernel kernel; /* personality=linux: its kernel (kernel=, default 6.12) */
 	char hostname[SCN_HOSTNAME_MAX + 1];
 	bool forwarding;
 	scn_interface *ifaces;
@@ -263,6 +272,10 @@ typedef struct scn_app {
 	uint64_t interval_ns; /* between opening successive connections */
 	scn_close close;
 	uint64_t close_at_ns;
+	bool cork;        /* TCP_CORK: each message held until it is written whole */
+	bool more;        /* MSG_MORE on every piece of a message but its last */
+	bool nodelay;     /* TCP_NODELAY (default yes) */
+	int8_t limiths;   /* listen: SMC_LIMIT_HS, -1 = the stack's limiths */
 } scn_app;
 
 /* --- reports, expectations, timeline --------------------------------------------- */

@@ -14,6 +14,10 @@ static const scn_attr_spec listen_specs[] = {
 	{ "smc", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
 	{ "start", SCN_V_START, 0, 0, NULL, NULL, NULL, false },
 	{ "cpu", SCN_V_UINT, 0, HOST_MAX_CPUS - 1, NULL, NULL, NULL, false },
+	{ "cork", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "more", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "nodelay", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "limiths", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
 };
 
 enum { C_KIND,
@@ -47,6 +51,9 @@ static const scn_attr_spec connect_specs[] = {
 	{ "write", SCN_V_SIZE, 1, 65536, NULL, NULL, NULL, false },
 	/* the host CPU the application runs on (default: the application CPUs in turn) */
 	{ "cpu", SCN_V_UINT, 0, HOST_MAX_CPUS - 1, NULL, NULL, NULL, false },
+	{ "cork", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "more", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "nodelay", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
 };
 
 static const scn_attr_spec report_specs[] = {
@@ -266,6 +273,15 @@ void scn_stmt_app(scn_parser *P, const scn_stmt *st)
 	bool given_cpu = false;
 	if (ok && (ok = scn_attr_get(P, &a, "cpu", NULL, SCN_PERS_LINUX, &v, &given_cpu)) && given_cpu)
 		app->cpu = (uint32_t)v.u + 1;
+	if (ok && (ok = scn_attr_get(P, &a, "cork", "app", SCN_PERS_LINUX, &v, NULL)))
+		app->cork = v.b;
+	if (ok && (ok = scn_attr_get(P, &a, "more", "app", SCN_PERS_LINUX, &v, NULL)))
+		app->more = v.b;
+	if (ok && (ok = scn_attr_get(P, &a, "nodelay", "app", SCN_PERS_LINUX, &v, NULL)))
+		app->nodelay = v.b;
+	app->limiths = -1;
+	if (ok && listen && (ok = scn_attr_get(P, &a, "limiths", "app", SCN_PERS_LINUX, &v, &given)) && given)
+		app->limiths = v.b ? 1 : 0;
 	if (ok && (ok = scn_attr_get(P, &a, "start", "app", SCN_PERS_LINUX, &v, &given))) {
 		app->start_never = v.b;
 		app->start_ns = v.u;

@@ -13,6 +13,7 @@ static const scn_attr_spec stack_specs[] = {
 	{ "personality", SCN_V_ENUM, 0, 0, personalities, NULL, NULL, false },
 	{ "hostname", SCN_V_STRING, 0, SCN_HOSTNAME_MAX, NULL, NULL, NULL, false },
 	{ "host", SCN_V_ENUM, 0, 0, host_profiles, NULL, NULL, false },
+	{ "kernel", SCN_V_STRING, 0, 16, NULL, NULL, NULL, false },
 };
 
 enum { I_SWITCH = N_LINK_SPECS,
@@ -53,11 +54,31 @@ static const scn_attr_spec smcr_specs[] = {
 	/* smcr_max_links_per_lgr 1..2, smcr_max_conns_per_lgr 16..255 [lx-smc] */
 	{ "maxlinks", SCN_V_UINT, 1, 2, NULL, NULL, NULL, false },
 	{ "maxconns", SCN_V_UINT, 16, 255, NULL, NULL, NULL, false },
-	/* SMC-Rv2 release offered: 0 (v2.0, Linux before 6.7) or 1 (v2.1) */
+	/* SMC-Rv2 release offered: 0 (v2.0, Linux before 6.6) or 1 (v2.1) */
 	{ "release", SCN_V_UINT, 0, 1, NULL, NULL, NULL, false },
+	/* net.smc.autocorking_size (0 turns autocorking off), net.smc.limit_smc_hs */
+	{ "autocork", SCN_V_SIZE, 0, 1ULL << 31, NULL, NULL, NULL, false },
+	{ "limiths", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	{ "hsqueue", SCN_V_UINT, 1, 65536, NULL, NULL, NULL, false },
 };
 
-static void init_smcr_config(scn_parser *P, scn_smcr_config *c, scn_personality pers, scn_loc loc)
+/* What the kernel changes in a Linux stack's defaults (scn_kernel.c has the sources). */
+static void apply_kernel(scn_smcr_config *c, scn_personality pers, scn_kernel k)
+{
+	scn_kernel_values kv;
+	scn_kernel_values_for(pers == SCN_PERS_LINUX ? k : scn_kernel_default, &kv);
+	c->v2_capable = pers != SCN_PERS_LINUX || kv.smcr_v2;
+	if (pers != SCN_PERS_LINUX)
+		return; /* z/OS: the table's values */
+	c->v2 = c->v2 && kv.smcr_v2;
+	c->release = kv.release;
+	c->feature_mask = kv.feature_mask;
+	c->rmbe_max_code = kv.rmbe_max_code;
+	c->autocork = kv.autocork;
+}
+
+static void init_smcr_config(scn_parser *P, scn_smcr_config *c, scn_personality pers, scn_kernel k,
+                             scn_loc loc)
 {
 	static const scn_attrs none = { .spec = smcr_specs, .n = N_SPECS(smcr_specs) };
 	scn_val v;
@@ -84,6 +105,15 @@ static void init_smcr_config(scn_parser *P, scn_smcr_config *c, scn_personality 
 	c->maxconns = (uint8_t)v.u;
 	scn_attr_get(P, &none, "release", "smcr", pers, &v, NULL);
 	c->release = (uint8_t)v.u;
+	scn_attr_get(P, &none, "autocork", "smcr", pers, &v, NULL);
+	c->autocork = v.u;
+	scn_attr_get(P, &none, "limiths", "smcr", pers, &v, NULL);
+	c->limiths = v.b;
+	scn_attr_get(P, &none, "hsqueue", "smcr", pers, &v, NULL);
+	c->hsqueue = (uint32_t)v.u;
+	c->feature_mask = 0x0001;
+	c->rmbe_max_code = 15;
+	apply_kernel(c, pers, k);
 }
 
 void scn_stmt_stack(scn_parser *P, const scn_stmt *st)
@@ -126,7 +156,19 @@ void scn_stmt_stack(scn_parser *P, const scn_stmt *st)
 			g_strlcpy(s->hostname, v.s, sizeof(s->hostname));
 		}
 	}
-	init_smcr_config(P, &s->smcr, s->personality, st->loc);
+	s->kernel = scn_kernel_default;
+	if (ok && (ok = scn_attr_get(P, &a, "kernel", "stack", s->personality, &v, &given)) && given) {
+		const char *why;
+		if (s->personality != SCN_PERS_LINUX) {
+			scn_error(P->d, a.tok[3]->vloc, "kernel=%s on a z/OS stack; expected kernel= only with personality=linux",
+			          scn_echo(P->d, v.s));
+			ok = false;
+		} else if (!scn_kernel_parse(v.s, &s->kernel, &why)) {
+			scn_error(P->d, a.tok[3]->vloc, "bad kernel version '%s'; %s", scn_echo(P->d, v.s), why);
+			ok = false;
+		}
+	}
+	init_smcr_config(P, &s->smcr, s->personality, s->kernel, st->loc);
 	s->host = *host_profile_find(s->personality == SCN_PERS_ZOS ? "zos" : "linux");
 	if (ok && (ok = scn_attr_get(P, &a, "host", "stack", s->personality, &v, NULL)))
 		s->host = *host_profile_find(host_profiles[v.u]);
@@ -136,6 +178,31 @@ void scn_stmt_stack(scn_parser *P, const scn_stmt *st)
 	}
 	if (!ok)
 		scn_mark_broken(P, SCN_BRK_STACK, idx);
+}
+
+/* What the stack's kernel does not have cannot be asked of it. */
+static bool kernel_allows(scn_parser *P, const scn_stack *s, const scn_attrs *a, const scn_smcr_config *c)
+{
+	char kt[16];
+	scn_kernel_text(s->kernel, kt, sizeof(kt));
+	scn_kernel_values kv;
+	scn_kernel_values_for(s->kernel, &kv);
+	if (s->personality != SCN_PERS_LINUX)
+		return true;
+	for (size_t i = 0; i < a->n; i++) {
+		const scn_token *t = a->tok[i];
+		if (!t)
+			continue;
+		if (!strcmp(t->key, "v2") && c->v2 && !kv.smcr_v2) {
+			scn_error(P->d, t->vloc, "v2=yes on kernel %s; expected SMC-Rv2 only with kernel 5.16 or later", kt);
+			return false;
+		}
+		if (!strcmp(t->key, "release") && c->release && kv.release < 1) {
+			scn_error(P->d, t->vloc, "release=1 on kernel %s; expected SMC-Rv2.1 only with kernel 6.6 or later", kt);
+			return false;
+		}
+	}
+	return true;
 }
 
 static scn_personality block_personality(const scn_parser *P)
@@ -356,7 +423,7 @@ void scn_stmt_smcr(scn_parser *P, const scn_stmt *st)
 		*first = st->loc;
 		c = s->smcr;
 	} else {
-		init_smcr_config(P, &c, pers, st->loc);
+		init_smcr_config(P, &c, pers, scn_kernel_default, st->loc);
 	}
 	if (!scn_attr_collect(P, st, 1, smcr_specs, N_SPECS(smcr_specs), "smcr", &a))
 		return;
@@ -380,7 +447,12 @@ void scn_stmt_smcr(scn_parser *P, const scn_stmt *st)
 	OVERRIDE("maxlinks", maxlinks, (uint8_t)v.u);
 	OVERRIDE("maxconns", maxconns, (uint8_t)v.u);
 	OVERRIDE("release", release, (uint8_t)v.u);
+	OVERRIDE("autocork", autocork, v.u);
+	OVERRIDE("limiths", limiths, v.b);
+	OVERRIDE("hsqueue", hsqueue, (uint32_t)v.u);
 #undef OVERRIDE
+	if (s && !kernel_allows(P, s, &a, &c))
+		return;
 	if (!scn_attr_get(P, &a, "ueid", NULL, pers, &v, &given))
 		return;
 	if (given) {

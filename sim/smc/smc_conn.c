@@ -95,6 +95,8 @@ static smc_conn *conn_new(smc_layer *l, sock *s)
 static void conn_unlink_free(smc_conn *c)
 {
 	smc_layer *l = c->l;
+	if (c->hs_counted)
+		l->ctr.srv_hs_active--;
 	if (c->prev)
 		c->prev->next = c->next;
 	else
@@ -117,9 +119,20 @@ static void conn_unlink_free(smc_conn *c)
 	free(c);
 }
 
+/* A server handshake is over (established, fallen back, failed or gone): it no longer
+ * occupies a worker of the handshake queue (Linux: smc_listen_work returns). */
+static void hs_done(smc_conn *c)
+{
+	if (c->hs_counted) {
+		c->hs_counted = false;
+		c->l->ctr.srv_hs_active--;
+	}
+}
+
 /* Give the socket back to the stack: close its TCP connection (abort: with a RST). */
 static void release(smc_conn *c, bool abort)
 {
+	hs_done(c);
 	sock *s = c->s;
 	if (!s)
 		return;
@@ -278,6 +291,16 @@ static void pump(smc_conn *c)
 
 /* ---- the stack's hooks ---- */
 
+/* smc_hs_congested(): more server handshakes than the workqueue runs at once */
+static bool h_hs_congested(void *ctx)
+{
+	smc_layer *l = ctx;
+	if (l->ctr.srv_hs_active < l->cfg.hs_queue)
+		return false;
+	l->ctr.hs_limited++;
+	return true;
+}
+
 static void h_tcp_established(void *ctx, sock *s)
 {
 	smc_layer *l = ctx;
@@ -287,6 +310,10 @@ static void h_tcp_established(void *ctx, sock *s)
 		return;
 	}
 	l->ctr.handshakes++;
+	if (c->server) {
+		c->hs_counted = true;
+		l->ctr.srv_hs_active++;
+	}
 	smcr_tcp_info ti;
 	fill_tcp_info(c, &ti);
 	smc_layer_enter(l);
@@ -358,6 +385,7 @@ static void h_app_closed(void *ctx, sock *s, bool abort)
 
 const sock_smc_hooks smc_conn_hooks = {
 	.tcp_established = h_tcp_established,
+	.hs_congested = h_hs_congested,
 	.tcp_readable = h_tcp_readable,
 	.tcp_writable = h_tcp_writable,
 	.tcp_finished = h_tcp_finished,
@@ -380,13 +408,15 @@ static int errno_of(int err)
 	}
 }
 
-static ssize_t be_send(void *be, const void *buf, size_t len)
+static uint32_t core_flags(unsigned flags) { return (flags & SOCK_MSG_MORE) ? SMCR_MSG_MORE : 0; }
+
+static ssize_t be_send(void *be, const void *buf, size_t len, unsigned flags)
 {
 	smc_conn *c = be;
 	if (!c->conn)
 		return -EPIPE;
 	smc_layer_enter(c->l);
-	ssize_t n = smcr_conn_send(c->conn, buf, len, 0, smc_layer_now(c->l));
+	ssize_t n = smcr_conn_send(c->conn, buf, len, core_flags(flags), smc_layer_now(c->l));
 	smc_layer_leave(c->l);
 	if (n >= 0)
 		return n;
@@ -410,13 +440,13 @@ static ssize_t be_recv(void *be, void *buf, size_t len)
 	return errno_of((int)n);
 }
 
-static ssize_t be_send_fill(void *be, size_t len, sock_fill_fn fill, void *ctx)
+static ssize_t be_send_fill(void *be, size_t len, sock_fill_fn fill, void *ctx, unsigned flags)
 {
 	smc_conn *c = be;
 	if (!c->conn)
 		return -EPIPE;
 	smc_layer_enter(c->l);
-	ssize_t n = smcr_conn_send_fill(c->conn, len, 0, smc_layer_now(c->l), fill, ctx);
+	ssize_t n = smcr_conn_send_fill(c->conn, len, core_flags(flags), smc_layer_now(c->l), fill, ctx);
 	smc_layer_leave(c->l);
 	if (n >= 0)
 		return n;
@@ -480,6 +510,28 @@ static void be_close(void *be, bool abort)
 	smc_layer_leave(l);
 }
 
+static int be_set_cork(void *be, bool on)
+{
+	smc_conn *c = be;
+	if (!c->conn)
+		return -ENOTCONN;
+	smc_layer_enter(c->l);
+	int rc = smcr_conn_set_cork(c->conn, on, smc_layer_now(c->l));
+	smc_layer_leave(c->l);
+	return rc ? -EINVAL : 0;
+}
+
+static int be_set_nodelay(void *be, bool on)
+{
+	smc_conn *c = be;
+	if (!c->conn)
+		return -ENOTCONN;
+	smc_layer_enter(c->l);
+	int rc = smcr_conn_set_nodelay(c->conn, on, smc_layer_now(c->l));
+	smc_layer_leave(c->l);
+	return rc ? -EINVAL : 0;
+}
+
 static const sock_backend_ops be_ops = {
 	.send = be_send,
 	.recv = be_recv,
@@ -489,6 +541,8 @@ static const sock_backend_ops be_ops = {
 	.readable = be_readable,
 	.shutdown = be_shutdown,
 	.close = be_close,
+	.set_cork = be_set_cork,
+	.set_nodelay = be_set_nodelay,
 };
 
 /* ---- the core's callbacks ---- */
@@ -528,6 +582,7 @@ static void cb_established(void *user, smcr_conn *conn)
 	if (!c)
 		return;
 	c->established = true;
+	hs_done(c);
 	l->ctr.established++;
 	if (!c->s)
 		return;
@@ -555,6 +610,7 @@ static void cb_fallback(void *user, smcr_conn *conn, uint32_t reason, uint32_t p
 	if (!c)
 		return;
 	c->fallen = true;
+	hs_done(c);
 	c->reason = reason;
 	c->peer_diag = peer_diagnosis;
 	c->pending_fallback = true;

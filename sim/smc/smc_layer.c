@@ -17,6 +17,7 @@ void smc_layer_config_default(smc_layer_config *c)
 	memset(c, 0, sizeof(*c));
 	smcr_settings_default(&c->core);
 	snprintf(c->default_pnet, sizeof(c->default_pnet), "SIMNET");
+	c->hs_queue = 256; /* WQ_DFL_ACTIVE */
 }
 
 /* ---- memory: the core allocates through here; buffers obey the fixed-memory cap ---- */

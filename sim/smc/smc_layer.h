@@ -57,6 +57,11 @@ typedef struct smc_layer_config {
 	 * (sim/rdma/verbs_transport.h) instead of simulated VFs; activate the ports with
 	 * smc_layer_activate_real(), not smc_layer_activate(). */
 	bool real_hw;
+	/* Server handshakes the SMC handshake workqueue runs at once; beyond them it counts as
+	 * congested for listeners with SMC_LIMIT_HS. Linux: smc_hs_wq is a per-CPU workqueue
+	 * with the default max_active, WQ_DFL_ACTIVE (256): workqueue_congested() is true
+	 * when works wait. Default 256 (one CPU's pool; assumed). */
+	uint32_t hs_queue;
 } smc_layer_config;
 
 /* Core defaults; default_pnet "SIMNET". */
@@ -148,6 +153,8 @@ typedef struct smc_layer_counters {
 	uint64_t steered_frames; /* RoCE v2 frames handed from an interface to a VF */
 	uint64_t mem_refused;    /* buffer allocations refused by the fixed-memory cap */
 	uint64_t mem_used;       /* bytes of core memory held now */
+	uint64_t srv_hs_active;  /* server handshakes in progress now (Linux: works of smc_hs_wq) */
+	uint64_t hs_limited;     /* SYNs answered without the SMC option: handshakes congested */
 } smc_layer_counters;
 
 const smc_layer_counters *smc_layer_counters_get(const smc_layer *l);

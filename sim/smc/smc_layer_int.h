@@ -57,6 +57,7 @@ struct smc_conn {
 	size_t out_len;
 	smc_conn *work_next; /* on the layer's deferred-work list */
 	bool on_work;
+	bool hs_counted; /* a server handshake counted in ctr.srv_hs_active */
 };
 
 typedef struct smc_steer_tap {

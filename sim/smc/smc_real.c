@@ -1,6 +1,7 @@
 /* The SMC-R layer on real RoCE devices (--real-hw): the verbs transport instead of
  * simulated VFs, the port description the core gets, the descriptors the real-time
  * driver watches, and timeline faults mapped onto the device. See smc_layer.h. */
+#include <glib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -217,18 +218,18 @@ void smc_layer_real_watch(smc_layer *l, sim_realtime *rt)
 
 /* ---- timeline faults ---- */
 
+/* every QP of the port's usable links, however many (no fixed-size list on a failure path) */
 typedef struct port_qpns {
 	uint32_t port_index;
-	uint32_t qpn[64];
-	size_t n;
+	GArray *qpn; /* uint32_t */
 } port_qpns;
 
 static void collect_qpn(void *arg, const smcr_link_info *li)
 {
 	port_qpns *q = arg;
-	if (li->port_index == q->port_index && li->local_qpn && q->n < 64 &&
+	if (li->port_index == q->port_index && li->local_qpn &&
 	    (li->state == SMCR_LNK_ACTIVE || li->state == SMCR_LNK_ACTIVATING))
-		q->qpn[q->n++] = li->local_qpn;
+		g_array_append_val(q->qpn, li->local_qpn);
 }
 
 int smc_layer_real_fail(smc_layer *l, uint16_t pfid, uint8_t port, bool fail)
@@ -248,10 +249,11 @@ int smc_layer_real_fail(smc_layer *l, uint16_t pfid, uint8_t port, bool fail)
 			verbs_dev_process(l->vt, p->dev);
 			/* then the adapter stops: its QPs go to the error state (their flushed work
 			 * requests complete after the port event, for QPs the core has let go) */
-			port_qpns q = { .port_index = p->port_index };
+			port_qpns q = { .port_index = p->port_index, .qpn = g_array_new(false, false, sizeof(uint32_t)) };
 			smcr_ctx_foreach_link(l->ctx, collect_qpn, &q);
-			for (size_t k = 0; k < q.n; k++)
-				verbs_dev_qp_to_err(l->vt, p->dev, q.qpn[k]);
+			for (guint k = 0; k < q.qpn->len; k++)
+				verbs_dev_qp_to_err(l->vt, p->dev, g_array_index(q.qpn, uint32_t, k));
+			g_array_free(q.qpn, true);
 		}
 		smc_layer_port_changed(l, p->port_index, fail ? SMCR_EV_PORT_ERR : SMCR_EV_PORT_ACTIVE);
 		smc_layer_enter(l);

@@ -31,13 +31,5 @@ const char *const swarm_known_failures[] = {
 	"for its handshake lock (smc_client_lgr_pending); a client that reuses a link group then confirms "
 	"without waiting for an answer and is connected; SMC-R does not watch the TCP connection and the "
 	"server ignores CDC messages with a token it does not know (smc_cdc_rx_handler)",
-	"split: ",
-	"not fixed yet, and Linux hangs too: the link a reused link group's server named in its Accept failed "
-	"while the client's CLC Confirm was delayed (TCP retransmission after an outage); failover skips "
-	"connections still in the handshake (smc_switch_conns: SMC_INIT), so at the Confirm the server has no "
-	"link for it and declines (SMC_CLC_DECL_INTERR), but the client confirmed without waiting for an answer "
-	"and is on SMC-R, never reading the Decline. Linux does not decline: it keeps the connection on the failed "
-	"link, receives at most one RMB and cannot send a CDC (smc_wr_tx_get_free_slot: -ENOLINK, tx_work "
-	"retries), so its client stalls for ever as well",
 	NULL,
 };

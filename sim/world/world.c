@@ -265,6 +265,7 @@ static void smcr_from_scenario(stack_config *cfg, const scn_stack *ss)
 		smcr_config_add_ueid(c, ss->smcr.ueids[i]);
 	for (size_t i = 0; i < ss->n_smcr_ports; i++)
 		smcr_config_add_pfid(c, ss->smcr_ports[i].pfid, ss->smcr_ports[i].port, (uint16_t)ss->smcr_ports[i].mtu);
+	c->limit_hs = ss->smcr.limiths;
 	if (ss->smcr.keepalive_ns) {
 		c->tcp_keepalive_interval = ss->smcr.keepalive_ns;
 		cfg->tcp.keepalive_idle = ss->smcr.keepalive_ns;
@@ -281,6 +282,10 @@ static void layer_config(smc_layer_config *lc, const scn_stack *ss)
 	lc->core.max_links = ss->smcr.maxlinks;
 	lc->core.max_conns = ss->smcr.maxconns;
 	lc->core.release = ss->smcr.release;
+	lc->core.feature_mask = ss->smcr.feature_mask;
+	lc->core.rmbe_max_code = ss->smcr.rmbe_max_code;
+	lc->core.autocorking_size = (uint32_t)ss->smcr.autocork;
+	lc->hs_queue = ss->smcr.hsqueue;
 	memset(lc->core.hostname, ' ', sizeof(lc->core.hostname));
 	size_t n = strlen(ss->hostname);
 	memcpy(lc->core.hostname, ss->hostname, n < sizeof(lc->core.hostname) ? n : sizeof(lc->core.hostname));

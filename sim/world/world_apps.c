@@ -222,6 +222,9 @@ static void start_client(world *w, uint32_t app, uint32_t instance)
 	sock_opts o;
 	sock_opts_default(&o);
 	o.smc = a->smc;
+	o.cork = a->cork;
+	o.more = a->more;
+	o.nodelay = a->nodelay;
 	o.cpu = a->cpu;
 	app_client_init(&wc->c, w->st[a->stack].st, &o, a->dst_ip, a->port, &wa->spec, ++w->n_clients, &client_hooks, wc);
 	if (wa->n_clients == wa->cap_clients) {
@@ -243,6 +246,9 @@ static void open_conn(world *w, uint32_t app, uint32_t instance)
 	sock_opts o;
 	sock_opts_default(&o);
 	o.smc = a->smc;
+	o.cork = a->cork;
+	o.more = a->more;
+	o.nodelay = a->nodelay;
 	o.cpu = a->cpu;
 	if (app_flow_connect(&f->af, w->st[a->stack].st, &o, a->dst_ip, a->port))
 		return;
@@ -292,6 +298,10 @@ void world_app_start(world *w, uint32_t app)
 		sock_opts_default(&o);
 		o.smc = a->smc;
 		o.cpu = a->cpu;
+		o.cork = a->cork;
+		o.more = a->more;
+		o.nodelay = a->nodelay;
+		o.limit_hs = a->limiths;
 		int err = 0;
 		wa->listener = app_listen(w->st[a->stack].st, &o, a->port, kind_of(a->kind), &listen_hooks, wa, &err);
 		return;

@@ -601,6 +601,14 @@ void world_log_connected(world *w, const world_end *e, sock *s)
 		fprintf(w->out, "TCP, fallback %08" PRIX32 " (%s)", e->reason, smcr_decline_name(e->reason));
 		if (world_end_peer_diag(e))
 			fprintf(w->out, ", peer %08" PRIX32 " (%s)", world_end_peer_diag(e), smcr_decline_name(world_end_peer_diag(e)));
+		tcp_info ti;
+		tcp_pcb *tp = sock_tcp_pcb(s);
+		if (tp && e->reason == SMCR_DECL_PEERNOSMC) {
+			tcp_get_info(tp, &ti);
+			if (tcp_smc_hs_was_limited(w->st[a->dst_stack].st, ti.local_ip, ti.local_port))
+				fprintf(w->out, ": the server's SMC handshakes were congested (limit_smc_hs), its SYN-ACK "
+				                "came without the SMC option");
+		}
 		fputc('\n', w->out);
 	} else {
 		fprintf(w->out, "TCP (not an SMC socket)\n");

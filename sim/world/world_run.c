@@ -21,7 +21,7 @@ void world_log_prefix(world *w, FILE *out)
 
 typedef struct lgr_count {
 	const uint8_t *peer_sysid;
-	uint64_t lgr_ids[256];
+	GHashTable *lgr_ids; /* the counted groups, to find a link's (every one, however many) */
 	size_t n;
 	uint64_t conns;
 	uint64_t links;
@@ -32,8 +32,7 @@ static void count_lgr(void *arg, const smcr_lgr_info *li)
 	lgr_count *c = arg;
 	if (li->terminating || memcmp(li->peer_system_id, c->peer_sysid, 8))
 		return;
-	if (c->n < sizeof(c->lgr_ids) / sizeof(c->lgr_ids[0]))
-		c->lgr_ids[c->n] = li->id;
+	g_hash_table_add(c->lgr_ids, g_memdup2(&li->id, sizeof(li->id)));
 	c->n++;
 	c->conns += li->conns_num;
 }
@@ -41,11 +40,8 @@ static void count_lgr(void *arg, const smcr_lgr_info *li)
 static void count_link(void *arg, const smcr_link_info *li)
 {
 	lgr_count *c = arg;
-	if (li->state != SMCR_LNK_ACTIVE)
-		return;
-	for (size_t i = 0; i < c->n && i < sizeof(c->lgr_ids) / sizeof(c->lgr_ids[0]); i++)
-		if (c->lgr_ids[i] == li->lgr_id)
-			c->links++;
+	if (li->state == SMCR_LNK_ACTIVE && g_hash_table_contains(c->lgr_ids, &li->lgr_id))
+		c->links++;
 }
 
 static uint64_t lgr_metric(world *w, scn_metric m, uint32_t a, uint32_t b)
@@ -56,13 +52,12 @@ static uint64_t lgr_metric(world *w, scn_metric m, uint32_t a, uint32_t b)
 	lgr_count c;
 	memset(&c, 0, sizeof(c));
 	c.peer_sysid = smcr_ctx_system_id(smc_layer_ctx(lb));
+	c.lgr_ids = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 	smcr_ctx_foreach_lgr(smc_layer_ctx(la), count_lgr, &c);
-	if (m == SCN_M_LINKGROUPS)
-		return c.n;
-	if (m == SCN_M_CONNS)
-		return c.conns;
-	smcr_ctx_foreach_link(smc_layer_ctx(la), count_link, &c);
-	return c.links;
+	if (m == SCN_M_LINKS)
+		smcr_ctx_foreach_link(smc_layer_ctx(la), count_link, &c);
+	g_hash_table_destroy(c.lgr_ids);
+	return m == SCN_M_LINKGROUPS ? c.n : m == SCN_M_CONNS ? c.conns : c.links;
 }
 
 /* ---- expectations ---- */

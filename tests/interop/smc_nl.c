@@ -204,6 +204,16 @@ static void put_string(char *out, size_t outlen, const attr_table *t, unsigned t
 		snprintf(out, outlen, "-");
 }
 
+/* Attributes newer than Debian 12's <linux/smc.h> (6.1), numbered as in 6.12's: the v2.1
+ * lgr limits (6.6) and the buffers a group and the namespace hold (6.12). A 6.1 kernel
+ * sends none of them: they print as 0. */
+#define NL_LGR_R_V2_MAX_CONNS 2     /* SMC_NLA_LGR_R_V2_MAX_CONNS */
+#define NL_LGR_R_V2_MAX_LINKS 3     /* SMC_NLA_LGR_R_V2_MAX_LINKS */
+#define NL_LGR_R_SNDBUF_ALLOC 12    /* SMC_NLA_LGR_R_SNDBUF_ALLOC */
+#define NL_LGR_R_RMB_ALLOC 13       /* SMC_NLA_LGR_R_RMB_ALLOC */
+#define NL_STATS_T_RX_RMB_USAGE 20  /* SMC_NLA_STATS_T_RX_RMB_USAGE */
+#define NL_STATS_T_TX_RMB_USAGE 21  /* SMC_NLA_STATS_T_TX_RMB_USAGE */
+
 /* ---- printers ---- */
 
 static char last_lgr[16] = "none";
@@ -229,9 +239,10 @@ static void print_lgr(const struct nlattr *nest)
 	}
 	if (t.a[SMC_NLA_LGR_R_V2]) {
 		nested(&r2, t.a[SMC_NLA_LGR_R_V2]);
-		printf(" v2_direct=%llu", get_uint(&r2, SMC_NLA_LGR_R_V2_DIRECT));
+		printf(" v2_direct=%llu max_conns=%llu max_links=%llu", get_uint(&r2, SMC_NLA_LGR_R_V2_DIRECT),
+		       get_uint(&r2, NL_LGR_R_V2_MAX_CONNS), get_uint(&r2, NL_LGR_R_V2_MAX_LINKS));
 	}
-	printf("\n");
+	printf(" sndbuf_alloc=%llu rmb_alloc=%llu\n", get_uint(&t, NL_LGR_R_SNDBUF_ALLOC), get_uint(&t, NL_LGR_R_RMB_ALLOC));
 }
 
 static void print_link(const struct nlattr *nest)
@@ -261,6 +272,61 @@ static void on_gen_msg(const struct genlmsghdr *g, const struct nlattr *attrs, i
 		print_link(t.a[SMC_GEN_LINK_SMCR]);
 }
 
+/* smc_stats of SMC-R (SMC_NETLINK_GET_STATS): one line of key=value, as `smcr stats -d`
+ * has them */
+static void print_hist(const char *name, const attr_table *tech, unsigned type)
+{
+	attr_table h;
+	if (!tech->a[type])
+		return;
+	nested(&h, tech->a[type]);
+	static const char *const b[] = { "8K", "16K", "32K", "64K", "128K", "256K", "512K", "1024K", "G1024K" };
+	for (unsigned i = 0; i < 9; i++)
+		printf(" %s_%s=%llu", name, b[i], get_uint(&h, SMC_NLA_STATS_PLOAD_8K + i));
+}
+
+static void print_rmb(const char *name, const attr_table *tech, unsigned type)
+{
+	attr_table r;
+	if (!tech->a[type])
+		return;
+	nested(&r, tech->a[type]);
+	printf(" %s_size_small_peer=%llu %s_size_small=%llu %s_full_peer=%llu %s_full=%llu %s_reuse=%llu %s_alloc=%llu "
+	       "%s_downgrade=%llu",
+	       name, get_uint(&r, SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT), name, get_uint(&r, SMC_NLA_STATS_RMB_SIZE_SM_CNT), name,
+	       get_uint(&r, SMC_NLA_STATS_RMB_FULL_PEER_CNT), name, get_uint(&r, SMC_NLA_STATS_RMB_FULL_CNT), name,
+	       get_uint(&r, SMC_NLA_STATS_RMB_REUSE_CNT), name, get_uint(&r, SMC_NLA_STATS_RMB_ALLOC_CNT), name,
+	       get_uint(&r, SMC_NLA_STATS_RMB_DGRADE_CNT));
+}
+
+static void on_stats_msg(const struct genlmsghdr *g, const struct nlattr *attrs, int len)
+{
+	(void)g;
+	attr_table t, s, r;
+	parse_attrs(&t, attrs, len);
+	if (!t.a[SMC_GEN_STATS])
+		return;
+	nested(&s, t.a[SMC_GEN_STATS]);
+	if (!s.a[SMC_NLA_STATS_SMCR_TECH])
+		return;
+	nested(&r, s.a[SMC_NLA_STATS_SMCR_TECH]);
+	printf("stats clnt_v1_succ=%llu clnt_v2_succ=%llu srv_v1_succ=%llu srv_v2_succ=%llu cork=%llu nodelay=%llu urg=%llu "
+	       "rx_bytes=%llu tx_bytes=%llu rx_cnt=%llu tx_cnt=%llu rx_rmb_usage=%llu tx_rmb_usage=%llu",
+	       get_uint(&r, SMC_NLA_STATS_T_CLNT_V1_SUCC), get_uint(&r, SMC_NLA_STATS_T_CLNT_V2_SUCC),
+	       get_uint(&r, SMC_NLA_STATS_T_SRV_V1_SUCC), get_uint(&r, SMC_NLA_STATS_T_SRV_V2_SUCC),
+	       get_uint(&r, SMC_NLA_STATS_T_CORK_CNT), get_uint(&r, SMC_NLA_STATS_T_NDLY_CNT),
+	       get_uint(&r, SMC_NLA_STATS_T_URG_DATA_CNT), get_uint(&r, SMC_NLA_STATS_T_RX_BYTES),
+	       get_uint(&r, SMC_NLA_STATS_T_TX_BYTES), get_uint(&r, SMC_NLA_STATS_T_RX_CNT), get_uint(&r, SMC_NLA_STATS_T_TX_CNT),
+	       get_uint(&r, NL_STATS_T_RX_RMB_USAGE), get_uint(&r, NL_STATS_T_TX_RMB_USAGE));
+	print_hist("rx_rmbsize", &r, SMC_NLA_STATS_T_RX_RMB_SIZE);
+	print_hist("tx_rmbsize", &r, SMC_NLA_STATS_T_TX_RMB_SIZE);
+	print_hist("rx_pd", &r, SMC_NLA_STATS_T_RXPLOAD_SIZE);
+	print_hist("tx_pd", &r, SMC_NLA_STATS_T_TXPLOAD_SIZE);
+	print_rmb("rmb_rx", &r, SMC_NLA_STATS_T_RX_RMB_STATS);
+	print_rmb("rmb_tx", &r, SMC_NLA_STATS_T_TX_RMB_STATS);
+	printf("\n");
+}
+
 static void on_ueid_msg(const struct genlmsghdr *g, const struct nlattr *attrs, int len)
 {
 	(void)g;
@@ -285,7 +351,7 @@ static void on_pnet_msg(const struct genlmsghdr *g, const struct nlattr *attrs, 
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: smc_nl ueid-add EID | ueid-show | pnet-add PNETID ETHDEV IBDEV PORT | pnet-show | "
+	fprintf(stderr, "usage: smc_nl ueid-add EID | ueid-show | pnet-add PNETID ETHDEV IBDEV PORT | pnet-show | stats | "
 	                "lgrs | links\n");
 	return 2;
 }
@@ -311,6 +377,7 @@ int main(int argc, char **argv)
 		{ "pnet-show", 2 },
 		{ "lgrs", 2 },
 		{ "links", 2 },
+		{ "stats", 2 },
 	};
 	bool valid = false;
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
@@ -352,6 +419,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(cmd, "lgrs") && argc == 2) {
 		init_req(&m, (uint16_t)fam, SMC_NETLINK_GET_LGR_SMCR, NLM_F_DUMP);
 		rc = transact(&m, on_gen_msg);
+	} else if (!strcmp(cmd, "stats") && argc == 2) {
+		init_req(&m, (uint16_t)fam, SMC_NETLINK_GET_STATS, NLM_F_DUMP);
+		rc = transact(&m, on_stats_msg);
 	} else if (!strcmp(cmd, "links") && argc == 2) {
 		init_req(&m, (uint16_t)fam, SMC_NETLINK_GET_LINK_SMCR, NLM_F_DUMP);
 		rc = transact(&m, on_gen_msg);
