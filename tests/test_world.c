@@ -430,7 +430,8 @@ Test(world, a_port_error_takes_down_every_link_on_the_port_past_the_64th)
 	scn_world_free(t);
 }
 
-/* net.smc.limit_smc_hs / SMC_LIMIT_HS: with the handshake queue busy (hsqueue=4) a
+/* net.smc.limit_smc_hs / SMC_LIMIT_HS: with the handshake queue busy (hsqueue=4; SYNs 50 us
+ * apart, so that under the hosts' costs the first Proposals are in the queue when later SYNs come) a
  * limiting listener answers the next SYNs without the SMC option and those clients fall
  * back with PEERNOSMC; a listener that does not limit takes every connection on SMC-R */
 static unsigned long hs_limit_run(const char *limiths, const char *fallback_expect)
@@ -442,7 +443,7 @@ static unsigned long hs_limit_run(const char *limiths, const char *fallback_expe
 	         "stack A\n  interface e0 switch=SW ip=10.0.0.1/24\n  smcr pfid=0010\nend\n"
 	         "stack B\n  interface e0 switch=SW ip=10.0.0.2/24\n  smcr pfid=0020\n  smcr hsqueue=4\nend\n"
 	         "app sink B listen port=5000 kind=sink limiths=%s\n"
-	         "app bulk A connect B:5000 kind=bulk bytes=4K conns=12 interval=1us\n"
+	         "app bulk A connect B:5000 kind=bulk bytes=4K conns=12 interval=50us\n"
 	         "expect fallback A %s reason=0x03010000\n"
 	         "expect delivered bulk == sent bulk\n",
 	         limiths, fallback_expect);

@@ -56,7 +56,9 @@ bool world_metric_is_result(scn_metric m)
 /* Fold one end into its stack's work and window. */
 static void cpu_add_end(world_cpu *c, const world_flow *f, const app_end *e, sim_time now)
 {
-	sim_time from = e->server ? e->t_connected : f->af.t_start;
+	/* from the connect on for both ends: the server's share of the handshake comes before
+	 * its end is connected */
+	sim_time from = f->af.t_start;
 	if (!e->st || (e->server && !e->connected))
 		return;
 	c->ends++;
@@ -101,6 +103,10 @@ static void cpu_fill(const world *w, world_cpu *out, uint32_t only)
 				b += cs->busy_ns[m];
 			if (b > c->busiest)
 				c->busiest = b;
+			/* the window lasts until the work charged in it is done (a close's or a
+			 * completion's work runs past the end that caused it) */
+			if (c->ends && cs->free_at > c->t1)
+				c->t1 = cs->free_at < now ? cs->free_at : now;
 		}
 		if (!c->ends) {
 			c->t0 = 0;
