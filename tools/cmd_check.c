@@ -7,6 +7,7 @@
 
 #include "sim/observe/topology_svg.h"
 #include "sim/scenario/scn_model.h"
+#include "sim/scenario/scn_reach.h"
 #include "sim/scenario/scn_warn.h"
 #include "tools/cli.h"
 
@@ -44,6 +45,7 @@ static int check_file(const char *path, const scn_load_opts *lo, bool dump, cons
 		fprintf(dump ? stderr : stdout, "%s: ok (%zu stacks, %zu apps, %zu events, %zu expectations)\n", cli_input_name(path),
 		        scn->n_stacks, scn->n_apps, scn->n_events - timed, scn->n_expects);
 		scn_warn_early_restore(scn, stderr);
+		scn_warn_unreachable(scn, stderr);
 		if (dump)
 			scn_dump(scn, stdout);
 		if (topology)

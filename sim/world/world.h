@@ -151,7 +151,10 @@ typedef struct world_conn_summary {
 	uint64_t client_verified, server_verified; /* bytes received that matched the pattern */
 	uint64_t t_connected, t_ended;             /* client side, engine ns (0: not yet) */
 	uint64_t t_server_ended;
+	world_connect_kind connect;                /* what became of the client's connect */
+	char connect_cause[200];                   /* in words, when it did not connect ("" if it did) */
 } world_conn_summary;
+
 
 /* Every connection of the run so far, in the order they were opened. */
 void world_foreach_conn(const world *w, void (*fn)(void *arg, const world_conn_summary *c), void *arg);

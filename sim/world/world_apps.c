@@ -213,6 +213,7 @@ static void c_on_connect(sock *s, int err, void *user)
 	world *w = e->f->w;
 	if (err) {
 		e->err = err;
+		world_connect_failed(w, e, s, err, false);
 		end_close(e);
 		return;
 	}
@@ -369,6 +370,7 @@ static world_flow *adopt(world *w, world_app *wa, tcp_pcb *pcb)
 		f->key = flow_key(app_of(w, wa->idx)->stack, ti.remote_ip, ti.remote_port);
 		g_hash_table_replace(w->flow_by_key, &f->key, f);
 		f->c.ended = true; /* the client end is not ours */
+		f->foreign = true;
 		return f;
 	}
 	return NULL;
@@ -457,10 +459,14 @@ static void open_conn(world *w, uint32_t app, uint32_t instance)
 	sock_opts_default(&o);
 	o.smc = a->smc;
 	int err = 0;
+	f->c.t_started = sim_now(w->eng);
 	sock *s = sock_connect(w->st[a->stack].st, &o, a->dst_ip, a->port, &client_cbs, &f->c, &err);
 	if (!s) {
 		f->c.err = err ? err : -ENOMEM;
 		f->c.ended = true;
+		f->c.t_ended = f->c.t_started;
+		world_connect_failed(w, &f->c, NULL, f->c.err, true);
+		world_log_connect_failed(w, &f->c);
 		return;
 	}
 	f->c.s = s;
@@ -656,7 +662,10 @@ void world_foreach_conn(const world *w, void (*fn)(void *arg, const world_conn_s
 			.t_connected = f->c.t_connected,
 			.t_ended = f->c.t_ended,
 			.t_server_ended = f->srv.t_ended,
+			.connect = f->foreign ? WORLD_CONNECT_OK : world_connect_kind_of(&f->c),
 		};
+		if (c.connect != WORLD_CONNECT_OK)
+			world_connect_cause(w, &f->c, c.connect_cause, sizeof(c.connect_cause));
 		fn(arg, &c);
 	}
 }

@@ -75,6 +75,12 @@ typedef struct world_end {
 	uint64_t rr_resp_got;          /* client: bytes of the current answer received */
 	uint32_t stack;                /* scenario stack index of this side */
 	uint64_t t_connected, t_ended; /* engine ns: connected, closed (0 = not yet) */
+	/* a client's connect that failed (world_connect.c) */
+	uint64_t t_started; /* engine ns: the connect began */
+	uint8_t fail;       /* world_connect_kind, 0 while none */
+	int fail_err;
+	uint32_t fail_addr; /* ARP: the next hop that never answered */
+	uint32_t syns;      /* SYNs sent before it failed */
 } world_end;
 
 /* One connection of a connecting app (instance K), both of its sides. */
@@ -88,6 +94,7 @@ struct world_flow {
 	uint64_t key;                /* (server stack, client ip, client port) */
 	world_end c, srv;
 	bool srv_seen;
+	bool foreign; /* adopted: its client is not ours (replay's recorded peer) */
 };
 
 struct world_app {
@@ -158,6 +165,14 @@ int world_capture_open(world *w, char *err, size_t errlen);
 int world_capture_close(world *w);
 void world_capture_links_changed(world *w);
 
+/* world_connect.c: a client's connect that failed (at_once: sock_connect refused it) */
+void world_connect_failed(world *w, world_end *e, sock *s, int err, bool at_once);
+world_connect_kind world_connect_kind_of(const world_end *e);
+/* The cause in words: why it did not connect, or that it is still connecting. */
+void world_connect_cause(const world *w, const world_end *e, char *buf, size_t n);
+/* The run's JSON result: "connects", the attempts and every one that did not connect. */
+void world_json_connects(world *w, json_writer *j);
+
 /* world_apps.c */
 void world_apps_init(world *w);
 void world_apps_free(world *w);
@@ -182,6 +197,10 @@ void world_obs_finish(world *w);
 /* world_report.c */
 void world_log_connected(world *w, const world_end *e, sock *s);
 void world_log_closed(world *w, const world_end *e);
+/* A client whose connect failed before it had a socket (no route): the log and observers. */
+void world_log_connect_failed(world *w, const world_end *e);
+/* At the end of the run: every connect still pending, in the log and to observers. */
+void world_log_pending_connects(world *w);
 void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev);
 void world_on_port_event(void *user, smc_layer *l, uint32_t port_index, bool up);
 void world_report_snapshot(world *w, const scn_report *rep, const char *why);

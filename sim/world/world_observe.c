@@ -39,11 +39,17 @@ static void view_of(const world *w, const world_end *e, world_conn_view *v)
 		v->local_port = e->server ? sport : cport;
 		v->peer_ip = e->server ? cip : sip;
 		v->peer_port = e->server ? cport : sport;
+	} else if (!e->server) { /* a connect that never had a 4-tuple: where it was going */
+		v->peer_ip = a->dst_ip;
+		v->peer_port = a->port;
 	}
 	v->err = e->err;
 	v->sent = e->sent;
 	v->received = e->received;
 	v->s = e->s;
+	v->connect = e->server || f->foreign ? WORLD_CONNECT_OK : world_connect_kind_of(e);
+	if (v->connect != WORLD_CONNECT_OK)
+		world_connect_cause(w, e, v->cause, sizeof(v->cause));
 }
 
 void world_foreach_end(const world *w, void (*fn)(void *arg, const world_conn_view *c), void *arg)
@@ -51,7 +57,7 @@ void world_foreach_end(const world *w, void (*fn)(void *arg, const world_conn_vi
 	for (size_t i = 0; i < w->n_flows; i++) {
 		const world_flow *f = w->flows[i];
 		world_conn_view v;
-		if (f->c.connected || f->c.ended) {
+		if (!f->foreign) { /* connected, ended, or still connecting */
 			view_of(w, &f->c, &v);
 			fn(arg, &v);
 		}

@@ -533,11 +533,53 @@ void world_log_connected(world *w, const world_end *e, sock *s)
 	}
 }
 
+/* "bulk.3: A -> B 10.1.1.2:5000: " (the address the app aimed at) */
+static void log_client_head(world *w, const world_end *e)
+{
+	char name[48], ip[ADDR_TEXT_IPV4_LEN];
+	flow_name(w, e, name, sizeof(name));
+	const scn_app *a = &w->scn->apps[e->f->app];
+	world_log_prefix(w, w->out);
+	fprintf(w->out, "%s: %s -> %s %s:%u: ", name, w->scn->stacks[a->stack].name, w->scn->stacks[a->dst_stack].name,
+	        addr_text_ipv4(a->dst_ip, ip, sizeof(ip)), (unsigned)a->port);
+}
+
+static void log_not_connected(world *w, const world_end *e, const char *what)
+{
+	char cause[200];
+	world_connect_cause(w, e, cause, sizeof(cause));
+	log_client_head(w, e);
+	fprintf(w->out, "%s: %s\n", what, cause);
+}
+
+void world_log_connect_failed(world *w, const world_end *e)
+{
+	world_obs_conn(w, e, WORLD_CONN_CLOSED);
+	if (w->o.verbose && !w->o.json)
+		log_not_connected(w, e, "connect failed");
+}
+
+void world_log_pending_connects(world *w)
+{
+	for (size_t i = 0; i < w->n_flows; i++) {
+		const world_end *e = &w->flows[i]->c;
+		if (e->connected || e->ended || w->flows[i]->foreign)
+			continue;
+		world_obs_conn(w, e, WORLD_CONN_PENDING);
+		if (w->o.verbose && !w->o.json)
+			log_not_connected(w, e, "not connected");
+	}
+}
+
 void world_log_closed(world *w, const world_end *e)
 {
 	world_obs_conn(w, e, WORLD_CONN_CLOSED);
 	if (!w->o.verbose || w->o.json || e->server)
 		return;
+	if (!e->connected) {
+		log_not_connected(w, e, "connect failed");
+		return;
+	}
 	char name[48], a[24], b[24], c[24];
 	flow_name(w, e, name, sizeof(name));
 	world_log_prefix(w, w->out);
