@@ -55,6 +55,11 @@ int cli_run_command(const cli_command *table, size_t n, const char *group, int a
 
 /* `smcr-sim --version` (tools/version.c): version, git description, optional parts. */
 void cli_print_version(FILE *out);
+/* Where `make install` puts the sample scenarios (DATADIR/smcr-sim/scenarios); in the
+ * source tree they are in scenarios/. */
+const char *cli_sample_scenarios(void);
+/* "Examples: … Sample scenarios: …", the end of `smcr-sim --help` and `run --help`. */
+void cli_print_examples(FILE *out);
 
 /* A subcommand's options (tools/cli.c). */
 typedef struct cli_options {

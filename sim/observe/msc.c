@@ -316,7 +316,7 @@ void msc_write_svg(FILE *out, const msc_chart *c, const msc_filter *f, size_t *r
 		svg_text(&g, 10, bottom + 30, "cut", "start",
 		         "... %zu more not drawn (narrow with --stack, --lgr, --conn, --from/--to or raise --max)", kept - rows);
 	else
-		svg_text(&g, 10, bottom + 30, "legend", "start", "%zu rows", rows);
+		svg_text(&g, 10, bottom + 30, "legend", "start", "%zu row%s", rows, rows == 1 ? "" : "s");
 	svg_end(&g);
 	g_free(col);
 	g_free(used);

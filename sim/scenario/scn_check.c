@@ -748,6 +748,10 @@ static void check_instances(scn_parser *P)
 
 void scn_check(scn_parser *P)
 {
+	if (!P->scn->n_stacks && !scn_diag_count(P->d)) /* an empty file, or a fabric alone: nothing to run */
+		scn_error(P->d, (scn_loc){ P->scn->file, 0, 0 },
+		          "no stack: nothing to simulate; expected at least one `stack NAME` block with an interface "
+		          "(docs/scenario-format.md; smcr-sim --help names the sample scenarios)");
 	compute_segments(P);
 	check_wire_loops(P);
 	check_ctx c = { 0 };

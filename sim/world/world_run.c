@@ -603,9 +603,10 @@ uint64_t world_finish(world *w)
 		json_finish(&w->json);
 	} else if (!w->o.quiet) {
 		world_print_congestion(w, w->out);
-		fprintf(w->out, "\n%s: %" PRIu64 " expectation%s met, %" PRIu64 " failed; virtual time %" PRIu64 ".%09" PRIu64 " s, %" PRIu64 " events\n",
+		uint64_t events = sim_engine_events_run(w->eng);
+		fprintf(w->out, "\n%s: %" PRIu64 " expectation%s met, %" PRIu64 " failed; virtual time %" PRIu64 ".%09" PRIu64 " s, %" PRIu64 " event%s\n",
 		        s->file, w->expect_passed, w->expect_passed == 1 ? "" : "s", w->expect_failed, (uint64_t)(t / SIM_S), (uint64_t)(t % SIM_S),
-		        sim_engine_events_run(w->eng));
+		        events, events == 1 ? "" : "s");
 		fprintf(w->out, "fingerprint %016" PRIx64 "\n", world_fingerprint(w));
 	}
 	return w->expect_failed;
