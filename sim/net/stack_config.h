@@ -92,6 +92,9 @@ typedef struct smcr_config {
 	 * big-endian z/OS in network order. */
 	uint8_t clc_os_type; /* SMCR_CLC_OS_ZOS 1, SMCR_CLC_OS_LINUX 2 (model/clc.h) */
 	bool llc_v2_big_endian;
+	/* RMB or send buffer memory refused (the fixed_memory limit): Linux tries the next
+	 * smaller size; z/OS declines the new connection, which uses TCP (docs/zos.md). */
+	bool buf_downgrade;
 } smcr_config;
 
 typedef struct stack_config {

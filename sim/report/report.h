@@ -124,6 +124,17 @@ typedef struct report_stats {
 	report_fallback fallbacks[REPORT_MAX_FALLBACKS];
 } report_stats;
 
+/* A stack's SMC-R buffer memory: the RMBs and send buffers it holds now (the sum of its
+ * link groups' buffer_storage and sndbuf_storage; --stats buffer_bytes), what z/OS's
+ * GLOBALCONFIG SMCR FIXEDMEMORY limits, and the connections that use TCP because a
+ * buffer would have taken it past the limit. Unknown from a capture. */
+typedef struct report_fixed_mem {
+	bool known;
+	uint64_t in_use;   /* bytes */
+	uint64_t limit;    /* bytes, 0 = none */
+	uint64_t declined; /* connections declined with MEM for it */
+} report_fixed_mem;
+
 typedef struct report_stack {
 	uint32_t id;                /* 1, 2, ... */
 	char name[REPORT_NAME_LEN]; /* TCP/IP job name (z/OS) or host name */
@@ -132,6 +143,7 @@ typedef struct report_stack {
 	uint8_t family;       /* 4 or 6 (0 = no address known) */
 	uint8_t ip[16];       /* main address (IPv4 in the first 4 bytes) */
 	report_stats stats;
+	report_fixed_mem fixed;
 } report_stack;
 
 typedef struct report_rnic {
@@ -165,7 +177,10 @@ typedef struct report_lgr {
 	char pnetid[REPORT_INTF_LEN];
 	uint32_t n_links;
 	uint32_t n_conns;
-	uint64_t buf_storage;         /* bytes of RMBs (receive buffers) this stack has in the group */
+	uint64_t buf_storage;         /* bytes of RMBs (receive buffers) this stack has in the group
+	                               * (netstat BufferStorage: a z/OS link group's RMBs) */
+	uint64_t sndbuf_storage;      /* bytes of its send buffers there (Linux keeps them per group;
+	                               * z/OS's staging buffers belong to the stack) */
 	uint8_t max_links, max_conns; /* v2.1 negotiated limits, 0 unknown */
 } report_lgr;
 

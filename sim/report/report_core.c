@@ -56,6 +56,7 @@ void report_core_lgr(report_lgr *g, const smcr_lgr_info *li)
 	g->n_links = li->n_links;
 	g->n_conns = li->conns_num;
 	g->buf_storage = li->rmb_bytes;
+	g->sndbuf_storage = li->sndbuf_bytes;
 	g->max_links = li->max_links;
 	g->max_conns = li->max_conns;
 }

@@ -148,6 +148,8 @@ typedef struct smc_layer_counters {
 	uint64_t steered_frames; /* RoCE v2 frames handed from an interface to a VF */
 	uint64_t mem_refused;    /* buffer allocations refused by the fixed-memory cap */
 	uint64_t mem_used;       /* bytes of core memory held now */
+	uint64_t fixed_used;     /* of it, RMBs and send buffers: what fixed_memory limits */
+	uint64_t fixed_declined; /* connections that use TCP because the limit refused a buffer */
 } smc_layer_counters;
 
 const smc_layer_counters *smc_layer_counters_get(const smc_layer *l);

@@ -403,6 +403,7 @@ static void l_on_accept(sock *listener, sock *child, void *user)
 	end_record_mode(w, e, child);
 	sock_set_callbacks(child, &server_cbs, e);
 	world_obs_conn(w, e, WORLD_CONN_OPENED);
+	world_log_server_fallback(w, e);
 }
 
 static const sock_callbacks listen_cbs = {

@@ -197,6 +197,8 @@ void world_obs_finish(world *w);
 /* world_report.c */
 void world_log_connected(world *w, const world_end *e, sock *s);
 void world_log_closed(world *w, const world_end *e);
+/* A server end that declined with MEM under its stack's fixed-memory limit (the log). */
+void world_log_server_fallback(world *w, const world_end *e);
 /* A client whose connect failed before it had a socket (no route): the log and observers. */
 void world_log_connect_failed(world *w, const world_end *e);
 /* At the end of the run: every connect still pending, in the log and to observers. */

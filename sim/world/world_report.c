@@ -369,6 +369,8 @@ static void fill_stack(world *w, smcr_report *r, uint32_t i)
 		return;
 	const smcr_ctx *ctx = smc_layer_ctx(ws->l);
 	memcpy(rs->system_id, smcr_ctx_system_id(ctx), 8);
+	const smc_layer_counters *lc = smc_layer_counters_get(ws->l);
+	rs->fixed = (report_fixed_mem){ true, lc->fixed_used, stack_smcr(ws->st)->fixed_memory, lc->fixed_declined };
 	fill_stats(w, i, &rs->stats, ctx);
 	fill_ctx c = { w, ws, r, ws->report_id, (uint32_t)r->n_rnics + 1, ctx };
 	size_t np = smc_layer_n_ports(ws->l);
@@ -486,6 +488,33 @@ static void flow_name(const world *w, const world_end *e, char *buf, size_t len)
 		snprintf(buf, len, "%s", a->name);
 }
 
+/* ": its buffers would take A's fixed memory (N of LIMIT bytes in use) past its limit"
+ * after a MEM decline of this end's own stack under a fixed-memory limit */
+static void print_fixed_short(world *w, const world_end *e)
+{
+	const world_host *ws = &w->st[e->stack];
+	uint64_t limit = stack_smcr(ws->st)->fixed_memory;
+	if (e->reason != SMCR_DECL_MEM || !limit || !ws->l)
+		return;
+	const scn_stack *ss = &w->scn->stacks[e->stack];
+	fprintf(w->out, ": its RMB and send buffer (%" PRIu64 " + %" PRIu64 " bytes) would take %s's SMC-R fixed memory (%" PRIu64
+	                " bytes in use) past its limit, smcr fixedmemory=%" PRIu64,
+	        ss->smcr.rmbsize, ss->smcr.sndbufsize, ws->st->name, smc_layer_counters_get(ws->l)->fixed_used, limit);
+}
+
+void world_log_server_fallback(world *w, const world_end *e)
+{
+	if (!w->o.verbose || w->o.json || e->mode != SOCK_MODE_FALLBACK || e->reason != SMCR_DECL_MEM)
+		return;
+	char name[48];
+	flow_name(w, e, name, sizeof(name));
+	world_log_prefix(w, w->out);
+	fprintf(w->out, "%s: %s accepts it on TCP, fallback %08" PRIX32 " (%s)", name, w->st[e->stack].st->name, e->reason,
+	        smcr_decline_name(e->reason));
+	print_fixed_short(w, e);
+	fputc('\n', w->out);
+}
+
 void world_log_connected(world *w, const world_end *e, sock *s)
 {
 	world_obs_conn(w, e, WORLD_CONN_OPENED);
@@ -527,6 +556,7 @@ void world_log_connected(world *w, const world_end *e, sock *s)
 		fprintf(w->out, "TCP, fallback %08" PRIX32 " (%s)", e->reason, smcr_decline_name(e->reason));
 		if (e->peer_diag)
 			fprintf(w->out, ", peer %08" PRIX32 " (%s)", e->peer_diag, smcr_decline_name(e->peer_diag));
+		print_fixed_short(w, e);
 		fputc('\n', w->out);
 	} else {
 		fprintf(w->out, "TCP (not an SMC socket)\n");
