@@ -58,6 +58,10 @@ typedef struct replay_timing_stats {
 	size_t n_played;
 	bool damaged; /* the file ended in a damaged record */
 	char damage[200];
+	uint64_t roce_injected;      /* RoCE frames among the injected */
+	uint64_t roce_no_qp;         /* of them, to a QP number no simulated adapter had then */
+	uint32_t first_no_qp;        /* the first such QP number */
+	uint64_t first_no_qp_frame;  /* and its frame */
 } replay_timing_stats;
 
 typedef struct replay_timing replay_timing;

@@ -70,6 +70,10 @@ typedef struct world_opts {
 	capture_format pcap_format; /* pcapng (default) or pcap */
 	uint32_t pcap_snaplen;      /* frames cut to this many bytes; 0 = whole frames */
 	world_taps pcap_taps;
+	/* A capture that grows past this many bytes is said once on `warnings` (how large it
+	 * will be at the end, and --pcap-snaplen); 0 or no stream: never. */
+	uint64_t pcap_warn_bytes;
+	FILE *warnings;
 	const char *spare_port_switch; /* one more port on this switch, for an injector
 	                                * (replay --mode timing); captured as "SW/replay" */
 	/* --real-hw: the scenario's adapters are these RDMA devices (NULL: simulated). The
