@@ -100,7 +100,7 @@ for k in clc llc cdc; do
 	[ "$(count "$TMP/cap.svg" $k)" -gt 1 ] || fail "msc of a capture: no $k arrow"
 done
 texts "$TMP/cap.svg" | grep -q '^LLC DELETE_LINK' || fail "msc of a capture: the failover's DELETE LINK is not drawn"
-texts "$TMP/cap.svg" | grep -qx 'since the first message' || fail "msc of a capture: its time axis is not relative"
+texts "$TMP/cap.svg" | grep -qx 'since the first frame' || fail "msc of a capture: its time axis is not relative"
 
 # --- the topology: from check (no links) and from a run (its links)
 "$SMCR_SIM" check --topology "$TMP/topo.svg" scenarios/default.scn >/dev/null

@@ -42,7 +42,7 @@ typedef struct msc_item {
 
 typedef struct msc_chart {
 	char title[160];
-	char time_axis[48]; /* "virtual time", or a capture's "time since the first message" */
+	char time_axis[48]; /* "virtual time", or a capture's "since the first frame" */
 	char (*lines)[40];  /* lifeline names, in the order they were added */
 	size_t n_lines, cap_lines;
 	msc_item *items; /* in the order they happened */

@@ -14,8 +14,6 @@ typedef struct from_capture {
 	obs_cdc_mode cdc;
 	uint32_t cdc_every;
 	GHashTable *cdc_counts;
-	bool started;
-	uint64_t t0; /* the first message's time stamp: times are relative to it */
 } from_capture;
 
 static uint32_t host_line(msc_chart *c, const replay_msg *m, int side)
@@ -73,11 +71,7 @@ static void on_msg(void *ctx, const replay_msg *m)
 	default:
 		return;
 	}
-	if (!fc->started) {
-		fc->started = true;
-		fc->t0 = m->time_ns;
-	}
-	uint64_t t = m->time_ns >= fc->t0 ? m->time_ns - fc->t0 : 0;
+	uint64_t t = m->time_ns; /* the decoder's: since the capture's first frame */
 	uint32_t from = host_line(fc->c, m, m->from ? 1 : 0), to = host_line(fc->c, m, m->from ? 0 : 1);
 	char sum[96], text[112], conn[16] = "";
 	obs_msg_summary(p, m->data, m->len, sum, sizeof(sum));
@@ -91,8 +85,8 @@ int msc_from_capture(msc_chart *c, const char *path, obs_cdc_mode cdc, uint32_t 
                      size_t errlen)
 {
 	from_capture fc = { c, cdc, cdc_every ? cdc_every : 1,
-		            g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free), false, 0 };
-	snprintf(c->time_axis, sizeof(c->time_axis), "since the first message");
+		            g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free) };
+	snprintf(c->time_axis, sizeof(c->time_axis), "since the first frame");
 	replay_opts o;
 	memset(&o, 0, sizeof(o));
 	o.on_msg = on_msg;

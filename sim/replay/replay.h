@@ -39,7 +39,7 @@ typedef enum replay_msg_kind {
 typedef struct replay_msg {
 	replay_msg_kind kind;
 	uint64_t frame;    /* where it is (a multi-packet SEND: its first packet) */
-	uint64_t time_ns;  /* that frame's time stamp */
+	uint64_t time_ns;  /* that frame's time since the capture's first frame */
 	int from;          /* 0: the client side (TCP active opener), 1: the server side */
 	uint32_t conn;     /* the decoder's connection (1-based): CLC, and CDC/WRITE once known */
 	uint32_t link;     /* the decoder's link (1-based): LLC, CDC, WRITE */

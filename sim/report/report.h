@@ -249,7 +249,7 @@ typedef struct report_conn {
 /* A link failure or removal, printed as an IST2406I message group. */
 typedef struct report_event {
 	uint64_t seq;     /* order of recording */
-	uint64_t time_ns; /* virtual time, or capture time */
+	uint64_t time_ns; /* virtual time, or from a capture the time since its first frame */
 	uint64_t frame;   /* capture frame number, 0 if none */
 	uint32_t stack_id;
 	report_event_kind kind;
@@ -263,6 +263,7 @@ typedef struct report_event {
 	uint8_t local_gid[16], remote_gid[16];
 	uint32_t local_qpn, remote_qpn;
 	uint16_t vlan;
+	uint8_t port; /* the local RNIC port (1-based), 0 unknown */
 } report_event;
 
 typedef struct smcr_report {

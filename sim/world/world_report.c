@@ -46,6 +46,7 @@ static void event_from_link(world *w, world_host *ws, report_event *e, const smc
 	e->stack_id = ws->report_id;
 	const smcr_port_desc *pd = smcr_ctx_port(smc_layer_ctx(ws->l), li->port_index);
 	snprintf(e->intf, sizeof(e->intf), "%.16s", pd ? pd->name : "");
+	e->port = pd ? pd->port : 0;
 	e->lgr_id = lgr_num_of(ws->l, li->lgr_id);
 	e->link_num = li->link_id;
 	e->local_link_id = li->link_uid;
@@ -67,9 +68,44 @@ static void print_event(world *w, const report_event *e)
 	report_stack *rs = report_add_stack(&r);
 	rs->id = ws->report_id;
 	snprintf(rs->name, sizeof(rs->name), "%s", ws->st->name);
+	rs->os = ws->st->personality == STACK_ZOS ? REPORT_OS_ZOS : REPORT_OS_LINUX;
 	*report_add_event(&r) = *e;
 	report_print_log(w->out, &r);
 	report_free(&r);
+}
+
+/* Linux net/smc's own kernel messages for link and link-group events (smc_llc.c
+ * smc_llc_link_active, smc_llc_link_clear; smc_core.c smcr_lgr_set_type, Linux 6.1: with
+ * the net namespace cookie, 1 for the initial namespace), after the stack's name. */
+static bool linux_log(const world_host *ws) { return ws->st->personality != STACK_ZOS; }
+
+static void log_linux_link_added(world *w, world_host *ws, const smcr_link_info *li)
+{
+	const smcr_port_desc *pd = smcr_ctx_port(smc_layer_ctx(ws->l), li->port_index);
+	world_log_prefix(w, w->out);
+	fprintf(w->out, "%s: smc: SMC-R lg %08" PRIX32 " net 1 link added: id %08" PRIX32 ", peerid %08" PRIX32
+	                ", ibdev %s, ibport %u\n",
+	        ws->st->name, lgr_num_of(ws->l, li->lgr_id), li->link_uid, li->peer_link_uid, pd ? pd->name : "?",
+	        pd ? (unsigned)pd->port : 0u);
+}
+
+static void lgr_pnet(void *arg, const smcr_lgr_info *li)
+{
+	const uint64_t *want = ((const uint64_t **)arg)[0];
+	char *out = ((char **)arg)[1];
+	if (li->id == *want)
+		snprintf(out, 17, "%s", li->pnet_id);
+}
+
+static void log_linux_lgr_type(world *w, world_host *ws, uint64_t lgr_id, uint8_t type)
+{
+	static const char *const names[] = { "NONE", "SINGLE", "SYMMETRIC", "ASYMMETRIC_PEER", "ASYMMETRIC_LOCAL" };
+	char pnet[17] = "";
+	const void *arg[2] = { &lgr_id, pnet };
+	smcr_ctx_foreach_lgr(smc_layer_ctx(ws->l), lgr_pnet, arg);
+	world_log_prefix(w, w->out);
+	fprintf(w->out, "%s: smc: SMC-R lg %08" PRIX32 " net 1 state changed: %s, pnetid %.16s\n", ws->st->name,
+	        lgr_num_of(ws->l, lgr_id), type < 5 ? names[type] : "?", pnet);
 }
 
 void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev)
@@ -119,7 +155,9 @@ void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev)
 		}
 		return;
 	case SMCR_EV_LINK_ADDED:
-		if (log && ev->link) {
+		if (log && ev->link && linux_log(ws)) {
+			log_linux_link_added(w, ws, ev->link);
+		} else if (log && ev->link) {
 			world_log_prefix(w, w->out);
 			fprintf(w->out, "%s: SMC-R link %08" PRIX32 " active on %s (link group %08" PRIX32 ", remote link %08" PRIX32 ", QP %06" PRIX32 " -> %06" PRIX32 ")\n",
 			        name, ev->link->link_uid, port_name(l, ev->link->port_index), lgr_num_of(l, ev->link->lgr_id),
@@ -143,7 +181,9 @@ void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev)
 	case SMCR_EV_LGR_CREATED:
 	case SMCR_EV_LGR_FREED:
 	case SMCR_EV_LGR_TYPE:
-		if (log) {
+		if (log && ev->type == SMCR_EV_LGR_TYPE && linux_log(ws)) {
+			log_linux_lgr_type(w, ws, ev->lgr_id, ev->lgr_type);
+		} else if (log) {
 			smcr_lgr_info li;
 			memset(&li, 0, sizeof(li));
 			uint32_t num = lgr_num_of(l, ev->lgr_id);
