@@ -203,7 +203,8 @@ int cmd_msc(int argc, char **argv)
 		               "Lifelines are the stacks (a capture: the hosts), arrows the CLC (over TCP), LLC and CDC\n"
 		               "(over RoCE) messages, marks the failures, restores, fallbacks and failed expectations;\n"
 		               "virtual time runs down the left side, one row per message. The filters keep a large\n"
-		               "run readable; open the SVG in a browser (each arrow's tooltip names its connection).\n"
+		               "run readable. Each arrow names its connection and its link (a capture's: and its frame);\n"
+		               "a capture's link failures are marked where replay finds them; tooltips say the rest.\n"
 		               "Exit 0, or 2 for a bad file or option.",
 	};
 	int rc = cli_parse_options(&opts, &argc, &argv);

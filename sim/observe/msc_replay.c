@@ -73,9 +73,11 @@ static void on_msg(void *ctx, const replay_msg *m)
 	}
 	uint64_t t = m->time_ns; /* the decoder's: since the capture's first frame */
 	uint32_t from = host_line(fc->c, m, m->from ? 1 : 0), to = host_line(fc->c, m, m->from ? 0 : 1);
-	char sum[96], text[112], conn[16] = "";
+	char sum[96], text[112], conn[16] = "", link[16] = "";
 	obs_msg_summary(p, m->data, m->len, sum, sizeof(sum));
-	snprintf(text, sizeof(text), "%s (frame %llu)", sum, (unsigned long long)m->frame);
+	if (m->link_num && k != MSC_CLC) /* the link it went over, as a run's chart says it */
+		snprintf(link, sizeof(link), " [link %u]", m->link_num);
+	snprintf(text, sizeof(text), "%s%s (frame %llu)", sum, link, (unsigned long long)m->frame);
 	if (m->conn)
 		snprintf(conn, sizeof(conn), "%u", m->conn);
 	msc_arrow(fc->c, k, t, from, to, m->lgr != 0, m->lgr, conn, text);
@@ -96,6 +98,23 @@ int msc_from_capture(msc_chart *c, const char *path, obs_cdc_mode cdc, uint32_t 
 	g_hash_table_destroy(fc.cdc_counts);
 	if (rc < 0)
 		return -1;
+	/* the link failures and removals the decoder found, on the lifeline of the host that
+	 * lost the link, where the capture shows it */
+	for (size_t i = 0; i < res.report.n_events; i++) {
+		const report_event *e = &res.report.events[i];
+		const report_stack *s = report_stack_by_id(&res.report, e->stack_id);
+		if (!s)
+			continue;
+		char text[112];
+		if (e->kind == REPORT_EVENT_LGR_ENDED)
+			snprintf(text, sizeof(text), "link group 0x%08x ended: %.60s", e->lgr_id, e->cause);
+		else
+			snprintf(text, sizeof(text), "link %u (0x%08x) %s: %.60s", e->link_num,
+			         e->local_link_id ? e->local_link_id : e->remote_link_id,
+			         e->kind == REPORT_EVENT_LINK_FAILED ? "failed" : "removed", e->cause);
+		msc_mark_in_order(c, MSC_MARK_FAIL, e->time_ns, msc_line(c, s->name), e->lgr_id != REPORT_UNKNOWN, e->lgr_id,
+		                  NULL, text);
+	}
 	/* what the decoder could not read, where it was */
 	for (size_t i = 0; i < res.errors.n; i++) {
 		char text[112];

@@ -267,8 +267,10 @@ void rp_emit(replay_decoder *d, replay_msg *m, uint32_t conn, uint32_t link, int
 	m->from = from;
 	m->conn = conn;
 	m->link = link;
-	if (link)
+	if (link) {
 		m->lgr = RP_LINK(d, link)->lgr;
+		m->link_num = RP_LINK(d, link)->link_num;
+	}
 	if (conn) {
 		rp_conn *c = RP_CONN(d, conn);
 		if (!m->lgr)
