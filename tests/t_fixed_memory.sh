@@ -35,6 +35,12 @@ EOF
 grep -q 'blk: S accepts it on TCP, fallback 01010000 (SMC_CLC_DECL_MEM): its RMB and send buffer (65536 + 65536 bytes) would take S.s SMC-R fixed memory (0 bytes in use) past its limit, smcr fixedmemory=130048' "$TMP/log" ||
 	fail "run -v one-short.scn: the server does not say why it declined"
 
+# a failed expectation keeps the peer's code (issue 33, point 4)
+sed 's/^expect mode blk == FALLBACK reason=PEERDECL$/expect mode blk == SMCR/' $D/one-short.scn >"$TMP/want-smcr.scn"
+"$SMCR_SIM" run "$TMP/want-smcr.scn" >"$TMP/want.out" 2>&1 || true
+grep -q 'blk.1 is FALLBACK reason=0x05000000 (SMC_CLC_DECL_PEERDECL) peer diagnosis 0x01010000 (SMC_CLC_DECL_MEM))$' "$TMP/want.out" ||
+	fail "a failed mode expectation does not keep the peer's code: $(grep expectation "$TMP/want.out")"
+
 # the report and its JSON: in use against the limit, and the declined connections
 "$SMCR_SIM" run -f json $D/several.scn >"$TMP/several.json"
 python3 - "$TMP/several.json" <<'EOF' || fail "several.scn: fixed_memory in the JSON report is wrong"
