@@ -262,7 +262,10 @@ typedef struct msc_layout {
 #define CDC_FONT 10.0
 #define MAX_SP 460.0
 
-static double lx(const msc_layout *l, uint32_t line) { return TIME_W + l->sp / 2 + (double)l->col[line] * l->sp; }
+static double lx(const msc_layout *l, uint32_t line)
+{
+	return TIME_W + l->sp / 2 + (double)l->col[line] * l->sp;
+}
 
 static double item_font(const msc_item *it) { return it->kind == MSC_CDC ? CDC_FONT : FONT; }
 
@@ -281,7 +284,7 @@ static void place_row(const msc_layout *l, msc_row *r)
 		double x1 = lx(l, it->from), x2 = lx(l, it->to);
 		double dir = x2 >= x1 ? 1 : -1;
 		r->tx = l->col[it->to] == l->col[it->from] + 1 || l->col[it->from] == l->col[it->to] + 1 ? (x1 + x2) / 2
-		                                                                                           : x1 + dir * l->sp / 2;
+		                                                                                         : x1 + dir * l->sp / 2;
 		r->anchor = "middle";
 	}
 	r->x0 = !strcmp(r->anchor, "middle") ? r->tx - w / 2 : r->tx;

@@ -144,7 +144,8 @@ static void band(svg *g, uint64_t a, uint64_t b, uint64_t t0, uint64_t t1, doubl
 
 void timeline_svg_write(FILE *f, const link_series *s, uint64_t from_ns, uint64_t to_ns)
 {
-	uint64_t t0 = from_ns, t1 = to_ns ? to_ns : s->n_times ? s->times[s->n_times - 1] : 0;
+	uint64_t t0 = from_ns, t1 = to_ns ? to_ns : s->n_times ? s->times[s->n_times - 1]
+	                                                       : 0;
 	if (t1 <= t0)
 		t1 = t0 + 1000000;
 	double span = (double)(t1 - t0);

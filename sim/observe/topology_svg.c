@@ -22,9 +22,9 @@
 #define ROW_GAP 60.0
 #define ADAPTER_H 44.0
 #define SWITCH_H 40.0
-#define LANE 6.0        /* between two interface lines in the corridor */
-#define IF_LINE 11.0    /* between two interface labels in a stack box */
-#define IF_SHOWN 6      /* interfaces listed per stack box; more are counted */
+#define LANE 6.0     /* between two interface lines in the corridor */
+#define IF_LINE 11.0 /* between two interface labels in a stack box */
+#define IF_SHOWN 6   /* interfaces listed per stack box; more are counted */
 #define LEGEND_LINE 14.0
 #define LEGEND_SHOWN 24 /* links or wires listed; more are counted */
 #define N_LINK_COLOURS 6
@@ -51,13 +51,13 @@ static const char STYLE[] =
 
 typedef struct topo_layout {
 	const scn_scenario *s;
-	double col;            /* column width */
-	double stack_w;        /* stack box width (the interface list decides) */
-	double stack_h;        /* stack box height */
+	double col;     /* column width */
+	double stack_w; /* stack box width (the interface list decides) */
+	double stack_h; /* stack box height */
 	double s_bot, a_top, a_bot, w_top, w_bot;
-	double sx0, ax0, wx0;  /* centres of the first stack, adapter, switch */
-	size_t lanes;          /* interface lines in the corridor */
-	double wire_depth;     /* below the switch row */
+	double sx0, ax0, wx0; /* centres of the first stack, adapter, switch */
+	size_t lanes;         /* interface lines in the corridor */
+	double wire_depth;    /* below the switch row */
 	double width, height;
 } topo_layout;
 
