@@ -21,9 +21,15 @@ void smc_layer_config_default(smc_layer_config *c)
 
 /* ---- memory: the core allocates through here; buffers obey the fixed-memory cap ---- */
 
-/* Buffers (RMBs, send buffers) are the large allocations; structures stay small. Without
- * buffer hooks (--real-hw) buffers come through mem_calloc and are told by their size. */
-#define SMC_BUF_MIN 8192u
+/* Without buffer hooks (--real-hw) the core's RMBs and send buffers come through
+ * mem_calloc, with the core's small header: they are told by their size, an RMBE size (a
+ * power of two from 16 KiB) and a few bytes more, and counted without those. */
+#define SMC_BUF_MIN 16384u
+static size_t real_buffer_bytes(size_t n)
+{
+	size_t b = n & ~(size_t)0xff;
+	return b >= SMC_BUF_MIN && !(b & (b - 1)) ? b : 0;
+}
 
 /* The fixed-memory limit (z/OS GLOBALCONFIG SMCR FIXEDMEMORY) counts the RMBs and send
  * buffers the stack holds — z/OS fixes the storage of both (IBM: "an RMB is a contiguous
@@ -41,7 +47,7 @@ static bool cap_refuses(smc_layer *l, size_t n)
 	return false;
 }
 
-static bool real_buffer(const smc_layer *l, size_t n) { return l->cfg.real_hw && n >= SMC_BUF_MIN; }
+static size_t real_buffer(const smc_layer *l, size_t n) { return l->cfg.real_hw ? real_buffer_bytes(n) : 0; }
 
 /* The core says the size of every block it gives back (free_sized), so blocks carry no
  * header of the layer's: at a million connections that is tens of megabytes. */
@@ -51,12 +57,11 @@ static void *mem_calloc(size_t nmemb, size_t size, void *user)
 	if (size && nmemb > SIZE_MAX / size)
 		return NULL;
 	size_t n = nmemb * size;
-	if (!n || (real_buffer(l, n) && cap_refuses(l, n)))
+	if (!n || (real_buffer(l, n) && cap_refuses(l, real_buffer(l, n))))
 		return NULL;
 	void *p = sim_xcalloc(1, n, "SMC-R core memory");
 	l->ctr.mem_used += n;
-	if (real_buffer(l, n))
-		l->ctr.fixed_used += n;
+	l->ctr.fixed_used += real_buffer(l, n);
 	l->core_heap += sim_heap_block_bytes(p);
 	return p;
 }
@@ -72,8 +77,7 @@ static void mem_free_sized(void *p, size_t size, void *user)
 	if (!p)
 		return;
 	l->ctr.mem_used -= size;
-	if (real_buffer(l, size))
-		l->ctr.fixed_used -= size;
+	l->ctr.fixed_used -= real_buffer(l, size);
 	l->core_heap -= sim_heap_block_bytes(p);
 	free(p);
 }
