@@ -26,15 +26,15 @@ done
 
 # --- the event log
 "$SMCR_SIM" run -v $D/no-route.scn >"$TMP/log" || true
-grep -qF 'rr: B -> A 10.10.0.1:5000: connect failed: no route to 10.10.0.1: B has no interface on its subnet and no route to it' "$TMP/log" ||
+grep -qF 'rr: failed (No route to host): 0 sent, 0 delivered; connect B -> A 10.10.0.1:5000: no route to 10.10.0.1: B has no interface on its subnet and no route to it' "$TMP/log" ||
 	fail "run -v no-route.scn: the failed connect is not in the log"
 grep -qF 'rr.1 is not connected (no route to 10.10.0.1' "$TMP/log" || fail "no-route.scn: the failed expectation does not say why"
 "$SMCR_SIM" run -v $D/vlan-mismatch.scn >"$TMP/log" || true
-grep -qF '[   3.000000000] rr: B -> A 10.10.0.1:5000: connect failed: no ARP reply from 10.10.0.1 (on B.eth0, 3 requests 1.000 s apart)' "$TMP/log" ||
+grep -qF '[   3.000000000] rr: failed (No route to host): 0 sent, 0 delivered; connect B -> A 10.10.0.1:5000: no ARP reply from 10.10.0.1 (on B.eth0, 3 requests 1.000 s apart)' "$TMP/log" ||
 	fail "run -v vlan-mismatch.scn: not the ARP failure when ARP gives up (3 s): $(grep rr: "$TMP/log")"
 "$SMCR_SIM" run -v $D/refused-timeout.scn >"$TMP/log"
-for l in 'refused: B -> A 10.10.0.1:5000: connect failed: refused: 10.10.0.1:5000 answered the SYN with a reset' \
-	'timeout: B -> A 10.10.0.1:5000: connect failed: no answer to its SYN from 10.10.0.1:5000 (sent 7 times in 127.000 s)' \
+for l in 'refused: failed (Connection refused): 0 sent, 0 delivered; connect B -> A 10.10.0.1:5000: refused: 10.10.0.1:5000 answered the SYN with a reset' \
+	'timeout: failed (Connection timed out): 0 sent, 0 delivered; connect B -> A 10.10.0.1:5000: no answer to its SYN from 10.10.0.1:5000 (sent 7 times in 127.000 s)' \
 	'pending: B -> A 10.10.0.1:5000: not connected: still connecting at the end of the run: its SYN to 10.10.0.1:5000 unanswered since 100.000 s'; do
 	grep -qF "$l" "$TMP/log" || fail "run -v refused-timeout.scn: no '$l'"
 done

@@ -48,6 +48,7 @@ static int check_file(const char *path, const scn_load_opts *lo, bool dump, cons
 		        events, events == 1 ? "" : "s", scn->n_expects, scn->n_expects == 1 ? "" : "s");
 		scn_warn_early_restore(scn, stderr);
 		scn_warn_unreachable(scn, stderr);
+		scn_warn_no_stack(scn, stderr);
 		if (dump)
 			scn_dump(scn, stdout);
 		if (topology)

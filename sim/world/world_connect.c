@@ -119,7 +119,7 @@ void world_connect_cause(const world *w, const world_end *e, char *buf, size_t n
 		return;
 	case WORLD_CONNECT_FAILED:
 		if (e->fail_err)
-			snprintf(buf, n, "failed: %s", strerror(-e->fail_err));
+			snprintf(buf, n, "ended before it connected: %s", strerror(-e->fail_err));
 		else
 			snprintf(buf, n, "closed by its application before it connected");
 		return;

@@ -83,8 +83,7 @@ static void log_linux_link_added(world *w, world_host *ws, const smcr_link_info 
 {
 	const smcr_port_desc *pd = smcr_ctx_port(smc_layer_ctx(ws->l), li->port_index);
 	world_log_prefix(w, w->out);
-	fprintf(w->out, "%s: smc: SMC-R lg %08" PRIX32 " net 1 link added: id %08" PRIX32 ", peerid %08" PRIX32
-	                ", ibdev %s, ibport %u\n",
+	fprintf(w->out, "%s: smc: SMC-R lg %08" PRIX32 " net 1 link added: id %08" PRIX32 ", peerid %08" PRIX32 ", ibdev %s, ibport %u\n",
 	        ws->st->name, lgr_num_of(ws->l, li->lgr_id), li->link_uid, li->peer_link_uid, pd ? pd->name : "?",
 	        pd ? (unsigned)pd->port : 0u);
 }
@@ -97,7 +96,7 @@ static void lgr_pnet(void *arg, const smcr_lgr_info *li)
 		snprintf(out, 17, "%s", li->pnet_id);
 }
 
-static void log_linux_lgr_type(world *w, world_host *ws, uint64_t lgr_id, uint8_t type)
+static void log_linux_lgr_type(world *w, world_host *ws, uint64_t lgr_id, unsigned type)
 {
 	static const char *const names[] = { "NONE", "SINGLE", "SYMMETRIC", "ASYMMETRIC_PEER", "ASYMMETRIC_LOCAL" };
 	char pnet[17] = "";
@@ -182,7 +181,7 @@ void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev)
 	case SMCR_EV_LGR_FREED:
 	case SMCR_EV_LGR_TYPE:
 		if (log && ev->type == SMCR_EV_LGR_TYPE && linux_log(ws)) {
-			log_linux_lgr_type(w, ws, ev->lgr_id, ev->lgr_type);
+			log_linux_lgr_type(w, ws, ev->lgr_id, (unsigned)ev->lgr_type);
 		} else if (log) {
 			smcr_lgr_info li;
 			memset(&li, 0, sizeof(li));
@@ -537,8 +536,7 @@ static void print_fixed_short(world *w, const world_end *e)
 	if (e->reason != SMCR_DECL_MEM || !limit || !ws->l)
 		return;
 	const scn_stack *ss = &w->scn->stacks[e->stack];
-	fprintf(w->out, ": its RMB and send buffer (%" PRIu64 " + %" PRIu64 " bytes) would take %s's SMC-R fixed memory (%" PRIu64
-	                " bytes in use) past its limit, smcr fixedmemory=%" PRIu64,
+	fprintf(w->out, ": its RMB and send buffer (%" PRIu64 " + %" PRIu64 " bytes) would take %s's SMC-R fixed memory (%" PRIu64 " bytes in use) past its limit, smcr fixedmemory=%" PRIu64,
 	        ss->smcr.rmbsize, ss->smcr.sndbufsize, ws->st->name, smc_layer_counters_get(ws->l)->fixed_used, limit);
 }
 
@@ -622,11 +620,38 @@ static void log_not_connected(world *w, const world_end *e, const char *what)
 	fprintf(w->out, "%s: %s\n", what, cause);
 }
 
+/* A connect that ended before it connected: the usual end line (an application that
+ * reads "NAME: failed (ERROR): ..." or "closed: ..." sees it end as before), then what
+ * became of the connect: "bulk.3: failed (No route to host): 0 sent, 0 delivered;
+ * connect B -> A 10.10.0.1:5000: no route to 10.10.0.1: ..." */
+static void log_connect_ended(world *w, const world_end *e)
+{
+	char name[48], ip[ADDR_TEXT_IPV4_LEN], a[24], b[24], c[24], cause[200];
+	flow_name(w, e, name, sizeof(name));
+	const scn_app *ap = &w->scn->apps[e->f->app];
+	scn_format_size(e->sent, a, sizeof(a));
+	scn_format_size(e->f->srv.received, b, sizeof(b));
+	scn_format_size(e->received, c, sizeof(c));
+	int err = e->err ? e->err : e->fail_err;
+	world_log_prefix(w, w->out);
+	if (err)
+		fprintf(w->out, "%s: failed (%s): %s sent, %s delivered; ", name, strerror(-err), a, b);
+	else
+		fprintf(w->out, "%s: closed: %s sent, %s delivered, %s received; ", name, a, b, c);
+	fprintf(w->out, "connect %s -> %s %s:%u: ", w->scn->stacks[ap->stack].name, w->scn->stacks[ap->dst_stack].name,
+	        addr_text_ipv4(ap->dst_ip, ip, sizeof(ip)), (unsigned)ap->port);
+	if (err && world_connect_kind_of(e) == WORLD_CONNECT_FAILED)
+		snprintf(cause, sizeof(cause), "ended before it connected"); /* the error is said above */
+	else
+		world_connect_cause(w, e, cause, sizeof(cause));
+	fprintf(w->out, "%s\n", cause);
+}
+
 void world_log_connect_failed(world *w, const world_end *e)
 {
 	world_obs_conn(w, e, WORLD_CONN_CLOSED);
 	if (w->o.verbose && !w->o.json)
-		log_not_connected(w, e, "connect failed");
+		log_connect_ended(w, e);
 }
 
 void world_log_pending_connects(world *w)
@@ -647,7 +672,7 @@ void world_log_closed(world *w, const world_end *e)
 	if (!w->o.verbose || w->o.json || e->server)
 		return;
 	if (!e->connected) {
-		log_not_connected(w, e, "connect failed");
+		log_connect_ended(w, e);
 		return;
 	}
 	char name[48], a[24], b[24], c[24];
