@@ -84,7 +84,8 @@ $(VERSION_H): FORCE
 	@{ echo '#define SMCR_SIM_VERSION "$(VERSION_TEXT)"'; \
 	  echo '#define SMCR_SIM_GIT "$(GIT_DESC)"'; \
 	  echo '#define SMCR_SIM_VERBS_VERSION "$(shell pkg-config --modversion libibverbs 2>/dev/null)"'; \
-	  echo '#define SMCR_SIM_GLIB_BUILD "$(shell pkg-config --modversion glib-2.0 2>/dev/null)"'; } >$@.tmp
+	  echo '#define SMCR_SIM_GLIB_BUILD "$(shell pkg-config --modversion glib-2.0 2>/dev/null)"'; \
+	  echo '#define SMCR_SIM_DATADIR "$(DATADIR)"'; } >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(BUILD)/tools/version.o: $(VERSION_H)
 # rebuilt when MPI comes or goes (its flags are in the stamp)

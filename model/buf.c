@@ -214,9 +214,12 @@ static int buf_create_one(smcr_conn *conn, bool is_rmb, uint32_t want)
 			return SMCR_ERR_NOMEM; /* descriptor: Linux -ENOMEM stops here */
 		buf->cpu = smcr_buf_mem_alloc(ctx, size);
 		if (!buf->cpu) {
-			/* buffer memory: Linux retries with the next smaller size */
+			/* buffer memory: Linux retries with the next smaller size; a host that
+			 * declines at its memory limit instead (z/OS FIXEDMEMORY) does not */
 			smcr_free(ctx, buf);
 			buf = NULL;
+			if (!ctx->set.buf_downgrade)
+				break;
 			if (!downgraded && is_rmb)
 				ctx->stats.rmb_downgrade++;
 			else if (!downgraded)

@@ -44,6 +44,7 @@ void smcr_settings_default(smcr_settings *s)
 	s->autocorking_size = 64 * 1024; /* SMC_AUTOCORKING_DEFAULT_SIZE */
 	s->llc_v2_order = SMCR_LLC_V2_LE;
 	s->os_type = SMCR_CLC_OS_LINUX;
+	s->buf_downgrade = true;
 	memset(s->hostname, ' ', sizeof(s->hostname));
 	memcpy(s->hostname, "smcr-sim", 8);
 }

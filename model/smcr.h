@@ -129,6 +129,10 @@ typedef struct smcr_settings {
 	char ueids[SMCR_MAX_UEIDS][SMCR_EID_LEN]; /* blank padded */
 	char hostname[SMCR_HOSTNAME_LEN];         /* blank padded, v2 FCE */
 	bool oob_inline;                          /* SO_OOBINLINE: urgent byte stays in the stream */
+	/* When the memory of an RMB or send buffer is refused: try the next smaller size
+	 * (Linux __smc_buf_create, default), or decline the connection with MEM at once (a
+	 * z/OS stack at its FIXEDMEMORY limit: new connections use TCP). */
+	bool buf_downgrade;
 } smcr_settings;
 
 void smcr_settings_default(smcr_settings *s);

@@ -104,4 +104,29 @@ expect_exit 1 "$SMCR_SIM" diff --events -q "$TMP/e1.jsonl" "$TMP/e150.jsonl"
 echo 'not json' >"$TMP/junk.jsonl"
 expect_exit 2 "$SMCR_SIM" diff --events "$TMP/e1.jsonl" "$TMP/junk.jsonl"
 expect_stderr 'junk.jsonl:1: ' "$SMCR_SIM" diff --events "$TMP/e1.jsonl" "$TMP/junk.jsonl"
+# two variants of one scenario: another file name, three lines removed. What the runs did
+# is compared; where they came from (scenario, file, line) only with --sources.
+grep -v '^# The first TCP\|^# first one creates\|^# adapter carrying' scenarios/default.scn >"$TMP/variant.scn"
+[ "$(($(wc -l <scenarios/default.scn) - $(wc -l <"$TMP/variant.scn")))" = 3 ] || fail "the variant does not lack 3 lines"
+"$SMCR_SIM" run -f json scenarios/default.scn >"$TMP/v1.json"
+"$SMCR_SIM" run -f json "$TMP/variant.scn" >"$TMP/v2.json"
+expect_exit 0 "$SMCR_SIM" diff "$TMP/v1.json" "$TMP/v2.json"
+[ -z "$("$SMCR_SIM" diff "$TMP/v1.json" "$TMP/v2.json")" ] || fail "diff of two variants: $("$SMCR_SIM" diff "$TMP/v1.json" "$TMP/v2.json")"
+out=$("$SMCR_SIM" diff --sources "$TMP/v1.json" "$TMP/v2.json" || true)
+echo "$out" | grep -q '^scenario: scenarios/default.scn -> ' || fail "diff --sources: the file name is not compared: $out"
+echo "$out" | grep -q "^'expect links ZOSA ZOSB == 2' at 250ms / line: 42 -> 39 (-3)$" || fail "diff --sources: the lines are not compared: $out"
+# a variant that changes what happens: the difference, and a line that says what was not compared
+sed 's/^at 250ms expect conns ZOSA ZOSB == 5.*$//' scenarios/default.scn >"$TMP/variant2.scn"
+"$SMCR_SIM" run -f json "$TMP/variant2.scn" >"$TMP/v3.json"
+out=$("$SMCR_SIM" diff "$TMP/v1.json" "$TMP/v3.json" || true)
+echo "$out" | grep -qx "'expect conns ZOSA ZOSB == 5' at 250ms: only in $TMP/v1.json" || fail "diff of variants: $out"
+echo "$out" | grep -q ' / line: ' && fail "diff of variants compares lines: $out"
+echo "$out" | tail -1 | grep -qx '(not compared: scenario, file, line, where the runs came from; --sources compares them)' ||
+	fail "diff: does not say what it did not compare: $out"
+"$SMCR_SIM" diff -f json "$TMP/v1.json" "$TMP/v3.json" | grep -q '"not_compared"' || fail "diff -f json: no not_compared"
+"$SMCR_SIM" run -q --events "$TMP/ev1.jsonl" scenarios/default.scn >/dev/null
+"$SMCR_SIM" run -q --events "$TMP/ev2.jsonl" "$TMP/variant.scn" >/dev/null
+expect_exit 0 "$SMCR_SIM" diff --events "$TMP/ev1.jsonl" "$TMP/ev2.jsonl"
+out=$("$SMCR_SIM" diff --events --sources "$TMP/ev1.jsonl" "$TMP/ev2.jsonl" || true)
+echo "$out" | grep -qx 'the streams part at line 1' || fail "diff --events --sources: $out"
 echo "diff ok"

@@ -22,14 +22,14 @@ for k in clc llc cdc fail restore; do
 	[ "$(count "$TMP/msc.svg" $k)" -gt 0 ] || fail "msc: no $k element"
 done
 [ "$(count "$TMP/msc.svg" clc)" -ge 4 ] || fail "msc: the three CLC messages of a connection (and the legend) are not there"
-texts "$TMP/msc.svg" | grep -qx 'CLC Proposal v2' || fail "msc: no CLC Proposal arrow"
+texts "$TMP/msc.svg" | grep -qx 'bulk.1: CLC Proposal v2' || fail "msc: no CLC Proposal arrow named with its connection"
 texts "$TMP/msc.svg" | grep -q '^LLC ADD_LINK request' || fail "msc: no ADD LINK arrow"
 texts "$TMP/msc.svg" | grep -qx 'fail adapter RA1' || fail "msc: the failure of RA1 is not marked"
 texts "$TMP/msc.svg" | grep -q 'link 1 (0x00000101) failed' || fail "msc: link 1's failure is not marked on its lifeline"
 texts "$TMP/msc.svg" | grep -qx '0.000010 s' || fail "msc: no virtual time down the side"
 "$SMCR_SIM" msc scenarios/default.scn >"$TMP/msc2.svg"
 cmp -s "$TMP/msc.svg" "$TMP/msc2.svg" || fail "msc: two draws of one run differ (or -o and stdout do)"
-rows() { texts "$1" | sed -n 's/^\([0-9]*\) rows$/\1/p'; }
+rows() { texts "$1" | sed -n 's/^\([0-9]*\) rows*$/\1/p'; }
 all=$(rows "$TMP/msc.svg")
 [ -n "$all" ] && [ "$all" -gt 50 ] || fail "msc: $all rows"
 
@@ -100,7 +100,16 @@ for k in clc llc cdc; do
 	[ "$(count "$TMP/cap.svg" $k)" -gt 1 ] || fail "msc of a capture: no $k arrow"
 done
 texts "$TMP/cap.svg" | grep -q '^LLC DELETE_LINK' || fail "msc of a capture: the failover's DELETE LINK is not drawn"
-texts "$TMP/cap.svg" | grep -qx 'since the first message' || fail "msc of a capture: its time axis is not relative"
+texts "$TMP/cap.svg" | grep -qx 'since the first frame' || fail "msc of a capture: its time axis is not relative"
+# ... each LLC and CDC arrow names its link, each row its connection, and the links the
+# failover lost are marked where replay finds them (link 1 removed, link 3 failed)
+texts "$TMP/cap.svg" | grep -qx 'LLC DELETE_LINK request \[link 2\] (frame 423)' || fail "msc of a capture: no link on an LLC arrow"
+texts "$TMP/cap.svg" | grep -qx 'conn 1: CDC seq 1 validation \[link 2\] (frame 349)' || fail "msc of a capture: no link or connection on a CDC arrow"
+texts "$TMP/cap.svg" | grep -qx 'conn 2: CLC Proposal v2 (frame 72)' || fail "msc of a capture: the connection is not named"
+[ "$(texts "$TMP/cap.svg" | grep -c '^link 1 (0x00000101) removed: DELETE LINK request from the client: lost path$')" = 2 ] ||
+	fail "msc of a capture: link 1's loss is not marked on both hosts"
+[ "$(texts "$TMP/cap.svg" | grep -c '^link 3 (0x00000103) failed: ')" = 2 ] || fail "msc of a capture: link 3's failure is not marked"
+[ "$(count "$TMP/cap.svg" fail)" -ge 4 ] || fail "msc of a capture: no failure marks"
 
 # --- the topology: from check (no links) and from a run (its links)
 "$SMCR_SIM" check --topology "$TMP/topo.svg" scenarios/default.scn >/dev/null
@@ -112,6 +121,7 @@ done
 "$SMCR_SIM" check --topology "$TMP/vlan.svg" scenarios/vlan-separation.scn >/dev/null
 texts "$TMP/vlan.svg" | grep -q 'vlan 20' || fail "check --topology: the interfaces' VLANs are not shown"
 texts "$TMP/vlan.svg" | grep -qx 'VLANs: 10 20' || fail "check --topology: the switch's VLANs are not shown"
+texts "$TMP/topo.svg" | grep -qx 'osd2 10.1.2.1/24 (SW2)' || fail "check --topology: an interface is not listed with its switch"
 expect_exit 2 "$SMCR_SIM" check --topology "$TMP/x.svg" scenarios/default.scn scenarios/two-stacks.scn
 "$SMCR_SIM" run -q --topology "$TMP/rtopo.svg" --timeline "$TMP/tl.svg" scenarios/default.scn >"$TMP/watched.txt"
 [ "$(count "$TMP/rtopo.svg" smclink)" = 3 ] || fail "run --topology: not the 3 links that became active"
@@ -125,6 +135,15 @@ texts "$TMP/rtopo.svg" | grep -qx 'ZOSA 0x00000104 - ZOSB 0x00000104' || fail "r
 [ "$(count "$TMP/tl.svg" tput)" -gt 0 ] || fail "run --timeline: no throughput line"
 texts "$TMP/tl.svg" | grep -q '^9[0-9][0-9]\.[0-9] Mbit/s$' || fail "run --timeline: no link near 1 Gbit/s (the wire's speed)"
 "$SMCR_SIM" run -q --timeline "$TMP/tl10.svg" --stats-interval 1s scenarios/default.scn >/dev/null
+# a window of it: its axis starts there, what is outside is left out
+"$SMCR_SIM" run -q --timeline "$TMP/tlw.svg" --from 250ms --to 700ms --stats-interval 10ms scenarios/default.scn >/dev/null
+texts "$TMP/tlw.svg" | grep -qx '250ms' || fail "run --timeline --from 250ms: the axis does not start there"
+texts "$TMP/tlw.svg" | grep -qx '700ms' || fail "run --timeline --to 700ms: the axis does not end there"
+texts "$TMP/tlw.svg" | grep -q '^restore adapter' && fail "run --timeline --to 700ms: the restore at 5s is drawn"
+[ "$(count "$TMP/tlw.svg" timeline-mark)" = 1 ] || fail "run --timeline --from/--to: not the one mark inside"
+expect_exit 2 "$SMCR_SIM" run -q --from 1s scenarios/default.scn
+expect_stderr 'need --timeline' "$SMCR_SIM" run -q --from 1s scenarios/default.scn
+expect_stderr 'bad --to 1s: it is not after --from' "$SMCR_SIM" run -q --timeline "$TMP/x.svg" --from 2s --to 1s scenarios/default.scn
 [ "$(wc -c <"$TMP/tl10.svg")" -lt "$(wc -c <"$TMP/tl.svg")" ] || fail "run --timeline --stats-interval 1s: not coarser"
 
 expect_exit 2 "$SMCR_SIM" run -q --stats-interval 1s scenarios/default.scn

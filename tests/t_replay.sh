@@ -20,11 +20,19 @@ golden() { # golden FILE CMD...: stdout of CMD must equal FILE
 "$SMCR_SIM" replay --help | grep -q -- '--smcid'
 "$SMCR_SIM" replay --help | grep -q -- '--mode'
 
-golden "$D/linux-netstat.golden" "$SMCR_SIM" replay "$TRACE"
+golden "$D/linux-netstat.golden" "$SMCR_SIM" replay --report netstat "$TRACE"
+# a capture of Linux hosts alone (the OS type of their v2 first contact) defaults to
+# smc-tools' style; one whose hosts' OS is not known (SMC-Rv1) to the netstat style
+"$SMCR_SIM" replay "$TRACE" | head -2 | grep -qx '# smcr linkgroup show' || fail "replay of a Linux capture: not in smc-tools' style"
+"$SMCR_SIM" replay traces/trace-two-stacks.pcapng | head -1 | grep -qx 'SMC-R NETSTAT DEVLINKS SMC REPORT' ||
+	fail "replay of a capture of unknown OSes: not in the netstat style"
+# its link events are at times since the capture's first frame, not wall-clock stamps
+"$SMCR_SIM" replay --messages "$TRACE" | grep -q '^31 6.925592000 10.0.0.1->10.0.0.2 LLCv2 ADD_LINK request' ||
+	fail "replay --messages: not the time since the first frame"
 golden "$D/fixture-rocev2-smc.golden" "$SMCR_SIM" replay --format smc "$D/wireshark-fixture-rocev2.pcap"
 golden "$D/fixture-rocev1.json.golden" "$SMCR_SIM" replay --format=json "$D/wireshark-fixture-rocev1.pcap"
 # a real first contact that never got its CONFIRM LINK: SMC_INIT, a made-up group id, a note
-golden "$D/linux-no-confirm-link-netstat.golden" "$SMCR_SIM" replay "$D/linux-6.1-no-confirm-link.pcap"
+golden "$D/linux-no-confirm-link-netstat.golden" "$SMCR_SIM" replay --report netstat "$D/linux-6.1-no-confirm-link.pcap"
 # the same run twice gives the same bytes
 "$SMCR_SIM" replay --format json "$TRACE" >"$TMP/a.json"
 "$SMCR_SIM" replay --format json "$TRACE" >"$TMP/b.json"

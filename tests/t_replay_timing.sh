@@ -80,4 +80,11 @@ expect_stderr 'capture file damaged at frame [0-9]' timing "$TMP/trunc.pcapng"
 set +e; timing "$TMP/trunc.pcapng" >"$TMP/trunc.txt" 2>/dev/null; set -e
 grep -q 'the frames before it were injected' "$TMP/trunc.txt" || fail "truncated: $(cat "$TMP/trunc.txt")"
 grep -Eq '[1-9][0-9]* injected' "$TMP/trunc.txt" || fail "truncated: nothing injected before the damage"
+# a real capture's QP numbers are not the scenario's: said after the run; a recording of
+# a scenario like the one it is played into has none to say
+"$SMCR_SIM" replay --mode timing traces/linux-6.1-smcr-v2-rxe.pcapng --scenario tests/data/replay/rxe-server.scn >"$TMP/rxe.txt" 2>&1 || true
+grep -q '^  warning: [0-9]* of [0-9]* injected RoCE frames went to QP numbers no simulated adapter had (the first: 0x000011, frame 28)' "$TMP/rxe.txt" ||
+	fail "timing replay of a real capture: no warning about its QP numbers: $(tail -3 "$TMP/rxe.txt")"
+"$SMCR_SIM" replay --mode timing traces/trace-two-stacks.pcapng --scenario tests/data/replay/server-only.scn >"$TMP/own.txt" 2>&1
+grep -q 'warning' "$TMP/own.txt" && fail "timing replay of a recording of the scenario warns: $(grep warning "$TMP/own.txt")"
 echo "timing replay ok: 3 Accepts from the simulated server, $moved acknowledgments rewritten"

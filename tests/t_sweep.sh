@@ -73,7 +73,7 @@ kill -TERM $sweep; wait $sweep || true
 before=$(($(wc -l <"$W/res.jsonl") - 1))
 [ "$before" -ge 2 ] && [ "$before" -lt 6 ] || fail "the interrupted sweep had $before records, expected 2..5"
 "$SMCR_SIM" sweep $S $SLOW -q --out "$W/res.jsonl" --resume >"$W/res.sum" || fail "resume failed"
-grep -q "^engine: .*; $((6 - before)) points run now" "$W/res.sum" || fail "resume ran other than the $((6 - before)) missing points: $(grep engine "$W/res.sum")"
+grep -q "^engine: .*; $((6 - before)) points\? run now" "$W/res.sum" || fail "resume ran other than the $((6 - before)) missing points: $(grep engine "$W/res.sum")"
 sed 's/,"retried":1//' "$W/res.jsonl" | cmp - "$W/ref.jsonl" || fail "resumed results differ from an uninterrupted sweep"
 grep -q '"retried":1' "$W/res.jsonl" || fail "the point interrupted in flight is not marked retried"
 # resuming a finished file runs nothing

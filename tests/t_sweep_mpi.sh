@@ -64,7 +64,7 @@ got=$(($(wc -l <"$W/kill.jsonl") - 1))
 [ "$got" -lt 8 ] || fail "the killed job finished every point before the kill; no resume to test"
 $MPIRUN -np 2 "$SMCR_SIM" sweep $S $SLOW -q --out "$W/kill.jsonl" --resume >"$W/resume.sum" 2>"$W/resume.err" ||
 	fail "the resumed sweep failed: $(tail -3 "$W/resume.err")"
-grep -q "; $((8 - got)) points run now" "$W/resume.sum" || fail "the resume ran other than the $((8 - got)) missing points: $(grep engine "$W/resume.sum")"
+grep -q "; $((8 - got)) points\? run now" "$W/resume.sum" || fail "the resume ran other than the $((8 - got)) missing points: $(grep engine "$W/resume.sum")"
 grep -q '"retried":1' "$W/kill.jsonl" || fail "no point marked retried after the killed rank"
 sed 's/,"retried":1//' "$W/kill.jsonl" | cmp - "$W/ref.jsonl" || fail "resumed results differ from an uninterrupted sweep"
 echo "sweep mpi ok: $n points the same three ways; rank 2 killed after $got of 8, resumed under mpirun -np 2"

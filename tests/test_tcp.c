@@ -9,6 +9,7 @@
 #include "sim/app/app.h"
 #include "sim/net/sock.h"
 #include "sim/net/stack.h"
+#include "sim/net/icmp.h"
 #include "sim/net/tcp.h"
 #include "sim/net/tcp_opt.h"
 #include "tests/support/capture.h"
@@ -325,10 +326,15 @@ Test(tcp, connect_to_a_closed_port_is_refused_with_rst)
 	two_free(&t);
 }
 
+/* The peer's address answered ARP, then the peer went silent: the SYN is resent until the
+ * retries run out (1+2+...+64 s). A z/OS client keeps its ARP entry 20 minutes, so the
+ * retries run out before the entry is asked again. */
 Test(tcp, connect_gives_up_after_syn_retries)
 {
 	two t;
-	two_init(&t, 7, no_loss, STACK_LINUX, STACK_LINUX);
+	two_init(&t, 7, no_loss, STACK_ZOS, STACK_LINUX);
+	cr_assert_eq(icmp_send_echo(t.a, B_IP, 1, 1, 8), 0); /* ARP resolves B now */
+	test_net_run(&t.net, SIM_MS);
 	netif_set_up(t.b->netifs[0], false);
 	peer cli = { 0 };
 	tcp_pcb *c = tcp_new(t.a);
@@ -338,6 +344,30 @@ Test(tcp, connect_gives_up_after_syn_retries)
 	cr_assert_eq(cli.finished, 0, "still trying before 1+2+4+...+64 s");
 	test_net_run(&t.net, 128 * SIM_S);
 	cr_assert_eq(cli.finished, 1 + ETIMEDOUT);
+	tcp_close(c);
+	two_free(&t);
+}
+
+/* Nobody answers ARP for the peer's address (it is down, or on another VLAN): the connect
+ * fails with "no route to host" when ARP gives up (3 requests 1 s apart), as Linux's
+ * arp_error_report -> tcp_v4_err, not after two minutes of SYNs; the pcb names the next
+ * hop that never answered. */
+Test(tcp, connect_fails_when_arp_gives_up)
+{
+	two t;
+	two_init(&t, 7, no_loss, STACK_LINUX, STACK_LINUX);
+	netif_set_up(t.b->netifs[0], false);
+	peer cli = { 0 };
+	tcp_pcb *c = tcp_new(t.a);
+	tcp_set_callbacks(c, &peer_cbs, &cli);
+	cr_assert_eq(tcp_connect(c, B_IP, PORT), 0);
+	test_net_run(&t.net, 2900 * SIM_MS);
+	cr_assert_eq(cli.finished, 0, "still resolving before the third request's second");
+	test_net_run(&t.net, 3100 * SIM_MS);
+	cr_assert_eq(cli.finished, 1 + EHOSTUNREACH);
+	tcp_info ti;
+	tcp_get_info(c, &ti);
+	cr_assert_eq(ti.unreach_nexthop, B_IP);
 	tcp_close(c);
 	two_free(&t);
 }

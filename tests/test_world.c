@@ -331,11 +331,22 @@ Test(world, a_zos_stack_reports_the_roce_interface_inop_before_its_link_failures
 	free(out);
 }
 
-Test(world, a_linux_stack_reports_no_vtam_inop)
+/* A Linux stack prints no VTAM message at all, but Linux net/smc's own kernel messages
+ * (6.1's texts, smc_llc.c and smc_core.c): link added, the link group's state changes,
+ * and the link that fails removed. */
+Test(world, a_linux_stack_logs_linux_kernel_messages_not_vtam_ones)
 {
 	char *out = adapter_failure_log("linux");
 	cr_assert_null(strstr(out, "IST1578I"), "%s", out);
+	cr_assert_null(strstr(out, "IST2406I"), "%s", out);
 	cr_assert_null(strstr(out, "inoperative"), "%s", out);
+	const char *added = strstr(out, "ZA: smc: SMC-R lg 00000100 net 1 link added: id 00000101, peerid 00000101, ibdev RA1, ibport 1\n");
+	cr_assert(added, "%s", out);
+	const char *sym = strstr(out, "ZA: smc: SMC-R lg 00000100 net 1 state changed: SYMMETRIC, pnetid SIMNET\n");
+	cr_assert(sym && sym > added, "%s", out);
+	const char *removed = strstr(out, "\nsmc: SMC-R lg 00000100 net 1 link removed: id 00000101, peerid 00000101, ibdev RA1, ibport 1\n");
+	cr_assert(removed && removed > sym, "%s", out);
+	cr_assert(strstr(removed, "ZA: smc: SMC-R lg 00000100 net 1 state changed: SINGLE, pnetid SIMNET\n"), "%s", out);
 	free(out);
 }
 

@@ -11,7 +11,8 @@ void capture_option_add(GOptionContext *ctx, capture_args *a)
 	GOptionEntry entries[] = {
 		{ "pcap", 0, 0, G_OPTION_ARG_FILENAME, &a->pcap,
 		  "capture the whole fabric: an interface per tap point, RoCE frames commented with their SMC-R link "
-		  "('-': to standard output, the text then goes to stderr)",
+		  "('-': to standard output, the text then goes to stderr); past 100 MiB a line on stderr says how large "
+		  "it will be",
 		  "FILE" },
 		{ "pcap-format", 0, 0, G_OPTION_ARG_STRING, &a->format, "pcapng (default) or pcap (classic, ns timestamps)",
 		  "FMT" },
@@ -58,6 +59,9 @@ int capture_args_apply(const char *prog, const capture_args *a, world_opts *o)
 			return 2;
 		}
 	}
+	/* a capture of hundreds of megabytes is said as it happens (stderr, never stdout) */
+	o->pcap_warn_bytes = CAPTURE_WARN_BYTES;
+	o->warnings = stderr;
 	if ((a->format || a->snaplen || a->taps) && !a->pcap && !a->per_stack) {
 		fprintf(stderr, "%s: --pcap-format, --pcap-snaplen and --pcap-taps need --pcap or --pcap-per-stack\n", prog);
 		return 2;

@@ -12,6 +12,10 @@
 
 #include "sim/world/world.h"
 
+/* Past this size of its files a capture says so on stderr, once (sim/world/world.h
+ * pcap_warn_bytes): a long run at full rate writes hundreds of megabytes. */
+#define CAPTURE_WARN_BYTES ((uint64_t)100 << 20)
+
 typedef struct capture_args {
 	gchar *pcap, *format, *per_stack, *snaplen, *taps;
 } capture_args;

@@ -57,6 +57,11 @@ int cli_run_command(const cli_command *table, size_t n, const char *group, int a
 
 /* `smcr-sim --version` (tools/version.c): version, git description, optional parts. */
 void cli_print_version(FILE *out);
+/* Where `make install` puts the sample scenarios (DATADIR/smcr-sim/scenarios); in the
+ * source tree they are in scenarios/. */
+const char *cli_sample_scenarios(void);
+/* "Examples: … Sample scenarios: …", the end of `smcr-sim --help` and `run --help`. */
+void cli_print_examples(FILE *out);
 
 /* A subcommand's options (tools/cli.c). */
 typedef struct cli_options {
@@ -91,6 +96,12 @@ int cli_read_input(const char *path, size_t max, const char *what, char **text, 
  * the disk), and the file is removed when the process is interrupted. */
 char *cli_spool_stdin(char *err, size_t errlen);
 void cli_spool_remove(char *path);
+
+/* Inputs are told apart by what they hold, not by their names: whether a file (or
+ * standard input, whose first bytes are kept for whoever reads it next) starts like a
+ * pcap or pcapng capture. A file that cannot be read is no capture. The name of the
+ * format in *kind ("pcapng", "pcap") when it is one. */
+bool cli_is_capture(const char *path, const char **kind);
 /* A scenario file, or standard input for "-" (named "<stdin>" in messages); NULL with the
  * errors in diag (sim/scenario/scn_model.h). */
 struct scn_scenario;

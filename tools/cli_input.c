@@ -9,6 +9,22 @@
 #include "sim/scenario/scn_model.h"
 #include "tools/cli.h"
 
+/* Standard input's first bytes, once looked at (cli_is_capture): whoever reads it next
+ * gets them first. */
+static uint8_t stdin_head[4];
+static size_t stdin_head_n;
+static bool stdin_peeked;
+
+static size_t stdin_read(void *buf, size_t n)
+{
+	size_t got = 0;
+	while (stdin_head_n && got < n) {
+		((uint8_t *)buf)[got++] = stdin_head[0];
+		memmove(stdin_head, stdin_head + 1, --stdin_head_n);
+	}
+	return got + (got < n ? fread((uint8_t *)buf + got, 1, n - got, stdin) : 0);
+}
+
 bool cli_is_stdin(const char *path)
 {
 	return path && !strcmp(path, "-");
@@ -37,7 +53,7 @@ int cli_read_input(const char *path, size_t max, const char *what, char **text, 
 			cap = cap > max / 2 ? max + 1 : cap * 2; /* one byte past max tells it is over */
 			buf = g_realloc(buf, cap + 1);
 		}
-		size_t got = fread(buf + n, 1, cap - n, f);
+		size_t got = in ? stdin_read(buf + n, cap - n) : fread(buf + n, 1, cap - n, f);
 		n += got;
 		if (got == 0 || n > max)
 			break;
@@ -63,8 +79,44 @@ int cli_read_input(const char *path, size_t max, const char *what, char **text, 
 	return 0;
 }
 
+static bool capture_magic(const uint8_t *m);
+
+bool cli_is_capture(const char *path, const char **kind)
+{
+	uint8_t head[4];
+	size_t got;
+	if (cli_is_stdin(path)) {
+		if (!stdin_peeked) {
+			stdin_peeked = true;
+			stdin_head_n = fread(stdin_head, 1, sizeof(stdin_head), stdin);
+		}
+		memcpy(head, stdin_head, sizeof(head));
+		got = stdin_head_n;
+	} else {
+		FILE *f = fopen(path, "rb");
+		if (!f)
+			return false;
+		got = fread(head, 1, sizeof(head), f);
+		fclose(f);
+	}
+	if (got < sizeof(head) || !capture_magic(head))
+		return false;
+	if (kind)
+		*kind = head[0] == 0x0a ? "pcapng" : "pcap";
+	return true;
+}
+
 scn_scenario *cli_load_scenario(const char *path, const scn_load_opts *opts, scn_diag *diag)
 {
+	const char *kind = NULL;
+	if (cli_is_capture(path, &kind)) {
+		const char *name = cli_input_name(path);
+		scn_error(diag, (scn_loc){ name, 0, 0 },
+		          "this is a %s capture, not a scenario; expected a scenario file (a capture is decoded by "
+		          "`smcr-sim replay %s` and drawn by `smcr-sim msc %s`)",
+		          kind, path, path);
+		return NULL;
+	}
 	if (!cli_is_stdin(path))
 		return scn_load_file_opts(path, opts, diag);
 	/* the file is read whole before it is parsed anyway: read standard input the same way */
@@ -107,7 +159,7 @@ static bool capture_magic(const uint8_t *m)
 char *cli_spool_stdin(char *err, size_t errlen)
 {
 	uint8_t head[4];
-	size_t got = fread(head, 1, sizeof(head), stdin);
+	size_t got = stdin_read(head, sizeof(head));
 	if (got < sizeof(head) || !capture_magic(head)) {
 		if (ferror(stdin))
 			snprintf(err, errlen, "<stdin>: cannot read the input (%s); expected a pcap or pcapng capture", strerror(errno));

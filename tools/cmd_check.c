@@ -7,6 +7,7 @@
 
 #include "sim/observe/topology_svg.h"
 #include "sim/scenario/scn_model.h"
+#include "sim/scenario/scn_reach.h"
 #include "sim/scenario/scn_warn.h"
 #include "tools/cli.h"
 
@@ -41,9 +42,13 @@ static int check_file(const char *path, const scn_load_opts *lo, bool dump, cons
 		for (size_t e = 0; e < scn->n_expects; e++)
 			timed += scn->expects[e].timed;
 		/* with --dump, stdout carries only the scenario text */
-		fprintf(dump ? stderr : stdout, "%s: ok (%zu stacks, %zu apps, %zu events, %zu expectations)\n", cli_input_name(path),
-		        scn->n_stacks, scn->n_apps, scn->n_events - timed, scn->n_expects);
+		size_t events = scn->n_events - timed;
+		fprintf(dump ? stderr : stdout, "%s: ok (%zu stack%s, %zu app%s, %zu event%s, %zu expectation%s)\n",
+		        cli_input_name(path), scn->n_stacks, scn->n_stacks == 1 ? "" : "s", scn->n_apps, scn->n_apps == 1 ? "" : "s",
+		        events, events == 1 ? "" : "s", scn->n_expects, scn->n_expects == 1 ? "" : "s");
 		scn_warn_early_restore(scn, stderr);
+		scn_warn_unreachable(scn, stderr);
+		scn_warn_no_stack(scn, stderr);
 		if (dump)
 			scn_dump(scn, stdout);
 		if (topology)

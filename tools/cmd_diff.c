@@ -18,8 +18,27 @@
 typedef struct diff_out {
 	const char *name_a, *name_b;
 	bool json, quiet;
+	bool sources; /* --sources: where the results came from is compared too */
 	json_writer w;
 } diff_out;
+
+/* Where a result came from rather than what happened: the scenario file's name and the
+ * line of each statement. Two variants of one scenario differ in them everywhere (a line
+ * removed moves every later line), so they are not compared unless --sources asks. */
+static const char *const SOURCE_KEYS[] = { "scenario", "file", "line", NULL };
+#define SOURCE_KEYS_TEXT "scenario, file, line"
+
+/* The user's --ignore names, and the source keys unless --sources (g_free the array). */
+static const char **ignore_list(gchar **user, bool sources)
+{
+	size_t n = user ? g_strv_length(user) : 0, k = 0;
+	const char **out = g_new0(const char *, n + G_N_ELEMENTS(SOURCE_KEYS) + 1);
+	for (size_t i = 0; i < n; i++)
+		out[k++] = user[i];
+	for (size_t i = 0; !sources && SOURCE_KEYS[i]; i++)
+		out[k++] = SOURCE_KEYS[i];
+	return out;
+}
 
 static bool integer(const char *t, gint64 *v)
 {
@@ -102,7 +121,8 @@ static int compare(const char *prog, diff_out *o, gchar **ignore, const char *pa
 	json_value *a = load(prog, pa), *b = a ? load(prog, pb) : NULL;
 	int rc = a && b ? same_kind(prog, o, a, b) : CLI_EXIT_USAGE;
 	if (!rc) {
-		json_diff_opts opts = { .ignore = (const char *const *)ignore };
+		const char **ign = ignore_list(ignore, o->sources);
+		json_diff_opts opts = { .ignore = ign };
 		if (o->json && !o->quiet) {
 			json_init(&o->w, stdout, true);
 			json_begin_object(&o->w);
@@ -110,6 +130,11 @@ static int compare(const char *prog, diff_out *o, gchar **ignore, const char *pa
 			json_kv_uint(&o->w, "version", 1);
 			json_kv_str(&o->w, "a", o->name_a);
 			json_kv_str(&o->w, "b", o->name_b);
+			json_key(&o->w, "not_compared");
+			json_begin_array(&o->w);
+			for (size_t i = 0; ign[i]; i++)
+				json_string(&o->w, ign[i]);
+			json_end_array(&o->w);
 			json_key(&o->w, "differences");
 			json_begin_array(&o->w);
 		}
@@ -122,6 +147,9 @@ static int compare(const char *prog, diff_out *o, gchar **ignore, const char *pa
 		} else if (n && !o->quiet) {
 			printf("%zu difference%s between %s and %s\n", n, n == 1 ? "" : "s", o->name_a, o->name_b);
 		}
+		if (n && !o->json && !o->quiet && !o->sources)
+			printf("(not compared: " SOURCE_KEYS_TEXT ", where the runs came from; --sources compares them)\n");
+		g_free(ign);
 		rc = n ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 	}
 	json_free(a);
@@ -133,7 +161,7 @@ int cmd_diff(int argc, char **argv)
 {
 	gchar *format = NULL;
 	gchar **ignore = NULL;
-	gboolean quiet = FALSE, events = FALSE;
+	gboolean quiet = FALSE, events = FALSE, sources = FALSE;
 	GOptionEntry entries[] = {
 		{ "events", 'e', 0, G_OPTION_ARG_NONE, &events,
 		  "A and B are event streams (run --events): print where they part, line by line", NULL },
@@ -141,6 +169,10 @@ int cmd_diff(int argc, char **argv)
 		{ "ignore", 'i', 0, G_OPTION_ARG_STRING_ARRAY, &ignore,
 		  "do not compare members of this name anywhere (repeatable; e.g. fingerprint, time_ns)", "NAME" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "print nothing; only the exit status tells", NULL },
+		{ "sources", 's', 0, G_OPTION_ARG_NONE, &sources,
+		  "compare where the results came from too: the scenario's file name and its statements' lines "
+		  "(" SOURCE_KEYS_TEXT "; not compared by default)",
+		  NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	cli_options opts = {
@@ -157,10 +189,13 @@ int cmd_diff(int argc, char **argv)
 		        "line: the first line that differs (or where one ends), every field of it that differs\n"
 		        "and the last line both share; --ignore time_ns, say, finds the first difference in what\n"
 		        "happened rather than when.\n"
+		        "Two variants of one scenario differ in its file name and, once a line is added or\n"
+		        "removed, in the line of every later statement: the members scenario, file and line are\n"
+		        "not compared unless --sources is given, in both modes.\n"
 		        "Exit 0 when they are equal, 1 when they differ, 2 for unreadable or unlike input.",
 	};
 	int rc = cli_parse_options(&opts, &argc, &argv);
-	diff_out o = { .quiet = quiet };
+	diff_out o = { .quiet = quiet, .sources = sources };
 	if (!rc && format) {
 		o.json = !strcmp(format, "json");
 		if (!o.json && strcmp(format, "text")) {
@@ -180,8 +215,12 @@ int cmd_diff(int argc, char **argv)
 		o.name_a = cli_input_name(argv[1]);
 		o.name_b = cli_input_name(argv[2]);
 		if (events) {
-			events_diff_opts eo = { o.name_a, o.name_b, (const char *const *)ignore, o.json, o.quiet };
+			const char **ign = ignore_list(ignore, sources);
+			events_diff_opts eo = { o.name_a, o.name_b, ign, o.json, o.quiet };
 			rc = events_diff(argv[0], argv[1], argv[2], &eo);
+			if (rc == CLI_EXIT_FAILED && !o.json && !o.quiet && !sources)
+				printf("(not compared: " SOURCE_KEYS_TEXT ", where the runs came from; --sources compares them)\n");
+			g_free(ign);
 		} else {
 			rc = compare(argv[0], &o, ignore, argv[1], argv[2]);
 		}

@@ -32,10 +32,17 @@ static void free_args(msc_args *a)
 	g_strfreev(a->set);
 }
 
+/* By what the file holds: a capture, or else a scenario (a file that cannot be read is
+ * taken by its name, for the message). */
 static bool is_scenario(const char *path)
 {
+	if (cli_is_capture(path, NULL))
+		return false;
+	FILE *f = cli_is_stdin(path) ? NULL : fopen(path, "rb");
+	if (f)
+		fclose(f);
 	size_t n = strlen(path);
-	return cli_is_stdin(path) || (n > 4 && !strcmp(path + n - 4, ".scn"));
+	return cli_is_stdin(path) || f || (n > 4 && !strcmp(path + n - 4, ".scn"));
 }
 
 /* --cdc: all, none, notable (the first of each connection and direction and every close,
@@ -190,12 +197,14 @@ int cmd_msc(int argc, char **argv)
 	cli_options opts = {
 		.params = "FILE - draw a message-sequence chart of a scenario's run or of a capture",
 		.entries = entries,
-		.description = "FILE ending in .scn (or '-') is a scenario, run as `run` would (same seed, same events);\n"
-		               "anything else is a capture (pcap, pcapng, Linux cooked), decoded as `replay` does.\n"
+		.description = "FILE (or '-', standard input) is told by what it holds: a capture (pcap, pcapng, Linux\n"
+		               "cooked) is decoded as `replay` does; anything else is a scenario, run as `run` would\n"
+		               "(same seed, same events).\n"
 		               "Lifelines are the stacks (a capture: the hosts), arrows the CLC (over TCP), LLC and CDC\n"
 		               "(over RoCE) messages, marks the failures, restores, fallbacks and failed expectations;\n"
 		               "virtual time runs down the left side, one row per message. The filters keep a large\n"
-		               "run readable; open the SVG in a browser (each arrow's tooltip names its connection).\n"
+		               "run readable. Each arrow names its connection and its link (a capture's: and its frame);\n"
+		               "a capture's link failures are marked where replay finds them; tooltips say the rest.\n"
 		               "Exit 0, or 2 for a bad file or option.",
 	};
 	int rc = cli_parse_options(&opts, &argc, &argv);
@@ -223,11 +232,16 @@ int cmd_msc(int argc, char **argv)
 		rc = from_run(prog, argv[1], &a, cdc, every, &c);
 	} else {
 		char err[512];
-		msc_init(&c, argv[1]);
-		if (msc_from_capture(&c, argv[1], cdc, every, err, sizeof(err))) {
+		msc_init(&c, cli_input_name(argv[1]));
+		char *spooled = cli_is_stdin(argv[1]) ? cli_spool_stdin(err, sizeof(err)) : NULL;
+		if (cli_is_stdin(argv[1]) && !spooled) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			rc = 2;
+		} else if (msc_from_capture(&c, spooled ? spooled : argv[1], cdc, every, err, sizeof(err))) {
 			fprintf(stderr, "%s: %s\n", prog, err);
 			rc = 2;
 		}
+		cli_spool_remove(spooled);
 	}
 	if (!rc) {
 		char err[640];

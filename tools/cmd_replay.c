@@ -46,6 +46,22 @@ static int run_mode(const char *prog, const char *file, replay_cli *a)
 	return 2;
 }
 
+/* The first kilobyte is printable text (tabs and line ends allowed): a scenario, not a
+ * capture. */
+static bool looks_like_text(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	unsigned char buf[1024];
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	for (size_t i = 0; i < n; i++)
+		if (buf[i] < 0x20 && buf[i] != '\t' && buf[i] != '\n' && buf[i] != '\r')
+			return false;
+	return n > 0;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	replay_cli a;
@@ -124,6 +140,14 @@ int cmd_replay(int argc, char **argv)
 			rc = CLI_EXIT_USAGE;
 		}
 		a.max_gap_ns = v;
+	}
+	if (!rc && !spooled && !cli_is_capture(argv[1], NULL) && looks_like_text(argv[1])) {
+		/* told by what it holds: a scenario given to replay */
+		fprintf(stderr,
+		        "%s: %s: cannot read as a capture file: it is text, with no pcap or pcapng magic number at its start; a scenario is "
+		        "run by `smcr-sim run %s` and drawn by `smcr-sim msc %s`\n",
+		        argv[0], argv[1], argv[1], argv[1]);
+		rc = CLI_EXIT_USAGE;
 	}
 	if (!rc) {
 		a.name = cli_input_name(argv[1]);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/scenario/scn_warn.h"
 #include "sim/world/world.h"
 #include "tools/capture_opts.h"
 #include "tools/cli.h"
@@ -27,6 +28,8 @@ static int load(const char *prog, const char *path, const run_args *a, scn_scena
 	*out = cli_load_scenario(path, &lo, &diag);
 	if (!*out)
 		scn_diag_print(&diag, stderr);
+	else
+		scn_warn_no_stack(*out, stderr); /* a fabric alone runs, but says it has no connection */
 	scn_diag_free(&diag);
 	(void)prog;
 	return *out ? 0 : 2;
@@ -108,6 +111,20 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "no progress line on stderr", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
+	static char run_text[1400];
+	snprintf(run_text, sizeof(run_text),
+	         "Prints timeline reports, failed expectations (FILE:LINE and what was measured), the\n"
+	         "final reports and the run's fingerprint. Same file and seed: the same output, byte for\n"
+	         "byte. A progress line (virtual time, percent of the end, events/s, ETA) goes to stderr\n"
+	         "when it is a terminal and the run takes over 2 s (not with -q). --events, --stats,\n"
+	         "--topology and --timeline watch the run without changing it: same output, same fingerprint.\n"
+	         "Exit 0 if every expectation is met, 1 if one failed, 2 for a bad scenario or option,\n"
+	         "3 if memory (or a fixed pool) ran out: one line says what, when and what to change.\n"
+	         "Examples:\n"
+	         "  smcr-sim run -v scenarios/two-stacks.scn\n"
+	         "  smcr-sim run --end 2s --events ev.jsonl --timeline links.svg scenarios/default.scn\n"
+	         "The sample scenarios are in scenarios/ of the source tree and in %s once installed.",
+	         cli_sample_scenarios());
 	cli_options opts = {
 		.params = report_cmd ? "FILE - run a scenario and print the final report" : "FILE - run a scenario",
 		.entries = report_cmd ? report_entries : run_entries,
@@ -116,13 +133,7 @@ static int parse(int *argc, char ***argv, run_args *a, bool report_cmd)
 		.description =
 		        report_cmd ? "Runs the scenario silently and prints the NETSTAT DEVLINKS SMC-style report of its end.\n"
 		                     "Exit 0, 1 if an expectation failed, 2 for a bad scenario or option, 3 if memory ran out."
-		                   : "Prints timeline reports, failed expectations (FILE:LINE and what was measured), the\n"
-		                     "final reports and the run's fingerprint. Same file and seed: the same output, byte for\n"
-		                     "byte. A progress line (virtual time, percent of the end, events/s, ETA) goes to stderr\n"
-		                     "when it is a terminal and the run takes over 2 s (not with -q). --events, --stats,\n"
-		                     "--topology and --timeline watch the run without changing it: same output, same fingerprint.\n"
-		                     "Exit 0 if every expectation is met, 1 if one failed, 2 for a bad scenario or option,\n"
-		                     "3 if memory (or a fixed pool) ran out: one line says what, when and what to change.",
+		                   : run_text,
 	};
 	return cli_parse_options(&opts, argc, argv);
 }

@@ -34,8 +34,9 @@ static void usage(FILE *out)
 	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
 		fprintf(out, "  %-13s  %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nOptions:\n  -h, --help     show this help\n  --version      print the version and the optional parts\n"
-	             "\nRun 'smcr-sim COMMAND --help' for a command's options.\n\n%s",
-	        CLI_EXIT_STATUS_TEXT);
+	             "\nRun 'smcr-sim COMMAND --help' for a command's options.\n\n");
+	cli_print_examples(out);
+	fprintf(out, "\n%s", CLI_EXIT_STATUS_TEXT);
 }
 
 /* GLib aborts when an allocation fails (g_malloc: "failed to allocate N bytes", g_new:

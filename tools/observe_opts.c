@@ -40,6 +40,9 @@ void observe_option_add(GOptionContext *ctx, observe_args *a)
 		  "FILE" },
 		{ "timeline", 0, 0, G_OPTION_ARG_FILENAME, &a->timeline,
 		  "an SVG picture of the links' states and throughput over the run, sampled at --stats-interval", "FILE" },
+		{ "from", 0, 0, G_OPTION_ARG_STRING, &a->from,
+		  "--timeline: draw from this virtual time on (the run still starts at 0)", "TIME" },
+		{ "to", 0, 0, G_OPTION_ARG_STRING, &a->to, "--timeline: draw up to this virtual time", "TIME" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	g_option_context_add_main_entries(ctx, entries, NULL); /* copied */
@@ -54,6 +57,8 @@ void observe_args_free(observe_args *a)
 	g_free(a->stats_format);
 	g_free(a->topology);
 	g_free(a->timeline);
+	g_free(a->from);
+	g_free(a->to);
 }
 
 struct observe_session {
@@ -69,6 +74,7 @@ struct observe_session {
 	world *w;
 	topology_run *topo;
 	link_series series;
+	uint64_t from_ns, to_ns; /* --timeline's window (to 0: the end) */
 	bool has_series;
 };
 
@@ -128,6 +134,26 @@ static int check(const char *prog, const observe_args *a, const world_opts *o, u
 		fprintf(stderr, "%s: --stats-format needs --stats\n", prog);
 		return 2;
 	}
+	if ((a->from || a->to) && !a->timeline) {
+		fprintf(stderr, "%s: --from and --to need --timeline (msc takes them too)\n", prog);
+		return 2;
+	}
+	unsigned long long v = 0;
+	char terr[128];
+	if (a->from && cli_parse_duration(a->from, &v, terr, sizeof(terr))) {
+		fprintf(stderr, "%s: bad --from: %s\n", prog, terr);
+		return 2;
+	}
+	s->from_ns = a->from ? v : 0;
+	if (a->to && cli_parse_duration(a->to, &v, terr, sizeof(terr))) {
+		fprintf(stderr, "%s: bad --to: %s\n", prog, terr);
+		return 2;
+	}
+	if (a->to && v <= s->from_ns) {
+		fprintf(stderr, "%s: bad --to %s: it is not after --from\n", prog, a->to);
+		return 2;
+	}
+	s->to_ns = a->to ? v : 0;
 	if (a->stats_interval && !a->stats && !a->timeline) {
 		fprintf(stderr, "%s: --stats-interval needs --stats or --timeline\n", prog);
 		return 2;
@@ -157,7 +183,7 @@ observe_session *observe_session_new(const char *prog, const observe_args *a, wo
 {
 	*rc = 0;
 	if (!a->events && !a->stats && !a->events_cdc && !a->stats_interval && !a->stats_format && !a->topology &&
-	    !a->timeline)
+	    !a->timeline && !a->from && !a->to)
 		return NULL;
 	observe_session *s = g_new0(observe_session, 1);
 	s->a = a;
@@ -219,7 +245,7 @@ static int write_picture(const char *prog, const char *opt, const char *path, co
 		const topo_link *l = topology_run_links(s->topo, &n);
 		topology_svg_write(f, world_scenario(s->w), l, n);
 	} else {
-		timeline_svg_write(f, &s->series);
+		timeline_svg_write(f, &s->series, s->from_ns, s->to_ns);
 	}
 	bool bad = ferror(f) != 0;
 	bad |= fclose(f) != 0;

@@ -19,6 +19,7 @@
 
 typedef struct observe_args {
 	gchar *events, *events_cdc, *stats, *stats_interval, *stats_format, *topology, *timeline;
+	gchar *from, *to; /* --timeline's window */
 } observe_args;
 
 void observe_option_add(GOptionContext *ctx, observe_args *a);

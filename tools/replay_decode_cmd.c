@@ -161,6 +161,14 @@ static void print_errors(const char *prog, const char *file, const replay_result
 		        (unsigned long long)(res->errors.total - res->errors.n));
 }
 
+static bool all_linux(const smcr_report *r)
+{
+	for (size_t i = 0; i < r->n_stacks; i++)
+		if (r->stacks[i].os != REPORT_OS_LINUX)
+			return false;
+	return r->n_stacks > 0;
+}
+
 int replay_decode_main(const char *prog, const char *file, replay_cli *a)
 {
 	if (a->scenario || a->speed || a->play || a->offset || a->inject_at || a->end || a->seed || a->side || a->wait ||
@@ -195,6 +203,10 @@ int replay_decode_main(const char *prog, const char *file, replay_cli *a)
 		json_end_object(&mw);
 		json_finish(&mw);
 	}
+	/* a capture whose hosts all showed themselves as Linux (the OS type of their SMC-Rv2
+	 * first contact) reads as Linux's tools print it, unless a style was asked for */
+	if (fmt == FMT_NETSTAT && !a->format && !a->report && !a->smcid && all_linux(&res.report))
+		fmt = FMT_SMC;
 	print_report(a->messages ? FMT_NONE : fmt, &res, &nopts);
 	print_errors(prog, a->name ? a->name : file, &res);
 	int rc = res.errors.total || res.file_damaged ? 1 : 0;

@@ -9,6 +9,25 @@
 #include "tools/cli.h"
 #include "version.h"
 
+const char *cli_sample_scenarios(void)
+{
+	return SMCR_SIM_DATADIR "/smcr-sim/scenarios";
+}
+
+void cli_print_examples(FILE *out)
+{
+	fprintf(out,
+	        "Examples:\n"
+	        "  smcr-sim run -v scenarios/default.scn       # run a scenario: event log, reports, expectations\n"
+	        "  smcr-sim check my.scn                       # is it valid (and does every client reach its listener)?\n"
+	        "  smcr-sim msc scenarios/default.scn -o a.svg # its message-sequence chart\n"
+	        "  smcr-sim replay capture.pcapng              # decode a capture into the same reports\n"
+	        "Sample scenarios: scenarios/*.scn in the source tree, %s/*.scn once\n"
+	        "installed; two-stacks.scn is the smallest, default.scn a failover. The language: man\n"
+	        "smcr-scenario, docs/scenario-format.md; every attribute's default: smcr-sim check --defaults.\n",
+	        cli_sample_scenarios());
+}
+
 void cli_print_version(FILE *out)
 {
 	fprintf(out, "smcr-sim %s\n", SMCR_SIM_VERSION);

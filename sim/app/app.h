@@ -102,6 +102,10 @@ typedef struct app_hooks {
 	void (*connected)(void *user, app_end *e, sock *s);
 	/* The end ended (closed by us or the peer, failed): once, before its socket is closed. */
 	void (*closed)(void *user, app_end *e);
+	/* A client's connect failed (err), before `closed`: s is its socket, still open to be
+	 * asked why (its SYNs, the next hop ARP never found), or NULL when the connect call
+	 * itself refused (no route); then `closed` does not follow. */
+	void (*connect_failed)(void *user, app_end *e, sock *s, int err);
 } app_hooks;
 
 typedef struct app_client app_client;

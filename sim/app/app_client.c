@@ -169,6 +169,8 @@ static void c_on_connect(sock *s, int err, void *user)
 	app_flow *f = e->f;
 	if (err) {
 		e->err = err;
+		if (f->hooks && f->hooks->connect_failed)
+			f->hooks->connect_failed(f->user, e, s, err);
 		app_end_close(e);
 		return;
 	}
@@ -217,6 +219,9 @@ int app_flow_connect(app_flow *f, stack *st, const sock_opts *o, uint32_t dst, u
 	if (!s) {
 		e->err = err ? err : -ENOMEM;
 		e->ended = true;
+		e->t_ended = f->t_start;
+		if (f->hooks && f->hooks->connect_failed)
+			f->hooks->connect_failed(f->user, e, NULL, e->err);
 		return e->err;
 	}
 	e->s = s;

@@ -13,6 +13,7 @@ struct capture_file {
 	uint32_t snaplen;
 	sim_pcap_writer *pcap;
 	sim_pcapng_writer *ng;
+	uint64_t bytes; /* records written, about (headers, frames as stored, comments) */
 };
 
 int capture_format_parse(const char *text, capture_format *out)
@@ -52,11 +53,17 @@ uint32_t capture_file_add_interface(capture_file *f, const char *name, const cha
 void capture_file_write(capture_file *f, uint32_t ifc, sim_time at, const uint8_t *data, uint32_t len,
                         const char *comment)
 {
-	if (f->ng)
+	uint32_t stored = f->snaplen && len > f->snaplen ? f->snaplen : len;
+	if (f->ng) {
 		sim_pcapng_write(f->ng, ifc, at, data, len, comment);
-	else
+		f->bytes += 32 + ((stored + 3u) & ~3u) + (comment ? 8 + strlen(comment) : 0);
+	} else {
 		sim_pcap_write(f->pcap, at, data, len);
+		f->bytes += 16 + stored;
+	}
 }
+
+uint64_t capture_file_bytes(const capture_file *f) { return f->bytes; }
 
 uint64_t capture_file_frames(const capture_file *f)
 {

@@ -30,6 +30,8 @@ uint32_t capture_file_add_interface(capture_file *f, const char *name, const cha
 void capture_file_write(capture_file *f, uint32_t ifc, sim_time at, const uint8_t *data, uint32_t len,
                         const char *comment);
 uint64_t capture_file_frames(const capture_file *f);
+/* About how many bytes the records written so far take (to warn of a large capture). */
+uint64_t capture_file_bytes(const capture_file *f);
 capture_format capture_file_format(const capture_file *f);
 /* Close; returns 0, or -1 when writing failed. */
 int capture_file_close(capture_file *f);

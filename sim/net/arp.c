@@ -9,6 +9,7 @@
 #include "sim/net/netif.h"
 #include "sim/net/packet.h"
 #include "sim/net/stack.h"
+#include "sim/net/tcp.h"
 
 #define ARP_HTYPE_ETHER 1
 #define ARP_OP_REQUEST 1
@@ -133,6 +134,34 @@ static void send_request(netif *nif, arp_entry *e)
 	sim_event_schedule_in(nif->stack->eng, &e->retry, cfg_of(nif)->retry_interval);
 }
 
+/* The TCP connections whose segments waited for an address that never answered: as
+ * Linux's arp_error_report (an ICMP host unreachable to ourselves, tcp_v4_err), TCP is
+ * told, so a connect fails with "no route to host" when ARP gives up instead of
+ * retrying its SYN for two minutes. Told after the entry is gone (TCP may send again). */
+#define ARP_TELL_MAX 8
+typedef struct held_tcp {
+	uint32_t src, dst;
+	uint16_t sport, dport;
+} held_tcp;
+
+static size_t held_tcp_tuples(const arp_entry *e, held_tcp out[ARP_TELL_MAX])
+{
+	size_t n = 0;
+	for (const arp_held *h = e->held_head; h && n < ARP_TELL_MAX; h = h->next) {
+		const uint8_t *ip = h->data;
+		size_t ihl = h->len ? (size_t)(ip[0] & 15) * 4 : 0;
+		if (h->len < 20 || (ip[0] >> 4) != 4 || ihl < 20 || h->len < ihl + 4 || ip[9] != 6)
+			continue;
+		held_tcp t = { get_be32(ip + 12), get_be32(ip + 16), get_be16(ip + ihl), get_be16(ip + ihl + 2) };
+		bool seen = false;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = !memcmp(&out[k], &t, sizeof(t));
+		if (!seen)
+			out[n++] = t;
+	}
+	return n;
+}
+
 static void on_retry(sim_engine *eng, sim_event *ev)
 {
 	(void)eng;
@@ -147,7 +176,13 @@ static void on_retry(sim_engine *eng, sim_event *ev)
 	/* Give up: drop what waited; the next packet to this address starts over. */
 	nif->arp.ctr.failed++;
 	unlink_entry(&nif->arp, e);
+	held_tcp t[ARP_TELL_MAX];
+	size_t n = held_tcp_tuples(e, t);
+	uint32_t nexthop = e->ip;
+	stack *st = nif->stack;
 	entry_free(nif, e);
+	for (size_t i = 0; i < n; i++)
+		tcp_nexthop_unreachable(st, t[i].src, t[i].sport, t[i].dst, t[i].dport, nexthop);
 }
 
 /* Make room for one entry by evicting the oldest resolved one (the list is in creation

@@ -57,6 +57,7 @@ void stack_config_defaults(stack_config *cfg, stack_personality p)
 	cfg->smcr.tcp_keepalive_interval = 300 * SIM_S;
 	cfg->smcr.clc_os_type = SMCR_CLC_OS_LINUX;
 	cfg->smcr.llc_v2_big_endian = false; /* x86 Linux: u16 length_v2 in host order */
+	cfg->smcr.buf_downgrade = true;       /* Linux __smc_buf_create */
 
 	switch (p) {
 	case STACK_LINUX:
@@ -79,6 +80,7 @@ void stack_config_defaults(stack_config *cfg, stack_personality p)
 		/* a big-endian system: its CLC says z/OS, its v2 LLC fields are in network order */
 		cfg->smcr.clc_os_type = SMCR_CLC_OS_ZOS;
 		cfg->smcr.llc_v2_big_endian = true;
+		cfg->smcr.buf_downgrade = false; /* FIXEDMEMORY reached: new connections use TCP */
 		break;
 	}
 }

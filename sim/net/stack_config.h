@@ -93,6 +93,9 @@ typedef struct smcr_config {
 	uint8_t clc_os_type; /* SMCR_CLC_OS_ZOS 1, SMCR_CLC_OS_LINUX 2 (model/clc.h) */
 	bool llc_v2_big_endian;
 	bool limit_hs; /* net.smc.limit_smc_hs: listeners limit handshakes (default off) */
+	/* RMB or send buffer memory refused (the fixed_memory limit): Linux tries the next
+	 * smaller size; z/OS declines the new connection, which uses TCP (docs/zos.md). */
+	bool buf_downgrade;
 } smcr_config;
 
 typedef struct stack_config {

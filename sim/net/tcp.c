@@ -835,6 +835,7 @@ void tcp_get_info(const tcp_pcb *pcb, tcp_info *o)
 	o->bytes_acked = pcb->bytes_acked;
 	o->bytes_received = pcb->bytes_received;
 	o->retransmits = pcb->retransmits;
+	o->unreach_nexthop = pcb->unreach_nexthop;
 	o->rto_expiries = pcb->rto_expiries;
 	o->fast_retransmits = pcb->fast_retransmits;
 	o->zero_window_probes = pcb->zero_window_probes;

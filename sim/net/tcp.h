@@ -91,6 +91,7 @@ typedef struct tcp_info {
 	sim_time srtt, rto;
 	uint64_t bytes_acked, bytes_received;
 	uint64_t retransmits, rto_expiries, fast_retransmits, zero_window_probes;
+	uint32_t unreach_nexthop; /* a next hop whose ARP gave up under this connection, 0 none */
 } tcp_info;
 
 /* Per-stack TCP. */
@@ -119,6 +120,12 @@ void tcp_input(stack *st, const ipv4_rx *rx);
  * MTUs below TCP_MIN_PMTU are not believed (Linux: min_pmtu 552). */
 #define TCP_MIN_PMTU 552u
 void tcp_pmtu_reduced(stack *st, uint32_t lip, uint16_t lport, uint32_t rip, uint16_t rport, uint16_t mtu);
+
+/* Address resolution of the next hop `nexthop` for one of our segments (lip:lport ->
+ * rip:rport) gave up: nobody answered ARP (called by ARP as it drops what it held). As
+ * Linux (arp_error_report, ICMP host unreachable, tcp_v4_err): a connection in SYN_SENT
+ * fails with -EHOSTUNREACH; any other only remembers it (a soft error). */
+void tcp_nexthop_unreachable(stack *st, uint32_t lip, uint16_t lport, uint32_t rip, uint16_t rport, uint32_t nexthop);
 
 /* A new CLOSED pcb with the stack's defaults; NULL on allocation failure. */
 tcp_pcb *tcp_new(stack *st);

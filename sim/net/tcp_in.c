@@ -555,3 +555,17 @@ void tcp_pmtu_reduced(stack *st, uint32_t lip, uint16_t lport, uint32_t rip, uin
 	tcp_deliver_events(pcb);
 	tcp_leave(pcb);
 }
+
+void tcp_nexthop_unreachable(stack *st, uint32_t lip, uint16_t lport, uint32_t rip, uint16_t rport, uint32_t nexthop)
+{
+	tcp_pcb *pcb = tcp_index_find_conn(st->tcp, lip, lport, rip, rport);
+	if (!pcb)
+		return;
+	pcb->unreach_nexthop = nexthop;
+	if (pcb->state != TCP_SYN_SENT)
+		return;
+	tcp_enter(pcb);
+	tcp_fail(pcb, -EHOSTUNREACH, false);
+	tcp_deliver_events(pcb);
+	tcp_leave(pcb);
+}

@@ -89,7 +89,8 @@ struct tcp_pcb {
 	unsigned depth; /* entry points active on the stack; never free while > 0 */
 	unsigned ev;    /* TCP_EV_* waiting for delivery */
 	bool finished_sent;
-	int err; /* why it failed, once CLOSED by an error */
+	int err;                  /* why it failed, once CLOSED by an error */
+	uint32_t unreach_nexthop; /* a next hop that never answered ARP (tcp_nexthop_unreachable) */
 
 	/* listener / child */
 	tcp_pcb *listener;           /* set while this child is half-open */

@@ -305,8 +305,9 @@ static void conn_keys(event_stream *es, json_writer *j, uint32_t si, const obs_c
 	json_kv_str(j, "role", role);
 	kv_stack(es, j, "peer", c->peer);
 	kv_uint_or_null(j, "conn_id", c->known && c->conn_id, c->conn_id);
-	kv_addr(j, "local", c->known, c->local_ip, c->local_port);
-	kv_addr(j, "remote", c->known, c->peer_ip, c->peer_port);
+	/* a connect that failed early has no local port yet, but it had a target */
+	kv_addr(j, "local", c->known && c->local_port, c->local_ip, c->local_port);
+	kv_addr(j, "remote", c->known && c->peer_port, c->peer_ip, c->peer_port);
 	json_kv_str(j, "state", state);
 	json_kv_str(j, "mode", mode);
 	kv_uint_or_null(j, "smc_version", version != 0, version);
@@ -329,6 +330,8 @@ static void conn_state_line(event_stream *es, uint32_t si, const smcr_event *ev)
 	kv_uint_or_null(&j, "bytes_sent", false, 0);
 	kv_uint_or_null(&j, "bytes_received", false, 0);
 	json_kv_str(&j, "error", NULL);
+	json_kv_str(&j, "connect", NULL);
+	json_kv_str(&j, "cause", NULL);
 	line_end(es, &j);
 }
 
@@ -377,10 +380,19 @@ static void on_conn(void *ctx, world *w, world_conn_what what, const world_conn_
 	obs_ident_end(es->id, v, &c, &lgr, &link, &version);
 	bool opened = what == WORLD_CONN_OPENED;
 	bool smc = v->connected && v->mode == SOCK_MODE_SMCR;
+	bool not_connected = !v->server && v->connect != WORLD_CONNECT_OK;
+	if (not_connected && !c.known) { /* it never had a 4-tuple: its name and target */
+		c.known = true;
+		snprintf(c.name, sizeof(c.name), "%s", v->name);
+		c.peer_ip = v->peer_ip;
+		c.peer_port = v->peer_port;
+	}
 	json_writer j;
 	line_begin(es, &j, "conn", v->stack);
-	json_kv_str(&j, "what", opened ? "opened" : v->err ? "failed"
-	                                                   : "closed");
+	json_kv_str(&j, "what", opened                         ? "opened"
+	                        : what == WORLD_CONN_PENDING ? "pending"
+	                        : v->err                     ? "failed"
+	                                                     : "closed");
 	conn_keys(es, &j, v->stack, &c, v->server ? "server" : "client", NULL, v->connected ? mode_name(v->mode) : NULL,
 	          smc ? lgr : 0, smc ? link : 0, smc ? version : 0);
 	bool fb = v->connected && v->mode == SOCK_MODE_FALLBACK;
@@ -390,6 +402,8 @@ static void on_conn(void *ctx, world *w, world_conn_what what, const world_conn_
 	kv_uint_or_null(&j, "bytes_sent", !opened, v->sent);
 	kv_uint_or_null(&j, "bytes_received", !opened, v->received);
 	json_kv_str(&j, "error", v->err ? strerror(-v->err) : NULL);
+	json_kv_str(&j, "connect", v->server ? NULL : world_connect_kind_name(v->connect));
+	json_kv_str(&j, "cause", not_connected ? v->cause : NULL);
 	line_end(es, &j);
 	if (!opened && !v->server && v->af) {
 		app_totals t = { 0 };

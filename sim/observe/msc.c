@@ -9,7 +9,7 @@
 #define TIME_W 120.0
 #define LINE_SP 190.0
 #define HEAD_Y 56.0
-#define ROW_H 20.0
+#define ROW_H 22.0
 #define FIRST_ROW 104.0
 
 static const char STYLE[] =
@@ -88,6 +88,17 @@ void msc_mark(msc_chart *c, msc_mark_kind mk, uint64_t t, uint32_t line, bool ha
 	msc_item *it = add(c, MSC_MARK, t, has_lgr, lgr, conn, text);
 	it->mark = mk;
 	it->from = it->to = line;
+}
+
+void msc_mark_in_order(msc_chart *c, msc_mark_kind mk, uint64_t t, uint32_t line, bool has_lgr, uint32_t lgr,
+                       const char *conn, const char *text)
+{
+	msc_mark(c, mk, t, line, has_lgr, lgr, conn, text);
+	for (size_t i = c->n_items - 1; i > 0 && c->items[i - 1].time_ns > t; i--) {
+		msc_item tmp = c->items[i - 1];
+		c->items[i - 1] = c->items[i];
+		c->items[i] = tmp;
+	}
 }
 
 static bool line_wanted(const msc_chart *c, const msc_filter *f, uint32_t line)
@@ -215,39 +226,176 @@ static void time_text(uint64_t ns, char *buf, size_t n)
 	         (unsigned long long)(ns % 1000000000ull / 1000ull));
 }
 
-void msc_write_svg(FILE *out, const msc_chart *c, const msc_filter *f, size_t *rows_out)
+/* What a row shows: the connection's name first (a capture's connections are numbers),
+ * so a picture tells its connections apart without tooltips. */
+static void row_text(const msc_item *it, char *buf, size_t n)
 {
-	/* which lifelines have something to show, and their columns */
-	uint32_t *col = g_new(uint32_t, c->n_lines + 1);
+	if (!it->conn[0] || it->kind == MSC_MARK)
+		snprintf(buf, n, "%s", it->text);
+	else if (g_ascii_isdigit(it->conn[0]))
+		snprintf(buf, n, "conn %s: %s", it->conn, it->text);
+	else
+		snprintf(buf, n, "%s: %s", it->conn, it->text);
+}
+
+/* ---- layout: where each row's text goes, so that no line runs through it ---- */
+
+typedef struct msc_row {
+	const msc_item *it;
+	double y;
+	double x0, x1; /* the text's extent */
+	const char *anchor;
+	double tx; /* where the text is anchored */
+	char text[200];
+} msc_row;
+
+typedef struct msc_layout {
+	uint32_t *col; /* per lifeline: its column, UINT32_MAX unused */
+	uint32_t ncols;
+	double sp;    /* between two lifelines */
+	double width; /* of the picture */
+	msc_row *rows;
+	size_t n_rows, kept;
+} msc_layout;
+
+#define FONT 11.0
+#define CDC_FONT 10.0
+#define MAX_SP 460.0
+
+static double lx(const msc_layout *l, uint32_t line)
+{
+	return TIME_W + l->sp / 2 + (double)l->col[line] * l->sp;
+}
+
+static double item_font(const msc_item *it) { return it->kind == MSC_CDC ? CDC_FONT : FONT; }
+
+static void place_row(const msc_layout *l, msc_row *r)
+{
+	const msc_item *it = r->it;
+	double w = svg_text_width(r->text, item_font(it), it->kind == MSC_MARK && it->mark != MSC_MARK_INFO);
+	if (it->kind == MSC_MARK && it->from == MSC_ALL) {
+		r->tx = TIME_W + 8;
+		r->anchor = "start";
+	} else if (it->kind == MSC_MARK) {
+		r->tx = lx(l, it->from) + 9;
+		r->anchor = "start";
+	} else {
+		/* in the gap next to the sender, towards the receiver */
+		double x1 = lx(l, it->from), x2 = lx(l, it->to);
+		double dir = x2 >= x1 ? 1 : -1;
+		r->tx = l->col[it->to] == l->col[it->from] + 1 || l->col[it->from] == l->col[it->to] + 1 ? (x1 + x2) / 2
+		                                                                                         : x1 + dir * l->sp / 2;
+		r->anchor = "middle";
+	}
+	r->x0 = !strcmp(r->anchor, "middle") ? r->tx - w / 2 : r->tx;
+	r->x1 = r->x0 + w;
+}
+
+static void layout_rows(msc_layout *l, const msc_chart *c, const msc_filter *f)
+{
 	bool *used = g_new0(bool, c->n_lines + 1);
-	size_t kept = 0, rows = 0;
+	l->rows = g_new0(msc_row, c->n_items + 1);
 	for (size_t i = 0; i < c->n_items; i++) {
 		const msc_item *it = &c->items[i];
 		if (!msc_keep(c, f, it))
 			continue;
-		kept++;
-		if (f->max_rows && kept > f->max_rows)
+		if (f->max_rows && ++l->kept > f->max_rows)
 			continue;
-		rows++;
+		msc_row *r = &l->rows[l->n_rows];
+		r->it = it;
+		r->y = FIRST_ROW + (double)l->n_rows * ROW_H;
+		row_text(it, r->text, sizeof(r->text));
+		l->n_rows++;
 		if (it->from != MSC_ALL)
 			used[it->from] = true;
 		if (it->to != MSC_ALL)
 			used[it->to] = true;
 	}
-	uint32_t ncols = 0;
-	for (size_t l = 0; l < c->n_lines; l++)
-		col[l] = used[l] ? ncols++ : UINT32_MAX;
-	double w = TIME_W + (double)(ncols ? ncols : 1) * LINE_SP + 240; /* room for a mark's text */
-	if (w < 760)
-		w = 760;
-	double bottom = FIRST_ROW + (double)rows * ROW_H;
-	double h = bottom + 50;
-	svg g;
+	l->col = g_new(uint32_t, c->n_lines + 1);
+	for (size_t i = 0; i < c->n_lines; i++)
+		l->col[i] = used[i] ? l->ncols++ : UINT32_MAX;
+	g_free(used);
+	/* room for the widest arrow label between two lifelines, within reason (a wider one
+	 * breaks the lifeline it crosses instead) */
+	l->sp = 190;
+	for (size_t i = 0; i < l->n_rows; i++) {
+		const msc_item *it = l->rows[i].it;
+		if (it->kind == MSC_MARK)
+			continue;
+		double w = svg_text_width(l->rows[i].text, item_font(it), 0) + 28;
+		if (w > l->sp)
+			l->sp = w > MAX_SP ? MAX_SP : w;
+	}
+	l->width = TIME_W + (double)(l->ncols ? l->ncols : 1) * l->sp + 20;
+	for (size_t i = 0; i < l->n_rows; i++) {
+		place_row(l, &l->rows[i]);
+		if (l->rows[i].x1 + 12 > l->width)
+			l->width = l->rows[i].x1 + 12;
+	}
+}
+
+/* A lifeline, broken where a row's text crosses it. */
+static void draw_lifeline(svg *g, const msc_layout *l, double x, double top, double bottom)
+{
+	double y = top;
+	for (size_t i = 0; i < l->n_rows; i++) {
+		const msc_row *r = &l->rows[i];
+		if (x < r->x0 - 4 || x > r->x1 + 4)
+			continue;
+		double gap0 = r->y - (r->it->kind == MSC_MARK ? 11 : 17), gap1 = r->y + (r->it->kind == MSC_MARK ? 9 : 2);
+		if (gap0 > y)
+			svg_line(g, x, y, x, gap0, "life");
+		if (gap1 > y)
+			y = gap1;
+	}
+	if (bottom > y)
+		svg_line(g, x, y, x, bottom, "life");
+}
+
+static void draw_row(svg *g, const msc_layout *l, const msc_row *r, const char *tip)
+{
+	const msc_item *it = r->it;
+	svg_group(g, kind_class(it), tip);
+	if (it->kind == MSC_MARK) {
+		if (it->from == MSC_ALL)
+			svg_rect(g, TIME_W, r->y - 9, (double)l->ncols * l->sp, ROW_H - 2, NULL);
+		else
+			svg_circle(g, lx(l, it->from), r->y, 5, NULL);
+		svg_text(g, r->tx, r->y + 4, NULL, r->anchor, "%s", r->text);
+	} else {
+		double x1 = lx(l, it->from), x2 = lx(l, it->to);
+		double dir = x2 >= x1 ? 1 : -1;
+		svg_line(g, x1, r->y, x2 - dir * 7, r->y, NULL);
+		double hx[3] = { x2, x2 - dir * 8, x2 - dir * 8 }, hy[3] = { r->y, r->y - 4, r->y + 4 };
+		svg_polyline(g, hx, hy, 3, NULL);
+		svg_text(g, r->tx, r->y - 5, NULL, r->anchor, "%s", r->text);
+	}
+	svg_group_end(g);
+}
+
+void msc_write_svg(FILE *out, const msc_chart *c, const msc_filter *f, size_t *rows_out)
+{
+	msc_layout l;
+	memset(&l, 0, sizeof(l));
+	layout_rows(&l, c, f);
 	char title[220];
 	snprintf(title, sizeof(title), "message sequence: %s", c->title);
-	svg_begin(&g, out, w, h, title, STYLE);
+	if (svg_text_width(title, 15, 1) + 20 > l.width)
+		l.width = svg_text_width(title, 15, 1) + 20;
+	if (l.width < 760)
+		l.width = 760;
+	double bottom = FIRST_ROW + (double)l.n_rows * ROW_H;
+	char cut[200];
+	if (l.kept > l.n_rows)
+		snprintf(cut, sizeof(cut), "... %zu more not drawn (narrow with --stack, --lgr, --conn, --from/--to or raise --max)",
+		         l.kept - l.n_rows);
+	else
+		snprintf(cut, sizeof(cut), "%zu row%s", l.n_rows, l.n_rows == 1 ? "" : "s");
+	if (svg_text_width(cut, 10, 0) + 20 > l.width)
+		l.width = svg_text_width(cut, 10, 0) + 20;
+	svg g;
+	svg_begin(&g, out, l.width, bottom + 50, title, STYLE);
 	svg_text(&g, 10, 20, "title", "start", "%s", title);
-	/* legend */
 	static const char *const legend[][2] = {
 		{ "clc", "CLC over TCP" },
 		{ "llc", "LLC over RoCE" },
@@ -260,66 +408,35 @@ void msc_write_svg(FILE *out, const msc_chart *c, const msc_filter *f, size_t *r
 		svg_text(&g, x + 36, 38, "legend", "start", "%s", legend[k][1]);
 		svg_group_end(&g);
 	}
-#define X(l) (TIME_W + LINE_SP / 2 + (double)col[l] * LINE_SP)
-	/* lifelines and their heads */
-	for (size_t l = 0; l < c->n_lines; l++) {
-		if (col[l] == UINT32_MAX)
+	for (size_t line = 0; line < c->n_lines; line++) {
+		if (l.col[line] == UINT32_MAX)
 			continue;
-		svg_group(&g, "head", c->lines[l]);
-		svg_rect(&g, X(l) - 70, HEAD_Y, 140, 26, NULL);
-		svg_text(&g, X(l), HEAD_Y + 17, NULL, "middle", "%s", c->lines[l]);
+		double x = lx(&l, (uint32_t)line);
+		svg_group(&g, "head", c->lines[line]);
+		double hw = svg_text_width(c->lines[line], FONT, 1) / 2 + 10 > 70 ? svg_text_width(c->lines[line], FONT, 1) / 2 + 10 : 70;
+		svg_rect(&g, x - hw, HEAD_Y, 2 * hw, 26, NULL);
+		svg_text(&g, x, HEAD_Y + 17, NULL, "middle", "%s", c->lines[line]);
 		svg_group_end(&g);
-		svg_line(&g, X(l), HEAD_Y + 26, X(l), bottom + 10, "life");
+		draw_lifeline(&g, &l, x, HEAD_Y + 26, bottom + 10);
 	}
 	svg_text(&g, 10, FIRST_ROW - 14, "time", "start", "%s", c->time_axis);
-	/* rows */
-	size_t row = 0, seen = 0;
 	uint64_t last_t = UINT64_MAX;
-	for (size_t i = 0; i < c->n_items && row < rows; i++) {
-		const msc_item *it = &c->items[i];
-		if (!msc_keep(c, f, it))
-			continue;
-		if (f->max_rows && ++seen > f->max_rows)
-			break;
-		double y = FIRST_ROW + (double)row * ROW_H;
-		row++;
-		if (it->time_ns != last_t) {
+	for (size_t i = 0; i < l.n_rows; i++) {
+		const msc_row *r = &l.rows[i];
+		if (r->it->time_ns != last_t) {
 			char tt[40];
-			time_text(it->time_ns, tt, sizeof(tt));
-			svg_text(&g, 10, y + 4, "time", "start", "%s", tt);
-			last_t = it->time_ns;
+			time_text(r->it->time_ns, tt, sizeof(tt));
+			svg_text(&g, 10, r->y + 4, "time", "start", "%s", tt);
+			last_t = r->it->time_ns;
 		}
-		char tip[200];
-		snprintf(tip, sizeof(tip), "%s%s%s", it->text, it->conn[0] ? " conn " : "", it->conn);
-		svg_group(&g, kind_class(it), tip);
-		if (it->kind == MSC_MARK) {
-			if (it->from == MSC_ALL) {
-				svg_rect(&g, TIME_W, y - 9, (double)ncols * LINE_SP, ROW_H - 2, NULL);
-				svg_text(&g, TIME_W + 8, y + 4, NULL, "start", "%s", it->text);
-			} else {
-				svg_circle(&g, X(it->from), y, 5, NULL);
-				svg_text(&g, X(it->from) + 9, y + 4, NULL, "start", "%s", it->text);
-			}
-		} else {
-			double x1 = X(it->from), x2 = X(it->to);
-			double dir = x2 >= x1 ? 1 : -1;
-			svg_line(&g, x1, y, x2 - dir * 7, y, NULL);
-			double hx[3] = { x2, x2 - dir * 8, x2 - dir * 8 }, hy[3] = { y, y - 4, y + 4 };
-			svg_polyline(&g, hx, hy, 3, NULL);
-			double mid = (x1 + x2) / 2;
-			svg_text(&g, mid, y - 3, NULL, "middle", "%s", it->text);
-		}
-		svg_group_end(&g);
+		char tip[260];
+		snprintf(tip, sizeof(tip), "%s%s%s", r->it->text, r->it->conn[0] ? " conn " : "", r->it->conn);
+		draw_row(&g, &l, r, tip);
 	}
-#undef X
-	if (kept > rows)
-		svg_text(&g, 10, bottom + 30, "cut", "start",
-		         "... %zu more not drawn (narrow with --stack, --lgr, --conn, --from/--to or raise --max)", kept - rows);
-	else
-		svg_text(&g, 10, bottom + 30, "legend", "start", "%zu rows", rows);
+	svg_text(&g, 10, bottom + 30, l.kept > l.n_rows ? "cut" : "legend", "start", "%s", cut);
 	svg_end(&g);
-	g_free(col);
-	g_free(used);
+	g_free(l.col);
+	g_free(l.rows);
 	if (rows_out)
-		*rows_out = rows;
+		*rows_out = l.n_rows;
 }

@@ -42,7 +42,7 @@ typedef struct msc_item {
 
 typedef struct msc_chart {
 	char title[160];
-	char time_axis[48]; /* "virtual time", or a capture's "time since the first message" */
+	char time_axis[48]; /* "virtual time", or a capture's "since the first frame" */
 	char (*lines)[40];  /* lifeline names, in the order they were added */
 	size_t n_lines, cap_lines;
 	msc_item *items; /* in the order they happened */
@@ -67,6 +67,11 @@ void msc_arrow(msc_chart *c, msc_kind kind, uint64_t t, uint32_t from, uint32_t 
                const char *conn, const char *text);
 void msc_mark(msc_chart *c, msc_mark_kind mk, uint64_t t, uint32_t line, bool has_lgr, uint32_t lgr,
               const char *conn, const char *text);
+/* msc_mark of a happening known only after the items of its time were added (a capture's
+ * link failures, found at the end of the decode): put in time order, after the items of
+ * its own time. */
+void msc_mark_in_order(msc_chart *c, msc_mark_kind mk, uint64_t t, uint32_t line, bool has_lgr, uint32_t lgr,
+                       const char *conn, const char *text);
 
 /* What the chart holds, for checking the filter's names: 0, or -1 with what it has
  * instead (the first names, in chart order) in err. A filter naming nothing in the chart

@@ -14,8 +14,6 @@ typedef struct from_capture {
 	obs_cdc_mode cdc;
 	uint32_t cdc_every;
 	GHashTable *cdc_counts;
-	bool started;
-	uint64_t t0; /* the first message's time stamp: times are relative to it */
 } from_capture;
 
 static uint32_t host_line(msc_chart *c, const replay_msg *m, int side)
@@ -73,15 +71,13 @@ static void on_msg(void *ctx, const replay_msg *m)
 	default:
 		return;
 	}
-	if (!fc->started) {
-		fc->started = true;
-		fc->t0 = m->time_ns;
-	}
-	uint64_t t = m->time_ns >= fc->t0 ? m->time_ns - fc->t0 : 0;
+	uint64_t t = m->time_ns; /* the decoder's: since the capture's first frame */
 	uint32_t from = host_line(fc->c, m, m->from ? 1 : 0), to = host_line(fc->c, m, m->from ? 0 : 1);
-	char sum[96], text[112], conn[16] = "";
+	char sum[96], text[112], conn[16] = "", link[16] = "";
 	obs_msg_summary(p, m->data, m->len, sum, sizeof(sum));
-	snprintf(text, sizeof(text), "%s (frame %llu)", sum, (unsigned long long)m->frame);
+	if (m->link_num && k != MSC_CLC) /* the link it went over, as a run's chart says it */
+		snprintf(link, sizeof(link), " [link %u]", m->link_num);
+	snprintf(text, sizeof(text), "%s%s (frame %llu)", sum, link, (unsigned long long)m->frame);
 	if (m->conn)
 		snprintf(conn, sizeof(conn), "%u", m->conn);
 	msc_arrow(fc->c, k, t, from, to, m->lgr != 0, m->lgr, conn, text);
@@ -91,8 +87,8 @@ int msc_from_capture(msc_chart *c, const char *path, obs_cdc_mode cdc, uint32_t 
                      size_t errlen)
 {
 	from_capture fc = { c, cdc, cdc_every ? cdc_every : 1,
-		            g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free), false, 0 };
-	snprintf(c->time_axis, sizeof(c->time_axis), "since the first message");
+		            g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free) };
+	snprintf(c->time_axis, sizeof(c->time_axis), "since the first frame");
 	replay_opts o;
 	memset(&o, 0, sizeof(o));
 	o.on_msg = on_msg;
@@ -102,6 +98,23 @@ int msc_from_capture(msc_chart *c, const char *path, obs_cdc_mode cdc, uint32_t 
 	g_hash_table_destroy(fc.cdc_counts);
 	if (rc < 0)
 		return -1;
+	/* the link failures and removals the decoder found, on the lifeline of the host that
+	 * lost the link, where the capture shows it */
+	for (size_t i = 0; i < res.report.n_events; i++) {
+		const report_event *e = &res.report.events[i];
+		const report_stack *s = report_stack_by_id(&res.report, e->stack_id);
+		if (!s)
+			continue;
+		char text[112];
+		if (e->kind == REPORT_EVENT_LGR_ENDED)
+			snprintf(text, sizeof(text), "link group 0x%08x ended: %.60s", e->lgr_id, e->cause);
+		else
+			snprintf(text, sizeof(text), "link %u (0x%08x) %s: %.60s", e->link_num,
+			         e->local_link_id ? e->local_link_id : e->remote_link_id,
+			         e->kind == REPORT_EVENT_LINK_FAILED ? "failed" : "removed", e->cause);
+		msc_mark_in_order(c, MSC_MARK_FAIL, e->time_ns, msc_line(c, s->name), e->lgr_id != REPORT_UNKNOWN, e->lgr_id,
+		                  NULL, text);
+	}
 	/* what the decoder could not read, where it was */
 	for (size_t i = 0; i < res.errors.n; i++) {
 		char text[112];

@@ -56,9 +56,10 @@ static void on_message(void *ctx, world *w, uint32_t si, const smcr_trace_msg *m
 	obs_ident_lgr(r->id, si, m->lgr_id, &g);
 	obs_ident_link(r->id, si, m->link_id, &l);
 	obs_ident_conn(r->id, si, m->conn_id, &c);
-	uint32_t peer = l.known ? l.peer : g.known ? g.peer
-	                           : c.known       ? c.peer
-	                                           : OBS_NONE;
+	/* the first of them that knows the peer (a server's new link group may not yet) */
+	uint32_t peer = l.known && l.peer != OBS_NONE ? l.peer : g.known && g.peer != OBS_NONE ? g.peer
+	                                                   : c.known                            ? c.peer
+	                                                                                        : OBS_NONE;
 	if (peer == OBS_NONE || peer >= r->c->n_lines) {
 		if (r->unknown == MSC_ALL)
 			r->unknown = msc_line(r->c, "(unknown peer)");

@@ -125,6 +125,18 @@ static void find_lgr(void *arg, const smcr_lgr_info *li)
 	}
 }
 
+/* The stack with this host name (blank-padded, as the first-contact extension carries it). */
+static uint32_t stack_by_host(const obs_ident *id, const char *host, size_t n)
+{
+	while (n && (host[n - 1] == ' ' || !host[n - 1]))
+		n--;
+	const scn_scenario *s = world_scenario(id->w);
+	for (uint32_t i = 0; n && i < s->n_stacks; i++)
+		if (strlen(s->stacks[i].hostname) == n && !memcmp(s->stacks[i].hostname, host, n))
+			return i;
+	return OBS_NONE;
+}
+
 void obs_ident_lgr(obs_ident *id, uint32_t si, uint64_t lgr_id, obs_lgr *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -144,7 +156,10 @@ void obs_ident_lgr(obs_ident *id, uint32_t si, uint64_t lgr_id, obs_lgr *out)
 	out->known = true;
 	out->num = report_core_lgr_num(smc_layer_ctx(l), lgr_id);
 	out->peer = obs_ident_stack_by_sysid(id, f.info.peer_system_id);
-	insert(id->st[si].lgrs, lgr_id, g_memdup2(out, sizeof(*out)));
+	if (out->peer == OBS_NONE) /* a v2 Proposal may carry no system id: the host name then */
+		out->peer = stack_by_host(id, f.info.peer_hostname, sizeof(f.info.peer_hostname));
+	if (out->peer != OBS_NONE) /* a server's group is made before the peer's id is known */
+		insert(id->st[si].lgrs, lgr_id, g_memdup2(out, sizeof(*out)));
 }
 
 /* ---- links ---- */

@@ -98,8 +98,13 @@ void rate_chart_write(FILE *f, const rate_chart *c)
 			fr.y1 = 1;
 	}
 	double h = TOP + PLOT_H + BOTTOM + LEGEND_H * (double)((c->n_series + 3) / 4);
+	/* the reference line's label right of the plot, the mark's above it: the data never
+	 * runs through them */
+	double right = 30;
+	if (!isnan(c->ref) && c->ref_label && svg_text_width(c->ref_label, 9, 0) + 16 > right)
+		right = svg_text_width(c->ref_label, 9, 0) + 16;
 	svg g;
-	svg_begin(&g, f, LEFT + PLOT_W + 30, h, c->title, STYLE);
+	svg_begin(&g, f, LEFT + PLOT_W + right, h, c->title, STYLE);
 	svg_text(&g, 10, 22, "head", "start", "%s", c->title);
 	if (c->subtitle)
 		svg_text(&g, 10, 40, "small", "start", "%s", c->subtitle);
@@ -111,12 +116,12 @@ void rate_chart_write(FILE *f, const rate_chart *c)
 	if (!isnan(c->ref)) {
 		svg_line(&g, LEFT, py(&fr, c->ref), LEFT + PLOT_W, py(&fr, c->ref), "ref");
 		if (c->ref_label)
-			svg_text(&g, LEFT + PLOT_W - 4, py(&fr, c->ref) - 4, "small", "end", "%s", c->ref_label);
+			svg_text(&g, LEFT + PLOT_W + 6, py(&fr, c->ref) + 3, "small", "start", "%s", c->ref_label);
 	}
 	if (!isnan(c->mark_x)) {
 		svg_line(&g, px(&fr, c->mark_x), TOP, px(&fr, c->mark_x), TOP + PLOT_H, "mark");
 		if (c->mark_label)
-			svg_text(&g, px(&fr, c->mark_x) + 4, TOP + 12, "marktext", "start", "%s", c->mark_label);
+			svg_text(&g, px(&fr, c->mark_x) + 4, TOP - 6, "marktext", "start", "%s", c->mark_label);
 	}
 	for (size_t s = 0; s < c->n_series; s++)
 		if (c->series[s].thin)

@@ -9,6 +9,7 @@
 #include "sim/app/app_result.h"
 #include "sim/host/host.h"
 #include "sim/net/stack.h"
+#include "model/clc.h"
 #include "sim/net/tcp.h"
 #include "sim/rdma/qp.h"
 #include "sim/rdma/rnic.h"
@@ -26,6 +27,7 @@ enum col {
 	C_LINK,
 	C_STATE,
 	C_MODE,
+	C_REASON,
 	C_BYTES_OUT,
 	C_BYTES_IN,
 	C_OPS_OUT,
@@ -73,6 +75,7 @@ const char *const stats_columns[] = {
 	"link_id",
 	"state",
 	"mode",
+	"reason",
 	"bytes_out",
 	"bytes_in",
 	"ops_out",
@@ -113,7 +116,7 @@ const size_t stats_n_columns = C_N;
 #define C_FIRST_NUM C_BYTES_OUT
 
 typedef struct row {
-	char text[C_FIRST_NUM][80];
+	char text[C_FIRST_NUM][208]; /* a reason is a sentence */
 	bool has_text[C_FIRST_NUM];
 	uint64_t num[C_N];
 	bool has_num[C_N];
@@ -126,6 +129,7 @@ struct stats_sampler {
 	stats_opts o;
 	link_series *series;
 	uint64_t rows;
+	GHashTable *failed_told; /* flows whose failed connect has had its row */
 };
 
 static void set_text(row *r, enum col c, const char *s)
@@ -379,12 +383,51 @@ typedef struct conn_ctx {
 	uint64_t t;
 } conn_ctx;
 
+/* A connect that did not connect: while it is pending a row each sample (its TCP state),
+ * once it failed one row (state FAILED); the reason says why. */
+static void connect_row(conn_ctx *c, const world_conn_view *v)
+{
+	stats_sampler *s = c->s;
+	bool pending = v->connect == WORLD_CONNECT_PENDING;
+	if (!pending) {
+		if (g_hash_table_contains(s->failed_told, GUINT_TO_POINTER(v->flow)))
+			return;
+		g_hash_table_add(s->failed_told, GUINT_TO_POINTER(v->flow));
+	}
+	row r;
+	row_init(&r, c->t, "conn", obs_ident_stack_name(s->id, v->stack));
+	char a[32], b[32], id[72];
+	obs_addr_text(v->local_ip, v->local_port, a, sizeof(a));
+	obs_addr_text(v->peer_ip, v->peer_port, b, sizeof(b));
+	snprintf(id, sizeof(id), "%s-%s", v->local_port ? a : "-", b);
+	set_text(&r, C_ID, id);
+	set_text(&r, C_PEER, obs_ident_stack_name(s->id, v->peer_stack));
+	set_text(&r, C_APP, v->name);
+	set_text(&r, C_STATE, "FAILED");
+	tcp_pcb *pcb = pending && v->s ? sock_tcp_pcb(v->s) : NULL;
+	if (pcb) {
+		tcp_info ti;
+		tcp_get_info(pcb, &ti);
+		r.has_text[C_STATE] = false;
+		set_text(&r, C_STATE, tcp_state_name(ti.state));
+		set_num(&r, C_TCP_RETX, ti.retransmits);
+	}
+	set_text(&r, C_REASON, v->cause);
+	set_num(&r, C_BYTES_OUT, v->sent);
+	set_num(&r, C_BYTES_IN, v->received);
+	write_row(s, &r);
+}
+
 static void conn_row(void *arg, const world_conn_view *v)
 {
 	conn_ctx *c = arg;
 	stats_sampler *s = c->s;
+	if (!v->server && v->connect != WORLD_CONNECT_OK) {
+		connect_row(c, v);
+		return;
+	}
 	if (!v->s || !v->connected)
-		return; /* ended, or not open yet */
+		return; /* ended */
 	obs_conn oc;
 	uint64_t lgr = 0, link = 0;
 	uint8_t version = 0;
@@ -399,6 +442,12 @@ static void conn_row(void *arg, const world_conn_view *v)
 	set_text(&r, C_PEER, obs_ident_stack_name(s->id, v->peer_stack));
 	set_text(&r, C_APP, v->name);
 	set_text(&r, C_MODE, mode_name(v->mode));
+	if (v->mode == SOCK_MODE_FALLBACK) {
+		char why[160];
+		snprintf(why, sizeof(why), "%s%s%s", smcr_decline_name(v->fallback_reason),
+		         v->peer_diagnosis ? ", peer " : "", v->peer_diagnosis ? smcr_decline_name(v->peer_diagnosis) : "");
+		set_text(&r, C_REASON, why);
+	}
 	set_num(&r, C_BYTES_OUT, v->sent);
 	set_num(&r, C_BYTES_IN, v->received);
 	if (v->af) {
@@ -487,6 +536,7 @@ stats_sampler *stats_new(FILE *out, world *w, obs_ident *id, const stats_opts *o
 	if (!s->o.interval_ns)
 		s->o.interval_ns = STATS_DEFAULT_INTERVAL_NS;
 	s->series = series;
+	s->failed_told = g_hash_table_new(g_direct_hash, g_direct_equal);
 	if (series) {
 		const scn_scenario *scn = world_scenario(w);
 		snprintf(series->title, sizeof(series->title), "%s", scn->title[0] ? scn->title : scn->file);
@@ -510,4 +560,9 @@ void stats_observer(stats_sampler *s, world_observer *obs)
 
 uint64_t stats_rows(const stats_sampler *s) { return s->rows; }
 
-void stats_free(stats_sampler *s) { g_free(s); }
+void stats_free(stats_sampler *s)
+{
+	if (s)
+		g_hash_table_destroy(s->failed_told);
+	g_free(s);
+}

@@ -2,6 +2,7 @@
 #include "sim/observe/svg.h"
 
 #include <stdarg.h>
+#include <string.h>
 
 void svg_escape(FILE *f, const char *text)
 {
@@ -114,6 +115,33 @@ void svg_polyline(svg *s, const double *xs, const double *ys, size_t n, const ch
 	fputc('"', s->f);
 	cls_attr(s, cls);
 	fputs("/>\n", s->f);
+}
+
+/* Advance widths in em of DejaVu Sans, by class of character (its metrics: digits 0.636,
+ * lower case about 0.6, upper case about 0.7, M W m w about 0.9, narrow glyphs about 0.3). */
+double svg_text_width(const char *text, double font_px, int bold)
+{
+	double em = 0;
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		unsigned char c = *p;
+		if ((c & 0xc0) == 0x80)
+			continue; /* the rest of a UTF-8 sequence: counted with its first byte */
+		if (c >= 0x80)
+			em += 0.84; /* → … and their kind */
+		else if (strchr("ilI.,:;|!'`()[]j", c))
+			em += 0.34;
+		else if (c == ' ')
+			em += 0.32;
+		else if (strchr("MWmw@%", c))
+			em += 0.95;
+		else if (c >= 'A' && c <= 'Z')
+			em += 0.74;
+		else if (c >= '0' && c <= '9')
+			em += 0.64;
+		else
+			em += 0.62;
+	}
+	return em * font_px * (bold ? 1.1 : 1.0);
 }
 
 void svg_text(svg *s, double x, double y, const char *cls, const char *anchor, const char *fmt, ...)

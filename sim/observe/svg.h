@@ -31,6 +31,12 @@ void svg_polyline(svg *s, const double *xs, const double *ys, size_t n, const ch
 void svg_text(svg *s, double x, double y, const char *cls, const char *anchor, const char *fmt, ...)
         __attribute__((format(printf, 6, 7)));
 
+/* About how wide `text` is drawn at font_px in the pictures' sans-serif (DejaVu Sans, the
+ * style sheets' first choice), a little wide rather than narrow: what the layouts reserve
+ * for a label so that it overlaps no other text and no line (tests/support/svg-layout
+ * measures the real thing in Chromium). Bold adds a tenth. */
+double svg_text_width(const char *text, double font_px, int bold);
+
 /* Write `text` escaped for XML text and attribute values. */
 void svg_escape(FILE *f, const char *text);
 

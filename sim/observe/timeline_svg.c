@@ -9,7 +9,8 @@
 
 #define LEFT 250.0
 #define PLOT_W 900.0
-#define TOP 70.0
+#define HEAD 50.0     /* title and legend above the marks' rows */
+#define MARK_ROW 12.0 /* a row of the timeline actions' labels */
 #define LANE_H 74.0
 #define BAND_H 16.0
 #define BOTTOM 60.0
@@ -66,15 +67,16 @@ static uint64_t tick_step(uint64_t span)
 
 #define X(t) (LEFT + PLOT_W * (double)((t)-t0) / span)
 
-/* The time axis under the lanes and its grid lines. */
-static void draw_time_axis(svg *g, uint64_t t0, uint64_t t1, double span, double plot_bottom)
+/* The time axis under the lanes and its grid lines (from the plot's top, under the marks'
+ * labels). */
+static void draw_time_axis(svg *g, uint64_t t0, uint64_t t1, double span, double top, double plot_bottom)
 {
 	uint64_t step = tick_step(t1 - t0);
 	svg_group(g, "axis-time", NULL);
-	for (uint64_t t = 0; t <= t1; t += step) {
+	for (uint64_t t = (t0 + step - 1) / step * step; t <= t1; t += step) {
 		char lab[32];
 		time_label(t, lab, sizeof(lab));
-		svg_line(g, X(t), TOP - 6, X(t), plot_bottom, "grid");
+		svg_line(g, X(t), top - 6, X(t), plot_bottom, "grid");
 		svg_text(g, X(t), plot_bottom + 16, "small", "middle", "%s", lab);
 	}
 	svg_line(g, LEFT, plot_bottom, LEFT + PLOT_W, plot_bottom, "axis");
@@ -82,26 +84,74 @@ static void draw_time_axis(svg *g, uint64_t t0, uint64_t t1, double span, double
 	svg_group_end(g);
 }
 
-/* The timeline's actions; labels staggered so neighbours do not overlap. */
-static void draw_marks(svg *g, const link_series *s, uint64_t t0, double span, double plot_bottom)
+/* The timeline's actions in the window, each label in the first row (from the top) where
+ * it overlaps no label and no later row holds a label its line would cross (its line runs
+ * down from its own row); the rows, at most MAX_MARK_ROWS, in *rows for the layout. */
+#define MAX_MARK_ROWS 16
+static void place_marks(const link_series *s, uint64_t t0, uint64_t t1, double span, int *row_of, int *rows)
+{
+	double row_end[MAX_MARK_ROWS];
+	*rows = 0;
+	for (size_t i = 0; i < s->n_marks; i++) { /* marks come in time order */
+		const link_mark *m = &s->marks[i];
+		row_of[i] = -1;
+		if (m->time_ns < t0 || m->time_ns > t1)
+			continue;
+		double x = X(m->time_ns), end = x + 3 + svg_text_width(m->text, 10, 0) + 6;
+		int r = 0;
+		for (; r < *rows; r++) {
+			bool crosses = false;
+			for (int k = r + 1; k < *rows; k++)
+				crosses |= row_end[k] > x;
+			if (row_end[r] < x + 3 && !crosses)
+				break;
+		}
+		if (r == *rows && *rows < MAX_MARK_ROWS)
+			row_end[(*rows)++] = 0;
+		if (r >= MAX_MARK_ROWS)
+			r = MAX_MARK_ROWS - 1;
+		row_of[i] = r;
+		row_end[r] = end;
+	}
+}
+
+static void draw_marks(svg *g, const link_series *s, uint64_t t0, double span, const int *row_of, double plot_bottom)
 {
 	for (size_t i = 0; i < s->n_marks; i++) {
 		const link_mark *m = &s->marks[i];
+		if (row_of[i] < 0)
+			continue;
+		double y = HEAD + MARK_ROW * (double)(row_of[i] + 1);
 		svg_group(g, "timeline-mark", m->text);
-		svg_line(g, X(m->time_ns), TOP - 14, X(m->time_ns), plot_bottom, "mark");
-		svg_text(g, X(m->time_ns) + 3, TOP - 16 + (double)(i % 2) * 10, "marktext", "start", "%s", m->text);
+		svg_line(g, X(m->time_ns), y + 3, X(m->time_ns), plot_bottom, "mark");
+		svg_text(g, X(m->time_ns) + 3, y, "marktext", "start", "%s", m->text);
 		svg_group_end(g);
 	}
 }
 
+/* A run of one state in [a, b), clipped to the window. */
+static void band(svg *g, uint64_t a, uint64_t b, uint64_t t0, uint64_t t1, double span, double y, report_link_state st)
+{
+	if (a < t0)
+		a = t0;
+	if (b > t1)
+		b = t1;
+	if (b > a)
+		svg_rect(g, X(a), y + 2, X(b) - X(a), BAND_H, band_class(st));
+}
+
 #undef X
 
-void timeline_svg_write(FILE *f, const link_series *s)
+void timeline_svg_write(FILE *f, const link_series *s, uint64_t from_ns, uint64_t to_ns)
 {
-	uint64_t t0 = 0, t1 = s->n_times ? s->times[s->n_times - 1] : 0;
-	if (t1 == t0)
+	uint64_t t0 = from_ns, t1 = to_ns ? to_ns : s->n_times ? s->times[s->n_times - 1]
+	                                                       : 0;
+	if (t1 <= t0)
 		t1 = t0 + 1000000;
 	double span = (double)(t1 - t0);
+	int *row_of = g_new0(int, s->n_marks + 1), rows = 0;
+	place_marks(s, t0, t1, span, row_of, &rows);
+	const double TOP = HEAD + MARK_ROW * (double)rows + 16;
 	double h = TOP + (double)(s->n_lanes ? s->n_lanes : 1) * LANE_H + BOTTOM;
 	double w = LEFT + PLOT_W + 40;
 	svg g;
@@ -114,7 +164,7 @@ void timeline_svg_write(FILE *f, const link_series *s)
 	         "orange dashed: Mbit/s received (RDMA data, per sample); purple dashed: timeline actions");
 #define X(t) (LEFT + PLOT_W * (double)((t)-t0) / span)
 	double plot_bottom = TOP + (double)s->n_lanes * LANE_H;
-	draw_time_axis(&g, t0, t1, span, plot_bottom);
+	draw_time_axis(&g, t0, t1, span, TOP, plot_bottom);
 	/* lanes */
 	double *xs = g_new(double, s->n_times + 1);
 	double *ys = g_new(double, s->n_times + 1);
@@ -149,7 +199,7 @@ void timeline_svg_write(FILE *f, const link_series *s)
 					break;
 				}
 			if (run_open && (sm->state != run_state || sm->time_ns != run_end)) {
-				svg_rect(&g, X(run_start), y + 2, X(run_end) - X(run_start), BAND_H, band_class(run_state));
+				band(&g, run_start, run_end, t0, t1, span, y, run_state);
 				run_open = false;
 			}
 			if (!run_open) {
@@ -158,7 +208,7 @@ void timeline_svg_write(FILE *f, const link_series *s)
 				run_state = sm->state;
 			}
 			run_end = next;
-			if (have_prev && sm->time_ns > prev_t) {
+			if (have_prev && sm->time_ns > prev_t && sm->time_ns >= t0 && sm->time_ns <= t1) {
 				double dt = (double)(sm->time_ns - prev_t);
 				uint64_t d_out = sm->bytes_out >= prev_out ? sm->bytes_out - prev_out : 0;
 				uint64_t d_in = sm->bytes_in >= prev_in ? sm->bytes_in - prev_in : 0;
@@ -178,7 +228,7 @@ void timeline_svg_write(FILE *f, const link_series *s)
 			have_prev = true;
 		}
 		if (run_open)
-			svg_rect(&g, X(run_start), y + 2, X(run_end) - X(run_start), BAND_H, band_class(run_state));
+			band(&g, run_start, run_end, t0, t1, span, y, run_state);
 		double base = y + LANE_H - 8, top = y + BAND_H + 8;
 		svg_line(&g, LEFT, base, LEFT + PLOT_W, base, "grid");
 		for (size_t i = 0; i < np; i++) {
@@ -197,7 +247,8 @@ void timeline_svg_write(FILE *f, const link_series *s)
 	g_free(xs);
 	g_free(ys);
 	g_free(ys_in);
-	draw_marks(&g, s, t0, span, plot_bottom);
+	draw_marks(&g, s, t0, span, row_of, plot_bottom);
+	g_free(row_of);
 #undef X
 	svg_end(&g);
 }

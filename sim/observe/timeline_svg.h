@@ -10,6 +10,8 @@
 
 #include "sim/observe/link_series.h"
 
-void timeline_svg_write(FILE *f, const link_series *s);
+/* The window [from_ns, to_ns] of the run (to_ns 0: to the last sample): what lies
+ * outside it is left out. */
+void timeline_svg_write(FILE *f, const link_series *s, uint64_t from_ns, uint64_t to_ns);
 
 #endif

@@ -13,6 +13,8 @@
 #include "sim/fabric/endpoint.h"
 #include "sim/fabric/eth_header.h"
 #include "sim/fabric/fabric.h"
+#include "sim/fabric/roce.h"
+#include "sim/rdma/rnic.h"
 #include "sim/net/inet_csum.h"
 #include "sim/replay/replay.h"
 #include "sim/replay/replay_clock.h"
@@ -175,6 +177,25 @@ static void rewrite_tcp(replay_timing *t, uint8_t *d, uint32_t len)
 	t->st.tcp_rewritten++;
 }
 
+/* A played RoCE frame goes to a QP number no simulated adapter has now: the recording's
+ * QPNs cannot be the scenario's (said after the run). */
+static void check_qp(replay_timing *t, const uint8_t *d, uint32_t len)
+{
+	roce_pkt pk;
+	smcr_decode_err e;
+	if (roce_parse_vouched(d, len, &pk, &e))
+		return;
+	t->st.roce_injected++;
+	const scn_scenario *s = world_scenario(t->w);
+	for (uint32_t i = 0; i < s->n_adapters; i++)
+		if (rnic_find_qp(world_rnic(t->w, i), pk.bth.dest_qp))
+			return;
+	if (!t->st.roce_no_qp++) {
+		t->st.first_no_qp = pk.bth.dest_qp;
+		t->st.first_no_qp_frame = t->frame_no;
+	}
+}
+
 static void inject(sim_engine *eng, sim_event *ev)
 {
 	(void)eng;
@@ -184,6 +205,7 @@ static void inject(sim_engine *eng, sim_event *ev)
 	sim_frame *f = sim_frame_alloc(sim_fabric_frames(world_fabric(t->w)));
 	memcpy(sim_frame_put(f, t->len), t->buf, t->len);
 	rewrite_tcp(t, f->data, f->len);
+	check_qp(t, f->data, f->len);
 	sim_time now = sim_now(world_engine(t->w));
 	if (!t->st.injected)
 		t->st.first_ns = now;
@@ -532,6 +554,14 @@ void replay_timing_print(FILE *out, replay_timing *t)
 		        st->first_gap);
 	if (st->damaged)
 		fprintf(out, "  %s; the frames before it were injected\n", st->damage);
+	if (st->roce_no_qp)
+		fprintf(out,
+		        "  warning: %" PRIu64 " of %" PRIu64 " injected RoCE frames went to QP numbers no simulated adapter had "
+		        "(the first: 0x%06" PRIx32 ", frame %" PRIu64 "): QPNs, PSNs and rkeys are injected as recorded, so past "
+		        "the CLC handshake the conversation goes on only where the scenario's stacks chose the recorded "
+		        "values (a recording of this scenario); the link groups it started end when their messages go "
+		        "nowhere. --mode redrive maps them instead\n",
+		        st->roce_no_qp, st->roce_injected, st->first_no_qp, st->first_no_qp_frame);
 }
 
 void replay_timing_free(replay_timing *t)

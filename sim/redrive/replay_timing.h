@@ -62,6 +62,10 @@ typedef struct replay_timing_stats {
 	char damage[200];
 	uint64_t time_gaps;  /* time stamp jumps closed */
 	char first_gap[320]; /* the first one, in words with its frames */
+	uint64_t roce_injected;      /* RoCE frames among the injected */
+	uint64_t roce_no_qp;         /* of them, to a QP number no simulated adapter had then */
+	uint32_t first_no_qp;        /* the first such QP number */
+	uint64_t first_no_qp_frame;  /* and its frame */
 } replay_timing_stats;
 
 typedef struct replay_timing replay_timing;

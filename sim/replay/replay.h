@@ -39,10 +39,11 @@ typedef enum replay_msg_kind {
 typedef struct replay_msg {
 	replay_msg_kind kind;
 	uint64_t frame;    /* where it is (a multi-packet SEND: its first packet) */
-	uint64_t time_ns;  /* that frame's time stamp */
+	uint64_t time_ns;  /* that frame's time since the capture's first frame */
 	int from;          /* 0: the client side (TCP active opener), 1: the server side */
 	uint32_t conn;     /* the decoder's connection (1-based): CLC, and CDC/WRITE once known */
 	uint32_t link;     /* the decoder's link (1-based): LLC, CDC, WRITE */
+	uint8_t link_num;  /* that link's number in its link group, 0 until a message names it */
 	uint32_t lgr;      /* the decoder's link group (1-based), 0 unknown */
 	uint8_t family;    /* the connection's addresses (CLC; LLC/CDC/WRITE when known) */
 	uint8_t ip[2][16]; /* [side]: client, server */

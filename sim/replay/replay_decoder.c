@@ -270,12 +270,16 @@ void rp_emit(replay_decoder *d, replay_msg *m, uint32_t conn, uint32_t link, int
 {
 	if (!m->frame)
 		m->frame = d->frame;
-	m->time_ns = d->now;
+	/* the time since the capture's first frame, as the chart of a capture shows it (a
+	 * real capture's stamps are wall-clock times) */
+	m->time_ns = d->now >= d->res.first_ns ? d->now - d->res.first_ns : 0;
 	m->from = from;
 	m->conn = conn;
 	m->link = link;
-	if (link)
+	if (link) {
 		m->lgr = RP_LINK(d, link)->lgr;
+		m->link_num = RP_LINK(d, link)->link_num;
+	}
 	if (conn) {
 		rp_conn *c = RP_CONN(d, conn);
 		if (!m->lgr)

@@ -397,7 +397,7 @@ static void add_event_rows(build *b, const rp_event *e)
 	for (int s = 0; s < 2; s++) {
 		int o = RP_OTHER(s);
 		report_event *re = report_add_event(b->r);
-		re->time_ns = e->time_ns;
+		re->time_ns = e->time_ns >= d->res.first_ns ? e->time_ns - d->res.first_ns : 0; /* since the first frame */
 		re->frame = e->frame;
 		re->stack_id = stack_of(b, g->host[s]);
 		re->kind = e->kind;

@@ -148,6 +148,16 @@ typedef struct report_storage {
 	uint64_t conn_peak;      /* the most SMC-R connections at once */
 	uint64_t rmb_blocks_peak; /* the most 1 MB RMB blocks z/OS would have held at once */
 } report_storage;
+/* A stack's SMC-R buffer memory: the RMBs and send buffers it holds now (the sum of its
+ * link groups' buffer_storage and sndbuf_storage; --stats buffer_bytes), what z/OS's
+ * GLOBALCONFIG SMCR FIXEDMEMORY limits, and the connections that use TCP because a
+ * buffer would have taken it past the limit. Unknown from a capture. */
+typedef struct report_fixed_mem {
+	bool known;
+	uint64_t in_use;   /* bytes */
+	uint64_t limit;    /* bytes, 0 = none */
+	uint64_t declined; /* connections declined with MEM for it */
+} report_fixed_mem;
 
 typedef struct report_stack {
 	uint32_t id;                /* 1, 2, ... */
@@ -161,6 +171,7 @@ typedef struct report_stack {
 	uint8_t smc_release;            /* SMC-Rv2 release (0: 2.0, 1: 2.1) */
 	report_stats stats;
 	report_storage storage;
+	report_fixed_mem fixed;
 } report_stack;
 
 typedef struct report_rnic {
@@ -196,8 +207,10 @@ typedef struct report_lgr {
 	char pnetid[REPORT_INTF_LEN];
 	uint32_t n_links;
 	uint32_t n_conns;
-	uint64_t buf_storage;         /* bytes of RMBs (receive buffers) this stack has in the group */
-	uint64_t sndbuf_storage;      /* bytes of send buffers this stack has in the group */
+	uint64_t buf_storage;         /* bytes of RMBs (receive buffers) this stack has in the group
+	                               * (netstat BufferStorage: a z/OS link group's RMBs) */
+	uint64_t sndbuf_storage;      /* bytes of its send buffers there (Linux keeps them per group;
+	                               * z/OS's staging buffers belong to the stack) */
 	uint8_t max_links, max_conns; /* v2.1 negotiated limits, 0 unknown */
 	uint8_t peer_release;         /* SMC-Rv2: the peer's release (0: 2.0, 1: 2.1) */
 	uint8_t peer_os;              /* SMC-Rv2: the peer's OS type (1 z/OS, 2 Linux, 3 AIX), 0 unknown */
@@ -271,7 +284,7 @@ typedef struct report_conn {
 /* A link failure or removal, printed as an IST2406I message group. */
 typedef struct report_event {
 	uint64_t seq;     /* order of recording */
-	uint64_t time_ns; /* virtual time, or capture time */
+	uint64_t time_ns; /* virtual time, or from a capture the time since its first frame */
 	uint64_t frame;   /* capture frame number, 0 if none */
 	uint32_t stack_id;
 	report_event_kind kind;
@@ -285,6 +298,7 @@ typedef struct report_event {
 	uint8_t local_gid[16], remote_gid[16];
 	uint32_t local_qpn, remote_qpn;
 	uint16_t vlan;
+	uint8_t port; /* the local RNIC port (1-based), 0 unknown */
 } report_event;
 
 typedef struct smcr_report {

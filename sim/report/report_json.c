@@ -191,7 +191,11 @@ static void write_lgr(json_writer *w, const smcr_report *r, const report_lgr *g)
 	json_kv_uint(w, "link_count", g->n_links);
 	json_kv_uint(w, "connection_count", g->n_conns);
 	json_kv_uint(w, "buffer_storage", g->buf_storage);
-	json_kv_uint(w, "sndbuf_storage", g->sndbuf_storage);
+	json_key(w, "send_buffer_storage"); /* a capture shows the peer's RMBs, never a send buffer */
+	if (r->from_capture)
+		json_null(w);
+	else
+		json_uint(w, g->sndbuf_storage);
 	json_kv_uint(w, "max_links", g->max_links);
 	json_kv_uint(w, "max_conns", g->max_conns);
 	json_kv_uint(w, "peer_release", g->peer_release);
@@ -326,6 +330,20 @@ void report_write_json(json_writer *w, const smcr_report *r)
 		json_kv_uint(w, "smc_release", s->smc_release);
 		write_stats(w, &s->stats);
 		report_write_storage_json(w, s);
+		json_key(w, "fixed_memory");
+		if (s->fixed.known) {
+			json_begin_object(w);
+			json_kv_uint(w, "in_use", s->fixed.in_use);
+			json_key(w, "limit");
+			if (s->fixed.limit)
+				json_uint(w, s->fixed.limit);
+			else
+				json_null(w);
+			json_kv_uint(w, "declined", s->fixed.declined);
+			json_end_object(w);
+		} else {
+			json_null(w);
+		}
 		json_key(w, "rnics");
 		json_begin_array(w);
 		for (size_t i = 0; i < r->n_rnics; i++)

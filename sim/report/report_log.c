@@ -19,6 +19,11 @@
  * IBM does not say which module detects a RoCE INOP nor with which code: both are shown
  * as *NA* (docs/deviations.md). The INOP comes before the link failures it causes.
  *
+ * A Linux stack (or a capture's Linux host) gets Linux net/smc's own kernel message for the
+ * link it clears, failed or removed (smc_llc_link_clear, Linux 6.1: "smc: SMC-R lg … net 1
+ * link removed: id …, peerid …, ibdev …, ibport …"; net 1: the initial net namespace)
+ * instead of the VTAM group, when the RNIC port is known.
+ *
  * The TRLE of an RNIC interface EZARIUTpffff is IUTpffff (assumed: the interface name
  * without its EZAR prefix, see docs/zos.md); for other interface names the name itself is
  * shown. The ULP id is the stack's name (the TCP/IP job name on z/OS). Each group is
@@ -73,6 +78,14 @@ void report_print_log(FILE *out, const smcr_report *r)
 		}
 		fprintf(out, "] %s: %s: %s\n", stack, e->kind == REPORT_EVENT_LINK_FAILED ? "SMC-R link failure" : "SMC-R link removed",
 		        e->cause);
+		if (s && s->os == REPORT_OS_LINUX) {
+			/* Linux logs the link it clears, failed or removed (smc_llc_link_clear) */
+			if (e->port)
+				fprintf(out, "smc: SMC-R lg %08" PRIX32 " net 1 link removed: id %08" PRIX32 ", peerid %08" PRIX32
+				             ", ibdev %s, ibport %u\n",
+				        e->lgr_id, e->local_link_id, e->remote_link_id, e->intf[0] ? e->intf : "?", e->port);
+			continue;
+		}
 		if (e->kind != REPORT_EVENT_LINK_FAILED)
 			continue;
 		fprintf(out, "IST2406I SMC-R LINK FAILURE ON TRLE %s CODE = %08" PRIX32 "\n", trle, e->code);

@@ -263,6 +263,16 @@ unsigned report_print_netstat(FILE *out, const smcr_report *r, const report_nets
 		fprintf(out, "TCP/IP stack: %-20s StackId: %-6u OS: %s\n", name_or(s->name, "?"), s->id, report_os_name(s->os));
 		fprintf(out, "SystemId: %02X%02X%02X%02X%02X%02X%02X%02X  IPAddr: %s\n", id[0], id[1], id[2], id[3], id[4],
 		        id[5], id[6], id[7], ip);
+		if (s->fixed.known) {
+			/* what D TCPIP,,STOR tells a z/OS operator: the stack's fixed SMC-R storage */
+			char lim[24];
+			if (s->fixed.limit)
+				snprintf(lim, sizeof(lim), "%" PRIu64, s->fixed.limit);
+			else
+				snprintf(lim, sizeof(lim), "None");
+			fprintf(out, "SMCRFixedMemory: InUse: %" PRIu64 "  Limit: %s  DeclinedConns: %" PRIu64 "\n", s->fixed.in_use,
+			        lim, s->fixed.declined);
+		}
 		fprintf(out, "==============================================================================\n");
 		for (size_t ni = 0; ni < r->n_rnics; ni++)
 			if (r->rnics[ni].stack_id == s->id && rnic_selected(r, &r->rnics[ni], o))

@@ -763,6 +763,13 @@ static void check_result_expects(scn_parser *P)
 
 void scn_check(scn_parser *P)
 {
+	const scn_scenario *S = P->scn;
+	/* an empty file (or only parameters, a title, an end): nothing to run; a fabric
+	 * without stacks is valid (it checks switch buffers) and check warns (scn_warn.h) */
+	if (!S->n_stacks && !S->n_switches && !S->n_adapters && !S->n_wires && !scn_diag_count(P->d))
+		scn_error(P->d, (scn_loc){ P->scn->file, 0, 0 },
+		          "no stack: nothing to simulate; expected at least one `stack NAME` block with an interface "
+		          "(docs/scenario-format.md; smcr-sim --help names the sample scenarios)");
 	compute_segments(P);
 	check_wire_loops(P);
 	check_ctx c = { 0 };

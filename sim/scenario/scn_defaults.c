@@ -88,7 +88,7 @@ const scn_default scn_defaults[] = {
 	{ "stack", "host", { "zos", "linux" }, "the host's cost profile (`host` statement below; docs/hosts.md)", SCN_DEF_VALUE },
 	/* scn_kernel.c: the presets and their sources, printed after this table */
 	{ "stack", "kernel", { "-", SCN_KERNEL_DEFAULT_TEXT }, "Linux kernel version: its smcr defaults (presets below)", SCN_DEF_VALUE },
-	{ "stack", "vmac", { "generated per stack and PFID", "the port's MAC" }, "MAC of the RoCE function a stack uses (shared adapters: one per stack)", SCN_DEF_INFO },
+	{ "stack", "vmac", { "generated per stack and PFID", "generated per stack and PFID" }, "MAC of the RoCE function (VF) a stack uses: 02:PF:ID:port:VF, one per stack on either personality", SCN_DEF_INFO },
 	{ "stack", "os", { "1 (z/OS)", "2 (Linux)" }, "OS type in CLC v2 messages", SCN_DEF_INFO },
 	/* Linux writes u16 length_v2 in host order (little-endian on x86); z/OS is big-endian */
 	{ "stack", "llcorder", { "big-endian", "little-endian (x86)" }, "SMC-Rv2 LLC lengths and counts", SCN_DEF_INFO },

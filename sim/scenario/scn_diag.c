@@ -124,6 +124,14 @@ void scn_loc_text(scn_loc loc, char *buf, size_t len)
 		snprintf(buf, len, "%u:%u", loc.line, loc.col);
 }
 
+void scn_diag_stopped(scn_diag *d, const char *file)
+{
+	if (d->overflow)
+		return;
+	d->overflow_file = g_strdup(file ? file : "?");
+	d->overflow = true;
+}
+
 size_t scn_diag_count(const scn_diag *d)
 {
 	return d->n;

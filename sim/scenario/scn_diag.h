@@ -64,6 +64,9 @@ size_t scn_diag_count(const scn_diag *d);
 bool scn_diag_full(const scn_diag *d);
 /* Message i (0-based) in (line, column) order; valid until the next change. */
 const char *scn_diag_message(scn_diag *d, size_t i);
+/* The reader stops at a full diag without reading the rest of FILE: say so as an overflow
+ * does ("FILE: too many errors; stopped after 50"). */
+void scn_diag_stopped(scn_diag *d, const char *file);
 /* Print every message, one per line, then "FILE: too many errors" if it overflowed. */
 void scn_diag_print(scn_diag *d, FILE *out);
 

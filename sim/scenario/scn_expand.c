@@ -166,8 +166,10 @@ static void read_statements(scn_expander *x, const char *text, size_t len, scn_d
 			g_array_append_val(x->toks, t);
 		}
 		g_array_append_val(x->stmts, r);
-		if (scn_diag_full(d))
-			break; /* the parser stops at a full diag too */
+		if (scn_diag_full(d)) {
+			scn_diag_stopped(d, x->file); /* the parser stops at a full diag too */
+			break;
+		}
 	}
 	scn_lex_free(&lx);
 }

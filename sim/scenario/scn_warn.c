@@ -43,3 +43,14 @@ size_t scn_warn_early_restore(const scn_scenario *s, FILE *out)
 	}
 	return n;
 }
+
+size_t scn_warn_no_stack(const scn_scenario *s, FILE *out)
+{
+	if (s->n_stacks)
+		return 0;
+	fprintf(out,
+	        "%s: warning: no stack: the run simulates the fabric alone and no connection; add a `stack NAME` "
+	        "block with an interface (docs/scenario-format.md; smcr-sim --help names the sample scenarios)\n",
+	        s->file);
+	return 1;
+}

@@ -20,4 +20,8 @@
  * again. The number of warnings. */
 size_t scn_warn_early_restore(const scn_scenario *s, FILE *out);
 
+/* "FILE: warning: no stack: …" on out for a scenario with a fabric (switches, adapters,
+ * wires) but no stack: valid, but no connection will run. 1 if it warned, else 0. */
+size_t scn_warn_no_stack(const scn_scenario *s, FILE *out);
+
 #endif

@@ -159,6 +159,8 @@ static void tell_fallback(smc_conn *c)
 		return;
 	c->fallback_told = true;
 	l->ctr.fallbacks++;
+	if (c->reason == SMCR_DECL_MEM && l->mem_cap)
+		l->ctr.fixed_declined++; /* this stack's buffers did not fit its fixed memory */
 	c->close_wanted = true;
 	smc_conn_defer(c);
 	sock *s = c->s;

@@ -22,19 +22,33 @@ void smc_layer_config_default(smc_layer_config *c)
 
 /* ---- memory: the core allocates through here; buffers obey the fixed-memory cap ---- */
 
-/* Buffers (RMBs, send buffers) are the large allocations; structures stay small. */
-#define SMC_BUF_MIN 8192u
+/* Without buffer hooks (--real-hw) the core's RMBs and send buffers come through
+ * mem_calloc, with the core's small header: they are told by their size, an RMBE size (a
+ * power of two from 16 KiB) and a few bytes more, and counted without those. */
+#define SMC_BUF_MIN 16384u
+static size_t real_buffer_bytes(size_t n)
+{
+	size_t b = n & ~(size_t)0xff;
+	return b >= SMC_BUF_MIN && !(b & (b - 1)) ? b : 0;
+}
 
-/* The fixed-memory cap is the scenario's limit (new connections fall back); running out
- * of the host's memory is not a simulated event and ends the run (sim/engine/oom.h). */
+/* The fixed-memory limit (z/OS GLOBALCONFIG SMCR FIXEDMEMORY) counts the RMBs and send
+ * buffers the stack holds — z/OS fixes the storage of both (IBM: "an RMB is a contiguous
+ * 1-MB block of fixed 64-bit private storage", staging buffers likewise) — not the
+ * connections' and links' control blocks. A buffer that would take it past the limit is
+ * refused; the core then declines the connection with MEM (z/OS: before its Accept) or
+ * tries a smaller size (Linux). Running out of the host's memory is not a simulated event
+ * and ends the run (sim/engine/oom.h). */
 static bool cap_refuses(smc_layer *l, size_t n)
 {
-	if (l->mem_cap && n >= SMC_BUF_MIN && l->ctr.mem_used + n > l->mem_cap) {
+	if (l->mem_cap && l->ctr.fixed_used + n > l->mem_cap) {
 		l->ctr.mem_refused++;
 		return true;
 	}
 	return false;
 }
+
+static size_t real_buffer(const smc_layer *l, size_t n) { return l->cfg.real_hw ? real_buffer_bytes(n) : 0; }
 
 /* The core says the size of every block it gives back (free_sized), so blocks carry no
  * header of the layer's: at a million connections that is tens of megabytes. */
@@ -44,10 +58,11 @@ static void *mem_calloc(size_t nmemb, size_t size, void *user)
 	if (size && nmemb > SIZE_MAX / size)
 		return NULL;
 	size_t n = nmemb * size;
-	if (!n || cap_refuses(l, n))
+	if (!n || (real_buffer(l, n) && cap_refuses(l, real_buffer(l, n))))
 		return NULL;
 	void *p = sim_xcalloc(1, n, "SMC-R core memory");
 	l->ctr.mem_used += n;
+	l->ctr.fixed_used += real_buffer(l, n);
 	l->core_heap += sim_heap_block_bytes(p);
 	return p;
 }
@@ -63,6 +78,7 @@ static void mem_free_sized(void *p, size_t size, void *user)
 	if (!p)
 		return;
 	l->ctr.mem_used -= size;
+	l->ctr.fixed_used -= real_buffer(l, size);
 	l->core_heap -= sim_heap_block_bytes(p);
 	free(p);
 }
@@ -96,6 +112,7 @@ static void *mem_buf_alloc(size_t size, void *user)
 	if (cap_refuses(l, size))
 		return NULL;
 	l->ctr.mem_used += size;
+	l->ctr.fixed_used += size;
 	lazy_arena_sweep(&l->idle_bufs, sim_now(l->st->eng));
 	sim_host *h = l->st->host;
 	if (host_has_costs(h)) /* allocated, mapped and registered with the adapter */
@@ -108,6 +125,7 @@ static void mem_buf_free(void *p, size_t size, void *user)
 	smc_layer *l = user;
 	mem_changes(l, p, size);
 	l->ctr.mem_used -= size;
+	l->ctr.fixed_used -= size;
 	lazy_arena_free(p);
 }
 
@@ -313,6 +331,7 @@ smc_layer *smc_layer_new(stack *st, const smc_layer_config *cfg)
 	set.v2 = set.v2 && sc->v2;
 	set.os_type = sc->clc_os_type;
 	set.llc_v2_order = sc->llc_v2_big_endian ? SMCR_LLC_V2_BE : SMCR_LLC_V2_LE;
+	set.buf_downgrade = sc->buf_downgrade;
 	l->mem_cap = sc->fixed_memory;
 	l->mem = (smcr_mem){ l, mem_malloc, mem_free, mem_calloc };
 	l->mem.free_sized = mem_free_sized;

@@ -155,6 +155,8 @@ typedef struct smc_layer_counters {
 	uint64_t mem_used;       /* bytes of core memory held now */
 	uint64_t srv_hs_active;  /* server handshakes in progress now (Linux: works of smc_hs_wq) */
 	uint64_t hs_limited;     /* SYNs answered without the SMC option: handshakes congested */
+	uint64_t fixed_used;     /* of it, RMBs and send buffers: what fixed_memory limits */
+	uint64_t fixed_declined; /* connections that use TCP because the limit refused a buffer */
 } smc_layer_counters;
 
 const smc_layer_counters *smc_layer_counters_get(const smc_layer *l);

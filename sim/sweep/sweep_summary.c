@@ -45,7 +45,8 @@ static void print_table(FILE *out, const sweep_space *sp, const sweep_results *r
 				pass += rec && sweep_rec_get_bool(rec, "pass", false);
 			}
 			char *label = g_strdup_printf("%s=%s", sp->axes[k].name, sp->axes[k].values[v]);
-			fprintf(out, "  %-24s %8" PRIu64 " points %8" PRIu64 " passed %8" PRIu64 " failed\n", label, n, pass, n - pass);
+			fprintf(out, "  %-24s %8" PRIu64 " %-6s %8" PRIu64 " passed %8" PRIu64 " failed\n", label, n, n == 1 ? "point" : "points",
+			        pass, n - pass);
 			g_free(label);
 		}
 }
@@ -53,8 +54,9 @@ static void print_table(FILE *out, const sweep_space *sp, const sweep_results *r
 static void print_engine(FILE *out, const sweep_outcome *oc)
 {
 	double el = (double)oc->elapsed_ns / 1e9, pt = (double)oc->point_ns / 1e9;
-	fprintf(out, "engine: %u %s; %" PRIu64 " points run now, %" PRIu64 " retried, %" PRIu64 " runner%s lost",
-	        oc->runners, engine_name(oc), oc->n_run, oc->n_retried, oc->n_lost, oc->n_lost == 1 ? "" : "s");
+	fprintf(out, "engine: %u %s; %" PRIu64 " point%s run now, %" PRIu64 " retried, %" PRIu64 " runner%s lost",
+	        oc->runners, engine_name(oc), oc->n_run, oc->n_run == 1 ? "" : "s", oc->n_retried, oc->n_lost,
+	        oc->n_lost == 1 ? "" : "s");
 	if (oc->engine == SWEEP_ENGINE_MPI)
 		fprintf(out, "; MPI start-up %.3f s", (double)oc->startup_ns / 1e9);
 	fprintf(out, "\n");

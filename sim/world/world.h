@@ -71,6 +71,10 @@ typedef struct world_opts {
 	capture_format pcap_format; /* pcapng (default) or pcap */
 	uint32_t pcap_snaplen;      /* frames cut to this many bytes; 0 = whole frames */
 	world_taps pcap_taps;
+	/* A capture that grows past this many bytes is said once on `warnings` (how large it
+	 * will be at the end, and --pcap-snaplen); 0 or no stream: never. */
+	uint64_t pcap_warn_bytes;
+	FILE *warnings;
 	const char *spare_port_switch; /* one more port on this switch, for an injector
 	                                * (replay --mode timing); captured as "SW/replay" */
 	/* --real-hw: the scenario's adapters are these RDMA devices (NULL: simulated). The
@@ -155,7 +159,10 @@ typedef struct world_conn_summary {
 	uint64_t client_verified, server_verified; /* bytes received that matched the pattern */
 	uint64_t t_connected, t_ended;             /* client side, engine ns (0: not yet) */
 	uint64_t t_server_ended;
+	world_connect_kind connect;                /* what became of the client's connect */
+	char connect_cause[200];                   /* in words, when it did not connect ("" if it did) */
 } world_conn_summary;
+
 
 /* Every connection of the run so far, in the order they were opened. */
 void world_foreach_conn(const world *w, void (*fn)(void *arg, const world_conn_summary *c), void *arg);

@@ -78,6 +78,17 @@ static void on_end_connected(void *user, app_end *e, sock *s)
 		f->peer_port[e->server] = ti.remote_port;
 	}
 	world_log_connected(w, e, s);
+	if (e->server)
+		world_log_server_fallback(w, e);
+}
+
+static void on_connect_failed(void *user, app_end *e, sock *s, int err)
+{
+	world *w = user;
+	world_flow *f = world_flow_of(e);
+	world_connect_failed(w, f, s, err, s == NULL);
+	if (!s)
+		world_log_connect_failed(w, f);
 }
 
 static void on_end_closed(void *user, app_end *e)
@@ -90,6 +101,7 @@ static void on_end_closed(void *user, app_end *e)
 static const app_hooks end_hooks = {
 	.connected = on_end_connected,
 	.closed = on_end_closed,
+	.connect_failed = on_connect_failed,
 };
 
 /* ---- flows ---- */
@@ -154,6 +166,7 @@ static world_flow *adopt(world *w, world_app *wa, tcp_pcb *pcb)
 		f->key = flow_key(app_of(w, wa->idx)->stack, ti.remote_ip, ti.remote_port);
 		g_hash_table_replace(w->flow_by_key, &f->key, f);
 		f->af.c.ended = true; /* the client end is not ours */
+		f->foreign = true;
 		return f;
 	}
 	return NULL;
@@ -461,7 +474,10 @@ void world_foreach_conn(const world *w, void (*fn)(void *arg, const world_conn_s
 			.t_connected = f->af.c.t_connected,
 			.t_ended = f->af.c.t_ended,
 			.t_server_ended = f->af.srv.t_ended,
+			.connect = f->foreign ? WORLD_CONNECT_OK : world_connect_kind_of(f),
 		};
+		if (c.connect != WORLD_CONNECT_OK)
+			world_connect_cause(w, f, c.connect_cause, sizeof(c.connect_cause));
 		fn(arg, &c);
 	}
 }

@@ -89,6 +89,7 @@ struct world_capture {
 	sim_time links_built_at;
 	bool links_built;
 	char comment[512];
+	bool size_told; /* the large-capture warning was given */
 };
 
 /* ---- links of the simulated stacks, for comments ---- */
@@ -327,6 +328,36 @@ static bool sink_keeps(const cap_sink *s, sim_tap_dir dir, const sim_frame *f)
 	return false;
 }
 
+/* A capture of hundreds of megabytes should not come as a surprise: once the files pass
+ * the size, one line says so, how large they will be at the end at this pace, and what
+ * keeps them small. */
+static void check_size(world_capture *c, sim_time at)
+{
+	world *w = c->w;
+	if (c->size_told || !w->o.pcap_warn_bytes || !w->o.warnings)
+		return;
+	uint64_t bytes = c->fabric ? capture_file_bytes(c->fabric) : 0;
+	for (size_t i = 0; i < w->scn->n_stacks; i++)
+		if (c->stack_files[i])
+			bytes += capture_file_bytes(c->stack_files[i]);
+	if (bytes < w->o.pcap_warn_bytes)
+		return;
+	c->size_told = true;
+	const char *what = w->o.pcap_path ? w->o.pcap_path : w->o.pcap_stack_dir;
+	char end[96] = "";
+	if (w->has_end && at > 0 && w->end_ns > at)
+		snprintf(end, sizeof(end), ", about %" PRIu64 " MiB by the end at %" PRIu64 ".%03" PRIu64 " s at this pace",
+		         (uint64_t)((double)bytes * ((double)w->end_ns / (double)at)) >> 20, (uint64_t)(w->end_ns / SIM_S),
+		         (uint64_t)(w->end_ns % SIM_S / SIM_MS));
+	fprintf(w->o.warnings,
+	        "smcr-sim: the capture %s has passed %" PRIu64 " MiB at virtual time %" PRIu64 ".%03" PRIu64 " s%s; "
+	        "%s--end shortens the run\n",
+	        strcmp(what, "-") ? what : "(standard output)", bytes >> 20, (uint64_t)(at / SIM_S),
+	        (uint64_t)(at % SIM_S / SIM_MS), end,
+	        w->o.pcap_snaplen ? "" : "--pcap-snaplen 256 keeps the headers and the SMC-R control messages and cuts the "
+	                                 "RDMA WRITE payloads (replay reads such captures); ");
+}
+
 static void point_see(cap_point *pt, sim_tap_dir dir, sim_time at, const sim_frame *f)
 {
 	world_capture *c = pt->c;
@@ -342,6 +373,7 @@ static void point_see(cap_point *pt, sim_tap_dir dir, sim_time at, const sim_fra
 		}
 		capture_file_write(s->file, s->ifc, at, f->data, f->len, comment);
 	}
+	check_size(c, at);
 }
 
 static void plug_tap(void *ctx, const sim_plug *plug, sim_tap_dir dir, sim_time at, const sim_frame *f)
@@ -557,6 +589,15 @@ int world_capture_close(world *w)
 	world_capture *c = w->cap;
 	if (!c)
 		return 0;
+	if (c->size_told) { /* the warning's estimate, made good */
+		uint64_t bytes = c->fabric ? capture_file_bytes(c->fabric) : 0;
+		for (size_t i = 0; i < w->scn->n_stacks; i++)
+			if (c->stack_files[i])
+				bytes += capture_file_bytes(c->stack_files[i]);
+		const char *what = w->o.pcap_path ? w->o.pcap_path : w->o.pcap_stack_dir;
+		fprintf(w->o.warnings, "smcr-sim: the capture %s: %" PRIu64 " MiB in all\n",
+		        strcmp(what, "-") ? what : "(standard output)", bytes >> 20);
+	}
 	int rc = capture_file_close(c->fabric);
 	for (size_t i = 0; i < w->scn->n_stacks; i++)
 		if (capture_file_close(c->stack_files[i]))

@@ -70,6 +70,12 @@ struct world_flow {
 	uint32_t local_ip[2], peer_ip[2];
 	uint16_t local_port[2], peer_port[2];
 	bool srv_seen;
+	bool foreign; /* adopted: its client is not ours (replay's recorded peer) */
+	/* a client's connect that failed (world_connect.c); it began at af.t_start */
+	uint8_t fail;       /* world_connect_kind, 0 while none */
+	int fail_err;
+	uint32_t fail_addr; /* ARP: the next hop that never answered */
+	uint32_t syns;      /* SYNs sent before it failed */
 };
 
 typedef app_end world_end;
@@ -158,6 +164,14 @@ int world_capture_open(world *w, char *err, size_t errlen);
 int world_capture_close(world *w);
 void world_capture_links_changed(world *w);
 
+/* world_connect.c: a client's connect that failed (at_once: sock_connect refused it) */
+void world_connect_failed(world *w, world_flow *f, sock *s, int err, bool at_once);
+world_connect_kind world_connect_kind_of(const world_flow *f);
+/* The cause in words: why it did not connect, or that it is still connecting. */
+void world_connect_cause(const world *w, const world_flow *f, char *buf, size_t n);
+/* The run's JSON result: "connects", the attempts and every one that did not connect. */
+void world_json_connects(world *w, json_writer *j);
+
 /* world_apps.c */
 void world_apps_init(world *w);
 void world_apps_free(world *w);
@@ -190,6 +204,12 @@ void world_obs_finish(world *w);
 /* world_report.c */
 void world_log_connected(world *w, const world_end *e, sock *s);
 void world_log_closed(world *w, const world_end *e);
+/* A server end that declined with MEM under its stack's fixed-memory limit (the log). */
+void world_log_server_fallback(world *w, const world_end *e);
+/* A client whose connect failed before it had a socket (no route): the log and observers. */
+void world_log_connect_failed(world *w, const world_flow *f);
+/* At the end of the run: every connect still pending, in the log and to observers. */
+void world_log_pending_connects(world *w);
 void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev);
 void world_on_port_event(void *user, smc_layer *l, uint32_t port_index, bool up);
 void world_report_snapshot(world *w, const scn_report *rep, const char *why);

@@ -39,12 +39,18 @@ static void view_of(const world *w, const world_end *e, world_conn_view *v)
 		v->local_port = e->server ? sport : cport;
 		v->peer_ip = e->server ? cip : sip;
 		v->peer_port = e->server ? cport : sport;
+	} else if (!e->server) { /* a connect that never had a 4-tuple: where it was going */
+		v->peer_ip = a->dst_ip;
+		v->peer_port = a->port;
 	}
 	v->err = e->err;
 	v->sent = e->sent;
 	v->received = e->received;
 	v->s = e->s;
 	v->af = &f->af;
+	v->connect = e->server || f->foreign ? WORLD_CONNECT_OK : world_connect_kind_of(f);
+	if (v->connect != WORLD_CONNECT_OK)
+		world_connect_cause(w, f, v->cause, sizeof(v->cause));
 }
 
 void world_foreach_end(const world *w, void (*fn)(void *arg, const world_conn_view *c), void *arg)
@@ -52,7 +58,7 @@ void world_foreach_end(const world *w, void (*fn)(void *arg, const world_conn_vi
 	for (size_t i = 0; i < w->n_flows; i++) {
 		const world_flow *f = w->flows[i];
 		world_conn_view v;
-		if (f->af.c.connected || f->af.c.ended) {
+		if (!f->foreign) { /* connected, ended, or still connecting */
 			view_of(w, &f->af.c, &v);
 			fn(arg, &v);
 		}

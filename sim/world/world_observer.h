@@ -21,6 +21,19 @@
 typedef struct world world;
 typedef struct app_flow app_flow; /* sim/app/app.h */
 
+/* What became of a connect attempt (sim/world/world_connect.c). */
+typedef enum world_connect_kind {
+	WORLD_CONNECT_OK = 0,      /* connected (its mode says how) */
+	WORLD_CONNECT_NO_ROUTE,    /* the client's stack has no route to the address */
+	WORLD_CONNECT_ARP,         /* the next hop never answered ARP (wrong subnet or VLAN) */
+	WORLD_CONNECT_SYN_TIMEOUT, /* the SYN was never answered: SYN retries exhausted */
+	WORLD_CONNECT_REFUSED,     /* the SYN was answered with a reset */
+	WORLD_CONNECT_FAILED,      /* another error */
+	WORLD_CONNECT_PENDING,     /* still connecting (the run ended first) */
+} world_connect_kind;
+/* "connected", "no_route", "arp_unanswered", "syn_timeout", "refused", "failed", "pending" */
+const char *world_connect_kind_name(world_connect_kind k);
+
 /* One end of one connection of a connecting app (its "flow"), as the world knows it. */
 typedef struct world_conn_view {
 	uint64_t flow;              /* the connection's number in the run (1, 2, … opening order) */
@@ -38,11 +51,15 @@ typedef struct world_conn_view {
 	uint64_t sent, received; /* bytes written, bytes received and verified */
 	sock *s;                 /* its socket while open, else NULL (observers only read it) */
 	const app_flow *af;      /* the connection's two ends and what they measured (app_flow_result) */
+	/* a client end that did not connect: what became of it and why, in words */
+	world_connect_kind connect;
+	char cause[200];
 } world_conn_view;
 
 typedef enum world_conn_what {
 	WORLD_CONN_OPENED = 1, /* connected: mode (and fallback reason) decided */
-	WORLD_CONN_CLOSED,     /* closed, or failed (err) */
+	WORLD_CONN_CLOSED,     /* closed, or failed (err; a connect that failed: connect, cause) */
+	WORLD_CONN_PENDING,    /* the run ended with this client still connecting (connect, cause) */
 } world_conn_what;
 
 typedef struct world_observer {
@@ -69,8 +86,8 @@ typedef struct world_observer {
  * without SMC-R has no layer). */
 stack *world_stack_at(const world *w, uint32_t si);
 smc_layer *world_layer_at(const world *w, uint32_t si);
-/* Every connection end the run has had so far (open or ended), in opening order, the
- * client end before the server end. */
+/* Every connection end the run has had so far (open, ended, or a client still
+ * connecting), in opening order, the client end before the server end. */
 void world_foreach_end(const world *w, void (*fn)(void *arg, const world_conn_view *c), void *arg);
 /* The connection end of stack `si` with this 4-tuple (host order), whether or not the
  * application has seen it yet (an accepted end is named during its CLC handshake too);

@@ -46,6 +46,7 @@ static void event_from_link(world *w, world_host *ws, report_event *e, const smc
 	e->stack_id = ws->report_id;
 	const smcr_port_desc *pd = smcr_ctx_port(smc_layer_ctx(ws->l), li->port_index);
 	snprintf(e->intf, sizeof(e->intf), "%.16s", pd ? pd->name : "");
+	e->port = pd ? pd->port : 0;
 	e->lgr_id = lgr_num_of(ws->l, li->lgr_id);
 	e->link_num = li->link_id;
 	e->local_link_id = li->link_uid;
@@ -67,9 +68,43 @@ static void print_event(world *w, const report_event *e)
 	report_stack *rs = report_add_stack(&r);
 	rs->id = ws->report_id;
 	snprintf(rs->name, sizeof(rs->name), "%s", ws->st->name);
+	rs->os = ws->st->personality == STACK_ZOS ? REPORT_OS_ZOS : REPORT_OS_LINUX;
 	*report_add_event(&r) = *e;
 	report_print_log(w->out, &r);
 	report_free(&r);
+}
+
+/* Linux net/smc's own kernel messages for link and link-group events (smc_llc.c
+ * smc_llc_link_active, smc_llc_link_clear; smc_core.c smcr_lgr_set_type, Linux 6.1: with
+ * the net namespace cookie, 1 for the initial namespace), after the stack's name. */
+static bool linux_log(const world_host *ws) { return ws->st->personality != STACK_ZOS; }
+
+static void log_linux_link_added(world *w, world_host *ws, const smcr_link_info *li)
+{
+	const smcr_port_desc *pd = smcr_ctx_port(smc_layer_ctx(ws->l), li->port_index);
+	world_log_prefix(w, w->out);
+	fprintf(w->out, "%s: smc: SMC-R lg %08" PRIX32 " net 1 link added: id %08" PRIX32 ", peerid %08" PRIX32 ", ibdev %s, ibport %u\n",
+	        ws->st->name, lgr_num_of(ws->l, li->lgr_id), li->link_uid, li->peer_link_uid, pd ? pd->name : "?",
+	        pd ? (unsigned)pd->port : 0u);
+}
+
+static void lgr_pnet(void *arg, const smcr_lgr_info *li)
+{
+	const uint64_t *want = ((const uint64_t **)arg)[0];
+	char *out = ((char **)arg)[1];
+	if (li->id == *want)
+		snprintf(out, 17, "%s", li->pnet_id);
+}
+
+static void log_linux_lgr_type(world *w, world_host *ws, uint64_t lgr_id, unsigned type)
+{
+	static const char *const names[] = { "NONE", "SINGLE", "SYMMETRIC", "ASYMMETRIC_PEER", "ASYMMETRIC_LOCAL" };
+	char pnet[17] = "";
+	const void *arg[2] = { &lgr_id, pnet };
+	smcr_ctx_foreach_lgr(smc_layer_ctx(ws->l), lgr_pnet, arg);
+	world_log_prefix(w, w->out);
+	fprintf(w->out, "%s: smc: SMC-R lg %08" PRIX32 " net 1 state changed: %s, pnetid %.16s\n", ws->st->name,
+	        lgr_num_of(ws->l, lgr_id), type < 5 ? names[type] : "?", pnet);
 }
 
 void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev)
@@ -119,7 +154,9 @@ void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev)
 		}
 		return;
 	case SMCR_EV_LINK_ADDED:
-		if (log && ev->link) {
+		if (log && ev->link && linux_log(ws)) {
+			log_linux_link_added(w, ws, ev->link);
+		} else if (log && ev->link) {
 			world_log_prefix(w, w->out);
 			fprintf(w->out, "%s: SMC-R link %08" PRIX32 " active on %s (link group %08" PRIX32 ", remote link %08" PRIX32 ", QP %06" PRIX32 " -> %06" PRIX32 ")\n",
 			        name, ev->link->link_uid, port_name(l, ev->link->port_index), lgr_num_of(l, ev->link->lgr_id),
@@ -143,7 +180,9 @@ void world_on_layer_event(void *user, smc_layer *l, const smcr_event *ev)
 	case SMCR_EV_LGR_CREATED:
 	case SMCR_EV_LGR_FREED:
 	case SMCR_EV_LGR_TYPE:
-		if (log) {
+		if (log && ev->type == SMCR_EV_LGR_TYPE && linux_log(ws)) {
+			log_linux_lgr_type(w, ws, ev->lgr_id, (unsigned)ev->lgr_type);
+		} else if (log) {
 			smcr_lgr_info li;
 			memset(&li, 0, sizeof(li));
 			uint32_t num = lgr_num_of(l, ev->lgr_id);
@@ -388,6 +427,8 @@ static void fill_stack(world *w, smcr_report *r, uint32_t i)
 		return;
 	const smcr_ctx *ctx = smc_layer_ctx(ws->l);
 	memcpy(rs->system_id, smcr_ctx_system_id(ctx), 8);
+	const smc_layer_counters *lc = smc_layer_counters_get(ws->l);
+	rs->fixed = (report_fixed_mem){ true, lc->fixed_used, stack_smcr(ws->st)->fixed_memory, lc->fixed_declined };
 	fill_stats(w, i, &rs->stats, ctx);
 	fill_storage(&rs->storage, ss, ctx, smc_layer_n_ports(ws->l));
 	fill_ctx c = { w, ws, r, ws->report_id, (uint32_t)r->n_rnics + 1, ctx };
@@ -560,6 +601,32 @@ static void flow_name(const world *w, const world_end *e, char *buf, size_t len)
 		snprintf(buf, len, "%s", a->name);
 }
 
+/* ": its buffers would take A's fixed memory (N of LIMIT bytes in use) past its limit"
+ * after a MEM decline of this end's own stack under a fixed-memory limit */
+static void print_fixed_short(world *w, const world_end *e)
+{
+	const world_host *ws = &w->st[world_end_stack(e)];
+	uint64_t limit = stack_smcr(ws->st)->fixed_memory;
+	if (e->reason != SMCR_DECL_MEM || !limit || !ws->l)
+		return;
+	const scn_stack *ss = &w->scn->stacks[world_end_stack(e)];
+	fprintf(w->out, ": its RMB and send buffer (%" PRIu64 " + %" PRIu64 " bytes) would take %s's SMC-R fixed memory (%" PRIu64 " bytes in use) past its limit, smcr fixedmemory=%" PRIu64,
+	        ss->smcr.rmbsize, ss->smcr.sndbufsize, ws->st->name, smc_layer_counters_get(ws->l)->fixed_used, limit);
+}
+
+void world_log_server_fallback(world *w, const world_end *e)
+{
+	if (!w->o.verbose || w->o.json || e->mode != SOCK_MODE_FALLBACK || e->reason != SMCR_DECL_MEM)
+		return;
+	char name[48];
+	flow_name(w, e, name, sizeof(name));
+	world_log_prefix(w, w->out);
+	fprintf(w->out, "%s: %s accepts it on TCP, fallback %08" PRIX32 " (%s)", name, w->st[world_end_stack(e)].st->name, e->reason,
+	        smcr_decline_name(e->reason));
+	print_fixed_short(w, e);
+	fputc('\n', w->out);
+}
+
 void world_log_connected(world *w, const world_end *e, sock *s)
 {
 	world_obs_conn(w, e, WORLD_CONN_OPENED);
@@ -609,9 +676,77 @@ void world_log_connected(world *w, const world_end *e, sock *s)
 				fprintf(w->out, ": the server's SMC handshakes were congested (limit_smc_hs), its SYN-ACK "
 				                "came without the SMC option");
 		}
+		print_fixed_short(w, e);
 		fputc('\n', w->out);
 	} else {
 		fprintf(w->out, "TCP (not an SMC socket)\n");
+	}
+}
+
+/* "bulk.3: A -> B 10.1.1.2:5000: " (the address the app aimed at) */
+static void log_client_head(world *w, const world_end *e)
+{
+	char name[48], ip[ADDR_TEXT_IPV4_LEN];
+	flow_name(w, e, name, sizeof(name));
+	const scn_app *a = &w->scn->apps[world_flow_of(e)->app];
+	world_log_prefix(w, w->out);
+	fprintf(w->out, "%s: %s -> %s %s:%u: ", name, w->scn->stacks[a->stack].name, w->scn->stacks[a->dst_stack].name,
+	        addr_text_ipv4(a->dst_ip, ip, sizeof(ip)), (unsigned)a->port);
+}
+
+static void log_not_connected(world *w, const world_end *e, const char *what)
+{
+	char cause[200];
+	world_connect_cause(w, world_flow_of(e), cause, sizeof(cause));
+	log_client_head(w, e);
+	fprintf(w->out, "%s: %s\n", what, cause);
+}
+
+/* A connect that ended before it connected: the usual end line (an application that
+ * reads "NAME: failed (ERROR): ..." or "closed: ..." sees it end as before), then what
+ * became of the connect: "bulk.3: failed (No route to host): 0 sent, 0 delivered;
+ * connect B -> A 10.10.0.1:5000: no route to 10.10.0.1: ..." */
+static void log_connect_ended(world *w, const world_end *e)
+{
+	char name[48], ip[ADDR_TEXT_IPV4_LEN], a[24], b[24], c[24], cause[200];
+	flow_name(w, e, name, sizeof(name));
+	const world_flow *f = world_flow_of(e);
+	const scn_app *ap = &w->scn->apps[f->app];
+	scn_format_size(e->sent, a, sizeof(a));
+	scn_format_size(e->f->srv.received, b, sizeof(b));
+	scn_format_size(e->received, c, sizeof(c));
+	int err = e->err ? e->err : f->fail_err;
+	world_log_prefix(w, w->out);
+	if (err)
+		fprintf(w->out, "%s: failed (%s): %s sent, %s delivered; ", name, strerror(-err), a, b);
+	else
+		fprintf(w->out, "%s: closed: %s sent, %s delivered, %s received; ", name, a, b, c);
+	fprintf(w->out, "connect %s -> %s %s:%u: ", w->scn->stacks[ap->stack].name, w->scn->stacks[ap->dst_stack].name,
+	        addr_text_ipv4(ap->dst_ip, ip, sizeof(ip)), (unsigned)ap->port);
+	if (err && world_connect_kind_of(f) == WORLD_CONNECT_FAILED)
+		snprintf(cause, sizeof(cause), "ended before it connected"); /* the error is said above */
+	else
+		world_connect_cause(w, f, cause, sizeof(cause));
+	fprintf(w->out, "%s\n", cause);
+}
+
+void world_log_connect_failed(world *w, const world_flow *f)
+{
+	const world_end *e = &f->af.c;
+	world_obs_conn(w, e, WORLD_CONN_CLOSED);
+	if (w->o.verbose && !w->o.json)
+		log_connect_ended(w, e);
+}
+
+void world_log_pending_connects(world *w)
+{
+	for (size_t i = 0; i < w->n_flows; i++) {
+		const world_end *e = &w->flows[i]->af.c;
+		if (e->connected || e->ended || w->flows[i]->foreign)
+			continue;
+		world_obs_conn(w, e, WORLD_CONN_PENDING);
+		if (w->o.verbose && !w->o.json)
+			log_not_connected(w, e, "not connected");
 	}
 }
 
@@ -620,6 +755,10 @@ void world_log_closed(world *w, const world_end *e)
 	world_obs_conn(w, e, WORLD_CONN_CLOSED);
 	if (!w->o.verbose || w->o.json || e->server)
 		return;
+	if (!e->connected) {
+		log_connect_ended(w, e);
+		return;
+	}
 	char name[48], a[24], b[24], c[24];
 	flow_name(w, e, name, sizeof(name));
 	world_log_prefix(w, w->out);

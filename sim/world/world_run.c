@@ -95,15 +95,22 @@ static bool mode_matches(const world_end *e, const scn_expect *x)
 	return same;
 }
 
-static void describe_mode(const world_end *e, char *buf, size_t len)
+static void describe_mode(const world *w, const world_end *e, char *buf, size_t len)
 {
-	if (!e->connected)
+	if (!e->connected && !e->server) {
+		char cause[200];
+		world_connect_cause(w, world_flow_of(e), cause, sizeof(cause));
+		snprintf(buf, len, "not connected (%s)", cause);
+	} else if (!e->connected) {
 		snprintf(buf, len, "not connected%s", e->err ? " (failed)" : "");
-	else if (e->mode == SOCK_MODE_FALLBACK)
-		snprintf(buf, len, "FALLBACK reason=0x%08" PRIx32 " (%s)%s", e->reason, smcr_decline_name(e->reason),
-		         world_end_peer_diag(e) ? " peer diagnosis" : "");
-	else
+	} else if (e->mode == SOCK_MODE_FALLBACK && world_end_peer_diag(e)) {
+		snprintf(buf, len, "FALLBACK reason=0x%08" PRIx32 " (%s) peer diagnosis 0x%08" PRIx32 " (%s)", e->reason,
+		         smcr_decline_name(e->reason), world_end_peer_diag(e), smcr_decline_name(world_end_peer_diag(e)));
+	} else if (e->mode == SOCK_MODE_FALLBACK) {
+		snprintf(buf, len, "FALLBACK reason=0x%08" PRIx32 " (%s)", e->reason, smcr_decline_name(e->reason));
+	} else {
 		snprintf(buf, len, "%s", mode_word(e->mode));
+	}
 }
 
 /* mode: holds if it holds for every connection (and there is one) */
@@ -112,7 +119,7 @@ static bool check_mode(world *w, const scn_expect *x, char *detail, size_t dlen)
 	const scn_app *a = &w->scn->apps[x->app.app];
 	bool client = a->role == SCN_ROLE_CONNECT;
 	uint64_t n = 0, bad = 0;
-	char first[128] = "";
+	char first[256] = "";
 	uint32_t first_inst = 0;
 	const world_app *wa = &w->apps[x->app.app];
 	for (size_t i = 0; i < wa->n_flows; i++) {
@@ -126,7 +133,7 @@ static bool check_mode(world *w, const scn_expect *x, char *detail, size_t dlen)
 		bool same = mode_matches(e, x);
 		bool ok = x->cmp == SCN_CMP_NE ? (e->connected && !same) : same;
 		if (!ok && !bad++) {
-			describe_mode(e, first, sizeof(first));
+			describe_mode(w, e, first, sizeof(first));
 			first_inst = f->instance;
 		}
 	}
@@ -231,7 +238,7 @@ uint64_t world_expectations_passed(const world *w)
 
 static void check_expect(world *w, const scn_expect *x)
 {
-	char detail[256], text[256];
+	char detail[400], text[256];
 	uint64_t v = 0;
 	/* a result with nothing to measure (no transaction, no connection) fails */
 	bool measured = world_metric_is_result(x->metric) ? world_result_measure(w, x, &v, detail, sizeof(detail)) : true;
@@ -576,6 +583,7 @@ uint64_t world_finish(world *w)
 	if (w->rt)
 		sim_event_cancel(w->eng, &w->done_check);
 	progress(w, true);
+	world_log_pending_connects(w);
 	for (size_t i = 0; i < s->n_expects; i++)
 		if (!s->expects[i].timed)
 			check_expect(w, &s->expects[i]);
@@ -591,6 +599,7 @@ uint64_t world_finish(world *w)
 	sim_time t = sim_now(w->eng);
 	if (w->o.json) {
 		json_end_array(&w->json);
+		world_json_connects(w, &w->json);
 		world_json_congestion(w, &w->json);
 		world_json_results(w, &w->json);
 		json_kv_uint(&w->json, "end_ns", t);
@@ -605,9 +614,10 @@ uint64_t world_finish(world *w)
 	} else if (!w->o.quiet) {
 		world_print_congestion(w, w->out);
 		world_print_results(w, w->out);
-		fprintf(w->out, "\n%s: %" PRIu64 " expectation%s met, %" PRIu64 " failed; virtual time %" PRIu64 ".%09" PRIu64 " s, %" PRIu64 " events\n",
+		uint64_t events = sim_engine_events_run(w->eng);
+		fprintf(w->out, "\n%s: %" PRIu64 " expectation%s met, %" PRIu64 " failed; virtual time %" PRIu64 ".%09" PRIu64 " s, %" PRIu64 " event%s\n",
 		        s->file, w->expect_passed, w->expect_passed == 1 ? "" : "s", w->expect_failed, (uint64_t)(t / SIM_S), (uint64_t)(t % SIM_S),
-		        sim_engine_events_run(w->eng));
+		        events, events == 1 ? "" : "s");
 		fprintf(w->out, "fingerprint %016" PRIx64 "\n", world_fingerprint(w));
 	}
 	return w->expect_failed;
