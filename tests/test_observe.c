@@ -268,8 +268,11 @@ Test(observe, statistics_have_a_row_per_object_and_sample)
 	for (const char *p = ob.stats; *p;) {
 		const char *e = strchr(p, '\n');
 		size_t c = 1;
-		for (const char *q = p; q < e; q++)
-			c += *q == ',';
+		bool quoted = false; /* RFC 4180: a comma inside a quoted field is text */
+		for (const char *q = p; q < e; q++) {
+			quoted ^= *q == '"';
+			c += *q == ',' && !quoted;
+		}
 		cr_assert_eq(c, stats_n_columns, "%.*s", (int)(e - p), p);
 		p = e + 1;
 	}
