@@ -47,7 +47,9 @@ EXTRA_LIBS += $(if $(strip $(MPI_CFLAGS)),$(MPI_LIBS))
 MODEL_SRC := $(sort $(wildcard model/*.c))
 SIM_SRC   := $(sort $(wildcard sim/*/*.c))
 TOOL_SRC  := $(sort $(wildcard tools/*.c))
-TEST_SRC  := $(sort $(wildcard tests/test_*.c))
+# Criterion programs: tests/test_*.c, and in folders below tests/ (tests/DIR/test_*.c), each
+# built to $(BUILD)/tests/ under the same path
+TEST_SRC  := $(sort $(shell find tests -name 'test_*.c'))
 TESTLIB_SRC := $(sort $(wildcard tests/support/*.c))
 HW_SRC    := $(sort $(wildcard tests/hw/*.c))
 INTEROP_SRC := $(sort $(wildcard tests/interop/*.c))
@@ -146,14 +148,17 @@ demo: deps
 	$(MAKE) --no-print-directory $(BIN)
 	tools/demo $(BIN)
 
-# The whole test suite: Criterion programs, scenario runs, tshark checks. The runner
-# prints one summary at the end and fails if anything failed.
+# The whole test suite: Criterion programs, scenario runs, tshark checks, CHECK_JOBS at a
+# time (the machine's CPUs by default; CHECK_JOBS=1 runs one after another). The runner
+# prints the results in a fixed order and one summary at the end (the logs stay in
+# $(BUILD)/test-logs/), and fails if anything failed.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps
 	@tools/install-deps --mpi || echo "make check: Open MPI could not be installed; the MPI sweep test will skip" >&2
 	@tools/install-deps --slurm >/dev/null 2>&1 || echo "make check: Slurm could not be installed; the Slurm sweep test will skip" >&2
 	@tools/install-deps --pictures >/dev/null 2>&1 || echo "make check: Chromium could not be installed; the picture render test will skip" >&2
 	$(MAKE) --no-print-directory all
-	tests/run-tests $(BUILD)
+	tests/run-tests -j $(CHECK_JOBS) $(BUILD)
 
 # The real-hardware tests: in a QEMU VM with Debian's kernel and Soft-RoCE (rxe-setup/).
 check-hw: all
@@ -213,7 +218,7 @@ compile_commands.json:
 	@echo "wrote $@ ($$(grep -c '"file"' $@) sources)"
 
 check-unit: all
-	tests/run-tests $(BUILD) --unit-only
+	tests/run-tests -j $(CHECK_JOBS) $(BUILD) --unit-only
 
 # Fuzzing (fuzz/README.md): one libFuzzer target per fuzz/fuzz_*.c, built with clang,
 # AddressSanitizer and UndefinedBehaviorSanitizer in build-fuzz/ (every model/ and sim/

@@ -3,6 +3,7 @@
 # crashed, hung or leaked (fuzz/regressions/TARGET/), so each stays fixed. The targets
 # need clang with libFuzzer: installed with tools/install-deps --fuzz when run as root,
 # else the test is skipped.
+# slow test: about 60 s (from a fresh clone: it builds the fuzz targets with clang first)
 set -eu
 . tests/lib.sh
 FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz}
