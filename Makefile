@@ -3,7 +3,8 @@
 #   make demo       install missing Debian packages, build, run the default scenario
 #   make check      install missing Debian packages, build, run every test (summary at the end)
 #   make check SAN=1  the same with AddressSanitizer + UndefinedBehaviorSanitizer
-#   make deps       install (as root) or list the Debian packages the project needs
+#   make deps       install (as root) or list the Debian packages the project needs (plain
+#                   `make` names the ones the build lacks and points here)
 #   make traces     regenerate the sample captures traces/trace-*.pcapng
 #   make bench-peers  install Debian's ns-3, build bench/peers/, run our benchmarks beside them
 #   make compile_commands.json  the compilation database for clangd and clang-tidy
@@ -97,20 +98,27 @@ $(BUILD)/sim/sweep/sweep_mpi.o: BASECFLAGS += $(MPI_CFLAGS)
 $(BIN): $(MPI_STAMP)
 $(BUILD)/tools/version.o: BASECFLAGS += -I$(BUILD)/gen
 
+# Plain `make` on a machine without the development packages says which Debian packages
+# are missing and how to install them (make deps), before a compiler says glib.h is not
+# there: every object waits for this check (tools/install-deps --check; quick, no root).
+.PHONY: need-deps
+need-deps:
+	@CC="$(CC)" tools/install-deps --check
+
 # model/ is the sans-I/O core: it is compiled without GLib or any I/O headers on purpose.
-$(BUILD)/model/%.o: model/%.c
+$(BUILD)/model/%.o: model/%.c | need-deps
 	@mkdir -p $(@D)
 	$(CC) $(BASECFLAGS) -c $< -o $@
 
-$(BUILD)/sim/%.o: sim/%.c
+$(BUILD)/sim/%.o: sim/%.c | need-deps
 	@mkdir -p $(@D)
 	$(CC) $(BASECFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
-$(BUILD)/tools/%.o: tools/%.c
+$(BUILD)/tools/%.o: tools/%.c | need-deps
 	@mkdir -p $(@D)
 	$(CC) $(BASECFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
-$(BUILD)/tests/%.o: tests/%.c
+$(BUILD)/tests/%.o: tests/%.c | need-deps
 	@mkdir -p $(@D)
 	$(CC) $(BASECFLAGS) $(PKG_CFLAGS) -Wno-missing-prototypes -c $< -o $@
 
