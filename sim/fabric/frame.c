@@ -7,6 +7,7 @@
 
 #include "sim/engine/asan_poison.h"
 #include "sim/engine/oom.h"
+#include "sim/fabric/speed_contracts.h"
 
 /* Under AddressSanitizer the bytes of free buffers are poisoned, so a frame used after
  * sim_frame_free() is caught although its buffer stays in a slab. */
@@ -27,6 +28,7 @@ typedef struct deferred_copy {
 	sim_frame_buf *buf;
 	const uint8_t *src;
 	uint32_t off, len;
+	uint64_t digest; /* of the source when deferred, where the pool checks (contract 1) */
 } deferred_copy;
 
 struct sim_frame_pool {
@@ -37,12 +39,17 @@ struct sim_frame_pool {
 	sim_frame_buf *free_bufs[SIM_FRAME_CLASSES];
 	slab *slabs; /* every slab, so teardown reclaims frames in flight */
 	sim_frame_pool_stats st;
+	bool check; /* sim_frame_pool_check_contracts */
 };
 
 sim_frame_pool *sim_frame_pool_new(void)
 {
-	return sim_xcalloc(1, sizeof(sim_frame_pool), "the frame pool");
+	sim_frame_pool *pool = sim_xcalloc(1, sizeof(sim_frame_pool), "the frame pool");
+	pool->check = SIM_CONTRACTS_CHECKED;
+	return pool;
 }
+
+void sim_frame_pool_check_contracts(sim_frame_pool *pool, bool on) { pool->check = on; }
 
 void sim_frame_pool_free(sim_frame_pool *pool)
 {
@@ -341,9 +348,20 @@ static void forget_deferred(sim_frame_pool *pool, sim_frame_buf *b)
 	drop_deferred(pool, deferred_index(b));
 }
 
+/* Contract 1 (sim/fabric/speed_contracts.h): a deferred copy's source is as it was. */
+static void check_source(const sim_frame_pool *pool, const deferred_copy *d)
+{
+	if (pool->check)
+		SIM_CONTRACT(sim_contract_digest(d->src, d->len) == d->digest, "deferred copies",
+		             "the source of a deferred copy changed before the copy was made or read: "
+		             "whoever writes there must say so first (rnic_host_writes, "
+		             "sim_frame_pool_settle_range)");
+}
+
 static void make_copy(sim_frame_pool *pool, size_t i)
 {
 	deferred_copy *d = &pool->defs[i];
+	check_source(pool, d);
 	SIM_UNPOISON(d->buf->bytes + d->off, d->len);
 	memcpy(d->buf->bytes + d->off, d->src, d->len);
 	pool->st.settled++;
@@ -366,7 +384,8 @@ bool sim_frame_defer_copy(sim_frame *f, uint8_t *dst, const void *src, uint32_t 
 		pool->cap_defs = pool->cap_defs ? pool->cap_defs * 2 : 64;
 		pool->defs = sim_xreallocarray(pool->defs, pool->cap_defs, sizeof(*pool->defs), "deferred frame copies");
 	}
-	pool->defs[pool->head.n_deferred++] = (deferred_copy){ b, src, (uint32_t)(dst - b->bytes), n };
+	pool->defs[pool->head.n_deferred++] =
+		(deferred_copy){ b, src, (uint32_t)(dst - b->bytes), n, pool->check ? sim_contract_digest(src, n) : 0 };
 	b->deferred = (uint16_t)pool->head.n_deferred;
 	pool->st.deferred++;
 	SIM_POISON(dst, n);
@@ -387,8 +406,10 @@ const uint8_t *sim_frame_bytes_deferred(sim_frame *f, const uint8_t *p, uint32_t
 	const sim_frame_pool *pool = b->u.pool;
 	const deferred_copy *d = &pool->defs[deferred_index(b)];
 	const uint8_t *lo = b->bytes + d->off, *hi = lo + d->len;
-	if (p >= lo && p + n <= hi)
+	if (p >= lo && p + n <= hi) {
+		check_source(pool, d);
 		return d->src + (p - lo);
+	}
 	if (p < hi && lo < p + n)
 		sim_frame_settle(f);
 	return p;
