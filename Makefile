@@ -13,8 +13,7 @@
 #   make fuzz-build only build them (build-fuzz/); make fuzz-corpus: seed corpora from traces/
 #
 # Sources are found by wildcard: model/*.c (the sans-I/O protocol core, libc only),
-# sim/*/*.c (one folder per subsystem: addr, engine, fabric, rdma, net, smc, app, scenario, report,
-# world, interop, replay, redrive, bench), tools/*.c (the CLI), tests/test_*.c (one Criterion
+# sim/*/*.c (one folder per subsystem, sim/layers.txt lists them), tools/*.c (the CLI), tests/test_*.c (one Criterion
 # program per file). Adding a file needs no Makefile edit.
 
 comma   := ,
