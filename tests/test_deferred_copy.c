@@ -10,7 +10,7 @@
 
 #include "sim/fabric/frame.h"
 #include "sim/fabric/plug.h"
-#include "sim/rdma/testbed.h"
+#include "sim/testbed/testbed.h"
 #include "tests/support/scn_world.h"
 
 /* --- the frame mechanism ------------------------------------------------------------- */

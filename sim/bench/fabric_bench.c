@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "sim/bench/bench_measure.h"
-#include "sim/rdma/testbed.h"
+#include "sim/testbed/testbed.h"
 
 typedef struct fabric_run {
 	uint64_t to_post; /* writes still to post */
