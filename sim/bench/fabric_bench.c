@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/bench/bench_measure.h"
+#include "sim/engine/bench_measure.h"
 #include "sim/testbed/testbed.h"
 
 typedef struct fabric_run {

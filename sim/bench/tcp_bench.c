@@ -8,7 +8,7 @@
 #include "sim/app/app_bulk.h"
 #include "sim/app/app_echo.h"
 #include "sim/app/app_rr.h"
-#include "sim/bench/bench_measure.h"
+#include "sim/engine/bench_measure.h"
 #include "sim/engine/engine.h"
 #include "sim/fabric/fabric.h"
 #include "sim/fabric/wire.h"

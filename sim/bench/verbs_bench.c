@@ -6,7 +6,7 @@
 
 #include "model/smcr_err.h"
 #include "model/smcr_transport.h"
-#include "sim/bench/bench_measure.h"
+#include "sim/engine/bench_measure.h"
 #include "sim/bench/ib_write_bw.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/realtime.h"
