@@ -24,8 +24,10 @@ stack *stack_new(sim_engine *eng, const char *name, stack_personality p, const s
 		stack_config_defaults(&st->cfg, p);
 	route_table_init(&st->routes);
 	ipv4_loopback_init(st);
+	st->host = host_new(eng, NULL);
 	st->tcp = tcp_layer_new(st);
 	if (!st->tcp) {
+		host_free(st->host);
 		free(st);
 		return NULL;
 	}
@@ -44,7 +46,16 @@ void stack_free(stack *st)
 		free(st->netifs[i]);
 	}
 	route_table_free(&st->routes);
+	host_free(st->host);
 	free(st);
+}
+
+int stack_set_host(stack *st, const host_profile *p)
+{
+	sim_host *h = host_new(st->eng, p);
+	host_free(st->host);
+	st->host = h;
+	return 0;
 }
 
 netif *stack_add_netif(stack *st, const char *ifname, const uint8_t *mac, uint16_t mtu, uint16_t vlan_id)

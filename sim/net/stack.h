@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "sim/engine/engine.h"
+#include "sim/host/host.h"
 #include "sim/net/icmp.h"
 #include "sim/net/ipv4.h"
 #include "sim/net/netif.h"
@@ -44,6 +45,7 @@ struct stack {
 	sim_event loop_ev;
 	const sock_smc_hooks *smc_hooks; /* the SMC-R layer, when one is plugged in */
 	void *smc_ctx;
+	sim_host *host; /* its CPUs and costs (sim/host/host.h); profile "none" unless set */
 };
 
 /* A new stack with the personality's defaults, or with *cfg when cfg is not NULL.
@@ -71,6 +73,14 @@ void stack_set_forwarding(stack *st, bool on);
 smcr_config *stack_smcr(stack *st);
 /* Plug the SMC-R layer in (see sim/net/sock.h); NULL unplugs. */
 void stack_set_smc_hooks(stack *st, const sock_smc_hooks *hooks, void *ctx);
+
+/* The host under the stack: a new one with profile p (NULL: no costs); the stack's
+ * sockets, TCP, interfaces and SMC-R layer charge their work to it. Set it before
+ * anything runs. Returns -ENOMEM, else 0. */
+int stack_set_host(stack *st, const host_profile *p);
+/* The time the stack's work in hand has reached (host_now): what leaves the stack and
+ * what its applications measure carries this time, not the engine's. */
+static inline sim_time stack_now(stack *st) { return host_now(st->host); }
 
 /* Send an ICMP echo request; replies are counted in st->icmp. */
 int stack_ping(stack *st, uint32_t dst, uint16_t seq);
