@@ -1,6 +1,7 @@
-/* The context's internals (smcr.c): what one TCP/IP stack's SMC-R world holds, the
- * enter/leave bracket of every public entry point (objects that end during a call are
- * freed when the outermost call returns), events to the host, and lookups by id. */
+/* The context's internals: what one TCP/IP stack's SMC-R world holds (made by the face,
+ * smcr.c), and its services (ctx.c): the enter/leave bracket of every public entry point
+ * (objects that end during a call are freed when the outermost call returns), events to
+ * the host, and lookups by id. */
 #ifndef SMCR_CTX_INT_H
 #define SMCR_CTX_INT_H
 
@@ -15,6 +16,16 @@
 
 typedef struct smcr_link smcr_link;
 typedef struct smcr_timer smcr_timer;
+
+/* How a lower file of the core reaches one above it without depending on it: the face
+ * (smcr.c) registers these when it makes the context (Linux registers its handlers the
+ * same way: smc_wr_rx_register_handler, the handshake's and LLC's own tables). */
+typedef struct smcr_hooks {
+	/* ctx.c, at the outermost leave: free what ended during the call (the connection's
+	 * or the lgr's list node on ctx->reap_conns, ctx->reap_lgrs, already unlinked) */
+	void (*conn_reap)(smcr_list *node);
+	void (*lgr_free)(smcr_list *node);
+} smcr_hooks;
 
 struct smcr_ctx {
 	smcr_mem mem;
@@ -55,6 +66,7 @@ struct smcr_ctx {
 	smcr_list srv_lock_waiters, clnt_lock_waiters;
 	smcr_stats stats;
 	bool freeing; /* smcr_ctx_free: no callbacks, no protocol */
+	smcr_hooks hooks;
 };
 
 void smcr_ctx_enter(smcr_ctx *ctx, uint64_t now);
