@@ -16,6 +16,8 @@
 
 typedef struct smcr_link smcr_link;
 typedef struct smcr_timer smcr_timer;
+typedef struct smcr_lgr smcr_lgr;
+typedef struct smcr_send_slot smcr_send_slot;
 
 /* How a lower file of the core reaches one above it without depending on it: the face
  * (smcr.c) registers these when it makes the context (Linux registers its handlers the
@@ -25,6 +27,16 @@ typedef struct smcr_hooks {
 	 * or the lgr's list node on ctx->reap_conns, ctx->reap_lgrs, already unlinked) */
 	void (*conn_reap)(smcr_list *node);
 	void (*lgr_free)(smcr_list *node);
+	/* wr.c, the completion demultiplexer (Linux smc_wr_rx_handler, smc_wr_tx_pend_priv):
+	 * a received message by its type, a sent CDC message or a DELETE_LINK ALL the lgr
+	 * waits for completed, a send slot free for a connection waiting for one, and a
+	 * completion error that takes the link down */
+	void (*rx_cdc)(smcr_link *lnk, const uint8_t *buf, uint32_t len);
+	void (*rx_llc)(smcr_link *lnk, const uint8_t *buf, uint32_t len);
+	void (*cdc_sent)(smcr_link *lnk, smcr_send_slot *s, bool ok);
+	void (*lgr_term_sent)(smcr_lgr *lgr, bool ok);
+	void (*slot_free)(smcr_conn *conn);
+	void (*link_down)(smcr_link *lnk, smcr_linkdown_reason why);
 } smcr_hooks;
 
 struct smcr_ctx {

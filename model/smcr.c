@@ -18,10 +18,12 @@
 #include "model/llc_flow_int.h"
 #include "model/llc_link_int.h"
 #include "model/mem_int.h"
+#include "model/rx_int.h"
 #include "model/smcr.h"
 #include "model/smcr_err.h"
 #include "model/smcr_transport.h"
 #include "model/timer_int.h"
+#include "model/tx_int.h"
 #include "model/wr_int.h"
 
 void smcr_settings_default(smcr_settings *s)
@@ -67,6 +69,12 @@ static void register_hooks(smcr_ctx *ctx)
 {
 	ctx->hooks.conn_reap = conn_reap;
 	ctx->hooks.lgr_free = lgr_free;
+	ctx->hooks.rx_cdc = smcr_cdc_rx;
+	ctx->hooks.rx_llc = smcr_llc_rx;
+	ctx->hooks.cdc_sent = smcr_cdc_tx_done;
+	ctx->hooks.lgr_term_sent = smcr_lgr_term_send_result;
+	ctx->hooks.slot_free = smcr_tx_slot_available;
+	ctx->hooks.link_down = smcr_link_down;
 }
 
 int smcr_ctx_new(smcr_ctx **out, const smcr_settings *settings, const smcr_callbacks *cb,
