@@ -18,6 +18,7 @@ typedef struct smcr_link smcr_link;
 typedef struct smcr_timer smcr_timer;
 typedef struct smcr_lgr smcr_lgr;
 typedef struct smcr_send_slot smcr_send_slot;
+typedef struct smcr_hs_role smcr_hs_role;
 
 /* How a lower file of the core reaches one above it without depending on it: the face
  * (smcr.c) registers these when it makes the context (Linux registers its handlers the
@@ -79,7 +80,10 @@ struct smcr_ctx {
 	smcr_stats stats;
 	bool freeing; /* smcr_ctx_free: no callbacks, no protocol */
 	smcr_hooks hooks;
+	const smcr_hs_role *roles[2]; /* the handshake's roles by smcr_role (handshake_int.h) */
 };
+
+static inline const smcr_hs_role *smcr_ctx_role(const smcr_ctx *ctx, smcr_role role) { return ctx->roles[role]; }
 
 void smcr_ctx_enter(smcr_ctx *ctx, uint64_t now);
 void smcr_ctx_leave(smcr_ctx *ctx);

@@ -298,7 +298,7 @@ void smcr_llc_add_waiter(smcr_lgr *lgr, smcr_flow_waiter_kind kind, uint64_t tim
 		if (kind == SMCR_FW_CONN_RKEY) {
 			smcr_conn *c = smcr_ctx_find_conn(lgr->ctx, conn_id);
 			if (c)
-				(c->role == SMCR_ROLE_CLIENT ? smcr_clnt_rkey_done : smcr_srv_rkey_done)(c, SMCR_ERR_NOMEM);
+				smcr_ctx_role(lgr->ctx, c->role)->rkey_done(c, SMCR_ERR_NOMEM);
 		} else if (kind == SMCR_FW_DEL_RKEY) {
 			smcr_buf_unuse_done(lgr, buf);
 		} else if (kind == SMCR_FW_CLNT_LINKDOWN) {
@@ -384,9 +384,9 @@ static void waiter_failed(smcr_lgr *lgr, smcr_flow_waiter *w, int rc)
 		if (!c)
 			break;
 		if (w->kind == SMCR_FW_CONN_RKEY)
-			(c->role == SMCR_ROLE_CLIENT ? smcr_clnt_rkey_done : smcr_srv_rkey_done)(c, rc);
+			smcr_ctx_role(lgr->ctx, c->role)->rkey_done(c, rc);
 		else
-			(c->role == SMCR_ROLE_CLIENT ? smcr_clnt_first_link_done : smcr_srv_first_link_done)(c, SMCR_DECL_INTERR);
+			smcr_ctx_role(lgr->ctx, c->role)->first_link_done(c, SMCR_DECL_INTERR);
 		break;
 	}
 	case SMCR_FW_DEL_RKEY:

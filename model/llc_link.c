@@ -347,10 +347,7 @@ static step_next first_done(smcr_lgr *lgr, uint32_t rc)
 	smcr_conn *c = smcr_ctx_find_conn(ctx, conn_id);
 	if (!c)
 		return STEP_STOP;
-	if (role == SMCR_ROLE_CLIENT)
-		smcr_clnt_first_link_done(c, rc);
-	else
-		smcr_srv_first_link_done(c, rc);
+	smcr_ctx_role(ctx, role)->first_link_done(c, rc);
 	return STEP_STOP;
 }
 

@@ -40,10 +40,7 @@ static void rkey_done(smcr_lgr *lgr, int rc)
 	smcr_conn *c = smcr_ctx_find_conn(ctx, conn_id);
 	if (!c)
 		return;
-	if (c->role == SMCR_ROLE_CLIENT)
-		smcr_clnt_rkey_done(c, rc);
-	else
-		smcr_srv_rkey_done(c, rc);
+	smcr_ctx_role(ctx, c->role)->rkey_done(c, rc);
 }
 
 static int send_confirm_rkey(smcr_lgr *lgr, smcr_link *send_link, smcr_buf *rmb)

@@ -75,6 +75,8 @@ static void register_hooks(smcr_ctx *ctx)
 	ctx->hooks.lgr_term_sent = smcr_lgr_term_send_result;
 	ctx->hooks.slot_free = smcr_tx_slot_available;
 	ctx->hooks.link_down = smcr_link_down;
+	ctx->roles[SMCR_ROLE_CLIENT] = &smcr_hs_client;
+	ctx->roles[SMCR_ROLE_SERVER] = &smcr_hs_server;
 }
 
 int smcr_ctx_new(smcr_ctx **out, const smcr_settings *settings, const smcr_callbacks *cb,
