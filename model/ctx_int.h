@@ -11,6 +11,7 @@
 
 #include "model/index_int.h"
 #include "model/list_int.h"
+#include "model/llc_flow_int.h"
 #include "model/port_int.h"
 #include "model/smcr.h"
 
@@ -80,6 +81,7 @@ struct smcr_ctx {
 	smcr_stats stats;
 	bool freeing; /* smcr_ctx_free: no callbacks, no protocol */
 	smcr_hooks hooks;
+	smcr_llc_handlers llc; /* what the LLC flow engine runs (llc_flow_int.h) */
 	const smcr_hs_role *roles[2]; /* the handshake's roles by smcr_role (handshake_int.h) */
 };
 

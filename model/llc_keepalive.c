@@ -29,3 +29,5 @@ int smcr_llc_send_test_link_resp(smcr_link *lnk, const uint8_t *req, uint32_t le
 	buf[3] |= SMCR_LLC_FLAG_RESP;
 	return smcr_llc_send_raw(lnk, buf, len);
 }
+
+void smcr_llc_keepalive_register(smcr_llc_handlers *h) { h->test_link_resp = smcr_llc_send_test_link_resp; }

@@ -193,3 +193,11 @@ void smcr_llc_rmt_delete_rkey(smcr_lgr *lgr, smcr_llc_qentry *q)
 	m.flags |= SMCR_LLC_FLAG_RESP;
 	smcr_llc_send(link, &m);
 }
+
+void smcr_llc_rkey_register(smcr_llc_handlers *h)
+{
+	h->proc[SMCR_PROC_RKEY] = smcr_llc_proc_rkey;
+	h->proc[SMCR_PROC_DEL_RKEY] = smcr_llc_proc_del_rkey;
+	h->rmt_conf_rkey = smcr_llc_rmt_conf_rkey;
+	h->rmt_delete_rkey = smcr_llc_rmt_delete_rkey;
+}

@@ -11,5 +11,7 @@ void smcr_llc_proc_rkey(smcr_lgr *lgr, smcr_llc_wake why);
 void smcr_llc_proc_del_rkey(smcr_lgr *lgr, smcr_llc_wake why);
 void smcr_llc_rmt_conf_rkey(smcr_lgr *lgr, smcr_llc_qentry *q);
 void smcr_llc_rmt_delete_rkey(smcr_lgr *lgr, smcr_llc_qentry *q);
+/* The above, into the flow engine's table. */
+void smcr_llc_rkey_register(smcr_llc_handlers *h);
 
 #endif

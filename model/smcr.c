@@ -16,7 +16,9 @@
 #include "model/list_int.h"
 #include "model/llc.h"
 #include "model/llc_flow_int.h"
+#include "model/llc_keepalive_int.h"
 #include "model/llc_link_int.h"
+#include "model/llc_rkey_int.h"
 #include "model/mem_int.h"
 #include "model/rx_int.h"
 #include "model/smcr.h"
@@ -75,6 +77,10 @@ static void register_hooks(smcr_ctx *ctx)
 	ctx->hooks.lgr_term_sent = smcr_lgr_term_send_result;
 	ctx->hooks.slot_free = smcr_tx_slot_available;
 	ctx->hooks.link_down = smcr_link_down;
+	smcr_llc_link_register(&ctx->llc);
+	smcr_llc_rkey_register(&ctx->llc);
+	smcr_llc_keepalive_register(&ctx->llc);
+	ctx->llc.test_link_answered = smcr_link_testlink_response;
 	ctx->roles[SMCR_ROLE_CLIENT] = &smcr_hs_client;
 	ctx->roles[SMCR_ROLE_SERVER] = &smcr_hs_server;
 }
