@@ -247,36 +247,6 @@ void smcr_link_activate(smcr_link *lnk)
 		smcr_timer_arm(lnk->ctx, &lnk->testlink_timer, lnk->ctx->now + lnk->testlink_time);
 }
 
-void smcr_link_on_testlink_timer(smcr_link *lnk)
-{
-	/* smc_llc_testlink_work() */
-	smcr_ctx *ctx = lnk->ctx;
-	if (!smcr_link_active(lnk))
-		return;
-	if (lnk->testlink_pending) {
-		lnk->testlink_pending = false;
-		smcr_link_down(lnk, SMCR_LINKDOWN_TESTLINK);
-		return;
-	}
-	uint64_t expire = lnk->last_rx + lnk->testlink_time;
-	if (expire > ctx->now) {
-		smcr_timer_arm(ctx, &lnk->testlink_timer, expire);
-		return;
-	}
-	static const uint8_t user_data[16];
-	lnk->testlink_pending = true;
-	smcr_llc_send_test_link(lnk, user_data);
-	smcr_timer_arm(ctx, &lnk->testlink_timer, ctx->now + SMCR_LLC_WAIT_TIME);
-}
-
-void smcr_link_testlink_response(smcr_link *lnk)
-{
-	if (!smcr_link_active(lnk) || !lnk->testlink_pending)
-		return;
-	lnk->testlink_pending = false;
-	smcr_timer_arm(lnk->ctx, &lnk->testlink_timer, lnk->ctx->now + lnk->testlink_time);
-}
-
 static void qp_reset(smcr_link *lnk)
 {
 	if (!lnk->qp)

@@ -86,7 +86,5 @@ void smcr_link_down(smcr_link *lnk, smcr_linkdown_reason why);
 void smcr_link_clear(smcr_link *lnk, bool log);
 void smcr_link_fill_info(const smcr_link *lnk, smcr_link_info *out);
 void smcr_link_emit(smcr_link *lnk, smcr_event_type type, smcr_linkdown_reason why, uint32_t reason);
-void smcr_link_on_testlink_timer(smcr_link *lnk);
-void smcr_link_testlink_response(smcr_link *lnk);
 
 #endif

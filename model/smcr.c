@@ -80,7 +80,6 @@ static void register_hooks(smcr_ctx *ctx)
 	smcr_llc_link_register(&ctx->llc);
 	smcr_llc_rkey_register(&ctx->llc);
 	smcr_llc_keepalive_register(&ctx->llc);
-	ctx->llc.test_link_answered = smcr_link_testlink_response;
 	ctx->roles[SMCR_ROLE_CLIENT] = &smcr_hs_client;
 	ctx->roles[SMCR_ROLE_SERVER] = &smcr_hs_server;
 }
@@ -248,7 +247,7 @@ static void dispatch_timer(smcr_ctx *ctx, smcr_timer *t)
 		smcr_lgr_on_term_timer(t->obj);
 		break;
 	case SMCR_TMR_LINK_TESTLINK:
-		smcr_link_on_testlink_timer(t->obj);
+		smcr_llc_testlink_timer(t->obj);
 		break;
 	case SMCR_TMR_LINK_SLOT:
 		smcr_wr_on_slot_timer(t->obj);
