@@ -20,6 +20,7 @@ typedef struct smcr_timer smcr_timer;
 typedef struct smcr_lgr smcr_lgr;
 typedef struct smcr_send_slot smcr_send_slot;
 typedef struct smcr_hs_role smcr_hs_role;
+typedef struct smcr_buf smcr_buf;
 
 /* How a lower file of the core reaches one above it without depending on it: the face
  * (smcr.c) registers these when it makes the context (Linux registers its handlers the
@@ -39,6 +40,14 @@ typedef struct smcr_hooks {
 	void (*lgr_term_sent)(smcr_lgr *lgr, bool ok);
 	void (*slot_free)(smcr_conn *conn);
 	void (*link_down)(smcr_link *lnk, smcr_linkdown_reason why);
+	/* link.c: a link went down, or is cleared with connections still on it: what that
+	 * sets off for them and for the lgr (failover.c) */
+	void (*link_failed)(smcr_link *lnk, smcr_linkdown_reason why, bool was_active);
+	void (*link_orphans)(smcr_link *lnk);
+	/* buf.c and the LLC flow engine's waiters: an RMB whose connection ended is deleted at
+	 * the peer before its reuse (llc_rkey.c), and is free once that is done (buf.c) */
+	void (*rmb_delete_rkey)(smcr_lgr *lgr, smcr_buf *rmb);
+	void (*rmb_unused)(smcr_lgr *lgr, smcr_buf *rmb);
 } smcr_hooks;
 
 struct smcr_ctx {

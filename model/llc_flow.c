@@ -272,7 +272,7 @@ void smcr_llc_add_waiter(smcr_lgr *lgr, smcr_flow_waiter_kind kind, uint64_t tim
 			if (c)
 				smcr_ctx_role(lgr->ctx, c->role)->rkey_done(c, SMCR_ERR_NOMEM);
 		} else if (kind == SMCR_FW_DEL_RKEY) {
-			smcr_buf_unuse_done(lgr, buf);
+			lgr->ctx->hooks.rmb_unused(lgr, buf);
 		} else if (kind == SMCR_FW_CLNT_LINKDOWN) {
 			lgr->ctx->llc.clnt_linkdown_send(lgr, link_id, to_link_id);
 		}
@@ -362,7 +362,7 @@ static void waiter_failed(smcr_lgr *lgr, smcr_flow_waiter *w, int rc)
 		break;
 	}
 	case SMCR_FW_DEL_RKEY:
-		smcr_buf_unuse_done(lgr, w->buf);
+		lgr->ctx->hooks.rmb_unused(lgr, w->buf);
 		break;
 	case SMCR_FW_CLNT_LINKDOWN:
 		/* waited 2 s: send the DELETE_LINK anyway (smcr_link_down) */

@@ -201,3 +201,8 @@ void smcr_llc_rkey_register(smcr_llc_handlers *h)
 	h->rmt_conf_rkey = smcr_llc_rmt_conf_rkey;
 	h->rmt_delete_rkey = smcr_llc_rmt_delete_rkey;
 }
+
+void smcr_llc_delete_rkey_later(smcr_lgr *lgr, smcr_buf *rmb)
+{
+	smcr_llc_add_waiter(lgr, SMCR_FW_DEL_RKEY, SMCR_LLC_FLOW_WAIT_TIME, 0, rmb, 0, 0);
+}

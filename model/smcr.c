@@ -9,6 +9,7 @@
 
 #include "model/close_int.h"
 #include "model/conn_int.h"
+#include "model/failover_int.h"
 #include "model/handshake_int.h"
 #include "model/index_int.h"
 #include "model/lgr_int.h"
@@ -77,6 +78,10 @@ static void register_hooks(smcr_ctx *ctx)
 	ctx->hooks.lgr_term_sent = smcr_lgr_term_send_result;
 	ctx->hooks.slot_free = smcr_tx_slot_available;
 	ctx->hooks.link_down = smcr_link_down;
+	ctx->hooks.link_failed = smcr_failover_link_down;
+	ctx->hooks.link_orphans = smcr_failover_orphans;
+	ctx->hooks.rmb_delete_rkey = smcr_llc_delete_rkey_later;
+	ctx->hooks.rmb_unused = smcr_buf_unuse_done;
 	smcr_llc_link_register(&ctx->llc);
 	smcr_llc_rkey_register(&ctx->llc);
 	smcr_llc_keepalive_register(&ctx->llc);
