@@ -235,9 +235,12 @@ check-unit: all
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_S       ?= 60
+# optimisation of the targets: -O1 for fuzzing; tests/t_fuzz_corpus.sh builds its own
+# with -O0 in build-fuzz-check/ (it only runs the committed inputs, once each)
+FUZZ_OPT     ?= -O1
 FUZZ_TARGETS ?=
 FUZZ_SAN     := -fsanitize=address$(comma)undefined -fno-sanitize-recover=undefined
-FUZZ_CFLAGS   = -std=gnu11 -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+FUZZ_CFLAGS   = -std=gnu11 $(FUZZ_OPT) -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
                 $(WARN) -D_GNU_SOURCE -I. -MMD -MP
 FUZZ_SRC     := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_BIN     := $(FUZZ_SRC:fuzz/%.c=$(FUZZ_BUILD)/%)
@@ -376,6 +379,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/smcr $(DESTDIR)$(DATADIR)/smcr-sim $(DESTDIR)$(DOCDIR)
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-fuzz-check
 
 -include $(shell find $(BUILD) $(FUZZ_BUILD) -name '*.d' 2>/dev/null)
