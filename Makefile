@@ -3,7 +3,8 @@
 #   make demo       install missing Debian packages, build, run the default scenario
 #   make check      install missing Debian packages, build, run every test (summary at the end)
 #   make check SAN=1  the same with AddressSanitizer + UndefinedBehaviorSanitizer
-#   make deps       install (as root) or list the Debian packages the project needs
+#   make deps       install (as root) or list the Debian packages the project needs (plain
+#                   `make` names the ones the build lacks and points here)
 #   make traces     regenerate the sample captures traces/trace-*.pcapng
 #   make bench-peers  install Debian's ns-3, build bench/peers/, run our benchmarks beside them
 #   make bench-hosts  the host profiles beside published SMC-R-versus-TCP measurements
@@ -15,8 +16,7 @@
 #   make fuzz-build only build them (build-fuzz/); make fuzz-corpus: seed corpora from traces/
 #
 # Sources are found by wildcard: model/*.c (the sans-I/O protocol core, libc only),
-# sim/*/*.c (one folder per subsystem: addr, engine, fabric, rdma, net, smc, app, scenario, report,
-# world, interop, replay, redrive, bench), tools/*.c (the CLI), tests/test_*.c (one Criterion
+# sim/*/*.c (one folder per subsystem, sim/layers.txt lists them), tools/*.c (the CLI), tests/test_*.c (one Criterion
 # program per file). Adding a file needs no Makefile edit.
 
 comma   := ,
@@ -50,7 +50,9 @@ EXTRA_LIBS += $(if $(strip $(MPI_CFLAGS)),$(MPI_LIBS))
 MODEL_SRC := $(sort $(wildcard model/*.c))
 SIM_SRC   := $(sort $(wildcard sim/*/*.c))
 TOOL_SRC  := $(sort $(wildcard tools/*.c))
-TEST_SRC  := $(sort $(wildcard tests/test_*.c))
+# Criterion programs: tests/test_*.c, and in folders below tests/ (tests/DIR/test_*.c), each
+# built to $(BUILD)/tests/ under the same path
+TEST_SRC  := $(sort $(shell find tests -name 'test_*.c'))
 TESTLIB_SRC := $(sort $(wildcard tests/support/*.c))
 HW_SRC    := $(sort $(wildcard tests/hw/*.c))
 INTEROP_SRC := $(sort $(wildcard tests/interop/*.c))
@@ -99,20 +101,27 @@ $(BUILD)/sim/sweep/sweep_mpi.o: BASECFLAGS += $(MPI_CFLAGS)
 $(BIN): $(MPI_STAMP)
 $(BUILD)/tools/version.o: BASECFLAGS += -I$(BUILD)/gen
 
+# Plain `make` on a machine without the development packages says which Debian packages
+# are missing and how to install them (make deps), before a compiler says glib.h is not
+# there: every object waits for this check (tools/install-deps --check; quick, no root).
+.PHONY: need-deps
+need-deps:
+	@CC="$(CC)" tools/install-deps --check
+
 # model/ is the sans-I/O core: it is compiled without GLib or any I/O headers on purpose.
-$(BUILD)/model/%.o: model/%.c
+$(BUILD)/model/%.o: model/%.c | need-deps
 	@mkdir -p $(@D)
 	$(CC) $(BASECFLAGS) -c $< -o $@
 
-$(BUILD)/sim/%.o: sim/%.c
+$(BUILD)/sim/%.o: sim/%.c | need-deps
 	@mkdir -p $(@D)
 	$(CC) $(BASECFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
-$(BUILD)/tools/%.o: tools/%.c
+$(BUILD)/tools/%.o: tools/%.c | need-deps
 	@mkdir -p $(@D)
 	$(CC) $(BASECFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
-$(BUILD)/tests/%.o: tests/%.c
+$(BUILD)/tests/%.o: tests/%.c | need-deps
 	@mkdir -p $(@D)
 	$(CC) $(BASECFLAGS) $(PKG_CFLAGS) -Wno-missing-prototypes -c $< -o $@
 
@@ -150,14 +159,17 @@ demo: deps
 	$(MAKE) --no-print-directory $(BIN)
 	tools/demo $(BIN)
 
-# The whole test suite: Criterion programs, scenario runs, tshark checks. The runner
-# prints one summary at the end and fails if anything failed.
+# The whole test suite: Criterion programs, scenario runs, tshark checks, CHECK_JOBS at a
+# time (the machine's CPUs by default; CHECK_JOBS=1 runs one after another). The runner
+# prints the results in a fixed order and one summary at the end (the logs stay in
+# $(BUILD)/test-logs/), and fails if anything failed.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps
 	@tools/install-deps --mpi || echo "make check: Open MPI could not be installed; the MPI sweep test will skip" >&2
 	@tools/install-deps --slurm >/dev/null 2>&1 || echo "make check: Slurm could not be installed; the Slurm sweep test will skip" >&2
 	@tools/install-deps --pictures >/dev/null 2>&1 || echo "make check: Chromium could not be installed; the picture render test will skip" >&2
 	$(MAKE) --no-print-directory all
-	tests/run-tests $(BUILD)
+	tests/run-tests -j $(CHECK_JOBS) $(BUILD)
 
 # The real-hardware tests: in a QEMU VM with Debian's kernel and Soft-RoCE (rxe-setup/).
 check-hw: all
@@ -237,7 +249,7 @@ compile_commands.json:
 	@echo "wrote $@ ($$(grep -c '"file"' $@) sources)"
 
 check-unit: all
-	tests/run-tests $(BUILD) --unit-only
+	tests/run-tests -j $(CHECK_JOBS) $(BUILD) --unit-only
 
 # Fuzzing (fuzz/README.md): one libFuzzer target per fuzz/fuzz_*.c, built with clang,
 # AddressSanitizer and UndefinedBehaviorSanitizer in build-fuzz/ (every model/ and sim/
@@ -247,9 +259,12 @@ check-unit: all
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_S       ?= 60
+# optimisation of the targets: -O1 for fuzzing; tests/t_fuzz_corpus.sh builds its own
+# with -O0 in build-fuzz-check/ (it only runs the committed inputs, once each)
+FUZZ_OPT     ?= -O1
 FUZZ_TARGETS ?=
 FUZZ_SAN     := -fsanitize=address$(comma)undefined -fno-sanitize-recover=undefined
-FUZZ_CFLAGS   = -std=gnu11 -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+FUZZ_CFLAGS   = -std=gnu11 $(FUZZ_OPT) -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
                 $(WARN) -D_GNU_SOURCE -I. -MMD -MP
 FUZZ_SRC     := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_BIN     := $(FUZZ_SRC:fuzz/%.c=$(FUZZ_BUILD)/%)
@@ -388,6 +403,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/smcr $(DESTDIR)$(DATADIR)/smcr-sim $(DESTDIR)$(DOCDIR)
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-fuzz-check
 
 -include $(shell find $(BUILD) $(FUZZ_BUILD) -name '*.d' 2>/dev/null)

@@ -334,7 +334,7 @@ void smcr_buf_unuse(smcr_conn *conn)
 	if (rmb->is_conf_rkey && lgr->listed && !lgr->terminating) {
 		/* unregister the RMB with the peer (DELETE_RKEY) before it can be reused */
 		buf_set(lgr, rmb, rmb->used, true);
-		smcr_llc_add_waiter(lgr, SMCR_FW_DEL_RKEY, SMCR_LLC_FLOW_WAIT_TIME, 0, rmb, 0, 0);
+		lgr->ctx->hooks.rmb_delete_rkey(lgr, rmb);
 		return;
 	}
 	smcr_buf_unuse_done(lgr, rmb);

@@ -27,12 +27,7 @@
 
 static uint8_t decl_version(const smcr_conn *conn) { return conn->version ? conn->version : 1; }
 
-static void clnt_decline(smcr_conn *conn, uint32_t rc)
-{
-	bool local_first = conn->ini && conn->ini->first_contact_local;
-	smcr_hs_abort_conn_setup(conn, local_first);
-	smcr_hs_decline_fallback(conn, rc, decl_version(conn));
-}
+static void clnt_lock_granted(smcr_conn *conn);
 
 int smcr_conn_connect(smcr_ctx *ctx, const smcr_tcp_info *tcp, void *conn_user, uint64_t now,
                       smcr_conn **out)
@@ -42,7 +37,7 @@ int smcr_conn_connect(smcr_ctx *ctx, const smcr_tcp_info *tcp, void *conn_user, 
 
 static const uint8_t zero6[6];
 
-int smcr_clnt_start(smcr_conn *conn)
+static int clnt_start(smcr_conn *conn)
 {
 	smcr_ctx *ctx = conn->ctx;
 	const smcr_tcp_info *tcp = conn->tcp;
@@ -210,7 +205,7 @@ static void on_accept(smcr_conn *conn, const uint8_t *msg, size_t len)
 		conn->hs = SMCR_HS_CLNT_WAIT_LOCK;
 		return;
 	}
-	smcr_clnt_lock_granted(conn);
+	clnt_lock_granted(conn);
 }
 
 static void send_confirm(smcr_conn *conn)
@@ -248,7 +243,7 @@ static void send_confirm(smcr_conn *conn)
 }
 
 /* smc_connect_rdma() under smc_client_lgr_pending */
-void smcr_clnt_lock_granted(smcr_conn *conn)
+static void clnt_lock_granted(smcr_conn *conn)
 {
 	smcr_ctx *ctx = conn->ctx;
 	smcr_hs_ini *ini = conn->ini;
@@ -278,7 +273,7 @@ void smcr_clnt_lock_granted(smcr_conn *conn)
 			}
 		}
 		if (!link) {
-			clnt_decline(conn, SMCR_DECL_NOSRVLINK);
+			smcr_hs_decline(conn, SMCR_DECL_NOSRVLINK);
 			return;
 		}
 		if (conn->lnk != link) {
@@ -297,7 +292,7 @@ void smcr_clnt_lock_granted(smcr_conn *conn)
 		rc = smcr_lgr_register_conn(lgr, conn, true);
 		if (rc) {
 			conn->lgr = lgr;
-			clnt_decline(conn, (uint32_t)rc);
+			smcr_hs_decline(conn, (uint32_t)rc);
 			return;
 		}
 		link = conn->lnk;
@@ -309,7 +304,7 @@ void smcr_clnt_lock_granted(smcr_conn *conn)
 	}
 	smcr_hs_save_peer_info(conn, a);
 	if (smcr_buf_create(conn)) {
-		clnt_decline(conn, SMCR_DECL_MEM);
+		smcr_hs_decline(conn, SMCR_DECL_MEM);
 		return;
 	}
 	if (ini->first_contact_local) {
@@ -322,13 +317,13 @@ void smcr_clnt_lock_granted(smcr_conn *conn)
 	}
 	int rc = smcr_hs_rtoken_handling(conn, link, a);
 	if (rc) {
-		clnt_decline(conn, (uint32_t)rc);
+		smcr_hs_decline(conn, (uint32_t)rc);
 		return;
 	}
 	smcr_conn_init_cursors(conn);
 	if (ini->first_contact_local) {
 		if (smcr_link_ready(link)) {
-			clnt_decline(conn, SMCR_DECL_ERR_RDYLNK);
+			smcr_hs_decline(conn, SMCR_DECL_ERR_RDYLNK);
 			return;
 		}
 		send_confirm(conn);
@@ -339,35 +334,21 @@ void smcr_clnt_lock_granted(smcr_conn *conn)
 	smcr_llc_add_waiter(conn->lgr, SMCR_FW_CONN_RKEY, SMCR_LLC_FLOW_WAIT_TIME, conn->id, NULL, 0, 0);
 }
 
-void smcr_clnt_rkey_done(smcr_conn *conn, int rc)
-{
-	if (conn->hs != SMCR_HS_CLNT_WAIT_RKEY)
-		return;
-	if (rc || conn->killed) {
-		clnt_decline(conn, SMCR_DECL_ERR_REGBUF);
-		return;
-	}
-	send_confirm(conn);
-}
-
-void smcr_clnt_first_link_done(smcr_conn *conn, uint32_t rc)
-{
-	if (conn->hs != SMCR_HS_CLNT_WAIT_LINK)
-		return;
-	if (rc == 0) {
-		smcr_hs_established(conn);
-		return;
-	}
-	if (rc == SMCR_HS_RC_DECLINE_WAIT_FAIL || rc == SMCR_HS_RC_DECLINE_WAIT_OK) {
-		conn->ini->decl_rc = rc;
-		smcr_hs_wait_clc(conn, SMCR_HS_CLNT_WAIT_DECLINE, SMCR_CLC_WAIT_TIME_SHORT);
-		return;
-	}
-	clnt_decline(conn, rc);
-}
-
-void smcr_clnt_on_msg(smcr_conn *conn, const uint8_t *msg, size_t len, const smcr_clc_hdr *hdr)
+static void clnt_on_msg(smcr_conn *conn, const uint8_t *msg, size_t len, const smcr_clc_hdr *hdr)
 {
 	if (hdr->type == SMCR_CLC_ACCEPT && conn->hs == SMCR_HS_CLNT_WAIT_ACCEPT)
 		on_accept(conn, msg, len);
 }
+
+const smcr_hs_role smcr_hs_client = {
+	.start = clnt_start,
+	.on_msg = clnt_on_msg,
+	.lock_granted = clnt_lock_granted,
+	.rkeys_confirmed = send_confirm,
+	.decline_version = decl_version,
+	.wait_rkey = SMCR_HS_CLNT_WAIT_RKEY,
+	.wait_link = SMCR_HS_CLNT_WAIT_LINK,
+	.wait_decline = SMCR_HS_CLNT_WAIT_DECLINE,
+	.rkey_done = smcr_hs_rkey_done,
+	.first_link_done = smcr_hs_first_link_done,
+};

@@ -30,13 +30,7 @@ static uint8_t prop_version(const smcr_conn *conn)
 	return conn->ini && conn->ini->prop.version > 1 ? 2 : 1;
 }
 
-/* smc_listen_decline() */
-static void srv_decline(smcr_conn *conn, uint32_t rc)
-{
-	bool local_first = conn->ini && conn->ini->first_contact_local;
-	smcr_hs_abort_conn_setup(conn, local_first);
-	smcr_hs_decline_fallback(conn, rc, prop_version(conn));
-}
+static void srv_lock_granted(smcr_conn *conn);
 
 int smcr_conn_accept(smcr_ctx *ctx, const smcr_tcp_info *tcp, void *conn_user, uint64_t now,
                      smcr_conn **out)
@@ -44,7 +38,7 @@ int smcr_conn_accept(smcr_ctx *ctx, const smcr_tcp_info *tcp, void *conn_user, u
 	return smcr_hs_open(ctx, SMCR_ROLE_SERVER, tcp, conn_user, now, out);
 }
 
-int smcr_srv_start(smcr_conn *conn)
+static int srv_start(smcr_conn *conn)
 {
 	if (!conn->tcp->peer_smc) {
 		smcr_hs_fallback(conn, SMCR_DECL_PEERNOSMC);
@@ -102,7 +96,7 @@ static void on_proposal(smcr_conn *conn, const uint8_t *msg, size_t len)
 		rc = SMCR_DECL_NOUEID;
 	}
 	if (!ini->offer_v1 && !ini->offer_v2) {
-		srv_decline(conn, rc ? rc : SMCR_DECL_PEERNOSMC);
+		smcr_hs_decline(conn, rc ? rc : SMCR_DECL_PEERNOSMC);
 		return;
 	}
 	/* v2.1 feature negotiation (smc_clc_srv_v2x_features_validate) */
@@ -116,12 +110,12 @@ static void on_proposal(smcr_conn *conn, const uint8_t *msg, size_t len)
 		if (ini->release >= 1) {
 			ini->max_conns = p->max_conns < ctx->set.max_conns ? p->max_conns : ctx->set.max_conns;
 			if (ini->max_conns < 16) {
-				srv_decline(conn, SMCR_DECL_MAXCONNERR);
+				smcr_hs_decline(conn, SMCR_DECL_MAXCONNERR);
 				return;
 			}
 			ini->max_links = p->max_links < ctx->set.max_links ? p->max_links : ctx->set.max_links;
 			if (ini->max_links < 1) {
-				srv_decline(conn, SMCR_DECL_MAXLINKERR);
+				smcr_hs_decline(conn, SMCR_DECL_MAXLINKERR);
 				return;
 			}
 		}
@@ -130,7 +124,7 @@ static void on_proposal(smcr_conn *conn, const uint8_t *msg, size_t len)
 		conn->hs = SMCR_HS_SRV_WAIT_LOCK;
 		return;
 	}
-	smcr_srv_lock_granted(conn);
+	srv_lock_granted(conn);
 }
 
 static void send_accept(smcr_conn *conn)
@@ -187,7 +181,7 @@ static uint32_t rdma_init(smcr_conn *conn, const smcr_dev_pick *dev)
 }
 
 /* smc_listen_find_device() for SMC-R under smc_server_lgr_pending. */
-void smcr_srv_lock_granted(smcr_conn *conn)
+static void srv_lock_granted(smcr_conn *conn)
 {
 	smcr_ctx *ctx = conn->ctx;
 	smcr_hs_ini *ini = conn->ini;
@@ -198,7 +192,7 @@ void smcr_srv_lock_granted(smcr_conn *conn)
 	if (!prfx_ok)
 		stored = SMCR_DECL_DIFFPREFIX;
 	if (conn->tcp->vlan_id < 0) {
-		srv_decline(conn, stored ? stored : SMCR_DECL_GETVLANERR);
+		smcr_hs_decline(conn, stored ? stored : SMCR_DECL_GETVLANERR);
 		return;
 	}
 	ini->vlan_id = (uint16_t)conn->tcp->vlan_id;
@@ -247,7 +241,7 @@ void smcr_srv_lock_granted(smcr_conn *conn)
 	/* RoCEv1: needs the prefix match */
 	if (!found) {
 		if (!prfx_ok || !ini->offer_v1) {
-			srv_decline(conn, stored ? stored : SMCR_DECL_NOSMCDEV);
+			smcr_hs_decline(conn, stored ? stored : SMCR_DECL_NOSMCDEV);
 			return;
 		}
 		memcpy(ini->peer_system_id, p->peer_id, 8);
@@ -255,14 +249,14 @@ void smcr_srv_lock_granted(smcr_conn *conn)
 		memcpy(ini->peer_mac, p->mac, 6);
 		smcr_dev_pick dev;
 		if (!smcr_port_find(ctx, conn->tcp, ini->vlan_id, false, &dev)) {
-			srv_decline(conn, SMCR_DECL_NOSMCDEV);
+			smcr_hs_decline(conn, SMCR_DECL_NOSMCDEV);
 			return;
 		}
 		ini->version = 1;
 		ini->release = 0;
 		uint32_t rc = rdma_init(conn, &dev);
 		if (rc) {
-			srv_decline(conn, stored ? stored : rc);
+			smcr_hs_decline(conn, stored ? stored : rc);
 			return;
 		}
 	}
@@ -271,17 +265,6 @@ void smcr_srv_lock_granted(smcr_conn *conn)
 		/* smc_listen_rdma_reg(): CONFIRM_RKEY before the Accept */
 		conn->hs = SMCR_HS_SRV_WAIT_RKEY;
 		smcr_llc_add_waiter(conn->lgr, SMCR_FW_CONN_RKEY, SMCR_LLC_FLOW_WAIT_TIME, conn->id, NULL, 0, 0);
-		return;
-	}
-	send_accept(conn);
-}
-
-void smcr_srv_rkey_done(smcr_conn *conn, int rc)
-{
-	if (conn->hs != SMCR_HS_SRV_WAIT_RKEY)
-		return;
-	if (rc || conn->killed) {
-		srv_decline(conn, SMCR_DECL_ERR_REGBUF);
 		return;
 	}
 	send_accept(conn);
@@ -329,7 +312,7 @@ static void on_confirm(smcr_conn *conn, const uint8_t *msg, size_t len)
 	}
 	bool rescued = !conn->killed && conn->lgr && !conn->lnk && !ini->first_contact_local && rescue_link(conn, &c);
 	if (conn->killed || !conn->lgr || !conn->lnk) {
-		srv_decline(conn, SMCR_DECL_INTERR);
+		smcr_hs_decline(conn, SMCR_DECL_INTERR);
 		return;
 	}
 	smcr_lgr *lgr = conn->lgr;
@@ -338,16 +321,16 @@ static void on_confirm(smcr_conn *conn, const uint8_t *msg, size_t len)
 	/* smc_clc_v2x_features_confirm_check() */
 	if (conn->version == 2 && c.first_contact && c.version > 1) {
 		if (c.fce.release != ini->release) {
-			srv_decline(conn, SMCR_DECL_RELEASEERR);
+			smcr_hs_decline(conn, SMCR_DECL_RELEASEERR);
 			return;
 		}
 		if (ini->release >= 1) {
 			if (c.fce.max_conns != ini->max_conns) {
-				srv_decline(conn, SMCR_DECL_MAXCONNERR);
+				smcr_hs_decline(conn, SMCR_DECL_MAXCONNERR);
 				return;
 			}
 			if (c.fce.max_links != ini->max_links) {
-				srv_decline(conn, SMCR_DECL_MAXLINKERR);
+				smcr_hs_decline(conn, SMCR_DECL_MAXLINKERR);
 				return;
 			}
 			ini->feature_mask = c.fce.feature_mask; /* the common features, as the client says */
@@ -371,7 +354,7 @@ static void on_confirm(smcr_conn *conn, const uint8_t *msg, size_t len)
 	}
 	int rc = rescued ? 0 : smcr_hs_rtoken_handling(conn, link, &c);
 	if (rc) {
-		srv_decline(conn, (uint32_t)rc);
+		smcr_hs_decline(conn, (uint32_t)rc);
 		return;
 	}
 	/* the cursors started before the Accept (smc_rx_init), a CDC may have come in already */
@@ -381,7 +364,7 @@ static void on_confirm(smcr_conn *conn, const uint8_t *msg, size_t len)
 		return;
 	}
 	if (smcr_link_ready(link)) {
-		srv_decline(conn, SMCR_DECL_ERR_RDYLNK);
+		smcr_hs_decline(conn, SMCR_DECL_ERR_RDYLNK);
 		return;
 	}
 	/* QP confirmation over the RoCE fabric */
@@ -389,26 +372,23 @@ static void on_confirm(smcr_conn *conn, const uint8_t *msg, size_t len)
 	smcr_llc_add_waiter(lgr, SMCR_FW_FIRST, SMCR_LLC_FLOW_WAIT_TIME, conn->id, NULL, 0, 0);
 }
 
-void smcr_srv_first_link_done(smcr_conn *conn, uint32_t rc)
-{
-	if (conn->hs != SMCR_HS_SRV_WAIT_LINK)
-		return;
-	if (rc == 0) {
-		smcr_hs_established(conn);
-		return;
-	}
-	if (rc == SMCR_HS_RC_DECLINE_WAIT_FAIL || rc == SMCR_HS_RC_DECLINE_WAIT_OK) {
-		conn->ini->decl_rc = rc;
-		smcr_hs_wait_clc(conn, SMCR_HS_SRV_WAIT_DECLINE, SMCR_CLC_WAIT_TIME_SHORT);
-		return;
-	}
-	srv_decline(conn, rc);
-}
-
-void smcr_srv_on_msg(smcr_conn *conn, const uint8_t *msg, size_t len, const smcr_clc_hdr *hdr)
+static void srv_on_msg(smcr_conn *conn, const uint8_t *msg, size_t len, const smcr_clc_hdr *hdr)
 {
 	if (hdr->type == SMCR_CLC_PROPOSAL && conn->hs == SMCR_HS_SRV_WAIT_PROPOSAL)
 		on_proposal(conn, msg, len);
 	else if (hdr->type == SMCR_CLC_CONFIRM && conn->hs == SMCR_HS_SRV_WAIT_CONFIRM)
 		on_confirm(conn, msg, len);
 }
+
+const smcr_hs_role smcr_hs_server = {
+	.start = srv_start,
+	.on_msg = srv_on_msg,
+	.lock_granted = srv_lock_granted,
+	.rkeys_confirmed = send_accept,
+	.decline_version = prop_version,
+	.wait_rkey = SMCR_HS_SRV_WAIT_RKEY,
+	.wait_link = SMCR_HS_SRV_WAIT_LINK,
+	.wait_decline = SMCR_HS_SRV_WAIT_DECLINE,
+	.rkey_done = smcr_hs_rkey_done,
+	.first_link_done = smcr_hs_first_link_done,
+};

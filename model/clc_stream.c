@@ -57,10 +57,7 @@ int smcr_hs_open(smcr_ctx *ctx, smcr_role role, const smcr_tcp_info *tcp, void *
 		return SMCR_ERR_NOMEM;
 	}
 	*out = conn;
-	if (role == SMCR_ROLE_CLIENT)
-		smcr_clnt_start(conn);
-	else
-		smcr_srv_start(conn);
+	smcr_ctx_role(ctx, role)->start(conn);
 	smcr_ctx_leave(ctx);
 	return 0;
 }
@@ -339,10 +336,8 @@ static void clc_process(smcr_conn *conn)
 		smcr_trace_clc(conn, false, msg, hdr.length);
 		if (hdr.type == SMCR_CLC_DECLINE) {
 			peer_declined(conn, msg, hdr.length);
-		} else if (conn->role == SMCR_ROLE_CLIENT) {
-			smcr_clnt_on_msg(conn, msg, hdr.length, &hdr);
 		} else {
-			smcr_srv_on_msg(conn, msg, hdr.length, &hdr);
+			smcr_ctx_role(ctx, conn->role)->on_msg(conn, msg, hdr.length, &hdr);
 		}
 		smcr_free(ctx, msg);
 		if (smcr_ctx_find_conn(ctx, id) != conn)
@@ -466,10 +461,7 @@ void smcr_hs_lock_release(smcr_conn *conn)
 	smcr_list_del(&next->lock_node);
 	smcr_list_init(&next->lock_node);
 	*owner = next->id;
-	if (srv)
-		smcr_srv_lock_granted(next);
-	else
-		smcr_clnt_lock_granted(next);
+	smcr_ctx_role(ctx, next->role)->lock_granted(next);
 }
 
 /* Accept/Confirm contents (smc_clc_send_confirm_accept) ---------------------------------- */
@@ -540,4 +532,45 @@ int smcr_hs_rtoken_handling(smcr_conn *conn, smcr_link *lnk, const smcr_clc_acce
 		return (int)SMCR_DECL_ERR_RTOK;
 	conn->rtoken_idx = idx;
 	return 0;
+}
+
+/* What both roles do alike ------------------------------------------------------------- */
+
+void smcr_hs_decline(smcr_conn *conn, uint32_t rc)
+{
+	bool local_first = conn->ini && conn->ini->first_contact_local;
+	smcr_hs_abort_conn_setup(conn, local_first);
+	smcr_hs_decline_fallback(conn, rc, smcr_ctx_role(conn->ctx, conn->role)->decline_version(conn));
+}
+
+/* The RMB's rkeys on a reused lgr are confirmed (or not): the handshake goes on. */
+void smcr_hs_rkey_done(smcr_conn *conn, int rc)
+{
+	const smcr_hs_role *r = smcr_ctx_role(conn->ctx, conn->role);
+	if (conn->hs != r->wait_rkey)
+		return;
+	if (rc || conn->killed) {
+		smcr_hs_decline(conn, SMCR_DECL_ERR_REGBUF);
+		return;
+	}
+	r->rkeys_confirmed(conn);
+}
+
+/* A new lgr's first link is confirmed over the fabric (or not): established, or wait for
+ * the peer's Decline, or decline. */
+void smcr_hs_first_link_done(smcr_conn *conn, uint32_t rc)
+{
+	const smcr_hs_role *r = smcr_ctx_role(conn->ctx, conn->role);
+	if (conn->hs != r->wait_link)
+		return;
+	if (rc == 0) {
+		smcr_hs_established(conn);
+		return;
+	}
+	if (rc == SMCR_HS_RC_DECLINE_WAIT_FAIL || rc == SMCR_HS_RC_DECLINE_WAIT_OK) {
+		conn->ini->decl_rc = rc;
+		smcr_hs_wait_clc(conn, r->wait_decline, SMCR_CLC_WAIT_TIME_SHORT);
+		return;
+	}
+	smcr_hs_decline(conn, rc);
 }

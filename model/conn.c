@@ -174,10 +174,9 @@ void smcr_conn_kill(smcr_conn *conn)
 		 * waiter, smcr_lgr_reg_rmbs fails and the handshake declines with
 		 * SMC_CLC_DECL_ERR_REGBUF and falls back. (A first link's wait ends through its
 		 * own flow: smcr_hs_established sees killed.) */
-		if (conn->hs == SMCR_HS_CLNT_WAIT_RKEY)
-			smcr_clnt_rkey_done(conn, SMCR_ERR_CLOSED);
-		else if (conn->hs == SMCR_HS_SRV_WAIT_RKEY)
-			smcr_srv_rkey_done(conn, SMCR_ERR_CLOSED);
+		const smcr_hs_role *r = smcr_ctx_role(ctx, conn->role);
+		if (conn->hs == r->wait_rkey)
+			r->rkey_done(conn, SMCR_ERR_CLOSED);
 		return;
 	}
 	smcr_conn_wake(conn, true, true);

@@ -22,6 +22,8 @@
 #include "model/lgr_int.h"
 #include "model/link_int.h"
 #include "model/list_int.h"
+#include "model/llc_flow_int.h"
+#include "model/llc_link_int.h"
 #include "model/smcr.h"
 #include "model/tx_int.h"
 #include "model/wr_int.h"
@@ -244,4 +246,53 @@ void smcr_failover_orphans(smcr_link *lnk)
 			return;
 		}
 	}
+}
+
+/* smcr_link_down()'s consequences once the link is down (link.c): the connections move to
+ * another link (or the lgr ends), a flow waiting on the link learns of it, and the peer is
+ * told with a DELETE_LINK (the server at once; the client when no other LLC flow runs, or
+ * after waiting up to 2 s for it). */
+void smcr_failover_link_down(smcr_link *lnk, smcr_linkdown_reason why, bool was_active)
+{
+	smcr_ctx *ctx = lnk->ctx;
+	smcr_lgr *lgr = lnk->lgr;
+	if (!lgr->listed || lgr->terminating) {
+		smcr_llc_link_unusable(lnk);
+		return; /* the lgr is ending: its cleanup clears the link */
+	}
+	smcr_link_qp_reset(lnk);
+	/* A link still being set up carries no connections: any other active link, even on
+	 * the same device, keeps the lgr (Linux's smc_link_downing() ignores such a link).
+	 * Only a port error rules out the other links of the port (they go down with it).
+	 * Deviation (docs/deviations.md): Linux's smcr_link_down() passes is_dev_err for any
+	 * cause, so a link whose peer became unreachable (retries exceeded) also ends an lgr
+	 * whose other link starts at the same port, an asymmetric one, while that link works.
+	 * The connections move before an LLC flow waiting on the link learns of its end (in
+	 * Linux the flow runs in another worker once smcr_link_down() is done): the flow
+	 * could go on with a DELETE_LINK it held back, which clears the link. */
+	uint64_t id = lnk->id;
+	smcr_link *to = smcr_switch_conns(lgr, lnk, was_active && why == SMCR_LINKDOWN_PORT_ERROR);
+	uint64_t to_id = to ? to->id : 0;
+	if (smcr_ctx_find_link(ctx, id) == lnk)
+		smcr_llc_link_unusable(lnk);
+	if (!to) {
+		/* no other link: smc_switch_conns() terminated the lgr */
+		smcr_link_clear(lnk, true);
+		return;
+	}
+	if (smcr_ctx_find_link(ctx, to_id) != to || smcr_ctx_find_link(ctx, id) != lnk ||
+	    !lgr->listed || lgr->terminating)
+		return; /* the woken flow deleted the link already, or more */
+	smcr_lgr_set_type(lgr, SMCR_LGR_SINGLE);
+	uint8_t del_link_id = lnk->link_id;
+	if (lgr->role == SMCR_ROLE_SERVER) {
+		smcr_llc_srv_delete_link_local(to, del_link_id);
+		return;
+	}
+	if (lgr->lcl.type != SMCR_FLOW_NONE) {
+		/* another LLC flow is running: wait up to 2 s for it */
+		smcr_llc_add_waiter(lgr, SMCR_FW_CLNT_LINKDOWN, SMCR_LLC_WAIT_TIME, 0, NULL, lnk->id, to->id);
+		return;
+	}
+	smcr_llc_clnt_linkdown_send(lgr, lnk->id, to->id);
 }

@@ -1,5 +1,6 @@
-/* Failover (failover.c, Linux smc_switch_conns): connections of a failed link move to
- * another link of the group and resend what the peer may not have. */
+/* Failover (failover.c, Linux smc_switch_conns and the rest of smcr_link_down): connections
+ * of a failed link move to another link of the group and resend what the peer may not
+ * have, and the peer is told of the link's end. */
 #ifndef SMCR_FAILOVER_INT_H
 #define SMCR_FAILOVER_INT_H
 
@@ -15,5 +16,7 @@ typedef struct smcr_link smcr_link;
 smcr_link *smcr_switch_conns(smcr_lgr *lgr, smcr_link *from, bool is_dev_err);
 void smcr_failover_slot_available(smcr_conn *conn);
 void smcr_failover_orphans(smcr_link *lnk);
+/* What a link that went down sets off (link.c's smcr_link_down, through ctx->hooks). */
+void smcr_failover_link_down(smcr_link *lnk, smcr_linkdown_reason why, bool was_active);
 
 #endif

@@ -1,8 +1,8 @@
 /* The CLC handshake of a connection: what both roles share (clc_stream.c: framing CLC
  * messages out of the TCP stream, waits, Declines, fallback, the handshake locks, the
- * Accept/Confirm contents) and the client's and server's steps (clc_client.c,
- * clc_server.c), which the LLC procedures call back when a first link or an rkey is
- * confirmed. */
+ * Accept/Confirm contents, the end of a first link's or an rkey's confirmation) and the
+ * client's and server's own steps (clc_client.c, clc_server.c), each behind its role
+ * table: the LLC procedures and the shared code call a connection's role, not a file. */
 #ifndef SMCR_HANDSHAKE_INT_H
 #define SMCR_HANDSHAKE_INT_H
 
@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/clc.h"
 #include "model/smcr.h"
 
 typedef struct smcr_link smcr_link;
@@ -62,6 +63,29 @@ typedef struct smcr_hs_ini {
 #define SMCR_HS_RC_DECLINE_WAIT_FAIL 0xFFFF0001u
 #define SMCR_HS_RC_DECLINE_WAIT_OK 0xFFFF0002u
 
+/* One role's part of the handshake (Linux: smc_connect_rdma/smc_listen_work and their
+ * helpers). Whoever continues a connection's handshake calls its role's entry through
+ * ctx->roles[conn->role] (smcr_ctx_role: the face registers the two tables), never
+ * clc_client.c or clc_server.c by name: the shared code, the LLC procedures and the
+ * connection's end know no role. */
+typedef struct smcr_hs_role {
+	int (*start)(smcr_conn *conn);
+	void (*on_msg)(smcr_conn *conn, const uint8_t *msg, size_t len, const smcr_clc_hdr *hdr);
+	void (*lock_granted)(smcr_conn *conn);
+	/* the rkeys of a reused lgr's new RMB are confirmed: the client sends its Confirm,
+	 * the server its Accept */
+	void (*rkeys_confirmed)(smcr_conn *conn);
+	/* a Decline's version: the client's negotiated one, the version the Proposal offered */
+	uint8_t (*decline_version)(const smcr_conn *conn);
+	smcr_hs_state wait_rkey, wait_link, wait_decline;
+	/* the same for both roles (clc_stream.c): the LLC procedures' results */
+	void (*rkey_done)(smcr_conn *conn, int rc);
+	void (*first_link_done)(smcr_conn *conn, uint32_t rc);
+} smcr_hs_role;
+
+extern const smcr_hs_role smcr_hs_client; /* clc_client.c */
+extern const smcr_hs_role smcr_hs_server; /* clc_server.c */
+
 /* clc_stream.c: framing, send, decline, fallback */
 int smcr_clc_send(smcr_conn *conn, const uint8_t *buf, size_t len);
 void smcr_hs_fallback(smcr_conn *conn, uint32_t reason);
@@ -79,19 +103,11 @@ void smcr_hs_save_peer_info(smcr_conn *conn, const smcr_clc_accept *m);
 /* smcr_conn_connect/accept: a new connection of that role, its handshake started */
 int smcr_hs_open(smcr_ctx *ctx, smcr_role role, const smcr_tcp_info *tcp, void *conn_user, uint64_t now,
                  smcr_conn **out);
-
-/* clc_client.c */
-int smcr_clnt_start(smcr_conn *conn);
-void smcr_clnt_on_msg(smcr_conn *conn, const uint8_t *msg, size_t len, const smcr_clc_hdr *hdr);
-void smcr_clnt_lock_granted(smcr_conn *conn);
-void smcr_clnt_rkey_done(smcr_conn *conn, int rc);
-void smcr_clnt_first_link_done(smcr_conn *conn, uint32_t rc);
-
-/* clc_server.c */
-int smcr_srv_start(smcr_conn *conn);
-void smcr_srv_on_msg(smcr_conn *conn, const uint8_t *msg, size_t len, const smcr_clc_hdr *hdr);
-void smcr_srv_lock_granted(smcr_conn *conn);
-void smcr_srv_rkey_done(smcr_conn *conn, int rc);
-void smcr_srv_first_link_done(smcr_conn *conn, uint32_t rc);
+/* Decline and fall back (smc_listen_decline, smc_connect_decline_fallback): the setup
+ * is undone, the Decline carries the role's version. */
+void smcr_hs_decline(smcr_conn *conn, uint32_t rc);
+/* The role tables' rkey_done and first_link_done. */
+void smcr_hs_rkey_done(smcr_conn *conn, int rc);
+void smcr_hs_first_link_done(smcr_conn *conn, uint32_t rc);
 
 #endif

@@ -187,14 +187,6 @@ static int assign_link(smcr_lgr *lgr, smcr_conn *conn, bool first)
 	return 0;
 }
 
-smcr_conn *smcr_lgr_find_conn(const smcr_lgr *lgr, uint32_t token)
-{
-	for (smcr_conn *c = lgr->token_hash[token % SMCR_TOKEN_BUCKETS]; c; c = c->token_next)
-		if (c->alert_token_local == token)
-			return c;
-	return NULL;
-}
-
 int smcr_lgr_register_conn(smcr_lgr *lgr, smcr_conn *conn, bool first)
 {
 	smcr_ctx *ctx = lgr->ctx;

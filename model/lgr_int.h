@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "model/buf_int.h"
+#include "model/conn_int.h"
 #include "model/index_int.h"
 #include "model/list_int.h"
 #include "model/llc_flow_int.h"
@@ -81,7 +82,15 @@ int smcr_lgr_create(smcr_ctx *ctx, smcr_conn *conn, smcr_hs_ini *ini, smcr_lgr *
 smcr_lgr *smcr_lgr_match(smcr_ctx *ctx, smcr_role role, const smcr_hs_ini *ini);
 int smcr_lgr_register_conn(smcr_lgr *lgr, smcr_conn *conn, bool first);
 void smcr_lgr_unregister_conn(smcr_conn *conn);
-smcr_conn *smcr_lgr_find_conn(const smcr_lgr *lgr, uint32_t token);
+/* The lgr's connection with this alert token: a look into its token index, which the
+ * receive path and the trace both make (inline: a lookup, no protocol). */
+static inline smcr_conn *smcr_lgr_find_conn(const smcr_lgr *lgr, uint32_t token)
+{
+	for (smcr_conn *c = lgr->token_hash[token % SMCR_TOKEN_BUCKETS]; c; c = c->token_next)
+		if (c->alert_token_local == token)
+			return c;
+	return NULL;
+}
 void smcr_lgr_set_type(smcr_lgr *lgr, smcr_lgr_type t);
 void smcr_lgr_set_type_asym(smcr_lgr *lgr, smcr_lgr_type t, int asym_idx);
 void smcr_lgr_schedule_free(smcr_lgr *lgr);

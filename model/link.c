@@ -11,12 +11,9 @@
 #include "model/buf_int.h"
 #include "model/conn_int.h"
 #include "model/ctx_int.h"
-#include "model/failover_int.h"
 #include "model/lgr_int.h"
 #include "model/list_int.h"
 #include "model/llc_flow_int.h"
-#include "model/llc_keepalive_int.h"
-#include "model/llc_link_int.h"
 #include "model/mem_int.h"
 #include "model/port_int.h"
 #include "model/smcr.h"
@@ -247,37 +244,7 @@ void smcr_link_activate(smcr_link *lnk)
 		smcr_timer_arm(lnk->ctx, &lnk->testlink_timer, lnk->ctx->now + lnk->testlink_time);
 }
 
-void smcr_link_on_testlink_timer(smcr_link *lnk)
-{
-	/* smc_llc_testlink_work() */
-	smcr_ctx *ctx = lnk->ctx;
-	if (!smcr_link_active(lnk))
-		return;
-	if (lnk->testlink_pending) {
-		lnk->testlink_pending = false;
-		smcr_link_down(lnk, SMCR_LINKDOWN_TESTLINK);
-		return;
-	}
-	uint64_t expire = lnk->last_rx + lnk->testlink_time;
-	if (expire > ctx->now) {
-		smcr_timer_arm(ctx, &lnk->testlink_timer, expire);
-		return;
-	}
-	static const uint8_t user_data[16];
-	lnk->testlink_pending = true;
-	smcr_llc_send_test_link(lnk, user_data);
-	smcr_timer_arm(ctx, &lnk->testlink_timer, ctx->now + SMCR_LLC_WAIT_TIME);
-}
-
-void smcr_link_testlink_response(smcr_link *lnk)
-{
-	if (!smcr_link_active(lnk) || !lnk->testlink_pending)
-		return;
-	lnk->testlink_pending = false;
-	smcr_timer_arm(lnk->ctx, &lnk->testlink_timer, lnk->ctx->now + lnk->testlink_time);
-}
-
-static void qp_reset(smcr_link *lnk)
+void smcr_link_qp_reset(smcr_link *lnk)
 {
 	if (!lnk->qp)
 		return;
@@ -293,7 +260,7 @@ void smcr_link_clear(smcr_link *lnk, bool log)
 	smcr_lgr *lgr = lnk->lgr;
 	if (lnk->state == SMCR_LNK_UNUSED)
 		return;
-	smcr_failover_orphans(lnk);
+	ctx->hooks.link_orphans(lnk);
 	if (lnk->state == SMCR_LNK_UNUSED)
 		return;
 	if (log)
@@ -320,7 +287,7 @@ void smcr_link_clear(smcr_link *lnk, bool log)
 	if (hs_on_link)
 		smcr_rtoken_keep_gone(lgr, lnk->idx);
 	smcr_rtoken_clear_link(lgr, lnk->idx);
-	qp_reset(lnk);
+	smcr_link_qp_reset(lnk);
 	if (lnk->qp)
 		ctx->ops->destroy_qp(ctx->tp, lnk->qp);
 	lnk->qp = NULL;
@@ -337,7 +304,6 @@ void smcr_link_clear(smcr_link *lnk, bool log)
 void smcr_link_down(smcr_link *lnk, smcr_linkdown_reason why)
 {
 	smcr_ctx *ctx = lnk->ctx;
-	smcr_lgr *lgr = lnk->lgr;
 	if (lnk->state != SMCR_LNK_ACTIVE && lnk->state != SMCR_LNK_ACTIVATING)
 		return; /* smc_link_downing() */
 	bool was_active = lnk->state == SMCR_LNK_ACTIVE;
@@ -346,43 +312,7 @@ void smcr_link_down(smcr_link *lnk, smcr_linkdown_reason why)
 	smcr_timer_cancel(ctx, &lnk->testlink_timer);
 	lnk->testlink_pending = false;
 	smcr_link_emit(lnk, SMCR_EV_LINK_DOWN, why, 0);
-	if (!lgr->listed || lgr->terminating) {
-		smcr_llc_link_unusable(lnk);
-		return; /* the lgr is ending: its cleanup clears the link */
-	}
-	qp_reset(lnk);
-	/* A link still being set up carries no connections: any other active link, even on
-	 * the same device, keeps the lgr (Linux's smc_link_downing() ignores such a link).
-	 * Only a port error rules out the other links of the port (they go down with it).
-	 * Deviation (docs/deviations.md): Linux's smcr_link_down() passes is_dev_err for any
-	 * cause, so a link whose peer became unreachable (retries exceeded) also ends an lgr
-	 * whose other link starts at the same port, an asymmetric one, while that link works.
-	 * The connections move before an LLC flow waiting on the link learns of its end (in
-	 * Linux the flow runs in another worker once smcr_link_down() is done): the flow
-	 * could go on with a DELETE_LINK it held back, which clears the link. */
-	uint64_t id = lnk->id;
-	smcr_link *to = smcr_switch_conns(lgr, lnk, was_active && why == SMCR_LINKDOWN_PORT_ERROR);
-	uint64_t to_id = to ? to->id : 0;
-	if (smcr_ctx_find_link(ctx, id) == lnk)
-		smcr_llc_link_unusable(lnk);
-	if (!to) {
-		/* no other link: smc_switch_conns() terminated the lgr */
-		smcr_link_clear(lnk, true);
-		return;
-	}
-	if (smcr_ctx_find_link(ctx, to_id) != to || smcr_ctx_find_link(ctx, id) != lnk ||
-	    !lgr->listed || lgr->terminating)
-		return; /* the woken flow deleted the link already, or more */
-	smcr_lgr_set_type(lgr, SMCR_LGR_SINGLE);
-	uint8_t del_link_id = lnk->link_id;
-	if (lgr->role == SMCR_ROLE_SERVER) {
-		smcr_llc_srv_delete_link_local(to, del_link_id);
-		return;
-	}
-	if (lgr->lcl.type != SMCR_FLOW_NONE) {
-		/* another LLC flow is running: wait up to 2 s for it */
-		smcr_llc_add_waiter(lgr, SMCR_FW_CLNT_LINKDOWN, SMCR_LLC_WAIT_TIME, 0, NULL, lnk->id, to->id);
-		return;
-	}
-	smcr_llc_clnt_linkdown_send(lgr, lnk->id, to->id);
+	/* what a failed link sets off (its connections move, the peer is told):
+	 * failover.c, through the hook the face registered */
+	ctx->hooks.link_failed(lnk, why, was_active);
 }

@@ -82,11 +82,13 @@ int smcr_link_ready(smcr_link *lnk); /* INIT, RTR (+ RTS for the server), post r
 int smcr_link_modify_rts(smcr_link *lnk);
 void smcr_link_set_uid(smcr_link *lnk);
 void smcr_link_activate(smcr_link *lnk); /* smc_llc_link_active */
+/* The link is down (Linux smcr_link_down): its state, events, keepalive; what that sets
+ * off for its connections and the lgr runs through ctx->hooks.link_failed (failover.c). */
 void smcr_link_down(smcr_link *lnk, smcr_linkdown_reason why);
+/* Its QP to RESET (pending work flushed). */
+void smcr_link_qp_reset(smcr_link *lnk);
 void smcr_link_clear(smcr_link *lnk, bool log);
 void smcr_link_fill_info(const smcr_link *lnk, smcr_link_info *out);
 void smcr_link_emit(smcr_link *lnk, smcr_event_type type, smcr_linkdown_reason why, uint32_t reason);
-void smcr_link_on_testlink_timer(smcr_link *lnk);
-void smcr_link_testlink_response(smcr_link *lnk);
 
 #endif

@@ -10,7 +10,9 @@
  * delayed event); further ones are dropped. Local initiators wait up to 20 s for the flow.
  *
  * Linux blocks in smc_llc_wait(); here a procedure records its step, arms the flow timer
- * and returns; resume_proc() continues it on a message, a timeout or a failure. */
+ * and returns; resume_proc() continues it on a message, a timeout or a failure. The
+ * procedures and the requests answered at once are run through the context's table
+ * (smcr_llc_handlers), which llc_link.c, llc_rkey.c and llc_keepalive.c register into. */
 #include "model/llc_flow_int.h"
 
 #include <string.h>
@@ -20,14 +22,10 @@
 #include "model/conn_int.h"
 #include "model/ctx_int.h"
 #include "model/decode_err.h"
-#include "model/handshake_int.h"
 #include "model/lgr_int.h"
 #include "model/link_int.h"
 #include "model/list_int.h"
 #include "model/llc.h"
-#include "model/llc_keepalive_int.h"
-#include "model/llc_link_int.h"
-#include "model/llc_rkey_int.h"
 #include "model/mem_int.h"
 #include "model/smcr.h"
 #include "model/smcr_err.h"
@@ -218,34 +216,8 @@ static void resume_proc(smcr_lgr *lgr, smcr_llc_wake why)
 	smcr_llc_flow *f = &lgr->lcl;
 	f->waiting = false;
 	smcr_timer_cancel(lgr->ctx, &lgr->llc_timer);
-	switch (f->proc) {
-	case SMCR_PROC_NONE:
-		break;
-	case SMCR_PROC_CLNT_FIRST:
-		smcr_llc_proc_clnt_first(lgr, why);
-		break;
-	case SMCR_PROC_SRV_FIRST:
-		smcr_llc_proc_srv_first(lgr, why);
-		break;
-	case SMCR_PROC_SRV_ADD:
-		smcr_llc_proc_srv_add(lgr, why);
-		break;
-	case SMCR_PROC_CLNT_ADD:
-		smcr_llc_proc_clnt_add(lgr, why);
-		break;
-	case SMCR_PROC_CLNT_REQ_ADD:
-		smcr_llc_proc_clnt_req_add(lgr, why);
-		break;
-	case SMCR_PROC_SRV_DEL:
-		smcr_llc_proc_srv_del(lgr, why);
-		break;
-	case SMCR_PROC_RKEY:
-		smcr_llc_proc_rkey(lgr, why);
-		break;
-	case SMCR_PROC_DEL_RKEY:
-		smcr_llc_proc_del_rkey(lgr, why);
-		break;
-	}
+	if (f->proc != SMCR_PROC_NONE)
+		lgr->ctx->llc.proc[f->proc](lgr, why);
 }
 
 void smcr_llc_on_timer(smcr_lgr *lgr)
@@ -298,11 +270,11 @@ void smcr_llc_add_waiter(smcr_lgr *lgr, smcr_flow_waiter_kind kind, uint64_t tim
 		if (kind == SMCR_FW_CONN_RKEY) {
 			smcr_conn *c = smcr_ctx_find_conn(lgr->ctx, conn_id);
 			if (c)
-				(c->role == SMCR_ROLE_CLIENT ? smcr_clnt_rkey_done : smcr_srv_rkey_done)(c, SMCR_ERR_NOMEM);
+				smcr_ctx_role(lgr->ctx, c->role)->rkey_done(c, SMCR_ERR_NOMEM);
 		} else if (kind == SMCR_FW_DEL_RKEY) {
-			smcr_buf_unuse_done(lgr, buf);
+			lgr->ctx->hooks.rmb_unused(lgr, buf);
 		} else if (kind == SMCR_FW_CLNT_LINKDOWN) {
-			smcr_llc_clnt_linkdown_send(lgr, link_id, to_link_id);
+			lgr->ctx->llc.clnt_linkdown_send(lgr, link_id, to_link_id);
 		}
 		(void)tmp;
 		return;
@@ -338,13 +310,13 @@ static void start_waiter(smcr_lgr *lgr, smcr_flow_waiter *w)
 		flow_start_local(lgr, SMCR_FLOW_RKEY);
 		f->proc = SMCR_PROC_RKEY;
 		f->conn_id = w->conn_id;
-		smcr_llc_proc_rkey(lgr, SMCR_WAKE_START);
+		lgr->ctx->llc.proc[f->proc](lgr, SMCR_WAKE_START);
 		break;
 	case SMCR_FW_DEL_RKEY:
 		flow_start_local(lgr, SMCR_FLOW_RKEY);
 		f->proc = SMCR_PROC_DEL_RKEY;
 		f->buf = w->buf;
-		smcr_llc_proc_del_rkey(lgr, SMCR_WAKE_START);
+		lgr->ctx->llc.proc[f->proc](lgr, SMCR_WAKE_START);
 		break;
 	case SMCR_FW_FIRST: {
 		smcr_conn *c = smcr_ctx_find_conn(lgr->ctx, w->conn_id);
@@ -353,11 +325,11 @@ static void start_waiter(smcr_lgr *lgr, smcr_flow_waiter *w)
 		f->link_id = c && c->lnk ? c->lnk->id : 0;
 		bool clnt = lgr->role == SMCR_ROLE_CLIENT;
 		f->proc = clnt ? SMCR_PROC_CLNT_FIRST : SMCR_PROC_SRV_FIRST;
-		(clnt ? smcr_llc_proc_clnt_first : smcr_llc_proc_srv_first)(lgr, SMCR_WAKE_START);
+		lgr->ctx->llc.proc[f->proc](lgr, SMCR_WAKE_START);
 		break;
 	}
 	case SMCR_FW_CLNT_LINKDOWN:
-		smcr_llc_clnt_linkdown_send(lgr, w->link_id, w->to_link_id);
+		lgr->ctx->llc.clnt_linkdown_send(lgr, w->link_id, w->to_link_id);
 		break;
 	}
 }
@@ -384,17 +356,17 @@ static void waiter_failed(smcr_lgr *lgr, smcr_flow_waiter *w, int rc)
 		if (!c)
 			break;
 		if (w->kind == SMCR_FW_CONN_RKEY)
-			(c->role == SMCR_ROLE_CLIENT ? smcr_clnt_rkey_done : smcr_srv_rkey_done)(c, rc);
+			smcr_ctx_role(lgr->ctx, c->role)->rkey_done(c, rc);
 		else
-			(c->role == SMCR_ROLE_CLIENT ? smcr_clnt_first_link_done : smcr_srv_first_link_done)(c, SMCR_DECL_INTERR);
+			smcr_ctx_role(lgr->ctx, c->role)->first_link_done(c, SMCR_DECL_INTERR);
 		break;
 	}
 	case SMCR_FW_DEL_RKEY:
-		smcr_buf_unuse_done(lgr, w->buf);
+		lgr->ctx->hooks.rmb_unused(lgr, w->buf);
 		break;
 	case SMCR_FW_CLNT_LINKDOWN:
 		/* waited 2 s: send the DELETE_LINK anyway (smcr_link_down) */
-		smcr_llc_clnt_linkdown_send(lgr, w->link_id, w->to_link_id);
+		lgr->ctx->llc.clnt_linkdown_send(lgr, w->link_id, w->to_link_id);
 		break;
 	}
 }
@@ -470,7 +442,7 @@ static void event_handler(smcr_lgr *lgr, smcr_llc_qentry *q)
 	}
 	switch (q->msg.type) {
 	case SMCR_LLC_TEST_LINK:
-		smcr_llc_send_test_link_resp(lnk, q->raw, q->raw_len);
+		lgr->ctx->llc.test_link_resp(lnk, q->raw, q->raw_len);
 		break;
 	case SMCR_LLC_ADD_LINK:
 		if (!lgr->listed)
@@ -482,7 +454,7 @@ static void event_handler(smcr_lgr *lgr, smcr_llc_qentry *q)
 				if (flow_start(lgr, q)) {
 					f->qentry = NULL;
 					qentry_free(lgr, q);
-					smcr_llc_cli_add_link_invite(lnk);
+					lgr->ctx->llc.cli_add_link_invite(lnk);
 				}
 				return;
 			}
@@ -524,7 +496,7 @@ static void event_handler(smcr_lgr *lgr, smcr_llc_qentry *q)
 		if (flow_start(lgr, q)) {
 			f->qentry = NULL;
 			if (lgr->role == SMCR_ROLE_CLIENT) {
-				smcr_llc_process_cli_delete_link(lgr, q);
+				lgr->ctx->llc.cli_delete_link(lgr, q);
 				smcr_llc_flow_stop(lgr);
 			} else {
 				start_proc(lgr, SMCR_PROC_SRV_DEL, q);
@@ -532,12 +504,12 @@ static void event_handler(smcr_lgr *lgr, smcr_llc_qentry *q)
 		}
 		return;
 	case SMCR_LLC_CONFIRM_RKEY:
-		smcr_llc_rmt_conf_rkey(lgr, q);
+		lgr->ctx->llc.rmt_conf_rkey(lgr, q);
 		break;
 	case SMCR_LLC_CONFIRM_RKEY_CONT:
 		break; /* not used: max 3 links fit into one CONFIRM_RKEY */
 	case SMCR_LLC_DELETE_RKEY:
-		smcr_llc_rmt_delete_rkey(lgr, q);
+		lgr->ctx->llc.rmt_delete_rkey(lgr, q);
 		break;
 	case SMCR_LLC_REQ_ADD_LINK:
 		if (lgr->role == SMCR_ROLE_CLIENT && f->type == SMCR_FLOW_REQ_ADD_LINK &&
@@ -598,7 +570,7 @@ static void rx_response(smcr_lgr *lgr, smcr_llc_qentry *q)
 	case SMCR_LLC_TEST_LINK: {
 		smcr_link *l = smcr_ctx_find_link(lgr->ctx, q->link_id);
 		if (l)
-			smcr_link_testlink_response(l);
+			lgr->ctx->llc.test_link_answered(l);
 		break;
 	}
 	case SMCR_LLC_ADD_LINK:

@@ -75,6 +75,22 @@ typedef struct smcr_llc_flow {
 	int rc;
 } smcr_llc_flow;
 
+/* What the flow engine runs, by name nowhere in it (Linux calls these directly from
+ * smc_llc_event_handler and its flows): the procedures by smcr_llc_proc, and the handlers
+ * of requests answered at once. llc_link.c, llc_rkey.c and llc_keepalive.c register their
+ * own into the context's table (smcr_llc_link_register and its kin, called by the face);
+ * a TEST_LINK response goes to the link's keepalive (link.c). */
+typedef struct smcr_llc_handlers {
+	void (*proc[SMCR_PROC_DEL_RKEY + 1])(smcr_lgr *lgr, smcr_llc_wake why);
+	void (*cli_add_link_invite)(smcr_link *lnk);                /* client, a local ADD_LINK */
+	void (*cli_delete_link)(smcr_lgr *lgr, smcr_llc_qentry *q); /* client, a DELETE_LINK request */
+	void (*clnt_linkdown_send)(smcr_lgr *lgr, uint64_t link_id, uint64_t to_link_id);
+	void (*rmt_conf_rkey)(smcr_lgr *lgr, smcr_llc_qentry *q);
+	void (*rmt_delete_rkey)(smcr_lgr *lgr, smcr_llc_qentry *q);
+	int (*test_link_resp)(smcr_link *lnk, const uint8_t *req, uint32_t len);
+	void (*test_link_answered)(smcr_link *lnk);
+} smcr_llc_handlers;
+
 /* A local initiator waiting for the flow slot (smc_llc_flow_initiate). */
 typedef enum smcr_flow_waiter_kind {
 	SMCR_FW_CONN_RKEY = 1, /* a connection's CONFIRM_RKEY (handshake) */

@@ -347,10 +347,7 @@ static step_next first_done(smcr_lgr *lgr, uint32_t rc)
 	smcr_conn *c = smcr_ctx_find_conn(ctx, conn_id);
 	if (!c)
 		return STEP_STOP;
-	if (role == SMCR_ROLE_CLIENT)
-		smcr_clnt_first_link_done(c, rc);
-	else
-		smcr_srv_first_link_done(c, rc);
+	smcr_ctx_role(ctx, role)->first_link_done(c, rc);
 	return STEP_STOP;
 }
 
@@ -1083,4 +1080,17 @@ void smcr_llc_proc_srv_del(smcr_lgr *lgr, smcr_llc_wake why)
 		}
 		why = SMCR_WAKE_MSG;
 	} while (next == STEP_GO_ON);
+}
+
+void smcr_llc_link_register(smcr_llc_handlers *h)
+{
+	h->proc[SMCR_PROC_CLNT_FIRST] = smcr_llc_proc_clnt_first;
+	h->proc[SMCR_PROC_SRV_FIRST] = smcr_llc_proc_srv_first;
+	h->proc[SMCR_PROC_SRV_ADD] = smcr_llc_proc_srv_add;
+	h->proc[SMCR_PROC_CLNT_ADD] = smcr_llc_proc_clnt_add;
+	h->proc[SMCR_PROC_CLNT_REQ_ADD] = smcr_llc_proc_clnt_req_add;
+	h->proc[SMCR_PROC_SRV_DEL] = smcr_llc_proc_srv_del;
+	h->cli_add_link_invite = smcr_llc_cli_add_link_invite;
+	h->cli_delete_link = smcr_llc_process_cli_delete_link;
+	h->clnt_linkdown_send = smcr_llc_clnt_linkdown_send;
 }

@@ -26,5 +26,7 @@ void smcr_llc_srv_delete_link_local(smcr_link *lnk, uint8_t del_link_id);
 void smcr_llc_cli_add_link_invite(smcr_link *lnk);
 /* Client link down: DELETE_LINK for link_id on to_link_id, then clear the link. */
 void smcr_llc_clnt_linkdown_send(smcr_lgr *lgr, uint64_t link_id, uint64_t to_link_id);
+/* The procedures and request handlers above, into the flow engine's table. */
+void smcr_llc_link_register(smcr_llc_handlers *h);
 
 #endif

@@ -40,10 +40,7 @@ static void rkey_done(smcr_lgr *lgr, int rc)
 	smcr_conn *c = smcr_ctx_find_conn(ctx, conn_id);
 	if (!c)
 		return;
-	if (c->role == SMCR_ROLE_CLIENT)
-		smcr_clnt_rkey_done(c, rc);
-	else
-		smcr_srv_rkey_done(c, rc);
+	smcr_ctx_role(ctx, c->role)->rkey_done(c, rc);
 }
 
 static int send_confirm_rkey(smcr_lgr *lgr, smcr_link *send_link, smcr_buf *rmb)
@@ -195,4 +192,17 @@ void smcr_llc_rmt_delete_rkey(smcr_lgr *lgr, smcr_llc_qentry *q)
 	}
 	m.flags |= SMCR_LLC_FLAG_RESP;
 	smcr_llc_send(link, &m);
+}
+
+void smcr_llc_rkey_register(smcr_llc_handlers *h)
+{
+	h->proc[SMCR_PROC_RKEY] = smcr_llc_proc_rkey;
+	h->proc[SMCR_PROC_DEL_RKEY] = smcr_llc_proc_del_rkey;
+	h->rmt_conf_rkey = smcr_llc_rmt_conf_rkey;
+	h->rmt_delete_rkey = smcr_llc_rmt_delete_rkey;
+}
+
+void smcr_llc_delete_rkey_later(smcr_lgr *lgr, smcr_buf *rmb)
+{
+	smcr_llc_add_waiter(lgr, SMCR_FW_DEL_RKEY, SMCR_LLC_FLOW_WAIT_TIME, 0, rmb, 0, 0);
 }

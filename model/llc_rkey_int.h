@@ -11,5 +11,10 @@ void smcr_llc_proc_rkey(smcr_lgr *lgr, smcr_llc_wake why);
 void smcr_llc_proc_del_rkey(smcr_lgr *lgr, smcr_llc_wake why);
 void smcr_llc_rmt_conf_rkey(smcr_lgr *lgr, smcr_llc_qentry *q);
 void smcr_llc_rmt_delete_rkey(smcr_lgr *lgr, smcr_llc_qentry *q);
+/* An RMB whose connection ended: DELETE_RKEY at the peer before it is reused, once the
+ * LLC flow is free (buf.c, through ctx->hooks). */
+void smcr_llc_delete_rkey_later(smcr_lgr *lgr, smcr_buf *rmb);
+/* The above, into the flow engine's table. */
+void smcr_llc_rkey_register(smcr_llc_handlers *h);
 
 #endif

@@ -1,16 +1,15 @@
-/* The context: one TCP/IP stack's SMC-R world (Linux: one network namespace). Settings,
- * ports and system id, the timer and completion entry points, the registry of live links
- * for completion routing, events and counters.
- *
- * Every public entry point brackets its work with smcr_ctx_enter()/_leave(): objects that
- * end during a call are unlinked at once but freed only when the outermost call returns,
- * so callbacks may call back into the core without pulling memory from under a caller. */
+/* The core's public face for a context: one TCP/IP stack's SMC-R world (Linux: one network
+ * namespace). Making and freeing it (and registering the hooks through which its lower
+ * files reach the ones above them), settings, ports and system id, the timer, completion
+ * and port-event entry points, introspection and counters. The services every file of the
+ * core uses (enter/leave, events, lookups by id) are the context's own: model/ctx.c. */
 #include "model/ctx_int.h"
 
 #include <string.h>
 
 #include "model/close_int.h"
 #include "model/conn_int.h"
+#include "model/failover_int.h"
 #include "model/handshake_int.h"
 #include "model/index_int.h"
 #include "model/lgr_int.h"
@@ -18,12 +17,16 @@
 #include "model/list_int.h"
 #include "model/llc.h"
 #include "model/llc_flow_int.h"
+#include "model/llc_keepalive_int.h"
 #include "model/llc_link_int.h"
+#include "model/llc_rkey_int.h"
 #include "model/mem_int.h"
+#include "model/rx_int.h"
 #include "model/smcr.h"
 #include "model/smcr_err.h"
 #include "model/smcr_transport.h"
 #include "model/timer_int.h"
+#include "model/tx_int.h"
 #include "model/wr_int.h"
 
 void smcr_settings_default(smcr_settings *s)
@@ -64,6 +67,32 @@ static int check_settings(const smcr_settings *s)
 	return 0;
 }
 
+static void conn_reap(smcr_list *node) { smcr_conn_reap(SMCR_CONTAINER_OF(node, smcr_conn, node)); }
+static void lgr_free(smcr_list *node) { smcr_lgr_free_now(SMCR_CONTAINER_OF(node, smcr_lgr, node)); }
+
+/* The hooks through which the core's lower files reach the ones above them
+ * (model/ctx_int.h). */
+static void register_hooks(smcr_ctx *ctx)
+{
+	ctx->hooks.conn_reap = conn_reap;
+	ctx->hooks.lgr_free = lgr_free;
+	ctx->hooks.rx_cdc = smcr_cdc_rx;
+	ctx->hooks.rx_llc = smcr_llc_rx;
+	ctx->hooks.cdc_sent = smcr_cdc_tx_done;
+	ctx->hooks.lgr_term_sent = smcr_lgr_term_send_result;
+	ctx->hooks.slot_free = smcr_tx_slot_available;
+	ctx->hooks.link_down = smcr_link_down;
+	ctx->hooks.link_failed = smcr_failover_link_down;
+	ctx->hooks.link_orphans = smcr_failover_orphans;
+	ctx->hooks.rmb_delete_rkey = smcr_llc_delete_rkey_later;
+	ctx->hooks.rmb_unused = smcr_buf_unuse_done;
+	smcr_llc_link_register(&ctx->llc);
+	smcr_llc_rkey_register(&ctx->llc);
+	smcr_llc_keepalive_register(&ctx->llc);
+	ctx->roles[SMCR_ROLE_CLIENT] = &smcr_hs_client;
+	ctx->roles[SMCR_ROLE_SERVER] = &smcr_hs_server;
+}
+
 int smcr_ctx_new(smcr_ctx **out, const smcr_settings *settings, const smcr_callbacks *cb,
                  void *user, const smcr_transport_ops *ops, void *tp, const smcr_mem *mem,
                  uint64_t now)
@@ -99,6 +128,7 @@ int smcr_ctx_new(smcr_ctx **out, const smcr_settings *settings, const smcr_callb
 	smcr_list_init(&ctx->reap_links);
 	smcr_list_init(&ctx->srv_lock_waiters);
 	smcr_list_init(&ctx->clnt_lock_waiters);
+	register_hooks(ctx);
 	/* Linux draws the system id's 2 random bytes once; alert tokens count up from a
 	 * start value (Linux: from boot, here a random one so hosts differ). */
 	ctx->cb.rand(ctx->user, ctx->system_id_rnd, sizeof(ctx->system_id_rnd));
@@ -155,87 +185,6 @@ void smcr_ctx_free(smcr_ctx *ctx)
 	smcr_free(&boot, ctx);
 }
 
-void smcr_ctx_enter(smcr_ctx *ctx, uint64_t now)
-{
-	if (now > ctx->now)
-		ctx->now = now;
-	ctx->depth++;
-}
-
-void smcr_ctx_leave(smcr_ctx *ctx)
-{
-	if (--ctx->depth > 0)
-		return;
-	ctx->depth++; /* reaping may call back into the core */
-	while (!smcr_list_empty(&ctx->reap_conns)) {
-		smcr_conn *c = SMCR_CONTAINER_OF(ctx->reap_conns.next, smcr_conn, node);
-		smcr_conn_reap(c);
-	}
-	while (!smcr_list_empty(&ctx->reap_lgrs)) {
-		smcr_lgr *lgr = SMCR_CONTAINER_OF(ctx->reap_lgrs.next, smcr_lgr, node);
-		smcr_list_del(&lgr->node);
-		smcr_lgr_free_now(lgr);
-	}
-	while (!smcr_list_empty(&ctx->reap_links)) {
-		smcr_link *l = SMCR_CONTAINER_OF(ctx->reap_links.next, smcr_link, reap_node);
-		smcr_list_del(&l->reap_node);
-		smcr_timer_reserve(ctx, -2);
-		smcr_free(ctx, l);
-	}
-	ctx->depth--;
-}
-
-void smcr_rand(smcr_ctx *ctx, void *dst, size_t len) { ctx->cb.rand(ctx->user, dst, len); }
-
-void smcr_emit(smcr_ctx *ctx, const smcr_event *ev)
-{
-	if (ctx->cb.event)
-		ctx->cb.event(ctx->user, ev);
-}
-
-void smcr_emit_simple(smcr_ctx *ctx, smcr_event_type type, uint64_t lgr_id, uint64_t conn_id,
-                      uint32_t reason, const char *text)
-{
-	smcr_event ev;
-	memset(&ev, 0, sizeof(ev));
-	ev.type = type;
-	ev.lgr_id = lgr_id;
-	ev.conn_id = conn_id;
-	ev.reason = reason;
-	ev.text = text;
-	smcr_emit(ctx, &ev);
-}
-
-const char *smcr_linkdown_reason_text(smcr_linkdown_reason r)
-{
-	switch (r) {
-	case SMCR_LINKDOWN_NONE: return "none";
-	case SMCR_LINKDOWN_WC_ERROR: return "work completion error";
-	case SMCR_LINKDOWN_QP_FATAL: return "QP fatal error";
-	case SMCR_LINKDOWN_PORT_ERROR: return "port error";
-	case SMCR_LINKDOWN_TESTLINK: return "TEST_LINK timeout";
-	case SMCR_LINKDOWN_SLOT_TIMEOUT: return "send slot timeout";
-	case SMCR_LINKDOWN_PEER_DELETE: return "deleted by peer";
-	case SMCR_LINKDOWN_ADD_FAILED: return "link setup failed";
-	case SMCR_LINKDOWN_LGR_END: return "link group ended";
-	case SMCR_LINKDOWN_LOCAL: return "local request";
-	case SMCR_LINKDOWN_ASYM_UNNEEDED: return "asymmetric link no longer needed";
-	}
-	return "unknown";
-}
-
-const char *smcr_lgr_end_text(smcr_lgr_end e)
-{
-	switch (e) {
-	case SMCR_LGR_END_NONE: return "ended";
-	case SMCR_LGR_END_ABNORMAL: return "terminated abnormally";
-	case SMCR_LGR_END_PEER_ABNORMAL: return "terminated by the peer";
-	case SMCR_LGR_END_PEER_ORDERLY: return "ended by the peer (orderly)";
-	case SMCR_LGR_END_IDLE: return "ended when idle (orderly)";
-	}
-	return "ended";
-}
-
 /* Ports -------------------------------------------------------------------------------- */
 
 static void set_system_id(smcr_ctx *ctx)
@@ -280,67 +229,6 @@ const smcr_port_desc *smcr_ctx_port(const smcr_ctx *ctx, uint32_t port_index)
 
 const uint8_t *smcr_ctx_system_id(const smcr_ctx *ctx) { return ctx->system_id; }
 
-/* Live links by id --------------------------------------------------------------------- */
-
-static int64_t link_slot(const smcr_ctx *ctx, uint64_t id)
-{
-	uint32_t lo = 0, hi = ctx->n_links;
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-		if (ctx->links[mid]->id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < ctx->n_links && ctx->links[lo]->id == id ? (int64_t)lo : -1 - (int64_t)lo;
-}
-
-smcr_link *smcr_ctx_find_link(const smcr_ctx *ctx, uint64_t id)
-{
-	if (!id)
-		return NULL;
-	int64_t s = link_slot(ctx, id);
-	return s >= 0 ? ctx->links[s] : NULL;
-}
-
-int smcr_ctx_register_link(smcr_ctx *ctx, smcr_link *lnk)
-{
-	if (ctx->n_links == ctx->links_cap) {
-		uint32_t cap = ctx->links_cap ? ctx->links_cap * 2 : 16;
-		smcr_link **v = smcr_alloc(ctx, cap * sizeof(*v));
-		if (!v)
-			return SMCR_ERR_NOMEM;
-		if (ctx->n_links)
-			memcpy(v, ctx->links, ctx->n_links * sizeof(*v));
-		smcr_free(ctx, ctx->links);
-		ctx->links = v;
-		ctx->links_cap = cap;
-	}
-	/* ids grow, so appending keeps the vector sorted */
-	ctx->links[ctx->n_links++] = lnk;
-	return 0;
-}
-
-void smcr_ctx_unregister_link(smcr_ctx *ctx, smcr_link *lnk)
-{
-	int64_t s = link_slot(ctx, lnk->id);
-	if (s < 0)
-		return;
-	memmove(&ctx->links[s], &ctx->links[s + 1], (ctx->n_links - (uint32_t)s - 1) * sizeof(*ctx->links));
-	ctx->n_links--;
-}
-
-smcr_conn *smcr_ctx_find_conn(const smcr_ctx *ctx, uint64_t id)
-{
-	if (!id)
-		return NULL;
-	smcr_index_node *n = smcr_index_find(&ctx->conns_by_id, id);
-	if (!n)
-		return NULL;
-	smcr_conn *c = SMCR_CONTAINER_OF(n, smcr_conn, id_node);
-	return c->dead ? NULL : c;
-}
-
 /* Timers ------------------------------------------------------------------------------- */
 
 uint64_t smcr_ctx_next_expiry(const smcr_ctx *ctx) { return smcr_timer_next(ctx); }
@@ -368,7 +256,7 @@ static void dispatch_timer(smcr_ctx *ctx, smcr_timer *t)
 		smcr_lgr_on_term_timer(t->obj);
 		break;
 	case SMCR_TMR_LINK_TESTLINK:
-		smcr_link_on_testlink_timer(t->obj);
+		smcr_llc_testlink_timer(t->obj);
 		break;
 	case SMCR_TMR_LINK_SLOT:
 		smcr_wr_on_slot_timer(t->obj);
@@ -582,32 +470,6 @@ int smcr_ctx_link_info(const smcr_ctx *ctx, uint64_t link_id, smcr_link_info *ou
 		return SMCR_ERR_NOTFOUND;
 	smcr_link_fill_info(l, out);
 	return 0;
-}
-
-static void fback_count(smcr_fback_count *arr, uint32_t code)
-{
-	for (int i = 0; i < SMCR_MAX_FBACK_RSN; i++) {
-		if (arr[i].code == code) {
-			arr[i].count++;
-			return;
-		}
-		if (!arr[i].code) {
-			arr[i].code = code;
-			arr[i].count = 1;
-			return;
-		}
-	}
-}
-
-void smcr_stat_fallback(smcr_ctx *ctx, smcr_role role, uint32_t reason)
-{
-	if (role == SMCR_ROLE_SERVER) {
-		ctx->stats.srv_fback++;
-		fback_count(ctx->stats.srv_fback_rsn, reason);
-	} else {
-		ctx->stats.clnt_fback++;
-		fback_count(ctx->stats.clnt_fback_rsn, reason);
-	}
 }
 
 void smcr_ctx_get_stats(const smcr_ctx *ctx, smcr_stats *out)

@@ -1,5 +1,6 @@
 /* Work requests of a link (Linux smc_wr.c): send slots, receive buffers, wr_id encoding and
- * the completion demultiplexer.
+ * the completion demultiplexer, which hands what completed to the handlers registered in
+ * ctx->hooks (CDC and LLC receivers, the CDC sender, the lgr's end, the link's failure).
  *
  * Every link has `send_wr` 48-byte send slots (LLC and CDC messages, one SEND each) plus
  * one 8192-byte slot for long SMC-Rv2 LLC messages, and `recv_wr` receive buffers (48
@@ -19,15 +20,12 @@
 #include "model/link_int.h"
 #include "model/list_int.h"
 #include "model/llc.h"
-#include "model/llc_flow_int.h"
 #include "model/mem_int.h"
-#include "model/rx_int.h"
 #include "model/smcr.h"
 #include "model/smcr_err.h"
 #include "model/smcr_transport.h"
 #include "model/timer_int.h"
 #include "model/trace_int.h"
-#include "model/tx_int.h"
 
 #define SMCR_WR_BUF_SIZE 48
 #define SMCR_WR_BUF_V2_SIZE 8192
@@ -173,7 +171,7 @@ int smcr_wr_send_slot(smcr_link *lnk, smcr_send_slot *s, uint32_t len)
 	wr.sg_list[0].lkey = lnk->tx_mr_info.lkey;
 	if (!lnk->qp || ctx->ops->post_send(ctx->tp, lnk->qp, &wr)) {
 		smcr_wr_put_slot(lnk, s);
-		smcr_link_down(lnk, SMCR_LINKDOWN_WC_ERROR);
+		lnk->ctx->hooks.link_down(lnk, SMCR_LINKDOWN_WC_ERROR);
 		return SMCR_ERR_TRANSPORT;
 	}
 	lnk->ops_out++;
@@ -198,7 +196,7 @@ int smcr_wr_post_write(smcr_link *lnk, const smcr_sge *sges, uint32_t n, uint64_
 	wr.remote_addr = raddr;
 	wr.rkey = rkey;
 	if (!lnk->qp || ctx->ops->post_send(ctx->tp, lnk->qp, &wr)) {
-		smcr_link_down(lnk, SMCR_LINKDOWN_WC_ERROR);
+		lnk->ctx->hooks.link_down(lnk, SMCR_LINKDOWN_WC_ERROR);
 		return SMCR_ERR_TRANSPORT;
 	}
 	lnk->ops_out++;
@@ -298,7 +296,7 @@ static void wake_waiters(smcr_link *lnk)
 	       lnk->slots_busy < lnk->n_slots && smcr_link_sendable(lnk)) {
 		smcr_conn *c = SMCR_CONTAINER_OF(lnk->slot_waiters.next, smcr_conn, slot_node);
 		smcr_wr_unwait(c);
-		smcr_tx_slot_available(c);
+		ctx->hooks.slot_free(c);
 		if (smcr_ctx_find_link(ctx, id) != lnk)
 			return;
 	}
@@ -310,7 +308,7 @@ void smcr_wr_on_slot_timer(smcr_link *lnk)
 {
 	if (smcr_list_empty(&lnk->llc_outq) && smcr_list_empty(&lnk->slot_waiters))
 		return;
-	smcr_link_down(lnk, SMCR_LINKDOWN_SLOT_TIMEOUT);
+	lnk->ctx->hooks.link_down(lnk, SMCR_LINKDOWN_SLOT_TIMEOUT);
 }
 
 void smcr_wr_dismiss_conn(smcr_conn *conn)
@@ -346,16 +344,16 @@ static void send_done(smcr_link *lnk, const smcr_wc *wc)
 		/* the failover (or the lgr's end) takes care of the connection: this CDC's
 		 * count was reset when it moved, and it may already have others in flight */
 		copy.conn_id = 0;
-		smcr_link_down(lnk, SMCR_LINKDOWN_WC_ERROR);
+		lnk->ctx->hooks.link_down(lnk, SMCR_LINKDOWN_WC_ERROR);
 	}
 	if (copy.kind == SMCR_SLOT_CDC) {
 		if (lnk->cdc_out < UINT64_MAX)
 			lnk->cdc_out++;
-		smcr_cdc_tx_done(lnk, &copy, ok && lnk->state != SMCR_LNK_INACTIVE);
+		lgr->ctx->hooks.cdc_sent(lnk, &copy, ok && lnk->state != SMCR_LNK_INACTIVE);
 	}
 	/* the waiter of an ending lgr's DELETE_LINK ALL is done whatever the status */
 	if (copy.notify_lgr && lgr->term_wait_link == id)
-		smcr_lgr_term_send_result(lgr, true);
+		lgr->ctx->hooks.lgr_term_sent(lgr, true);
 	lnk = smcr_ctx_find_link(lgr->ctx, id);
 	if (lnk && lnk->slots)
 		wake_waiters(lnk);
@@ -370,7 +368,7 @@ static void recv_done(smcr_link *lnk, const smcr_wc *wc)
 	if (wc->status != SMCR_WC_SUCCESS) {
 		if (wc->status == SMCR_WC_RETRY_EXC_ERR || wc->status == SMCR_WC_RNR_RETRY_EXC_ERR ||
 		    wc->status == SMCR_WC_WR_FLUSH_ERR)
-			smcr_link_down(lnk, SMCR_LINKDOWN_WC_ERROR);
+			lnk->ctx->hooks.link_down(lnk, SMCR_LINKDOWN_WC_ERROR);
 		else if (smcr_link_usable(lnk))
 			post_recv(lnk, idx);
 		return;
@@ -395,10 +393,10 @@ static void recv_done(smcr_link *lnk, const smcr_wc *wc)
 	smcr_trace_wr(lnk, len >= 1 && msg[0] == SMCR_CDC_TYPE ? SMCR_TRACE_CDC : SMCR_TRACE_LLC, false, 0, msg, len);
 	if (len >= 1 && msg[0] == SMCR_CDC_TYPE) {
 		lnk->cdc_in++;
-		smcr_cdc_rx(lnk, msg, len);
+		ctx->hooks.rx_cdc(lnk, msg, len);
 	} else {
 		lnk->llc_in++;
-		smcr_llc_rx(lnk, msg, len);
+		ctx->hooks.rx_llc(lnk, msg, len);
 	}
 	if (msg != small)
 		smcr_free(ctx, msg);
@@ -416,7 +414,7 @@ int smcr_wr_on_completion(smcr_ctx *ctx, const smcr_wc *wc)
 		break;
 	case SMCR_WRID_KIND_WRITE:
 		if (wc->status != SMCR_WC_SUCCESS)
-			smcr_link_down(lnk, SMCR_LINKDOWN_WC_ERROR);
+			lnk->ctx->hooks.link_down(lnk, SMCR_LINKDOWN_WC_ERROR);
 		break;
 	case SMCR_WRID_KIND_RECV:
 		recv_done(lnk, wc);

@@ -6,6 +6,7 @@
 #    others (shared adapters: frames between other stacks' VFs are left out);
 #  - --pcap-taps both: each frame once per access port it crosses;
 #  - the same run twice writes the same bytes.
+# slow test: about 13 s
 set -eu
 . tests/lib.sh
 

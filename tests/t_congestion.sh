@@ -4,6 +4,7 @@
 # their text and JSON reports; PFC frames in a capture decode in tshark as MAC Control
 # CBFC (PFC) pauses with no malformed frame, with both XOFF and XON; CE-marked frames
 # keep a good IPv4 checksum; `bench incast` prints its figures and rejects bad options.
+# slow test: about 9 s
 set -eu
 . tests/lib.sh
 dir=$(mktemp -d)

@@ -1,5 +1,5 @@
 # Wireshark as the judge of DCQCN on the wire: a capture of the bottleneck of two RoCE v2
-# flows (sim/rdma/testbed_bottleneck.h, `smcr-sim debug dcqcn-pcap`) holds ECT(0) data,
+# flows (sim/testbed/testbed_bottleneck.h, `smcr-sim debug dcqcn-pcap`) holds ECT(0) data,
 # frames the bottleneck marked CE and the receivers' CNPs. Every frame decodes as
 # InfiniBand, none is malformed or carries an expert warning, IPv4 checksums are right
 # (also after marking), and the CNPs have the Annex A17.9.3 shape: BTH opcode 0x81, BECN

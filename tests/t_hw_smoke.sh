@@ -2,6 +2,7 @@
 # verbs_selftest loop with 8 MiB (SENDs, RDMA WRITE verified, error mapping, port events)
 # and scenarios/two-stacks.scn with --real-hw on rxe0. About 15 s under TCG. Skips (exit 77) with the reason when the VM's Debian packages are
 # missing and cannot be installed here, or SMCR_HW_SMOKE=0. The full run: make check-hw.
+# slow test: about 12 s (a VM under TCG)
 set -u
 if [ "${SMCR_HW_SMOKE:-1}" = 0 ]; then
 	echo "SKIP: SMCR_HW_SMOKE=0"

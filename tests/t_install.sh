@@ -9,7 +9,9 @@ command -v pkg-config >/dev/null || { echo "pkg-config is not installed"; exit 7
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 R=$TMP/root
-make -s --no-print-directory BUILD="$BUILD" install DESTDIR="$R" PREFIX=/usr >"$TMP/make.log" 2>&1 ||
+# the binary as built (-o): other tests run it meanwhile (run-tests -j), so this make must
+# not link it again, as it would where the tree changed since (git describe --dirty)
+make -s --no-print-directory BUILD="$BUILD" -o "$BUILD/smcr-sim" install DESTDIR="$R" PREFIX=/usr >"$TMP/make.log" 2>&1 ||
 	{ tail -20 "$TMP/make.log" >&2; fail "make install failed"; }
 for f in bin/smcr-sim lib/libsmcr-model.a lib/libsmcr-model.so lib/pkgconfig/smcr-model.pc \
 	include/smcr/smcr.h include/smcr/smcr_transport.h include/smcr/smcr_err.h include/smcr/clc.h \

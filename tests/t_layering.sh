@@ -1,7 +1,9 @@
 # The layering of the tree.
 #  - sim/ is a folder per subsystem, no source directly under sim/; the folders form the
 #    DAG of sim/layers.txt (a folder includes only folders listed before it there, and
-#    only the model/ headers its line names); docs/architecture.md shows the same table.
+#    only the model/ headers its line names), and every folder a line names is one its
+#    files include (no unused edge); docs/architecture.md shows the same table, and its
+#    picture of floors puts every folder above the folders it uses.
 #  - Outside model/, only model's public headers are included (its private ones are its own;
 #    the index's unit test is the one exception).
 #  - Only the verbs transport includes <infiniband/verbs.h>; only the real-time driver reads
@@ -57,10 +59,36 @@ for f in sim/*/*.[ch]; do
 	done
 done
 
+# every edge of the table is used: some file of the folder includes the folder it names
+while IFS= read -r line; do
+	case "$line" in ''|'#'*) continue ;; esac
+	dir=${line%%:*}
+	rest=${line#*:}
+	for d in ${rest%%|*}; do
+		grep -qs "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"sim/$d/" sim/"$dir"/*.[ch] ||
+			{ echo "$rules: $dir may include $d, but none of its files does (an unused edge: drop it)" >&2; bad=1; }
+	done
+done <"$rules"
+
+# the picture of floors in docs/architecture.md: every sim/ folder on one floor, above
+# every folder it may include
+floors=$(sed -n 's/^floor \([0-9]*\) \{1,\}\(.*\)$/\1 \2/p' docs/architecture.md)
+floor_of() { echo "$floors" | awk -v d="$1" '{ for (i = 2; i <= NF; i++) if ($i == d) print $1 }'; }
+for d in sim/*/; do
+	d=${d#sim/}; d=${d%/}
+	f=$(floor_of "$d")
+	[ "$(echo "$f" | grep -c .)" = 1 ] || { echo "docs/architecture.md: sim/$d/ is on floors '$f' of the picture (one wanted)" >&2; bad=1; continue; }
+	rest=$(rule_of "$d"); rest=${rest#*:}
+	for dep in ${rest%%|*}; do
+		g=$(floor_of "$dep")
+		[ -n "$g" ] && [ "$g" -lt "$f" ] || { echo "docs/architecture.md: $d (floor $f) uses $dep (floor ${g:-none}): not below it" >&2; bad=1; }
+	done
+done
+
 # model's private headers stay in model/, but for the unit test of the core's hash index:
 # a data structure with no protocol in front of it to be tested through
 private_ok='tests/test_index.c:index_int'
-for f in tools/*.[ch] tests/*.c tests/support/*.[ch] tests/hw/*.c tests/interop/*.c tests/wireshark/*.c fuzz/*.[ch] fuzz/common/*.[ch]; do
+for f in tools/*.[ch] $(find tests -name '*.[ch]' | LC_ALL=C sort) fuzz/*.[ch] fuzz/common/*.[ch]; do
 	[ -f "$f" ] || continue
 	for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"model\/\([^"]*\)\.h".*/\1/p' "$f"); do
 		case " $private_ok " in *" $f:$inc "*) continue ;; esac
@@ -85,7 +113,7 @@ while IFS= read -r l; do
 	grep -qxF "$l" "$BUILD/layers.doc" || { echo "docs/architecture.md lacks the rule line: $l" >&2; bad=1; }
 done <"$BUILD/layers.rules"
 
-src="model/*.[ch] sim/*/*.[ch] tools/*.[ch] tests/*.c tests/support/*.[ch] tests/hw/*.c"
+src="model/*.[ch] sim/*/*.[ch] tools/*.[ch] $(find tests -name '*.[ch]' ! -path 'tests/interop/*' | LC_ALL=C sort)"
 verbs=$(grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*<infiniband/' $src || true)
 if [ "$verbs" != "sim/rdma/verbs_transport.c" ]; then
 	echo "files including <infiniband/...>: $verbs (only sim/rdma/verbs_transport.c may)" >&2

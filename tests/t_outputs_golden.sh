@@ -3,6 +3,7 @@
 # tests/data/outputs.sha256 records. A change meant to keep behaviour keeps this list; a
 # change meant to alter an output regenerates it (tools/outputs-digest build/smcr-sim >
 # tests/data/outputs.sha256) and says in its commit which lines moved and why.
+# slow test: about 40 s
 set -eu
 . tests/lib.sh
 tools/outputs-digest "$SMCR_SIM" >"$BUILD/outputs.sha256"

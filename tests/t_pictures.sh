@@ -2,6 +2,7 @@
 # run) and the links' timeline (run) are well-formed SVG with the elements the scenario
 # calls for; the same input draws the same bytes; watching a run for pictures leaves its
 # output alone; and docs/pictures/*.svg are what `make pictures` draws today.
+# slow test: about 15 s
 set -eu
 . tests/lib.sh
 python3 -c 'import xml.etree.ElementTree' 2>/dev/null || { echo "no python3 here to parse the SVG"; exit 77; }

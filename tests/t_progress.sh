@@ -3,6 +3,7 @@
 # stderr is not a terminal (a pipe, a file: captured output stays byte-stable), and -q
 # silences it. The terminal is script(1)'s pseudo-terminal; scale-10k.scn at 2,500 stacks
 # runs long enough (5 s or more of CPU) for lines to appear after the first 2 s.
+# slow test: about 12 s
 set -eu
 . tests/lib.sh
 command -v script >/dev/null || { echo "script (util-linux) is not installed: no terminal to test on"; exit 77; }

@@ -32,6 +32,7 @@
 # that port; and tshark 4.0 has no --disable-protocol ALL. The two scenarios with about a million frames are
 # captured with a 256-byte snap length (RDMA WRITE payloads cut; the test checks that no
 # other frame is cut) to keep the files small.
+# slow test: about 50 s
 set -eu
 . tests/lib.sh
 
@@ -84,12 +85,11 @@ judge() {
 	# shellcheck disable=SC2086
 	"$SMCR_SIM" run --pcap "$pcap" $snap "$f" >"$T/run.out" 2>&1 || fail "$f: run exited $?"
 	# one tshark pass: number|clc|llc|malformed|severities|IB opcode|RoCE?|cut?|sender|OS types
-	tshark -n -o tcp.try_heuristic_first:TRUE -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
- -o tcp.check_checksum:TRUE \
-		-r "$pcap" -T fields -E separator='|' \
-		-e frame.number -e smc.clc_msg -e smc.llc_msg -e _ws.malformed \
-		-e _ws.expert.severity -e infiniband.bth.opcode -e eth.type -e udp.dstport -e frame.len \
-		-e frame.cap_len -e ip.src -e smc.accept.os.type -e smc.confirm.os.type -e smc.decline.os.type \
+	tshark_fields "$pcap" -n -o tcp.try_heuristic_first:TRUE -o ip.check_checksum:TRUE \
+		-o udp.check_checksum:TRUE -o tcp.check_checksum:TRUE -- \
+		frame.number smc.clc_msg smc.llc_msg _ws.malformed \
+		_ws.expert.severity infiniband.bth.opcode eth.type udp.dstport frame.len \
+		frame.cap_len ip.src smc.accept.os.type smc.confirm.os.type smc.decline.os.type \
 		>"$T/ts" 2>"$T/ts.err" || fail "$n: tshark failed: $(head -3 "$T/ts.err")"
 	"$SMCR_SIM" debug frames "$pcap" >"$T/frames"
 	"$SMCR_SIM" replay --messages "$pcap" >"$T/msgs" 2>"$T/msgs.err" ||

@@ -4,6 +4,7 @@
 # be byte for byte those of one process, and a resubmission continues from the result file.
 # Needs root (slurmd) and Debian's slurm-wlm (tools/install-deps --slurm); skips (77)
 # without them.
+# slow test: about 18 s (most of it waiting for the daemons)
 set -eu
 . tests/lib.sh
 [ "$(id -u)" = 0 ] || { echo "skip: a local Slurm cluster needs root (slurmd)"; exit 77; }

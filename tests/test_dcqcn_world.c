@@ -1,11 +1,11 @@
 /* DCQCN end to end: two RoCE v2 flows through one 40 Gb/s bottleneck whose egress marks
- * with RED (sim/rdma/testbed_bottleneck.h). With DCQCN the flows share the link fairly
+ * with RED (sim/testbed/testbed_bottleneck.h). With DCQCN the flows share the link fairly
  * and the queue stays short; without it nothing slows down. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sim/rdma/testbed_bottleneck.h"
+#include "sim/testbed/testbed_bottleneck.h"
 
 static bottleneck_result res;
 

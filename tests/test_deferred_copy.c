@@ -1,8 +1,11 @@
 /* Deferred frame copies (sim/fabric/frame.h) and the adapter's use of them for RDMA
  * WRITE payloads (rnic_vf_notes_writes): the receiver gets the bytes the sender's memory
  * held when the packet was sent, whatever the host does to that memory afterwards, as
- * long as it says so first; taps and writers see the bytes as if copied at once. */
+ * long as it says so first; taps and writers see the bytes as if copied at once. The
+ * promise is speed contract 1 (sim/fabric/speed_contracts.h): a world keeps it, and a
+ * checking pool catches a host that breaks it. */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <string.h>
 
 #include <stdlib.h>
@@ -11,7 +14,8 @@
 #include "sim/fabric/frame.h"
 #include "sim/fabric/icrc.h"
 #include "sim/fabric/plug.h"
-#include "sim/rdma/testbed.h"
+#include "sim/testbed/testbed.h"
+#include "tests/support/scn_world.h"
 
 /* --- the frame mechanism ------------------------------------------------------------- */
 
@@ -85,6 +89,7 @@ Test(deferred_copy, any_number_in_flight_each_found_by_its_source)
 {
 	enum { N = 3000, LEN = 1500, SPAN = 4 * 65536 };
 	sim_frame_pool *pool = sim_frame_pool_new();
+	sim_frame_pool_check_contracts(pool, false); /* it reads sources it changed on purpose */
 	uint8_t *mem = aligned_alloc(65536, SPAN + 65536);
 	for (unsigned i = 0; i < SPAN + 65536; i++)
 		mem[i] = (uint8_t)(i * 7u + 3u);
@@ -281,13 +286,13 @@ static void check_tap(void *ctx, const sim_plug *plug, sim_tap_dir dir, sim_time
 	(void)dir;
 	(void)at;
 	tap_check *t = ctx;
-	roce_pkt pkt;
+	roce_pkt rp;
 	smcr_decode_err err;
-	cr_assert_eq(roce_parse(f->data, f->len, &pkt, &err), 0, "the ICRC over the bytes the tap sees");
-	if (pkt.bth.opcode == ROCE_OP_ACK)
+	cr_assert_eq(roce_parse(f->data, f->len, &rp, &err), 0, "the ICRC over the bytes the tap sees");
+	if (rp.bth.opcode == ROCE_OP_ACK)
 		return;
-	uint32_t off = (uint32_t)roce_psn_diff(pkt.bth.psn, tb->p.sq_psn_a) * 4096u; /* the WRITE is the first */
-	cr_assert_eq(memcmp(pkt.payload, t->mem + off, pkt.payload_len), 0, "PSN %u's payload", pkt.bth.psn);
+	uint32_t off = (uint32_t)roce_psn_diff(rp.bth.psn, tb->p.sq_psn_a) * 4096u; /* the WRITE is the first */
+	cr_assert_eq(memcmp(rp.payload, t->mem + off, rp.payload_len), 0, "PSN %u's payload", rp.bth.psn);
 	t->frames++;
 }
 
@@ -303,4 +308,42 @@ Test(deferred_copy, a_tap_sees_the_payload)
 	cr_assert_eq(t.frames, 49, "200,000 bytes in 4096-byte packets");
 	cr_assert_eq(memcmp(tb->b.mem, before, 200000), 0);
 	fin();
+}
+
+/* Contract 1 broken: the host rewrites the memory a WRITE is being sent from without
+ * telling the adapter first; a checking pool stops the run when the responder reads it. */
+Test(deferred_copy, a_host_that_writes_without_telling_is_caught, .signal = SIGABRT)
+{
+	make(true);
+	sim_frame_pool_check_contracts(sim_fabric_frames(tb->fab), true);
+	cr_assert_eq(testbed_post_write(&tb->a, 1, 0, 200000, 0, SMCR_SEND_SIGNALED), 0);
+	testbed_run(tb, 3 * SIM_US);
+	cr_assert_gt(sim_frame_pool_deferred(sim_fabric_frames(tb->fab)), 0, "payloads left in the source");
+	memset(tb->a.mem, 0xEE, 200000);
+	testbed_run(tb, SIM_TIME_NEVER);
+}
+
+/* ... and kept by a world: the SMC-R layer and the core say every write first (the pool
+ * checks every deferred copy), many connections streaming over one link. */
+Test(deferred_copy, a_world_keeps_the_contract)
+{
+	scn_world *t = scn_world_new("end 2s\n"
+	                             "switch SW\n"
+	                             "adapter RA pfid=0010 switch=SW\n"
+	                             "adapter RB pfid=0020 switch=SW\n"
+	                             "stack A\n  interface eth0 switch=SW ip=10.0.0.1/24\n  smcr pfid=0010\nend\n"
+	                             "stack B\n  interface eth0 switch=SW ip=10.0.0.2/24\n  smcr pfid=0020\nend\n"
+	                             "app sink B listen port=5000 kind=sink\n"
+	                             "app bulk A connect B:5000 kind=bulk bytes=4M conns=4\n"
+	                             "expect mode bulk == SMCR\n"
+	                             "expect delivered bulk == 16M\n",
+	                             NULL);
+	sim_frame_pool *pool = sim_fabric_frames(world_fabric(t->w));
+	sim_frame_pool_check_contracts(pool, true);
+	unsigned long failed = scn_world_run(t);
+	cr_assert_eq(failed, 0, "%lu expectations failed:\n%s", failed, scn_world_output(t));
+	sim_frame_pool_stats st;
+	sim_frame_pool_stats_get(pool, &st);
+	cr_assert_gt(st.deferred, 1000, "payloads were left in the send buffers (%lu)", (unsigned long)st.deferred);
+	scn_world_free(t);
 }

@@ -1,11 +1,11 @@
 /* RC queue pairs over the simulated fabric: segmentation, reliability, errors, RNR,
  * the state machine and determinism. Every case runs real frames through two adapters,
- * two wires and a switch (sim/rdma/testbed.h). */
+ * two wires and a switch (sim/testbed/testbed.h). */
 #include <criterion/criterion.h>
 #include <string.h>
 
 #include "model/smcr_err.h"
-#include "sim/rdma/testbed.h"
+#include "sim/testbed/testbed.h"
 
 static testbed *tb;
 

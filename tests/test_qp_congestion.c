@@ -1,13 +1,13 @@
 /* The adapter under congestion: PFC PAUSE honoured at egress for the adapter's priority
  * (and only that one), held ACKs, the time paused; ECN bits and priority tags of the frames
  * the QPs send with DCQCN on or off, RoCE v1 (no IP ECN: nothing to mark, the limiter
- * idles). Real frames through sim/rdma/testbed.h. */
+ * idles). Real frames through sim/testbed/testbed.h. */
 #include <criterion/criterion.h>
 #include <string.h>
 
 #include "sim/fabric/congestion.h"
 #include "sim/rdma/rnic_int.h" /* resp_on_congestion, for the NP test at the end */
-#include "sim/rdma/testbed.h"
+#include "sim/testbed/testbed.h"
 
 static testbed *tb;
 static int g_pcp = -1;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/bench/bench_measure.h"
+#include "sim/engine/bench_measure.h"
 #include "sim/bench/fabric_bench.h"
 #include "sim/fabric/icrc.h"
 #include "tools/bench.h"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/bench/bench_measure.h"
+#include "sim/engine/bench_measure.h"
 #include "sim/bench/memcpy_ref.h"
 #include "sim/bench/protocol_bench.h"
 #include "sim/engine/engine.h"

@@ -1,10 +1,10 @@
 /* `smcr-sim bench replay [FILE]`: options and figures of the replay decode benchmark
- * (sim/bench/replay_bench.h): the decoder's frames per second beside tshark's. */
+ * (sim/replay/replay_bench.h): the decoder's frames per second beside tshark's. */
 #include <glib.h>
 #include <stdio.h>
 
-#include "sim/bench/bench_measure.h"
-#include "sim/bench/replay_bench.h"
+#include "sim/engine/bench_measure.h"
+#include "sim/replay/replay_bench.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 

@@ -5,7 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "sim/bench/bench_measure.h"
+#include "sim/engine/bench_measure.h"
 #include "sim/bench/scheduler_bench.h"
 #include "tools/bench.h"
 #include "tools/cli.h"

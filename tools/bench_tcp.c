@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/bench/bench_measure.h"
+#include "sim/engine/bench_measure.h"
 #include "sim/bench/tcp_bench.h"
 #include "sim/scenario/scn_values.h"
 #include "tools/bench.h"

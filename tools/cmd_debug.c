@@ -2,11 +2,11 @@
  * people use the same code.
  *   fabric-pcap [--roce v1|v2|both] OUT.pcap
  *       Run a short RoCE exchange between two simulated adapters and write every frame
- *       adapter A sends or receives to OUT.pcap (sim/rdma/testbed_capture.h), so that
+ *       adapter A sends or receives to OUT.pcap (sim/testbed/testbed_capture.h), so that
  *       tshark can judge the encoding (tests/t_fabric_tshark.sh).
  *   dcqcn-pcap [--frames N] OUT.pcap
  *       Two RoCE v2 WRITE flows with DCQCN through a RED-marking bottleneck
- *       (sim/rdma/testbed_bottleneck.h); the bottleneck's first N frames (default 20000:
+ *       (sim/testbed/testbed_bottleneck.h); the bottleneck's first N frames (default 20000:
  *       ECT(0) and CE-marked data, ACKs, CNPs) go to OUT.pcap (tests/t_dcqcn_tshark.sh).
  *   frames FILE
  *       One line per frame, classified from its bytes alone (tools/debug_frames.c,
@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/rdma/testbed_bottleneck.h"
-#include "sim/rdma/testbed_capture.h"
+#include "sim/testbed/testbed_bottleneck.h"
+#include "sim/testbed/testbed_capture.h"
 #include "tools/cli.h"
 
 static int fabric_pcap(int argc, char **argv)

@@ -1,12 +1,12 @@
 /* `smcr-sim node`: one SMC-R stack in this process, its CLC on a kernel TCP connection to
- * another node, its QPs on a real RDMA device (sim/smc/node.h). */
+ * another node, its QPs on a real RDMA device (sim/node/node.h). */
 #include <glib.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/smc/node.h"
+#include "sim/node/node.h"
 #include "sim/smc/realhw_map.h"
 #include "sim/report/report_print.h"
 #include "sim/scenario/scn_values.h"

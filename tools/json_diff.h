@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "tools/json_read.h"
+#include "sim/report/json_read.h"
 
 typedef enum json_diff_kind {
 	JSON_DIFF_CHANGED, /* a and b: the two values */

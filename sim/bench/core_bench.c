@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "model/smcr.h"
-#include "sim/bench/bench_measure.h"
+#include "sim/engine/bench_measure.h"
 #include "sim/engine/engine.h"
 #include "sim/rdma/loopback_transport.h"
 #include "sim/smc/core_timer.h"

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/bench/bench_measure.h"
-#include "sim/rdma/testbed.h"
+#include "sim/engine/bench_measure.h"
+#include "sim/testbed/testbed.h"
 
 typedef struct fabric_run {
 	uint64_t to_post; /* writes still to post */

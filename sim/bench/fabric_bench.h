@@ -1,5 +1,5 @@
 /* bench fabric: RDMA WRITEs between two simulated adapters over one switch (the testbed,
- * sim/rdma/testbed.h), every frame really built (headers, payload copy, ICRC), carried
+ * sim/testbed/testbed.h), every frame really built (headers, payload copy, ICRC), carried
  * over two wires and a switch, parsed, ICRC-checked and placed into the target region.
  * Measures simulated packets and payload bytes per wall second; each run has the same
  * fingerprint. */

@@ -66,7 +66,7 @@ int ib_write_bw_gid_index(const char *dev, int port)
 	smcr_port_desc pd;
 	int idx = -1;
 	if (d && verbs_dev_port(vt, d, (uint8_t)port, &pd) == 0) {
-		int g = roce_gid_select(&pd, SMCR_GID_ROCE_V2, 0, 0, 0);
+		int g = gid_table_select(&pd, SMCR_GID_ROCE_V2, 0, 0, 0);
 		if (g >= 0)
 			idx = pd.gids[g].index;
 	}

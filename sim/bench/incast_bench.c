@@ -5,7 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "sim/bench/bench_measure.h"
+#include "sim/engine/bench_measure.h"
 #include "sim/rdma/rnic.h"
 #include "sim/world/world.h"
 

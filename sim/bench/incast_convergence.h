@@ -1,5 +1,5 @@
 /* `smcr-sim bench incast --convergence`: two RDMA WRITE flows through one bottleneck
- * (sim/rdma/testbed_bottleneck.h), DCQCN on with its default parameters, flow 2 joining
+ * (sim/testbed/testbed_bottleneck.h), DCQCN on with its default parameters, flow 2 joining
  * 2 ms after flow 1: how fast and how tightly the two reach the fair share. The
  * bottleneck is the fabric's switch (shared buffer, RED at its egress as frames leave)
  * or the testbed's RED relay (marking as frames enter the bottleneck wire).
@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "sim/rdma/dcqcn.h"
-#include "sim/rdma/testbed_bottleneck.h"
+#include "sim/testbed/testbed_bottleneck.h"
 
 typedef struct incast_conv_config {
 	uint64_t rate_bps; /* the bottleneck's and the senders' access rate */

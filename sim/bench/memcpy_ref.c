@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/bench/bench_measure.h"
+#include "sim/engine/bench_measure.h"
 #include "sim/engine/pattern.h"
 
 int memcpy_ref_run(uint64_t block, uint64_t bytes, memcpy_ref_result *r)

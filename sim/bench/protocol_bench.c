@@ -5,7 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "sim/bench/bench_measure.h"
+#include "sim/engine/bench_measure.h"
 #include "sim/world/world.h"
 
 /* The fabric and the two stacks; the interfaces (which carry the CLC handshake, and all of

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "sim/engine/engine.h"
-#include "sim/smc/node.h"
+#include "sim/node/node.h"
 
 /* A node in a child process; its result comes back through *rfd. */
 static pid_t spawn_node(const node_config *c, int *rfd, FILE *log)

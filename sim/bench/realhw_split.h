@@ -1,5 +1,5 @@
 /* The two-process way of bench realhw, as ib_write_bw runs: a `smcr-sim node` server
- * (sim/smc/node.h) on the receiving device that reads and checks every byte, and a node
+ * (sim/node/node.h) on the receiving device that reads and checks every byte, and a node
  * client on the sending device that writes them, each in a child process, CLC over kernel
  * TCP on 127.0.0.1. Timed by the client: from its connect to its close (after the
  * server's close, which follows the server's check of the last byte). */

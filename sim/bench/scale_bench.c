@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/bench/bench_measure.h"
+#include "sim/engine/bench_measure.h"
 #include "sim/rdma/lazy_arena.h"
 #include "sim/net/sock.h"
 #include "sim/net/tcp.h"

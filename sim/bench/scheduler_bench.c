@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "sim/bench/bench_measure.h"
+#include "sim/engine/bench_measure.h"
 #include "sim/engine/engine.h"
 
 typedef struct sched_run {

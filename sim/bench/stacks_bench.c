@@ -7,7 +7,7 @@
 
 #include "sim/app/app.h"
 #include "sim/bench/bench_cable.h"
-#include "sim/bench/bench_measure.h"
+#include "sim/engine/bench_measure.h"
 #include "sim/engine/engine.h"
 #include "sim/net/stack.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "sim/app/app.h"
-#include "sim/bench/bench_measure.h"
+#include "sim/engine/bench_measure.h"
 #include "sim/engine/engine.h"
 #include "sim/fabric/fabric.h"
 #include "sim/fabric/wire.h"

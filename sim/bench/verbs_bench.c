@@ -6,7 +6,7 @@
 
 #include "model/smcr_err.h"
 #include "model/smcr_transport.h"
-#include "sim/bench/bench_measure.h"
+#include "sim/engine/bench_measure.h"
 #include "sim/bench/ib_write_bw.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/realtime.h"
@@ -66,7 +66,7 @@ static bool side_open(verbs_bench *r, bw_side *s, const char *dev, char *err, si
 		snprintf(err, errlen, "%s", verbs_transport_last_error(r->vt, NULL));
 		return false;
 	}
-	s->gid = roce_gid_select(&s->port, SMCR_GID_ROCE_V2, 0, 0, 0);
+	s->gid = gid_table_select(&s->port, SMCR_GID_ROCE_V2, 0, 0, 0);
 	if (s->port.state != SMCR_PORT_ACTIVE || s->gid < 0) {
 		snprintf(err, errlen, "%s port %d is not ACTIVE or has no IPv4-mapped RoCE v2 GID", dev, port);
 		return false;

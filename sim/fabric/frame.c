@@ -9,6 +9,7 @@
 #include "sim/engine/oom.h"
 #include "sim/engine/u64map.h"
 #include "sim/fabric/icrc.h"
+#include "sim/fabric/speed_contracts.h"
 
 /* Under AddressSanitizer the bytes of free buffers are poisoned, so a frame used after
  * sim_frame_free() is caught although its buffer stays in a slab. */
@@ -38,6 +39,7 @@ typedef struct deferred_copy {
 	uint64_t region;
 	struct deferred_copy *next, *prev;         /* in its region's list */
 	struct deferred_copy *all_next, *all_prev; /* in the pool's list */
+	uint64_t digest; /* of the source when deferred, where the pool checks (contract 1) */
 } deferred_copy;
 _Static_assert(sizeof(deferred_copy) + _Alignof(deferred_copy) - 1 <= SIM_FRAME_DEFER_MIN,
                "a record fits, aligned, in the bytes it leaves out");
@@ -55,12 +57,17 @@ struct sim_frame_pool {
 	sim_frame_buf *free_bufs[SIM_FRAME_CLASSES];
 	slab *slabs; /* every slab, so teardown reclaims frames in flight */
 	sim_frame_pool_stats st;
+	bool check; /* sim_frame_pool_check_contracts */
 };
 
 sim_frame_pool *sim_frame_pool_new(void)
 {
-	return sim_xcalloc(1, sizeof(sim_frame_pool), "the frame pool");
+	sim_frame_pool *pool = sim_xcalloc(1, sizeof(sim_frame_pool), "the frame pool");
+	pool->check = SIM_CONTRACTS_CHECKED;
+	return pool;
 }
+
+void sim_frame_pool_check_contracts(sim_frame_pool *pool, bool on) { pool->check = on; }
 
 void sim_frame_pool_free(sim_frame_pool *pool)
 {
@@ -394,6 +401,16 @@ static void forget_deferred(sim_frame_pool *pool, sim_frame_buf *b)
 	b->crc_owed = 0;
 }
 
+/* Contract 1 (sim/fabric/speed_contracts.h): a deferred copy's source is as it was. */
+static void check_source(const sim_frame_pool *pool, const deferred_copy *d)
+{
+	if (pool->check)
+		SIM_CONTRACT(sim_contract_digest(d->src, d->len) == d->digest, "deferred copies",
+		             "the source of a deferred copy changed before the copy was made or read: "
+		             "whoever writes there must say so first (rnic_host_writes, "
+		             "sim_frame_pool_settle_range)");
+}
+
 /* Pay the CRC copy d owes: crc_so_far covers what comes before its pad; the pad follows
  * in the frame, then the trailer, written now. */
 static uint32_t pay_crc(const deferred_copy *d, uint32_t crc_so_far)
@@ -412,6 +429,7 @@ static uint32_t pay_crc(const deferred_copy *d, uint32_t crc_so_far)
 
 static void make_copy(sim_frame_pool *pool, deferred_copy *rec)
 {
+	check_source(pool, rec);
 	deferred_copy d = *rec; /* the copy overwrites the record */
 	unlink_record(pool, rec);
 	uint8_t *dst = d.buf->bytes + d.off;
@@ -438,7 +456,8 @@ static bool defer(sim_frame *f, uint8_t *dst, const void *src, uint32_t n, uint3
 	/* the record at the first aligned place of the bytes left out (bytes[] is aligned) */
 	uint32_t roff = (off + (uint32_t)_Alignof(deferred_copy) - 1u) & ~((uint32_t)_Alignof(deferred_copy) - 1u);
 	deferred_copy *d = (deferred_copy *)(void *)(b->bytes + roff);
-	*d = (deferred_copy){ .buf = b, .src = src, .off = off, .len = n, .crc = crc };
+	*d = (deferred_copy){ .buf = b, .src = src, .off = off, .len = n, .crc = crc,
+		              .digest = pool->check ? sim_contract_digest(src, n) : 0 };
 	if (crc_at) {
 		d->crc_off = (uint32_t)(crc_at - b->bytes);
 		b->crc_owed = 1;
@@ -478,8 +497,10 @@ const uint8_t *sim_frame_bytes_deferred(sim_frame *f, const uint8_t *p, uint32_t
 		return p;
 	const deferred_copy *d = record_of(b);
 	const uint8_t *lo = b->bytes + d->off, *hi = lo + d->len;
-	if (p >= lo && p + n <= hi)
+	if (p >= lo && p + n <= hi) {
+		check_source(b->u.pool, d);
 		return d->src + (p - lo);
+	}
 	if (p < hi && lo < p + n)
 		sim_frame_settle(f);
 	return p;

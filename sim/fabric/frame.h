@@ -95,6 +95,10 @@ size_t sim_frame_pool_in_use(const sim_frame_pool *pool);
 /* Buffers ever allocated from the system (the pool's high-water mark). */
 size_t sim_frame_pool_allocated(const sim_frame_pool *pool);
 void sim_frame_pool_stats_get(const sim_frame_pool *pool, sim_frame_pool_stats *out);
+/* Check the deferred-copy contract on this pool (sim/fabric/speed_contracts.h): each
+ * source is hashed when deferred and when copied or read; on by default in builds that
+ * check contracts (SAN=1). */
+void sim_frame_pool_check_contracts(sim_frame_pool *pool, bool on);
 
 /* An empty frame with SIM_FRAME_HEADROOM bytes of headroom that will hold up to len
  * bytes in its buffer (more: sim_frame_put moves it to a larger one). */

@@ -64,6 +64,19 @@ const char *sock_mode_name(sock_mode m)
 	return "?";
 }
 
+const char *sock_mode_word(sock_mode m)
+{
+	switch (m) {
+	case SOCK_MODE_SMCR:
+		return "SMCR";
+	case SOCK_MODE_TCP:
+		return "TCP";
+	case SOCK_MODE_FALLBACK:
+		return "FALLBACK";
+	}
+	return "?";
+}
+
 void sock_opts_default(sock_opts *o)
 {
 	memset(o, 0, sizeof *o);

@@ -41,7 +41,11 @@ typedef enum sock_mode {
 	SOCK_MODE_FALLBACK,
 } sock_mode;
 
+/* For people reading a log line: TCP, SMCR, TCP-fallback. */
 const char *sock_mode_name(sock_mode m);
+/* The word scenarios expect (`expect mode APP == ...`) and every output prints for a
+ * connection's mode: SMCR, TCP, FALLBACK. */
+const char *sock_mode_word(sock_mode m);
 
 typedef struct sock_callbacks {
 	/* An active open finished: err 0, or -ECONNREFUSED, -ETIMEDOUT, -EHOSTUNREACH. */

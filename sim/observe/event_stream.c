@@ -280,19 +280,6 @@ static void on_core_event(void *ctx, world *w, uint32_t si, const smcr_event *ev
 
 /* ---- connections ---- */
 
-static const char *mode_name(sock_mode m)
-{
-	switch (m) {
-	case SOCK_MODE_SMCR:
-		return "SMCR";
-	case SOCK_MODE_TCP:
-		return "TCP";
-	case SOCK_MODE_FALLBACK:
-		return "FALLBACK";
-	}
-	return "?";
-}
-
 /* The keys every conn line has, after "what". */
 static void conn_keys(event_stream *es, json_writer *j, uint32_t si, const obs_conn *c, const char *role,
                       const char *state, const char *mode, uint64_t core_lgr, uint64_t core_link, uint8_t version)
@@ -393,7 +380,7 @@ static void on_conn(void *ctx, world *w, world_conn_what what, const world_conn_
 	                        : what == WORLD_CONN_PENDING ? "pending"
 	                        : v->err                     ? "failed"
 	                                                     : "closed");
-	conn_keys(es, &j, v->stack, &c, v->server ? "server" : "client", NULL, v->connected ? mode_name(v->mode) : NULL,
+	conn_keys(es, &j, v->stack, &c, v->server ? "server" : "client", NULL, v->connected ? sock_mode_word(v->mode) : NULL,
 	          smc ? lgr : 0, smc ? link : 0, smc ? version : 0);
 	bool fb = v->connected && v->mode == SOCK_MODE_FALLBACK;
 	kv_hex_or_null(&j, "fallback_reason", fb, v->fallback_reason, 8);

@@ -344,19 +344,6 @@ static void link_row(void *arg, const smcr_link_info *li)
 
 /* ---- connections ---- */
 
-static const char *mode_name(sock_mode m)
-{
-	switch (m) {
-	case SOCK_MODE_SMCR:
-		return "SMCR";
-	case SOCK_MODE_TCP:
-		return "TCP";
-	case SOCK_MODE_FALLBACK:
-		return "FALLBACK";
-	}
-	return "?";
-}
-
 static const char *tcp_state_name(tcp_state st)
 {
 	switch (st) {
@@ -441,7 +428,7 @@ static void conn_row(void *arg, const world_conn_view *v)
 	set_text(&r, C_ID, id);
 	set_text(&r, C_PEER, obs_ident_stack_name(s->id, v->peer_stack));
 	set_text(&r, C_APP, v->name);
-	set_text(&r, C_MODE, mode_name(v->mode));
+	set_text(&r, C_MODE, sock_mode_word(v->mode));
 	if (v->mode == SOCK_MODE_FALLBACK) {
 		char why[160];
 		snprintf(why, sizeof(why), "%s%s%s", smcr_decline_name(v->fallback_reason),

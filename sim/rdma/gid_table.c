@@ -18,8 +18,8 @@ static bool same_subnet(uint32_t a, uint32_t b, unsigned prefix_len)
 	return (a & mask) == (b & mask);
 }
 
-int roce_gid_select(const smcr_port_desc *p, smcr_gid_type type, uint16_t vlan, uint32_t ipv4,
-                    unsigned prefix_len)
+int gid_table_select(const smcr_port_desc *p, smcr_gid_type type, uint16_t vlan, uint32_t ipv4,
+                     unsigned prefix_len)
 {
 	uint32_t n = p->n_gids < SMCR_MAX_GIDS ? p->n_gids : SMCR_MAX_GIDS;
 	for (uint32_t i = 0; i < n; i++) {
@@ -52,7 +52,7 @@ static int trimmed(const char *text, char *buf, size_t buflen)
 	return 0;
 }
 
-int roce_gid_parse(const char *text, uint8_t gid[16])
+int gid_table_parse_gid(const char *text, uint8_t gid[16])
 {
 	char buf[64];
 	if (trimmed(text, buf, sizeof buf) != 0)
@@ -60,7 +60,7 @@ int roce_gid_parse(const char *text, uint8_t gid[16])
 	return inet_pton(AF_INET6, buf, gid) == 1 ? 0 : -1;
 }
 
-int roce_gid_type_parse(const char *text, smcr_gid_type *type)
+int gid_table_parse_type(const char *text, smcr_gid_type *type)
 {
 	char buf[32];
 	if (trimmed(text, buf, sizeof buf) != 0)
@@ -76,7 +76,7 @@ int roce_gid_type_parse(const char *text, smcr_gid_type *type)
 	return -1;
 }
 
-int roce_mac_parse(const char *text, uint8_t mac[6])
+int gid_table_parse_mac(const char *text, uint8_t mac[6])
 {
 	char buf[32];
 	unsigned v[6];
@@ -90,7 +90,7 @@ int roce_mac_parse(const char *text, uint8_t mac[6])
 	return 0;
 }
 
-int roce_vlan_lookup(const char *vlan_config, const char *ifname, uint16_t *vid)
+int gid_table_vlan_lookup(const char *vlan_config, const char *ifname, uint16_t *vid)
 {
 	/* Lines after the two header lines read "eth0.100       | 100  | eth0". */
 	const char *line = vlan_config;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "sim/engine/oom.h"
+#include "sim/fabric/speed_contracts.h" /* 1: deregistering settles */
 #include "sim/rdma/rnic_int.h"
 
 #define PAGE 4096u

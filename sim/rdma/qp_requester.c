@@ -2,6 +2,7 @@
  * retransmission on timeout and on PSN-sequence NAKs, RNR back-off. */
 #include <string.h>
 
+#include "sim/fabric/speed_contracts.h" /* 1: WRITE payloads left in host memory */
 #include "sim/rdma/rnic_int.h"
 
 static sim_time req_timeout_ns(uint8_t timeout)

@@ -8,6 +8,7 @@
 
 #include "model/smcr_err.h"
 #include "sim/fabric/gid.h"
+#include "sim/fabric/speed_contracts.h" /* 1: rnic_vf_notes_writes, rnic_host_writes */
 #include "sim/engine/oom.h"
 #include "sim/rdma/rnic_int.h"
 

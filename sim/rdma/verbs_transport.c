@@ -388,7 +388,7 @@ static uint16_t vlan_of_ifindex(uint32_t ifindex, const char *vlan_config, char 
 	ifname[0] = '\0';
 	if (ifindex == 0 || !if_indextoname(ifindex, ifname))
 		return 0;
-	return roce_vlan_lookup(vlan_config, ifname, &vid) == 1 ? vid : 0;
+	return gid_table_vlan_lookup(vlan_config, ifname, &vid) == 1 ? vid : 0;
 }
 
 static int cmp_gid_index(const void *a, const void *b)
@@ -452,7 +452,7 @@ int verbs_dev_port(verbs_transport *vt, smcr_tp_dev *dev, uint8_t port, smcr_por
 		if (e->gid_index == 0 && ifname[0]) {
 			snprintf(path, sizeof path, "/sys/class/net/%s/address", ifname);
 			read_text(path, mac, sizeof mac);
-			if (roce_mac_parse(mac, out->mac) != 0)
+			if (gid_table_parse_mac(mac, out->mac) != 0)
 				memset(out->mac, 0, sizeof out->mac);
 		}
 	}

@@ -1,6 +1,6 @@
 /* Report rows read from one SMC-R core's introspection (model/smcr.h): the parts that every
  * host of a core fills the same way, whether it is a simulated world's stack
- * (sim/world/world_report.c) or `smcr-sim node` (sim/smc/node_report.c). The host adds what only it
+ * (sim/world/world_report.c) or `smcr-sim node` (sim/node/node_report.c). The host adds what only it
  * knows: stack ids, which report RNIC a port is, the peer's stack, its connections. */
 #ifndef SIM_REPORT_CORE_H
 #define SIM_REPORT_CORE_H

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sim/engine/oom.h"
+#include "sim/fabric/speed_contracts.h" /* 1 and 2: the memory hooks */
 #include "sim/net/arp.h"
 #include "sim/rdma/lazy_arena.h"
 #include "sim/smc/core_timer.h"
@@ -92,9 +93,9 @@ static void mem_free(void *p, void *user)
 }
 
 /* Simulated adapters only: RMBs and send buffers backed lazily (sim/rdma/lazy_arena.h),
- * resident only while bytes are in flight. */
+ * resident only while bytes are in flight (speed contracts 2 and 3). */
 /* The memory of a send buffer or RMB is about to change: the adapters' packets in flight
- * that still take their payload from there take it now (rnic_vf_notes_writes). */
+ * that still take their payload from there take it now (speed contract 1). */
 static void mem_changes(smc_layer *l, const void *p, size_t n)
 {
 	for (size_t i = 0; i < l->n_vfs; i++)
@@ -342,6 +343,7 @@ smc_layer *smc_layer_new(stack *st, const smc_layer_config *cfg)
 		l->mem.buf_idle = mem_buf_idle;
 		l->mem.buf_write = mem_buf_write;
 	}
+	SIM_CONTRACT_SIM_MEM_HOOKS(&l->mem);
 	sim_engine_rng(st->eng, "smc.layer", st->entity, &l->rng);
 	sim_event_init(&l->timer, sim_kind("smc.timer"), st->entity, on_timer, l);
 	l->k_steer = sim_kind("smc.steer");

@@ -62,19 +62,6 @@ static uint64_t lgr_metric(world *w, scn_metric m, uint32_t a, uint32_t b)
 
 /* ---- expectations ---- */
 
-static const char *mode_word(sock_mode m)
-{
-	switch (m) {
-	case SOCK_MODE_SMCR:
-		return "SMCR";
-	case SOCK_MODE_TCP:
-		return "TCP";
-	case SOCK_MODE_FALLBACK:
-		return "FALLBACK";
-	}
-	return "?";
-}
-
 static bool mode_matches(const world_end *e, const scn_expect *x)
 {
 	if (!e->connected)
@@ -109,7 +96,7 @@ static void describe_mode(const world *w, const world_end *e, char *buf, size_t 
 	} else if (e->mode == SOCK_MODE_FALLBACK) {
 		snprintf(buf, len, "FALLBACK reason=0x%08" PRIx32 " (%s)", e->reason, smcr_decline_name(e->reason));
 	} else {
-		snprintf(buf, len, "%s", mode_word(e->mode));
+		snprintf(buf, len, "%s", sock_mode_word(e->mode));
 	}
 }
 

@@ -289,7 +289,7 @@ static endpoint *endpoint_open(lab *L, const char *label, size_t rmb_len, fd_ctx
 		gid_format(p->gids[i].gid, text);
 		note("  gid[%u] %s RoCE v%d vlan %u", p->gids[i].index, text, p->gids[i].type, p->gids[i].vlan_id);
 	}
-	ep->gid_pos = roce_gid_select(p, SMCR_GID_ROCE_V2, 0, 0, 0);
+	ep->gid_pos = gid_table_select(p, SMCR_GID_ROCE_V2, 0, 0, 0);
 	if (!check(L, p->state == SMCR_PORT_ACTIVE && ep->gid_pos >= 0,
 	           "%s: port is ACTIVE and has an IPv4-mapped RoCE v2 GID (position %d)", label, ep->gid_pos))
 		goto fail;
@@ -755,7 +755,7 @@ static bool exchange(int fd, const peer_info *mine, peer_info *theirs)
 	unsigned long long iova, len;
 	if (sscanf(line, "QP %u %u %63s %u %llu %u %llu", &theirs->qpn, &theirs->psn, peer_gid, &theirs->mtu, &iova,
 	           &theirs->rmb_rkey, &len) != 7 ||
-	    roce_gid_parse(peer_gid, theirs->gid) != 0)
+	    gid_table_parse_gid(peer_gid, theirs->gid) != 0)
 		return false;
 	theirs->rmb_iova = iova;
 	theirs->rmb_len = len;

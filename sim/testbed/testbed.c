@@ -1,5 +1,5 @@
 /* The canned two-adapter topology. */
-#include "sim/rdma/testbed.h"
+#include "sim/testbed/testbed.h"
 
 #include <stdio.h>
 #include <stdlib.h>

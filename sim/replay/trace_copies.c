@@ -1,5 +1,5 @@
 /* N copies of a capture in one file (see trace_copies.h). */
-#include "sim/bench/trace_copies.h"
+#include "sim/replay/trace_copies.h"
 
 #include <glib.h>
 #include <pcap/pcap.h>

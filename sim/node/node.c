@@ -7,7 +7,7 @@
  * core's timer and checks whether the node is done. Nothing is freed inside a callback.
  * The engine runs in real time (sim/engine/realtime.h): its clock is the wall clock, the core's
  * timer is an engine event, the sockets and the device's descriptors wake the loop. */
-#include "sim/smc/node.h"
+#include "sim/node/node.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -23,7 +23,7 @@
 
 #include "sim/smc/core_timer.h"
 #include "sim/engine/engine.h"
-#include "sim/smc/node_report.h"
+#include "sim/node/node_report.h"
 #include "sim/engine/pattern.h"
 #include "sim/rdma/real_port.h"
 #include "sim/engine/realtime.h"

@@ -1,10 +1,10 @@
-/* A short RoCE exchange between the testbed's two adapters (sim/rdma/testbed.h), every
+/* A short RoCE exchange between the testbed's two adapters (sim/testbed/testbed.h), every
  * frame adapter A sends or receives written to a classic pcap, so that tshark can judge
  * the encoding (`smcr-sim debug fabric-pcap`, tests/t_fabric_tshark.sh): two 44-byte
  * SENDs shaped like SMC-R CDC messages, RDMA WRITEs of 5000 and 61 bytes, and the ACKs.
  * One run per RoCE version, one after the other in the file. */
-#ifndef SIM_RDMA_TESTBED_CAPTURE_H
-#define SIM_RDMA_TESTBED_CAPTURE_H
+#ifndef SIM_TESTBED_CAPTURE_H
+#define SIM_TESTBED_CAPTURE_H
 
 #include <stdbool.h>
 #include <stddef.h>

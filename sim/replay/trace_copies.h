@@ -2,8 +2,8 @@
  * each with its own TCP client port (so every copy is a new connection and a new link
  * group) and time stamps shifted past the previous copy. The replay benchmark decodes
  * such a trace. */
-#ifndef SIM_BENCH_TRACE_COPIES_H
-#define SIM_BENCH_TRACE_COPIES_H
+#ifndef SIM_REPLAY_TRACE_COPIES_H
+#define SIM_REPLAY_TRACE_COPIES_H
 
 #include <stddef.h>
 

@@ -1,8 +1,8 @@
 /* A small JSON reader for `smcr-sim diff`: the documents the simulator writes
  * (sim/report/json_writer.h) read back into a tree. Object members keep their order;
  * numbers keep their text, so that comparing them is exact. */
-#ifndef TOOLS_JSON_READ_H
-#define TOOLS_JSON_READ_H
+#ifndef SIM_REPORT_JSON_READ_H
+#define SIM_REPORT_JSON_READ_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -2,8 +2,8 @@
  * to `tshark -n -r FILE` on the same file (both read the whole file; tshark's output goes
  * to /dev/null). Without a file, a large trace is made from a base trace
  * (trace_copies.h) in a temporary directory. */
-#ifndef SIM_BENCH_REPLAY_BENCH_H
-#define SIM_BENCH_REPLAY_BENCH_H
+#ifndef SIM_REPLAY_BENCH_H
+#define SIM_REPLAY_BENCH_H
 
 #include <stdbool.h>
 #include <stddef.h>

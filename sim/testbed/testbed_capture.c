@@ -1,10 +1,10 @@
 /* A short RoCE exchange on the testbed, captured (see testbed_capture.h). */
-#include "sim/rdma/testbed_capture.h"
+#include "sim/testbed/testbed_capture.h"
 
 #include <string.h>
 
 #include "sim/fabric/pcap_writer.h"
-#include "sim/rdma/testbed.h"
+#include "sim/testbed/testbed.h"
 
 typedef struct capture {
 	sim_pcap_writer *w;

@@ -1,13 +1,13 @@
 /* The replay decoder's rate beside tshark's (see replay_bench.h). */
-#include "sim/bench/replay_bench.h"
+#include "sim/replay/replay_bench.h"
 
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/bench/bench_measure.h"
-#include "sim/bench/trace_copies.h"
+#include "sim/engine/bench_measure.h"
+#include "sim/replay/trace_copies.h"
 #include "sim/replay/replay.h"
 
 /* The trace to decode: made from the base in a new temporary directory. */

@@ -1,7 +1,7 @@
 /* What the benchmarks measure besides their own counters: wall time (through the
  * real-time driver, the one clock reader), the process's CPU time and peak memory. */
-#ifndef SIM_BENCH_MEASURE_H
-#define SIM_BENCH_MEASURE_H
+#ifndef SIM_ENGINE_BENCH_MEASURE_H
+#define SIM_ENGINE_BENCH_MEASURE_H
 
 #include <stdint.h>
 

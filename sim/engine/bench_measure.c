@@ -1,5 +1,5 @@
 /* Wall time and peak memory for the benchmarks (see bench_measure.h). */
-#include "sim/bench/bench_measure.h"
+#include "sim/engine/bench_measure.h"
 
 #include <sys/resource.h>
 

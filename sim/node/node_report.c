@@ -1,5 +1,5 @@
 /* Report of a node's core (see node_report.h). */
-#include "sim/smc/node_report.h"
+#include "sim/node/node_report.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* Recursive-descent JSON reader (RFC 8259), sized for the simulator's own documents:
  * depth at most 64, positions reported as LINE:COLUMN. */
-#include "tools/json_read.h"
+#include "sim/report/json_read.h"
 
 #include <glib.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* Two WRITE flows through a RED-marking bottleneck (see testbed_bottleneck.h). */
-#include "sim/rdma/testbed_bottleneck.h"
+#include "sim/testbed/testbed_bottleneck.h"
 
 #include <stdio.h>
 #include <stdlib.h>
