@@ -514,6 +514,7 @@ void sim_frame_copy_out(sim_frame *f, const uint8_t *p, uint32_t n, uint8_t *dst
 		if (p == b->bytes + rec->off && n == rec->len) {
 			/* the receiver takes the bytes straight from the source, paying the CRC on
 			 * the way; the frame keeps its CRC, its payload stays deferred */
+			check_source(b->u.pool, rec);
 			pay_crc(rec, icrc_crc32_copy(rec->crc, dst, rec->src, n));
 			b->u.pool->st.copied_out++;
 			return;
@@ -528,6 +529,7 @@ uint32_t sim_frame_owed_crc(sim_frame *f)
 	if (!b->crc_owed)
 		return 0;
 	const deferred_copy *rec = record_of(b);
+	check_source(b->u.pool, rec);
 	return pay_crc(rec, icrc_crc32(rec->crc, rec->src, rec->len));
 }
 
