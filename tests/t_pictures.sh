@@ -27,7 +27,7 @@ texts "$TMP/msc.svg" | grep -qx 'bulk.1: CLC Proposal v2' || fail "msc: no CLC P
 texts "$TMP/msc.svg" | grep -q '^LLC ADD_LINK request' || fail "msc: no ADD LINK arrow"
 texts "$TMP/msc.svg" | grep -qx 'fail adapter RA1' || fail "msc: the failure of RA1 is not marked"
 texts "$TMP/msc.svg" | grep -q 'link 1 (0x00000101) failed' || fail "msc: link 1's failure is not marked on its lifeline"
-texts "$TMP/msc.svg" | grep -qx '0.000010 s' || fail "msc: no virtual time down the side"
+texts "$TMP/msc.svg" | grep -Eqx '0\.[0-9]{6} s' || fail "msc: no virtual time down the side"
 "$SMCR_SIM" msc scenarios/default.scn >"$TMP/msc2.svg"
 cmp -s "$TMP/msc.svg" "$TMP/msc2.svg" || fail "msc: two draws of one run differ (or -o and stdout do)"
 rows() { texts "$1" | sed -n 's/^\([0-9]*\) rows*$/\1/p'; }
@@ -104,9 +104,9 @@ texts "$TMP/cap.svg" | grep -q '^LLC DELETE_LINK' || fail "msc of a capture: the
 texts "$TMP/cap.svg" | grep -qx 'since the first frame' || fail "msc of a capture: its time axis is not relative"
 # ... each LLC and CDC arrow names its link, each row its connection, and the links the
 # failover lost are marked where replay finds them (link 1 removed, link 3 failed)
-texts "$TMP/cap.svg" | grep -qx 'LLC DELETE_LINK request \[link 2\] (frame 423)' || fail "msc of a capture: no link on an LLC arrow"
-texts "$TMP/cap.svg" | grep -qx 'conn 1: CDC seq 1 validation \[link 2\] (frame 349)' || fail "msc of a capture: no link or connection on a CDC arrow"
-texts "$TMP/cap.svg" | grep -qx 'conn 2: CLC Proposal v2 (frame 72)' || fail "msc of a capture: the connection is not named"
+texts "$TMP/cap.svg" | grep -Eqx 'LLC DELETE_LINK request \[link 2\] \(frame [0-9]+\)' || fail "msc of a capture: no link on an LLC arrow"
+texts "$TMP/cap.svg" | grep -Eqx 'conn 1: CDC seq 1 validation \[link 2\] \(frame [0-9]+\)' || fail "msc of a capture: no link or connection on a CDC arrow"
+texts "$TMP/cap.svg" | grep -Eqx 'conn 2: CLC Proposal v2 \(frame [0-9]+\)' || fail "msc of a capture: the connection is not named"
 [ "$(texts "$TMP/cap.svg" | grep -c '^link 1 (0x00000101) removed: DELETE LINK request from the client: lost path$')" = 2 ] ||
 	fail "msc of a capture: link 1's loss is not marked on both hosts"
 [ "$(texts "$TMP/cap.svg" | grep -c '^link 3 (0x00000103) failed: ')" = 2 ] || fail "msc of a capture: link 3's failure is not marked"

@@ -145,6 +145,38 @@ static world_flow *new_flow(world *w, uint32_t app, uint32_t instance)
 	return f;
 }
 
+/* A foreign connection to a listener no connecting app of the scenario targets (a
+ * scenario of the server side alone): served by the listener's own kind, a responder as a
+ * sink (the request and response sizes are the connecting app's, and there is none), so
+ * that it reads, closes and frees its buffers as a server does rather than being refused. */
+static world_flow *adopt_alone(world *w, world_app *wa, tcp_pcb *pcb)
+{
+	const scn_app *l = app_of(w, wa->idx);
+	world_flow *f = sim_xcalloc(1, sizeof(*f), "a connection");
+	f->w = w;
+	f->app = f->listener = wa->idx;
+	f->instance = (uint32_t)wa->n_flows + 1;
+	f->seq = w->n_flows + 1;
+	uint64_t up = sim_mix64(w->seed ^ (f->seq * 2 + 0x5eed));
+	uint64_t down = sim_mix64(w->seed ^ (f->seq * 2 + 1 + 0x5eed));
+	app_kind k = kind_of(l->kind);
+	app_flow_init(&f->af, &wa->spec, k == APP_RESPONDER ? APP_SINK : k, up, down, &end_hooks, w);
+	f->stack[0] = f->stack[1] = l->stack;
+	if (w->n_flows == w->cap_flows) {
+		w->cap_flows = w->cap_flows ? w->cap_flows * 2 : 64;
+		w->flows = sim_xreallocarray(w->flows, w->cap_flows, sizeof(*w->flows), "the connections");
+	}
+	w->flows[w->n_flows++] = f;
+	app_add_flow(wa, f);
+	tcp_info ti;
+	tcp_get_info(pcb, &ti);
+	f->key = flow_key(l->stack, ti.remote_ip, ti.remote_port);
+	g_hash_table_replace(w->flow_by_key, &f->key, f);
+	f->af.c.ended = true; /* the client end is not ours */
+	f->foreign = true;
+	return f;
+}
+
 /* A connection no application of the scenario opened (a peer played by replay --mode
  * timing or redrive): served as if the first connecting application that targets this
  * listener had opened it (its kind and sizes, the next flow number), so that the
@@ -169,7 +201,7 @@ static world_flow *adopt(world *w, world_app *wa, tcp_pcb *pcb)
 		f->foreign = true;
 		return f;
 	}
-	return NULL;
+	return adopt_alone(w, wa, pcb);
 }
 
 /* The flow an accepted connection belongs to, by its client's address and port. */
