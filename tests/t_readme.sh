@@ -1,7 +1,7 @@
 # Every smcr-sim command line of README.md's code blocks does what the README says: it
 # exits 0, or with the status its comment names ("exits 1"). Skipped: what needs devices,
 # VMs, MPI or minutes (bench, --real-hw, node, interop, sweep, swarm) and the lines that
-# name placeholder files (a.scn, my.scn, a.json, a.jsonl). The commands run in a scratch directory
+# name placeholder files (a.scn, my.scn, a.json, a.jsonl, capture.pcap[ng]). The commands run in a scratch directory
 # that sees scenarios/, traces/ and tests/; a capture the README writes to a file goes to
 # /dev/null instead (the 550 MiB one must still say how large it is).
 set -eu
@@ -15,7 +15,7 @@ n=0
 while IFS= read -r line; do
 	cmd=${line%%#*}
 	case " $cmd " in
-	*" bench "* | *--real-hw* | *" node "* | *" interop "* | *" sweep "* | *" swarm "* | *a.scn* | *my.scn* | *a.json*) continue ;;
+	*" bench "* | *--real-hw* | *" node "* | *" interop "* | *" sweep "* | *" swarm "* | *a.scn* | *my.scn* | *a.json* | *capture.pcap*) continue ;;
 	esac
 	want=0
 	case "$line" in *"exits "[0-9]*) want=$(echo "$line" | sed 's/.*exits \([0-9]\).*/\1/') ;; esac
