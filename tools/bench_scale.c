@@ -41,18 +41,18 @@ static int parse_sizes(const char *prog, const char *text, uint64_t *sizes, size
 	return rc;
 }
 
-static int run_stacks(const uint64_t *sizes, size_t n)
+static int run_stacks(const uint64_t *sizes, size_t n, const char *host)
 {
 	double x[MAX_SIZES], y[MAX_SIZES], ev[MAX_SIZES], cpu[MAX_SIZES];
 	size_t fitted = 0;
 	int bad = 0;
-	printf("bench scale: leaf-spine stacks, half of them clients starting at once (ARP storm included), each moving 64 KiB over SMC-R\n");
+	printf("bench scale: leaf-spine stacks (host profile %s), half of them clients starting at once (ARP storm included), each moving 64 KiB over SMC-R\n", host);
 	printf("  %8s %6s %9s %9s %12s %10s %10s %10s %10s  %s\n", "stacks", "leaves", "wall s", "cpu s", "events",
 	       "M ev/s", "ns/event", "peak MiB", "KiB/stack", "expectations");
 	scale_stacks_result first = { 0 }, last = { 0 };
 	for (size_t i = 0; i < n; i++) {
 		scale_stacks_result r;
-		scale_bench_stacks(sizes[i], &r);
+		scale_bench_stacks(sizes[i], host, &r);
 		if (r.status != SCALE_OK) {
 			printf("  %8" PRIu64 "  %s (peak RSS %.0f MiB)\n", sizes[i], r.err, (double)r.peak_rss / MIB);
 			bad = 1;
@@ -145,12 +145,13 @@ static int run_conns(uint64_t conns, uint64_t idle_ns)
 
 int bench_scale(int argc, char **argv)
 {
-	gchar *stacks_s = NULL, *idle_s = NULL;
+	gchar *stacks_s = NULL, *idle_s = NULL, *host_s = NULL;
 	gint64 conns = 1000000;
 	GOptionEntry entries[] = {
 		{ "stacks", 0, 0, G_OPTION_ARG_STRING, &stacks_s, "stack counts of the growth series (1000,2000,5000,10000; none)", "LIST" },
 		{ "conns", 0, 0, G_OPTION_ARG_INT64, &conns, "concurrent connections of the second world (1000000; 0: none)", "N" },
 		{ "idle", 0, 0, G_OPTION_ARG_STRING, &idle_s, "virtual idle time once they are established (10m)", "TIME" },
+		{ "host", 0, 0, G_OPTION_ARG_STRING, &host_s, "the growth series' host profile: linux (default), zos, or none (no host costs)", "PROFILE" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	cli_options opts = { .params = "- how wall time and memory grow with stacks and connections", .entries = entries };
@@ -171,15 +172,25 @@ int bench_scale(int argc, char **argv)
 		        argv[0], conns);
 		rc = 2;
 	}
+	char host[8] = "linux";
+	if (!rc && host_s) {
+		if (strcmp(host_s, "linux") && strcmp(host_s, "zos") && strcmp(host_s, "none")) {
+			fprintf(stderr, "%s: bad --host '%s'; expected linux, zos or none\n", argv[0], host_s);
+			rc = 2;
+		} else {
+			snprintf(host, sizeof host, "%s", host_s);
+		}
+	}
 	g_free(stacks_s);
 	g_free(idle_s);
+	g_free(host_s);
 	if (rc)
 		return rc;
 	if (argc > 1) {
 		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0], argv[1]);
 		return 2;
 	}
-	int bad = n ? run_stacks(sizes, n) : 0;
+	int bad = n ? run_stacks(sizes, n, host) : 0;
 	if (conns)
 		bad |= run_conns((uint64_t)conns, idle);
 	return bad ? 1 : 0;

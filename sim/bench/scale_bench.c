@@ -22,7 +22,7 @@
 /* scenarios/scale-10k.scn's fabric and traffic, its parameters set by the caller. */
 static const char stacks_world[] =
         "scenario \"bench scale: stacks\"\n"
-        "param LEAVES=40\nparam PER_LEAF=250\nparam DATA=64K\n"
+        "param LEAVES=40\nparam PER_LEAF=250\nparam DATA=64K\nparam HOST=linux\n"
         "seed 10000\nend 10s\n"
         "switch SPINE\n"
         "for l in 0..LEAVES-1\n"
@@ -32,7 +32,7 @@ static const char stacks_world[] =
         "for l in 0..LEAVES-1\n"
         "  for k in 0..PER_LEAF-1\n"
         "    adapter R{l*PER_LEAF+k:05} pfid={l*PER_LEAF+k+1:04X} switch=LEAF{l+1:02}\n"
-        "    stack H{l*PER_LEAF+k:05}\n"
+        "    stack H{l*PER_LEAF+k:05} host={HOST}\n"
         "      interface eth0 switch=LEAF{l+1:02} ip=10.0.{l}.{k+1}/16\n"
         "      smcr pfid={l*PER_LEAF+k+1:04X}\n"
         "    end\n"
@@ -147,14 +147,15 @@ static world *build(const char *name, const char *text, size_t len, const char *
 
 static void stacks_child(uint64_t stacks, scale_stacks_result *r)
 {
-	char leaves[32], per_leaf[32];
+	char leaves[32], per_leaf[32], host[32];
 	snprintf(leaves, sizeof leaves, "LEAVES=%" PRIu64, r->leaves);
 	snprintf(per_leaf, sizeof per_leaf, "PER_LEAF=%" PRIu64, r->per_leaf);
-	const char *set[] = { leaves, per_leaf };
+	snprintf(host, sizeof host, "HOST=%s", r->host);
+	const char *set[] = { leaves, per_leaf, host };
 	(void)stacks;
 	double t0 = bench_wall_seconds();
 	scn_scenario *scn;
-	world *w = build("bench-scale-stacks.scn", stacks_world, sizeof stacks_world - 1, set, 2, &scn, r->err,
+	world *w = build("bench-scale-stacks.scn", stacks_world, sizeof stacks_world - 1, set, 3, &scn, r->err,
 	                 sizeof r->err);
 	if (!w) {
 		r->status = SCALE_BAD_WORLD;
@@ -374,10 +375,11 @@ static void stacks_fn(void *arg)
 
 static void conns_fn(void *arg) { conns_child(arg); }
 
-void scale_bench_stacks(uint64_t stacks, scale_stacks_result *r)
+void scale_bench_stacks(uint64_t stacks, const char *host, scale_stacks_result *r)
 {
 	memset(r, 0, sizeof *r);
 	r->stacks = stacks;
+	snprintf(r->host, sizeof r->host, "%s", host ? host : "linux");
 	if (!scale_stacks_shape(stacks, &r->leaves, &r->per_leaf)) {
 		r->status = SCALE_BAD_WORLD;
 		snprintf(r->err, sizeof r->err, "no leaf-spine shape for %" PRIu64 " stacks (an even number, at most 254 per leaf on at most 256 leaves)", stacks);

@@ -24,6 +24,7 @@ typedef enum scale_status {
 typedef struct scale_stacks_result {
 	scale_status status;
 	uint64_t stacks, leaves, per_leaf;
+	char host[8]; /* the stacks' host profile */
 	double wall; /* seconds: building the world and running it */
 	uint64_t events, failed, expectations, fingerprint;
 	uint64_t peak_rss; /* bytes, the child's */
@@ -71,7 +72,8 @@ int scale_stacks_shape(uint64_t n, uint64_t *leaves, uint64_t *per_leaf);
 int scale_conns_shape(uint64_t n, uint64_t *clients, uint64_t *servers, uint64_t *fanout, uint64_t *per_pair);
 
 /* Run one world in a child process and wait for it. */
-void scale_bench_stacks(uint64_t stacks, scale_stacks_result *r);
+/* host: the stacks' host profile (none, linux, zos; NULL: the personality's, linux) */
+void scale_bench_stacks(uint64_t stacks, const char *host, scale_stacks_result *r);
 void scale_bench_conns(uint64_t conns, uint64_t idle_ns, scale_conns_result *r);
 
 /* Least-squares slope of log(y) against log(x): the growth exponent. */
