@@ -94,8 +94,10 @@ static void on_connect_failed(void *user, app_end *e, sock *s, int err)
 static void on_end_closed(void *user, app_end *e)
 {
 	world *w = user;
-	if (!w->freeing)
+	if (!w->freeing) {
+		world_cpu_snapshot(w, world_end_stack(e));
 		world_log_closed(w, e);
+	}
 }
 
 static const app_hooks end_hooks = {

@@ -47,6 +47,12 @@ typedef struct world_host {
 	uint32_t report_id;  /* 1-based, scenario order */
 	uint64_t *lgrs_seen; /* link groups connections were logged on (verbose) */
 	size_t n_lgrs_seen;
+	/* the host's CPU accounts when one of its connection ends last ended (world_results.c):
+	 * what the applications' window cost, without the timers' work long after */
+	bool cpu_snap;
+	host_cpu_stats snap_tot;
+	uint64_t snap_busiest; /* the busiest CPU's busy time then */
+	sim_time snap_free_at; /* when the work charged by then was done */
 } world_host;
 
 typedef struct world_flow world_flow;
@@ -163,6 +169,9 @@ void world_log_prefix(world *w, FILE *out);
 int world_capture_open(world *w, char *err, size_t errlen);
 int world_capture_close(world *w);
 void world_capture_links_changed(world *w);
+
+/* world_results.c: take the host's CPU accounts as they are now (an end of it ended) */
+void world_cpu_snapshot(world *w, uint32_t stack_idx);
 
 /* world_connect.c: a client's connect that failed (at_once: sock_connect refused it) */
 void world_connect_failed(world *w, world_flow *f, sock *s, int err, bool at_once);

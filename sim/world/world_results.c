@@ -54,7 +54,7 @@ bool world_metric_is_result(scn_metric m)
 /* ---- hosts ---- */
 
 /* Fold one end into its stack's work and window. */
-static void cpu_add_end(world_cpu *c, const world_flow *f, const app_end *e, sim_time now)
+static void cpu_add_end(world_cpu *c, const world_flow *f, const app_end *e, sim_time now, bool *open)
 {
 	/* from the connect on for both ends: the server's share of the handshake comes before
 	 * its end is connected */
@@ -66,53 +66,85 @@ static void cpu_add_end(world_cpu *c, const world_flow *f, const app_end *e, sim
 	c->bytes += e->sent + e->rx_total;
 	if (c->ends == 1 || from < c->t0)
 		c->t0 = from;
+	*open |= !(e->ended && e->t_ended);
 	sim_time to = e->ended && e->t_ended ? e->t_ended : now;
 	if (to > c->t1)
 		c->t1 = to;
 }
 
-/* Everything of stack i, or of every stack when all (out has n_stacks entries). */
+/* The busy time of each CPU and the latest time its charged work is done. */
+static void cpu_busy(const sim_host *h, uint64_t *busiest, sim_time *free_at)
+{
+	*busiest = 0;
+	*free_at = 0;
+	for (unsigned k = 0; k < host_ncpus(h); k++) {
+		const host_cpu_stats *cs = host_cpu(h, k);
+		uint64_t b = 0;
+		for (unsigned m = 0; m < HOST_NCATS; m++)
+			b += cs->busy_ns[m];
+		if (b > *busiest)
+			*busiest = b;
+		if (cs->free_at > *free_at)
+			*free_at = cs->free_at;
+	}
+}
+
+void world_cpu_snapshot(world *w, uint32_t stack_idx)
+{
+	world_host *wh = &w->st[stack_idx];
+	const sim_host *h = wh->st->host;
+	host_totals(h, &wh->snap_tot);
+	cpu_busy(h, &wh->snap_busiest, &wh->snap_free_at);
+	wh->cpu_snap = true;
+}
+
+/* Everything of stack i, or of every stack when all (out has n_stacks entries). When all
+ * of a stack's ends have ended, its figures are those of the moment the last one did (the
+ * work charged by then, done by snap_free_at): the keepalives and timers of an idle tail
+ * are not the applications' cost. While one is open, the accounts as they are now. */
 static void cpu_fill(const world *w, world_cpu *out, uint32_t only)
 {
 	const scn_scenario *s = w->scn;
 	sim_time now = sim_now(w->eng);
+	bool *open = g_new0(bool, s->n_stacks ? s->n_stacks : 1);
 	for (size_t k = 0; k < w->n_flows; k++) {
 		const world_flow *f = w->flows[k];
 		for (int side = 0; side < 2; side++) {
 			uint32_t si = f->stack[side];
 			if (only != SCN_NONE && si != only)
 				continue;
-			cpu_add_end(&out[only == SCN_NONE ? si : 0], f, side ? &f->af.srv : &f->af.c, now);
+			cpu_add_end(&out[only == SCN_NONE ? si : 0], f, side ? &f->af.srv : &f->af.c, now, &open[si]);
 		}
 	}
 	for (uint32_t i = 0; i < s->n_stacks; i++) {
 		if (only != SCN_NONE && i != only)
 			continue;
 		world_cpu *c = &out[only == SCN_NONE ? i : 0];
-		const sim_host *h = w->st[i].st->host;
+		const world_host *wh = &w->st[i];
+		const sim_host *h = wh->st->host;
 		c->profile = host_get_profile(h)->name;
 		c->costs = host_has_costs(h);
 		c->ncpus = host_ncpus(h);
-		host_totals(h, &c->tot);
+		sim_time free_at;
+		if (c->ends && !open[i] && wh->cpu_snap) {
+			c->tot = wh->snap_tot;
+			c->busiest = wh->snap_busiest;
+			free_at = wh->snap_free_at;
+		} else {
+			host_totals(h, &c->tot);
+			cpu_busy(h, &c->busiest, &free_at);
+		}
 		for (unsigned k = 0; k < HOST_NCATS; k++)
 			c->busy += c->tot.busy_ns[k];
-		for (unsigned k = 0; k < c->ncpus; k++) {
-			const host_cpu_stats *cs = host_cpu(h, k);
-			uint64_t b = 0;
-			for (unsigned m = 0; m < HOST_NCATS; m++)
-				b += cs->busy_ns[m];
-			if (b > c->busiest)
-				c->busiest = b;
-			/* the window lasts until the work charged in it is done (a close's or a
-			 * completion's work runs past the end that caused it) */
-			if (c->ends && cs->free_at > c->t1)
-				c->t1 = cs->free_at < now ? cs->free_at : now;
-		}
 		if (!c->ends) {
 			c->t0 = 0;
 			c->t1 = now;
+		} else if (free_at > c->t1) {
+			/* the window lasts until the work charged in it is done */
+			c->t1 = free_at < now ? free_at : now;
 		}
 	}
+	g_free(open);
 }
 
 void world_cpu_of(const world *w, uint32_t stack_idx, world_cpu *c)
