@@ -63,6 +63,33 @@ echo "$err" | grep -qx "tests/data/bad-values.scn:6:17: maxconns=8 is out of ran
 "$SMCR_SIM" check --dump scenarios/default.scn >"$BUILD/dump1.scn" 2>/dev/null
 "$SMCR_SIM" check --dump "$BUILD/dump1.scn" >"$BUILD/dump2.scn" 2>/dev/null
 cmp "$BUILD/dump1.scn" "$BUILD/dump2.scn" || fail "dump is not stable"
+# ... the hosts, TCP buffers and where an app runs included: a dump runs as the original
+cat >"$BUILD/hosts.scn" <<'SCN'
+end 50ms
+switch SW
+adapter RA pfid=0010 switch=SW
+adapter RB pfid=0020 switch=SW
+stack A host=zos
+  interface e0 switch=SW ip=10.0.0.1/24
+  smcr pfid=0010
+  tcp sndbuf=1M rcvbuf=512K
+  host cpus=4 speed=150 copy=20Gbps
+end
+stack B
+  interface e0 switch=SW ip=10.0.0.2/24
+  smcr pfid=0020
+end
+app sink B listen port=5000 kind=sink cpu=1
+app bulk A connect B:5000 kind=bulk bytes=1M write=4K
+SCN
+"$SMCR_SIM" check --dump "$BUILD/hosts.scn" >"$BUILD/hosts1.scn" 2>/dev/null || fail "hosts.scn does not dump"
+grep -q '^stack A personality=linux kernel=.* host=zos ' "$BUILD/hosts1.scn" || fail "dump: no host= on the stack"
+grep -q '^  tcp sndbuf=1M rcvbuf=512K$' "$BUILD/hosts1.scn" || fail "dump: no tcp statement"
+grep -q '^  host cpus=4 speed=150 .* copy=20000000000bps ' "$BUILD/hosts1.scn" || fail "dump: $(grep '^  host' "$BUILD/hosts1.scn" | head -1)"
+grep -q ' cpu=1$' "$BUILD/hosts1.scn" && grep -q ' write=4K$' "$BUILD/hosts1.scn" || fail "dump: no cpu= or write= on the apps"
+"$SMCR_SIM" run "$BUILD/hosts.scn" | grep -v '^fingerprint\|expectations met' >"$BUILD/hosts.out"
+"$SMCR_SIM" run "$BUILD/hosts1.scn" | grep -v '^fingerprint\|expectations met' | sed "s|$BUILD/hosts1.scn|$BUILD/hosts.scn|g" |
+	diff "$BUILD/hosts.out" - >/dev/null || fail "the dump of hosts.scn does not run as hosts.scn"
 "$SMCR_SIM" check --defaults | grep -q '^smcr        fixedmemory  256M'
 
 # ---- loops and parameters ----------------------------------------------------------

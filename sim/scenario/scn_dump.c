@@ -81,13 +81,43 @@ static void put_adapter_cc(FILE *out, const scn_adapter_cc *cc)
 	fprintf(out, " ratetimer=%s bytecounter=%" PRIu64 " recovery=%u rai=%" PRIu64 "bps rhai=%" PRIu64 "bps minrate=%" PRIu64 "bps", t, cc->byte_counter, cc->recovery, cc->rai_bps, cc->rhai_bps, cc->min_bps);
 }
 
+/* The host's every cost as the `host` statement writes it (a profile of none has none). */
+static void dump_host(const host_profile *hp, FILE *out)
+{
+	if (!hp->costs)
+		return;
+	size_t n;
+	const host_field *f = host_profile_fields(&n);
+	char a[SCN_FMT_LEN];
+	fputs("  host", out);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = host_field_get(hp, &f[i]);
+		switch (f[i].unit) {
+		case HOST_UNIT_NS:
+			fprintf(out, " %s=%s", f[i].key, v ? scn_format_duration(v, a, sizeof(a)) : "0");
+			break;
+		case HOST_UNIT_PS_BYTE: /* given as a rate: 8 x 10^12 / ps per byte, in bps */
+			fprintf(out, " %s=%llubps", f[i].key, v ? (unsigned long long)(8000000000000ULL / v) : 0ULL);
+			break;
+		case HOST_UNIT_BYTES:
+			fprintf(out, " %s=%s", f[i].key, scn_format_size(v, a, sizeof(a)));
+			break;
+		case HOST_UNIT_COUNT:
+		case HOST_UNIT_PCT:
+			fprintf(out, " %s=%llu", f[i].key, (unsigned long long)v);
+			break;
+		}
+	}
+	fputc('\n', out);
+}
+
 static void dump_stack(const scn_scenario *scn, const scn_stack *st, FILE *out)
 {
 	char a[SCN_FMT_LEN], b[SCN_FMT_LEN], c[SCN_FMT_LEN], d[SCN_FMT_LEN];
 	fprintf(out, "stack %s personality=%s ", st->name, scn_personality_name(st->personality));
 	if (st->personality == SCN_PERS_LINUX)
 		fprintf(out, "kernel=%s ", scn_kernel_text(st->kernel, a, sizeof(a)));
-	fputs("hostname=", out);
+	fprintf(out, "host=%s hostname=", st->host.name);
 	put_quoted(out, st->hostname);
 	fputc('\n', out);
 	for (size_t i = 0; i < st->n_ifaces; i++) {
@@ -125,6 +155,15 @@ static void dump_stack(const scn_scenario *scn, const scn_stack *st, FILE *out)
 	for (size_t i = 0; i < st->n_smcr_ports; i++)
 		fprintf(out, "  smcr pfid=%04X port=%u mtu=%u\n", st->smcr_ports[i].pfid, st->smcr_ports[i].port,
 		        st->smcr_ports[i].mtu);
+	if (st->tcp_sndbuf || st->tcp_rcvbuf) {
+		fputs("  tcp", out);
+		if (st->tcp_sndbuf)
+			fprintf(out, " sndbuf=%s", scn_format_size(st->tcp_sndbuf, a, sizeof(a)));
+		if (st->tcp_rcvbuf)
+			fprintf(out, " rcvbuf=%s", scn_format_size(st->tcp_rcvbuf, b, sizeof(b)));
+		fputc('\n', out);
+	}
+	dump_host(&st->host, out);
 	fprintf(out, "end\n");
 }
 
@@ -167,6 +206,10 @@ static void dump_app(const scn_scenario *scn, const scn_app *app, FILE *out)
 		fprintf(out, " start=%s", scn_format_duration(app->start_ns, a, sizeof(a)));
 	fprintf(out, " smc=%s cork=%s more=%s nodelay=%s", app->smc ? "yes" : "no", app->cork ? "yes" : "no",
 	        app->more ? "yes" : "no", app->nodelay ? "yes" : "no");
+	if (app->write)
+		fprintf(out, " write=%s", scn_format_size(app->write, a, sizeof(a)));
+	if (app->cpu)
+		fprintf(out, " cpu=%u", app->cpu - 1);
 	if (app->role == SCN_ROLE_LISTEN && app->limiths >= 0)
 		fprintf(out, " limiths=%s", app->limiths ? "yes" : "no");
 	fputc('\n', out);
