@@ -16,8 +16,9 @@
 #   make fuzz-build only build them (build-fuzz/); make fuzz-corpus: seed corpora from traces/
 #
 # Sources are found by wildcard: model/*.c (the sans-I/O protocol core, libc only),
-# sim/*/*.c (one folder per subsystem, sim/layers.txt lists them), tools/*.c (the CLI), tests/test_*.c (one Criterion
-# program per file). Adding a file needs no Makefile edit.
+# sim/*/*.c (one folder per subsystem, sim/layers.txt lists them), tools/*.c (the CLI),
+# tests/**/test_*.c (one Criterion program per file, in tests/model/ and tests/sim/FOLDER/).
+# Adding a file needs no Makefile edit.
 
 comma   := ,
 CC      ?= gcc
@@ -50,8 +51,8 @@ EXTRA_LIBS += $(if $(strip $(MPI_CFLAGS)),$(MPI_LIBS))
 MODEL_SRC := $(sort $(wildcard model/*.c))
 SIM_SRC   := $(sort $(wildcard sim/*/*.c))
 TOOL_SRC  := $(sort $(wildcard tools/*.c))
-# Criterion programs: tests/test_*.c, and in folders below tests/ (tests/DIR/test_*.c), each
-# built to $(BUILD)/tests/ under the same path
+# Criterion programs: tests/**/test_*.c (tests/model/, tests/sim/FOLDER/), each built to
+# $(BUILD)/tests/ under the same path
 TEST_SRC  := $(sort $(shell find tests -name 'test_*.c'))
 TESTLIB_SRC := $(sort $(wildcard tests/support/*.c))
 HW_SRC    := $(sort $(wildcard tests/hw/*.c))

@@ -87,7 +87,7 @@ done
 
 # model's private headers stay in model/, but for the unit test of the core's hash index:
 # a data structure with no protocol in front of it to be tested through
-private_ok='tests/test_index.c:index_int'
+private_ok='tests/model/test_index.c:index_int'
 for f in tools/*.[ch] $(find tests -name '*.[ch]' | LC_ALL=C sort) fuzz/*.[ch] fuzz/common/*.[ch]; do
 	[ -f "$f" ] || continue
 	for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"model\/\([^"]*\)\.h".*/\1/p' "$f"); do
