@@ -149,7 +149,7 @@ $(BUILD)/tests/interop/%: $(BUILD)/tests/interop/%.o $(LIBSIM)
 	$(CC) $(LDFLAGS_SAN) -o $@ $< $(LIBSIM) -lpthread
 
 # tests/wireshark/*.c: programs that write capture files for the Wireshark Lua dissector
-# test (tests/t_wireshark_lua.sh), no Criterion.
+# test (tests/captures/t_wireshark_lua.sh), no Criterion.
 $(BUILD)/tests/wireshark/%: $(BUILD)/tests/wireshark/%.o $(LIBSIM) $(LIBMODEL)
 	$(CC) $(LDFLAGS_SAN) -o $@ $< $(LIBSIM) $(LIBMODEL) $(PKG_LIBS) $(EXTRA_LIBS)
 
@@ -177,11 +177,12 @@ check-hw: all
 	@tools/install-deps --hw
 	KERNEL=$(KERNEL) rxe-setup/check-hw.sh $(BUILD)
 
-# The sample captures in traces/ (tools/make-traces; tests/t_traces.sh checks they are current).
+# The sample captures in traces/ (tools/make-traces; tests/captures/t_traces.sh checks they
+# are current).
 traces: $(BIN)
 	tools/make-traces $(BIN)
 
-# The pictures in docs/pictures/ (tools/make-pictures; tests/t_pictures.sh checks the SVGs
+# The pictures in docs/pictures/ (tools/make-pictures; tests/cli/t_pictures.sh checks the SVGs
 # are current): SVG from the binary, PNG through headless Chromium (install-deps --pictures).
 pictures: $(BIN)
 	@tools/install-deps --pictures
@@ -260,7 +261,7 @@ check-unit: all
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_S       ?= 60
-# optimisation of the targets: -O1 for fuzzing; tests/t_fuzz_corpus.sh builds its own
+# optimisation of the targets: -O1 for fuzzing; tests/tree/t_fuzz_corpus.sh builds its own
 # with -O0 in build-fuzz-check/ (it only runs the committed inputs, once each)
 FUZZ_OPT     ?= -O1
 FUZZ_TARGETS ?=
