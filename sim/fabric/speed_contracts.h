@@ -28,9 +28,9 @@
  *    that should have settled is caught); a pool that checks (SAN=1 builds, or
  *    sim_frame_pool_check_contracts) hashes a source when the copy is deferred and again
  *    when it is made, and aborts naming this contract if the bytes changed in between (a
- *    writer that did not say so first). tests/sim/fabric/test_deferred_copy.c runs a world with a
- *    checking pool and shows a host that breaks the promise caught; make check SAN=1 runs
- *    every shipped scenario with every pool checking.
+ *    writer that did not say so first). tests/sim/world/test_deferred_copy.c runs a world
+ *    with a checking pool, tests/sim/rdma/test_deferred_copy.c shows a host that breaks the
+ *    promise caught; make check SAN=1 runs every shipped scenario with every pool checking.
  *
  * 2. THE SIMULATOR'S MEMORY HOOKS (smcr_mem, model/smcr.h). malloc, calloc and free serve
  *    every host. free_sized serves a host that counts bytes (the core says each block's
