@@ -16,8 +16,9 @@
 #   make fuzz-build only build them (build-fuzz/); make fuzz-corpus: seed corpora from traces/
 #
 # Sources are found by wildcard: model/*.c (the sans-I/O protocol core, libc only),
-# sim/*/*.c (one folder per subsystem, sim/layers.txt lists them), tools/*.c (the CLI), tests/test_*.c (one Criterion
-# program per file). Adding a file needs no Makefile edit.
+# sim/*/*.c (one folder per subsystem, sim/layers.txt lists them), tools/*.c (the CLI),
+# tests/**/test_*.c (one Criterion program per file, in tests/model/ and tests/sim/FOLDER/).
+# Adding a file needs no Makefile edit.
 
 comma   := ,
 CC      ?= gcc
@@ -50,8 +51,8 @@ EXTRA_LIBS += $(if $(strip $(MPI_CFLAGS)),$(MPI_LIBS))
 MODEL_SRC := $(sort $(wildcard model/*.c))
 SIM_SRC   := $(sort $(wildcard sim/*/*.c))
 TOOL_SRC  := $(sort $(wildcard tools/*.c))
-# Criterion programs: tests/test_*.c, and in folders below tests/ (tests/DIR/test_*.c), each
-# built to $(BUILD)/tests/ under the same path
+# Criterion programs: tests/**/test_*.c (tests/model/, tests/sim/FOLDER/), each built to
+# $(BUILD)/tests/ under the same path
 TEST_SRC  := $(sort $(shell find tests -name 'test_*.c'))
 TESTLIB_SRC := $(sort $(wildcard tests/support/*.c))
 HW_SRC    := $(sort $(wildcard tests/hw/*.c))
@@ -148,7 +149,7 @@ $(BUILD)/tests/interop/%: $(BUILD)/tests/interop/%.o $(LIBSIM)
 	$(CC) $(LDFLAGS_SAN) -o $@ $< $(LIBSIM) -lpthread
 
 # tests/wireshark/*.c: programs that write capture files for the Wireshark Lua dissector
-# test (tests/t_wireshark_lua.sh), no Criterion.
+# test (tests/captures/t_wireshark_lua.sh), no Criterion.
 $(BUILD)/tests/wireshark/%: $(BUILD)/tests/wireshark/%.o $(LIBSIM) $(LIBMODEL)
 	$(CC) $(LDFLAGS_SAN) -o $@ $< $(LIBSIM) $(LIBMODEL) $(PKG_LIBS) $(EXTRA_LIBS)
 
@@ -176,11 +177,12 @@ check-hw: all
 	@tools/install-deps --hw
 	KERNEL=$(KERNEL) rxe-setup/check-hw.sh $(BUILD)
 
-# The sample captures in traces/ (tools/make-traces; tests/t_traces.sh checks they are current).
+# The sample captures in traces/ (tools/make-traces; tests/captures/t_traces.sh checks they
+# are current).
 traces: $(BIN)
 	tools/make-traces $(BIN)
 
-# The pictures in docs/pictures/ (tools/make-pictures; tests/t_pictures.sh checks the SVGs
+# The pictures in docs/pictures/ (tools/make-pictures; tests/cli/t_pictures.sh checks the SVGs
 # are current): SVG from the binary, PNG through headless Chromium (install-deps --pictures).
 pictures: $(BIN)
 	@tools/install-deps --pictures
@@ -259,7 +261,7 @@ check-unit: all
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_S       ?= 60
-# optimisation of the targets: -O1 for fuzzing; tests/t_fuzz_corpus.sh builds its own
+# optimisation of the targets: -O1 for fuzzing; tests/tree/t_fuzz_corpus.sh builds its own
 # with -O0 in build-fuzz-check/ (it only runs the committed inputs, once each)
 FUZZ_OPT     ?= -O1
 FUZZ_TARGETS ?=

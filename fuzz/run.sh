@@ -3,7 +3,7 @@
 # ones named: clc, net, ...) one after the other, each for SECONDS, then print a table of
 # executions, executions per second and coverage per target (`make fuzz FUZZ_S=600`).
 #   fuzz/run.sh FUZZ_BUILD --check [TARGET...]: run each target once over its committed
-#   inputs (fuzz/corpus/T, fuzz/regressions/T), no mutation: what tests/t_fuzz_corpus.sh does.
+#   inputs (fuzz/corpus/T, fuzz/regressions/T), no mutation: what tests/tree/t_fuzz_corpus.sh does.
 # Inputs the fuzzer finds go to FUZZ_BUILD/work/T/ (the committed corpora are only read);
 # crashes, timeouts, leaks and out-of-memory inputs to FUZZ_BUILD/artifacts/T/: copy the
 # ones worth keeping to fuzz/regressions/T/ once they are fixed. The limits make hangs

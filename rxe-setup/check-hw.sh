@@ -19,7 +19,7 @@
 #        of 16 MiB over one link); the wire and the server's eth0 captured and checked
 #     4. on the host: each real run's JSON report against the simulation of the same
 #        scenario (rxe-setup/compare-reports.sh: equal but for timings and identities)
-#   --smoke (tests/t_hw_smoke.sh): step 1's selftest with 8 MiB and two-stacks.scn on rxe0
+#   --smoke (tests/real/t_hw_smoke.sh): step 1's selftest with 8 MiB and two-stacks.scn on rxe0
 # Env: KERNEL (major.minor of a Debian kernel to boot instead of the installed one; see
 # kernel-select.sh).
 #

@@ -3,11 +3,11 @@
  *   fabric-pcap [--roce v1|v2|both] OUT.pcap
  *       Run a short RoCE exchange between two simulated adapters and write every frame
  *       adapter A sends or receives to OUT.pcap (sim/testbed/testbed_capture.h), so that
- *       tshark can judge the encoding (tests/t_fabric_tshark.sh).
+ *       tshark can judge the encoding (tests/captures/t_fabric_tshark.sh).
  *   dcqcn-pcap [--frames N] OUT.pcap
  *       Two RoCE v2 WRITE flows with DCQCN through a RED-marking bottleneck
  *       (sim/testbed/testbed_bottleneck.h); the bottleneck's first N frames (default 20000:
- *       ECT(0) and CE-marked data, ACKs, CNPs) go to OUT.pcap (tests/t_dcqcn_tshark.sh).
+ *       ECT(0) and CE-marked data, ACKs, CNPs) go to OUT.pcap (tests/captures/t_dcqcn_tshark.sh).
  *   frames FILE
  *       One line per frame, classified from its bytes alone (tools/debug_frames.c,
  *       sim/replay/frame_classify.h).

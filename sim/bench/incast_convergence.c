@@ -79,7 +79,7 @@ int incast_conv_run(const incast_conv_config *c, incast_conv_result *r, char *er
 	p.nic.cc.dp = c->dp;
 	sim_switch_qos q;
 	if (!c->relay) {
-		/* as tests/test_dcqcn_world.c: a 12 MiB shared buffer, RED with the paper's
+		/* as tests/sim/rdma/test_dcqcn_world.c: a 12 MiB shared buffer, RED with the paper's
 		 * Kmin 5 KB, Kmax 200 KB, Pmax 1 % (the switch's defaults), no PFC */
 		sim_switch_qos_default(&q);
 		q.buffer_bytes = 12u << 20;

@@ -28,9 +28,9 @@
  *    that should have settled is caught); a pool that checks (SAN=1 builds, or
  *    sim_frame_pool_check_contracts) hashes a source when the copy is deferred and again
  *    when it is made, and aborts naming this contract if the bytes changed in between (a
- *    writer that did not say so first). tests/test_deferred_copy.c runs a world with a
- *    checking pool and shows a host that breaks the promise caught; make check SAN=1 runs
- *    every shipped scenario with every pool checking.
+ *    writer that did not say so first). tests/sim/world/test_deferred_copy.c runs a world
+ *    with a checking pool, tests/sim/rdma/test_deferred_copy.c shows a host that breaks the
+ *    promise caught; make check SAN=1 runs every shipped scenario with every pool checking.
  *
  * 2. THE SIMULATOR'S MEMORY HOOKS (smcr_mem, model/smcr.h). malloc, calloc and free serve
  *    every host. free_sized serves a host that counts bytes (the core says each block's
@@ -48,7 +48,8 @@
  *    buffer all confirmed), with the bytes the peer wrote into it as far as it knows; the
  *    host may then give the pages back (reading as zero) unless more bytes than that
  *    reached it (bytes in flight), and the core says buf_idle(false) before it writes an
- *    idle send buffer again. Checked by tests/test_buf_hooks.c and tests/test_lazy_arena.c.
+ *    idle send buffer again. Checked by tests/model/test_buf_hooks.c and
+ *    tests/sim/rdma/test_lazy_arena.c.
  */
 #ifndef SIM_FABRIC_SPEED_CONTRACTS_H
 #define SIM_FABRIC_SPEED_CONTRACTS_H

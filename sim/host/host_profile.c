@@ -1,5 +1,5 @@
 /* The built-in host profiles and the table of their fields. Where each value comes from
- * is in docs/hosts.md, field by field (tests/t_hosts_doc.sh checks the table there lists
+ * is in docs/hosts.md, field by field (tests/tree/t_hosts_doc.sh checks the table there lists
  * the same fields and values as this file). */
 #include "sim/host/host_profile.h"
 

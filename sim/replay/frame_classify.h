@@ -1,6 +1,6 @@
 /* One line per frame of a capture, classified from its own bytes alone (no state, so
  * retransmitted and forwarded copies are listed like the originals), for `smcr-sim debug
- * frames`; tests hold tshark's verdicts against it (tests/t_scenarios_tshark.sh):
+ * frames`; tests hold tshark's verdicts against it (tests/scenarios/t_scenarios_tshark.sh):
  *   tcp [clc TYPE]                 a TCP segment (with a CLC eyecatcher at its start)
  *   roce1|roce2 OPCODE QPN [msg X] a RoCE packet; for the first or only packet of a SEND
  *                                  the SMC-R message type byte (0x01.., 0x21.. v2, 0xfe CDC)

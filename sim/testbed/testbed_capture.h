@@ -1,6 +1,6 @@
 /* A short RoCE exchange between the testbed's two adapters (sim/testbed/testbed.h), every
  * frame adapter A sends or receives written to a classic pcap, so that tshark can judge
- * the encoding (`smcr-sim debug fabric-pcap`, tests/t_fabric_tshark.sh): two 44-byte
+ * the encoding (`smcr-sim debug fabric-pcap`, tests/captures/t_fabric_tshark.sh): two 44-byte
  * SENDs shaped like SMC-R CDC messages, RDMA WRITEs of 5000 and 61 bytes, and the ACKs.
  * One run per RoCE version, one after the other in the file. */
 #ifndef SIM_TESTBED_CAPTURE_H

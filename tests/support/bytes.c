@@ -40,3 +40,19 @@ void bytes_assert_eq(const uint8_t *got, size_t got_len, const uint8_t *want, si
 	for (size_t i = 0; i < want_len; i++)
 		cr_assert_eq(got[i], want[i], "byte %zu: 0x%02x, expected 0x%02x", i, got[i], want[i]);
 }
+
+void bytes_rng_seed(bytes_rng *r, uint64_t seed) { r->state = seed; }
+
+uint64_t bytes_rng_u64(bytes_rng *r)
+{
+	uint64_t z = (r->state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+uint64_t bytes_rng_below(bytes_rng *r, uint64_t n)
+{
+	/* the high half of a 128-bit product: a bias of at most n / 2^64, nothing a test sees */
+	return (uint64_t)(((unsigned __int128)bytes_rng_u64(r) * n) >> 64);
+}

@@ -290,3 +290,46 @@ void pe_tmp_cleanup(void)
 	g_free(tmp_dir);
 	tmp_dir = NULL;
 }
+
+void pe_ipv4_readdress(pe_capture *c, uint32_t a, uint32_t b)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		uint8_t *p = c->f[i].data;
+		if (c->f[i].caplen < 34 || get_be16(p + 12) != 0x0800)
+			continue;
+		for (int k = 26; k <= 30; k += 4)
+			if (get_be32(p + k) == b)
+				put_be32(p + k, a);
+	}
+}
+
+void pe_to_ipv6(pe_capture *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		pe_frame *fr = &c->f[i];
+		uint8_t *p = fr->data;
+		if (fr->caplen < 34 || get_be16(p + 12) != 0x0800 || p[23] != 6)
+			continue;
+		uint32_t ihl = (uint32_t)(p[14] & 0x0F) * 4, tot = get_be16(p + 16);
+		uint32_t seg = tot - ihl, n = 14 + 40 + seg;
+		uint8_t *q = g_malloc0(n);
+		memcpy(q, p, 12);
+		put_be16(q + 12, 0x86DD);
+		q[14] = 0x60;
+		put_be16(q + 18, (uint16_t)seg);
+		q[20] = 6;
+		q[21] = 64;
+		for (int k = 0; k < 2; k++) {
+			uint8_t *a = q + 22 + 16 * k;
+			a[0] = 0x20;
+			a[1] = 0x01;
+			a[2] = 0x0d;
+			a[3] = 0xb8;
+			a[15] = p[29 + 4 * k];
+		}
+		memcpy(q + 54, p + 14 + ihl, seg);
+		g_free(fr->data);
+		fr->data = q;
+		fr->caplen = fr->len = n;
+	}
+}

@@ -50,6 +50,11 @@ uint32_t pe_tcp_payload_off(const pe_capture *c, size_t idx);
 void pe_roce_fix_icrc(pe_capture *c, size_t idx);
 /* Keep only the first caplen bytes of frame idx (len stays: a snaplen cut). */
 void pe_cut(pe_capture *c, size_t idx, uint32_t caplen);
+/* Every IPv4 address b of the capture rewritten as a (untagged frames): a conversation of
+ * one address with itself. */
+void pe_ipv4_readdress(pe_capture *c, uint32_t a, uint32_t b);
+/* IPv4 TCP frames as IPv6 (2001:db8::X for a.b.c.X), the TCP segment unchanged. */
+void pe_to_ipv6(pe_capture *c);
 
 /* Decode the frames with the replay decoder, as a capture would. */
 void pe_decode(const pe_capture *c, const replay_opts *opts, replay_result *res);

@@ -1,4 +1,4 @@
-/* llc_pcap: capture files for the Wireshark Lua dissector test (tests/t_wireshark_lua.sh).
+/* llc_pcap: capture files for the Wireshark Lua dissector test (tests/captures/t_wireshark_lua.sh).
  *
  *   llc_pcap catalogue le|be OUT.pcapng
  *       One RoCE frame per SMC-R message of a fixed catalogue, encoded by the model's own

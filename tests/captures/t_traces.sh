@@ -2,7 +2,7 @@
 # scenarios/trace-*.scn. Regenerating gives byte-identical files (twice in a row, and the
 # same as the committed ones: a change of the wire bytes shows up here; then run
 # `make traces`), each stays under 1 MiB, and `smcr-sim replay` decodes each without an
-# error. (tests/test_traces.c checks that the replay reconstructs the run's picture.)
+# error. (tests/sim/world/test_traces.c checks that the replay reconstructs the run's picture.)
 set -eu
 . tests/lib.sh
 

@@ -8,7 +8,6 @@
 #include "model/clc.h"
 #include "model/smcr_err.h"
 #include "model/byteorder.h"
-#include "sim/engine/rng.h"
 #include "tests/support/bytes.h"
 
 /* ---- real bytes ---------------------------------------------------------------------- */
@@ -871,8 +870,8 @@ static void decode_all(const uint8_t *src, size_t n)
 
 Test(clc, decoders_survive_truncation_every_length_value_and_random_mutation)
 {
-	sim_rng rng;
-	sim_rng_seed(&rng, 0xc1c);
+	bytes_rng rng;
+	bytes_rng_seed(&rng, 0xc1c);
 	uint8_t b[1100], m[1100];
 	for (size_t v = 0; v < sizeof(valid_hex) / sizeof(valid_hex[0]); v++) {
 		size_t n = bytes_from_hex(valid_hex[v], b, sizeof(b));
@@ -889,17 +888,17 @@ Test(clc, decoders_survive_truncation_every_length_value_and_random_mutation)
 		for (size_t len = 0; len <= 1024; len++) {
 			memcpy(m, b, n);
 			for (size_t i = n; i < len; i++)
-				m[i] = (uint8_t)sim_rng_u64(&rng);
+				m[i] = (uint8_t)bytes_rng_u64(&rng);
 			put_be16(m + 5, (uint16_t)len);
 			decode_all(m, len);
 		}
 		/* random byte flips, sometimes with a random truncation */
 		for (int round = 0; round < 3000; round++) {
 			memcpy(m, b, n);
-			int flips = 1 + (int)sim_rng_below(&rng, 4);
+			int flips = 1 + (int)bytes_rng_below(&rng, 4);
 			for (int f = 0; f < flips; f++)
-				m[sim_rng_below(&rng, n)] = (uint8_t)sim_rng_u64(&rng);
-			size_t len = sim_rng_below(&rng, 8) == 0 ? sim_rng_below(&rng, n + 1) : n;
+				m[bytes_rng_below(&rng, n)] = (uint8_t)bytes_rng_u64(&rng);
+			size_t len = bytes_rng_below(&rng, 8) == 0 ? bytes_rng_below(&rng, n + 1) : n;
 			decode_all(m, len);
 		}
 	}

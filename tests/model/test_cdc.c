@@ -7,7 +7,6 @@
 
 #include "model/cdc.h"
 #include "model/smcr_err.h"
-#include "sim/engine/rng.h"
 #include "tests/support/bytes.h"
 
 /* mkpcap.py frames 12 and 13: client -> server after a 64-byte RDMA WRITE (producer
@@ -119,18 +118,18 @@ Test(cdc, linux_receive_checks_fail_precisely)
 
 Test(cdc, decoder_survives_truncation_and_random_mutation)
 {
-	sim_rng rng;
-	sim_rng_seed(&rng, 0xcdc);
+	bytes_rng rng;
+	bytes_rng_seed(&rng, 0xcdc);
 	uint8_t src[SMCR_CDC_LEN];
 	bytes_from_hex(fixture_cdc_prod_hex, src, sizeof(src));
 	int accepted = 0;
 	for (int round = 0; round < 20000; round++) {
 		uint8_t w[SMCR_CDC_LEN];
 		memcpy(w, src, sizeof(w));
-		int flips = (int)sim_rng_below(&rng, 5);
+		int flips = (int)bytes_rng_below(&rng, 5);
 		for (int f = 0; f < flips; f++)
-			w[sim_rng_below(&rng, sizeof(w))] = (uint8_t)sim_rng_u64(&rng);
-		size_t len = sim_rng_below(&rng, 4) == 0 ? sim_rng_below(&rng, sizeof(w) + 1) : sizeof(w);
+			w[bytes_rng_below(&rng, sizeof(w))] = (uint8_t)bytes_rng_u64(&rng);
+		size_t len = bytes_rng_below(&rng, 4) == 0 ? bytes_rng_below(&rng, sizeof(w) + 1) : sizeof(w);
 		uint8_t *b = malloc(len ? len : 1);
 		memcpy(b, w, len);
 		smcr_cdc_msg m, again;

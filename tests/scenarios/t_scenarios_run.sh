@@ -6,7 +6,7 @@ set -eu
 . tests/lib.sh
 
 for f in scenarios/*.scn; do
-	# too large for the runtime yet: only checked (tests/t_scenarios_check.sh)
+	# too large for the runtime yet: only checked (tests/scenarios/t_scenarios_check.sh)
 	grep -q '^# heavy:' "$f" && { echo "skip $f (# heavy:)"; continue; }
 	set +e
 	"$SMCR_SIM" run "$f" >"$BUILD/run.out" 2>&1

@@ -1,5 +1,5 @@
 # `smcr-sim bench scheduler`: its machine-readable result line (what tools/bench-peers reads
-# beside ns-3's) names the shape, and exactly `total` events run. (tests/t_cli.sh checks its
+# beside ns-3's) names the shape, and exactly `total` events run. (tests/cli/t_cli.sh checks its
 # options and fingerprints.)
 set -eu
 . tests/lib.sh

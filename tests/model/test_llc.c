@@ -8,7 +8,6 @@
 #include "model/llc.h"
 #include "model/smcr_err.h"
 #include "model/byteorder.h"
-#include "sim/engine/rng.h"
 #include "tests/support/bytes.h"
 
 /* mkpcap.py frames 8 and 9: CONFIRM_LINK request (server) and response (client), v1. */
@@ -618,8 +617,8 @@ Test(llc, decoder_survives_truncation_every_length_and_type_value_and_random_mut
 			cr_assert_gt(n, 0);
 			lens[count++] = (size_t)n;
 		}
-	sim_rng rng;
-	sim_rng_seed(&rng, 0x11c);
+	bytes_rng rng;
+	bytes_rng_seed(&rng, 0x11c);
 	static uint8_t w[8192];
 	for (int i = 0; i < count; i++) {
 		size_t n = lens[i];
@@ -642,10 +641,10 @@ Test(llc, decoder_survives_truncation_every_length_and_type_value_and_random_mut
 		/* random flips, sometimes a random length */
 		for (int round = 0; round < 3000; round++) {
 			memcpy(w, msgs[i], n);
-			int flips = 1 + (int)sim_rng_below(&rng, 4);
+			int flips = 1 + (int)bytes_rng_below(&rng, 4);
 			for (int f = 0; f < flips; f++)
-				w[sim_rng_below(&rng, n)] = (uint8_t)sim_rng_u64(&rng);
-			size_t len = sim_rng_below(&rng, 8) == 0 ? sim_rng_below(&rng, n + 1) : n;
+				w[bytes_rng_below(&rng, n)] = (uint8_t)bytes_rng_u64(&rng);
+			size_t len = bytes_rng_below(&rng, 8) == 0 ? bytes_rng_below(&rng, n + 1) : n;
 			decode_exact(w, len);
 		}
 		free(exact);

@@ -6,7 +6,7 @@ set -eu
 command -v tshark >/dev/null || fail "tshark is not installed"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-SMCR_PCAP_DIR=$dir "$BUILD/tests/test_tcp_pcap" --filter 'tcp_pcap/*' >/dev/null 2>&1 ||
+SMCR_PCAP_DIR=$dir "$BUILD/tests/sim/net/test_tcp_pcap" --filter 'tcp_pcap/*' >/dev/null 2>&1 ||
 	fail "test_tcp_pcap could not write the captures"
 T="tshark -n -o ip.check_checksum:TRUE -o tcp.check_checksum:TRUE"
 good=$dir/smc-option.pcap

@@ -4,7 +4,6 @@
 #include <errno.h>
 
 #include "model/byteorder.h"
-#include "sim/addr/addr_text.h"
 #include "sim/app/app.h"
 #include "sim/net/icmp.h"
 #include "sim/net/inet_csum.h"
@@ -16,13 +15,12 @@
 #define LAT (20 * SIM_US)
 static const sim_ratio no_loss = { 0, 1 };
 
-Test(ipv4, parses_and_prints_dotted_quads)
+/* (printing them is sim/addr's: tests/sim/addr/test_addr_text.c) */
+Test(ipv4, parses_dotted_quads)
 {
 	uint32_t a;
-	char buf[ADDR_TEXT_IPV4_LEN];
 	cr_assert(ipv4_pton("192.168.7.254", &a));
 	cr_assert_eq(a, IPV4(192, 168, 7, 254));
-	cr_assert_str_eq(addr_text_ipv4(a, buf, sizeof(buf)), "192.168.7.254");
 	cr_assert_not(ipv4_pton("192.168.7", &a));
 	cr_assert_not(ipv4_pton("256.1.1.1", &a));
 	cr_assert_not(ipv4_pton("1.2.3.4x", &a));

@@ -1,4 +1,6 @@
-/* GID derivation (modified EUI-64, IPv4-mapped) and the GID tables of adapter VFs. */
+/* The GID tables of adapter VFs: a VMAC and its link-local GID per stack on a shared
+ * adapter, the port's description, VLANs and IPv4 addresses filling the table in order
+ * (the derivations themselves: tests/sim/fabric/test_gid.c). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -6,59 +8,6 @@
 #include "model/smcr_err.h"
 #include "sim/fabric/gid.h"
 #include "sim/rdma/rnic.h"
-
-static void expect_gid_text(const uint8_t mac[6], const char *want)
-{
-	uint8_t gid[16];
-	char text[GID_STRLEN];
-	gid_from_mac(mac, gid);
-	gid_format(gid, text);
-	cr_assert_str_eq(text, want);
-	uint8_t back[6];
-	cr_assert(gid_to_mac(gid, back));
-	cr_assert_eq(memcmp(back, mac, 6), 0, "round trip of %s", want);
-}
-
-Test(gid, link_local_from_locally_administered_mac_clears_the_ul_bit)
-{
-	expect_gid_text((const uint8_t[]){ 0x02, 0, 0, 0, 0, 0x02 }, "fe80::ff:fe00:2");
-	expect_gid_text((const uint8_t[]){ 0x02, 0x00, 0x10, 0x01, 0x00, 0x01 }, "fe80::10ff:fe01:1");
-}
-
-Test(gid, link_local_from_universal_mac_sets_the_ul_bit)
-{
-	expect_gid_text((const uint8_t[]){ 0x00, 0x1a, 0x2b, 0x3c, 0x4d, 0x5e }, "fe80::21a:2bff:fe3c:4d5e");
-	expect_gid_text((const uint8_t[]){ 0x98, 0x03, 0x9b, 0x11, 0x22, 0x33 }, "fe80::9a03:9bff:fe11:2233");
-}
-
-Test(gid, ul_bit_edges)
-{
-	/* all ones: the U/L bit is the only one that flips */
-	expect_gid_text((const uint8_t[]){ 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }, "fe80::fdff:ffff:feff:ffff");
-	/* all zeros becomes 02 */
-	expect_gid_text((const uint8_t[]){ 0, 0, 0, 0, 0, 0 }, "fe80::200:ff:fe00:0");
-	/* only the U/L bit set: the interface id starts with zero */
-	expect_gid_text((const uint8_t[]){ 0x02, 0, 0, 0, 0, 0 }, "fe80::ff:fe00:0");
-	/* the multicast bit (0x01) is not touched */
-	expect_gid_text((const uint8_t[]){ 0x03, 0, 0, 0, 0, 0 }, "fe80::100:ff:fe00:0");
-}
-
-Test(gid, ipv4_mapped)
-{
-	uint8_t gid[16];
-	char text[GID_STRLEN];
-	gid_from_ipv4(0x0A000002, gid);
-	gid_format(gid, text);
-	cr_assert_str_eq(text, "::ffff:10.0.0.2");
-	cr_assert(gid_is_ipv4_mapped(gid));
-	cr_assert_eq(gid_ipv4(gid), 0x0A000002);
-	uint8_t mac[6];
-	cr_assert_not(gid_to_mac(gid, mac));
-	gid_from_mac((const uint8_t[]){ 2, 0, 0, 0, 0, 1 }, gid);
-	cr_assert_not(gid_is_ipv4_mapped(gid));
-}
-
-/* --- VFs of a shared adapter ---------------------------------------------------------- */
 
 typedef struct world {
 	sim_engine *eng;
@@ -87,7 +36,7 @@ static void free_world(world *w)
 	sim_engine_free(w->eng);
 }
 
-Test(gid, every_stack_on_a_shared_adapter_gets_its_own_vmac_and_gid)
+Test(vf_gid, every_stack_on_a_shared_adapter_gets_its_own_vmac_and_gid)
 {
 	world w = make_world(2);
 	rnic_vf *vf[3];
@@ -125,7 +74,7 @@ Test(gid, every_stack_on_a_shared_adapter_gets_its_own_vmac_and_gid)
 	free_world(&w);
 }
 
-Test(gid, port_description_reports_mtu_pnet_and_state)
+Test(vf_gid, port_description_reports_mtu_pnet_and_state)
 {
 	world w = make_world(2);
 	rnic_vf *vf = rnic_activate(w.nic, "stackA", NULL);
@@ -140,7 +89,7 @@ Test(gid, port_description_reports_mtu_pnet_and_state)
 	free_world(&w);
 }
 
-Test(gid, vlans_and_ipv4_addresses_fill_the_table_in_order)
+Test(vf_gid, vlans_and_ipv4_addresses_fill_the_table_in_order)
 {
 	world w = make_world(1);
 	rnic_vf *vf = rnic_activate(w.nic, "stackA", NULL);

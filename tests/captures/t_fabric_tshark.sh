@@ -38,5 +38,5 @@ ops=$(t -Y infiniband -T fields -e infiniband.bth.opcode | sort -n | uniq | tr '
 [ "$(count 'infiniband.bth.opcode == 17 && infiniband.aeth.syndrome == 0x1f')" -eq 8 ] || fail "ACKs with AETH"
 
 # a corrupted ICRC is invisible to tshark (it does not check it) but the capture still
-# decodes: our own receiver is what drops such frames (tests/test_qp.c)
+# decodes: our own receiver is what drops such frames (tests/sim/rdma/test_qp.c)
 echo "fabric tshark ok"

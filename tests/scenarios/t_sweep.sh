@@ -2,7 +2,7 @@
 # and from --jobs 2; failing points listed first with the command that reproduces them
 # (and that command does); a worker killed mid-sweep (its point run again, marked
 # "retried":1, the rest unchanged); an interrupted sweep resumed without running its
-# finished points again; bad input refused with a reason. (MPI: tests/t_sweep_mpi.sh.)
+# finished points again; bad input refused with a reason. (MPI: tests/scenarios/t_sweep_mpi.sh.)
 set -eu
 . tests/lib.sh
 S=tests/data/sweep/redundant-pair.scn

@@ -11,13 +11,13 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "model/cdc.h"
 #include "model/clc.h"
 #include "model/llc.h"
 #include "model/byteorder.h"
 #include "sim/replay/replay.h"
 #include "sim/replay/replay_clock.h"
 #include "sim/replay/replay_frame.h"
-#include "sim/redrive/redrive.h"
 #include "sim/replay/replay_map.h"
 #include "sim/report/report_print.h"
 #include "sim/engine/rng.h"
@@ -1242,58 +1242,13 @@ Test(replay, real_same_host_capture_gives_two_stacks)
 	replay_result_free(&res);
 }
 
-/* Rewrite every IPv4 address b of the capture as a (untagged frames). */
-static void same_address(pe_capture *c, uint32_t a, uint32_t b)
-{
-	for (size_t i = 0; i < c->n; i++) {
-		uint8_t *p = c->f[i].data;
-		if (c->f[i].caplen < 34 || get_be16(p + 12) != 0x0800)
-			continue;
-		for (int k = 26; k <= 30; k += 4)
-			if (get_be32(p + k) == b)
-				put_be32(p + k, a);
-	}
-}
-
-/* IPv4 TCP frames as IPv6 (2001:db8::X for a.b.c.X), the TCP segment unchanged. */
-static void to_ipv6(pe_capture *c)
-{
-	for (size_t i = 0; i < c->n; i++) {
-		pe_frame *fr = &c->f[i];
-		uint8_t *p = fr->data;
-		if (fr->caplen < 34 || get_be16(p + 12) != 0x0800 || p[23] != 6)
-			continue;
-		uint32_t ihl = (uint32_t)(p[14] & 0x0F) * 4, tot = get_be16(p + 16);
-		uint32_t seg = tot - ihl, n = 14 + 40 + seg;
-		uint8_t *q = g_malloc0(n);
-		memcpy(q, p, 12);
-		put_be16(q + 12, 0x86DD);
-		q[14] = 0x60;
-		put_be16(q + 18, (uint16_t)seg);
-		q[20] = 6;
-		q[21] = 64;
-		for (int k = 0; k < 2; k++) {
-			uint8_t *a = q + 22 + 16 * k;
-			a[0] = 0x20;
-			a[1] = 0x01;
-			a[2] = 0x0d;
-			a[3] = 0xb8;
-			a[15] = p[29 + 4 * k];
-		}
-		memcpy(q + 54, p + 14 + ihl, seg);
-		g_free(fr->data);
-		fr->data = q;
-		fr->caplen = fr->len = n;
-	}
-}
-
 /* A conversation of one address with itself (the server's address rewritten as the
  * client's): two stacks, the listening one named apart. */
 Test(replay, one_address_conversation_gives_two_stacks)
 {
 	pe_capture c;
 	pe_load(&c, TWO_STACKS);
-	same_address(&c, 0xC0A80A01u, 0xC0A80A02u);
+	pe_ipv4_readdress(&c, 0xC0A80A01u, 0xC0A80A02u);
 	replay_result res;
 	pe_decode(&c, NULL, &res);
 	assert_one_link_block_per_group(&res.report);
@@ -1301,52 +1256,6 @@ Test(replay, one_address_conversation_gives_two_stacks)
 	cr_assert_str_eq(res.report.stacks[1].name, "192.168.10.1 (server)");
 	replay_result_free(&res);
 	pe_free(&c);
-}
-
-static void redrive_of(const char *path, redrive_side side, redrive_result *res)
-{
-	redrive_opts o;
-	memset(&o, 0, sizeof(o));
-	world_opts_default(&o.world);
-	o.side = side;
-	char err[512];
-	cr_assert_eq(redrive_run(path, &o, res, err, sizeof(err)), 0, "%s", err);
-}
-
-/* Re-drive of the same conversation over IPv6, and between two ends of one address: the
- * world has 10.0.0.1 and 10.0.0.2 in their place, and every message compares as in the
- * IPv4 recording. */
-Test(replay, redrive_takes_ipv6_and_one_address_captures, .timeout = 120)
-{
-	pe_capture v6, one;
-	pe_load(&v6, TWO_STACKS);
-	to_ipv6(&v6);
-	pe_load(&one, TWO_STACKS);
-	same_address(&one, 0xC0A80A01u, 0xC0A80A02u);
-	char *p6 = pe_write_pcap(&v6, "v6.pcap", 1), *p1 = pe_write_pcap(&one, "one.pcap", 1);
-	for (int side = 0; side < 2; side++) {
-		redrive_result base, a, b;
-		redrive_of(TWO_STACKS, (redrive_side)side, &base);
-		redrive_of(p6, (redrive_side)side, &a);
-		redrive_of(p1, (redrive_side)side, &b);
-		cr_assert_gt(base.compared, 60);
-		cr_assert_str_eq(a.r_rec, side == 0 ? "2001:db8::1" : "2001:db8::2");
-		cr_assert_str_eq(b.r_rec, "192.168.10.1");
-		const redrive_result *x[2] = { &a, &b };
-		for (int k = 0; k < 2; k++) {
-			cr_assert_eq(x[k]->compared, base.compared, "%s, side %d: %llu compared, IPv4 %llu", k ? "one address" : "IPv6", side, (unsigned long long)x[k]->compared, (unsigned long long)base.compared);
-			cr_assert_eq(x[k]->equal, base.equal);
-			cr_assert_eq(x[k]->missing, base.missing);
-			cr_assert_eq(x[k]->extra, base.extra);
-		}
-		redrive_result_free(&base);
-		redrive_result_free(&a);
-		redrive_result_free(&b);
-	}
-	g_free(p6);
-	g_free(p1);
-	pe_free(&v6);
-	pe_free(&one);
 }
 
 /* The same frame fed again at another interface is a copy; at the same one, a resend. */

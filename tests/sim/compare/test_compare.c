@@ -1,6 +1,6 @@
 /* `smcr-sim compare`'s figures and their printing (sim/compare/compare.h): the change of
  * SMC-R against TCP in parts per million, and the CPU rows of text and JSON from a result
- * made by hand (the runs themselves: tests/t_compare.sh). */
+ * made by hand (the runs themselves: tests/cli/t_compare.sh). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* A TCP conversation with the SMC option, captured to pcap with libpcap: the capture
- * tests/t_tcp_smc_option.sh hands to tshark. With SMCR_PCAP_DIR set the files stay
+ * tests/captures/t_tcp_smc_option.sh hands to tshark. With SMCR_PCAP_DIR set the files stay
  * there; otherwise they go to a temporary directory and are only read back here. */
 #include <criterion/criterion.h>
 #include <pcap/pcap.h>
