@@ -87,6 +87,13 @@ static void workloads_init(const scn_scenario *scn, compare_result *r)
 		cw->transactional = a->kind == SCN_KIND_RR || a->kind == SCN_KIND_CRR;
 		snprintf(cw->client, sizeof(cw->client), "%s", scn->stacks[a->stack].name);
 		snprintf(cw->server, sizeof(cw->server), "%s", scn->stacks[a->dst_stack].name);
+		for (uint32_t j = 0; j < scn->n_apps; j++) {
+			const scn_app *b = &scn->apps[j];
+			if (b->role != SCN_ROLE_CONNECT)
+				continue;
+			cw->shared_client += b->stack == a->stack || b->dst_stack == a->stack;
+			cw->shared_server += b->stack == a->dst_stack || b->dst_stack == a->dst_stack;
+		}
 	}
 }
 

@@ -40,6 +40,9 @@ typedef struct compare_workload {
 	const char *kind;            /* bulk, echo, rr, crr */
 	bool transactional;          /* rr, crr: latency and transactions; else throughput, per MiB */
 	char client[48], server[48]; /* stacks */
+	/* workloads with an end on the client's / the server's stack, this one included: over 1,
+	 * that stack's CPU is theirs together (the hosts account per stack, not per workload) */
+	uint32_t shared_client, shared_server;
 	compare_side run[COMPARE_NRUNS];
 } compare_workload;
 

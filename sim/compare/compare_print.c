@@ -67,10 +67,10 @@ static void print_workload(const compare_workload *w, FILE *out)
 		row(out, FIRST, "throughput", s->throughput_bps, s->has, t->throughput_bps, t->has, U_BPS);
 	}
 	const char *per = w->transactional ? "txn" : "MiB";
-	snprintf(cpu, sizeof(cpu), "CPU/%s client %s", per, w->client);
+	snprintf(cpu, sizeof(cpu), "CPU/%s client %s%s", per, w->client, w->shared_client > 1 ? " *" : "");
 	row(out, FIRST, cpu, s->cpu_client, s->has_cpu_client && s->costs_client, t->cpu_client,
 	    t->has_cpu_client && t->costs_client, U_NS);
-	snprintf(cpu, sizeof(cpu), "CPU/%s server %s", per, w->server);
+	snprintf(cpu, sizeof(cpu), "CPU/%s server %s%s", per, w->server, w->shared_server > 1 ? " *" : "");
 	row(out, FIRST, cpu, s->cpu_server, s->has_cpu_server && s->costs_server, t->cpu_server,
 	    t->has_cpu_server && t->costs_server, U_NS);
 	if (s->smcr_conns < s->conns)
@@ -90,9 +90,10 @@ void compare_print_text(const compare_result *r, FILE *out)
 	fprintf(out, "TCP:   every app smc=no (fingerprint %016" PRIx64 ", %" PRIu64 " expectation%s failed)\n\n",
 	        r->fingerprint[COMPARE_TCP], r->failed[COMPARE_TCP], r->failed[COMPARE_TCP] == 1 ? "" : "s");
 	fprintf(out, "%-14s %-22s %14s %14s %10s\n", "workload", "", "SMC-R", "TCP", "SMC-R/TCP");
-	bool no_costs = false;
+	bool no_costs = false, shared = false;
 	for (size_t i = 0; i < r->n; i++) {
 		print_workload(&r->w[i], out);
+		shared |= r->w[i].shared_client > 1 || r->w[i].shared_server > 1;
 		for (int k = 0; k < COMPARE_NRUNS; k++)
 			no_costs |= !r->w[i].run[k].costs_client || !r->w[i].run[k].costs_server;
 	}
@@ -100,6 +101,10 @@ void compare_print_text(const compare_result *r, FILE *out)
 	             "connect call); percentiles within 1/128. Rates and throughput over each workload's span.\n");
 	if (no_costs)
 		fprintf(out, "CPU \"-\": the stack's host counts no CPU time (profile none).\n");
+	if (shared)
+		fprintf(out, "CPU *: the stack also runs other workloads of the scenario; its CPU time is theirs together,\n"
+		             "divided by this workload's transactions or MiB (a host accounts per stack: give a workload\n"
+		             "stacks of its own to see its CPU alone).\n");
 }
 
 /* ---- JSON ---- */
@@ -159,6 +164,8 @@ static void json_workload(json_writer *j, const compare_workload *w)
 	json_kv_str(j, "kind", w->kind);
 	json_kv_str(j, "client", w->client);
 	json_kv_str(j, "server", w->server);
+	json_kv_uint(j, "client_workloads", w->shared_client);
+	json_kv_uint(j, "server_workloads", w->shared_server);
 	json_kv_str(j, "cpu_per", w->transactional ? "txn" : "MiB");
 	json_side(j, "smcr", s);
 	json_side(j, "tcp", t);

@@ -119,32 +119,36 @@ static void app_add_flow(world_app *wa, world_flow *f)
 	wa->flows[wa->n_flows++] = f;
 }
 
-static world_flow *new_flow(world *w, uint32_t app, uint32_t instance)
+/* A flow of client app `app` (its instance) to listener `listener`, whose server end runs
+ * `server_kind`; listed in the world and under both apps (once when they are one). */
+static world_flow *flow_make(world *w, uint32_t app, uint32_t listener, uint32_t instance, app_kind server_kind)
 {
-	const scn_app *a = app_of(w, app);
-	world_flow *f = calloc(1, sizeof(*f));
-	if (!f)
-		abort();
+	world_flow *f = sim_xcalloc(1, sizeof(*f), "a connection");
 	f->w = w;
 	f->app = app;
-	f->listener = a->listener;
+	f->listener = listener;
 	f->instance = instance;
 	f->seq = w->n_flows + 1;
 	uint64_t up = sim_mix64(w->seed ^ (f->seq * 2 + 0x5eed));
 	uint64_t down = sim_mix64(w->seed ^ (f->seq * 2 + 1 + 0x5eed));
-	app_flow_init(&f->af, &w->apps[app].spec, kind_of(app_of(w, a->listener)->kind), up, down, &end_hooks, w);
-	f->stack[0] = a->stack;
-	f->stack[1] = app_of(w, a->listener)->stack;
+	app_flow_init(&f->af, &w->apps[app].spec, server_kind, up, down, &end_hooks, w);
+	f->stack[0] = app_of(w, app)->stack;
+	f->stack[1] = app_of(w, listener)->stack;
 	if (w->n_flows == w->cap_flows) {
 		w->cap_flows = w->cap_flows ? w->cap_flows * 2 : 64;
-		w->flows = realloc(w->flows, w->cap_flows * sizeof(*w->flows));
-		if (!w->flows)
-			abort();
+		w->flows = sim_xreallocarray(w->flows, w->cap_flows, sizeof(*w->flows), "the connections");
 	}
 	w->flows[w->n_flows++] = f;
 	app_add_flow(&w->apps[app], f);
-	app_add_flow(&w->apps[a->listener], f);
+	if (listener != app)
+		app_add_flow(&w->apps[listener], f);
 	return f;
+}
+
+static world_flow *new_flow(world *w, uint32_t app, uint32_t instance)
+{
+	const scn_app *a = app_of(w, app);
+	return flow_make(w, app, a->listener, instance, kind_of(app_of(w, a->listener)->kind));
 }
 
 /* A foreign connection to a listener no connecting app of the scenario targets (a
@@ -154,22 +158,8 @@ static world_flow *new_flow(world *w, uint32_t app, uint32_t instance)
 static world_flow *adopt_alone(world *w, world_app *wa, tcp_pcb *pcb)
 {
 	const scn_app *l = app_of(w, wa->idx);
-	world_flow *f = sim_xcalloc(1, sizeof(*f), "a connection");
-	f->w = w;
-	f->app = f->listener = wa->idx;
-	f->instance = (uint32_t)wa->n_flows + 1;
-	f->seq = w->n_flows + 1;
-	uint64_t up = sim_mix64(w->seed ^ (f->seq * 2 + 0x5eed));
-	uint64_t down = sim_mix64(w->seed ^ (f->seq * 2 + 1 + 0x5eed));
 	app_kind k = kind_of(l->kind);
-	app_flow_init(&f->af, &wa->spec, k == APP_RESPONDER ? APP_SINK : k, up, down, &end_hooks, w);
-	f->stack[0] = f->stack[1] = l->stack;
-	if (w->n_flows == w->cap_flows) {
-		w->cap_flows = w->cap_flows ? w->cap_flows * 2 : 64;
-		w->flows = sim_xreallocarray(w->flows, w->cap_flows, sizeof(*w->flows), "the connections");
-	}
-	w->flows[w->n_flows++] = f;
-	app_add_flow(wa, f);
+	world_flow *f = flow_make(w, wa->idx, wa->idx, (uint32_t)wa->n_flows + 1, k == APP_RESPONDER ? APP_SINK : k);
 	tcp_info ti;
 	tcp_get_info(pcb, &ti);
 	f->key = flow_key(l->stack, ti.remote_ip, ti.remote_port);

@@ -50,6 +50,9 @@ for w in c["workloads"]:
 rr = c["workloads"][0]
 assert rr["smcr"]["smcr_conns"] == 1 and c["workloads"][1]["smcr"]["smcr_conns"] == 0
 assert c["workloads"][2]["smcr"]["smcr_conns"] == 100
+# every workload of app-results.scn runs on stacks A and B: each counts them all
+n = len(c["workloads"])
+assert all(w["client_workloads"] == n and w["server_workloads"] == n for w in c["workloads"]), n
 PY
 
 # the table: a header, the rows of each workload, values as run prints them
@@ -59,7 +62,8 @@ grep -Eq '^workload +SMC-R +TCP +SMC-R/TCP$' "$TMP/c.txt" || fail "no column hea
 mean=$("$SMCR_SIM" run "$S" | sed -n '/^rr: /,/^[a-z]/s/^  latency  min [^ ]* mean \([^ ]*\) .*/\1/p' | head -1)
 grep -Eq "^rr +latency mean +$mean +[0-9.]+us +[-+]?[0-9]+\.[0-9]%$" "$TMP/c.txt" || fail "rr latency mean is not $mean: $(grep -m1 'latency mean' "$TMP/c.txt")"
 grep -Eq '^bulk +throughput +[0-9.]+ Gbps +[0-9.]+ Gbps +[-+]?[0-9]+\.[0-9]%$' "$TMP/c.txt" || fail "no bulk throughput row"
-grep -Eq '^bulk +CPU/MiB server B +- +- +-$' "$TMP/c.txt" || fail "no CPU per MiB row"
+grep -Eq '^bulk +CPU/MiB server B \* +- +- +-$' "$TMP/c.txt" || fail "no CPU per MiB row (its stack shared: *)"
+grep -q '^CPU \*: the stack also runs other workloads of the scenario' "$TMP/c.txt" || fail "no note on shared stacks"
 grep -q '(0 of 1 connection on SMC-R as written)' "$TMP/c.txt" || fail "the smc=no app is not marked"
 grep -q '^CPU "-": the stack.s host counts no CPU time (profile none).$' "$TMP/c.txt" || fail "no CPU note"
 
