@@ -77,6 +77,7 @@ typedef struct rp_half {
 	uint32_t fallback, peer_diag;
 	bool cdc_seen;
 	smcr_cdc_msg last_cdc; /* last CDC message this side sent */
+	smcr_cursor prod_high; /* the furthest producer cursor it sent: bytes are counted past it */
 	uint64_t cdc_count;
 	uint64_t bytes_sent; /* producer cursor advances */
 	uint64_t sends;      /* CDC messages that advanced the producer cursor */

@@ -100,7 +100,11 @@ static void on_cdc(replay_decoder *d, uint32_t li, int s, const uint8_t *p, uint
 		return;
 	smcr_cursor zero = { 0, 0 };
 	uint32_t size = c->h[r].rmbe_size;
-	uint64_t adv = cursor_advance(h->cdc_seen ? &h->last_cdc.prod : &zero, &m.prod, size ? size : 1u << 30);
+	/* after a failover the sender rewinds its producer cursor to what the peer confirmed
+	 * and writes the rest again (Linux smc_switch_cursor): those bytes count once */
+	uint64_t adv = cursor_advance(h->cdc_seen ? &h->prod_high : &zero, &m.prod, size ? size : 1u << 30);
+	if (adv || !h->cdc_seen)
+		h->prod_high = m.prod;
 	h->bytes_sent += adv;
 	if (adv)
 		h->sends++;

@@ -627,6 +627,39 @@ Test(replay, roce_retransmission_is_counted_once)
 	pe_free(&c);
 }
 
+/* After a failover Linux rewinds the producer cursor to what the peer confirmed and writes
+ * those bytes again (smc_switch_cursor): a CDC with a cursor behind the last, then one that
+ * catches up. The application sent the bytes once (a capture of Linux 6.12 on rxe counted
+ * 16 KiB twice before). */
+Test(replay, a_rewound_producer_cursor_counts_the_bytes_once)
+{
+	pe_capture c;
+	pe_load(&c, FIXTURE_V2);
+	const uint8_t *orig = c.f[F_CDC_C2S].data + 14 + 20 + 8;
+	uint32_t psn = get_be24(orig + 9);
+	uint16_t seq = (uint16_t)(orig[12 + 2] << 8 | orig[12 + 3]);
+	const uint32_t counts[2] = { 32, 64 }; /* back to 32, then 64 again */
+	for (int k = 0; k < 2; k++) {
+		pe_dup(&c, F_CDC_C2S, c.n);
+		pe_frame *fr = &c.f[c.n - 1];
+		fr->ts_ns = c.f[c.n - 2].ts_ns + 10;
+		uint8_t *bth = fr->data + 14 + 20 + 8, *cdc = bth + 12;
+		put_be24(bth + 9, (psn + 1 + (uint32_t)k) & 0xffffff);
+		put_be16(cdc + 2, (uint16_t)(seq + 1 + k));
+		put_be32(cdc + 8 + 4, counts[k]);
+		pe_roce_fix_icrc(&c, c.n - 1);
+	}
+	replay_result res;
+	pe_decode(&c, NULL, &res);
+	cr_assert_eq(res.errors.total, 0, "%s", res.errors.n ? res.errors.items[0].text : "");
+	const report_conn *c1 = conn_of(&res.report, 1, 40001, 12345), *s1 = conn_of(&res.report, 2, 12345, 40001);
+	cr_assert_eq(c1->tx_prod.count, 64);
+	cr_assert_eq(c1->bytes_sent, 64, "sent %llu", (unsigned long long)c1->bytes_sent);
+	cr_assert_eq(s1->bytes_received, 64);
+	replay_result_free(&res);
+	pe_free(&c);
+}
+
 Test(replay, bad_icrc_is_reported_and_the_frame_still_decoded)
 {
 	pe_capture c;
