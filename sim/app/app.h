@@ -113,6 +113,8 @@ typedef struct app_client app_client;
 struct app_flow {
 	const app_spec *spec; /* what the client runs */
 	app_kind server_kind; /* what the server end runs: APP_SINK, APP_ECHO, APP_RESPONDER */
+	uint64_t server_work_ns; /* a responder's own CPU time per request, before it answers
+	                            (the listener's work=; 0: none) */
 	uint64_t seed_up, seed_down;
 	app_end c, srv;
 	const app_hooks *hooks; /* or NULL */

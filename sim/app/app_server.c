@@ -33,6 +33,10 @@ static void requests_arrived(app_end *e, uint64_t n)
 	e->req_part += n;
 	while (e->req_part >= a->request) {
 		e->req_part -= a->request;
+		/* the application's own work on the request (parsing, a lookup, building the
+		 * answer) on its CPU: the answer is written when it is done */
+		if (e->f->server_work_ns && e->s)
+			sock_app_work(e->s, e->f->server_work_ns);
 		e->resp_part += a->response;
 		e->txns++;
 	}

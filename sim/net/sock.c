@@ -606,6 +606,15 @@ ssize_t sock_recv_visit(sock *s, size_t len, sock_visit_fn visit, void *ctx)
 	return s->tcp ? tcp_read_visit(s->tcp, len, visit, ctx) : -ENOTCONN;
 }
 
+void sock_app_work(sock *s, uint64_t ns)
+{
+	sim_host *h = s->st->host;
+	if (!host_has_costs(h) || !ns)
+		return;
+	host_irq_done(h);
+	host_run(h, s->cpu, HOST_CAT_APP, ns);
+}
+
 const sock_opts *sock_get_opts(const sock *s)
 {
 	return &s->opts;

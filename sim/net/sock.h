@@ -122,6 +122,9 @@ int sock_set_cork(sock *s, bool on);
 int sock_set_nodelay(sock *s, bool on);
 ssize_t sock_recv_visit(sock *s, size_t len, sock_visit_fn visit, void *ctx);
 size_t sock_send_space(const sock *s);
+/* The application's own CPU work of ns (host time, category app) on the socket's CPU:
+ * what it does next starts when that is done. Nothing on a host without costs. */
+void sock_app_work(sock *s, uint64_t ns);
 /* The options the socket was made with (a listener's, for an accepted one). */
 const sock_opts *sock_get_opts(const sock *s);
 /* No more sending: FIN after the queued bytes. */

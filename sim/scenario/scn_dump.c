@@ -210,6 +210,8 @@ static void dump_app(const scn_scenario *scn, const scn_app *app, FILE *out)
 		fprintf(out, " write=%s", scn_format_size(app->write, a, sizeof(a)));
 	if (app->cpu)
 		fprintf(out, " cpu=%u", app->cpu - 1);
+	if (app->work_ns)
+		fprintf(out, " work=%s", scn_format_duration(app->work_ns, a, sizeof(a)));
 	if (app->role == SCN_ROLE_LISTEN && app->limiths >= 0)
 		fprintf(out, " limiths=%s", app->limiths ? "yes" : "no");
 	fputc('\n', out);

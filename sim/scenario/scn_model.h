@@ -276,6 +276,7 @@ typedef struct scn_app {
 	bool more;        /* MSG_MORE on every piece of a message but its last */
 	bool nodelay;     /* TCP_NODELAY (default yes) */
 	int8_t limiths;   /* listen: SMC_LIMIT_HS, -1 = the stack's limiths */
+	uint64_t work_ns; /* listen, responder: its own CPU time per request (host category app) */
 } scn_app;
 
 /* --- reports, expectations, timeline --------------------------------------------- */

@@ -18,7 +18,10 @@ static const scn_attr_spec listen_specs[] = {
 	{ "more", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
 	{ "nodelay", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
 	{ "limiths", SCN_V_BOOL, 0, 0, NULL, NULL, NULL, false },
+	/* a responder's own CPU time per request (its host's app category) */
+	{ "work", SCN_V_DURATION, 0, NS_S, NULL, NULL, NULL, false },
 };
+enum { L_WORK = 9 };
 
 enum { C_KIND,
        C_BYTES,
@@ -243,6 +246,15 @@ void scn_stmt_app(scn_parser *P, const scn_stmt *st)
 		if (ok && (ok = scn_attr_get(P, &a, "kind", "app", SCN_PERS_LINUX, &v, NULL)))
 			app->kind = v.u == 0 ? SCN_KIND_ECHO : v.u == 1 ? SCN_KIND_SINK
 			                                                : SCN_KIND_RESPONDER;
+		bool given_work = false;
+		if (ok && (ok = scn_attr_get(P, &a, "work", NULL, SCN_PERS_LINUX, &v, &given_work)) && given_work) {
+			if (app->kind != SCN_KIND_RESPONDER) {
+				scn_error(P->d, a.tok[L_WORK]->loc,
+				          "work= is a responder's CPU time per request; expected it with kind=responder");
+				ok = false;
+			}
+			app->work_ns = v.u;
+		}
 	} else if (ok) {
 		app->role = SCN_ROLE_CONNECT;
 		g_array_index(P->ep_loc, scn_loc, idx) = st->tok[4].loc;

@@ -132,6 +132,7 @@ static world_flow *flow_make(world *w, uint32_t app, uint32_t listener, uint32_t
 	uint64_t up = sim_mix64(w->seed ^ (f->seq * 2 + 0x5eed));
 	uint64_t down = sim_mix64(w->seed ^ (f->seq * 2 + 1 + 0x5eed));
 	app_flow_init(&f->af, &w->apps[app].spec, server_kind, up, down, &end_hooks, w);
+	f->af.server_work_ns = server_kind == APP_RESPONDER ? app_of(w, listener)->work_ns : 0;
 	f->stack[0] = app_of(w, app)->stack;
 	f->stack[1] = app_of(w, listener)->stack;
 	if (w->n_flows == w->cap_flows) {

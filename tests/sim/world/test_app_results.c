@@ -221,3 +221,43 @@ Test(app_results, a_result_with_nothing_to_measure_fails_its_expectation)
 	cr_assert(strstr(out, "no transaction on A"), "%s", out);
 	scn_world_free(t);
 }
+
+/* work=: a responder's own CPU time per request, charged to its host's app category on
+ * its CPU before it answers; each transaction takes that much longer, and on a host
+ * without costs it is nothing. */
+static uint64_t rr_mean(const char *hosts, const char *work, uint64_t *app_ns)
+{
+	char text[1024];
+	snprintf(text, sizeof(text),
+	         "end 1s\nswitch SW\n"
+	         "stack A host=%s\n  interface e0 switch=SW ip=10.0.0.1/24 latency=10us bandwidth=10Gbps\nend\n"
+	         "stack B host=%s\n  interface e0 switch=SW ip=10.0.0.2/24 latency=10us bandwidth=10Gbps\nend\n"
+	         "app resp B listen port=80 kind=responder smc=no%s\n"
+	         "app rr A connect B:80 kind=rr request=100 response=100 count=40 smc=no\n",
+	         hosts, hosts, work);
+	scn_world *t = scn_world_new(text, NULL);
+	cr_assert_eq(scn_world_run(t), 0, "%s", scn_world_output(t));
+	flows f;
+	flows_of(t, "rr", &f);
+	cr_assert_eq(f.n, 1);
+	cr_assert_eq(f.r[0].ops, 40);
+	uint64_t mean = f.lat_sum[0] / 40;
+	world_cpu c;
+	world_cpu_of(t->w, stack_index(t->scn, "B"), &c);
+	*app_ns = c.tot.busy_ns[HOST_CAT_APP];
+	scn_world_free(t);
+	return mean;
+}
+
+Test(app_results, a_responders_work_delays_each_answer_and_counts_as_its_cpu)
+{
+	uint64_t app0, app50, appn0, appn50;
+	uint64_t m0 = rr_mean("linux", "", &app0), m50 = rr_mean("linux", " work=50us", &app50);
+	/* 40 requests x 50 us more on B's application CPU, and on each transaction's time */
+	cr_assert_eq(app50 - app0, 40 * 50000ull, "app CPU %llu -> %llu", (unsigned long long)app0, (unsigned long long)app50);
+	cr_assert_geq(m50 - m0, 50000ull, "mean %llu -> %llu", (unsigned long long)m0, (unsigned long long)m50);
+	cr_assert_lt(m50 - m0, 55000ull, "mean %llu -> %llu", (unsigned long long)m0, (unsigned long long)m50);
+	/* no costs, no work */
+	cr_assert_eq(rr_mean("none", "", &appn0), rr_mean("none", " work=50us", &appn50));
+	cr_assert_eq(appn50, 0);
+}
