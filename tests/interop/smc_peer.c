@@ -447,7 +447,11 @@ static int run_server(const options *o)
 	int one = 1;
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(o->port) };
-	if (bind(lfd, (const struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(lfd, 16) < 0) {
+	/* a backlog for every connection the client opens at once: a full SYN queue makes the
+	 * kernel answer with SYN cookies, and those carry no SMC option (tcp_conn_request
+	 * clears smc_ok for want_cookie), so the connection would fall back */
+	int backlog = o->conns > 16 ? (int)o->conns + 16 : 16;
+	if (bind(lfd, (const struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(lfd, backlog) < 0) {
 		perror("smc_peer: bind/listen");
 		return 1;
 	}
