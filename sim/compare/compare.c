@@ -77,6 +77,16 @@ static void fill_side(const world *w, const scn_scenario *scn, uint32_t app, com
 static void workloads_init(const scn_scenario *scn, compare_result *r)
 {
 	r->w = g_new0(compare_workload, scn->n_apps ? scn->n_apps : 1);
+	/* the workloads with an end on each stack (a workload within one stack counts once) */
+	uint32_t *on_stack = g_new0(uint32_t, scn->n_stacks ? scn->n_stacks : 1);
+	for (uint32_t i = 0; i < scn->n_apps; i++) {
+		const scn_app *a = &scn->apps[i];
+		if (a->role != SCN_ROLE_CONNECT)
+			continue;
+		on_stack[a->stack]++;
+		if (a->dst_stack != a->stack)
+			on_stack[a->dst_stack]++;
+	}
 	for (uint32_t i = 0; i < scn->n_apps; i++) {
 		const scn_app *a = &scn->apps[i];
 		if (a->role != SCN_ROLE_CONNECT)
@@ -87,14 +97,10 @@ static void workloads_init(const scn_scenario *scn, compare_result *r)
 		cw->transactional = a->kind == SCN_KIND_RR || a->kind == SCN_KIND_CRR;
 		snprintf(cw->client, sizeof(cw->client), "%s", scn->stacks[a->stack].name);
 		snprintf(cw->server, sizeof(cw->server), "%s", scn->stacks[a->dst_stack].name);
-		for (uint32_t j = 0; j < scn->n_apps; j++) {
-			const scn_app *b = &scn->apps[j];
-			if (b->role != SCN_ROLE_CONNECT)
-				continue;
-			cw->shared_client += b->stack == a->stack || b->dst_stack == a->stack;
-			cw->shared_server += b->stack == a->dst_stack || b->dst_stack == a->dst_stack;
-		}
+		cw->shared_client = on_stack[a->stack];
+		cw->shared_server = on_stack[a->dst_stack];
 	}
+	g_free(on_stack);
 }
 
 /* One run; its failed expectations' lines are dropped (the TCP run fails those that
