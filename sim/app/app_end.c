@@ -170,6 +170,7 @@ void app_end_write_upto(app_end *e, uint64_t seed, uint64_t limit, bytering *fro
 	size_t call = APP_CALL_BYTES(e->f);
 	while (e->s && e->sent < limit) {
 		const sock_opts *o = sock_get_opts(e->s);
+		bool cork = o->cork, more = o->more; /* the send may end the socket */
 		uint64_t left = limit - e->sent;
 		size_t n = left < call ? (size_t)left : call;
 		size_t space = sock_send_space(e->s);
@@ -177,7 +178,7 @@ void app_end_write_upto(app_end *e, uint64_t seed, uint64_t limit, bytering *fro
 			n = space;
 		if (!n)
 			return;
-		unsigned flags = o->more && n < left ? SOCK_MSG_MORE : 0;
+		unsigned flags = more && n < left ? SOCK_MSG_MORE : 0;
 		write_src src = { .ring = from, .seed = seed, .off = from ? 0 : e->sent };
 		ssize_t k = sock_send_fill_flags(e->s, n, fill_src, &src, flags);
 		if (k == -EOPNOTSUPP) {
@@ -193,7 +194,7 @@ void app_end_write_upto(app_end *e, uint64_t seed, uint64_t limit, bytering *fro
 			if (!bytering_len(from))
 				bytering_free(from); /* an idle echo holds no buffer */
 		}
-		if (o->cork && e->sent == limit) {
+		if (cork && e->s && e->sent == limit) {
 			sock_set_cork(e->s, false);
 			sock_set_cork(e->s, true);
 		}

@@ -93,6 +93,8 @@ void world_cpu_snapshot(world *w, uint32_t stack_idx)
 {
 	world_host *wh = &w->st[stack_idx];
 	const sim_host *h = wh->st->host;
+	if (!host_has_costs(h))
+		return; /* nothing counted: the live accounts are the same zeros */
 	host_totals(h, &wh->snap_tot);
 	cpu_busy(h, &wh->snap_busiest, &wh->snap_free_at);
 	wh->cpu_snap = true;
