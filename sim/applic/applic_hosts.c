@@ -6,23 +6,9 @@
 #include <string.h>
 
 #include "sim/scenario/scn_diag.h"
+#include "sim/scenario/scn_host_text.h"
 #include "sim/scenario/scn_model.h"
 #include "sim/scenario/scn_values.h"
-
-#define PS_PER_BYTE_BITS 8000000000000ULL /* as the scenario's host statement: bps <-> ps a byte */
-
-/* The roundest rate that the scenario reads back to ps picoseconds a byte: the parser takes
- * 8e12 / bps, so any bps in (8e12 / (ps + 1), 8e12 / ps] will do; 42 ps is "190Gbps". */
-static uint64_t rate_of_ps(uint64_t ps)
-{
-	uint64_t hi = PS_PER_BYTE_BITS / ps, lo = PS_PER_BYTE_BITS / (ps + 1);
-	for (uint64_t unit = 1000000000000ULL; unit > 1; unit /= 10) {
-		uint64_t m = hi / unit * unit;
-		if (m > lo && PS_PER_BYTE_BITS / m == ps)
-			return m;
-	}
-	return hi;
-}
 
 void applic_host_spec(const host_profile *p, char *out, size_t n)
 {
@@ -35,24 +21,7 @@ void applic_host_spec(const host_profile *p, char *out, size_t n)
 		if (v == host_field_get(base, &f[i]))
 			continue;
 		char buf[SCN_FMT_LEN];
-		switch (f[i].unit) {
-		case HOST_UNIT_NS:
-			scn_format_duration(v, buf, sizeof(buf));
-			break;
-		case HOST_UNIT_BYTES:
-			scn_format_size(v, buf, sizeof(buf));
-			break;
-		case HOST_UNIT_PS_BYTE:
-			if (v)
-				scn_format_rate(rate_of_ps(v), buf, sizeof(buf));
-			else
-				snprintf(buf, sizeof(buf), "0");
-			break;
-		case HOST_UNIT_COUNT:
-		case HOST_UNIT_PCT:
-			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-			break;
-		}
+		scn_host_field_text(p, &f[i], buf, sizeof(buf));
 		g_string_append_printf(g, ",%s=%s", f[i].key, buf);
 	}
 	snprintf(out, n, "%s", g->str);

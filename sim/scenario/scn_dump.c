@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sim/addr/addr_text.h"
+#include "sim/scenario/scn_host_text.h"
 #include "sim/scenario/scn_model.h"
 #include "sim/scenario/scn_values.h"
 
@@ -90,24 +91,8 @@ static void dump_host(const host_profile *hp, FILE *out)
 	const host_field *f = host_profile_fields(&n);
 	char a[SCN_FMT_LEN];
 	fputs("  host", out);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t v = host_field_get(hp, &f[i]);
-		switch (f[i].unit) {
-		case HOST_UNIT_NS:
-			fprintf(out, " %s=%s", f[i].key, v ? scn_format_duration(v, a, sizeof(a)) : "0");
-			break;
-		case HOST_UNIT_PS_BYTE: /* given as a rate: 8 x 10^12 / ps per byte, in bps */
-			fprintf(out, " %s=%llubps", f[i].key, v ? (unsigned long long)(8000000000000ULL / v) : 0ULL);
-			break;
-		case HOST_UNIT_BYTES:
-			fprintf(out, " %s=%s", f[i].key, scn_format_size(v, a, sizeof(a)));
-			break;
-		case HOST_UNIT_COUNT:
-		case HOST_UNIT_PCT:
-			fprintf(out, " %s=%llu", f[i].key, (unsigned long long)v);
-			break;
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, " %s=%s", f[i].key, scn_host_field_text(hp, &f[i], a, sizeof(a)));
 	fputc('\n', out);
 }
 

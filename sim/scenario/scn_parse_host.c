@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "sim/scenario/scn_attrs.h"
+#include "sim/scenario/scn_host_text.h"
 
-#define PS_PER_BYTE_BITS 8000000000000ULL /* 8 bits x 10^12 ps: bps <-> ps per byte */
 
 static scn_attr_spec specs[MAX_ATTRS];
 static size_t n_specs;
@@ -35,7 +35,7 @@ static const scn_attr_spec *host_specs(size_t *n)
 			case HOST_UNIT_PS_BYTE:
 				s->type = SCN_V_RATE;
 				s->min = 0; /* 0 (where allowed) is checked below */
-				s->max = PS_PER_BYTE_BITS / (f[i].min ? f[i].min : 1);
+				s->max = SCN_PS_PER_BYTE_BITS / (f[i].min ? f[i].min : 1);
 				break;
 			}
 		}
@@ -55,11 +55,11 @@ static bool set_field(scn_parser *P, host_profile *hp, const host_field *f, cons
 			host_field_set(hp, f, 0);
 			return true;
 		}
-		uint64_t ps = PS_PER_BYTE_BITS / v;
+		uint64_t ps = SCN_PS_PER_BYTE_BITS / v;
 		if (ps < f->min || ps > f->max || ps == 0) {
 			scn_error(P->d, t->vloc, "%s=%s is out of range; expected %llu..%llu bps", f->key, t->value,
-			          (unsigned long long)(PS_PER_BYTE_BITS / f->max),
-			          (unsigned long long)(PS_PER_BYTE_BITS / (f->min ? f->min : 1)));
+			          (unsigned long long)(SCN_PS_PER_BYTE_BITS / f->max),
+			          (unsigned long long)(SCN_PS_PER_BYTE_BITS / (f->min ? f->min : 1)));
 			return false;
 		}
 		v = ps;

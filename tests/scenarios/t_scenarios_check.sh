@@ -85,7 +85,7 @@ SCN
 "$SMCR_SIM" check --dump "$BUILD/hosts.scn" >"$BUILD/hosts1.scn" 2>/dev/null || fail "hosts.scn does not dump"
 grep -q '^stack A personality=linux kernel=.* host=zos ' "$BUILD/hosts1.scn" || fail "dump: no host= on the stack"
 grep -q '^  tcp sndbuf=1M rcvbuf=512K$' "$BUILD/hosts1.scn" || fail "dump: no tcp statement"
-grep -q '^  host cpus=4 speed=150 .* copy=20000000000bps ' "$BUILD/hosts1.scn" || fail "dump: $(grep '^  host' "$BUILD/hosts1.scn" | head -1)"
+grep -q '^  host cpus=4 speed=150 .* copy=20Gbps ' "$BUILD/hosts1.scn" || fail "dump: $(grep '^  host' "$BUILD/hosts1.scn" | head -1)"
 grep -q ' cpu=1$' "$BUILD/hosts1.scn" && grep -q ' write=4K$' "$BUILD/hosts1.scn" || fail "dump: no cpu= or write= on the apps"
 "$SMCR_SIM" run "$BUILD/hosts.scn" | grep -v '^fingerprint\|expectations met' >"$BUILD/hosts.out"
 "$SMCR_SIM" run "$BUILD/hosts1.scn" | grep -v '^fingerprint\|expectations met' | sed "s|$BUILD/hosts1.scn|$BUILD/hosts.scn|g" |
