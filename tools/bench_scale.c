@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sim/bench/scale_bench.h"
+#include "sim/host/host_profile.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 
@@ -174,7 +175,7 @@ int bench_scale(int argc, char **argv)
 	}
 	char host[8] = "linux";
 	if (!rc && host_s) {
-		if (strcmp(host_s, "linux") && strcmp(host_s, "zos") && strcmp(host_s, "none")) {
+		if (!host_profile_find(host_s)) {
 			fprintf(stderr, "%s: bad --host '%s'; expected linux, zos or none\n", argv[0], host_s);
 			rc = 2;
 		} else {
