@@ -108,6 +108,15 @@ static const app_hooks end_hooks = {
 
 /* ---- flows ---- */
 
+void world_flow_name(const world *w, const world_flow *f, char *buf, size_t len)
+{
+	const scn_app *a = app_of(w, f->app);
+	if (a->conns > 1)
+		snprintf(buf, len, "%s.%u", a->name, f->instance);
+	else
+		snprintf(buf, len, "%s", a->name);
+}
+
 static void app_add_flow(world_app *wa, world_flow *f)
 {
 	if (wa->n_flows == wa->cap_flows) {

@@ -144,15 +144,6 @@ void world_connect_cause(const world *w, const world_flow *f, char *buf, size_t 
 		snprintf(buf, n, "%s (since %s)", still, t);
 }
 
-static void flow_label(const world *w, const world_flow *f, char *buf, size_t n)
-{
-	const scn_app *a = &w->scn->apps[f->app];
-	if (a->conns > 1)
-		snprintf(buf, n, "%s.%u", a->name, f->instance);
-	else
-		snprintf(buf, n, "%s", a->name);
-}
-
 void world_json_connects(world *w, json_writer *j)
 {
 	uint64_t attempts = 0, connected = 0;
@@ -177,7 +168,7 @@ void world_json_connects(world *w, json_writer *j)
 			continue;
 		const scn_app *a = &w->scn->apps[f->app];
 		char name[48], target[32], ip[ADDR_TEXT_IPV4_LEN], cause[200];
-		flow_label(w, f, name, sizeof(name));
+		world_flow_name(w, f, name, sizeof(name));
 		snprintf(target, sizeof(target), "%s:%u", addr_text_ipv4(a->dst_ip, ip, sizeof(ip)), (unsigned)a->port);
 		world_connect_cause(w, f, cause, sizeof(cause));
 		json_begin_object(j);

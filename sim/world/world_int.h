@@ -170,6 +170,9 @@ int world_capture_open(world *w, char *err, size_t errlen);
 int world_capture_close(world *w);
 void world_capture_links_changed(world *w);
 
+/* world_apps.c: a connection's name, "bulk.3" (the app's name alone when it opens one) */
+void world_flow_name(const world *w, const world_flow *f, char *buf, size_t len);
+
 /* world_results.c: take the host's CPU accounts as they are now (an end of it ended) */
 void world_cpu_snapshot(world *w, uint32_t stack_idx);
 

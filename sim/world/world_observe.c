@@ -18,10 +18,7 @@ static void view_of(const world *w, const world_end *e, world_conn_view *v)
 	const scn_app *a = &w->scn->apps[f->app];
 	memset(v, 0, sizeof(*v));
 	v->flow = f->seq;
-	if (a->conns > 1)
-		snprintf(v->name, sizeof(v->name), "%s.%u", a->name, f->instance);
-	else
-		snprintf(v->name, sizeof(v->name), "%s", a->name);
+	world_flow_name(w, f, v->name, sizeof(v->name));
 	v->app = f->app;
 	v->listener = f->listener;
 	v->server = e->server;

@@ -594,11 +594,7 @@ void world_report_snapshot(world *w, const scn_report *rep, const char *why)
 
 static void flow_name(const world *w, const world_end *e, char *buf, size_t len)
 {
-	const scn_app *a = &w->scn->apps[world_flow_of(e)->app];
-	if (a->conns > 1)
-		snprintf(buf, len, "%s.%u", a->name, world_flow_of(e)->instance);
-	else
-		snprintf(buf, len, "%s", a->name);
+	world_flow_name(w, world_flow_of(e), buf, len);
 }
 
 /* ": its buffers would take A's fixed memory (N of LIMIT bytes in use) past its limit"
